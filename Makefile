@@ -1,0 +1,43 @@
+# 快艇骰子 — the two quick-start commands are `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: run test lint typecheck unit browser bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## run: create the venv, install, build the solver table if needed and serve the game
+run: $(STAMP)
+	$(BIN)/yahtzee serve --host $(HOST) --port $(PORT)
+
+## browser: Debian's chromium (and CJK fonts) for the browser tests
+browser:
+	@scripts/install-browser.sh
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+## test: everything CI runs — lint, types, unit, API and browser tests
+test: $(STAMP) browser lint typecheck
+	$(BIN)/pytest
+
+unit: $(STAMP)
+	$(BIN)/pytest tests/unit
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/solver_bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

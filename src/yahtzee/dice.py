@@ -1,0 +1,52 @@
+"""Sources of dice rolls. Randomness is always injected, never taken from a global.
+
+Production uses :class:`SystemDice` (the operating system's cryptographic randomness);
+tests and simulations use :class:`SeededDice` so every game is reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Protocol
+
+
+class DiceSource(Protocol):
+    """Anything that can roll ``n`` fair six-sided dice."""
+
+    def roll(self, n: int) -> list[int]:
+        """Return ``n`` independent faces in 1..6."""
+        ...
+
+
+class SystemDice:
+    """Dice from :mod:`secrets` (the OS CSPRNG): what a real game uses."""
+
+    def roll(self, n: int) -> list[int]:
+        """Return ``n`` faces drawn from the operating system's randomness."""
+        return [secrets.randbelow(6) + 1 for _ in range(n)]
+
+
+class SeededDice:
+    """Reproducible dice from a seeded :class:`random.Random` (tests, simulations)."""
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def roll(self, n: int) -> list[int]:
+        """Return ``n`` faces from the seeded generator."""
+        return [self._rng.randint(1, 6) for _ in range(n)]
+
+
+class ScriptedDice:
+    """Dice that come out in a fixed order (tests that need a particular roll)."""
+
+    def __init__(self, faces: list[int]) -> None:
+        self._faces = list(faces)
+
+    def roll(self, n: int) -> list[int]:
+        """Return the next ``n`` scripted faces; raises :class:`IndexError` when exhausted."""
+        if n > len(self._faces):
+            raise IndexError(f"scripted dice exhausted: wanted {n}, {len(self._faces)} left")
+        out, self._faces = self._faces[:n], self._faces[n:]
+        return out

@@ -1,0 +1,53 @@
+"""The exception hierarchy of 快艇骰子.
+
+Every error the rules engine raises is a :class:`YahtzeeError`. Callers that only want to
+know "was this input bad?" can catch :class:`ValueError`, which every subclass also is.
+Messages name the offending value so that a log line or a CLI error is self-explanatory;
+the server maps each class to an HTTP status and a Chinese message of its own.
+"""
+
+from __future__ import annotations
+
+
+class YahtzeeError(ValueError):
+    """Base class of every error raised by the :mod:`yahtzee` package."""
+
+
+class InvalidDiceError(YahtzeeError):
+    """Dice that are not five faces in 1..6 (or a malformed dice string)."""
+
+
+class InvalidScorecardError(YahtzeeError):
+    """A scorecard that could not arise in a real game (e.g. ``twos=5``)."""
+
+
+class IllegalMoveError(YahtzeeError):
+    """An action the rules do not allow in the current position."""
+
+
+class RollLimitError(IllegalMoveError):
+    """A fourth roll in one turn, or a roll when no rolls are left."""
+
+
+class NotRolledError(IllegalMoveError):
+    """Scoring, holding or asking for a hint before the first roll of the turn."""
+
+
+class CategoryUsedError(IllegalMoveError):
+    """Scoring in a box that already holds a score."""
+
+
+class JokerRuleError(IllegalMoveError):
+    """Scoring a Yahtzee in a box the forced Joker rule (R6) forbids."""
+
+
+class GameOverError(IllegalMoveError):
+    """Any action after the game has ended."""
+
+
+class WrongPlayerError(IllegalMoveError):
+    """Acting for a player whose turn it is not."""
+
+
+class NoHintsLeftError(IllegalMoveError):
+    """Asking for a fourth hint in one game."""

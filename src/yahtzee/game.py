@@ -164,7 +164,9 @@ class GameState:
             raise IllegalMoveError("all five dice are held; there is nothing to roll")
         return mask
 
-    def roll(self, hold: Sequence[bool], source: DiceSource, *, by: Seat | None = None) -> GameState:
+    def roll(
+        self, hold: Sequence[bool], source: DiceSource, *, by: Seat | None = None
+    ) -> GameState:
         """Roll the dice not held (all five on a turn's first roll), R1."""
         mask = self.check_roll(hold, by=by)
         fresh = source.roll(mask.count(False))
@@ -193,7 +195,7 @@ class GameState:
             raise NotRolledError(f"cannot score {category.value} before the first roll")
         index = self.seats.index(self.seat)
         card = self.cards[index].score(category, self.dice)
-        cards = self.cards[:index] + (card,) + self.cards[index + 1 :]
+        cards = (*self.cards[:index], card, *self.cards[index + 1 :])
         seats = self.seats
         next_seat = seats[(index + 1) % len(seats)]
         return replace(self, cards=cards, seat=next_seat, dice=None, rolls_left=ROLLS_PER_TURN)

@@ -284,7 +284,9 @@ class Scorecard:
         return cls(tuple(scores.get(c) for c in CATEGORIES), yahtzee_bonus)
 
     def __str__(self) -> str:
-        parts = [f"{c.value}={p}" for c, p in zip(CATEGORIES, self.boxes, strict=True) if p is not None]
+        parts = [
+            f"{c.value}={p}" for c, p in zip(CATEGORIES, self.boxes, strict=True) if p is not None
+        ]
         if self.yahtzee_bonus:
             parts.append(f"yahtzee_bonus={self.yahtzee_bonus}")
         return ",".join(parts)

@@ -1,0 +1,132 @@
+"""The application factory."""
+
+from __future__ import annotations
+
+import logging
+import mimetypes
+import random
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from yahtzee import __version__
+from yahtzee.dice import DiceSource, SeededDice, SystemDice
+from yahtzee.players.base import Player
+from yahtzee.server.docs import DOCS_CSS, render_docs
+from yahtzee.server.errors import install_error_handlers
+from yahtzee.server.middleware import ServerMiddleware
+from yahtzee.server.routers import advice, games, health, records
+from yahtzee.server.service import GameService
+from yahtzee.server.settings import Settings
+from yahtzee.storage import open_storage
+
+log = logging.getLogger("yahtzee.server")
+
+# The page is a single-page app: these paths all load index.html (lobby/game/rules views).
+SPA_PATHS = ("/", "/lobby", "/game", "/rules")
+
+# ES modules must be served as JavaScript or the browser refuses them (nosniff is on).
+for _type, _ext in (
+    ("text/javascript", ".js"),
+    ("text/javascript", ".mjs"),
+    ("text/css", ".css"),
+    ("image/svg+xml", ".svg"),
+    ("font/woff2", ".woff2"),
+    ("application/manifest+json", ".webmanifest"),
+):
+    mimetypes.add_type(_type, _ext)
+
+_PLACEHOLDER = (
+    "<!doctype html><html lang='zh-CN'><head><meta charset='utf-8'><title>快艇骰子</title>"
+    "</head><body><h1>快艇骰子</h1><p>The browser game is not installed yet; the API is at "
+    "<a href='/docs'>/docs</a>.</p></body></html>"
+)
+
+
+def _dice(settings: Settings) -> DiceSource:
+    if settings.dice is not None:
+        return settings.dice
+    if settings.dice_seed is not None:
+        return SeededDice(settings.dice_seed)
+    return SystemDice()
+
+
+def _players(settings: Settings) -> Callable[[str], Player]:
+    if settings.players is not None:
+        return settings.players
+    seed = settings.dice_seed
+
+    def make(name: str) -> Player:
+        from yahtzee.players import get_player
+
+        # Seeded only in tests; production players take their own randomness.
+        rng = random.Random(f"{seed}:{name}") if seed is not None else None
+        return get_player(name, rng=rng)
+
+    return make
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the ASGI app: API routers, static front end, docs, middleware, error mapping.
+
+    The database is opened (and migrated) here; the computer players, and so the solver
+    table, are loaded once at startup by the lifespan handler, never per request.
+    """
+    settings = settings or Settings()
+    storage = open_storage(settings.db, synchronous=settings.synchronous)
+    service = GameService(storage, _dice(settings), _players(settings))
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            service.warm_up()
+        except ImportError as exc:  # the solver package is missing: only solo play works
+            log.warning("computer players unavailable: %s", exc)
+        yield
+        storage.close()
+
+    app = FastAPI(
+        title="快艇骰子 API",
+        version=__version__,
+        description="The JSON API of 快艇骰子 (Yahtzee). Errors are "
+        '{"error": {"code", "message"}}; see docs/api.md for the contract.',
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.state.settings = settings
+    install_error_handlers(app)
+    app.add_middleware(ServerMiddleware, max_body_bytes=settings.max_body_bytes)
+    for module in (games, records, advice, health):
+        app.include_router(module.router)
+
+    docs_html: list[str] = []
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs_page() -> HTMLResponse:
+        if not docs_html:
+            docs_html.append(render_docs(app.openapi()))
+        return HTMLResponse(docs_html[0])
+
+    @app.get("/docs/style.css", include_in_schema=False)
+    async def docs_css() -> Response:
+        return Response(DOCS_CSS, media_type="text/css")
+
+    static_dir = Path(settings.static_dir)
+    index = static_dir / "index.html"
+
+    async def spa() -> Response:
+        if index.is_file():
+            return FileResponse(index, media_type="text/html")
+        return HTMLResponse(_PLACEHOLDER)
+
+    for path in SPA_PATHS:
+        app.add_api_route(path, spa, methods=["GET"], include_in_schema=False)
+    # Everything else not matched above is a static asset (404 JSON when missing).
+    app.mount("/", StaticFiles(directory=static_dir, check_dir=False), name="static")
+    return app

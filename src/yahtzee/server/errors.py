@@ -1,0 +1,124 @@
+"""The ONE place where failures become HTTP responses.
+
+Every error leaves the server as ``{"error": {"code": ..., "message": ...}}`` with a
+Chinese message fit to show a player; never a stack trace, never a 500 for bad input.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from yahtzee import errors as domain
+from yahtzee.storage import GameNotFoundError, StaleVersionError
+
+log = logging.getLogger("yahtzee.server")
+
+
+class ApiError(Exception):
+    """An error with its HTTP status, stable ``code`` and Chinese ``message``."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class NotFoundError(ApiError):
+    """No such game for this player (another player's game is reported the same way)."""
+
+    def __init__(self) -> None:
+        super().__init__(404, "not_found", "找不到这局游戏。")
+
+
+class ZeroNeedsConfirmationError(domain.IllegalMoveError):
+    """Scoring 0 while another open box would score more, without ``confirm_zero`` (U2)."""
+
+
+class AbandonedGameError(domain.IllegalMoveError):
+    """Acting on a game that a newer game replaced (重新开始)."""
+
+
+# Most specific first: the first isinstance match wins.
+_ILLEGAL_MESSAGES: tuple[tuple[type[domain.IllegalMoveError], str, str], ...] = (
+    (
+        ZeroNeedsConfirmationError,
+        "zero_needs_confirmation",
+        "这一项会记 0 分，而别的项还能得分。确定要记 0 分吗？",
+    ),
+    (AbandonedGameError, "illegal_action", "这局已经放弃了，请开始新的一局。"),
+    (domain.GameOverError, "illegal_action", "这局已经结束了。"),
+    (domain.RollLimitError, "illegal_action", "这一回合已经掷满三次了，请选择一项登记。"),
+    (domain.NotRolledError, "illegal_action", "请先掷骰子。"),
+    (domain.CategoryUsedError, "illegal_action", "这一项已经登记过了，不能更改。"),
+    (domain.JokerRuleError, "illegal_action", "百搭规则：这手快艇不能登记在这一项。"),
+    (domain.NoHintsLeftError, "illegal_action", "这局的 3 次提示已经用完了。"),
+    (domain.WrongPlayerError, "illegal_action", "现在不是你的回合。"),
+    (domain.IllegalMoveError, "illegal_action", "这一步不符合规则。"),
+)
+
+_HTTP_CODES = {
+    400: ("invalid_request", "请求格式不正确。"),
+    404: ("not_found", "找不到这个地址。"),
+    405: ("method_not_allowed", "不支持这种请求方式。"),
+    413: ("payload_too_large", "请求内容太大了（上限 64 KB）。"),
+    422: ("invalid_request", "请求格式不正确。"),
+}
+
+
+def to_api_error(exc: Exception) -> ApiError:
+    """Map any exception to the :class:`ApiError` the client sees."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, StaleVersionError):
+        return ApiError(409, "stale_version", "这一步已经过期，请刷新后再试。")
+    if isinstance(exc, GameNotFoundError):
+        return NotFoundError()
+    if isinstance(exc, domain.IllegalMoveError):
+        for cls, code, message in _ILLEGAL_MESSAGES:
+            if isinstance(exc, cls):
+                return ApiError(409, code, message)
+    if isinstance(exc, domain.InvalidDiceError):
+        return ApiError(422, "invalid_request", "骰子应是五个 1 到 6 的数字，例如 13356。")
+    if isinstance(exc, domain.InvalidScorecardError):
+        return ApiError(422, "invalid_request", "计分表格式不正确，例如 ones=3,twos=6。")
+    if isinstance(exc, domain.YahtzeeError):
+        return ApiError(422, "invalid_request", "请求内容不正确。")
+    if isinstance(exc, RequestValidationError):
+        return ApiError(422, *_HTTP_CODES[422])
+    if isinstance(exc, StarletteHTTPException):
+        code, message = _HTTP_CODES.get(exc.status_code, ("http_error", "请求无法完成。"))
+        return ApiError(exc.status_code, code, message)
+    return ApiError(500, "internal_error", "服务器出错了，请稍后再试。")
+
+
+def error_response(error: ApiError) -> JSONResponse:
+    """The JSON body of an error."""
+    body = {"error": {"code": error.code, "message": error.message}}
+    return JSONResponse(body, status_code=error.status)
+
+
+async def _handle(request: Request, exc: Exception) -> JSONResponse:
+    error = to_api_error(exc)
+    if error.status >= 500:
+        log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(error)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Route every exception through :func:`to_api_error`."""
+    for cls in (
+        ApiError,
+        domain.YahtzeeError,
+        StaleVersionError,
+        GameNotFoundError,
+        RequestValidationError,
+        StarletteHTTPException,
+        Exception,
+    ):
+        app.add_exception_handler(cls, _handle)

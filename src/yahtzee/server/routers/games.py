@@ -1,0 +1,159 @@
+"""``/api/games``: start, fetch and play games."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
+
+from yahtzee.game import Mode
+from yahtzee.rules import Category
+from yahtzee.server.routers._common import errors, player_id, service
+from yahtzee.server.views import GameOut, HintOut, game_json, hint_json
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+CategoryId = Literal[
+    "ones",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "three_of_a_kind",
+    "four_of_a_kind",
+    "full_house",
+    "small_straight",
+    "large_straight",
+    "yahtzee",
+    "chance",
+]
+Version = Annotated[int, Field(ge=0, description="the game's current `version`")]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewGameIn(_Body):
+    """Which game to start. ``difficulty`` applies to vs games only."""
+
+    mode: Literal["solo", "vs_computer"]
+    difficulty: Literal["novice", "intermediate", "expert"] | None = None
+
+
+class RollIn(_Body):
+    """Roll: ``hold`` marks the dice to keep (all false on a turn's first roll)."""
+
+    version: Version
+    hold: Annotated[list[StrictBool], Field(min_length=5, max_length=5)] = Field(
+        default_factory=lambda: [False] * 5
+    )
+
+
+class ScoreIn(_Body):
+    """Write the dice in ``category``; ``confirm_zero`` confirms a 0 (U2)."""
+
+    version: Version
+    category: CategoryId
+    confirm_zero: StrictBool = False
+
+
+class VersionIn(_Body):
+    """An action that needs only the game's version."""
+
+    version: Version
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=GameOut,
+    responses=errors(413, 422),
+    summary="Start a game (abandons the unfinished one: 重新开始)",
+)
+async def create_game(body: NewGameIn, request: Request) -> JSONResponse:
+    """Start a solo or vs-computer game; the player's unfinished game, if any, is abandoned.
+
+    ``difficulty`` defaults to ``expert`` in vs games and is ignored (null) in solo games.
+    """
+    mode = Mode(body.mode)
+    difficulty = (body.difficulty or "expert") if mode is Mode.VS_COMPUTER else None
+    loaded = service(request).new_game(player_id(request), mode, difficulty)
+    return JSONResponse(game_json(loaded), status_code=201)
+
+
+@router.get(
+    "/current",
+    response_model=GameOut,
+    responses=errors(404),
+    summary="The player's unfinished game (「继续游戏」)",
+)
+async def current_game(request: Request) -> JSONResponse:
+    """The player's unfinished game, or 404 ``not_found`` when there is none."""
+    return JSONResponse(game_json(service(request).current(player_id(request))))
+
+
+@router.get("/{game_id}", response_model=GameOut, responses=errors(404), summary="A game")
+async def get_game(game_id: str, request: Request) -> JSONResponse:
+    """One of the player's games (another player's game is reported as not found)."""
+    return JSONResponse(game_json(service(request).load(player_id(request), game_id)))
+
+
+@router.post(
+    "/{game_id}/roll",
+    response_model=GameOut,
+    responses=errors(404, 409, 413, 422),
+    summary="Roll the dice",
+)
+async def roll(game_id: str, body: RollIn, request: Request) -> JSONResponse:
+    """Roll all five (first roll of a turn) or reroll the dice not held (R1)."""
+    loaded = service(request).roll(player_id(request), game_id, body.version, body.hold)
+    return JSONResponse(game_json(loaded))
+
+
+@router.post(
+    "/{game_id}/score",
+    response_model=GameOut,
+    responses=errors(404, 409, 413, 422),
+    summary="Write the dice in a box",
+)
+async def score(game_id: str, body: ScoreIn, request: Request) -> JSONResponse:
+    """Write the dice in ``category``.
+
+    A 0 while another open box would score more is refused with
+    ``zero_needs_confirmation`` unless ``confirm_zero`` is true (U2). In a vs game the
+    computer then plays its whole turn; its steps are in ``computer_turn`` (U8).
+    """
+    loaded = service(request).score(
+        player_id(request), game_id, body.version, Category(body.category), body.confirm_zero
+    )
+    return JSONResponse(game_json(loaded))
+
+
+@router.post(
+    "/{game_id}/hint",
+    response_model=HintOut,
+    responses=errors(404, 409, 413, 422),
+    summary="Ask the expert (3 hints per game)",
+)
+async def hint(game_id: str, body: VersionIn, request: Request) -> JSONResponse:
+    """The expert's advice for the current dice: ``hold`` while rolling on is best, else
+    ``category``. Spends one of the game's 3 hints; refused (nothing spent) at 0 hints or
+    before the first roll (U4)."""
+    advice, loaded = service(request).hint(player_id(request), game_id, body.version)
+    return JSONResponse(hint_json(advice, loaded))
+
+
+@router.post(
+    "/{game_id}/resume",
+    response_model=GameOut,
+    responses=errors(404, 409, 413, 422),
+    summary="Continue from the lobby (the turn starts over)",
+)
+async def resume(game_id: str, body: VersionIn, request: Request) -> JSONResponse:
+    """Continue a saved game: the current turn starts over, scores stay (U6)."""
+    loaded = service(request).resume(player_id(request), game_id, body.version)
+    return JSONResponse(game_json(loaded))

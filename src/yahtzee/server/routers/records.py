@@ -1,0 +1,18 @@
+"""``/api/records``: this browser's records (U9)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from yahtzee.server.routers._common import player_id, service
+from yahtzee.server.views import RecordsOut, records_json
+
+router = APIRouter(prefix="/api", tags=["records"])
+
+
+@router.get("/records", response_model=RecordsOut, summary="Records of this browser")
+async def records(request: Request) -> JSONResponse:
+    """Best score, wins/losses/draws and games played over finished games, with the 10 most
+    recent finished games (newest first). Abandoned games do not count."""
+    return JSONResponse(records_json(service(request).records(player_id(request))))

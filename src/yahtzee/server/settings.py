@@ -1,0 +1,41 @@
+"""Server configuration."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
+
+from yahtzee.dice import DiceSource
+from yahtzee.players.base import Player
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+
+
+def default_db_path() -> Path:
+    """``$YAHTZEE_DB`` if set, else ``yahtzee.db`` in the user's data directory."""
+    env = os.environ.get("YAHTZEE_DB")
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("yahtzee", appauthor=False)) / "yahtzee.db"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything :func:`yahtzee.server.create_app` needs.
+
+    ``dice_seed`` and ``dice`` exist for tests only: production leaves both ``None`` and
+    every die comes from the operating system's CSPRNG (:class:`~yahtzee.dice.SystemDice`).
+    ``players`` replaces :func:`yahtzee.players.get_player` (tests).
+    """
+
+    db: Path | str = field(default_factory=default_db_path)
+    dice_seed: int | None = None
+    dice: DiceSource | None = None
+    players: Callable[[str], Player] | None = None
+    static_dir: Path = STATIC_DIR
+    synchronous: str = "NORMAL"
+    max_body_bytes: int = 64 * 1024

@@ -1,0 +1,207 @@
+"""JSON views of the API (the game object, records) and their OpenAPI schemas.
+
+Handlers build plain dicts with the functions here and return them as ``JSONResponse``:
+the pydantic models below only document the shapes in the OpenAPI page (returning a
+Response directly skips FastAPI's output validation, which would double the cost of a
+game action for no benefit).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from yahtzee.game import Seat
+from yahtzee.rules import CATEGORIES, Scorecard
+from yahtzee.server.service import Hint, Loaded
+from yahtzee.storage import Records
+
+
+def card_json(card: Scorecard) -> dict[str, Any]:
+    """One player's column: the 13 boxes (``None`` while open) and the totals (R4-R7)."""
+    return {
+        "boxes": {c.value: p for c, p in zip(CATEGORIES, card.boxes, strict=True)},
+        "upper_subtotal": card.upper_subtotal,
+        "upper_bonus": card.upper_bonus,
+        "lower_total": card.lower_total,
+        "yahtzee_bonus": card.yahtzee_bonus,
+        "total": card.total,
+    }
+
+
+def game_json(loaded: Loaded) -> dict[str, Any]:
+    """The game object of ``docs/api.md``."""
+    stored, game = loaded.stored, loaded.game
+    state = game.state
+    in_progress = stored.status == "in_progress"
+    preview = None
+    if in_progress and state.seat is Seat.HUMAN and state.dice is not None:
+        preview = {
+            c.value: {
+                "points": o.points,
+                "yahtzee_bonus": o.yahtzee_bonus,
+                "upper_bonus": o.upper_bonus,
+                "allowed": o.legal,
+            }
+            for c, o in state.preview().items()
+        }
+    return {
+        "id": stored.id,
+        "version": stored.version,
+        "mode": stored.mode,
+        "difficulty": stored.difficulty,
+        "status": stored.status,
+        "round": state.round,
+        "current_player": state.seat.value,
+        "dice": list(state.dice.values) if state.dice is not None else None,
+        "rolls_left": state.rolls_left,
+        "hints_left": state.hints_left,
+        "players": {seat.value: card_json(state.card(seat)) for seat in state.seats},
+        "preview": preview,
+        "computer_turn": game.computer_turn,
+        "result": stored.result,
+        "new_record": bool(stored.new_record),
+    }
+
+
+def hint_json(hint: Hint, loaded: Loaded) -> dict[str, Any]:
+    """The hint response: ``hold`` or ``category`` (the other is null) and the game."""
+    return {
+        "hold": list(hint.hold) if hint.hold is not None else None,
+        "category": hint.category.value if hint.category is not None else None,
+        "game": game_json(loaded),
+    }
+
+
+def records_json(records: Records) -> dict[str, Any]:
+    """``GET /api/records``."""
+    return {
+        "best_score": records.best_score,
+        "wins": records.wins,
+        "losses": records.losses,
+        "draws": records.draws,
+        "games_played": records.games_played,
+        "recent": [
+            {
+                "id": r.id,
+                "finished_at": r.finished_at,
+                "mode": r.mode,
+                "difficulty": r.difficulty,
+                "human_total": r.human_total,
+                "computer_total": r.computer_total,
+                "result": r.result,
+            }
+            for r in records.recent
+        ],
+    }
+
+
+# -- OpenAPI documentation models ------------------------------------------------------
+
+
+class ErrorDetail(BaseModel):
+    """``code`` is stable (see docs/api.md); ``message`` is Chinese, fit to show a player."""
+
+    code: str = Field(examples=["stale_version"])
+    message: str = Field(examples=["这一步已经过期，请刷新后再试。"])
+
+
+class ErrorOut(BaseModel):
+    """Every error response."""
+
+    error: ErrorDetail
+
+
+class CardOut(BaseModel):
+    """One player's scorecard; ``boxes`` maps the 13 category ids to points or null."""
+
+    boxes: dict[str, int | None]
+    upper_subtotal: int
+    upper_bonus: int
+    lower_total: int
+    yahtzee_bonus: int
+    total: int
+
+
+class PreviewOut(BaseModel):
+    """What the current dice would score in one open box (U1)."""
+
+    points: int
+    yahtzee_bonus: int
+    upper_bonus: int
+    allowed: bool = Field(description="false for a box the forced Joker rule (R6) forbids")
+
+
+class StepOut(BaseModel):
+    """One step of the computer's turn: a roll (``hold``, ``dice``) or a score."""
+
+    action: Literal["roll", "score"]
+    hold: list[bool] | None = None
+    dice: list[int]
+    category: str | None = None
+    points: int | None = None
+
+
+class ComputerTurnOut(BaseModel):
+    """The computer's most recent turn, for the page to replay at a human pace (U8)."""
+
+    round: int
+    steps: list[StepOut]
+
+
+class GameOut(BaseModel):
+    """The game object."""
+
+    id: str
+    version: int = Field(description="send it back with every action; +1 per logged event")
+    mode: Literal["solo", "vs_computer"]
+    difficulty: Literal["novice", "intermediate", "expert"] | None
+    status: Literal["in_progress", "finished", "abandoned"]
+    round: int = Field(ge=1, le=13)
+    current_player: Literal["human", "computer"]
+    dice: list[int] | None
+    rolls_left: int
+    hints_left: int
+    players: dict[str, CardOut] = Field(description="'human' and, in vs games, 'computer'")
+    preview: dict[str, PreviewOut] | None
+    computer_turn: ComputerTurnOut | None
+    result: Literal["win", "loss", "draw", "solo"] | None
+    new_record: bool
+
+
+class HintOut(BaseModel):
+    """The expert's advice: ``hold`` while rolling on is best, else ``category``."""
+
+    hold: list[bool] | None
+    category: str | None
+    game: GameOut
+
+
+class RecentGameOut(BaseModel):
+    """One recent finished game."""
+
+    id: str
+    finished_at: str
+    mode: str
+    difficulty: str | None
+    human_total: int
+    computer_total: int | None
+    result: Literal["win", "loss", "draw", "solo"]
+
+
+class RecordsOut(BaseModel):
+    """This browser's records (U9), over finished games."""
+
+    best_score: int | None
+    wins: int
+    losses: int
+    draws: int
+    games_played: int
+    recent: list[RecentGameOut]
+
+
+class HealthOut(BaseModel):
+    """Liveness."""
+
+    status: Literal["ok"]

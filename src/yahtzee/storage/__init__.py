@@ -1,0 +1,45 @@
+"""Durable storage of games, their event logs and the players' records.
+
+The server talks only to the :class:`Storage` interface; :func:`open_storage` picks the
+backend (SQLite today; a PostgreSQL backend for multi-server deployments will follow).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from yahtzee.storage.base import (
+    GameNotFoundError,
+    Outcome,
+    RecentGame,
+    Records,
+    StaleVersionError,
+    Storage,
+    StorageError,
+    StoredGame,
+)
+from yahtzee.storage.events import Event, Replay, apply_event, replay, start
+from yahtzee.storage.sqlite import SQLiteStorage
+
+__all__ = [
+    "Event",
+    "GameNotFoundError",
+    "Outcome",
+    "RecentGame",
+    "Records",
+    "Replay",
+    "SQLiteStorage",
+    "StaleVersionError",
+    "Storage",
+    "StorageError",
+    "StoredGame",
+    "apply_event",
+    "open_storage",
+    "replay",
+    "start",
+]
+
+
+def open_storage(path: Path | str, *, synchronous: str = "NORMAL") -> Storage:
+    """Open (creating and migrating if needed) the database at ``path``."""
+    return SQLiteStorage(path, synchronous=synchronous)

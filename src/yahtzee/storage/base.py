@@ -1,0 +1,142 @@
+"""The narrow storage interface the server depends on (SQLite today, PostgreSQL later).
+
+A backend stores, per game, a header row (owner, status, ``version``, a JSON snapshot of
+the position, and the outcome once finished) and the game's append-only event log. Writes
+are compare-and-set on ``version``: the one mechanism that makes a double click or a second
+tab unable to act twice, whatever the number of server processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from yahtzee.storage.events import Event, Status
+
+
+class StorageError(Exception):
+    """Base class of the storage layer's own errors."""
+
+
+class StaleVersionError(StorageError):
+    """The game's version is not the one the caller read: someone else acted first."""
+
+
+class GameNotFoundError(StorageError):
+    """No game has this id."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended, written with its last events."""
+
+    result: str  # "win" | "loss" | "draw" | "solo"
+    human_total: int
+    computer_total: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game's header as stored: everything the API shows except the log itself.
+
+    ``version`` is the number of events in the log (the ``start`` event is version 1).
+    """
+
+    id: str
+    player_id: str
+    mode: str
+    difficulty: str | None
+    status: Status
+    version: int
+    snapshot: dict[str, Any]
+    created_at: str
+    updated_at: str
+    finished_at: str | None
+    result: str | None
+    human_total: int | None
+    computer_total: int | None
+    new_record: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class RecentGame:
+    """One line of a player's recent finished games."""
+
+    id: str
+    finished_at: str
+    mode: str
+    difficulty: str | None
+    human_total: int
+    computer_total: int | None
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class Records:
+    """A player's records (U9), over finished games only (abandoned ones do not count)."""
+
+    best_score: int | None
+    wins: int
+    losses: int
+    draws: int
+    games_played: int
+    recent: tuple[RecentGame, ...]
+
+
+class Storage(Protocol):
+    """What the server needs from a database. Every method is atomic and durable on return."""
+
+    def create_game(
+        self,
+        *,
+        game_id: str,
+        player_id: str,
+        mode: str,
+        difficulty: str | None,
+        events: Sequence[Event],
+        snapshot: dict[str, Any],
+    ) -> StoredGame:
+        """Store a new game; the player's unfinished game, if any, becomes ``abandoned``.
+
+        The abandoned game gets an ``abandon`` event (and its version goes up by one).
+        """
+        ...
+
+    def get_game(self, game_id: str) -> StoredGame | None:
+        """The game with this id, or ``None``."""
+        ...
+
+    def current_game(self, player_id: str) -> StoredGame | None:
+        """The player's unfinished game, or ``None``."""
+        ...
+
+    def append(
+        self,
+        game_id: str,
+        *,
+        expected_version: int,
+        events: Sequence[Event],
+        snapshot: dict[str, Any],
+        status: Status,
+        outcome: Outcome | None = None,
+    ) -> StoredGame:
+        """Append ``events`` if the game is still at ``expected_version``.
+
+        Raises :class:`StaleVersionError` otherwise (nothing is written). With an
+        ``outcome`` the game is finished and ``new_record`` is computed against the
+        player's earlier finished games in the same transaction.
+        """
+        ...
+
+    def events(self, game_id: str) -> list[Event]:
+        """The whole log of a game, oldest first."""
+        ...
+
+    def records(self, player_id: str, recent: int = 10) -> Records:
+        """The player's records and most recent finished games (newest first)."""
+        ...
+
+    def close(self) -> None:
+        """Release the database."""
+        ...

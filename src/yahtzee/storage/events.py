@@ -1,0 +1,156 @@
+"""The append-only event log of one game, and its replay.
+
+Every change to a game is one :class:`Event`; the game is exactly the fold of its events
+over :meth:`GameState.new` (through ``apply_roll``/``score``/``use_hint``/``restart_turn``).
+The server folds each new event with :func:`apply_event`, the same function :func:`replay`
+uses, so a stored snapshot and the replay of the log agree by construction; the tests and
+the crash script check it anyway.
+
+Event kinds and their JSON ``data``:
+
+* ``start`` ``{"mode": "solo"|"vs_computer", "difficulty": str|null}`` (always first)
+* ``roll`` ``{"seat", "hold": [bool x5], "faces": [new faces, one per unheld die], "dice"}``
+* ``score`` ``{"seat", "category", "points", "yahtzee_bonus", "dice"}``
+* ``hint`` ``{"hold": [bool x5]|null, "category": str|null}`` (one hint spent)
+* ``restart_turn`` ``{}`` (continue from the lobby, U6)
+* ``abandon`` ``{}`` (a new game replaced this one, 重新开始)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from yahtzee.errors import IllegalMoveError
+from yahtzee.game import GameState, Mode, Seat
+from yahtzee.rules import Category, Dice, Scorecard
+
+EventKind = Literal["start", "roll", "score", "hint", "restart_turn", "abandon"]
+Status = Literal["in_progress", "finished", "abandoned"]
+
+
+class CorruptLogError(IllegalMoveError):
+    """An event log that does not replay (wrong first event, impossible action)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One entry of a game's log: what happened (``kind``) and its details (``data``)."""
+
+    kind: EventKind
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A game rebuilt from its log: the position, the status and the computer's last turn.
+
+    ``computer_turn`` is ``{"round": n, "steps": [...]}`` for the computer's most recent
+    turn in a vs game (U8), ``None`` before its first turn.
+    """
+
+    state: GameState
+    difficulty: str | None
+    status: Status = "in_progress"
+    computer_turn: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The snapshot stored next to the log (a cache of :func:`replay`; the status is
+        stored in its own column)."""
+        s = self.state
+        return {
+            "mode": s.mode.value,
+            "difficulty": self.difficulty,
+            "seat": s.seat.value,
+            "dice": list(s.dice.values) if s.dice is not None else None,
+            "rolls_left": s.rolls_left,
+            "hints_left": s.hints_left,
+            "cards": [[list(c.boxes), c.yahtzee_bonus] for c in s.cards],
+            "computer_turn": self.computer_turn,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], status: Status) -> Replay:
+        """Decode a snapshot written by :meth:`to_json`."""
+        dice = data["dice"]
+        state = GameState(
+            mode=Mode(data["mode"]),
+            cards=tuple(Scorecard(tuple(boxes), bonus) for boxes, bonus in data["cards"]),
+            seat=Seat(data["seat"]),
+            dice=Dice.of(dice) if dice is not None else None,
+            rolls_left=data["rolls_left"],
+            hints_left=data["hints_left"],
+        )
+        return cls(state, data["difficulty"], status, data["computer_turn"])
+
+
+def start(mode: Mode, difficulty: str | None) -> tuple[Event, Replay]:
+    """The first event of a game and the position it creates."""
+    event = Event("start", {"mode": mode.value, "difficulty": difficulty})
+    return event, Replay(GameState.new(mode), difficulty)
+
+
+def apply_event(game: Replay, event: Event) -> Replay:
+    """The game after ``event``; raises :class:`IllegalMoveError` if the rules forbid it."""
+    data = event.data
+    state = game.state
+    if event.kind == "roll":
+        seat = Seat(data["seat"])
+        state = state.apply_roll(data["hold"], data["faces"], by=seat)
+        turn = game.computer_turn
+        if seat is Seat.COMPUTER:
+            step: dict[str, Any] = {
+                "action": "roll",
+                "hold": list(data["hold"]),
+                "dice": _faces(state),
+            }
+            if game.state.dice is None:  # first roll: a new computer turn begins
+                turn = {"round": state.current_card.filled_count + 1, "steps": [step]}
+            else:
+                assert turn is not None
+                turn = {"round": turn["round"], "steps": [*turn["steps"], step]}
+        return replace(game, state=state, computer_turn=turn)
+    if event.kind == "score":
+        seat = Seat(data["seat"])
+        category = Category(data["category"])
+        dice = _faces(state)
+        state = state.score(category, by=seat)
+        turn = game.computer_turn
+        if seat is Seat.COMPUTER:
+            assert turn is not None
+            points = state.card(seat)[category]
+            step = {
+                "action": "score",
+                "category": category.value,
+                "points": points,
+                "dice": dice,
+            }
+            turn = {"round": turn["round"], "steps": [*turn["steps"], step]}
+        status: Status = "finished" if state.is_over else game.status
+        return replace(game, state=state, status=status, computer_turn=turn)
+    if event.kind == "hint":
+        return replace(game, state=state.use_hint())
+    if event.kind == "restart_turn":
+        return replace(game, state=state.restart_turn())
+    if event.kind == "abandon":
+        return replace(game, status="abandoned")
+    raise CorruptLogError(f"unexpected event {event.kind!r} in the middle of a log")
+
+
+def replay(events: Iterable[Event]) -> Replay:
+    """Rebuild a game from its whole log (first event ``start``)."""
+    it = iter(events)
+    first = next(it, None)
+    if first is None or first.kind != "start":
+        raise CorruptLogError("a game log must begin with a start event")
+    _, game = start(Mode(first.data["mode"]), first.data["difficulty"])
+    for event in it:
+        game = apply_event(game, event)
+    return game
+
+
+def _faces(state: GameState) -> list[int]:
+    if state.dice is None:
+        raise CorruptLogError("no dice on the table")
+    return list(state.dice.values)

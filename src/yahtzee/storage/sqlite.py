@@ -1,0 +1,326 @@
+"""SQLite backend of :class:`~yahtzee.storage.base.Storage`.
+
+One connection per process, guarded by a lock: SQLite serialises writers anyway, and a
+single connection keeps every statement prepared and avoids reopening costs. The database
+runs in WAL mode with ``synchronous=NORMAL``: a commit survives the death of the process
+(``kill -9``) because the WAL is written before the commit returns; only an operating
+system crash or power loss may drop the last transactions (``synchronous="FULL"`` closes
+that gap at the cost of an fsync per action).
+
+The schema is versioned with ``PRAGMA user_version`` and upgraded by :data:`MIGRATIONS`
+when the database is opened. Events are append-only: triggers refuse UPDATE and DELETE.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from yahtzee.storage.base import (
+    GameNotFoundError,
+    Outcome,
+    RecentGame,
+    Records,
+    StaleVersionError,
+    StorageError,
+    StoredGame,
+)
+from yahtzee.storage.events import Event, Status
+
+# Each migration is a list of statements run in one transaction; never edit a shipped one,
+# append a new one instead.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            player_id TEXT NOT NULL,
+            mode TEXT NOT NULL CHECK (mode IN ('solo', 'vs_computer')),
+            difficulty TEXT,
+            status TEXT NOT NULL CHECK (status IN ('in_progress', 'finished', 'abandoned')),
+            version INTEGER NOT NULL,
+            snapshot TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            finished_at TEXT,
+            result TEXT CHECK (result IN ('win', 'loss', 'draw', 'solo')),
+            human_total INTEGER,
+            computer_total INTEGER,
+            new_record INTEGER
+        )""",
+        # At most one unfinished game per player, enforced by the database itself.
+        """CREATE UNIQUE INDEX games_one_unfinished ON games (player_id)
+            WHERE status = 'in_progress'""",
+        """CREATE INDEX games_finished ON games (player_id, finished_at)
+            WHERE status = 'finished'""",
+        """CREATE TABLE events (
+            game_id TEXT NOT NULL REFERENCES games (id),
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            data TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID""",
+        """CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
+        """CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
+    ),
+)
+
+_GAME_COLUMNS = (
+    "id, player_id, mode, difficulty, status, version, snapshot, created_at, updated_at, "
+    "finished_at, result, human_total, computer_total, new_record"
+)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+class SQLiteStorage:
+    """A :class:`~yahtzee.storage.base.Storage` in one SQLite file (or ``":memory:"``)."""
+
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        synchronous: str = "NORMAL",
+        clock: Callable[[], str] = _now,
+    ) -> None:
+        if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"bad synchronous mode {synchronous!r}")
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._clock = clock
+        self._lock = threading.Lock()
+        # isolation_level=None: we issue BEGIN IMMEDIATE / COMMIT ourselves.
+        self._conn = sqlite3.connect(
+            str(path), isolation_level=None, check_same_thread=False, cached_statements=64
+        )
+        self._conn.execute("PRAGMA busy_timeout = 5000")
+        mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if mode != "wal" and str(path) != ":memory:":
+            raise StorageError(f"could not switch {path} to WAL mode (got {mode})")
+        self._conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
+        self._conn.execute("PRAGMA foreign_keys = ON")
+        self._migrate()
+
+    # -- plumbing ---------------------------------------------------------------------
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    @property
+    def schema_version(self) -> int:
+        """The migration level of the open database."""
+        with self._lock:
+            return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        current = self.schema_version
+        if current > len(MIGRATIONS):
+            raise StorageError(
+                f"database schema v{current} is newer than this program (v{len(MIGRATIONS)})"
+            )
+        for version in range(current + 1, len(MIGRATIONS) + 1):
+            with self._transaction() as conn:
+                for statement in MIGRATIONS[version - 1]:
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {version}")
+
+    @staticmethod
+    def _game(row: tuple[Any, ...]) -> StoredGame:
+        new_record = row[13]
+        return StoredGame(
+            id=row[0],
+            player_id=row[1],
+            mode=row[2],
+            difficulty=row[3],
+            status=row[4],
+            version=row[5],
+            snapshot=json.loads(row[6]),
+            created_at=row[7],
+            updated_at=row[8],
+            finished_at=row[9],
+            result=row[10],
+            human_total=row[11],
+            computer_total=row[12],
+            new_record=None if new_record is None else bool(new_record),
+        )
+
+    def _get(self, conn: sqlite3.Connection, game_id: str) -> StoredGame | None:
+        row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else self._game(row)
+
+    @staticmethod
+    def _insert_events(
+        conn: sqlite3.Connection, game_id: str, first_seq: int, events: Sequence[Event], now: str
+    ) -> None:
+        conn.executemany(
+            "INSERT INTO events (game_id, seq, kind, data, created_at) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, first_seq + i, e.kind, _dumps(e.data), now) for i, e in enumerate(events)],
+        )
+
+    # -- the Storage interface ----------------------------------------------------------
+
+    def create_game(
+        self,
+        *,
+        game_id: str,
+        player_id: str,
+        mode: str,
+        difficulty: str | None,
+        events: Sequence[Event],
+        snapshot: dict[str, Any],
+    ) -> StoredGame:
+        """See :meth:`Storage.create_game`."""
+        now = self._clock()
+        with self._transaction() as conn:
+            old = conn.execute(
+                "SELECT id, version FROM games WHERE player_id = ? AND status = 'in_progress'",
+                (player_id,),
+            ).fetchone()
+            if old is not None:
+                conn.execute(
+                    "UPDATE games SET status = 'abandoned', version = version + 1, "
+                    "updated_at = ? WHERE id = ?",
+                    (now, old[0]),
+                )
+                self._insert_events(conn, old[0], old[1] + 1, [Event("abandon")], now)
+            conn.execute(
+                "INSERT INTO games (id, player_id, mode, difficulty, status, version, snapshot, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, 'in_progress', ?, ?, ?, ?)",
+                (game_id, player_id, mode, difficulty, len(events), _dumps(snapshot), now, now),
+            )
+            self._insert_events(conn, game_id, 1, events, now)
+            game = self._get(conn, game_id)
+        assert game is not None
+        return game
+
+    def get_game(self, game_id: str) -> StoredGame | None:
+        """See :meth:`Storage.get_game`."""
+        with self._lock:
+            return self._get(self._conn, game_id)
+
+    def current_game(self, player_id: str) -> StoredGame | None:
+        """See :meth:`Storage.current_game`."""
+        with self._lock:
+            row = self._conn.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE player_id = ? AND status = 'in_progress'",
+                (player_id,),
+            ).fetchone()
+        return None if row is None else self._game(row)
+
+    def append(
+        self,
+        game_id: str,
+        *,
+        expected_version: int,
+        events: Sequence[Event],
+        snapshot: dict[str, Any],
+        status: Status,
+        outcome: Outcome | None = None,
+    ) -> StoredGame:
+        """See :meth:`Storage.append`."""
+        now = self._clock()
+        new_version = expected_version + len(events)
+        with self._transaction() as conn:
+            cur = conn.execute(
+                "UPDATE games SET version = ?, snapshot = ?, status = ?, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'in_progress'",
+                (new_version, _dumps(snapshot), status, now, game_id, expected_version),
+            )
+            if cur.rowcount != 1:
+                exists = conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
+                if exists is None:
+                    raise GameNotFoundError(game_id)
+                raise StaleVersionError(game_id)
+            self._insert_events(conn, game_id, expected_version + 1, events, now)
+            if outcome is not None:
+                player_id = conn.execute(
+                    "SELECT player_id FROM games WHERE id = ?", (game_id,)
+                ).fetchone()[0]
+                best = conn.execute(
+                    "SELECT MAX(human_total) FROM games WHERE player_id = ? "
+                    "AND status = 'finished' AND id != ?",
+                    (player_id, game_id),
+                ).fetchone()[0]
+                new_record = best is None or outcome.human_total > best
+                conn.execute(
+                    "UPDATE games SET finished_at = ?, result = ?, human_total = ?, "
+                    "computer_total = ?, new_record = ? WHERE id = ?",
+                    (
+                        now,
+                        outcome.result,
+                        outcome.human_total,
+                        outcome.computer_total,
+                        int(new_record),
+                        game_id,
+                    ),
+                )
+            game = self._get(conn, game_id)
+        assert game is not None
+        return game
+
+    def events(self, game_id: str) -> list[Event]:
+        """See :meth:`Storage.events`."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT kind, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        return [Event(kind, json.loads(data)) for kind, data in rows]
+
+    def records(self, player_id: str, recent: int = 10) -> Records:
+        """See :meth:`Storage.records`."""
+        with self._lock:
+            played, best, wins, losses, draws = self._conn.execute(
+                "SELECT COUNT(*), MAX(human_total), "
+                "COALESCE(SUM(result = 'win'), 0), COALESCE(SUM(result = 'loss'), 0), "
+                "COALESCE(SUM(result = 'draw'), 0) "
+                "FROM games WHERE player_id = ? AND status = 'finished'",
+                (player_id,),
+            ).fetchone()
+            rows = self._conn.execute(
+                "SELECT id, finished_at, mode, difficulty, human_total, computer_total, result "
+                "FROM games WHERE player_id = ? AND status = 'finished' "
+                "ORDER BY finished_at DESC, rowid DESC LIMIT ?",
+                (player_id, recent),
+            ).fetchall()
+        return Records(
+            best_score=best,
+            wins=wins,
+            losses=losses,
+            draws=draws,
+            games_played=played,
+            recent=tuple(RecentGame(*row) for row in rows),
+        )
+
+    def integrity_check(self) -> str:
+        """``PRAGMA integrity_check``: ``"ok"`` for a healthy file."""
+        with self._lock:
+            return str(self._conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+    def close(self) -> None:
+        """Close the connection (checkpointing the WAL)."""
+        with self._lock:
+            self._conn.close()

@@ -1,0 +1,53 @@
+// The in-page confirmation dialog (U2: never window.confirm). A native <dialog> opened with
+// showModal(): it traps focus, and Esc fires "cancel", which counts as 「再想想」.
+
+const dialog = () => document.getElementById("confirm-dialog");
+
+let pending = null;
+
+export function isConfirmOpen() {
+  return dialog().open;
+}
+
+/** Ask a yes/no question; resolves true for yes, false for no, Esc or closing. */
+export function confirmDialog({ title, text, yes, no }) {
+  const d = dialog();
+  if (pending) pending(false);
+  document.getElementById("confirm-title").textContent = title;
+  document.getElementById("confirm-text").textContent = text;
+  document.getElementById("confirm-yes").textContent = yes;
+  document.getElementById("confirm-no").textContent = no;
+  const opener = document.activeElement;
+  return new Promise((resolve) => {
+    pending = (answer) => {
+      pending = null;
+      if (d.open) d.close();
+      // Give focus back to what opened the dialog so keyboard play continues there.
+      if (opener && opener.isConnected && !opener.disabled) opener.focus();
+      resolve(answer);
+    };
+    d.showModal();
+    // The safe answer has focus: Enter right away cancels rather than writes a 0.
+    document.getElementById("confirm-no").focus();
+  });
+}
+
+export function closeConfirm(answer = false) {
+  if (pending) pending(answer);
+}
+
+function wire() {
+  const d = dialog();
+  document.getElementById("confirm-yes").addEventListener("click", () => closeConfirm(true));
+  document.getElementById("confirm-no").addEventListener("click", () => closeConfirm(false));
+  d.addEventListener("cancel", (event) => {
+    event.preventDefault();
+    closeConfirm(false);
+  });
+  // A click on the backdrop (outside the box) cancels too.
+  d.addEventListener("click", (event) => {
+    if (event.target === d) closeConfirm(false);
+  });
+}
+
+wire();

@@ -1,0 +1,520 @@
+// Wiring: events → API calls → state → render. The server is the referee: this file never
+// decides what a roll scores or whether a move is legal; it asks and shows the answer.
+
+import { ApiError, api } from "./api.js";
+import { buildScorecard, describeStep, render } from "./render.js";
+import { CATEGORY_NAMES, canAct, initialState } from "./state.js";
+import { confirmDialog, isConfirmOpen } from "./dialog.js";
+
+const REPLAY_STEP_MS = 800; // U8: a pace a person can follow (~0.5–1 s a step)
+
+const state = initialState();
+let messageSerial = 0;
+let replayTimer = null;
+
+const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
+
+function update() {
+  render(state);
+}
+
+function say(text, kind = "info") {
+  messageSerial += 1;
+  state.message = { text, kind, serial: messageSerial };
+}
+
+// ------------------------------------------------------------------------ the game
+
+function setGame(game) {
+  state.game = game;
+}
+
+function resetTurnMarks() {
+  state.hold = [false, false, false, false, false];
+  state.hintHold = null;
+  state.hintCategory = null;
+  state.rolledMask = null;
+}
+
+function enterGame(game) {
+  stopReplay();
+  setGame(game);
+  resetTurnMarks();
+  state.showGameOver = game.status === "finished";
+  state.saved = null;
+  go("game");
+  focusTable();
+}
+
+/** Put focus on the roll button when it would otherwise be lost (keyboard players, B3). */
+function focusTable() {
+  requestAnimationFrame(() => {
+    const active = document.activeElement;
+    const lost =
+      !active || active === document.body || active.disabled || active.closest("[hidden]");
+    if (lost && state.view === "game") {
+      const roll = byTestId("roll");
+      if (!roll.disabled) roll.focus();
+      else document.getElementById("main").focus({ preventScroll: true });
+    }
+  });
+}
+
+/** Run one server action; on failure show why and re-sync from the server ("never stuck"). */
+async function act(fn) {
+  if (state.busy) return null;
+  state.busy = true;
+  update();
+  try {
+    return await fn();
+  } catch (err) {
+    await recover(err);
+    return null;
+  } finally {
+    state.busy = false;
+    update();
+  }
+}
+
+async function recover(err) {
+  const apiErr = err instanceof ApiError ? err : new ApiError(0, "client", "页面出了点问题，已重新同步。");
+  if (!(err instanceof ApiError)) console.warn(err);
+  // A stale version means another click or tab got there first: just re-sync, silently.
+  if (apiErr.code !== "stale_version") say(apiErr.message, "error");
+  if (!state.game) return;
+  try {
+    const fresh = await api.game(state.game.id);
+    const turnChanged =
+      fresh.round !== state.game.round || fresh.current_player !== state.game.current_player;
+    setGame(fresh);
+    if (turnChanged || fresh.dice === null) resetTurnMarks();
+    state.showGameOver = fresh.status === "finished";
+    if (fresh.status === "abandoned") {
+      say("这一局已经结束或在别处重新开始了，已回到大厅。", "error");
+      await goLobby();
+    }
+  } catch (again) {
+    if (again instanceof ApiError && again.code === "not_found") {
+      say("找不到这一局了，已回到大厅。", "error");
+      state.game = null;
+      await goLobby();
+    } else if (again instanceof ApiError) {
+      say(again.message, "error");
+    }
+  }
+}
+
+async function roll() {
+  const g = state.game;
+  if (!canAct(state) || g.rolls_left <= 0) return;
+  const hold = g.dice === null ? [false, false, false, false, false] : state.hold.slice();
+  if (hold.every(Boolean)) return;
+  await act(async () => {
+    const next = await api.roll(g, hold);
+    setGame(next);
+    state.hold = hold;
+    state.rolledMask = hold.map((h) => !h);
+    state.rollSerial += 1;
+    state.hintHold = null;
+    state.hintCategory = null;
+    let text = `你掷出了 ${next.dice.join("、")}。`;
+    text += next.rolls_left === 0 ? "三次掷完，骰子已锁定，请选一格登记。" : `还能再掷 ${next.rolls_left} 次。`;
+    say(text);
+  });
+}
+
+function toggleDie(index) {
+  const g = state.game;
+  if (!canAct(state) || g.dice === null || g.rolls_left === 0) return;
+  state.hold[index] = !state.hold[index];
+  update();
+}
+
+/** Whether writing in `category` would be a 0 while another open box scores (U2). Read off
+ * the server's preview; the server enforces the same rule with zero_needs_confirmation, which
+ * also opens the dialog should the two ever disagree. */
+function wouldWasteRoll(game, category) {
+  const preview = game.preview || {};
+  const p = preview[category];
+  if (!p || p.points > 0 || p.yahtzee_bonus > 0) return false;
+  return Object.entries(preview).some(([c, o]) => c !== category && o.allowed && o.points > 0);
+}
+
+async function askZero(category) {
+  const name = CATEGORY_NAMES[category];
+  const yes = await confirmDialog({
+    title: "登记 0 分？",
+    text: `这一手记在「${name}」是 0 分，而别的格子还能得分。确定要在「${name}」写 0 吗？登记后不能更改。`,
+    yes: "确定写 0",
+    no: "再想想",
+  });
+  if (!yes) {
+    say("已取消，什么都没有改变。");
+    update();
+  }
+  return yes;
+}
+
+async function score(category, confirmZero = false) {
+  const before = state.game;
+  if (!canAct(state)) return;
+  const p = before.preview ? before.preview[category] : null;
+  if (!p || !p.allowed) return;
+  if (!confirmZero && wouldWasteRoll(before, category)) {
+    if (await askZero(category)) await score(category, true);
+    return;
+  }
+  let needsConfirm = false;
+  await act(async () => {
+    let next;
+    try {
+      next = await api.score(before, category, confirmZero);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "zero_needs_confirmation") {
+        needsConfirm = true;
+        return;
+      }
+      throw err;
+    }
+    setGame(next);
+    resetTurnMarks();
+    const name = CATEGORY_NAMES[category];
+    const mine = next.players.human.boxes[category];
+    say(`你把 ${before.dice.join("、")} 登记在「${name}」，得 ${mine} 分。`);
+    if (next.mode === "vs_computer" && next.computer_turn && next.computer_turn.steps.length) {
+      startReplay(before, next.computer_turn);
+    } else {
+      afterTurn();
+    }
+  });
+  if (needsConfirm && (await askZero(category))) await score(category, true);
+}
+
+function afterTurn() {
+  const g = state.game;
+  if (g.status === "finished") {
+    state.showGameOver = true;
+    let text =
+      g.result === "solo"
+        ? `游戏结束，总分 ${g.players.human.total}。`
+        : `游戏结束：你 ${g.players.human.total} 分，电脑 ${g.players.computer.total} 分。`;
+    if (g.new_record) text += "新纪录！";
+    say(text);
+    refreshLobbyData();
+    requestAnimationFrame(() => byTestId("play-again").focus());
+  } else {
+    focusTable();
+  }
+}
+
+// ------------------------------------------------------- the computer's turn, replayed (U8)
+
+function startReplay(before, turn) {
+  stopReplay();
+  state.replay = { before, steps: turn.steps, index: 0, round: turn.round };
+  say(describeStep(turn.steps[0], 0));
+  replayTimer = setInterval(stepReplay, REPLAY_STEP_MS);
+  update();
+}
+
+function stepReplay() {
+  const r = state.replay;
+  if (!r) return;
+  if (r.index + 1 < r.steps.length) {
+    r.index += 1;
+    say(describeStep(r.steps[r.index], r.index));
+    update();
+  } else {
+    finishReplay();
+  }
+}
+
+function stopReplay() {
+  if (replayTimer !== null) clearInterval(replayTimer);
+  replayTimer = null;
+  state.replay = null;
+}
+
+function finishReplay(skipped = false) {
+  const r = state.replay;
+  stopReplay();
+  if (skipped && r) {
+    const last = r.steps[r.steps.length - 1];
+    say(describeStep(last, r.steps.length - 1));
+  }
+  afterTurn();
+  update();
+}
+
+// --------------------------------------------------------------------------- hints
+
+async function hint() {
+  const g = state.game;
+  if (!g || state.view !== "game" || !canAct(state)) return;
+  if (g.hints_left <= 0) {
+    say("这一局的 3 次提示已经用完了。", "error");
+    update();
+    return;
+  }
+  if (g.dice === null) {
+    say("先掷骰子，再来要提示。");
+    update();
+    return;
+  }
+  await act(async () => {
+    const res = await api.hint(g);
+    setGame(res.game);
+    const left = `（还剩 ${res.game.hints_left} 次提示）`;
+    if (res.hold) {
+      state.hold = res.hold.slice();
+      state.hintHold = res.hold.slice();
+      state.hintCategory = null;
+      const kept = res.hold.map((h, i) => (h ? res.game.dice[i] : null)).filter((v) => v !== null);
+      say(
+        kept.length
+          ? `提示：保留金色标出的 ${kept.join("、")}，再掷其余的${left}。`
+          : `提示：全部重掷${left}。`,
+      );
+    } else {
+      state.hintHold = null;
+      state.hintCategory = res.category;
+      say(`提示：登记在金色标出的「${CATEGORY_NAMES[res.category]}」${left}。`);
+    }
+  });
+}
+
+// ----------------------------------------------------------------------- the lobby
+
+async function refreshLobbyData() {
+  try {
+    state.records = await api.records();
+  } catch (err) {
+    if (err instanceof ApiError) say(err.message, "error");
+  }
+  try {
+    const current = await api.current();
+    state.saved = current && current.status === "in_progress" ? current : null;
+  } catch (err) {
+    state.saved = null;
+    if (err instanceof ApiError && err.code !== "not_found") say(err.message, "error");
+  }
+  update();
+}
+
+async function goLobby() {
+  stopReplay();
+  state.showGameOver = false;
+  go("lobby");
+  await refreshLobbyData();
+}
+
+async function startNew(mode, difficulty) {
+  if (state.busy) return;
+  if (state.saved) {
+    const yes = await confirmDialog({
+      title: "开始新游戏？",
+      text: "你还有一局没打完。开始新游戏会放弃那一局，确定吗？",
+      yes: "放弃旧局，开新局",
+      no: "取消",
+    });
+    if (!yes) return;
+  }
+  const game = await act(() => api.create(mode, difficulty));
+  if (game) {
+    say(mode === "solo" ? "单人挑战开始：点「掷骰子」。" : "人机对战开始，你先手：点「掷骰子」。");
+    enterGame(game);
+  }
+}
+
+async function continueGame() {
+  const saved = state.saved;
+  if (!saved || state.busy) return;
+  state.game = saved;
+  const game = await act(() => api.resume(saved));
+  if (game) {
+    say(`继续上次的游戏：第 ${game.round} 回合重新开始，已登记的分数都保留。`);
+    enterGame(game);
+  } else {
+    await refreshLobbyData();
+  }
+}
+
+async function restart() {
+  const g = state.game;
+  if (!g || state.busy) return;
+  stopReplay();
+  const game = await act(() => api.create(g.mode, g.difficulty || "expert"));
+  if (game) {
+    say("已重新开始一局。");
+    enterGame(game);
+  }
+}
+
+// ------------------------------------------------------------------------- routing
+
+function go(view) {
+  if (view !== "rules" && state.view !== "rules") state.previousView = state.view;
+  if (view === "rules" && state.view !== "rules") state.previousView = state.view;
+  state.view = view;
+  const hash = view === "lobby" ? "#/" : `#/${view}`;
+  if (location.hash !== hash && !(view === "lobby" && location.hash === "")) {
+    history.pushState(null, "", hash);
+  }
+  update();
+  if (view === "rules") window.scrollTo(0, 0);
+}
+
+async function route() {
+  const hash = location.hash.replace(/^#\/?/, "");
+  if (hash === "rules") {
+    if (state.view !== "rules") state.previousView = state.view;
+    state.view = "rules";
+    update();
+    window.scrollTo(0, 0);
+  } else if (hash === "game" && state.game) {
+    state.view = "game";
+    update();
+  } else if (hash === "game") {
+    // A reload on the table: show the saved game as it stands (no restart; that is only
+    // what 「继续游戏」 does from the lobby).
+    await refreshLobbyData();
+    if (state.saved) enterGame(state.saved);
+    else await goLobby();
+  } else {
+    stopReplay();
+    state.view = "lobby";
+    state.showGameOver = false;
+    update();
+    await refreshLobbyData();
+  }
+}
+
+// ------------------------------------------------------------------------ keyboard (B3)
+
+function isTyping(el) {
+  return el && (el.tagName === "INPUT" || el.tagName === "SELECT" || el.tagName === "TEXTAREA");
+}
+
+function isInteractive(el) {
+  return el && (el.tagName === "BUTTON" || el.tagName === "A" || el.tagName === "SUMMARY");
+}
+
+function moveFocus(list, current, delta) {
+  if (!list.length) return;
+  const i = list.indexOf(current);
+  const next = i < 0 ? 0 : (i + delta + list.length) % list.length;
+  list[next].focus();
+}
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (isConfirmOpen()) return; // the dialog handles its own keys (Esc cancels)
+  const target = event.target;
+  if (event.key === "Escape") {
+    if (state.showGameOver && state.view === "game") {
+      state.showGameOver = false;
+      update();
+      byTestId("show-result").focus();
+      event.preventDefault();
+    }
+    return;
+  }
+  if (state.view !== "game" || isTyping(target) || state.showGameOver) return;
+  const key = event.key;
+  if (key === " " || key === "Enter") {
+    if (isInteractive(target)) return; // a focused button does its own thing
+    event.preventDefault();
+    roll();
+  } else if (/^[1-5]$/.test(key)) {
+    event.preventDefault();
+    toggleDie(Number(key) - 1);
+  } else if (key === "h" || key === "H") {
+    event.preventDefault();
+    hint();
+  } else if (target.classList && target.classList.contains("cell-btn")) {
+    const cells = [...document.querySelectorAll(".cell-btn:not(:disabled)")];
+    if (key === "ArrowDown" || key === "ArrowRight") {
+      event.preventDefault();
+      moveFocus(cells, target, 1);
+    } else if (key === "ArrowUp" || key === "ArrowLeft") {
+      event.preventDefault();
+      moveFocus(cells, target, -1);
+    }
+  } else if (target.classList && target.classList.contains("die")) {
+    const dice = [...document.querySelectorAll(".die")];
+    if (key === "ArrowRight") {
+      event.preventDefault();
+      moveFocus(dice, target, 1);
+    } else if (key === "ArrowLeft") {
+      event.preventDefault();
+      moveFocus(dice, target, -1);
+    } else if (key === "ArrowDown") {
+      // From the dice straight to the scorecard's first choosable box.
+      const first = document.querySelector(".cell-btn:not(:disabled)");
+      if (first) {
+        event.preventDefault();
+        first.focus();
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------- wiring
+
+function wire() {
+  byTestId("start-solo").addEventListener("click", () => startNew("solo", null));
+  byTestId("start-vs").addEventListener("click", () =>
+    startNew("vs_computer", byTestId("difficulty").value),
+  );
+  byTestId("continue").addEventListener("click", continueGame);
+  byTestId("roll").addEventListener("click", roll);
+  byTestId("hint").addEventListener("click", hint);
+  byTestId("restart").addEventListener("click", restart);
+  byTestId("lobby").addEventListener("click", goLobby);
+  byTestId("play-again").addEventListener("click", restart);
+  byTestId("game-over-lobby").addEventListener("click", goLobby);
+  byTestId("skip-replay").addEventListener("click", () => finishReplay(true));
+  byTestId("show-result").addEventListener("click", () => {
+    state.showGameOver = true;
+    update();
+    byTestId("play-again").focus();
+  });
+  document.getElementById("rules-back").addEventListener("click", () => {
+    if (state.previousView === "game" && state.game) {
+      state.view = "game";
+      history.pushState(null, "", "#/game");
+      update();
+    } else {
+      history.pushState(null, "", "#/");
+      route();
+    }
+  });
+  // In-page anchors on the rules page: scroll without changing the hash-based route.
+  for (const a of document.querySelectorAll("[data-anchor]")) {
+    a.addEventListener("click", (event) => {
+      event.preventDefault();
+      const target = document.getElementById(a.dataset.anchor);
+      target.scrollIntoView();
+      target.setAttribute("tabindex", "-1");
+      target.focus({ preventScroll: true });
+    });
+  }
+  document.getElementById("dice-row").addEventListener("click", (event) => {
+    const die = event.target.closest(".die");
+    if (die) toggleDie(Number(die.dataset.index));
+  });
+  document.getElementById("scorecard").addEventListener("click", (event) => {
+    const btn = event.target.closest(".cell-btn");
+    if (btn && !btn.disabled) score(btn.dataset.category);
+  });
+  for (const die of document.querySelectorAll(".die")) {
+    die.addEventListener("animationend", () => die.classList.remove("rolling"));
+  }
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("popstate", route);
+}
+
+buildScorecard();
+wire();
+update();
+route();

@@ -1,0 +1,510 @@
+// State → DOM. `render(state)` may run any number of times: it builds the static parts once
+// and afterwards only updates text and attributes, so focus and running animations survive.
+
+import {
+  CATEGORY_NAMES,
+  DIFFICULTY_NAMES,
+  LOWER,
+  RESULT_NAMES,
+  ROUNDS,
+  UPPER,
+  canAct,
+} from "./state.js";
+
+const $ = (sel) => document.querySelector(sel);
+const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
+
+// Where each pip sits on a 3×3 grid (1 = top left … 9 = bottom right).
+const PIPS = {
+  1: [5],
+  2: [3, 7],
+  3: [3, 5, 7],
+  4: [1, 3, 7, 9],
+  5: [1, 3, 5, 7, 9],
+  6: [1, 3, 4, 6, 7, 9],
+};
+
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function setAttr(el, name, value) {
+  if (value === null || value === undefined || value === false) {
+    if (el.hasAttribute(name)) el.removeAttribute(name);
+  } else {
+    const v = value === true ? "true" : String(value);
+    if (el.getAttribute(name) !== v) el.setAttribute(name, v);
+  }
+}
+
+// ---------------------------------------------------------------- scorecard skeleton
+
+function buildRow(category, name) {
+  const tr = document.createElement("tr");
+  tr.dataset.category = category;
+  const th = document.createElement("th");
+  th.scope = "row";
+  th.className = "col-name";
+  th.textContent = name;
+  const human = document.createElement("td");
+  human.className = "cell cell-human";
+  human.dataset.testid = `cell-human-${category}`;
+  human.dataset.category = category;
+  const btn = document.createElement("button");
+  btn.type = "button";
+  btn.className = "cell-btn";
+  btn.dataset.category = category;
+  btn.disabled = true;
+  human.append(btn);
+  const computer = document.createElement("td");
+  computer.className = "cell cell-computer col-computer";
+  computer.dataset.testid = `cell-computer-${category}`;
+  tr.append(th, human, computer);
+  return tr;
+}
+
+function buildSumRow(key, name, testHuman, testComputer, cls) {
+  const tr = document.createElement("tr");
+  tr.className = cls;
+  tr.dataset.sum = key;
+  const th = document.createElement("th");
+  th.scope = "row";
+  th.className = "col-name";
+  th.textContent = name;
+  const h = document.createElement("td");
+  h.className = "sum sum-human";
+  if (testHuman) h.dataset.testid = testHuman;
+  const c = document.createElement("td");
+  c.className = "sum sum-computer col-computer";
+  if (testComputer) c.dataset.testid = testComputer;
+  tr.append(th, h, c);
+  return tr;
+}
+
+export function buildScorecard() {
+  const upper = $("#upper-body");
+  if (upper.childElementCount) return;
+  for (const [cat, name] of UPPER) upper.append(buildRow(cat, name));
+  const sums = $("#upper-sums");
+  sums.append(buildSumRow("upper_subtotal", "上区小计", "upper-subtotal-human", null, "sum-row"));
+  sums.append(buildSumRow("upper_bonus", "上区奖励", "upper-bonus-human", null, "sum-row"));
+  const lower = $("#lower-body");
+  for (const [cat, name] of LOWER) lower.append(buildRow(cat, name));
+  const totals = $("#totals");
+  totals.append(buildSumRow("yahtzee_bonus", "快艇加成", "yahtzee-bonus-human", null, "sum-row"));
+  totals.append(buildSumRow("total", "总分", "total-human", "total-computer", "total-row"));
+}
+
+// ---------------------------------------------------------------------------- views
+
+function renderViews(state) {
+  for (const view of ["lobby", "game", "rules"]) {
+    const el = $(`#view-${view}`);
+    const hidden = state.view !== view;
+    if (el.hidden !== hidden) el.hidden = hidden;
+  }
+  document.body.dataset.view = state.view;
+}
+
+// ---------------------------------------------------------------------------- lobby
+
+function formatDate(iso) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getMonth() + 1}月${d.getDate()}日 ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function renderLobby(state) {
+  const r = state.records;
+  setText(byTestId("best-score"), r && r.best_score !== null ? String(r.best_score) : "—");
+  setText(byTestId("wins"), String(r ? r.wins : 0));
+  setText(byTestId("losses"), String(r ? r.losses : 0));
+  setText(byTestId("draws"), String(r ? r.draws : 0));
+
+  const list = $("#recent-list");
+  const recent = r ? r.recent : [];
+  const key = JSON.stringify(recent);
+  if (list.dataset.key !== key) {
+    list.dataset.key = key;
+    list.replaceChildren(
+      ...recent.map((g) => {
+        const li = document.createElement("li");
+        li.className = `recent-item result-${g.result}`;
+        const mode =
+          g.mode === "solo" ? "单人挑战" : `人机对战 · ${DIFFICULTY_NAMES[g.difficulty] || ""}`;
+        const score =
+          g.mode === "solo" ? `${g.human_total} 分` : `${g.human_total} : ${g.computer_total}`;
+        const badge = document.createElement("span");
+        badge.className = "recent-result";
+        badge.textContent = RESULT_NAMES[g.result] || "";
+        const text = document.createElement("span");
+        text.className = "recent-text";
+        text.textContent = `${mode}　${score}`;
+        const when = document.createElement("span");
+        when.className = "recent-when";
+        when.textContent = formatDate(g.finished_at);
+        li.append(badge, text, when);
+        return li;
+      }),
+    );
+  }
+  $("#recent-empty").hidden = recent.length > 0;
+
+  const saved = state.saved;
+  $("#continue-box").hidden = !saved;
+  if (saved) {
+    const mode =
+      saved.mode === "solo"
+        ? "单人挑战"
+        : `人机对战（${DIFFICULTY_NAMES[saved.difficulty] || "高手"}）`;
+    setText(
+      $("#continue-summary"),
+      `有一局没打完：${mode}，第 ${saved.round} / ${ROUNDS} 回合，你 ${saved.players.human.total} 分` +
+        (saved.players.computer ? `，电脑 ${saved.players.computer.total} 分。` : "。"),
+    );
+  }
+}
+
+// ----------------------------------------------------------------------------- dice
+
+function renderPips(die, value) {
+  const key = String(value || 0);
+  if (die.dataset.pips === key) return;
+  die.dataset.pips = key;
+  const face = document.createElement("span");
+  face.className = "die-face";
+  face.setAttribute("aria-hidden", "true");
+  if (value) {
+    for (const pos of PIPS[value]) {
+      const pip = document.createElement("span");
+      pip.className = `pip p${pos}`;
+      face.append(pip);
+    }
+  } else {
+    const q = document.createElement("span");
+    q.className = "die-blank";
+    q.textContent = "?";
+    face.append(q);
+  }
+  const tag = document.createElement("span");
+  tag.className = "hold-tag";
+  tag.setAttribute("aria-hidden", "true");
+  die.replaceChildren(face, tag);
+}
+
+/** What the dice tray shows: the player's dice, or the computer's during a replay. */
+function diceView(state) {
+  const g = state.game;
+  if (state.replay) {
+    const step = state.replay.steps[state.replay.index];
+    const held = step.action === "roll" ? step.hold : [true, true, true, true, true];
+    return { dice: step.dice, held, locked: step.action === "score", computer: true };
+  }
+  const locked = g.dice !== null && g.rolls_left === 0;
+  return { dice: g.dice, held: state.hold, locked, computer: false };
+}
+
+function renderDice(state) {
+  const view = diceView(state);
+  const act = canAct(state);
+  const tray = $("#dice-row");
+  tray.classList.toggle("computer-dice", view.computer);
+  for (let i = 0; i < 5; i++) {
+    const die = byTestId(`die-${i}`);
+    const value = view.dice ? view.dice[i] : null;
+    renderPips(die, value);
+    const held = Boolean(view.dice) && (view.locked || view.held[i]);
+    setAttr(die, "data-value", value === null ? "" : value);
+    setAttr(die, "aria-pressed", held ? "true" : "false");
+    die.classList.toggle("held", held && !view.locked);
+    die.classList.toggle("locked", view.locked);
+    die.classList.toggle("blank", value === null);
+    die.classList.toggle(
+      "hint",
+      !view.computer && Boolean(state.hintHold) && state.hintHold[i] && !view.locked,
+    );
+    const usable = act && value !== null && !view.locked;
+    setAttr(die, "aria-disabled", usable ? null : "true");
+    const tag = die.querySelector(".hold-tag");
+    setText(tag, view.locked ? "锁定" : held ? "保留" : "");
+    let label = `第 ${i + 1} 颗：`;
+    if (value === null) label += "还没掷";
+    else label += `${value} 点` + (view.locked ? "，已锁定" : held ? "，已保留" : "");
+    setAttr(die, "aria-label", label);
+    // Replay the roll animation whenever a new roll landed on this die, even if the value
+    // is unchanged: the class is removed, a reflow is forced, and it is added again.
+    const serial = String(state.rollSerial);
+    const rolled = state.rolledMask ? state.rolledMask[i] : false;
+    if (die.dataset.rollSerial !== serial) {
+      die.dataset.rollSerial = serial;
+      if (rolled) {
+        die.classList.remove("rolling");
+        void die.offsetWidth;
+        die.classList.add("rolling");
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------------------ scorecard
+
+function previewText(p) {
+  let text = String(p.points);
+  if (p.yahtzee_bonus) text += ` +${p.yahtzee_bonus}`;
+  return text;
+}
+
+function renderScorecard(state) {
+  const g = state.game;
+  const act = canAct(state);
+  const isVs = g.mode === "vs_computer";
+  const table = $("#scorecard");
+  table.classList.toggle("solo", !isVs);
+  setText($("#computer-head"), isVs ? `电脑（${DIFFICULTY_NAMES[g.difficulty] || "高手"}）` : "电脑");
+
+  const human = g.players.human;
+  // While the computer's turn is replayed, its column shows the card from before that turn
+  // until the step where it writes its box.
+  let computer = g.players.computer || null;
+  let justScored = null;
+  if (state.replay) {
+    const step = state.replay.steps[state.replay.index];
+    if (step.action === "score") justScored = step.category;
+    else computer = state.replay.before.players.computer || computer;
+  }
+
+  for (const [cat, name] of [...UPPER, ...LOWER]) {
+    const td = byTestId(`cell-human-${cat}`);
+    const btn = td.firstElementChild;
+    const filled = human.boxes[cat];
+    const p = !state.replay && g.preview ? g.preview[cat] : null;
+    let text = "";
+    let label = `${name}：`;
+    let selectable = false;
+    let cls = "";
+    let extra = "";
+    if (filled !== null && filled !== undefined) {
+      text = String(filled);
+      cls = filled === 0 ? "filled zero" : "filled";
+      label += `已登记 ${filled} 分`;
+    } else if (p) {
+      text = previewText(p);
+      if (!p.allowed) {
+        cls = "forbidden";
+        label += `${p.points} 分，百搭规则不允许登记在这里`;
+      } else {
+        selectable = act;
+        cls = p.points === 0 ? "preview zero" : "preview";
+        label += `可得 ${p.points} 分`;
+        if (p.yahtzee_bonus) label += `，另加快艇加成 ${p.yahtzee_bonus}`;
+        if (p.upper_bonus) {
+          label += `，并拿到上区奖励 ${p.upper_bonus}`;
+          extra = `+${p.upper_bonus}奖`;
+        }
+      }
+    } else {
+      label += "空";
+      cls = "open";
+    }
+    const hinted = state.hintCategory === cat && !state.replay;
+    if (hinted) label += "（提示建议登记这里）";
+    if (btn.dataset.text !== text + "|" + extra) {
+      btn.dataset.text = text + "|" + extra;
+      btn.replaceChildren(document.createTextNode(text));
+      if (extra) {
+        const small = document.createElement("small");
+        small.className = "bonus-tag";
+        small.textContent = extra;
+        btn.append(small);
+      }
+    }
+    td.className = `cell cell-human ${cls}` + (hinted ? " hint" : "");
+    setAttr(td, "data-selectable", selectable ? "true" : "false");
+    btn.disabled = !selectable;
+    setAttr(btn, "aria-label", label);
+    setAttr(btn, "title", cls === "forbidden" ? "百搭规则：这一手快艇不能登记在这里" : null);
+
+    const ctd = byTestId(`cell-computer-${cat}`);
+    const cval = computer ? computer.boxes[cat] : null;
+    setText(ctd, cval === null || cval === undefined ? "" : String(cval));
+    ctd.classList.toggle("zero", cval === 0);
+    ctd.classList.toggle("just-scored", justScored === cat);
+  }
+
+  const sums = [
+    ["upper_subtotal", (pl) => `${pl.upper_subtotal}`],
+    ["upper_bonus", (pl) => `${pl.upper_bonus}`],
+    ["yahtzee_bonus", (pl) => `${pl.yahtzee_bonus}`],
+    ["total", (pl) => `${pl.total}`],
+  ];
+  for (const [key, fmt] of sums) {
+    const row = document.querySelector(`tr[data-sum="${key}"]`);
+    setText(row.children[1], fmt(human));
+    setText(row.children[2], computer ? fmt(computer) : "");
+  }
+  const sub = document.querySelector('tr[data-sum="upper_subtotal"] th');
+  setText(sub, "上区小计");
+  setAttr(sub, "title", "一点到六点相加，满 63 分奖励 35 分");
+}
+
+// --------------------------------------------------------------------------- topbar
+
+function renderTopbar(state) {
+  const g = state.game;
+  const act = canAct(state);
+  const hint = byTestId("hint");
+  setText(hint, `提示 (${g.hints_left})`);
+  hint.disabled = !act || g.hints_left <= 0 || g.dice === null;
+  setAttr(
+    hint,
+    "title",
+    g.hints_left <= 0 ? "这一局的 3 次提示已经用完" : g.dice === null ? "先掷骰子再要提示" : "按 H 也可以",
+  );
+  let round = g.round;
+  if (state.replay) round = state.replay.round || round;
+  setText(byTestId("round"), `第 ${round} / ${ROUNDS} 回合`);
+  const rollsLeft = state.replay ? "电脑回合" : g.status !== "in_progress" ? "已结束" : `剩余 ${g.rolls_left} 次`;
+  setText(byTestId("rolls-left"), rollsLeft);
+  setText(
+    $("#mode-badge"),
+    g.mode === "solo" ? "单人挑战" : `人机对战 · ${DIFFICULTY_NAMES[g.difficulty] || "高手"}`,
+  );
+  byTestId("restart").disabled = state.busy;
+}
+
+function allHeld(state) {
+  return state.hold.every(Boolean);
+}
+
+function renderRoll(state) {
+  const g = state.game;
+  const act = canAct(state);
+  const roll = byTestId("roll");
+  setText(roll, g.dice === null ? "掷骰子" : "再掷");
+  roll.disabled = !act || g.rolls_left <= 0 || (g.dice !== null && allHeld(state));
+  byTestId("skip-replay").hidden = !state.replay;
+  byTestId("show-result").hidden = !(g.status === "finished" && !state.showGameOver && !state.replay);
+
+  const banner = $("#turn-banner");
+  const help = $("#dice-help");
+  $(".felt").classList.toggle("computer-turn", Boolean(state.replay));
+  if (state.replay) {
+    const step = state.replay.steps[state.replay.index];
+    setText(banner, "电脑回合");
+    setText(help, describeStep(step, state.replay.index));
+  } else if (g.status !== "in_progress") {
+    setText(banner, "游戏结束");
+    setText(help, "看看结算吧。");
+  } else {
+    setText(banner, "轮到你了");
+    if (g.dice === null) setText(help, "点「掷骰子」开始这一回合。");
+    else if (g.rolls_left === 0) setText(help, "三次掷完了，骰子已锁定：在「你」这一列选一格登记。");
+    else if (allHeld(state)) setText(help, "五颗都保留了：取消保留一颗再掷，或者直接登记。");
+    else setText(help, "点骰子保留或取消，点「再掷」重掷其余的，或者直接在计分表里登记。");
+  }
+}
+
+/** One sentence describing a step of the computer's turn (also announced, U8). */
+export function describeStep(step, index) {
+  const dice = step.dice.join("、");
+  if (step.action === "score") {
+    return `电脑把 ${dice} 登记在「${CATEGORY_NAMES[step.category] || step.category}」，得 ${step.points} 分。`;
+  }
+  if (index === 0) return `电脑掷出 ${dice}。`;
+  const kept = step.hold
+    .map((h, i) => (h ? step.dice[i] : null))
+    .filter((v) => v !== null);
+  return kept.length
+    ? `电脑保留 ${kept.join("、")}，再掷得到 ${dice}。`
+    : `电脑全部重掷，得到 ${dice}。`;
+}
+
+// ------------------------------------------------------------------------ game over
+
+function renderGameOver(state) {
+  const overlay = $("#game-over-overlay");
+  const g = state.game;
+  const show = state.view === "game" && state.showGameOver && g && g.status === "finished";
+  if (overlay.hidden === show) overlay.hidden = !show;
+  if (!show) return;
+  const h = g.players.human;
+  const c = g.players.computer;
+  const titles = {
+    win: "你赢了！",
+    loss: "电脑赢了",
+    draw: "平局",
+    solo: `本局得分 ${h.total}`,
+  };
+  setText(byTestId("result"), titles[g.result] || "游戏结束");
+  byTestId("new-record").hidden = !g.new_record;
+  const rows = [
+    ["上区小计", "upper_subtotal"],
+    ["上区奖励", "upper_bonus"],
+    ["下区", "lower_total"],
+    ["快艇加成", "yahtzee_bonus"],
+    ["总分", "total"],
+  ];
+  const table = $("#final-table");
+  const key = JSON.stringify([h, c]);
+  if (table.dataset.key === key) return;
+  table.dataset.key = key;
+  const head = document.createElement("tr");
+  for (const t of ["", "你", ...(c ? ["电脑"] : [])]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = t;
+    head.append(th);
+  }
+  const body = rows.map(([name, field]) => {
+    const tr = document.createElement("tr");
+    if (field === "total") tr.className = "total-row";
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = name;
+    const a = document.createElement("td");
+    a.textContent = String(h[field]);
+    if (field === "total") a.dataset.testid = "final-total-human";
+    tr.append(th, a);
+    if (c) {
+      const b = document.createElement("td");
+      b.textContent = String(c[field]);
+      if (field === "total") b.dataset.testid = "final-total-computer";
+      tr.append(b);
+    }
+    return tr;
+  });
+  table.replaceChildren(head, ...body);
+}
+
+// -------------------------------------------------------------------------- message
+
+function renderMessage(state) {
+  const el = byTestId("message");
+  // The one message element sits in the visible view, in the flow, so it never covers the
+  // dice or the scorecard.
+  const slot = document.querySelector(`.message-slot[data-slot="${state.view}"]`);
+  if (slot && el.parentElement !== slot) slot.append(el);
+  const m = state.message;
+  if (el.dataset.serial === String(m.serial)) return;
+  el.dataset.serial = String(m.serial);
+  el.dataset.kind = m.kind;
+  el.classList.toggle("error", m.kind === "error");
+  el.classList.toggle("empty", !m.text);
+  // Re-setting identical text would not be re-announced; the serial makes each new message
+  // a fresh node so screen readers hear repeats too.
+  el.replaceChildren(m.text ? document.createTextNode(m.text) : "");
+}
+
+export function render(state) {
+  renderViews(state);
+  renderMessage(state);
+  if (state.view === "lobby") renderLobby(state);
+  if (state.game) {
+    renderTopbar(state);
+    renderDice(state);
+    renderRoll(state);
+    renderScorecard(state);
+  }
+  renderGameOver(state);
+}

@@ -1,0 +1,60 @@
+// Plain data: what the page knows. No DOM, no fetch. Everything about the rules (previews,
+// legality, totals, the computer's moves) lives in `game`, exactly as the server sent it.
+
+export const UPPER = [
+  ["ones", "一点"],
+  ["twos", "二点"],
+  ["threes", "三点"],
+  ["fours", "四点"],
+  ["fives", "五点"],
+  ["sixes", "六点"],
+];
+
+export const LOWER = [
+  ["three_of_a_kind", "三条"],
+  ["four_of_a_kind", "四条"],
+  ["full_house", "葫芦"],
+  ["small_straight", "小顺"],
+  ["large_straight", "大顺"],
+  ["yahtzee", "快艇"],
+  ["chance", "机会"],
+];
+
+export const CATEGORY_NAMES = Object.fromEntries([...UPPER, ...LOWER]);
+
+export const DIFFICULTY_NAMES = { novice: "入门", intermediate: "普通", expert: "高手" };
+
+export const RESULT_NAMES = { win: "胜", loss: "负", draw: "平", solo: "单人" };
+
+export const ROUNDS = 13;
+
+/** A fresh state object. */
+export function initialState() {
+  return {
+    view: "lobby", // lobby | game | rules
+    previousView: "lobby", // where 「返回」 on the rules page goes
+    records: null, // GET /api/records
+    saved: null, // the unfinished game (GET /api/games/current), for 「继续游戏」
+    game: null, // the game object being played
+    hold: [false, false, false, false, false], // the player's holds, sent with 「再掷」
+    hintHold: null, // dice the last hint suggested keeping (gold)
+    hintCategory: null, // the box the last hint suggested (gold)
+    busy: false, // a request is in flight: further clicks are ignored
+    rollSerial: 0, // bumps on every roll so the animation replays even for equal values
+    replay: null, // {before, steps, index}: the computer's turn being shown step by step
+    message: { text: "", kind: "info", serial: 0 },
+    showGameOver: false,
+  };
+}
+
+/** Whether the player may act on the table right now. */
+export function canAct(state) {
+  const g = state.game;
+  return (
+    g !== null &&
+    g.status === "in_progress" &&
+    g.current_player === "human" &&
+    state.replay === null &&
+    !state.busy
+  );
+}

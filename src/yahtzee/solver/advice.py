@@ -1,0 +1,260 @@
+"""In-turn decisions for one position: the value of every keep and of every box.
+
+With the table loaded, a decision needs only this turn's arrays for one state (vectors of
+252 rolls / 462 keeps). They are computed with a handful of numpy calls and kept in a
+small LRU cache, so the second and third decision of a turn cost a lookup.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from threading import Lock
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from yahtzee.errors import GameOverError, IllegalMoveError
+from yahtzee.game import Hold
+from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, score_options
+from yahtzee.solver.cache import ValueTable, load_table, state_of
+from yahtzee.solver.kernel import category_values, single_state_e0
+from yahtzee.solver.tables import (
+    EXPAND_MATRIX,
+    KEEP_FACES,
+    LEVEL_OFFSETS,
+    N_DICE,
+    N_KEEPS,
+    SUB_KEEPS,
+    UPPER_CAP,
+    dice_index,
+)
+
+F64 = npt.NDArray[np.float64]
+
+
+def _completion_matrix() -> F64:
+    """(210, 252): probability that a proper keep (< 5 dice) is completed to each roll."""
+    rows = [np.eye(N_DICE)]
+    for n in range(4, -1, -1):
+        rows.insert(0, EXPAND_MATRIX[n].astype(np.float64) @ rows[0])
+    return np.ascontiguousarray(np.vstack(rows[:-1]))
+
+
+_COMPLETE = _completion_matrix()
+_UNIQUE_SUBS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(dict.fromkeys(row.tolist())) for row in SUB_KEEPS
+)
+_UNIQUE_SUB_ARRAYS = tuple(np.array(s, dtype=np.intp) for s in _UNIQUE_SUBS)
+# The lattice max "best keep within each roll" as one 1-D maximum.reduceat over the
+# concatenated distinct sub-keeps of every roll (much cheaper than a padded 2-D gather).
+_SUB_FLAT = np.concatenate(_UNIQUE_SUB_ARRAYS)
+_SUB_STARTS = np.cumsum([0] + [len(s) for s in _UNIQUE_SUBS[:-1]]).astype(np.intp)
+_FULL = LEVEL_OFFSETS[5]
+assert _COMPLETE.shape == (_FULL, N_DICE)
+assert N_KEEPS == _FULL + N_DICE
+
+
+class TurnArrays:
+    """One state's turn: ``e0``/``e1``/``e2`` per roll and ``k1``/``k2`` per flat keep.
+
+    ``k_r[k]`` is the value of keeping multiset ``k`` with ``r`` rolls left (level-5 keeps
+    = stopping with that roll); ``e_r[d]`` the value of holding roll ``d`` with ``r`` rolls
+    left. Arrays are computed on first use.
+    """
+
+    __slots__ = ("_e", "_k", "flag", "mask", "table", "up")
+
+    def __init__(self, table: ValueTable, mask: int, up: int, flag: int) -> None:
+        self.table = table
+        self.mask = mask
+        self.up = up
+        self.flag = flag
+        self._e: list[F64] = [single_state_e0(table.flat, mask, up, flag)]
+        self._k: list[F64] = []
+
+    def keeps(self, rolls_left: int) -> F64:
+        """Flat keep values (462,) with ``rolls_left`` (1 or 2) rolls to come."""
+        while len(self._k) < rolls_left:
+            e = self._e[-1]
+            k = np.concatenate((_COMPLETE @ e, e))
+            self._k.append(k)
+            self._e.append(np.maximum.reduceat(k[_SUB_FLAT], _SUB_STARTS))
+        return self._k[rolls_left - 1]
+
+    def rolls(self, rolls_left: int) -> F64:
+        """Roll values (252,) when holding a roll with ``rolls_left`` rolls to come."""
+        if rolls_left > 0:
+            self.keeps(rolls_left)
+        return self._e[rolls_left]
+
+
+_CACHE_SIZE = 64
+_cache: OrderedDict[tuple[int, int, int, int], TurnArrays] = OrderedDict()
+_cache_lock = Lock()
+
+
+def turn_arrays(table: ValueTable, mask: int, up: int, flag: int) -> TurnArrays:
+    """The (LRU-cached) turn arrays of one state."""
+    key = (id(table), mask, up, flag)
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+            return hit
+    arrays = TurnArrays(table, mask, up, flag)
+    with _cache_lock:
+        _cache[key] = arrays
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return arrays
+
+
+@dataclass(frozen=True, slots=True)
+class KeepOption:
+    """Keep these faces (ascending) and reroll the rest; all five = stop rolling."""
+
+    keep: tuple[int, ...]
+    value: float
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"keep": [...], "value": float}``."""
+        return {"keep": list(self.keep), "value": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryOption:
+    """Write the dice in ``category`` for ``points`` (bonuses are in ``value``)."""
+
+    category: Category
+    points: int
+    value: float
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"category": id, "points": int, "value": float}``."""
+        return {"category": self.category.value, "points": self.points, "value": self.value}
+
+
+Option = KeepOption | CategoryOption
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """Every option of a position ranked by value (expected points still to come).
+
+    ``state_value`` is the value of the position under optimal play: the best option's
+    value, or without dice the value of the next turn's start. ``options`` is sorted by
+    value, best first (empty without dice).
+    """
+
+    state_value: float
+    options: list[Option]
+
+    @property
+    def best(self) -> Option | None:
+        """The optimal option (``None`` without dice)."""
+        return self.options[0] if self.options else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The CLI's ``--json`` object: ``state_value``, ``options``, ``best``."""
+        best = self.best
+        return {
+            "state_value": self.state_value,
+            "options": [o.to_json() for o in self.options],
+            "best": best.to_json() if best is not None else None,
+        }
+
+
+def _check(card: Scorecard, rolls_left: int) -> None:
+    if card.is_complete:
+        raise GameOverError("the scorecard is full: there is nothing left to decide")
+    if rolls_left not in (0, 1, 2):
+        raise IllegalMoveError(f"rolls left must be 0, 1 or 2, got {rolls_left}")
+
+
+def category_options(card: Scorecard, dice: Dice, table: ValueTable) -> list[CategoryOption]:
+    """Every legal box for ``dice``, ranked: points and bonuses from the rules engine plus
+    the value of the resulting state."""
+    mask, up, flag = state_of(card)
+    v = table.values
+    out = []
+    for category, option in score_options(card, dice).items():
+        if not option.legal:
+            continue
+        bit = 1 << category.index
+        new_up = min(UPPER_CAP, up + option.points) if category.is_upper else up
+        new_flag = int(option.points == 50) if category is Category.YAHTZEE else flag
+        value = option.gain + float(v[mask | bit, new_up, new_flag])
+        out.append(CategoryOption(category, option.points, value))
+    out.sort(key=lambda o: -o.value)
+    return out
+
+
+def keep_options(
+    card: Scorecard, dice: Dice, rolls_left: int, table: ValueTable
+) -> list[KeepOption]:
+    """Every distinct keep of ``dice`` with ``rolls_left`` (1 or 2) rolls left, ranked."""
+    mask, up, flag = state_of(card)
+    k = turn_arrays(table, mask, up, flag).keeps(rolls_left)
+    subs = _UNIQUE_SUBS[dice_index(dice.values)]
+    vals = k[list(subs)].tolist()
+    order = sorted(range(len(subs)), key=lambda i: -vals[i])
+    return [KeepOption(KEEP_FACES[subs[i]], vals[i]) for i in order]
+
+
+def advise(
+    card: Scorecard, dice: Dice | None, rolls_left: int, table: ValueTable | None = None
+) -> Advice:
+    """Rank every option of the position (see :class:`Advice`).
+
+    With ``rolls_left`` 1 or 2 the options are keeps; with 0 they are the legal boxes.
+    Without dice, the value of the state at the start of the next turn.
+    """
+    if table is None:
+        table = load_table()
+    _check(card, rolls_left)
+    if dice is None:
+        return Advice(table.value(card), [])
+    options: list[Option]
+    if rolls_left == 0:
+        options = list(category_options(card, dice, table))
+    else:
+        options = list(keep_options(card, dice, rolls_left, table))
+    return Advice(options[0].value, options)
+
+
+def best_keep(card: Scorecard, dice: Dice, rolls_left: int, table: ValueTable) -> tuple[int, ...]:
+    """The faces the expert keeps (all five = stop rolling); ``rolls_left`` is 1 or 2."""
+    mask, up, flag = state_of(card)
+    k = turn_arrays(table, mask, up, flag).keeps(rolls_left)
+    subs = _UNIQUE_SUB_ARRAYS[dice_index(dice.values)]
+    return KEEP_FACES[int(subs[int(np.argmax(k[subs]))])]
+
+
+def best_category(card: Scorecard, dice: Dice, table: ValueTable) -> Category:
+    """The box the expert writes ``dice`` in (always legal under R6)."""
+    mask, up, flag = state_of(card)
+    values, _ = category_values(
+        table.flat,
+        np.array([mask], dtype=np.intp),
+        np.array([up], dtype=np.intp),
+        np.array([flag], dtype=np.intp),
+        np.array([dice_index(dice.values)], dtype=np.intp),
+    )
+    return CATEGORIES[int(np.argmax(values[:, 0]))]
+
+
+def hold_for(dice: Dice, keep: tuple[int, ...]) -> Hold:
+    """Positions to hold so that exactly the faces ``keep`` stay (leftmost first)."""
+    want = list(keep)
+    hold = []
+    for face in dice.values:
+        if face in want:
+            want.remove(face)
+            hold.append(True)
+        else:
+            hold.append(False)
+    if want:
+        raise ValueError(f"cannot keep {keep} from {dice}")
+    return (hold[0], hold[1], hold[2], hold[3], hold[4])

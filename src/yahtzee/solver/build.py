@@ -1,0 +1,91 @@
+"""Backward induction over every reachable turn-start state.
+
+A turn-start state is (used-box mask, upper subtotal capped at 63, 快艇 box holds 50). Its
+value is the expected number of points still to come under optimal play. States are solved
+in batches by the number of filled boxes, from 12 down to 0: every successor of a batch
+has one more box filled, so it is already known. Inside a batch the states are cut into
+chunks that stay in the CPU cache, and two threads share the chunks (numpy releases the
+GIL inside its loops; the chunks write disjoint entries of the table).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import numpy.typing as npt
+
+from yahtzee.solver.kernel import reroll, turn_start_e0
+from yahtzee.solver.tables import (
+    F32,
+    N_UP,
+    NUM_CATS,
+    PROB5,
+    REACHABLE_UPPER,
+    YAHTZEE_BIT,
+    IntArray,
+)
+
+TABLE_SHAPE = (1 << NUM_CATS, N_UP, 2)
+"""V[mask, upper, flag]: mask bit i = box i used; flag = the 快艇 box holds 50."""
+CHUNK = 1024
+
+ProgressFn = Callable[[int, int], None]
+
+
+def reachable_states() -> npt.NDArray[np.bool_]:
+    """Boolean (8192, 64, 2): which turn-start states can occur in a real game.
+
+    The upper subtotal must be a sum of ``face * count`` over the used upper boxes, and
+    the flag can only be set once the 快艇 box is used.
+    """
+    masks = np.arange(1 << NUM_CATS)
+    flag_ok = (np.arange(2)[None, :] == 0) | ((masks & YAHTZEE_BIT) != 0)[:, None]
+    reach: npt.NDArray[np.bool_] = REACHABLE_UPPER[masks & 63][:, :, None] & flag_ok[:, None, :]
+    return reach
+
+
+def _popcounts() -> IntArray:
+    masks = np.arange(1 << NUM_CATS)
+    return np.array([m.bit_count() for m in masks.tolist()], dtype=np.intp)
+
+
+def solve_states(v: F32, mask: IntArray, up: IntArray, flag: IntArray) -> None:
+    """Compute and store the values of one chunk of states (successors must be known)."""
+    e0, shift = turn_start_e0(v, mask, up, flag)
+    _, e1 = reroll(e0)
+    _, e2 = reroll(e1)
+    v[(mask * N_UP + up) * 2 + flag] = PROB5 @ e2 + shift
+
+
+def solve(
+    *, threads: int | None = None, chunk: int = CHUNK, progress: ProgressFn | None = None
+) -> F32:
+    """The full value table, float32 shaped :data:`TABLE_SHAPE` (unreachable entries 0).
+
+    ``progress(done, total)`` is called after each batch with counts of states solved.
+    """
+    if threads is None:
+        threads = max(1, min(2, os.cpu_count() or 1))
+    v = np.zeros(int(np.prod(TABLE_SHAPE)), dtype=np.float32)
+    reach = reachable_states()
+    pops = _popcounts()
+    total = int(reach[pops < NUM_CATS].sum())
+    done = 0
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for filled in range(NUM_CATS - 1, -1, -1):
+            m, u, f = np.nonzero(reach & (pops == filled)[:, None, None])
+            m, u, f = m.astype(np.intp), u.astype(np.intp), f.astype(np.intp)
+            starts = range(0, len(m), chunk)
+            jobs = [
+                pool.submit(solve_states, v, m[a : a + chunk], u[a : a + chunk], f[a : a + chunk])
+                for a in starts
+            ]
+            for job in jobs:
+                job.result()
+            done += len(m)
+            if progress is not None:
+                progress(done, total)
+    return v.reshape(TABLE_SHAPE)

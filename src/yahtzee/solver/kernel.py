@@ -1,0 +1,315 @@
+"""The turn kernel: one turn's values for a batch of turn-start states at once.
+
+States sit on the last (contiguous) axis so every numpy call works on whole rows; the
+same kernel serves the backward induction (thousands of states per call), the simulator
+(one state per game) and the advisor (a batch of one).
+
+Notation for one state: ``E0[d]`` is the value of stopping with roll ``d`` (best legal box
+plus everything after), ``K_r[k]`` the value of keeping multiset ``k`` with ``r`` rolls
+left, and ``E_r[d] = max over k within d of K_r[k]`` the value of holding roll ``d`` with
+``r`` rolls left. ``K_r`` on level 5 is ``E_{r-1}`` (keeping all five = stop rolling).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from yahtzee.rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, YAHTZEE_POINTS
+from yahtzee.solver.tables import (
+    BASE_SCORE,
+    DICE_COUNTS,
+    DICE_SUM,
+    EXPAND,
+    F32,
+    JOKER_POINTS,
+    N_DICE,
+    N_UP,
+    SHRINK,
+    UPPER_CAP,
+    YAHTZEE_BIT,
+    YAHTZEE_ROWS,
+    IntArray,
+)
+
+_NEG = np.float32(-np.inf)
+_LOWER_NOT_Y = (6, 7, 8, 9, 10, 12)  # lower boxes other than 快艇 (index 11)
+_Y = 11
+_SIXTH = np.float32(1.0 / 6.0)
+_CNT = np.arange(6, dtype=np.intp)
+
+
+def _patterns() -> tuple[list[tuple[int, int, int, int, int]], IntArray]:
+    keys: list[tuple[int, int, int, int, int]] = []
+    of = np.empty(N_DICE, dtype=np.intp)
+    for d in range(N_DICE):
+        key = (
+            int(BASE_SCORE[6, d] > 0),
+            int(BASE_SCORE[7, d] > 0),
+            int(BASE_SCORE[8, d] > 0),
+            int(BASE_SCORE[9, d] > 0),
+            int(BASE_SCORE[10, d] > 0),
+        )
+        if key not in keys:
+            keys.append(key)
+        of[d] = keys.index(key)
+    return keys, of
+
+
+_PATTERNS, _PATTERN_OF = _patterns()
+_SUM32 = DICE_SUM.astype(np.float32)
+_COMBOS = [(a, b, c) for a in range(6) for b in range(6 - a) for c in range(6 - a - b)]
+_COMBO_COLS = tuple(np.array([t[i] for t in _COMBOS], dtype=np.intp) for i in range(3))
+_COMBO_LOW = np.array([_COMBOS.index(tuple(DICE_COUNTS[d, :3])) for d in range(N_DICE)])
+_COMBO_HIGH = np.array([_COMBOS.index(tuple(DICE_COUNTS[d, 3:])) for d in range(N_DICE)])
+
+
+def _combo_max(u1: F32, u2: F32, u3: F32) -> F32:
+    """(56, S): max of three upper boxes' values for every (count, count, count) combo."""
+    t = np.take(u1, _COMBO_COLS[0], axis=0)
+    np.maximum(t, np.take(u2, _COMBO_COLS[1], axis=0), out=t)
+    np.maximum(t, np.take(u3, _COMBO_COLS[2], axis=0), out=t)
+    return t
+
+
+def _flat(mask: IntArray, up: IntArray, flag: IntArray) -> IntArray:
+    """Flat index into a value table shaped (8192, 64, 2)."""
+    return (mask * N_UP + up) * 2 + flag
+
+
+def turn_start_e0(
+    v: F32, mask: IntArray, up: IntArray, flag: IntArray
+) -> tuple[F32, npt.NDArray[np.float64]]:
+    """``E0`` (252, S): value of writing each roll in the best legal open box.
+
+    ``v`` is the flat value table (only successor states are read), ``mask``/``up``/
+    ``flag`` the S states (used-box bits, capped upper subtotal, 快艇 box holds 50).
+    Applies R3-R6: upper bonus when this write crosses 63, +100 Yahtzee bonus and the
+    forced Joker on the six Yahtzee rows.
+
+    Returns ``(e0, shift)``: the true values are ``e0 + shift[None, :]``. Working relative
+    to a per-state baseline (the best successor value) keeps the float32 magnitudes near
+    zero instead of near 250, which cuts the rounding error of the whole solve ~5x; max
+    and mean commute with the shift, so it is added back once at the end.
+    """
+    s = mask.shape[0]
+    lower_w: dict[int, F32] = {}
+    for c in _LOWER_NOT_Y:
+        bit = 1 << c
+        w = v[_flat(mask | bit, up, flag)]
+        w[(mask & bit) != 0] = _NEG
+        lower_w[c] = w
+    y_used = (mask & YAHTZEE_BIT) != 0
+    ybase = (mask | YAHTZEE_BIT) * N_UP + up
+    w_y0 = v[ybase * 2]
+    w_y1 = v[ybase * 2 + 1]
+    w_y0[y_used] = _NEG
+    w_y1[y_used] = _NEG
+    upper_u: list[F32] = []
+    below = up < UPPER_BONUS_THRESHOLD
+    for f in range(1, 7):
+        bit = 1 << (f - 1)
+        pts = _CNT * f  # (6,) points for 0..5 dice showing f
+        raw = up[None, :] + pts[:, None]
+        new_up = np.minimum(raw, UPPER_CAP)
+        u = v[_flat((mask | bit)[None, :], new_up, flag[None, :])]
+        u += pts[:, None].astype(np.float32)
+        u += np.where(below[None, :] & (raw >= UPPER_BONUS_THRESHOLD), UPPER_BONUS, 0).astype(
+            np.float32
+        )
+        u[:, (mask & bit) != 0] = _NEG
+        upper_u.append(u)
+
+    # Baseline: the best successor value (finite: every non-terminal state has an open box).
+    shift32 = np.maximum(w_y0, np.max(np.stack([u[0] for u in upper_u]), axis=0))
+    for w in lower_w.values():
+        np.maximum(shift32, w, out=shift32)
+    for w in (*lower_w.values(), w_y0, w_y1):
+        w -= shift32
+    for u in upper_u:
+        u -= shift32[None, :]
+
+    # Lower boxes, grouped by which lower conditions the roll meets (6 patterns): per
+    # pattern, the best "sum of dice" box (机会, and 三条/四条 when they qualify) and the
+    # best fixed-points box (qualifying 葫芦/小顺/大顺, or any lower box written with 0).
+    w3, w4, wfh, wss, wls, wch = (lower_w[c] for c in _LOWER_NOT_Y)
+    a_rows = []
+    b_rows = []
+    for has3, has4, fh, ss, ls in _PATTERNS:
+        a_rows.append(np.maximum(wch, np.maximum(w3 if has3 else _NEG, w4 if has4 else _NEG)))
+        b = np.maximum(w_y0, np.maximum(_NEG if has3 else w3, _NEG if has4 else w4))
+        np.maximum(b, wfh + np.float32(25 * fh), out=b)
+        np.maximum(b, wss + np.float32(30 * ss), out=b)
+        np.maximum(b, wls + np.float32(40 * ls), out=b)
+        b_rows.append(b)
+    a_tab = np.stack(a_rows)
+    b_tab = np.stack(b_rows)
+    # Upper boxes: the best of 一点..三点 and of 四点..六点 for every count combination.
+    t_low = _combo_max(upper_u[0], upper_u[1], upper_u[2])
+    t_high = _combo_max(upper_u[3], upper_u[4], upper_u[5])
+
+    e0 = np.take(a_tab, _PATTERN_OF, axis=0)
+    e0 += _SUM32[:, None]
+    tmp = np.take(b_tab, _PATTERN_OF, axis=0)
+    np.maximum(e0, tmp, out=e0)
+    np.take(t_low, _COMBO_LOW, axis=0, out=tmp)
+    np.maximum(e0, tmp, out=e0)
+    np.take(t_high, _COMBO_HIGH, axis=0, out=tmp)
+    np.maximum(e0, tmp, out=e0)
+
+    # The six Yahtzee rows. Box open: scoring 50 there is one more option.
+    rows = e0[YAHTZEE_ROWS]
+    np.maximum(rows, (w_y1 + np.float32(YAHTZEE_POINTS))[None, :], out=rows)
+    if y_used.any():
+        # Box filled: the forced Joker (R6) replaces the ordinary options entirely.
+        upper_zero = np.max(np.stack([u[0] for u in upper_u]), axis=0)
+        joker = np.empty((6, s), dtype=np.float32)
+        for f in range(6):
+            lower_best = np.full(s, _NEG, dtype=np.float32)
+            for c in _LOWER_NOT_Y:
+                np.maximum(lower_best, lower_w[c] + np.float32(JOKER_POINTS[f, c]), out=lower_best)
+            matching = upper_u[f][5]
+            joker[f] = np.where(
+                matching > _NEG, matching, np.where(lower_best > _NEG, lower_best, upper_zero)
+            )
+        joker += (flag * YAHTZEE_BONUS).astype(np.float32)[None, :]
+        rows = np.where(y_used[None, :], joker, rows)
+    e0[YAHTZEE_ROWS] = rows
+    return e0, shift32.astype(np.float64)
+
+
+def keep_values(level5: F32) -> list[F32]:
+    """``K`` per level 0..5 from the level-5 values (a fresh die is a mean over 6 faces)."""
+    k: list[F32] = [level5] * 6
+    for n in range(4, -1, -1):
+        k[n] = np.take(k[n + 1], EXPAND[n], axis=0).sum(axis=1, dtype=np.float32)
+        k[n] *= _SIXTH
+    return k
+
+
+def best_within(k: list[F32]) -> F32:
+    """``E[d]`` = max of ``K`` over every sub-multiset of ``d`` (the keep lattice).
+
+    Overwrites nothing in ``k``; returns the level-5 array of maxima.
+    """
+    m = k[0]
+    for n in range(1, 6):
+        m = np.maximum(k[n], np.take(m, SHRINK[n], axis=0).max(axis=1))
+    return m
+
+
+def reroll(e: F32) -> tuple[list[F32], F32]:
+    """One more roll: the keep values ``K`` (per level) and the new ``E`` (252, S)."""
+    k = keep_values(e)
+    return k, best_within(k)
+
+
+_BITS = (1 << np.arange(13, dtype=np.intp))[:, None]  # (13, 1)
+_IS_UPPER = (np.arange(13) < 6)[:, None]
+_IS_YAHTZEE_ROLL = DICE_COUNTS.max(axis=1) == 5
+_YAHTZEE_FACE = DICE_COUNTS.argmax(axis=1)  # 0..5; meaningful on Yahtzee rows only
+# 葫芦 小顺 大顺 score in full under the Joker.
+_JOKER_FIXED_ROWS = np.array([8, 9, 10], dtype=np.intp)
+_JOKER_FIXED_PTS = np.array([25, 30, 40], dtype=np.intp)[:, None]
+
+
+def category_values(
+    v: F32, mask: IntArray, up: IntArray, flag: IntArray, dice: IntArray
+) -> tuple[npt.NDArray[np.float64], IntArray]:
+    """Value and points of writing roll ``dice[i]`` in each box, for N (state, roll) pairs.
+
+    Returns ``(values, points)`` shaped (13, N): ``values`` = points + upper bonus (if this
+    write crosses 63) + Yahtzee bonus + value of the successor state, ``-inf`` for used
+    boxes and boxes the forced Joker forbids (R6). This is the per-position twin of
+    :func:`turn_start_e0`, vectorised over positions instead of rolls.
+    """
+    pts = BASE_SCORE[:, dice].copy()
+    is_open = (mask[None, :] & _BITS) == 0
+    y_used = ~is_open[11]
+    joker = _IS_YAHTZEE_ROLL[dice] & y_used
+    legal = is_open.copy()
+    if joker.any():
+        cols = np.nonzero(joker)[0]
+        pts[np.ix_(_JOKER_FIXED_ROWS, cols)] = _JOKER_FIXED_PTS
+        face = _YAHTZEE_FACE[dice[cols]]
+        op = is_open[:, cols]
+        matching = op[face, np.arange(len(cols))]
+        lower_any = op[6:].any(axis=0)
+        allowed = np.where(
+            matching[None, :],
+            np.arange(13)[:, None] == face[None, :],
+            np.where(lower_any[None, :], ~_IS_UPPER, True),
+        )
+        legal[:, cols] &= allowed
+    raw = up[None, :] + np.where(_IS_UPPER, pts, 0)
+    new_up = np.minimum(raw, UPPER_CAP)
+    gain = pts + np.where(
+        _IS_UPPER & (up < UPPER_BONUS_THRESHOLD)[None, :] & (raw >= UPPER_BONUS_THRESHOLD),
+        UPPER_BONUS,
+        0,
+    )
+    gain += (joker & (flag == 1)) * YAHTZEE_BONUS
+    new_flag = np.broadcast_to(flag, pts.shape).copy()
+    new_flag[11] = pts[11] == YAHTZEE_POINTS
+    succ = v[_flat(mask[None, :] | _BITS, new_up, new_flag)]
+    values = np.where(legal, gain + succ.astype(np.float64), -np.inf)
+    return values, pts
+
+
+# -- one state at a time (the advisor's path: few numpy calls on short vectors) ----------
+# Slot layout of the per-state vector z (44 entries): 0-5 the lower boxes other than 快艇
+# (successor value), 6 快艇 written with 0, 7 快艇 written with 50 (+50 included), 8 + 6*i + n
+# upper box i+1 with n dice showing its face (points, upper bonus and successor value).
+_SLOT_BITS = np.array(
+    [1 << c for c in _LOWER_NOT_Y] + [1 << _Y] * 2 + [1 << i for i in range(6) for _ in range(6)],
+    dtype=np.intp,
+)
+_SLOT_UPPER = np.arange(44) >= 8
+_SLOT_PTS = np.array([0] * 8 + [(i + 1) * n for i in range(6) for n in range(6)], dtype=np.intp)
+_SLOT_FIXED_FLAG = np.array([-1] * 6 + [0, 1] + [-1] * 36, dtype=np.intp)
+_SLOT_EXTRA = np.array([0] * 7 + [YAHTZEE_POINTS] + [0] * 36, dtype=np.float64)
+
+
+def _row_slots() -> IntArray:
+    rows = np.empty((13, N_DICE), dtype=np.intp)
+    for i in range(6):
+        rows[i] = 8 + 6 * i + DICE_COUNTS[:, i]
+    for j, c in enumerate(_LOWER_NOT_Y):
+        rows[c] = j
+    rows[_Y] = np.where(DICE_COUNTS.max(axis=1) == 5, 7, 6)
+    return rows
+
+
+_ROW_SLOTS = _row_slots()
+_ROW_POINTS = BASE_SCORE.astype(np.float64)
+_ROW_POINTS[:6] = 0.0  # upper points live in the slot values (they depend on the count)
+_ROW_POINTS[_Y] = 0.0  # 快艇's 50 lives in slot 7
+
+
+def single_state_e0(v: F32, mask: int, up: int, flag: int) -> npt.NDArray[np.float64]:
+    """``E0`` (252,) of one state in float64: the same numbers as :func:`turn_start_e0`."""
+    new_up = np.where(_SLOT_UPPER, np.minimum(up + _SLOT_PTS, UPPER_CAP), up)
+    flags = np.where(_SLOT_FIXED_FLAG >= 0, _SLOT_FIXED_FLAG, flag)
+    z = v[((mask | _SLOT_BITS) * N_UP + new_up) * 2 + flags].astype(np.float64)
+    z += _SLOT_PTS
+    z += _SLOT_EXTRA
+    if up < UPPER_BONUS_THRESHOLD:
+        z[_SLOT_UPPER & (up + _SLOT_PTS >= UPPER_BONUS_THRESHOLD)] += UPPER_BONUS
+    z[(mask & _SLOT_BITS) != 0] = -np.inf
+    e0: npt.NDArray[np.float64] = (_ROW_POINTS + z[_ROW_SLOTS]).max(axis=0)
+    if mask & YAHTZEE_BIT:
+        # Forced Joker (R6) on the six Yahtzee rows: plain Python on a handful of scalars.
+        zl = z.tolist()
+        bonus = YAHTZEE_BONUS * flag
+        lower_open = [j for j in range(6) if zl[j] != -np.inf]
+        upper_zero = max(zl[8 + 6 * i] for i in range(6))
+        for i in range(6):
+            matching = zl[8 + 6 * i + 5]
+            if matching != -np.inf:
+                best = matching
+            elif lower_open:
+                best = max(int(JOKER_POINTS[i, _LOWER_NOT_Y[j]]) + zl[j] for j in lower_open)
+            else:
+                best = upper_zero
+            e0[YAHTZEE_ROWS[i]] = best + bonus
+    return e0

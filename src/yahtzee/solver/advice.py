@@ -56,31 +56,43 @@ assert _COMPLETE.shape == (_FULL, N_DICE)
 assert N_KEEPS == _FULL + N_DICE
 
 
+def reroll_single(e: F64) -> tuple[F64, F64]:
+    """One more roll for one state: flat keep values (462,) and the new roll values (252,).
+
+    Keeps of fewer than five dice average over their completions (a dense 210x252 product);
+    level-5 keeps are ``e`` itself (stop rolling); the best keep within each roll is a
+    1-D ``maximum.reduceat`` over its distinct sub-keeps.
+    """
+    k = np.concatenate((_COMPLETE @ e, e))
+    return k, np.maximum.reduceat(k[_SUB_FLAT], _SUB_STARTS)
+
+
 class TurnArrays:
-    """One state's turn: ``e0``/``e1``/``e2`` per roll and ``k1``/``k2`` per flat keep.
+    """One state's turn: ``e_r`` per roll and ``k_r`` per flat keep, for r rolls left.
 
     ``k_r[k]`` is the value of keeping multiset ``k`` with ``r`` rolls left (level-5 keeps
     = stopping with that roll); ``e_r[d]`` the value of holding roll ``d`` with ``r`` rolls
-    left. Arrays are computed on first use.
+    left. ``e0`` defaults to the optimal one; players with a heuristic pass their own.
+    Arrays are computed on first use.
     """
 
-    __slots__ = ("_e", "_k", "flag", "mask", "table", "up")
+    __slots__ = ("_e", "_k")
 
-    def __init__(self, table: ValueTable, mask: int, up: int, flag: int) -> None:
-        self.table = table
-        self.mask = mask
-        self.up = up
-        self.flag = flag
-        self._e: list[F64] = [single_state_e0(table.flat, mask, up, flag)]
+    def __init__(self, e0: F64) -> None:
+        self._e: list[F64] = [e0]
         self._k: list[F64] = []
+
+    @classmethod
+    def optimal(cls, table: ValueTable, mask: int, up: int, flag: int) -> TurnArrays:
+        """The expert's arrays of state (mask, capped upper subtotal, flag)."""
+        return cls(single_state_e0(table.flat, mask, up, flag))
 
     def keeps(self, rolls_left: int) -> F64:
         """Flat keep values (462,) with ``rolls_left`` (1 or 2) rolls to come."""
         while len(self._k) < rolls_left:
-            e = self._e[-1]
-            k = np.concatenate((_COMPLETE @ e, e))
+            k, e = reroll_single(self._e[-1])
             self._k.append(k)
-            self._e.append(np.maximum.reduceat(k[_SUB_FLAT], _SUB_STARTS))
+            self._e.append(e)
         return self._k[rolls_left - 1]
 
     def rolls(self, rolls_left: int) -> F64:
@@ -89,6 +101,20 @@ class TurnArrays:
             self.keeps(rolls_left)
         return self._e[rolls_left]
 
+    def best_keep(self, dice: Dice, rolls_left: int) -> tuple[int, ...]:
+        """The faces to keep (all five = stop) that maximise ``k_rolls_left``."""
+        k = self.keeps(rolls_left)
+        subs = _UNIQUE_SUB_ARRAYS[dice_index(dice.values)]
+        return KEEP_FACES[int(subs[int(np.argmax(k[subs]))])]
+
+    def ranked_keeps(self, dice: Dice, rolls_left: int) -> list[KeepOption]:
+        """Every distinct keep of ``dice``, best first."""
+        k = self.keeps(rolls_left)
+        subs = _UNIQUE_SUBS[dice_index(dice.values)]
+        vals = k[list(subs)].tolist()
+        order = sorted(range(len(subs)), key=lambda i: -vals[i])
+        return [KeepOption(KEEP_FACES[subs[i]], vals[i]) for i in order]
+
 
 _CACHE_SIZE = 64
 _cache: OrderedDict[tuple[int, int, int, int], TurnArrays] = OrderedDict()
@@ -96,14 +122,14 @@ _cache_lock = Lock()
 
 
 def turn_arrays(table: ValueTable, mask: int, up: int, flag: int) -> TurnArrays:
-    """The (LRU-cached) turn arrays of one state."""
+    """The (LRU-cached) optimal turn arrays of one state."""
     key = (id(table), mask, up, flag)
     with _cache_lock:
         hit = _cache.get(key)
         if hit is not None:
             _cache.move_to_end(key)
             return hit
-    arrays = TurnArrays(table, mask, up, flag)
+    arrays = TurnArrays.optimal(table, mask, up, flag)
     with _cache_lock:
         _cache[key] = arrays
         while len(_cache) > _CACHE_SIZE:
@@ -196,11 +222,7 @@ def keep_options(
 ) -> list[KeepOption]:
     """Every distinct keep of ``dice`` with ``rolls_left`` (1 or 2) rolls left, ranked."""
     mask, up, flag = state_of(card)
-    k = turn_arrays(table, mask, up, flag).keeps(rolls_left)
-    subs = _UNIQUE_SUBS[dice_index(dice.values)]
-    vals = k[list(subs)].tolist()
-    order = sorted(range(len(subs)), key=lambda i: -vals[i])
-    return [KeepOption(KEEP_FACES[subs[i]], vals[i]) for i in order]
+    return turn_arrays(table, mask, up, flag).ranked_keeps(dice, rolls_left)
 
 
 def advise(
@@ -227,9 +249,7 @@ def advise(
 def best_keep(card: Scorecard, dice: Dice, rolls_left: int, table: ValueTable) -> tuple[int, ...]:
     """The faces the expert keeps (all five = stop rolling); ``rolls_left`` is 1 or 2."""
     mask, up, flag = state_of(card)
-    k = turn_arrays(table, mask, up, flag).keeps(rolls_left)
-    subs = _UNIQUE_SUB_ARRAYS[dice_index(dice.values)]
-    return KEEP_FACES[int(subs[int(np.argmax(k[subs]))])]
+    return turn_arrays(table, mask, up, flag).best_keep(dice, rolls_left)
 
 
 def best_category(card: Scorecard, dice: Dice, table: ValueTable) -> Category:

@@ -1,0 +1,222 @@
+"""Simulated games: the expert vectorised across many games, other players one by one.
+
+The expert simulation advances a batch of games turn by turn: at each of the 13 turns it
+computes every game's turn arrays as one (252, N) batch with the solver's own kernel,
+draws dice with a seeded numpy generator and picks each game's keep and box by argmax.
+Batches are independent (each has its own child seed), so two threads share them and the
+result does not depend on scheduling.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from yahtzee.game import ROLLS_PER_TURN, ROUNDS
+from yahtzee.rules import (
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    YAHTZEE_BONUS,
+    YAHTZEE_POINTS,
+    Category,
+    Dice,
+    Scorecard,
+)
+from yahtzee.solver.cache import ValueTable, load_table
+from yahtzee.solver.kernel import category_values, reroll, turn_start_e0
+from yahtzee.solver.tables import (
+    CODE_TO_KEEP,
+    COUNT_CODE_WEIGHTS,
+    DICE_COUNTS,
+    KEEP_COUNTS,
+    LEVEL_OFFSETS,
+    SUB_KEEPS,
+    UPPER_CAP,
+    IntArray,
+)
+
+if TYPE_CHECKING:
+    from yahtzee.players.base import Player
+
+ProgressFn = Callable[[int, int], None]
+BATCH = 1024
+_FACES = np.arange(6, dtype=np.intp)
+_Y = Category.YAHTZEE.index
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationResult:
+    """Final totals of simulated games and what they earned."""
+
+    scores: npt.NDArray[np.int64]
+    upper_bonus: npt.NDArray[np.bool_]
+    yahtzee: npt.NDArray[np.bool_]
+    seconds: float
+
+    @property
+    def games(self) -> int:
+        """How many games were played."""
+        return int(self.scores.shape[0])
+
+    def summary(self) -> dict[str, Any]:
+        """The ``yahtzee simulate --json`` object."""
+        scores = self.scores.astype(np.float64)
+        pct = np.percentile(scores, [5, 25, 50, 75, 95])
+        return {
+            "games": self.games,
+            "mean": float(scores.mean()),
+            "sd": float(scores.std(ddof=1)) if self.games > 1 else 0.0,
+            "percentiles": {
+                str(p): float(x) for p, x in zip((5, 25, 50, 75, 95), pct, strict=True)
+            },
+            "upper_bonus_rate": float(self.upper_bonus.mean()),
+            "yahtzee_rate": float(self.yahtzee.mean()),
+            "games_per_second": self.games / self.seconds if self.seconds > 0 else float("inf"),
+        }
+
+
+def _roll_counts(rng: np.random.Generator, n: int, how_many: IntArray) -> IntArray:
+    """Face counts (n, 6) of ``how_many[i]`` fresh dice per game."""
+    faces = rng.integers(0, 6, size=(n, 5))
+    used = np.arange(5)[None, :] < how_many[:, None]
+    counts: IntArray = ((faces[:, :, None] == _FACES) & used[:, :, None]).sum(axis=1)
+    return counts
+
+
+def _to_dice(counts: IntArray) -> IntArray:
+    dice: IntArray = CODE_TO_KEEP[counts @ COUNT_CODE_WEIGHTS] - LEVEL_OFFSETS[5]
+    return dice
+
+
+def _expert_batch(
+    v: npt.NDArray[np.float32], n: int, seed: np.random.SeedSequence
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    rng = np.random.default_rng(seed)
+    games = np.arange(n)
+    mask = np.zeros(n, dtype=np.intp)
+    upper = np.zeros(n, dtype=np.intp)  # true upper subtotal (uncapped)
+    flag = np.zeros(n, dtype=np.intp)
+    lower = np.zeros(n, dtype=np.int64)
+    ybonus = np.zeros(n, dtype=np.int64)
+    for _ in range(ROUNDS):
+        up = np.minimum(upper, UPPER_CAP)
+        e0, _shift = turn_start_e0(v, mask, up, flag)
+        k1, e1 = reroll(e0)
+        k2, _ = reroll(e1)
+        keeps = (np.concatenate(k1), np.concatenate(k2))  # (462, n) flat keep values
+        counts = _roll_counts(rng, n, np.full(n, 5))
+        for rolls_left in range(ROLLS_PER_TURN - 1, 0, -1):
+            dice = _to_dice(counts)
+            subs = SUB_KEEPS[dice]  # (n, 32) flat keeps within each roll
+            cand = keeps[rolls_left - 1][subs, games[:, None]]
+            keep = subs[games, np.argmax(cand, axis=1)]
+            kept = KEEP_COUNTS[keep]
+            counts = kept + _roll_counts(rng, n, 5 - kept.sum(axis=1))
+        dice = _to_dice(counts)
+        values, points = category_values(v, mask, up, flag, dice)
+        cat = np.argmax(values, axis=0)
+        pts = points[cat, games]
+        is_y_roll = DICE_COUNTS[dice].max(axis=1) == 5
+        ybonus += YAHTZEE_BONUS * (is_y_roll & ((mask >> _Y) & 1 == 1) & (flag == 1))
+        is_upper = cat < 6
+        upper += np.where(is_upper, pts, 0)
+        lower += np.where(is_upper, 0, pts)
+        flag = np.where(cat == _Y, (pts == YAHTZEE_POINTS).astype(np.intp), flag)
+        mask |= 1 << cat
+    bonus = upper >= UPPER_BONUS_THRESHOLD
+    total = upper + UPPER_BONUS * bonus + lower + ybonus
+    return total.astype(np.int64), bonus, flag == 1
+
+
+def simulate_expert(
+    games: int,
+    seed: int | None = None,
+    *,
+    table: ValueTable | None = None,
+    threads: int | None = None,
+    progress: ProgressFn | None = None,
+) -> SimulationResult:
+    """Play ``games`` optimal games (vectorised); reproducible for a given ``seed``."""
+    if table is None:
+        table = load_table()
+    if threads is None:
+        threads = max(1, min(2, os.cpu_count() or 1))
+    v = table.flat
+    start = time.perf_counter()
+    sizes = [min(BATCH, games - a) for a in range(0, games, BATCH)]
+    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
+    parts: list[tuple[Any, Any, Any]] = []
+    done = 0
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for (scores, bonus, yz), size in zip(
+            pool.map(_expert_batch, [v] * len(sizes), sizes, seeds), sizes, strict=True
+        ):
+            parts.append((scores, bonus, yz))
+            done += size
+            if progress is not None:
+                progress(done, games)
+    seconds = time.perf_counter() - start
+    if not parts:
+        empty = np.zeros(0, dtype=np.int64)
+        return SimulationResult(empty, empty.astype(bool), empty.astype(bool), seconds)
+    return SimulationResult(
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+        seconds,
+    )
+
+
+def play_game(player: Player, rng: random.Random) -> Scorecard:
+    """One solo game of ``player`` with dice from ``rng``; returns the final card."""
+    from yahtzee.players.base import RollDecision  # runtime import: players import us
+
+    card = Scorecard()
+    for _ in range(ROUNDS):
+        faces = [rng.randint(1, 6) for _ in range(5)]
+        rolls_left = ROLLS_PER_TURN - 1
+        while True:
+            dice = Dice.of(faces)
+            decision = player.decide(card, dice, rolls_left)
+            if isinstance(decision, RollDecision) and rolls_left > 0:
+                if all(decision.hold):
+                    raise ValueError(f"{player.name} held all five dice instead of scoring")
+                faces = [
+                    f if h else rng.randint(1, 6) for f, h in zip(faces, decision.hold, strict=True)
+                ]
+                rolls_left -= 1
+                continue
+            if isinstance(decision, RollDecision):
+                raise ValueError(f"{player.name} tried to roll with no rolls left")
+            card = card.score(decision.category, dice)
+            break
+    return card
+
+
+def simulate_player(
+    player: Player, games: int, seed: int | None = None, *, progress: ProgressFn | None = None
+) -> SimulationResult:
+    """Play ``games`` games of any :class:`Player`, one decision at a time (legality is
+    enforced by :meth:`Scorecard.score`)."""
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    scores = np.zeros(games, dtype=np.int64)
+    bonus = np.zeros(games, dtype=np.bool_)
+    yz = np.zeros(games, dtype=np.bool_)
+    step = max(1, games // 100)
+    for i in range(games):
+        card = play_game(player, rng)
+        scores[i] = card.total
+        bonus[i] = card.upper_bonus > 0
+        yz[i] = card.yahtzee_bonus_eligible
+        if progress is not None and ((i + 1) % step == 0 or i + 1 == games):
+            progress(i + 1, games)
+    return SimulationResult(scores, bonus, yz, time.perf_counter() - start)

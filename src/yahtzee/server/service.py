@@ -1,15 +1,21 @@
 """The game service: load a game, apply one player action by the rules, store the events.
 
-Handlers call these methods; each one is a read, a pure computation through
-:class:`~yahtzee.game.GameState`, and one compare-and-set write of the new events. The
-``version`` the client sends is checked twice: against the row read (fast refusal) and by
-the storage's conditional update (so two racing requests can never both succeed).
+Handlers call these methods; each one is a pure computation through
+:class:`~yahtzee.game.GameState` and one compare-and-set write of the new events. The
+``version`` the client sends is checked against the position in memory (fast refusal)
+and by the storage's conditional update, which is the real guarantee: two racing
+requests, in one process or several, can never both succeed.
+
+Positions are kept in a bounded in-memory cache keyed by game id and version. A miss (a
+restart, an eviction, or a game another process advanced) is filled by replaying the
+stored event log, so the log stays the only source of truth.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -27,6 +33,7 @@ from yahtzee.storage import (
     Storage,
     StoredGame,
     apply_event,
+    replay,
     start,
 )
 
@@ -56,12 +63,18 @@ class GameService:
     """Every game action of the API, enforcing the rules and the version check."""
 
     def __init__(
-        self, storage: Storage, dice: DiceSource, players: Callable[[str], Player]
+        self,
+        storage: Storage,
+        dice: DiceSource,
+        players: Callable[[str], Player],
+        cache_size: int = 20_000,
     ) -> None:
         self.storage = storage
         self.dice = dice
         self._player_factory = players
         self._players: dict[str, Player] = {}
+        self._cache: OrderedDict[str, Loaded] = OrderedDict()
+        self._cache_size = cache_size
 
     def player(self, name: str) -> Player:
         """The computer player ``name``, created once per process."""
@@ -78,18 +91,43 @@ class GameService:
     # -- reads --------------------------------------------------------------------------
 
     def load(self, player_id: str, game_id: str) -> Loaded:
-        """The player's game ``game_id``; another player's game is "not found"."""
+        """The player's game ``game_id`` as stored now; another player's game is "not found"."""
         stored = self.storage.get_game(game_id)
         if stored is None or stored.player_id != player_id:
             raise NotFoundError()
-        return Loaded(stored, Replay.from_json(stored.snapshot, stored.status))
+        return self._position(stored)
 
     def current(self, player_id: str) -> Loaded:
         """The player's unfinished game."""
         stored = self.storage.current_game(player_id)
         if stored is None:
             raise NotFoundError()
-        return Loaded(stored, Replay.from_json(stored.snapshot, stored.status))
+        return self._position(stored)
+
+    def replayed(self, game_id: str) -> Replay:
+        """The game rebuilt from its whole stored log, bypassing the cache (tests, review)."""
+        return replay(self.storage.events(game_id))
+
+    def _position(self, stored: StoredGame) -> Loaded:
+        """``stored`` with its position: from the cache, caught up from the log if behind."""
+        cached = self._cache.get(stored.id)
+        if cached is not None and cached.stored.version == stored.version:
+            game = cached.game
+        elif cached is not None and cached.stored.version < stored.version:
+            game = cached.game
+            for event in self.storage.events(stored.id, after=cached.stored.version):
+                game = apply_event(game, event)
+        else:
+            game = replay(self.storage.events(stored.id))
+        return self._remember(Loaded(stored, game))
+
+    def _remember(self, loaded: Loaded) -> Loaded:
+        cache = self._cache
+        cache[loaded.stored.id] = loaded
+        cache.move_to_end(loaded.stored.id)
+        while len(cache) > self._cache_size:
+            cache.popitem(last=False)
+        return loaded
 
     def records(self, player_id: str) -> Records:
         """The player's records (U9)."""
@@ -108,32 +146,30 @@ class GameService:
             mode=mode.value,
             difficulty=difficulty,
             events=[event],
-            snapshot=game.to_json(),
         )
-        return Loaded(stored, game)
+        return self._remember(Loaded(stored, game))
 
     def roll(self, player_id: str, game_id: str, version: int, hold: Sequence[bool]) -> Loaded:
         """Roll the unheld dice (all five on the turn's first roll), R1."""
         loaded = self._for_action(player_id, game_id, version)
-        state = loaded.game.state
-        mask = state.check_roll(hold, by=Seat.HUMAN)
-        return self._commit(loaded, [self._roll_event(state, Seat.HUMAN, mask)])
+        fold = _Fold(loaded.game)
+        self._roll(fold, Seat.HUMAN, hold)
+        return self._commit(loaded, fold)
 
     def score(
         self, player_id: str, game_id: str, version: int, category: Category, confirm_zero: bool
     ) -> Loaded:
         """Write the dice in ``category``; in a vs game the computer then plays its turn."""
         loaded = self._for_action(player_id, game_id, version)
-        state = loaded.game.state
-        state.score(category, by=Seat.HUMAN)  # raises for every rule violation first
-        options = state.preview()
+        fold = _Fold(loaded.game)
+        # _score applies the rules first (turn, rolled, open box, Joker): a confirmation is
+        # only asked for a move that is otherwise legal.
+        options = _score(fold, Seat.HUMAN, category)
         if not confirm_zero and _needs_zero_confirmation(options, category):
             raise ZeroNeedsConfirmationError(f"{category.value} would score 0")
-        events = [_score_event(state, Seat.HUMAN, category)]
-        after = apply_event(loaded.game, events[0])
-        if after.state.mode is Mode.VS_COMPUTER and not after.state.is_over:
-            events += self._computer_turn(after)
-        return self._commit(loaded, events)
+        if fold.game.state.mode is Mode.VS_COMPUTER and not fold.game.state.is_over:
+            self._computer_turn(fold)
+        return self._commit(loaded, fold)
 
     def hint(self, player_id: str, game_id: str, version: int) -> tuple[Hint, Loaded]:
         """Spend a hint and return the expert's advice for the current dice (U4)."""
@@ -152,65 +188,70 @@ class GameService:
             "hold": list(hint.hold) if hint.hold is not None else None,
             "category": hint.category.value if hint.category is not None else None,
         }
-        return hint, self._commit(loaded, [Event("hint", data)])
+        fold = _Fold(loaded.game)
+        fold.add(Event("hint", data))
+        return hint, self._commit(loaded, fold)
 
     def resume(self, player_id: str, game_id: str, version: int) -> Loaded:
         """Continue from the lobby: the current turn starts over (U6)."""
         loaded = self._for_action(player_id, game_id, version)
-        loaded.game.state.restart_turn()
-        return self._commit(loaded, [Event("restart_turn")])
+        fold = _Fold(loaded.game)
+        fold.add(Event("restart_turn"))
+        return self._commit(loaded, fold)
 
     # -- internals ----------------------------------------------------------------------
 
     def _for_action(self, player_id: str, game_id: str, version: int) -> Loaded:
-        loaded = self.load(player_id, game_id)
+        cached = self._cache.get(game_id)
+        if cached is not None and cached.stored.version == version:
+            # Fast path, no read: if the game moved on elsewhere, the write's
+            # compare-and-set refuses it and the entry is dropped.
+            loaded = cached
+            if loaded.stored.player_id != player_id:
+                raise NotFoundError()
+        else:
+            loaded = self.load(player_id, game_id)
         if loaded.stored.version != version:
             raise StaleVersionError(game_id)
         if loaded.stored.status == "abandoned":
             raise AbandonedGameError(game_id)
         return loaded
 
-    def _roll_event(self, state: GameState, seat: Seat, mask: Sequence[bool]) -> Event:
+    def _roll(self, fold: _Fold, seat: Seat, hold: Sequence[bool]) -> None:
+        state = fold.game.state
+        mask = state.check_roll(hold, by=seat)
         faces = self.dice.roll(sum(1 for held in mask if not held))
-        dice = state.apply_roll(mask, faces, by=seat).dice
+        event = Event("roll", {"seat": seat.value, "hold": list(mask), "faces": faces})
+        fold.add(event)
+        dice = fold.game.state.dice
         assert dice is not None
-        return Event(
-            "roll",
-            {"seat": seat.value, "hold": list(mask), "faces": faces, "dice": list(dice.values)},
-        )
+        event.data["dice"] = list(dice.values)  # for readers of the log; replay ignores it
 
-    def _computer_turn(self, game: Replay) -> list[Event]:
+    def _computer_turn(self, fold: _Fold) -> None:
         """Play the computer's whole turn (R8); every step is an event for the log."""
-        assert game.difficulty is not None
-        player = self.player(game.difficulty)
-        events: list[Event] = []
-        while game.state.seat is Seat.COMPUTER and not game.state.is_over:
-            state = game.state
+        difficulty = fold.game.difficulty
+        assert difficulty is not None
+        player = self.player(difficulty)
+        while fold.game.state.seat is Seat.COMPUTER and not fold.game.state.is_over:
+            state = fold.game.state
             if state.dice is None:
-                event = self._roll_event(state, Seat.COMPUTER, NO_HOLD)
+                self._roll(fold, Seat.COMPUTER, NO_HOLD)
+                continue
+            decision = player.decide(state.current_card, state.dice, state.rolls_left)
+            if isinstance(decision, RollDecision) and state.rolls_left > 0:
+                if not all(decision.hold):
+                    self._roll(fold, Seat.COMPUTER, decision.hold)
+                    continue
+                category = _best_option(state)  # holding everything means stopping
+            elif isinstance(decision, ScoreDecision) and _legal(state, decision.category):
+                category = decision.category
             else:
-                decision = player.decide(state.current_card, state.dice, state.rolls_left)
-                category: Category | None = None
-                if isinstance(decision, ScoreDecision):
-                    category = decision.category
-                elif state.rolls_left == 0 or all(decision.hold):
-                    category = _best_option(state)  # holding everything means stopping
-                if category is None:
-                    assert isinstance(decision, RollDecision)
-                    event = self._roll_event(state, Seat.COMPUTER, decision.hold)
-                else:
-                    if not _legal(state, category):
-                        log.warning("%s chose illegal box %s", game.difficulty, category.value)
-                        category = _best_option(state)
-                    event = _score_event(state, Seat.COMPUTER, category)
-            events.append(event)
-            game = apply_event(game, event)
-        return events
+                log.warning("%s player made an illegal decision %r", difficulty, decision)
+                category = _best_option(state)
+            _score(fold, Seat.COMPUTER, category)
 
-    def _commit(self, loaded: Loaded, events: list[Event]) -> Loaded:
-        game = loaded.game
-        for event in events:
-            game = apply_event(game, event)
+    def _commit(self, loaded: Loaded, fold: _Fold) -> Loaded:
+        game = fold.game
         outcome = None
         if game.state.is_over:
             result = game.state.result
@@ -221,30 +262,43 @@ class GameService:
                 human_total=cards[0].total,
                 computer_total=cards[1].total if len(cards) > 1 else None,
             )
-        stored = self.storage.append(
-            loaded.stored.id,
-            expected_version=loaded.stored.version,
-            events=events,
-            snapshot=game.to_json(),
-            status=game.status,
-            outcome=outcome,
-        )
-        return Loaded(stored, game)
+        try:
+            stored = self.storage.append(
+                loaded.stored, fold.events, status=game.status, outcome=outcome
+            )
+        except StaleVersionError:
+            self._cache.pop(loaded.stored.id, None)
+            fresh = self.storage.get_game(loaded.stored.id)
+            if fresh is not None and fresh.status == "abandoned":
+                raise AbandonedGameError(loaded.stored.id) from None
+            raise
+        return self._remember(Loaded(stored, game))
 
 
-def _score_event(state: GameState, seat: Seat, category: Category) -> Event:
-    option = state.preview()[category]
-    assert state.dice is not None
-    return Event(
-        "score",
-        {
-            "seat": seat.value,
-            "category": category.value,
-            "points": option.points,
-            "yahtzee_bonus": option.yahtzee_bonus,
-            "dice": list(state.dice.values),
-        },
+class _Fold:
+    """The events of one request and the position they lead to, each applied once."""
+
+    def __init__(self, game: Replay) -> None:
+        self.game = game
+        self.events: list[Event] = []
+
+    def add(self, event: Event) -> None:
+        self.game = apply_event(self.game, event)  # raises if the rules forbid it
+        self.events.append(event)
+
+
+def _score(fold: _Fold, seat: Seat, category: Category) -> dict[Category, ScoreOption]:
+    """Append a score event; returns the options the dice had (for U2 and the log)."""
+    options = fold.game.state.preview()
+    event = Event("score", {"seat": seat.value, "category": category.value})
+    dice = fold.game.state.dice
+    fold.add(event)  # raises for every rule violation (turn, not rolled, used box, Joker)
+    assert dice is not None
+    option = options[category]
+    event.data.update(
+        points=option.points, yahtzee_bonus=option.yahtzee_bonus, dice=list(dice.values)
     )
+    return options
 
 
 def _legal(state: GameState, category: Category) -> bool:

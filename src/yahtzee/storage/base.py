@@ -1,16 +1,17 @@
 """The narrow storage interface the server depends on (SQLite today, PostgreSQL later).
 
-A backend stores, per game, a header row (owner, status, ``version``, a JSON snapshot of
-the position, and the outcome once finished) and the game's append-only event log. Writes
-are compare-and-set on ``version``: the one mechanism that makes a double click or a second
-tab unable to act twice, whatever the number of server processes.
+A backend stores, per game, a header row (owner, status, ``version``, and the outcome once
+finished) and the game's append-only event log, from which the position is rebuilt by
+replay (:func:`yahtzee.storage.events.replay`). Writes are compare-and-set on ``version``:
+the one mechanism that makes a double click or a second tab unable to act twice, whatever
+the number of server processes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from yahtzee.storage.events import Event, Status
 
@@ -49,7 +50,6 @@ class StoredGame:
     difficulty: str | None
     status: Status
     version: int
-    snapshot: dict[str, Any]
     created_at: str
     updated_at: str
     finished_at: str | None
@@ -95,7 +95,6 @@ class Storage(Protocol):
         mode: str,
         difficulty: str | None,
         events: Sequence[Event],
-        snapshot: dict[str, Any],
     ) -> StoredGame:
         """Store a new game; the player's unfinished game, if any, becomes ``abandoned``.
 
@@ -113,24 +112,22 @@ class Storage(Protocol):
 
     def append(
         self,
-        game_id: str,
-        *,
-        expected_version: int,
+        game: StoredGame,
         events: Sequence[Event],
-        snapshot: dict[str, Any],
+        *,
         status: Status,
         outcome: Outcome | None = None,
     ) -> StoredGame:
-        """Append ``events`` if the game is still at ``expected_version``.
+        """Append ``events`` if the game is still in progress at ``game.version``.
 
-        Raises :class:`StaleVersionError` otherwise (nothing is written). With an
-        ``outcome`` the game is finished and ``new_record`` is computed against the
-        player's earlier finished games in the same transaction.
+        Returns the updated header. Raises :class:`StaleVersionError` otherwise (nothing
+        is written). With an ``outcome`` the game is finished and ``new_record`` is
+        computed against the player's earlier finished games in the same transaction.
         """
         ...
 
-    def events(self, game_id: str) -> list[Event]:
-        """The whole log of a game, oldest first."""
+    def events(self, game_id: str, after: int = 0) -> list[Event]:
+        """The log of a game from version ``after + 1`` on (everything by default)."""
         ...
 
     def records(self, player_id: str, recent: int = 10) -> Records:

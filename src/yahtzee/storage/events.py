@@ -3,8 +3,9 @@
 Every change to a game is one :class:`Event`; the game is exactly the fold of its events
 over :meth:`GameState.new` (through ``apply_roll``/``score``/``use_hint``/``restart_turn``).
 The server folds each new event with :func:`apply_event`, the same function :func:`replay`
-uses, so a stored snapshot and the replay of the log agree by construction; the tests and
-the crash script check it anyway.
+uses, and keeps the folded positions in memory; after a restart (or a cache miss) it
+rebuilds them by replaying the stored log. The tests and the crash script check that the
+server's view of a game equals the replay of its log.
 
 Event kinds and their JSON ``data``:
 
@@ -24,7 +25,7 @@ from typing import Any, Literal
 
 from yahtzee.errors import IllegalMoveError
 from yahtzee.game import GameState, Mode, Seat
-from yahtzee.rules import Category, Dice, Scorecard
+from yahtzee.rules import Category
 
 EventKind = Literal["start", "roll", "score", "hint", "restart_turn", "abandon"]
 Status = Literal["in_progress", "finished", "abandoned"]
@@ -54,35 +55,6 @@ class Replay:
     difficulty: str | None
     status: Status = "in_progress"
     computer_turn: dict[str, Any] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The snapshot stored next to the log (a cache of :func:`replay`; the status is
-        stored in its own column)."""
-        s = self.state
-        return {
-            "mode": s.mode.value,
-            "difficulty": self.difficulty,
-            "seat": s.seat.value,
-            "dice": list(s.dice.values) if s.dice is not None else None,
-            "rolls_left": s.rolls_left,
-            "hints_left": s.hints_left,
-            "cards": [[list(c.boxes), c.yahtzee_bonus] for c in s.cards],
-            "computer_turn": self.computer_turn,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any], status: Status) -> Replay:
-        """Decode a snapshot written by :meth:`to_json`."""
-        dice = data["dice"]
-        state = GameState(
-            mode=Mode(data["mode"]),
-            cards=tuple(Scorecard(tuple(boxes), bonus) for boxes, bonus in data["cards"]),
-            seat=Seat(data["seat"]),
-            dice=Dice.of(dice) if dice is not None else None,
-            rolls_left=data["rolls_left"],
-            hints_left=data["hints_left"],
-        )
-        return cls(state, data["difficulty"], status, data["computer_turn"])
 
 
 def start(mode: Mode, difficulty: str | None) -> tuple[Event, Replay]:

@@ -18,6 +18,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             difficulty TEXT,
             status TEXT NOT NULL CHECK (status IN ('in_progress', 'finished', 'abandoned')),
             version INTEGER NOT NULL,
-            snapshot TEXT NOT NULL,
             created_at TEXT NOT NULL,
             updated_at TEXT NOT NULL,
             finished_at TEXT,
@@ -74,7 +74,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 
 _GAME_COLUMNS = (
-    "id, player_id, mode, difficulty, status, version, snapshot, created_at, updated_at, "
+    "id, player_id, mode, difficulty, status, version, created_at, updated_at, "
     "finished_at, result, human_total, computer_total, new_record"
 )
 
@@ -150,7 +150,7 @@ class SQLiteStorage:
 
     @staticmethod
     def _game(row: tuple[Any, ...]) -> StoredGame:
-        new_record = row[13]
+        new_record = row[12]
         return StoredGame(
             id=row[0],
             player_id=row[1],
@@ -158,13 +158,12 @@ class SQLiteStorage:
             difficulty=row[3],
             status=row[4],
             version=row[5],
-            snapshot=json.loads(row[6]),
-            created_at=row[7],
-            updated_at=row[8],
-            finished_at=row[9],
-            result=row[10],
-            human_total=row[11],
-            computer_total=row[12],
+            created_at=row[6],
+            updated_at=row[7],
+            finished_at=row[8],
+            result=row[9],
+            human_total=row[10],
+            computer_total=row[11],
             new_record=None if new_record is None else bool(new_record),
         )
 
@@ -191,7 +190,6 @@ class SQLiteStorage:
         mode: str,
         difficulty: str | None,
         events: Sequence[Event],
-        snapshot: dict[str, Any],
     ) -> StoredGame:
         """See :meth:`Storage.create_game`."""
         now = self._clock()
@@ -208,14 +206,26 @@ class SQLiteStorage:
                 )
                 self._insert_events(conn, old[0], old[1] + 1, [Event("abandon")], now)
             conn.execute(
-                "INSERT INTO games (id, player_id, mode, difficulty, status, version, snapshot, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, 'in_progress', ?, ?, ?, ?)",
-                (game_id, player_id, mode, difficulty, len(events), _dumps(snapshot), now, now),
+                "INSERT INTO games (id, player_id, mode, difficulty, status, version, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, 'in_progress', ?, ?, ?)",
+                (game_id, player_id, mode, difficulty, len(events), now, now),
             )
             self._insert_events(conn, game_id, 1, events, now)
-            game = self._get(conn, game_id)
-        assert game is not None
-        return game
+        return StoredGame(
+            id=game_id,
+            player_id=player_id,
+            mode=mode,
+            difficulty=difficulty,
+            status="in_progress",
+            version=len(events),
+            created_at=now,
+            updated_at=now,
+            finished_at=None,
+            result=None,
+            human_total=None,
+            computer_total=None,
+            new_record=None,
+        )
 
     def get_game(self, game_id: str) -> StoredGame | None:
         """See :meth:`Storage.get_game`."""
@@ -233,60 +243,66 @@ class SQLiteStorage:
 
     def append(
         self,
-        game_id: str,
-        *,
-        expected_version: int,
+        game: StoredGame,
         events: Sequence[Event],
-        snapshot: dict[str, Any],
+        *,
         status: Status,
         outcome: Outcome | None = None,
     ) -> StoredGame:
         """See :meth:`Storage.append`."""
         now = self._clock()
-        new_version = expected_version + len(events)
+        new_version = game.version + len(events)
         with self._transaction() as conn:
+            # The compare-and-set: only one writer can move the game from this version.
             cur = conn.execute(
-                "UPDATE games SET version = ?, snapshot = ?, status = ?, updated_at = ? "
+                "UPDATE games SET version = ?, status = ?, updated_at = ? "
                 "WHERE id = ? AND version = ? AND status = 'in_progress'",
-                (new_version, _dumps(snapshot), status, now, game_id, expected_version),
+                (new_version, status, now, game.id, game.version),
             )
             if cur.rowcount != 1:
-                exists = conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
+                exists = conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone()
                 if exists is None:
-                    raise GameNotFoundError(game_id)
-                raise StaleVersionError(game_id)
-            self._insert_events(conn, game_id, expected_version + 1, events, now)
-            if outcome is not None:
-                player_id = conn.execute(
-                    "SELECT player_id FROM games WHERE id = ?", (game_id,)
-                ).fetchone()[0]
-                best = conn.execute(
-                    "SELECT MAX(human_total) FROM games WHERE player_id = ? "
-                    "AND status = 'finished' AND id != ?",
-                    (player_id, game_id),
-                ).fetchone()[0]
-                new_record = best is None or outcome.human_total > best
-                conn.execute(
-                    "UPDATE games SET finished_at = ?, result = ?, human_total = ?, "
-                    "computer_total = ?, new_record = ? WHERE id = ?",
-                    (
-                        now,
-                        outcome.result,
-                        outcome.human_total,
-                        outcome.computer_total,
-                        int(new_record),
-                        game_id,
-                    ),
-                )
-            game = self._get(conn, game_id)
-        assert game is not None
-        return game
+                    raise GameNotFoundError(game.id)
+                raise StaleVersionError(game.id)
+            self._insert_events(conn, game.id, game.version + 1, events, now)
+            if outcome is None:
+                return replace(game, version=new_version, status=status, updated_at=now)
+            best = conn.execute(
+                "SELECT MAX(human_total) FROM games WHERE player_id = ? "
+                "AND status = 'finished' AND id != ?",
+                (game.player_id, game.id),
+            ).fetchone()[0]
+            new_record = best is None or outcome.human_total > best
+            conn.execute(
+                "UPDATE games SET finished_at = ?, result = ?, human_total = ?, "
+                "computer_total = ?, new_record = ? WHERE id = ?",
+                (
+                    now,
+                    outcome.result,
+                    outcome.human_total,
+                    outcome.computer_total,
+                    int(new_record),
+                    game.id,
+                ),
+            )
+        return replace(
+            game,
+            version=new_version,
+            status=status,
+            updated_at=now,
+            finished_at=now,
+            result=outcome.result,
+            human_total=outcome.human_total,
+            computer_total=outcome.computer_total,
+            new_record=new_record,
+        )
 
-    def events(self, game_id: str) -> list[Event]:
+    def events(self, game_id: str, after: int = 0) -> list[Event]:
         """See :meth:`Storage.events`."""
         with self._lock:
             rows = self._conn.execute(
-                "SELECT kind, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+                "SELECT kind, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
+                (game_id, after),
             ).fetchall()
         return [Event(kind, json.loads(data)) for kind, data in rows]
 

@@ -352,29 +352,29 @@ async function restart() {
 
 // ------------------------------------------------------------------------- routing
 
+// The server answers /, /lobby, /game and /rules with this same page (a single-page app),
+// so each view has a real address and reloads land on the right view.
+const PATHS = { lobby: "/", game: "/game", rules: "/rules" };
+
 function go(view) {
-  if (view !== "rules" && state.view !== "rules") state.previousView = state.view;
-  if (view === "rules" && state.view !== "rules") state.previousView = state.view;
+  if (state.view !== view) state.previousView = state.view;
   state.view = view;
-  const hash = view === "lobby" ? "#/" : `#/${view}`;
-  if (location.hash !== hash && !(view === "lobby" && location.hash === "")) {
-    history.pushState(null, "", hash);
-  }
+  if (location.pathname !== PATHS[view]) history.pushState(null, "", PATHS[view]);
   update();
   if (view === "rules") window.scrollTo(0, 0);
 }
 
 async function route() {
-  const hash = location.hash.replace(/^#\/?/, "");
-  if (hash === "rules") {
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  if (path === "/rules") {
     if (state.view !== "rules") state.previousView = state.view;
     state.view = "rules";
     update();
     window.scrollTo(0, 0);
-  } else if (hash === "game" && state.game) {
+  } else if (path === "/game" && state.game) {
     state.view = "game";
     update();
-  } else if (hash === "game") {
+  } else if (path === "/game") {
     // A reload on the table: show the saved game as it stands (no restart; that is only
     // what 「继续游戏」 does from the lobby).
     await refreshLobbyData();
@@ -384,6 +384,7 @@ async function route() {
     stopReplay();
     state.view = "lobby";
     state.showGameOver = false;
+    if (location.pathname !== "/") history.replaceState(null, "", "/");
     update();
     await refreshLobbyData();
   }
@@ -480,15 +481,17 @@ function wire() {
     byTestId("play-again").focus();
   });
   document.getElementById("rules-back").addEventListener("click", () => {
-    if (state.previousView === "game" && state.game) {
-      state.view = "game";
-      history.pushState(null, "", "#/game");
-      update();
-    } else {
-      history.pushState(null, "", "#/");
-      route();
-    }
+    if (state.previousView === "game" && state.game) go("game");
+    else goLobby();
   });
+  // Links between views stay in the page (no reload, the game in memory is kept).
+  for (const a of document.querySelectorAll("a[data-nav]")) {
+    a.addEventListener("click", (event) => {
+      event.preventDefault();
+      if (a.dataset.nav === "rules") go("rules");
+      else goLobby();
+    });
+  }
   // In-page anchors on the rules page: scroll without changing the hash-based route.
   for (const a of document.querySelectorAll("[data-anchor]")) {
     a.addEventListener("click", (event) => {

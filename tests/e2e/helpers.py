@@ -1,0 +1,191 @@
+"""Drive the game page the way a player does: only through what is on the screen.
+
+Everything is located by the stable ``data-testid`` hooks of issue 4. The helpers read the
+previews the page shows (which come from the server) to pick boxes; they never compute a
+score themselves.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+
+from playwright.sync_api import Locator, Page, expect
+
+UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
+LOWER = (
+    "three_of_a_kind",
+    "four_of_a_kind",
+    "full_house",
+    "small_straight",
+    "large_straight",
+    "yahtzee",
+    "chance",
+)
+CATEGORIES = UPPER + LOWER
+_NUMBER = re.compile(r"-?\d+")
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Table:
+    """The game page at ``base_url`` in ``page``."""
+
+    def __init__(self, page: Page, base_url: str) -> None:
+        self.page = page
+        self.base_url = base_url
+
+    # -- locators -----------------------------------------------------------------------
+
+    def by(self, testid: str) -> Locator:
+        """The element with ``data-testid=testid``."""
+        return self.page.get_by_test_id(testid)
+
+    def die(self, i: int) -> Locator:
+        """Die ``i`` (0..4)."""
+        return self.by(f"die-{i}")
+
+    def cell(self, category: str, who: str = "human") -> Locator:
+        """The scorecard cell of ``who`` (human/computer) for ``category``."""
+        return self.by(f"cell-{who}-{category}")
+
+    # -- reading the page ---------------------------------------------------------------
+
+    def dice(self) -> list[int]:
+        """The five faces shown (0 for a die not rolled yet)."""
+        values = [self.die(i).get_attribute("data-value") or "0" for i in range(5)]
+        return [int(v) for v in values]
+
+    def rolls_left(self) -> int:
+        """The rolls-left counter (剩余 n 次)."""
+        match = _NUMBER.search(self.by("rolls-left").inner_text())
+        assert match, self.by("rolls-left").inner_text()
+        return int(match.group())
+
+    def round(self) -> int:
+        """The round shown in 第 n / 13 回合."""
+        match = _NUMBER.search(self.by("round").inner_text())
+        assert match
+        return int(match.group())
+
+    def hints_left(self) -> int:
+        """The number on the 提示 (n) button."""
+        match = _NUMBER.search(self.by("hint").inner_text())
+        assert match
+        return int(match.group())
+
+    def selectable(self) -> list[str]:
+        """The categories whose human cell is selectable now, in card order."""
+        return [c for c in CATEGORIES if self.cell(c).get_attribute("data-selectable") == "true"]
+
+    def shown_points(self, category: str, who: str = "human") -> int | None:
+        """The number shown in a cell (preview or score), ``None`` when empty."""
+        match = _NUMBER.search(self.cell(category, who).inner_text())
+        return int(match.group()) if match else None
+
+    def previews(self) -> dict[str, int]:
+        """The preview points of every selectable cell."""
+        out: dict[str, int] = {}
+        for c in self.selectable():
+            points = self.shown_points(c)
+            assert points is not None, f"selectable cell {c} shows no preview"
+            out[c] = points
+        return out
+
+    def total(self, who: str = "human") -> int:
+        """The 总分 row of ``who``."""
+        return int(self.by(f"total-{who}").inner_text())
+
+    def message(self) -> str:
+        """The announcement / error area's text."""
+        return self.by("message").inner_text()
+
+    # -- actions ------------------------------------------------------------------------
+
+    def open_lobby(self) -> None:
+        """Load the page at / and wait until the records are shown."""
+        self.page.goto(self.base_url + "/")
+        expect(self.by("start-solo")).to_be_visible()
+
+    def _start(self, button: str) -> None:
+        self.by(button).click()
+        # Starting a new game while one is saved asks first (issue 4, lobby).
+        dialog = self.by("confirm-dialog")
+        if dialog.is_visible():
+            self.by("confirm-yes").click()
+        expect(self.by("roll")).to_be_enabled()
+        expect(self.by("round")).to_have_text("第 1 / 13 回合")
+
+    def start_solo(self) -> None:
+        """单人挑战 from the lobby."""
+        self._start("start-solo")
+
+    def start_vs(self, difficulty: str = "novice") -> None:
+        """人机对战 against ``difficulty`` from the lobby."""
+        self.by("difficulty").select_option(difficulty)
+        self._start("start-vs")
+
+    def roll(self) -> list[int]:
+        """Click 掷骰子/再掷 and wait for the new dice."""
+        before = self.rolls_left()
+        self.by("roll").click()
+        expect(self.by("rolls-left")).to_have_text(f"剩余 {before - 1} 次")
+        return self.dice()
+
+    def wait_for_my_turn(self, round_: int) -> None:
+        """Skip the computer's replay if one runs, then wait for round ``round_`` to start."""
+        skip = self.by("skip-replay")
+        if skip.is_visible():
+            skip.click()
+        expect(self.by("round")).to_have_text(f"第 {round_} / 13 回合")
+        expect(self.by("rolls-left")).to_have_text("剩余 3 次")
+
+    def score(self, category: str, *, confirm: bool = True) -> None:
+        """Click a cell; answer the zero confirmation (U2) with ``confirm`` when it comes.
+
+        The dialog is expected exactly when the cell previews 0 while another selectable
+        cell previews more.
+        """
+        previews = self.previews()
+        asks = previews.get(category) == 0 and any(
+            p > 0 for c, p in previews.items() if c != category
+        )
+        self.cell(category).click()
+        dialog = self.by("confirm-dialog")
+        if not asks:
+            return
+        expect(dialog).to_be_visible()
+        self.by("confirm-yes" if confirm else "confirm-no").click()
+        expect(dialog).to_be_hidden()
+
+    def best_box(self) -> str:
+        """The selectable box with the highest preview (a simple greedy player)."""
+        previews = self.previews()
+        assert previews, "no selectable box"
+        return max(previews, key=lambda c: previews[c])
+
+    def play_round(self, round_: int, *, rolls: int = 1) -> str:
+        """Roll ``rolls`` times, write the best-previewed box; return the box chosen."""
+        for _ in range(rolls):
+            self.roll()
+        box = self.best_box()
+        self.score(box, confirm=True)
+        expect(self.cell(box)).to_have_attribute("data-selectable", "false")
+        if round_ < 13:
+            self.wait_for_my_turn(round_ + 1)
+        return box
+
+    def play_to_end(self, first_round: int = 1) -> None:
+        """Play every remaining round greedily until the end-of-game panel shows."""
+        for r in range(first_round, 14):
+            self.play_round(r)
+        skip = self.by("skip-replay")
+        if skip.is_visible():
+            skip.click()
+        expect(self.by("game-over")).to_be_visible()

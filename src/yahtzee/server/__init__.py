@@ -22,7 +22,7 @@ def _load_solver() -> None:
         print(f"warning: solver unavailable ({exc}); computer players disabled", file=sys.stderr)
         return
     print("loading the solver table (built once if missing)…", flush=True)
-    load_table()
+    load_table(progress=True)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None) -> None:

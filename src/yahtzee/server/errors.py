@@ -36,6 +36,18 @@ class NotFoundError(ApiError):
         super().__init__(404, "not_found", "找不到这局游戏。")
 
 
+class InvalidInputError(ApiError):
+    """A query the domain refused as malformed or impossible (``/api/advice``)."""
+
+    def __init__(self, cause: Exception) -> None:
+        error = to_api_error(cause)
+        if error.status != 422:
+            error = ApiError(
+                422, "invalid_request", "这个局面不成立，请检查计分表、骰子和剩余次数。"
+            )
+        super().__init__(422, "invalid_request", error.message)
+
+
 class ZeroNeedsConfirmationError(domain.IllegalMoveError):
     """Scoring 0 while another open box would score more, without ``confirm_zero`` (U2)."""
 

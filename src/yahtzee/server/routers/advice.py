@@ -8,7 +8,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 
+from yahtzee.errors import YahtzeeError
 from yahtzee.rules import Dice, Scorecard
+from yahtzee.server.errors import InvalidInputError
 from yahtzee.server.routers._common import errors
 
 router = APIRouter(prefix="/api", tags=["advice"])
@@ -23,18 +25,19 @@ async def advice(
         str | None, Query(description="five digits 1-6, e.g. `13356`; omit before a roll")
     ] = None,
     rolls_left: Annotated[
-        int | None,
-        Query(ge=0, le=3, description="rolls left this turn (default 2 with dice, else 3)"),
-    ] = None,
+        int, Query(ge=0, le=2, description="rolls left after these dice: 0, 1 or 2")
+    ] = 2,
 ) -> Response:
     """The expert's ranking of every option (holds or boxes) with its expected value; the
     same JSON as ``yahtzee advise --json``."""
     from yahtzee.solver import advise  # imported here: the solver is loaded at startup
 
-    card = Scorecard.parse(scores)
-    parsed = Dice.parse(dice) if dice is not None else None
-    left = rolls_left if rolls_left is not None else (2 if parsed is not None else 3)
-    result: Any = advise(card, parsed, left).to_json()
+    try:
+        card = Scorecard.parse(scores)
+        parsed = Dice.parse(dice) if dice is not None else None
+        result: Any = advise(card, parsed, rolls_left).to_json()
+    except YahtzeeError as exc:  # here every refusal is about the query, not a game move
+        raise InvalidInputError(exc) from exc
     if isinstance(result, str):
         json.loads(result)  # it must be JSON; fail loudly here rather than in the browser
         return Response(result, media_type="application/json")

@@ -1,0 +1,48 @@
+"""Fixtures of the API tests: a fresh app and database per test, seeded dice."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    # Starlette nags about httpx vs httpx2; irrelevant to these tests.
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from yahtzee.server import Settings, create_app
+
+from .helpers import Api
+
+
+@pytest.fixture
+def make_client(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
+    """Build clients on fresh apps: ``make_client(dice=..., static_dir=...)``."""
+    clients: list[TestClient] = []
+
+    def make(**overrides: Any) -> TestClient:
+        settings = Settings(**{"db": tmp_path / "games.db", "dice_seed": 1234, **overrides})
+        client = TestClient(create_app(settings))
+        client.__enter__()  # runs the lifespan: players and solver table load once
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client: Callable[..., TestClient]) -> TestClient:
+    """A client on a fresh app with a temporary database and seeded dice."""
+    return make_client()
+
+
+@pytest.fixture
+def api(client: TestClient) -> Api:
+    """Helpers bound to :func:`client`."""
+    return Api(client)

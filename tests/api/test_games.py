@@ -1,0 +1,317 @@
+"""Every game endpoint and error code of docs/api.md, through HTTP (TestClient)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from fastapi.testclient import TestClient
+
+from yahtzee.dice import ScriptedDice
+
+from .helpers import ALL_CATEGORIES, NO_HOLD, Api, error_code
+
+GAME_FIELDS = {
+    "id",
+    "version",
+    "mode",
+    "difficulty",
+    "status",
+    "round",
+    "current_player",
+    "dice",
+    "rolls_left",
+    "hints_left",
+    "players",
+    "preview",
+    "computer_turn",
+    "result",
+    "new_record",
+}
+
+
+def test_u9_first_response_sets_an_anonymous_long_lived_httponly_cookie(client: TestClient) -> None:
+    r = client.get("/api/health")
+    cookie = r.headers["set-cookie"]
+    match = re.match(r"yahtzee_player=([A-Za-z0-9_-]+);", cookie)
+    assert match is not None
+    assert len(match.group(1)) * 6 >= 128  # url-safe base64: 6 bits per character
+    assert "HttpOnly" in cookie
+    assert "SameSite=Lax" in cookie
+    assert "Max-Age=31536000" in cookie
+    # The browser sends it back: no new cookie, and the games are this player's.
+    assert "set-cookie" not in client.get("/api/health").headers
+
+
+def test_a_forged_malformed_cookie_is_replaced(client: TestClient) -> None:
+    client.cookies.set("yahtzee_player", "x")
+    r = client.get("/api/health")
+    assert "yahtzee_player=" in r.headers["set-cookie"]
+
+
+def test_create_solo_game_has_the_documented_shape(api: Api) -> None:
+    game = api.new("solo", difficulty="novice")
+    assert set(game) == GAME_FIELDS
+    assert game["mode"] == "solo"
+    assert game["difficulty"] is None  # difficulty is for vs games only
+    assert game["status"] == "in_progress"
+    assert (game["round"], game["current_player"]) == (1, "human")
+    assert (game["dice"], game["rolls_left"], game["hints_left"]) == (None, 3, 3)
+    assert set(game["players"]) == {"human"}
+    human = game["players"]["human"]
+    assert human["boxes"] == dict.fromkeys(ALL_CATEGORIES)
+    assert human["total"] == 0
+    assert game["preview"] is None
+    assert game["computer_turn"] is None
+    assert (game["result"], game["new_record"]) == (None, False)
+    assert game["version"] == 1
+
+
+def test_create_vs_game_defaults_to_expert(api: Api) -> None:
+    game = api.new("vs_computer")
+    assert game["difficulty"] == "expert"
+    assert set(game["players"]) == {"human", "computer"}
+    assert api.new("vs_computer", "novice")["difficulty"] == "novice"
+
+
+def test_current_game_is_404_then_the_unfinished_game(api: Api) -> None:
+    r = api.client.get("/api/games/current")
+    assert r.status_code == 404
+    assert error_code(r) == "not_found"
+    game = api.new()
+    assert api.client.get("/api/games/current").json()["id"] == game["id"]
+
+
+def test_u3_a_new_game_abandons_the_unfinished_one(api: Api) -> None:
+    old = api.roll(api.new())
+    new = api.new()
+    assert api.client.get("/api/games/current").json()["id"] == new["id"]
+    abandoned = api.get(old["id"])
+    assert abandoned["status"] == "abandoned"
+    assert abandoned["version"] == old["version"] + 1
+    # The old tab acting with its old version, then with the fresh one: both refused.
+    assert error_code(api.post(old, "roll", hold=NO_HOLD)) == "stale_version"
+    r = api.post(abandoned, "roll", hold=NO_HOLD)
+    assert (r.status_code, error_code(r)) == (409, "illegal_action")
+
+
+def test_another_players_game_is_not_found(make_client: Callable[..., TestClient]) -> None:
+    alice = Api(make_client())
+    game = alice.new()
+    bob = Api(make_client())
+    bob.client.get("/api/health")  # bob gets his own cookie
+    for r in (
+        bob.client.get(f"/api/games/{game['id']}"),
+        bob.post(game, "roll", hold=NO_HOLD),
+        bob.post(game, "hint"),
+    ):
+        assert (r.status_code, error_code(r)) == (404, "not_found")
+    assert alice.get(game["id"])["version"] == 1  # untouched
+
+
+def test_r1_roll_then_reroll_only_unheld_dice(api: Api) -> None:
+    game = api.roll(api.new())
+    assert game["rolls_left"] == 2
+    assert len(game["dice"]) == 5
+    assert game["preview"] is not None
+    held = [True, True, False, False, False]
+    again = api.roll(game, held)
+    assert again["dice"][:2] == game["dice"][:2]
+    assert again["version"] == game["version"] + 1
+    last = api.roll(again, [True] * 4 + [False])
+    assert last["rolls_left"] == 0
+    r = api.post(last, "roll", hold=NO_HOLD)
+    assert (r.status_code, error_code(r)) == (409, "illegal_action")  # a fourth roll
+    assert api.get(game["id"])["version"] == last["version"]  # nothing changed
+
+
+def test_r1_first_roll_must_not_hold(api: Api) -> None:
+    game = api.new()
+    r = api.post(game, "roll", hold=[True] + [False] * 4)
+    assert (r.status_code, error_code(r)) == (409, "illegal_action")
+
+
+def test_stale_version_is_refused_and_changes_nothing(api: Api) -> None:
+    game = api.roll(api.new())
+    for version in (game["version"] - 1, game["version"] + 1):
+        r = api.post(game, "roll", version=version, hold=NO_HOLD)
+        assert (r.status_code, error_code(r)) == (409, "stale_version")
+    assert api.get(game["id"]) == game
+
+
+def test_score_before_rolling_is_illegal(api: Api) -> None:
+    game = api.new()
+    r = api.post(game, "score", category="chance")
+    assert (r.status_code, error_code(r)) == (409, "illegal_action")
+
+
+def test_u2_a_registered_box_cannot_be_changed(api: Api) -> None:
+    game = api.score(api.roll(api.new()), "chance")
+    game = api.roll(game)
+    r = api.post(game, "score", category="chance", confirm_zero=True)
+    assert (r.status_code, error_code(r)) == (409, "illegal_action")
+
+
+def test_u2_zero_needs_confirmation_server_side(make_client: Callable[..., TestClient]) -> None:
+    api = Api(make_client(dice=ScriptedDice([1, 2, 3, 5, 6])))
+    game = api.roll(api.new())
+    r = api.post(game, "score", category="yahtzee")
+    assert (r.status_code, error_code(r)) == (409, "zero_needs_confirmation")
+    assert api.get(game["id"]) == game  # "cancel changes nothing"
+    done = api.ok(game, "score", category="yahtzee", confirm_zero=True)
+    assert done["players"]["human"]["boxes"]["yahtzee"] == 0
+    assert done["version"] == game["version"] + 1
+
+
+def test_zero_without_alternative_needs_no_confirmation(
+    make_client: Callable[..., TestClient],
+) -> None:
+    # Fill every box but yahtzee and chance... simpler: a box scoring > 0 never asks.
+    api = Api(make_client(dice=ScriptedDice([1, 2, 3, 5, 6])))
+    game = api.roll(api.new())
+    done = api.ok(game, "score", category="chance")  # 17 points: no confirmation
+    assert done["players"]["human"]["boxes"]["chance"] == 17
+
+
+def test_r5_r6_joker_bonus_and_forbidden_boxes(make_client: Callable[..., TestClient]) -> None:
+    api = Api(make_client(dice=ScriptedDice([5] * 10)))
+    game = api.score(api.roll(api.new()), "yahtzee")
+    assert game["players"]["human"]["boxes"]["yahtzee"] == 50
+    game = api.roll(game)
+    preview = game["preview"]
+    assert preview["fives"] == {
+        "points": 25,
+        "yahtzee_bonus": 100,
+        "upper_bonus": 0,
+        "allowed": True,
+    }
+    assert preview["chance"]["allowed"] is False  # the matching upper box is open
+    r = api.post(game, "score", category="chance")
+    assert (r.status_code, error_code(r)) == (409, "illegal_action")
+    game = api.score(game, "fives")
+    human = game["players"]["human"]
+    assert (human["yahtzee_bonus"], human["total"]) == (100, 175)
+
+
+def test_u4_hints(api: Api) -> None:
+    game = api.new()
+    r = api.post(game, "hint")  # before the first roll: refused, nothing spent
+    assert (r.status_code, error_code(r)) == (409, "illegal_action")
+    game = api.roll(game)
+    for left in (2, 1, 0):
+        body = api.ok(game, "hint")
+        assert set(body) == {"hold", "category", "game"}
+        assert (body["hold"] is None) != (body["category"] is None)
+        if body["hold"] is not None:
+            assert len(body["hold"]) == 5
+            assert not all(body["hold"])
+        else:
+            assert body["category"] in game["preview"]
+        game = body["game"]
+        assert game["hints_left"] == left
+    r = api.post(game, "hint")
+    assert (r.status_code, error_code(r)) == (409, "illegal_action")
+    assert api.get(game["id"]) == game  # the refusal spent nothing
+    # The counter resets with a new game.
+    assert api.new()["hints_left"] == 3
+
+
+def test_u4_hint_with_no_rolls_left_names_a_box(api: Api) -> None:
+    game = api.roll(api.roll(api.roll(api.new()), [True] * 4 + [False]), [True] * 4 + [False])
+    body = api.ok(game, "hint")
+    assert body["hold"] is None
+    assert body["game"]["preview"][body["category"]]["allowed"]
+
+
+def test_u6_resume_restarts_the_turn_and_keeps_scores(api: Api) -> None:
+    game = api.play_turn(api.new())
+    game = api.roll(game)
+    resumed = api.ok(game, "resume")
+    assert (resumed["dice"], resumed["rolls_left"], resumed["preview"]) == (None, 3, None)
+    assert resumed["players"] == game["players"]
+    assert resumed["version"] == game["version"] + 1
+    assert resumed["hints_left"] == game["hints_left"]
+
+
+def test_invalid_requests_are_422_in_the_error_shape(api: Api) -> None:
+    game = api.new()
+    url = f"/api/games/{game['id']}"
+    v = game["version"]
+    bad = [
+        ("/api/games", {"mode": "tournament"}),
+        ("/api/games", {"mode": "vs_computer", "difficulty": "god"}),
+        ("/api/games", {}),
+        (f"{url}/roll", {"version": v, "hold": [1, 0, 0, 0, 0]}),
+        (f"{url}/roll", {"version": v, "hold": [False] * 4}),
+        (f"{url}/roll", {"version": "seven", "hold": NO_HOLD}),
+        (f"{url}/roll", {"version": -1, "hold": NO_HOLD}),
+        (f"{url}/roll", {"version": v, "hold": NO_HOLD, "extra": 1}),
+        (f"{url}/score", {"version": v, "category": "bonus"}),
+        (f"{url}/score", {"version": v}),
+        (f"{url}/hint", {}),
+        (f"{url}/resume", [1, 2]),
+    ]
+    for path, body in bad:
+        r = api.client.post(path, json=body)
+        assert (r.status_code, error_code(r)) == (422, "invalid_request"), (path, body)
+    for raw in (b"{not json", b"", b"\xff\xfe"):
+        r = api.client.post(
+            f"{url}/roll", content=raw, headers={"content-type": "application/json"}
+        )
+        assert (r.status_code, error_code(r)) == (422, "invalid_request"), raw
+    assert api.get(game["id"])["version"] == v
+
+
+def test_unknown_routes_and_methods_are_json_errors(client: TestClient) -> None:
+    r = client.get("/api/nothing/here")
+    assert (r.status_code, error_code(r)) == (404, "not_found")
+    r = client.get("/api/games/no-such-game")
+    assert (r.status_code, error_code(r)) == (404, "not_found")
+    r = client.delete("/api/health")
+    assert r.status_code == 405
+    error_code(r)
+    r = client.post("/api/games/no-such-game/roll", json={"version": 1, "hold": NO_HOLD})
+    assert (r.status_code, error_code(r)) == (404, "not_found")
+
+
+def test_bodies_over_64_kb_are_refused(client: TestClient) -> None:
+    big = b'{"mode": "solo", "pad": "' + b"x" * (65 * 1024) + b'"}'
+    r = client.post("/api/games", content=big, headers={"content-type": "application/json"})
+    assert (r.status_code, error_code(r)) == (413, "payload_too_large")
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the limit counts the bytes read
+        for _ in range(70):
+            yield b"x" * 1024
+
+    r = client.post(
+        "/api/games",
+        content=chunks(),
+        headers={"content-type": "application/json"},  # type: ignore[arg-type]
+    )
+    assert (r.status_code, error_code(r)) == (413, "payload_too_large")
+    r = client.post("/api/games", json={"mode": "solo", "pad": "x" * 60_000})
+    assert r.status_code == 422  # under the limit: parsed, then refused as malformed
+
+
+def test_security_headers_on_every_response(client: TestClient) -> None:
+    for r in (
+        client.get("/api/health"),
+        client.get("/api/games/nope"),
+        client.get("/"),
+        client.get("/docs"),
+        client.get("/openapi.json"),
+        client.get("/missing.js"),
+        client.post("/api/games", content=b"x" * 70_000),
+    ):
+        csp = r.headers["content-security-policy"]
+        assert "script-src 'self'" in csp
+        assert "unsafe-inline" not in csp
+        assert "frame-ancestors 'none'" in csp
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["referrer-policy"] == "no-referrer"
+
+
+def test_game_responses_are_not_cached(api: Api) -> None:
+    assert api.client.post("/api/games", json={"mode": "solo"}).headers["cache-control"] == (
+        "no-store"
+    )

@@ -286,7 +286,7 @@ def test_bodies_over_64_kb_are_refused(client: TestClient) -> None:
     r = client.post(
         "/api/games",
         content=chunks(),
-        headers={"content-type": "application/json"},  # type: ignore[arg-type]
+        headers={"content-type": "application/json"},
     )
     assert (r.status_code, error_code(r)) == (413, "payload_too_large")
     r = client.post("/api/games", json={"mode": "solo", "pad": "x" * 60_000})

@@ -1,0 +1,224 @@
+"""Whole games through HTTP, records (U7-U9), replay of the event log, advice, pages."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from yahtzee.server.service import GameService
+from yahtzee.server.views import game_json
+from yahtzee.storage import replay
+
+from .helpers import Api, error_code
+
+
+def _service(api: Api) -> GameService:
+    service: GameService = api.client.app.state.service  # type: ignore[attr-defined]
+    return service
+
+
+def _assert_stored_equals_replay(api: Api, game: dict[str, Any]) -> None:
+    """The game the API shows equals the replay of its stored event log."""
+    service = _service(api)
+    rebuilt = service.replayed(game["id"])
+    stored = service.storage.get_game(game["id"])
+    assert stored is not None
+    from yahtzee.server.service import Loaded
+
+    view = game_json(Loaded(stored, rebuilt))
+    assert view == api.get(game["id"])
+
+
+def test_u7_full_solo_game_to_the_end_updates_records(api: Api) -> None:
+    game = api.new("solo")
+    turns = 0
+    while game["status"] == "in_progress":
+        assert game["round"] == turns + 1
+        game = api.roll(game)
+        game = api.roll(game, [True, True, False, False, False])
+        allowed = [c for c, o in game["preview"].items() if o["allowed"]]
+        game = api.score(game, allowed[-1])
+        turns += 1
+    assert turns == 13
+    assert game["status"] == "finished"
+    assert game["result"] == "solo"
+    assert game["new_record"] is True  # the first finished game is a record
+    human = game["players"]["human"]
+    assert None not in human["boxes"].values()
+    assert human["total"] == (
+        human["upper_subtotal"]
+        + human["upper_bonus"]
+        + human["lower_total"]
+        + human["yahtzee_bonus"]
+    )
+    r = api.post(game, "roll", hold=[False] * 5)
+    assert (r.status_code, error_code(r)) == (409, "illegal_action")
+    assert api.client.get("/api/games/current").status_code == 404
+    records = api.client.get("/api/records").json()
+    assert records["games_played"] == 1
+    assert records["best_score"] == human["total"]
+    assert (records["wins"], records["losses"], records["draws"]) == (0, 0, 0)
+    (recent,) = records["recent"]
+    assert recent["id"] == game["id"]
+    assert (recent["mode"], recent["result"], recent["human_total"]) == (
+        "solo",
+        "solo",
+        human["total"],
+    )
+    _assert_stored_equals_replay(api, game)
+
+
+def test_u8_full_vs_game_plays_the_computer_inside_the_score_request(api: Api) -> None:
+    game = api.new("vs_computer", "expert")
+    while game["status"] == "in_progress":
+        before = game["players"]["computer"]
+        game = api.play_turn(game)
+        assert game["current_player"] == "human"
+        turn = game["computer_turn"]
+        if game["status"] == "in_progress" or turn["round"] == 13:
+            steps = turn["steps"]
+            assert steps[0]["action"] == "roll"
+            assert steps[0]["hold"] == [False] * 5
+            assert 2 <= len(steps) <= 4
+            assert steps[-1]["action"] == "score"
+            for prev, step in itertools.pairwise(steps):
+                if step["action"] == "roll":  # held dice stay, the others are rerolled
+                    kept = [d for d, h in zip(prev["dice"], step["hold"], strict=True) if h]
+                    assert kept == [d for d, h in zip(step["dice"], step["hold"], strict=True) if h]
+            category, points = steps[-1]["category"], steps[-1]["points"]
+            assert before["boxes"][category] is None
+            assert game["players"]["computer"]["boxes"][category] == points
+            assert turn["round"] == game["round"] - 1 or game["status"] == "finished"
+    human = game["players"]["human"]["total"]
+    computer = game["players"]["computer"]["total"]
+    expected = "win" if human > computer else "loss" if human < computer else "draw"
+    assert game["result"] == expected
+    assert None not in game["players"]["computer"]["boxes"].values()
+    records = api.client.get("/api/records").json()
+    assert records["games_played"] == 1
+    assert records[{"win": "wins", "loss": "losses", "draw": "draws"}[expected]] == 1
+    assert records["recent"][0]["computer_total"] == computer
+    assert records["recent"][0]["difficulty"] == "expert"
+    _assert_stored_equals_replay(api, game)
+
+
+def test_u7_new_record_only_when_beating_the_best(api: Api) -> None:
+    first = api.play_to_end(api.new("solo"))
+    second = api.play_to_end(api.new("solo"))  # same policy; the seeded dice differ
+    best = max(first["players"]["human"]["total"], second["players"]["human"]["total"])
+    beat = second["players"]["human"]["total"] > first["players"]["human"]["total"]
+    assert second["new_record"] is beat
+    records = api.client.get("/api/records").json()
+    assert records["best_score"] == best
+    assert records["games_played"] == 2
+    assert [g["id"] for g in records["recent"]] == [second["id"], first["id"]]
+
+
+def test_abandoned_games_do_not_count_in_records(api: Api) -> None:
+    api.play_turn(api.new())
+    api.new()
+    records = api.client.get("/api/records").json()
+    assert records == {
+        "best_score": None,
+        "wins": 0,
+        "losses": 0,
+        "draws": 0,
+        "games_played": 0,
+        "recent": [],
+    }
+
+
+def test_games_survive_a_restart_by_replaying_the_log(
+    make_client: Callable[..., TestClient], tmp_path: Path
+) -> None:
+    first = Api(make_client(db=tmp_path / "r.db"))
+    game = first.roll(first.play_turn(first.play_turn(first.new("vs_computer", "novice"))))
+    second = Api(make_client(db=tmp_path / "r.db"))
+    second.client.cookies.update(first.client.cookies)
+    assert second.get(game["id"]) == game
+    assert second.play_turn(second.ok(game, "resume"))["round"] == 4
+
+
+def test_b2_advice_endpoint(client: TestClient) -> None:
+    r = client.get(
+        "/api/advice", params={"scores": "ones=3,twos=6", "dice": "13356", "rolls_left": 2}
+    )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["options"]
+    assert body["best"] == body["options"][0]
+    r = client.get("/api/advice", params={"dice": "66666", "rolls_left": 0})
+    assert r.status_code == 200
+    for params in (
+        {"dice": "1234"},
+        {"dice": "12347"},
+        {"scores": "twos=5", "dice": "12345"},
+        {"scores": "nonsense", "dice": "12345"},
+        {"dice": "12345", "rolls_left": 3},
+        {"dice": "12345", "rolls_left": "x"},
+    ):
+        r = client.get("/api/advice", params=params)
+        assert (r.status_code, error_code(r)) == (422, "invalid_request"), params
+
+
+def test_health(client: TestClient) -> None:
+    assert client.get("/api/health").json() == {"status": "ok"}
+
+
+def test_openapi_documents_every_endpoint_and_docs_work_offline(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    paths = {(p, m) for p, ops in spec["paths"].items() for m in ops}
+    assert paths >= {
+        ("/api/games", "post"),
+        ("/api/games/current", "get"),
+        ("/api/games/{game_id}", "get"),
+        ("/api/games/{game_id}/roll", "post"),
+        ("/api/games/{game_id}/score", "post"),
+        ("/api/games/{game_id}/hint", "post"),
+        ("/api/games/{game_id}/resume", "post"),
+        ("/api/records", "get"),
+        ("/api/advice", "get"),
+        ("/api/health", "get"),
+    }
+    page = client.get("/docs")
+    assert page.status_code == 200
+    assert "<script" not in page.text  # works under the CSP, without a CDN
+    assert "http://" not in page.text.replace("http://127.0.0.1", "")
+    assert "https://" not in page.text
+    for path, _ in paths:
+        assert path in page.text
+    assert client.get("/docs/style.css").headers["content-type"].startswith("text/css")
+
+
+def test_static_front_end_is_served_from_the_same_origin(
+    make_client: Callable[..., TestClient], tmp_path: Path
+) -> None:
+    static = tmp_path / "static"
+    (static / "js").mkdir(parents=True)
+    (static / "index.html").write_text("<!doctype html><title>快艇骰子</title>", encoding="utf-8")
+    (static / "js" / "app.js").write_text("export const x = 1;\n")
+    (static / "app.css").write_text("body{}\n")
+    client = make_client(static_dir=static)
+    for path in ("/", "/rules", "/game", "/lobby"):
+        r = client.get(path)
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("text/html")
+        assert "快艇骰子" in r.text
+    js = client.get("/js/app.js")
+    assert js.headers["content-type"].startswith("text/javascript")
+    assert client.get("/app.css").headers["content-type"].startswith("text/css")
+    assert client.get("/../pyproject.toml").status_code == 404
+    assert client.get("/js/missing.js").status_code == 404
+
+
+def test_replay_rebuilds_the_same_position(api: Api) -> None:
+    game = api.roll(api.play_turn(api.new("vs_computer")))
+    hint = api.ok(game, "hint")
+    service = _service(api)
+    rebuilt = replay(service.storage.events(game["id"]))
+    assert rebuilt.state.hints_left == hint["game"]["hints_left"]
+    assert list(rebuilt.state.dice.values) == hint["game"]["dice"]  # type: ignore[union-attr]

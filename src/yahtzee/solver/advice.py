@@ -107,6 +107,12 @@ class TurnArrays:
         subs = _UNIQUE_SUB_ARRAYS[dice_index(dice.values)]
         return KEEP_FACES[int(subs[int(np.argmax(k[subs]))])]
 
+    def candidates(self, dice: Dice, rolls_left: int) -> tuple[tuple[int, ...], list[float]]:
+        """The distinct keeps of ``dice`` (flat indices, see ``KEEP_FACES``) and their values."""
+        k = self.keeps(rolls_left)
+        subs = _UNIQUE_SUBS[dice_index(dice.values)]
+        return subs, k[_UNIQUE_SUB_ARRAYS[dice_index(dice.values)]].tolist()
+
     def ranked_keeps(self, dice: Dice, rolls_left: int) -> list[KeepOption]:
         """Every distinct keep of ``dice``, best first."""
         k = self.keeps(rolls_left)

@@ -1,0 +1,108 @@
+"""普通 (intermediate): a sensible player who thinks one turn ahead.
+
+It plans its rolls properly for *this* turn — the expected value of every keep with the
+rolls it has left — but judges the outcome with a rule of thumb instead of looking
+further ahead: points now, minus what a box is usually worth (so it prefers not to waste
+a good box), plus a nudge for staying on course for the upper bonus. Like a person it is
+not perfectly consistent: among options within a couple of points of its favourite it
+sometimes picks another, weighted by value, from a seeded random generator.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import OrderedDict
+from threading import Lock
+
+import numpy as np
+
+from yahtzee.players.base import Decision, RollDecision, ScoreDecision
+from yahtzee.rules import UPPER_BONUS_THRESHOLD, Dice, Scorecard, legal_options
+from yahtzee.solver import hold_for, state_of
+from yahtzee.solver.advice import TurnArrays
+from yahtzee.solver.kernel import category_values
+from yahtzee.solver.tables import KEEP_FACES, N_DICE
+
+# What a box is typically worth to a decent player; writing a roll there "costs" this.
+TYPICAL = np.array(
+    [2.0, 5.0, 8.5, 12.0, 15.0, 18.0, 20.0, 10.0, 20.0, 26.0, 28.0, 12.0, 22.0],
+    dtype=np.float64,
+)
+PAR_WEIGHT = 0.8  # points of "feeling" per point above/below three-of-a-face in the upper box
+MARGIN = 2.0  # options this close to the favourite are tempting...
+TEMPERATURE = 1.0  # ...with probability ~ exp(value / TEMPERATURE)
+_ZERO_TABLE = np.zeros(8192 * 64 * 2, dtype=np.float32)
+_ALL = np.arange(N_DICE, dtype=np.intp)
+_FACE = np.array([i + 1 if i < 6 else 0 for i in range(13)], dtype=np.float64)[:, None]
+
+
+def _heuristic_e0(mask: int, up: int, flag: int) -> np.ndarray[tuple[int], np.dtype[np.float64]]:
+    """This turn's value of writing each roll in its best box, by the rule of thumb."""
+    n = N_DICE
+    gains, points = category_values(
+        _ZERO_TABLE,
+        np.full(n, mask, dtype=np.intp),
+        np.full(n, up, dtype=np.intp),
+        np.full(n, flag, dtype=np.intp),
+        _ALL,
+    )
+    h = gains - TYPICAL[:, None]
+    if up < UPPER_BONUS_THRESHOLD:
+        h[:6] += PAR_WEIGHT * (points[:6] - 3 * _FACE[:6])
+    e0: np.ndarray[tuple[int], np.dtype[np.float64]] = h.max(axis=0)
+    return e0
+
+
+_CACHE_SIZE = 1024  # ~12 kB each; early-game states recur in every game
+_cache: OrderedDict[tuple[int, int, int], TurnArrays] = OrderedDict()
+_lock = Lock()
+
+
+def _arrays(card: Scorecard) -> TurnArrays:
+    """This state's rule-of-thumb turn arrays (deterministic, so shared process-wide)."""
+    key = state_of(card)
+    with _lock:
+        arrays = _cache.get(key)
+        if arrays is not None:
+            _cache.move_to_end(key)
+            return arrays
+    arrays = TurnArrays(_heuristic_e0(*key))
+    with _lock:
+        _cache[key] = arrays
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return arrays
+
+
+class IntermediatePlayer:
+    """One-turn planner with a rule-of-thumb future (see the module docstring)."""
+
+    name = "intermediate"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self._rng = rng if rng is not None else random.Random()
+
+    def _pick(self, values: list[float]) -> int:
+        best = max(values)
+        near = [i for i, v in enumerate(values) if v >= best - MARGIN]
+        weights = [math.exp((values[i] - best) / TEMPERATURE) for i in near]
+        return self._rng.choices(near, weights)[0]
+
+    def decide(self, card: Scorecard, dice: Dice, rolls_left: int) -> Decision:
+        """Best keep for this turn by expected rule-of-thumb value, sometimes a near one."""
+        if rolls_left > 0:
+            subs, values = _arrays(card).candidates(dice, rolls_left)
+            keep = KEEP_FACES[subs[self._pick(values)]]
+            if len(keep) < 5:
+                return RollDecision(hold_for(dice, keep))
+        options = legal_options(card, dice)
+        up = card.upper_subtotal
+        values = []
+        for o in options:
+            value = o.gain - float(TYPICAL[o.category.index])
+            face = o.category.face
+            if face is not None and up < UPPER_BONUS_THRESHOLD:
+                value += PAR_WEIGHT * (o.points - 3 * face)
+            values.append(value)
+        return ScoreDecision(options[self._pick(values)].category)

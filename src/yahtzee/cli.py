@@ -1,0 +1,219 @@
+"""The ``yahtzee`` command line: ``solve``, ``advise``, ``simulate`` and ``serve``.
+
+Invalid input exits with status 2 and a single line on stderr (never a traceback).
+Heavy imports (numpy via the solver, the web server) happen inside the subcommands, so
+``yahtzee --help`` and the server start stay quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import unicodedata
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+PROG = "yahtzee"
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad command-line input: reported as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (argparse's default prints the usage block too)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    """Left-justify ``text`` to ``width`` terminal columns (CJK characters count two)."""
+    return text + " " * max(0, width - _width(text))
+
+
+def _progress_bar(label: str, stream: TextIO) -> Callable[[int, int], None] | None:
+    """A progress callback drawing on ``stream``, or ``None`` when it is not a terminal."""
+    if not stream.isatty():
+        return None
+    start = time.perf_counter()
+
+    def report(done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / total) if total else width
+        bar = "#" * filled + "-" * (width - filled)
+        elapsed = time.perf_counter() - start
+        end = "\n" if done >= total else ""
+        stream.write(f"\r{label} [{bar}] {done}/{total} {elapsed:5.1f}s{end}")
+        stream.flush()
+
+    return report
+
+
+# -- solve ---------------------------------------------------------------------------------
+
+
+def _cmd_solve(args: argparse.Namespace) -> int:
+    from yahtzee.solver import build_table, table_path
+
+    start = time.perf_counter()
+    table = build_table(force=args.force, progress=True)
+    elapsed = time.perf_counter() - start
+    print(f"table: {table.path or table_path()}")
+    print(f"start value 新局期望得分: {table.start_value:.5f}  ({elapsed:.2f} s)")
+    return 0
+
+
+# -- advise --------------------------------------------------------------------------------
+
+
+def _cmd_advise(args: argparse.Namespace) -> int:
+    from yahtzee.rules import Dice, Scorecard
+    from yahtzee.solver import CategoryOption, KeepOption, advise, load_table
+
+    card = Scorecard.parse(args.scores or "")
+    if card.is_complete:
+        raise UsageError("the scorecard is full: all 13 boxes are filled, nothing to advise")
+    dice = Dice.parse(args.dice) if args.dice is not None else None
+    rolls_left = args.rolls_left
+    if rolls_left not in (0, 1, 2):
+        raise UsageError(f"--rolls-left must be 0, 1 or 2, got {rolls_left}")
+    advice = advise(card, dice, rolls_left, load_table(progress=True))
+    if args.json:
+        print(json.dumps(advice.to_json(), ensure_ascii=False))
+        return 0
+    filled = str(card) or "(empty card 空白记分卡)"
+    print(f"scores 记分卡: {filled}")
+    if dice is None:
+        print(f"下一回合开始的期望得分 expected points still to come: {advice.state_value:.3f}")
+        return 0
+    print(f"dice 骰子: {dice}   rolls left 剩余掷骰: {rolls_left}")
+    print(f"局面价值 state value: {advice.state_value:.3f}")
+    best = advice.best
+    if rolls_left > 0:
+        print(_pad("保留 keep", 24) + "期望 value")
+        for option in advice.options:
+            assert isinstance(option, KeepOption)
+            kept = " ".join(str(f) for f in option.keep) or "-"
+            label = f"{kept}" + ("  (停止掷骰 stop)" if len(option.keep) == 5 else "")
+            mark = "  ← 最佳 best" if option is best else ""
+            print(_pad(label, 24) + f"{option.value:9.3f}{mark}")
+    else:
+        print(_pad("格子 box", 26) + _pad("得分 points", 12) + "期望 value")
+        for option in advice.options:
+            assert isinstance(option, CategoryOption)
+            name = f"{option.category.zh} {option.category.value}"
+            mark = "  ← 最佳 best" if option is best else ""
+            print(_pad(name, 26) + _pad(str(option.points), 12) + f"{option.value:9.3f}{mark}")
+    return 0
+
+
+# -- simulate ------------------------------------------------------------------------------
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    import random
+
+    from yahtzee.players import PLAYER_NAMES, PLAYER_ZH, get_player
+    from yahtzee.solver import load_table
+    from yahtzee.solver.simulate import simulate_expert, simulate_player
+
+    if args.player not in PLAYER_NAMES:
+        raise UsageError(
+            f"unknown player {args.player!r}; expected one of: {', '.join(PLAYER_NAMES)}"
+        )
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, got {args.games}")
+    progress = _progress_bar(f"模拟 {args.player}", sys.stderr)
+    if args.player == "expert":
+        result = simulate_expert(
+            args.games, args.seed, table=load_table(progress=True), progress=progress
+        )
+    else:
+        rng = random.Random(args.seed)
+        player = get_player(args.player, random.Random(rng.getrandbits(64)))
+        result = simulate_player(player, args.games, rng.getrandbits(64), progress=progress)
+    summary = result.summary()
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    pct = summary["percentiles"]
+    print(f"player 玩家: {PLAYER_ZH[args.player]} {args.player}   games 局数: {summary['games']}")
+    print(f"mean 平均: {summary['mean']:.2f}   sd 标准差: {summary['sd']:.2f}")
+    print("percentiles 分位数: " + "  ".join(f"{k}%={v:g}" for k, v in pct.items()))
+    print(f"upper bonus rate 上半区奖励率: {100 * summary['upper_bonus_rate']:.1f}%")
+    print(f"yahtzee rate 快艇率: {100 * summary['yahtzee_rate']:.1f}%")
+    print(f"speed 速度: {summary['games_per_second']:.0f} games/s")
+    return 0
+
+
+# -- serve ---------------------------------------------------------------------------------
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from yahtzee.server import serve  # lazy: the web stack is only needed here
+
+    serve(host=args.host, port=args.port, db=args.db)
+    return 0
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog=PROG, description="快艇骰子 (Yahtzee): optimal solver, advisor, game")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    solve = sub.add_parser("solve", help="build the solver table (cached)")
+    solve.add_argument("--force", action="store_true", help="rebuild even if cached")
+    solve.set_defaults(func=_cmd_solve)
+
+    adv = sub.add_parser("advise", help="rank every option of a position")
+    adv.add_argument(
+        "--scores", default="", help="filled boxes, e.g. ones=3,twos=6,yahtzee=50 (empty = new)"
+    )
+    adv.add_argument("--dice", help="five digits 1-6, e.g. 13356")
+    adv.add_argument(
+        "--rolls-left", type=int, default=2, help="0, 1 or 2 (default 2: after the first roll)"
+    )
+    adv.add_argument("--json", action="store_true", help="print one JSON object")
+    adv.set_defaults(func=_cmd_advise)
+
+    sim = sub.add_parser("simulate", help="simulate games of a computer player")
+    sim.add_argument("--player", default="expert", help="expert | intermediate | novice")
+    sim.add_argument("--games", type=int, default=10000)
+    sim.add_argument("--seed", type=int, default=None)
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.set_defaults(func=_cmd_simulate)
+
+    srv = sub.add_parser("serve", help="serve the browser game")
+    srv.add_argument("--host", default="127.0.0.1")
+    srv.add_argument("--port", type=int, default=8000)
+    srv.add_argument("--db", type=Path, default=None, help="SQLite database file")
+    srv.set_defaults(func=_cmd_serve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``yahtzee`` console script; returns the exit status."""
+    from yahtzee.errors import YahtzeeError
+
+    try:
+        args = _parser().parse_args(argv)
+        func: Callable[[argparse.Namespace], int] = args.func
+        return func(args)
+    except (UsageError, YahtzeeError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

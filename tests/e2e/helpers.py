@@ -82,7 +82,7 @@ class Table:
 
     def selectable(self) -> list[str]:
         """The categories whose human cell is selectable now, in card order."""
-        return [c for c in CATEGORIES if self.cell(c).get_attribute("data-selectable") == "true"]
+        return list(self.previews())
 
     def shown_points(self, category: str, who: str = "human") -> int | None:
         """The number shown in a cell (preview or score), ``None`` when empty."""
@@ -90,13 +90,21 @@ class Table:
         return int(match.group()) if match else None
 
     def previews(self) -> dict[str, int]:
-        """The preview points of every selectable cell."""
+        """The preview points of every selectable cell, in card order.
+
+        Read in one round trip (the tests call this every turn).
+        """
+        rows: list[list[str]] = self.page.evaluate(
+            """() => [...document.querySelectorAll('[data-testid^="cell-human-"]')]
+                .filter((td) => td.dataset.selectable === "true")
+                .map((td) => [td.dataset.testid.slice("cell-human-".length), td.innerText])"""
+        )
         out: dict[str, int] = {}
-        for c in self.selectable():
-            points = self.shown_points(c)
-            assert points is not None, f"selectable cell {c} shows no preview"
-            out[c] = points
-        return out
+        for category, text in rows:
+            match = _NUMBER.search(text)
+            assert match, f"selectable cell {category} shows no preview: {text!r}"
+            out[category] = int(match.group())
+        return {c: out[c] for c in CATEGORIES if c in out}
 
     def total(self, who: str = "human") -> int:
         """The 总分 row of ``who``."""

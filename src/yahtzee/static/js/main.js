@@ -11,6 +11,7 @@ const REPLAY_STEP_MS = 800; // U8: a pace a person can follow (~0.5–1 s a step
 const state = initialState();
 let messageSerial = 0;
 let replayTimer = null;
+let focusWanted = false;
 
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 
@@ -48,16 +49,14 @@ function enterGame(game) {
 
 /** Put focus on the roll button when it would otherwise be lost (keyboard players, B3). */
 function focusTable() {
-  requestAnimationFrame(() => {
-    const active = document.activeElement;
-    const lost =
-      !active || active === document.body || active.disabled || active.closest("[hidden]");
-    if (lost && state.view === "game") {
-      const roll = byTestId("roll");
-      if (!roll.disabled) roll.focus();
-      else document.getElementById("main").focus({ preventScroll: true });
-    }
-  });
+  const active = document.activeElement;
+  const lost =
+    !active || active === document.body || active.disabled || active.closest("[hidden]");
+  if (lost && state.view === "game") {
+    const roll = byTestId("roll");
+    if (!roll.disabled) roll.focus();
+    else document.getElementById("main").focus({ preventScroll: true });
+  }
 }
 
 /** Run one server action; on failure show why and re-sync from the server ("never stuck"). */
@@ -73,6 +72,7 @@ async function act(fn) {
   } finally {
     state.busy = false;
     update();
+    flushFocus();
   }
 }
 
@@ -203,6 +203,14 @@ function afterTurn() {
     refreshLobbyData();
     requestAnimationFrame(() => byTestId("play-again").focus());
   } else {
+    focusWanted = true;
+  }
+}
+
+/** Move focus after the DOM reflects the new state (a disabled button cannot take it). */
+function flushFocus() {
+  if (focusWanted) {
+    focusWanted = false;
     focusTable();
   }
 }
@@ -244,6 +252,7 @@ function finishReplay(skipped = false) {
   }
   afterTurn();
   update();
+  flushFocus();
 }
 
 // --------------------------------------------------------------------------- hints
@@ -397,7 +406,9 @@ function isTyping(el) {
 }
 
 function isInteractive(el) {
-  return el && (el.tagName === "BUTTON" || el.tagName === "A" || el.tagName === "SUMMARY");
+  // A button that was just hidden (the view changed) may still hold focus for a moment.
+  const tag = el && el.tagName;
+  return (tag === "BUTTON" || tag === "A" || tag === "SUMMARY") && !el.closest("[hidden]");
 }
 
 function moveFocus(list, current, delta) {

@@ -1,0 +1,98 @@
+"""The lobby and the rules page (U5, U9, U10, B1)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from e2e.helpers import Table
+
+pytestmark = pytest.mark.e2e
+
+
+def test_u5_lobby_offers_both_modes_difficulties_and_records(table: Table) -> None:
+    page = table.page
+    expect(page).to_have_title("快艇骰子")
+    expect(table.by("start-solo")).to_have_text("开始单人挑战")
+    expect(table.by("start-vs")).to_have_text("开始人机对战")
+    # B1: three difficulties, 高手 (expert) by default.
+    select = table.by("difficulty")
+    expect(select).to_have_value("expert")
+    options = select.locator("option")
+    expect(options).to_have_count(3)
+    assert [options.nth(i).get_attribute("value") for i in range(3)] == [
+        "novice",
+        "intermediate",
+        "expert",
+    ]
+    assert [options.nth(i).inner_text() for i in range(3)] == ["入门", "普通", "高手"]
+    # A new browser has empty records and nothing to continue.
+    expect(table.by("continue")).to_be_hidden()
+    expect(table.by("best-score")).to_have_text("—")
+    for key in ("wins", "losses", "draws"):
+        expect(table.by(key)).to_have_text("0")
+    expect(table.by("rules-link")).to_be_visible()
+
+    # 「继续游戏」 appears once a game is saved, and says which one.
+    table.start_vs("intermediate")
+    table.roll()
+    table.by("lobby").click()
+    expect(table.by("continue")).to_be_visible()
+    expect(page.locator("#continue-summary")).to_contain_text("人机对战（普通）")
+
+
+def test_u5_default_vs_game_is_against_the_expert(table: Table) -> None:
+    table.by("start-vs").click()
+    expect(table.page.locator("#computer-head")).to_have_text("电脑（高手）")
+    expect(table.page.locator("#mode-badge")).to_have_text("人机对战 · 高手")
+
+
+def test_u9_records_persist_across_visits_in_this_browser(table: Table) -> None:
+    table.start_solo()
+    table.play_to_end()
+    total = table.total()
+    # A new tab of the same browser (same cookie) sees the record; the old page is closed.
+    context = table.page.context
+    table.page.close()
+    visit = context.new_page()
+    visit.goto(table.base_url + "/")
+    expect(visit.get_by_test_id("best-score")).to_have_text(str(total))
+    expect(visit.locator("#recent-list li")).to_have_count(1)
+    visit.close()
+    # Another browser (no cookie) has records of its own.
+    other = context.browser.new_context() if context.browser else None
+    assert other is not None
+    stranger = other.new_page()
+    stranger.goto(table.base_url + "/")
+    expect(stranger.get_by_test_id("best-score")).to_have_text("—")
+    other.close()
+
+
+def test_u10_rules_page_from_lobby_and_game_in_chinese(table: Table) -> None:
+    page = table.page
+    table.by("rules-link").click()
+    expect(page).to_have_url(table.base_url + "/rules")
+    rules = page.locator("#view-rules")
+    expect(rules).to_be_visible()
+    for heading in ("简介", "怎么玩", "计分表", "术语", "常见问题"):
+        expect(rules.get_by_role("heading", name=heading, exact=True)).to_be_visible()
+    # Our behaviour, not just any Yahtzee: forced Joker, zero confirmation, 3 hints, H key,
+    # continuing restarts the turn.
+    for phrase in ("必须", "再问你一次", "3 次提示", "H 键", "当前这个回合会从头开始", "63", "35"):
+        expect(rules).to_contain_text(phrase)
+    page.get_by_test_id("rules-back").click()
+    expect(table.by("start-solo")).to_be_visible()
+
+    # From the table, and back to the same game.
+    table.start_solo()
+    dice = table.roll()
+    table.by("rules-link-game").click()
+    expect(rules).to_be_visible()
+    page.get_by_test_id("rules-back").click()
+    expect(table.by("roll")).to_be_visible()
+    assert table.dice() == dice
+    assert table.rolls_left() == 2
+
+    # A direct visit (bookmark, reload) works too.
+    page.goto(table.base_url + "/rules")
+    expect(rules).to_be_visible()

@@ -58,7 +58,8 @@ def test_b3_keyboard_only_turn(table: Table) -> None:
     assert outline not in ("none", ""), outline
     page.keyboard.press("ArrowDown")
     target = _focused_testid(page)
-    assert target != start and target.startswith("cell-human-")
+    assert target != start
+    assert target.startswith("cell-human-")
     category = target.removeprefix("cell-human-")
     previews = table.previews()
     page.keyboard.press("Enter")
@@ -108,7 +109,8 @@ def test_phone_viewport_has_no_horizontal_scroll(browser: Browser, server_url: s
     table.wait_for_my_turn(2)
     # The dice and the roll button fit on the first screen.
     box = table.by("roll").bounding_box()
-    assert box is not None and box["y"] + box["height"] <= 667
+    assert box is not None
+    assert box["y"] + box["height"] <= 667
     table.by("rules-link-game").click()
     no_sideways_scroll("rules")
     context.close()

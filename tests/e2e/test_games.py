@@ -89,7 +89,8 @@ def test_u8_whole_vs_game_against_novice_end_panel_and_records(table: Table) -> 
     table.by("lobby").click()
     counts = {k: int(table.by(k).inner_text()) for k in ("wins", "losses", "draws")}
     key = "wins" if human > computer else "losses" if human < computer else "draws"
-    assert counts[key] == 1 and sum(counts.values()) == 1, counts
+    assert counts[key] == 1, counts
+    assert sum(counts.values()) == 1, counts
     again = table.page.context.new_page()
     again.goto(table.base_url + "/")
     expect(again.get_by_test_id(key)).to_have_text("1")

@@ -10,6 +10,7 @@ GIL inside its loops; the chunks write disjoint entries of the table).
 
 from __future__ import annotations
 
+import ctypes
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -30,7 +31,8 @@ from yahtzee.solver.tables import (
 
 TABLE_SHAPE = (1 << NUM_CATS, N_UP, 2)
 """V[mask, upper, flag]: mask bit i = box i used; flag = the 快艇 box holds 50."""
-CHUNK = 1024
+CHUNK = 768
+_PROB32 = PROB5.astype(np.float32)  # e2 is relative to the per-state shift: float32 is ample
 
 ProgressFn = Callable[[int, int], None]
 
@@ -57,7 +59,27 @@ def solve_states(v: F32, mask: IntArray, up: IntArray, flag: IntArray) -> None:
     e0, shift = turn_start_e0(v, mask, up, flag)
     _, e1 = reroll(e0)
     _, e2 = reroll(e1)
-    v[(mask * N_UP + up) * 2 + flag] = PROB5 @ e2 + shift
+    v[(mask * N_UP + up) * 2 + flag] = _PROB32 @ e2 + shift
+
+
+def _keep_freed_memory() -> None:
+    """Ask glibc to keep freed memory instead of returning it to the OS at once.
+
+    Each chunk allocates and frees a few MB of temporaries; with glibc's defaults those
+    go back to the kernel after every free (mmap/munmap and heap trimming), which showed
+    up as ~900k page faults and more system time than the whole computation. Raising the
+    mmap and trim thresholds (process-wide, harmless elsewhere: at most a few tens of MB
+    stay mapped) halves the solve time. A no-op where glibc is not the C library.
+    """
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return
+    m_trim_threshold, m_top_pad, m_mmap_threshold = -1, -2, -3
+    mallopt(m_trim_threshold, 256 << 20)
+    mallopt(m_top_pad, 64 << 20)
+    mallopt(m_mmap_threshold, 32 << 20)
 
 
 def solve(
@@ -69,23 +91,31 @@ def solve(
     """
     if threads is None:
         threads = max(1, min(2, os.cpu_count() or 1))
+    _keep_freed_memory()
     v = np.zeros(int(np.prod(TABLE_SHAPE)), dtype=np.float32)
     reach = reachable_states()
     pops = _popcounts()
     total = int(reach[pops < NUM_CATS].sum())
     done = 0
-    with ThreadPoolExecutor(max_workers=threads) as pool:
+    pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
+    try:
         for filled in range(NUM_CATS - 1, -1, -1):
             m, u, f = np.nonzero(reach & (pops == filled)[:, None, None])
             m, u, f = m.astype(np.intp), u.astype(np.intp), f.astype(np.intp)
-            starts = range(0, len(m), chunk)
-            jobs = [
-                pool.submit(solve_states, v, m[a : a + chunk], u[a : a + chunk], f[a : a + chunk])
-                for a in starts
+            pieces = [
+                (m[a : a + chunk], u[a : a + chunk], f[a : a + chunk])
+                for a in range(0, len(m), chunk)
             ]
-            for job in jobs:
-                job.result()
+            if pool is None:
+                for piece in pieces:
+                    solve_states(v, *piece)
+            else:
+                for job in [pool.submit(solve_states, v, *piece) for piece in pieces]:
+                    job.result()
             done += len(m)
             if progress is not None:
                 progress(done, total)
+    finally:
+        if pool is not None:
+            pool.shutdown()
     return v.reshape(TABLE_SHAPE)

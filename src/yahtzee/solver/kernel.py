@@ -25,7 +25,7 @@ from yahtzee.solver.tables import (
     JOKER_POINTS,
     N_DICE,
     N_UP,
-    SHRINK,
+    SHRINK_GROUPS,
     UPPER_CAP,
     YAHTZEE_BIT,
     YAHTZEE_ROWS,
@@ -194,7 +194,14 @@ def best_within(k: list[F32]) -> F32:
     """
     m = k[0]
     for n in range(1, 6):
-        m = np.maximum(k[n], np.take(m, SHRINK[n], axis=0).max(axis=1))
+        out = np.empty_like(k[n])
+        for start, stop, idx in SHRINK_GROUPS[n]:
+            if idx.shape[0] == 1:
+                np.take(m, idx[0], axis=0, out=out[start:stop])
+            else:
+                np.take(m, idx, axis=0).max(axis=0, out=out[start:stop])
+        np.maximum(out, k[n], out=out)
+        m = out
     return m
 
 

@@ -49,9 +49,14 @@ N_UP = UPPER_CAP + 1
 FULL_MASK = (1 << NUM_CATS) - 1
 
 LEVELS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(combinations_with_replacement(range(1, 7), n)) for n in range(6)
+    tuple(sorted(combinations_with_replacement(range(1, 7), n), key=lambda ms: (len(set(ms)), ms)))
+    for n in range(6)
 )
-"""``LEVELS[n]``: the sorted multisets of ``n`` faces, in index order."""
+"""``LEVELS[n]``: the sorted multisets of ``n`` faces, in index order.
+
+Ordered by the number of distinct faces first, so that the multisets with ``j`` distinct
+faces (hence ``j`` sub-multisets one face smaller) form one contiguous block: the lattice
+max then gathers exactly what it needs, with no padding (see :data:`SHRINK_GROUPS`)."""
 
 LEVEL_SIZES: tuple[int, ...] = tuple(len(level) for level in LEVELS)
 LEVEL_OFFSETS: tuple[int, ...] = tuple(sum(LEVEL_SIZES[:n]) for n in range(6))
@@ -111,6 +116,28 @@ SHRINK: tuple[IntArray, ...] = (
     np.zeros((1, 0), dtype=np.intp),
     *tuple(_shrink(n) for n in range(1, 6)),
 )
+
+
+def _shrink_groups(n: int) -> tuple[tuple[int, int, IntArray], ...]:
+    groups = []
+    start = 0
+    while start < LEVEL_SIZES[n]:
+        width = len(set(LEVELS[n][start]))
+        stop = start
+        while stop < LEVEL_SIZES[n] and len(set(LEVELS[n][stop])) == width:
+            stop += 1
+        # (width, rows) so a gather yields (width, rows, S) and the max runs over axis 0.
+        groups.append((start, stop, np.ascontiguousarray(SHRINK[n][start:stop, :width].T)))
+        start = stop
+    return tuple(groups)
+
+
+SHRINK_GROUPS: tuple[tuple[tuple[int, int, IntArray], ...], ...] = (
+    (),
+    *(_shrink_groups(n) for n in range(1, 6)),
+)
+"""Per level, blocks ``(start, stop, idx)`` of multisets with the same number of distinct
+faces; ``idx`` (distinct faces, rows) indexes the sub-multisets on the level below."""
 
 
 def _expand_matrix(n: int) -> F32:

@@ -1,0 +1,195 @@
+"""The ``yahtzee`` command line (issue 2 §4): advise, simulate, serve and input errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import yahtzee.server
+from yahtzee.cli import main
+from yahtzee.solver import ValueTable
+
+pytestmark = pytest.mark.usefixtures("table")  # the solver table is built once
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_advise_text_ranks_boxes_with_chinese_names(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["advise", "--dice", "66666", "--rolls-left", "0"], capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    best = next(line for line in lines if "最佳" in line)
+    assert best.startswith("快艇")
+    assert "机会" in out
+    assert "六点" in out
+
+
+def test_advise_text_keeps(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["advise", "--scores", "ones=3,twos=6", "--dice", "13356"], capsys)
+    assert code == 0
+    assert "保留" in out
+    assert "剩余掷骰: 2" in out  # --rolls-left defaults to 2
+
+
+def test_advise_json(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["advise", "--scores", "ones=3,twos=6,yahtzee=50", "--dice", "13356"]
+    code, out, _ = run([*argv, "--rolls-left", "2", "--json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) == {"state_value", "options", "best"}
+    assert data["best"] == data["options"][0]
+    assert all(set(o) == {"keep", "value"} for o in data["options"])
+
+    code, out, _ = run([*argv, "--rolls-left", "0", "--json"], capsys)
+    data = json.loads(out)
+    assert all(set(o) == {"category", "points", "value"} for o in data["options"])
+    chance = next(o for o in data["options"] if o["category"] == "chance")
+    assert chance["points"] == 18
+
+
+def test_advise_without_dice_reports_the_state_value(
+    table: ValueTable, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(["advise", "--json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert abs(data["state_value"] - table.start_value) < 1e-9
+    assert data["options"] == []
+    code, out, _ = run(["advise", "--scores", ""], capsys)
+    assert code == 0
+    assert f"{table.start_value:.3f}" in out
+
+
+FULL = (
+    "ones=1,twos=2,threes=3,fours=4,fives=5,sixes=6,three_of_a_kind=0,four_of_a_kind=0,"
+    "full_house=0,small_straight=0,large_straight=0,yahtzee=0,chance=5"
+)
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["advise", "--dice", "1234"], "dice"),
+        (["advise", "--dice", "12347"], "dice"),
+        (["advise", "--scores", "sevens=7"], "unknown category"),
+        (["advise", "--scores", "twos=5"], "twos=5"),
+        (["advise", "--scores", "ones=x"], "integer"),
+        (["advise", "--scores", FULL], "full"),
+        (["advise", "--dice", "12345", "--rolls-left", "3"], "rolls-left"),
+        (["advise", "--rolls-left", "two"], "rolls-left"),
+        (["simulate", "--player", "grandmaster"], "grandmaster"),
+        (["simulate", "--games", "0"], "games"),
+        (["frobnicate"], "frobnicate"),
+        ([], "command"),
+    ],
+)
+def test_invalid_input_exits_with_one_line(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(argv, capsys)
+    assert code != 0
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert needle in err
+    assert "Traceback" not in err
+
+
+def test_invalid_input_in_a_real_process() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "yahtzee", "advise", "--scores", "twos=5"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        "yahtzee: error: twos=5 is impossible: no roll scores that"
+    ]
+
+
+SIM_KEYS = {
+    "games",
+    "mean",
+    "sd",
+    "percentiles",
+    "upper_bonus_rate",
+    "yahtzee_rate",
+    "games_per_second",
+}
+
+
+@pytest.mark.parametrize(("player", "games"), [("expert", 500), ("novice", 40)])
+def test_simulate_json(player: str, games: int, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--player", player, "--games", str(games), "--seed", "1", "--json"]
+    code, out, err = run(argv, capsys)
+    assert code == 0
+    assert err == ""  # not a terminal: no progress bar
+    data = json.loads(out)
+    assert set(data) == SIM_KEYS
+    assert data["games"] == games
+    assert set(data["percentiles"]) == {"5", "25", "50", "75", "95"}
+    p = data["percentiles"]
+    assert p["5"] <= p["25"] <= p["50"] <= p["75"] <= p["95"]
+    assert 0 <= data["upper_bonus_rate"] <= 1
+    assert 0 <= data["yahtzee_rate"] <= 1
+    assert data["games_per_second"] > 0
+    # Same seed, same games.
+    code, again, _ = run(argv, capsys)
+    assert json.loads(again)["mean"] == data["mean"]
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = _Tty()
+    monkeypatch.setattr(sys, "stderr", fake)
+    code = main(["simulate", "--games", "2048", "--seed", "1"])
+    assert code == 0
+    assert "[" in fake.getvalue()
+    assert "#" in fake.getvalue()
+    out, _ = capsys.readouterr()
+    assert "平均" in out
+
+
+def test_serve_calls_the_server_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, int, Path | None]] = []
+
+    def fake_serve(host: str, port: int, db: Path | None) -> None:
+        calls.append((host, port, db))
+
+    monkeypatch.setattr(yahtzee.server, "serve", fake_serve)
+    assert main(["serve", "--port", "8123", "--db", "games.db"]) == 0
+    assert main(["serve"]) == 0
+    assert calls == [("127.0.0.1", 8123, Path("games.db")), ("127.0.0.1", 8000, None)]
+
+
+def test_cli_does_not_import_the_web_stack_for_advice() -> None:
+    code = (
+        "import sys; from yahtzee.cli import main; main(['advise', '--json']); "
+        "print('fastapi' in sys.modules, file=sys.stderr)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ},
+        check=True,
+    )
+    assert proc.stderr.strip() == "False"

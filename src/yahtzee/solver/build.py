@@ -62,7 +62,7 @@ def solve_states(v: F32, mask: IntArray, up: IntArray, flag: IntArray) -> None:
     v[(mask * N_UP + up) * 2 + flag] = _PROB32 @ e2 + shift
 
 
-def _keep_freed_memory() -> None:
+def keep_freed_memory() -> None:
     """Ask glibc to keep freed memory instead of returning it to the OS at once.
 
     Each chunk allocates and frees a few MB of temporaries; with glibc's defaults those
@@ -91,7 +91,7 @@ def solve(
     """
     if threads is None:
         threads = max(1, min(2, os.cpu_count() or 1))
-    _keep_freed_memory()
+    keep_freed_memory()
     v = np.zeros(int(np.prod(TABLE_SHAPE)), dtype=np.float32)
     reach = reachable_states()
     pops = _popcounts()

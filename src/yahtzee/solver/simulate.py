@@ -30,8 +30,9 @@ from yahtzee.rules import (
     Dice,
     Scorecard,
 )
+from yahtzee.solver.build import keep_freed_memory
 from yahtzee.solver.cache import ValueTable, load_table
-from yahtzee.solver.kernel import category_values, reroll, turn_start_e0
+from yahtzee.solver.kernel import category_values, keep_values, reroll, turn_start_e0
 from yahtzee.solver.tables import (
     CODE_TO_KEEP,
     COUNT_CODE_WEIGHTS,
@@ -110,7 +111,7 @@ def _expert_batch(
         up = np.minimum(upper, UPPER_CAP)
         e0, _shift = turn_start_e0(v, mask, up, flag)
         k1, e1 = reroll(e0)
-        k2, _ = reroll(e1)
+        k2 = keep_values(e1)  # the roll values after this (E2) are never needed here
         keeps = (np.concatenate(k1), np.concatenate(k2))  # (462, n) flat keep values
         counts = _roll_counts(rng, n, np.full(n, 5))
         for rolls_left in range(ROLLS_PER_TURN - 1, 0, -1):
@@ -150,6 +151,7 @@ def simulate_expert(
     if threads is None:
         threads = max(1, min(2, os.cpu_count() or 1))
     v = table.flat
+    keep_freed_memory()
     start = time.perf_counter()
     sizes = [min(BATCH, games - a) for a in range(0, games, BATCH)]
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))

@@ -366,3 +366,29 @@ def test_expert_simulation_is_reproducible(table: ValueTable) -> None:
     b = simulate_expert(300, seed=3, table=table, threads=1)
     assert np.array_equal(a.scores, b.scores)
     assert not np.array_equal(a.scores, simulate_expert(300, seed=4, table=table).scores)
+
+
+def test_advice_is_thread_safe(table: ValueTable) -> None:
+    """The server asks from several threads at once; the shared per-state cache must
+    give every thread the same answers as a single thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from yahtzee.solver import advice as advice_module
+
+    rng = random.Random(31)
+    positions = []
+    for card in _varied_cards(rng, 40):
+        dice = Dice.of(rng.randint(1, 6) for _ in range(5))
+        positions.append((card, dice, 2 - rng.randint(0, 1)))
+
+    def answer(i: int) -> list[tuple[tuple[int, ...], float]]:
+        card, dice, rolls_left = positions[i % len(positions)]
+        options = advise(card, dice, rolls_left, table).options
+        return [(o.keep, o.value) for o in options if isinstance(o, KeepOption)]
+
+    advice_module._cache.clear()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parallel = list(pool.map(answer, range(4 * len(positions))))
+    advice_module._cache.clear()
+    serial = [answer(i) for i in range(4 * len(positions))]
+    assert parallel == serial

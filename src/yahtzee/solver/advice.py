@@ -67,6 +67,9 @@ def reroll_single(e: F64) -> tuple[F64, F64]:
     return k, np.maximum.reduceat(k[_SUB_FLAT], _SUB_STARTS)
 
 
+_extend_lock = Lock()
+
+
 class TurnArrays:
     """One state's turn: ``e_r`` per roll and ``k_r`` per flat keep, for r rolls left.
 
@@ -89,10 +92,14 @@ class TurnArrays:
 
     def keeps(self, rolls_left: int) -> F64:
         """Flat keep values (462,) with ``rolls_left`` (1 or 2) rolls to come."""
-        while len(self._k) < rolls_left:
-            k, e = reroll_single(self._e[-1])
-            self._k.append(k)
-            self._e.append(e)
+        if len(self._k) < rolls_left:
+            # Cached arrays are shared between server threads: extend them under a lock so
+            # two threads never append the same level twice.
+            with _extend_lock:
+                while len(self._k) < rolls_left:
+                    k, e = reroll_single(self._e[-1])
+                    self._k.append(k)
+                    self._e.append(e)
         return self._k[rolls_left - 1]
 
     def rolls(self, rolls_left: int) -> F64:

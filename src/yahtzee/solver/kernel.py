@@ -23,6 +23,8 @@ from yahtzee.solver.tables import (
     EXPAND,
     F32,
     JOKER_POINTS,
+    LEVEL_OFFSETS,
+    LEVEL_SIZES,
     N_DICE,
     N_UP,
     SHRINK_GROUPS,
@@ -178,11 +180,22 @@ def turn_start_e0(
     return e0, shift32.astype(np.float64)
 
 
-def keep_values(level5: F32) -> list[F32]:
-    """``K`` per level 0..5 from the level-5 values (a fresh die is a mean over 6 faces)."""
+def keep_values(level5: F32, flat: F32 | None = None) -> list[F32]:
+    """``K`` per level 0..5 from the level-5 values (a fresh die is a mean over 6 faces).
+
+    With ``flat`` (a (462, S) buffer) the levels are written into it in flat keep order
+    (level 5 copied in too) and the returned arrays are views of it.
+    """
     k: list[F32] = [level5] * 6
+    if flat is not None:
+        flat[LEVEL_OFFSETS[5] :] = level5
+        k = [flat[LEVEL_OFFSETS[n] : LEVEL_OFFSETS[n] + LEVEL_SIZES[n]] for n in range(6)]
     for n in range(4, -1, -1):
-        k[n] = np.take(k[n + 1], EXPAND[n], axis=0).sum(axis=1, dtype=np.float32)
+        gathered = np.take(k[n + 1], EXPAND[n], axis=0)
+        if flat is None:
+            k[n] = gathered.sum(axis=1, dtype=np.float32)
+        else:
+            gathered.sum(axis=1, dtype=np.float32, out=k[n])
         k[n] *= _SIXTH
     return k
 
@@ -205,9 +218,9 @@ def best_within(k: list[F32]) -> F32:
     return m
 
 
-def reroll(e: F32) -> tuple[list[F32], F32]:
+def reroll(e: F32, flat: F32 | None = None) -> tuple[list[F32], F32]:
     """One more roll: the keep values ``K`` (per level) and the new ``E`` (252, S)."""
-    k = keep_values(e)
+    k = keep_values(e, flat)
     return k, best_within(k)
 
 

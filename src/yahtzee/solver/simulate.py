@@ -39,6 +39,7 @@ from yahtzee.solver.tables import (
     DICE_COUNTS,
     KEEP_COUNTS,
     LEVEL_OFFSETS,
+    N_KEEPS,
     SUB_KEEPS,
     UPPER_CAP,
     IntArray,
@@ -48,8 +49,7 @@ if TYPE_CHECKING:
     from yahtzee.players.base import Player
 
 ProgressFn = Callable[[int, int], None]
-BATCH = 1024
-_FACES = np.arange(6, dtype=np.intp)
+BATCH = 2048
 _Y = Category.YAHTZEE.index
 
 
@@ -84,16 +84,21 @@ class SimulationResult:
         }
 
 
-def _roll_counts(rng: np.random.Generator, n: int, how_many: IntArray) -> IntArray:
-    """Face counts (n, 6) of ``how_many[i]`` fresh dice per game."""
-    faces = rng.integers(0, 6, size=(n, 5))
-    used = np.arange(5)[None, :] < how_many[:, None]
-    counts: IntArray = ((faces[:, :, None] == _FACES) & used[:, :, None]).sum(axis=1)
-    return counts
+_POW6 = COUNT_CODE_WEIGHTS  # a die showing face f+1 adds 6**f to a multiset's code
+_KEEP_CODE = KEEP_COUNTS @ COUNT_CODE_WEIGHTS
+_KEEP_SIZE = KEEP_COUNTS.sum(axis=1)
+_CODE_TO_DICE = np.where(LEVEL_OFFSETS[5] <= CODE_TO_KEEP, CODE_TO_KEEP - LEVEL_OFFSETS[5], -1)
+_POSITIONS = np.arange(5)
 
 
-def _to_dice(counts: IntArray) -> IntArray:
-    dice: IntArray = CODE_TO_KEEP[counts @ COUNT_CODE_WEIGHTS] - LEVEL_OFFSETS[5]
+def _roll(rng: np.random.Generator, kept_code: IntArray, kept_size: IntArray) -> IntArray:
+    """Roll the missing dice onto each game's kept multiset; returns roll indices (n,).
+
+    Multisets are tracked by their base-6 count code, so adding a die is one addition.
+    """
+    fresh = _POW6[rng.integers(0, 6, size=(kept_code.shape[0], 5))]
+    fresh[_POSITIONS[None, :] >= (5 - kept_size)[:, None]] = 0
+    dice: IntArray = _CODE_TO_DICE[kept_code + fresh.sum(axis=1)]
     return dice
 
 
@@ -107,21 +112,19 @@ def _expert_batch(
     flag = np.zeros(n, dtype=np.intp)
     lower = np.zeros(n, dtype=np.int64)
     ybonus = np.zeros(n, dtype=np.int64)
+    nothing = np.zeros(n, dtype=np.intp)
+    keeps = np.empty((2, N_KEEPS, n), dtype=np.float32)  # flat keep values, 1 and 2 rolls left
     for _ in range(ROUNDS):
         up = np.minimum(upper, UPPER_CAP)
         e0, _shift = turn_start_e0(v, mask, up, flag)
-        k1, e1 = reroll(e0)
-        k2 = keep_values(e1)  # the roll values after this (E2) are never needed here
-        keeps = (np.concatenate(k1), np.concatenate(k2))  # (462, n) flat keep values
-        counts = _roll_counts(rng, n, np.full(n, 5))
+        _, e1 = reroll(e0, keeps[0])
+        keep_values(e1, keeps[1])  # the roll values after this (E2) are never needed here
+        dice = _roll(rng, nothing, nothing)
         for rolls_left in range(ROLLS_PER_TURN - 1, 0, -1):
-            dice = _to_dice(counts)
             subs = SUB_KEEPS[dice]  # (n, 32) flat keeps within each roll
-            cand = keeps[rolls_left - 1][subs, games[:, None]]
+            cand = np.take(keeps[rolls_left - 1].reshape(-1), subs * n + games[:, None])
             keep = subs[games, np.argmax(cand, axis=1)]
-            kept = KEEP_COUNTS[keep]
-            counts = kept + _roll_counts(rng, n, 5 - kept.sum(axis=1))
-        dice = _to_dice(counts)
+            dice = _roll(rng, _KEEP_CODE[keep], _KEEP_SIZE[keep])
         values, points = category_values(v, mask, up, flag, dice)
         cat = np.argmax(values, axis=0)
         pts = points[cat, games]

@@ -392,3 +392,16 @@ def test_advice_is_thread_safe(table: ValueTable) -> None:
     advice_module._cache.clear()
     serial = [answer(i) for i in range(4 * len(positions))]
     assert parallel == serial
+
+
+def test_fast_best_category_agrees_with_the_rules_engine(table: ValueTable) -> None:
+    """best_category (plain Python) vs category_options (rules.score_options)."""
+    from yahtzee.solver.advice import category_options
+
+    for card in _varied_cards(random.Random(41), 16):
+        for d in ROLLS:
+            dice = Dice.of(d)
+            ranked = category_options(card, dice, table)
+            chosen = best_category(card, dice, table)
+            value = next(o.value for o in ranked if o.category is chosen)
+            assert value == pytest.approx(ranked[0].value, abs=1e-9), (str(card), d)

@@ -7,7 +7,9 @@ small LRU cache, so the second and third decision of a turn cost a lookup.
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from threading import Lock
 from typing import Any
@@ -17,15 +19,31 @@ import numpy.typing as npt
 
 from yahtzee.errors import GameOverError, IllegalMoveError
 from yahtzee.game import Hold
-from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, score_options
+from yahtzee.rules import (
+    CATEGORIES,
+    FULL_HOUSE_POINTS,
+    LARGE_STRAIGHT_POINTS,
+    SMALL_STRAIGHT_POINTS,
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    YAHTZEE_BONUS,
+    YAHTZEE_POINTS,
+    Category,
+    Dice,
+    Scorecard,
+    score_options,
+)
 from yahtzee.solver.cache import ValueTable, load_table, state_of
-from yahtzee.solver.kernel import category_values, single_state_e0
+from yahtzee.solver.kernel import single_state_e0
 from yahtzee.solver.tables import (
+    BASE_SCORE,
+    DICE_COUNTS,
     EXPAND_MATRIX,
     KEEP_FACES,
     LEVEL_OFFSETS,
     N_DICE,
     N_KEEPS,
+    N_UP,
     SUB_KEEPS,
     UPPER_CAP,
     dice_index,
@@ -52,6 +70,12 @@ _UNIQUE_SUB_ARRAYS = tuple(np.array(s, dtype=np.intp) for s in _UNIQUE_SUBS)
 _SUB_FLAT = np.concatenate(_UNIQUE_SUB_ARRAYS)
 _SUB_STARTS = np.cumsum([0] + [len(s) for s in _UNIQUE_SUBS[:-1]]).astype(np.intp)
 _FULL = LEVEL_OFFSETS[5]
+_Y = Category.YAHTZEE.index
+_JOKER_FIXED = {
+    Category.FULL_HOUSE.index: FULL_HOUSE_POINTS,
+    Category.SMALL_STRAIGHT.index: SMALL_STRAIGHT_POINTS,
+    Category.LARGE_STRAIGHT.index: LARGE_STRAIGHT_POINTS,
+}
 assert _COMPLETE.shape == (_FULL, N_DICE)
 assert N_KEEPS == _FULL + N_DICE
 
@@ -265,17 +289,52 @@ def best_keep(card: Scorecard, dice: Dice, rolls_left: int, table: ValueTable) -
     return turn_arrays(table, mask, up, flag).best_keep(dice, rolls_left)
 
 
+_POINTS_BY_ROLL: list[list[int]] = BASE_SCORE.T.tolist()  # [roll][box] R3 points
+_YAHTZEE_FACE: list[int] = [
+    row.index(5) + 1 if max(row) == 5 else 0 for row in DICE_COUNTS.tolist()
+]  # face of each Yahtzee roll, 0 for other rolls
+_LOWER_BOXES = range(6, 13)
+
+
 def best_category(card: Scorecard, dice: Dice, table: ValueTable) -> Category:
-    """The box the expert writes ``dice`` in (always legal under R6)."""
+    """The box the expert writes ``dice`` in (always legal under R6).
+
+    Plain Python over at most 13 boxes (a few numpy calls would cost more than the whole
+    loop); tests check it against :func:`category_options`, which uses the rules engine.
+    """
     mask, up, flag = state_of(card)
-    values, _ = category_values(
-        table.flat,
-        np.array([mask], dtype=np.intp),
-        np.array([up], dtype=np.intp),
-        np.array([flag], dtype=np.intp),
-        np.array([dice_index(dice.values)], dtype=np.intp),
-    )
-    return CATEGORIES[int(np.argmax(values[:, 0]))]
+    d = dice_index(dice.values)
+    points = _POINTS_BY_ROLL[d]
+    face = _YAHTZEE_FACE[d]
+    joker = face > 0 and mask >> _Y & 1 == 1
+    if joker:
+        if not mask >> (face - 1) & 1:
+            boxes: Iterable[int] = (face - 1,)
+        elif any(not mask >> c & 1 for c in _LOWER_BOXES):
+            boxes = _LOWER_BOXES
+        else:
+            boxes = range(6)
+    else:
+        boxes = range(13)
+    v = table.flat
+    bonus = YAHTZEE_BONUS if joker and flag else 0
+    best, best_value = -1, -math.inf
+    for c in boxes:
+        if mask >> c & 1:
+            continue
+        p = _JOKER_FIXED.get(c, points[c]) if joker else points[c]
+        gain = p + bonus
+        new_up, new_flag = up, flag
+        if c < 6:
+            new_up = min(UPPER_CAP, up + p)
+            if up < UPPER_BONUS_THRESHOLD <= up + p:
+                gain += UPPER_BONUS
+        elif c == _Y:
+            new_flag = int(p == YAHTZEE_POINTS)
+        value = gain + float(v[((mask | 1 << c) * N_UP + new_up) * 2 + new_flag])
+        if value > best_value:
+            best, best_value = c, value
+    return CATEGORIES[best]
 
 
 def hold_for(dice: Dice, keep: tuple[int, ...]) -> Hold:

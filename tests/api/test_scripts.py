@@ -29,4 +29,4 @@ def test_kill_9_mid_load_loses_no_acknowledged_action() -> None:
 
 def test_load_benchmark_quick_mode_has_no_errors() -> None:
     out = _run("load_bench.py")
-    assert "errors       : 0" in out
+    assert "errors                  : 0 (must be 0)" in out

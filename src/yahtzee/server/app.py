@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import mimetypes
 import random
@@ -86,6 +87,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             service.warm_up()
         except ImportError as exc:  # the solver package is missing: only solo play works
             log.warning("computer players unavailable: %s", exc)
+        # Everything loaded so far (modules, the solver table's objects) lives for the
+        # whole process: keep it out of the garbage collector's scans.
+        gc.collect()
+        gc.freeze()
         yield
         storage.close()
 

@@ -11,6 +11,7 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yahtzee import errors as domain
@@ -101,7 +102,7 @@ def to_api_error(exc: Exception) -> ApiError:
         return ApiError(422, "invalid_request", "计分表格式不正确，例如 ones=3,twos=6。")
     if isinstance(exc, domain.YahtzeeError):
         return ApiError(422, "invalid_request", "请求内容不正确。")
-    if isinstance(exc, RequestValidationError):
+    if isinstance(exc, RequestValidationError | ValidationError):
         return ApiError(422, *_HTTP_CODES[422])
     if isinstance(exc, StarletteHTTPException):
         code, message = _HTTP_CODES.get(exc.status_code, ("http_error", "请求无法完成。"))
@@ -130,6 +131,7 @@ def install_error_handlers(app: FastAPI) -> None:
         StaleVersionError,
         GameNotFoundError,
         RequestValidationError,
+        ValidationError,
         StarletteHTTPException,
         Exception,
     ):

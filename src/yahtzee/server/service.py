@@ -6,6 +6,11 @@ Handlers call these methods; each one is a pure computation through
 and by the storage's conditional update, which is the real guarantee: two racing
 requests, in one process or several, can never both succeed.
 
+The methods are coroutines, but the SQLite writes run inline on the event loop: a commit
+in WAL mode with ``synchronous=NORMAL`` costs tens of microseconds, less than handing it
+to a thread. (A writer thread with group commit was tried and measured: throughput did not
+improve and the paced p99 latency tripled, from the GIL handoffs.)
+
 Positions are kept in a bounded in-memory cache keyed by game id and version. A miss (a
 restart, an eviction, or a game another process advanced) is filled by replaying the
 stored event log, so the log stays the only source of truth.
@@ -135,7 +140,7 @@ class GameService:
 
     # -- actions ------------------------------------------------------------------------
 
-    def new_game(self, player_id: str, mode: Mode, difficulty: str | None) -> Loaded:
+    async def new_game(self, player_id: str, mode: Mode, difficulty: str | None) -> Loaded:
         """Start a game; the player's unfinished game is abandoned (重新开始)."""
         if mode is Mode.SOLO:
             difficulty = None
@@ -149,14 +154,16 @@ class GameService:
         )
         return self._remember(Loaded(stored, game))
 
-    def roll(self, player_id: str, game_id: str, version: int, hold: Sequence[bool]) -> Loaded:
+    async def roll(
+        self, player_id: str, game_id: str, version: int, hold: Sequence[bool]
+    ) -> Loaded:
         """Roll the unheld dice (all five on the turn's first roll), R1."""
         loaded = self._for_action(player_id, game_id, version)
         fold = _Fold(loaded.game)
         self._roll(fold, Seat.HUMAN, hold)
-        return self._commit(loaded, fold)
+        return await self._commit(loaded, fold)
 
-    def score(
+    async def score(
         self, player_id: str, game_id: str, version: int, category: Category, confirm_zero: bool
     ) -> Loaded:
         """Write the dice in ``category``; in a vs game the computer then plays its turn."""
@@ -169,9 +176,9 @@ class GameService:
             raise ZeroNeedsConfirmationError(f"{category.value} would score 0")
         if fold.game.state.mode is Mode.VS_COMPUTER and not fold.game.state.is_over:
             self._computer_turn(fold)
-        return self._commit(loaded, fold)
+        return await self._commit(loaded, fold)
 
-    def hint(self, player_id: str, game_id: str, version: int) -> tuple[Hint, Loaded]:
+    async def hint(self, player_id: str, game_id: str, version: int) -> tuple[Hint, Loaded]:
         """Spend a hint and return the expert's advice for the current dice (U4)."""
         loaded = self._for_action(player_id, game_id, version)
         state = loaded.game.state
@@ -190,14 +197,14 @@ class GameService:
         }
         fold = _Fold(loaded.game)
         fold.add(Event("hint", data))
-        return hint, self._commit(loaded, fold)
+        return hint, await self._commit(loaded, fold)
 
-    def resume(self, player_id: str, game_id: str, version: int) -> Loaded:
+    async def resume(self, player_id: str, game_id: str, version: int) -> Loaded:
         """Continue from the lobby: the current turn starts over (U6)."""
         loaded = self._for_action(player_id, game_id, version)
         fold = _Fold(loaded.game)
         fold.add(Event("restart_turn"))
-        return self._commit(loaded, fold)
+        return await self._commit(loaded, fold)
 
     # -- internals ----------------------------------------------------------------------
 
@@ -250,7 +257,7 @@ class GameService:
                 category = _best_option(state)
             _score(fold, Seat.COMPUTER, category)
 
-    def _commit(self, loaded: Loaded, fold: _Fold) -> Loaded:
+    async def _commit(self, loaded: Loaded, fold: _Fold) -> Loaded:
         game = fold.game
         outcome = None
         if game.state.is_over:

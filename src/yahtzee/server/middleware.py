@@ -40,6 +40,7 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 )
 _NO_STORE = (b"cache-control", b"no-store")
+_NO_CACHE = (b"cache-control", b"no-cache")
 
 
 def new_player_id() -> str:
@@ -93,6 +94,9 @@ class ServerMiddleware:
                 headers.extend(SECURITY_HEADERS)
                 if api:
                     headers.append(_NO_STORE)
+                elif not any(name == b"cache-control" for name, _ in headers):
+                    # Static assets: revalidate (ETag) so a new release is picked up at once.
+                    headers.append(_NO_CACHE)
                 if issue_cookie:
                     cookie = (
                         f"{COOKIE_NAME}={player_id}; Max-Age={COOKIE_MAX_AGE}; Path=/; "

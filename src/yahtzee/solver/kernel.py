@@ -66,12 +66,53 @@ _COMBO_LOW = np.array([_COMBOS.index(tuple(DICE_COUNTS[d, :3])) for d in range(N
 _COMBO_HIGH = np.array([_COMBOS.index(tuple(DICE_COUNTS[d, 3:])) for d in range(N_DICE)])
 
 
-def _combo_max(u1: F32, u2: F32, u3: F32) -> F32:
-    """(56, S): max of three upper boxes' values for every (count, count, count) combo."""
-    t = np.take(u1, _COMBO_COLS[0], axis=0)
-    np.maximum(t, np.take(u2, _COMBO_COLS[1], axis=0), out=t)
-    np.maximum(t, np.take(u3, _COMBO_COLS[2], axis=0), out=t)
-    return t
+# Slot layout of the per-state vector z (44 entries): 0-5 the lower boxes other than 快艇
+# (successor value), 6 快艇 written with 0, 7 快艇 written with 50 (+50 included), 8 + 6*i + n
+# upper box i+1 with n dice showing its face (points, upper bonus and successor value).
+_SLOT_BITS = np.array(
+    [1 << c for c in _LOWER_NOT_Y] + [1 << _Y] * 2 + [1 << i for i in range(6) for _ in range(6)],
+    dtype=np.intp,
+)
+_SLOT_UPPER = np.arange(44) >= 8
+_SLOT_PTS = np.array([0] * 8 + [(i + 1) * n for i in range(6) for n in range(6)], dtype=np.intp)
+_SLOT_FIXED_FLAG = np.array([-1] * 6 + [0, 1] + [-1] * 36, dtype=np.intp)
+_SLOT_EXTRA = np.array([0] * 7 + [YAHTZEE_POINTS] + [0] * 36, dtype=np.float64)
+
+
+_SLOT_BITS_COL = _SLOT_BITS[:, None]
+_SLOT_UPPER_COL = _SLOT_UPPER[:, None]
+_SLOT_PTS_COL = _SLOT_PTS[:, None]
+_SLOT_FIXED_FLAG_COL = _SLOT_FIXED_FLAG[:, None]
+_SLOT_GAIN_COL = (_SLOT_PTS + _SLOT_EXTRA).astype(np.float32)[:, None]
+_SLOT_Y0, _SLOT_Y50 = 6, 7
+_SLOT_UPPER_ZERO = np.array([8 + 6 * i for i in range(6)], dtype=np.intp)
+_SLOT_FIVE_OF = _SLOT_UPPER_ZERO + 5
+_ZERO_SLOTS = np.array([*range(6), _SLOT_Y0, *_SLOT_UPPER_ZERO.tolist()], dtype=np.intp)
+"""Slots of writing something for 0 points (no bonus): the best is the baseline."""
+
+
+def _lower_pattern_slots() -> tuple[IntArray, IntArray, F32]:
+    # Slots 0-5 are 三条 四条 葫芦 小顺 大顺 机会. A: boxes scoring the dice sum (padded by
+    # repeating 机会); B: fixed-point outcomes (qualifying 25/30/40, else 0) and 快艇 for 0.
+    a_slots, b_slots, b_points = [], [], []
+    for has3, has4, fh, ss, ls in _PATTERNS:
+        a = [5] + ([0] if has3 else []) + ([1] if has4 else [])
+        a_slots.append(a + [5] * (3 - len(a)))
+        b = [_SLOT_Y0, 2, 3, 4] + ([] if has3 else [0]) + ([] if has4 else [1])
+        pts = [0, 25 * fh, 30 * ss, 40 * ls] + [0] * (len(b) - 4)
+        b_slots.append(b + [_SLOT_Y0] * (6 - len(b)))
+        b_points.append(pts + [0] * (6 - len(pts)))
+    return (
+        np.array(a_slots, dtype=np.intp),
+        np.array(b_slots, dtype=np.intp),
+        np.array(b_points, dtype=np.float32)[:, :, None],
+    )
+
+
+_A_SLOTS, _B_SLOTS, _B_POINTS = _lower_pattern_slots()
+_COMBO_SLOTS_LOW = np.stack([8 + 6 * i + _COMBO_COLS[i] for i in range(3)], axis=1)
+_COMBO_SLOTS_HIGH = np.stack([8 + 6 * (i + 3) + _COMBO_COLS[i] for i in range(3)], axis=1)
+_JOKER_LOWER_POINTS = JOKER_POINTS[:, list(_LOWER_NOT_Y)].astype(np.float32)[:, :, None]
 
 
 def _flat(mask: IntArray, up: IntArray, flag: IntArray) -> IntArray:
@@ -93,62 +134,33 @@ def turn_start_e0(
     to a per-state baseline (the best successor value) keeps the float32 magnitudes near
     zero instead of near 250, which cuts the rounding error of the whole solve ~5x; max
     and mean commute with the shift, so it is added back once at the end.
-    """
-    s = mask.shape[0]
-    lower_w: dict[int, F32] = {}
-    for c in _LOWER_NOT_Y:
-        bit = 1 << c
-        w = v[_flat(mask | bit, up, flag)]
-        w[(mask & bit) != 0] = _NEG
-        lower_w[c] = w
-    y_used = (mask & YAHTZEE_BIT) != 0
-    ybase = (mask | YAHTZEE_BIT) * N_UP + up
-    w_y0 = v[ybase * 2]
-    w_y1 = v[ybase * 2 + 1]
-    w_y0[y_used] = _NEG
-    w_y1[y_used] = _NEG
-    upper_u: list[F32] = []
-    below = up < UPPER_BONUS_THRESHOLD
-    for f in range(1, 7):
-        bit = 1 << (f - 1)
-        pts = _CNT * f  # (6,) points for 0..5 dice showing f
-        raw = up[None, :] + pts[:, None]
-        new_up = np.minimum(raw, UPPER_CAP)
-        u = v[_flat((mask | bit)[None, :], new_up, flag[None, :])]
-        u += pts[:, None].astype(np.float32)
-        u += np.where(below[None, :] & (raw >= UPPER_BONUS_THRESHOLD), UPPER_BONUS, 0).astype(
-            np.float32
-        )
-        u[:, (mask & bit) != 0] = _NEG
-        upper_u.append(u)
 
+    Every box's outcome is first gathered into the slot array ``z`` (44, S) (see the slot
+    layout below) with a handful of whole-array calls: with S ~ 1000 states per call, the
+    number of numpy calls, not their size, is what costs here.
+    """
+    below = up < UPPER_BONUS_THRESHOLD
+    raw_up = up[None, :] + _SLOT_PTS_COL
+    new_up = np.where(_SLOT_UPPER_COL, np.minimum(raw_up, UPPER_CAP), up[None, :])
+    flags = np.where(_SLOT_FIXED_FLAG_COL >= 0, _SLOT_FIXED_FLAG_COL, flag[None, :])
+    z = v[((mask[None, :] | _SLOT_BITS_COL) * N_UP + new_up) * 2 + flags]
+    z += _SLOT_GAIN_COL
+    z[_SLOT_UPPER_COL & below[None, :] & (raw_up >= UPPER_BONUS_THRESHOLD)] += UPPER_BONUS
+    z[(mask[None, :] & _SLOT_BITS_COL) != 0] = _NEG
     # Baseline: the best successor value (finite: every non-terminal state has an open box).
-    shift32 = np.maximum(w_y0, np.max(np.stack([u[0] for u in upper_u]), axis=0))
-    for w in lower_w.values():
-        np.maximum(shift32, w, out=shift32)
-    for w in (*lower_w.values(), w_y0, w_y1):
-        w -= shift32
-    for u in upper_u:
-        u -= shift32[None, :]
+    shift32 = z[_ZERO_SLOTS].max(axis=0)
+    z -= shift32[None, :]
 
     # Lower boxes, grouped by which lower conditions the roll meets (6 patterns): per
     # pattern, the best "sum of dice" box (机会, and 三条/四条 when they qualify) and the
     # best fixed-points box (qualifying 葫芦/小顺/大顺, or any lower box written with 0).
-    w3, w4, wfh, wss, wls, wch = (lower_w[c] for c in _LOWER_NOT_Y)
-    a_rows = []
-    b_rows = []
-    for has3, has4, fh, ss, ls in _PATTERNS:
-        a_rows.append(np.maximum(wch, np.maximum(w3 if has3 else _NEG, w4 if has4 else _NEG)))
-        b = np.maximum(w_y0, np.maximum(_NEG if has3 else w3, _NEG if has4 else w4))
-        np.maximum(b, wfh + np.float32(25 * fh), out=b)
-        np.maximum(b, wss + np.float32(30 * ss), out=b)
-        np.maximum(b, wls + np.float32(40 * ls), out=b)
-        b_rows.append(b)
-    a_tab = np.stack(a_rows)
-    b_tab = np.stack(b_rows)
+    a_tab = np.take(z, _A_SLOTS, axis=0).max(axis=1)
+    b_tab = np.take(z, _B_SLOTS, axis=0)
+    b_tab += _B_POINTS
+    b_tab = b_tab.max(axis=1)
     # Upper boxes: the best of 一点..三点 and of 四点..六点 for every count combination.
-    t_low = _combo_max(upper_u[0], upper_u[1], upper_u[2])
-    t_high = _combo_max(upper_u[3], upper_u[4], upper_u[5])
+    t_low = np.take(z, _COMBO_SLOTS_LOW, axis=0).max(axis=1)
+    t_high = np.take(z, _COMBO_SLOTS_HIGH, axis=0).max(axis=1)
 
     e0 = np.take(a_tab, _PATTERN_OF, axis=0)
     e0 += _SUM32[:, None]
@@ -161,19 +173,21 @@ def turn_start_e0(
 
     # The six Yahtzee rows. Box open: scoring 50 there is one more option.
     rows = e0[YAHTZEE_ROWS]
-    np.maximum(rows, (w_y1 + np.float32(YAHTZEE_POINTS))[None, :], out=rows)
+    np.maximum(rows, z[_SLOT_Y50][None, :], out=rows)
+    y_used = (mask & YAHTZEE_BIT) != 0
     if y_used.any():
-        # Box filled: the forced Joker (R6) replaces the ordinary options entirely.
-        upper_zero = np.max(np.stack([u[0] for u in upper_u]), axis=0)
-        joker = np.empty((6, s), dtype=np.float32)
-        for f in range(6):
-            lower_best = np.full(s, _NEG, dtype=np.float32)
-            for c in _LOWER_NOT_Y:
-                np.maximum(lower_best, lower_w[c] + np.float32(JOKER_POINTS[f, c]), out=lower_best)
-            matching = upper_u[f][5]
-            joker[f] = np.where(
-                matching > _NEG, matching, np.where(lower_best > _NEG, lower_best, upper_zero)
-            )
+        # Box filled: the forced Joker (R6) replaces the ordinary options entirely:
+        # the matching upper box if open, else the best open lower box at Joker points,
+        # else any open upper box for 0.
+        matching = z[_SLOT_FIVE_OF]  # (6, S)
+        lower = z[None, :6, :] + _JOKER_LOWER_POINTS  # (6 faces, 6 boxes, S)
+        lower_best = lower.max(axis=1)
+        upper_zero = z[_SLOT_UPPER_ZERO].max(axis=0)
+        joker = np.where(
+            matching > _NEG,
+            matching,
+            np.where(lower_best > _NEG, lower_best, upper_zero[None, :]),
+        )
         joker += (flag * YAHTZEE_BONUS).astype(np.float32)[None, :]
         rows = np.where(y_used[None, :], joker, rows)
     e0[YAHTZEE_ROWS] = rows
@@ -274,20 +288,6 @@ def category_values(
     succ = v[_flat(mask[None, :] | _BITS, new_up, new_flag)]
     values = np.where(legal, gain + succ.astype(np.float64), -np.inf)
     return values, pts
-
-
-# -- one state at a time (the advisor's path: few numpy calls on short vectors) ----------
-# Slot layout of the per-state vector z (44 entries): 0-5 the lower boxes other than 快艇
-# (successor value), 6 快艇 written with 0, 7 快艇 written with 50 (+50 included), 8 + 6*i + n
-# upper box i+1 with n dice showing its face (points, upper bonus and successor value).
-_SLOT_BITS = np.array(
-    [1 << c for c in _LOWER_NOT_Y] + [1 << _Y] * 2 + [1 << i for i in range(6) for _ in range(6)],
-    dtype=np.intp,
-)
-_SLOT_UPPER = np.arange(44) >= 8
-_SLOT_PTS = np.array([0] * 8 + [(i + 1) * n for i in range(6) for n in range(6)], dtype=np.intp)
-_SLOT_FIXED_FLAG = np.array([-1] * 6 + [0, 1] + [-1] * 36, dtype=np.intp)
-_SLOT_EXTRA = np.array([0] * 7 + [YAHTZEE_POINTS] + [0] * 36, dtype=np.float64)
 
 
 def _row_slots() -> IntArray:

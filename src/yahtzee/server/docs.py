@@ -34,6 +34,8 @@ def _type(schema: dict[str, Any]) -> str:
     if "const" in schema:
         return f"<code>{escape(repr(schema['const']))}</code>"
     kind = schema.get("type", "any")
+    if kind == "array" and "maxItems" in schema and schema.get("minItems") == schema["maxItems"]:
+        return f"array of {schema['maxItems']} {_type(schema.get('items', {}))}"
     if kind == "array":
         return f"array of {_type(schema.get('items', {}))}"
     if kind == "object" and "additionalProperties" in schema:
@@ -90,7 +92,9 @@ def render_docs(openapi: dict[str, Any]) -> str:
                 parts.append("</ul>")
             body = op.get("requestBody", {}).get("content", {}).get("application/json")
             if body:
-                parts.append(f"<h4>Body</h4><p>{_type(body.get('schema', {}))}</p>")
+                schema = body.get("schema", {})
+                shape = _schema_table(schema) if "properties" in schema else _type(schema)
+                parts.append(f"<h4>Body</h4>{shape}")
             parts.append("<h4>Responses</h4><ul>")
             for status, resp in op.get("responses", {}).items():
                 schema = resp.get("content", {}).get("application/json", {}).get("schema")

@@ -1,8 +1,10 @@
 """The turn kernel: one turn's values for a batch of turn-start states at once.
 
 States sit on the last (contiguous) axis so every numpy call works on whole rows; the
-same kernel serves the backward induction (thousands of states per call), the simulator
-(one state per game) and the advisor (a batch of one).
+same kernel serves the backward induction (a few hundred states per call) and the
+simulator (one state per game). The advisor, which needs one state at a time, has its
+own short-vector twin :func:`single_state_e0`; :func:`category_values` scores given
+(state, roll) pairs. Tests check all three against :func:`yahtzee.rules.score_options`.
 
 Notation for one state: ``E0[d]`` is the value of stopping with roll ``d`` (best legal box
 plus everything after), ``K_r[k]`` the value of keeping multiset ``k`` with ``r`` rolls

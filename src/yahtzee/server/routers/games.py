@@ -81,14 +81,24 @@ async def parse(request: Request, model: type[Body]) -> Body:
     return model.model_validate_json(await request.body())
 
 
+def path_game_id(request: Request) -> str:
+    """The ``{game_id}`` of the path (read directly, for the same reason as :func:`parse`)."""
+    game_id: str = request.path_params["game_id"]
+    return game_id
+
+
 def body_doc(model: type[BaseModel]) -> dict[str, Any]:
-    """OpenAPI ``requestBody`` for an endpoint that parses ``model`` itself."""
+    """OpenAPI ``requestBody`` and ``game_id`` parameter of an action endpoint (one that
+    reads them itself, see :func:`parse`)."""
     schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
     return {
+        "parameters": [
+            {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+        ],
         "requestBody": {
             "required": True,
             "content": {"application/json": {"schema": schema}},
-        }
+        },
     }
 
 
@@ -134,9 +144,9 @@ async def get_game(game_id: str, request: Request) -> JSONResponse:
     responses=errors(404, 409, 413, 422),
     summary="Roll the dice",
 )
-async def roll(game_id: str, request: Request) -> JSONResponse:
+async def roll(request: Request) -> JSONResponse:
     """Roll all five (first roll of a turn) or reroll the dice not held (R1)."""
-    body = await parse(request, RollIn)
+    game_id, body = path_game_id(request), await parse(request, RollIn)
     loaded = await service(request).roll(player_id(request), game_id, body.version, body.hold)
     return JSONResponse(game_json(loaded))
 
@@ -148,14 +158,14 @@ async def roll(game_id: str, request: Request) -> JSONResponse:
     responses=errors(404, 409, 413, 422),
     summary="Write the dice in a box",
 )
-async def score(game_id: str, request: Request) -> JSONResponse:
+async def score(request: Request) -> JSONResponse:
     """Write the dice in ``category``.
 
     A 0 while another open box would score more is refused with
     ``zero_needs_confirmation`` unless ``confirm_zero`` is true (U2). In a vs game the
     computer then plays its whole turn; its steps are in ``computer_turn`` (U8).
     """
-    body = await parse(request, ScoreIn)
+    game_id, body = path_game_id(request), await parse(request, ScoreIn)
     loaded = await service(request).score(
         player_id(request), game_id, body.version, Category(body.category), body.confirm_zero
     )
@@ -169,11 +179,11 @@ async def score(game_id: str, request: Request) -> JSONResponse:
     responses=errors(404, 409, 413, 422),
     summary="Ask the expert (3 hints per game)",
 )
-async def hint(game_id: str, request: Request) -> JSONResponse:
+async def hint(request: Request) -> JSONResponse:
     """The expert's advice for the current dice: ``hold`` while rolling on is best, else
     ``category``. Spends one of the game's 3 hints; refused (nothing spent) at 0 hints or
     before the first roll (U4)."""
-    body = await parse(request, VersionIn)
+    game_id, body = path_game_id(request), await parse(request, VersionIn)
     advice, loaded = await service(request).hint(player_id(request), game_id, body.version)
     return JSONResponse(hint_json(advice, loaded))
 
@@ -185,8 +195,8 @@ async def hint(game_id: str, request: Request) -> JSONResponse:
     responses=errors(404, 409, 413, 422),
     summary="Continue from the lobby (the turn starts over)",
 )
-async def resume(game_id: str, request: Request) -> JSONResponse:
+async def resume(request: Request) -> JSONResponse:
     """Continue a saved game: the current turn starts over, scores stay (U6)."""
-    body = await parse(request, VersionIn)
+    game_id, body = path_game_id(request), await parse(request, VersionIn)
     loaded = await service(request).resume(player_id(request), game_id, body.version)
     return JSONResponse(game_json(loaded))

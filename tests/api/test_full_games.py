@@ -9,6 +9,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from yahtzee.players.base import Decision, RollDecision, ScoreDecision
+from yahtzee.rules import CATEGORIES, Dice, Scorecard
 from yahtzee.server.service import GameService
 from yahtzee.server.views import game_json
 from yahtzee.storage import replay
@@ -222,3 +224,27 @@ def test_replay_rebuilds_the_same_position(api: Api) -> None:
     rebuilt = replay(service.storage.events(game["id"]))
     assert rebuilt.state.hints_left == hint["game"]["hints_left"]
     assert list(rebuilt.state.dice.values) == hint["game"]["dice"]  # type: ignore[union-attr]
+
+
+class _BuggyPlayer:
+    """Rolls with everything held, then rolls with no rolls left, then picks a used box."""
+
+    name = "expert"
+
+    def decide(self, card: Scorecard, dice: Dice, rolls_left: int) -> Decision:  # noqa: ARG002
+        if rolls_left == 2:
+            return RollDecision((True, True, True, True, True))
+        if rolls_left == 1:
+            return RollDecision((False, False, False, False, False))
+        filled = [c for c in CATEGORIES if not card.is_open(c)]
+        return ScoreDecision(filled[0] if filled else CATEGORIES[0])
+
+
+def test_a_buggy_computer_player_cannot_break_the_humans_request(
+    make_client: Callable[..., TestClient],
+) -> None:
+    api = Api(make_client(players=lambda _name: _BuggyPlayer()))
+    game = api.play_to_end(api.new("vs_computer"))
+    assert game["status"] == "finished"
+    assert None not in game["players"]["computer"]["boxes"].values()
+    _assert_stored_equals_replay(api, game)

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from yahtzee.dice import DiceSource
+from yahtzee.errors import IllegalMoveError
 from yahtzee.game import NO_HOLD, GameState, Mode, Seat
 from yahtzee.players.base import Player, RollDecision, ScoreDecision
 from yahtzee.rules import Category, ScoreOption
@@ -249,13 +250,16 @@ class GameService:
                 if not all(decision.hold):
                     self._roll(fold, Seat.COMPUTER, decision.hold)
                     continue
-                category = _best_option(state)  # holding everything means stopping
-            elif isinstance(decision, ScoreDecision) and _legal(state, decision.category):
-                category = decision.category
+                _score(fold, Seat.COMPUTER, _best_option(state))  # holding all = stopping
+            elif isinstance(decision, ScoreDecision):
+                try:
+                    _score(fold, Seat.COMPUTER, decision.category)
+                except IllegalMoveError:  # a player bug must not break the human's request
+                    log.warning("%s player chose an illegal box: %r", difficulty, decision)
+                    _score(fold, Seat.COMPUTER, _best_option(state))
             else:
-                log.warning("%s player made an illegal decision %r", difficulty, decision)
-                category = _best_option(state)
-            _score(fold, Seat.COMPUTER, category)
+                log.warning("%s player rolled with no rolls left: %r", difficulty, decision)
+                _score(fold, Seat.COMPUTER, _best_option(state))
 
     async def _commit(self, loaded: Loaded, fold: _Fold) -> Loaded:
         game = fold.game
@@ -306,11 +310,6 @@ def _score(fold: _Fold, seat: Seat, category: Category) -> dict[Category, ScoreO
         points=option.points, yahtzee_bonus=option.yahtzee_bonus, dice=list(dice.values)
     )
     return options
-
-
-def _legal(state: GameState, category: Category) -> bool:
-    option = state.preview().get(category)
-    return option is not None and option.legal
 
 
 def _best_option(state: GameState) -> Category:

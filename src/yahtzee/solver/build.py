@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import numpy.typing as npt
 
+from yahtzee.rules import UPPER_BONUS_THRESHOLD
 from yahtzee.solver.kernel import reroll, turn_start_e0
 from yahtzee.solver.tables import (
     F32,
@@ -47,6 +48,21 @@ def reachable_states() -> npt.NDArray[np.bool_]:
     flag_ok = (np.arange(2)[None, :] == 0) | ((masks & YAHTZEE_BIT) != 0)[:, None]
     reach: npt.NDArray[np.bool_] = REACHABLE_UPPER[masks & 63][:, :, None] & flag_ok[:, None, :]
     return reach
+
+
+def canonical_upper() -> IntArray:
+    """(8192, 64): the upper subtotal whose value stands for ``(mask, upper)``.
+
+    When even five of every open upper face could not lift the subtotal to 63, the bonus
+    is out of reach and the subtotal no longer matters: all such subtotals share one value
+    (that of subtotal 0, always reachable). This skips a third of the states.
+    """
+    masks = np.arange(1 << NUM_CATS)
+    open_faces = sum(f * ((masks >> (f - 1)) & 1 == 0) for f in range(1, 7))
+    hopeless_below = UPPER_BONUS_THRESHOLD - 5 * open_faces  # (8192,)
+    ups = np.arange(N_UP)
+    canon: IntArray = np.where(ups[None, :] >= hopeless_below[:, None], ups[None, :], 0)
+    return canon
 
 
 def _popcounts() -> IntArray:
@@ -94,13 +110,16 @@ def solve(
     keep_freed_memory()
     v = np.zeros(int(np.prod(TABLE_SHAPE)), dtype=np.float32)
     reach = reachable_states()
+    canon = canonical_upper()
+    is_canonical = canon == np.arange(N_UP)[None, :]
     pops = _popcounts()
-    total = int(reach[pops < NUM_CATS].sum())
+    todo = reach & is_canonical[:, :, None]
+    total = int(todo[pops < NUM_CATS].sum())
     done = 0
     pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
     try:
         for filled in range(NUM_CATS - 1, -1, -1):
-            m, u, f = np.nonzero(reach & (pops == filled)[:, None, None])
+            m, u, f = np.nonzero(todo & (pops == filled)[:, None, None])
             m, u, f = m.astype(np.intp), u.astype(np.intp), f.astype(np.intp)
             pieces = [
                 (m[a : a + chunk], u[a : a + chunk], f[a : a + chunk])
@@ -112,6 +131,11 @@ def solve(
             else:
                 for job in [pool.submit(solve_states, v, *piece) for piece in pieces]:
                     job.result()
+            # Every other reachable state of this batch copies its representative.
+            m2, u2, f2 = np.nonzero(
+                reach & ~is_canonical[:, :, None] & (pops == filled)[:, None, None]
+            )
+            v[(m2 * N_UP + u2) * 2 + f2] = v[(m2 * N_UP + canon[m2, u2]) * 2 + f2]
             done += len(m)
             if progress is not None:
                 progress(done, total)

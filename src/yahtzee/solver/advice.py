@@ -38,7 +38,7 @@ from yahtzee.solver.kernel import single_state_e0
 from yahtzee.solver.tables import (
     BASE_SCORE,
     DICE_COUNTS,
-    EXPAND_MATRIX,
+    EXPAND,
     KEEP_FACES,
     LEVEL_OFFSETS,
     N_DICE,
@@ -56,7 +56,11 @@ def _completion_matrix() -> F64:
     """(210, 252): probability that a proper keep (< 5 dice) is completed to each roll."""
     rows = [np.eye(N_DICE)]
     for n in range(4, -1, -1):
-        rows.insert(0, EXPAND_MATRIX[n].astype(np.float64) @ rows[0])
+        step = np.zeros((EXPAND[n].shape[0], rows[0].shape[0]))  # exact 1/6 in float64
+        for i, targets in enumerate(EXPAND[n]):
+            for j in targets:
+                step[i, j] += 1.0 / 6.0
+        rows.insert(0, step @ rows[0])
     return np.ascontiguousarray(np.vstack(rows[:-1]))
 
 

@@ -140,17 +140,6 @@ SHRINK_GROUPS: tuple[tuple[tuple[int, int, IntArray], ...], ...] = (
 faces; ``idx`` (distinct faces, rows) indexes the sub-multisets on the level below."""
 
 
-def _expand_matrix(n: int) -> F32:
-    """Dense (level n, level n+1) averaging matrix: row = keep, 1/6 at each keep+face."""
-    m = np.zeros((LEVEL_SIZES[n], LEVEL_SIZES[n + 1]), dtype=np.float64)
-    for i in range(LEVEL_SIZES[n]):
-        for j in EXPAND[n][i]:
-            m[i, j] += 1.0 / 6.0
-    return m.astype(np.float32)
-
-
-EXPAND_MATRIX: tuple[F32, ...] = tuple(_expand_matrix(n) for n in range(5))
-
 DICE_COUNTS: IntArray = np.array([_counts(ms) for ms in LEVELS[5]], dtype=np.intp)
 """(252, 6): how many dice show each face."""
 DICE_SUM: IntArray = np.array([sum(ms) for ms in LEVELS[5]], dtype=np.intp)

@@ -405,3 +405,14 @@ def test_fast_best_category_agrees_with_the_rules_engine(table: ValueTable) -> N
             chosen = best_category(card, dice, table)
             value = next(o.value for o in ranked if o.category is chosen)
             assert value == pytest.approx(ranked[0].value, abs=1e-9), (str(card), d)
+
+
+def test_hopeless_upper_subtotals_share_a_value(table: ValueTable) -> None:
+    """Subtotals from which 63 is out of reach all have the same value; reachable ones
+    are worth more (the bonus is still possible)."""
+    low = all_but(C.SIXES, C.CHANCE, upper=(1, 2, 3, 4, 5, 0))  # 15: hopeless (15 + 30 < 63)
+    zero = all_but(C.SIXES, C.CHANCE, upper=(0, 0, 0, 0, 0, 0))
+    high = all_but(C.SIXES, C.CHANCE, upper=(3, 6, 9, 12, 15, 0))  # 45: three 6s reach 63
+    assert table.value(low) == pytest.approx(table.value(zero), abs=1e-4)
+    assert table.value(high) > table.value(zero) + 5
+    assert table.value(high) == pytest.approx(brute_value(high), abs=1e-3)

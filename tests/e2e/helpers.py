@@ -127,6 +127,8 @@ class Table:
         dialog = self.by("confirm-dialog")
         if dialog.is_visible():
             self.by("confirm-yes").click()
+        # The table is in the page from the start, hidden: wait until it is shown.
+        expect(self.by("roll")).to_be_visible()
         expect(self.by("roll")).to_be_enabled()
         expect(self.by("round")).to_have_text("第 1 / 13 回合")
 

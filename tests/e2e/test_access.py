@@ -30,6 +30,7 @@ def test_b3_keyboard_only_turn(table: Table) -> None:
             break
     assert _focused_testid(page) == "start-solo"
     page.keyboard.press("Enter")
+    expect(table.by("roll")).to_be_visible()
     expect(table.by("round")).to_have_text("第 1 / 13 回合")
 
     # Space rolls, digits hold, Enter rolls again.

@@ -41,6 +41,7 @@ function enterGame(game) {
   stopReplay();
   setGame(game);
   resetTurnMarks();
+  state.lastDice = null;
   state.showGameOver = game.status === "finished";
   state.saved = null;
   go("game");
@@ -178,6 +179,11 @@ async function score(category, confirmZero = false) {
     }
     setGame(next);
     resetTurnMarks();
+    const turn = next.computer_turn;
+    state.lastDice =
+      next.mode === "vs_computer" && turn && turn.steps.length
+        ? turn.steps[turn.steps.length - 1].dice
+        : before.dice;
     const name = CATEGORY_NAMES[category];
     const mine = next.players.human.boxes[category];
     say(`你把 ${before.dice.join("、")} 登记在「${name}」，得 ${mine} 分。`);
@@ -313,6 +319,7 @@ async function refreshLobbyData() {
 async function goLobby() {
   stopReplay();
   state.showGameOver = false;
+  say(""); // the table's last announcement means nothing in the lobby
   go("lobby");
   await refreshLobbyData();
 }

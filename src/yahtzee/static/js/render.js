@@ -201,6 +201,10 @@ function diceView(state) {
     const held = step.action === "roll" ? step.hold : [true, true, true, true, true];
     return { dice: step.dice, held, locked: step.action === "score", computer: true };
   }
+  if (g.status === "finished" && state.lastDice) {
+    // The game is over: leave the last dice on the table rather than blank ones.
+    return { dice: state.lastDice, held: [true, true, true, true, true], locked: true, computer: false };
+  }
   const locked = g.dice !== null && g.rolls_left === 0;
   return { dice: g.dice, held: state.hold, locked, computer: false };
 }
@@ -420,6 +424,34 @@ export function describeStep(step, index) {
     : `电脑全部重掷，得到 ${dice}。`;
 }
 
+// -------------------------------------------------- the computer's last turn, in words
+
+function renderComputerLog(state) {
+  const g = state.game;
+  const log = $("#computer-log");
+  const turn = state.replay
+    ? { round: state.replay.round, steps: state.replay.steps.slice(0, state.replay.index + 1) }
+    : g.computer_turn;
+  const show = g.mode === "vs_computer" && Boolean(turn) && turn.steps.length > 0;
+  if (log.hidden === show) log.hidden = !show;
+  if (!show) return;
+  setText(
+    $("#computer-log-title"),
+    state.replay ? `电脑正在打第 ${turn.round} 回合` : `电脑的第 ${turn.round} 回合`,
+  );
+  const list = $("#computer-log-steps");
+  const key = JSON.stringify(turn);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.replaceChildren(
+    ...turn.steps.map((step, i) => {
+      const li = document.createElement("li");
+      li.textContent = describeStep(step, i);
+      return li;
+    }),
+  );
+}
+
 // ------------------------------------------------------------------------ game over
 
 function renderGameOver(state) {
@@ -505,6 +537,7 @@ export function render(state) {
     renderDice(state);
     renderRoll(state);
     renderScorecard(state);
+    renderComputerLog(state);
   }
   renderGameOver(state);
 }

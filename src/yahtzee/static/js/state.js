@@ -41,6 +41,8 @@ export function initialState() {
     hintCategory: null, // the box the last hint suggested (gold)
     busy: false, // a request is in flight: further clicks are ignored
     rollSerial: 0, // bumps on every roll so the animation replays even for equal values
+    rolledMask: null, // which dice the last roll threw (held ones do not tumble)
+    lastDice: null, // the dice of the last scored turn, left on the table when the game ends
     replay: null, // {before, steps, index}: the computer's turn being shown step by step
     message: { text: "", kind: "info", serial: 0 },
     showGameOver: false,

@@ -186,12 +186,13 @@ class GameService:
         state.use_hint()  # refuses at 0 hints or before the first roll, spending nothing
         assert state.dice is not None
         decision = self.player(HINT_PLAYER).decide(state.current_card, state.dice, state.rolls_left)
-        if isinstance(decision, RollDecision) and state.rolls_left > 0 and not all(decision.hold):
+        if isinstance(decision, RollDecision) and (all(decision.hold) or not state.rolls_left):
+            # Holding all five means "stop here": ask the expert which box it would take.
+            decision = self.player(HINT_PLAYER).decide(state.current_card, state.dice, 0)
+        if isinstance(decision, RollDecision):
             hint = Hint(hold=tuple(decision.hold), category=None)
-        elif isinstance(decision, ScoreDecision):
+        else:
             hint = Hint(hold=None, category=decision.category)
-        else:  # a roll with every die held (or none left) means: stop and score
-            hint = Hint(hold=None, category=_best_option(state))
         data = {
             "hold": list(hint.hold) if hint.hold is not None else None,
             "category": hint.category.value if hint.category is not None else None,
@@ -246,11 +247,11 @@ class GameService:
                 self._roll(fold, Seat.COMPUTER, NO_HOLD)
                 continue
             decision = player.decide(state.current_card, state.dice, state.rolls_left)
+            if isinstance(decision, RollDecision) and all(decision.hold):
+                # Holding all five means "stop here": which box would this player take?
+                decision = player.decide(state.current_card, state.dice, 0)
             if isinstance(decision, RollDecision) and state.rolls_left > 0:
-                if not all(decision.hold):
-                    self._roll(fold, Seat.COMPUTER, decision.hold)
-                    continue
-                _score(fold, Seat.COMPUTER, _best_option(state))  # holding all = stopping
+                self._roll(fold, Seat.COMPUTER, decision.hold)
             elif isinstance(decision, ScoreDecision):
                 try:
                     _score(fold, Seat.COMPUTER, decision.category)

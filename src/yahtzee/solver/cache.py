@@ -137,9 +137,13 @@ def build_table(*, force: bool = False, progress: bool = False) -> ValueTable:
             if path in _LOADED:
                 return _LOADED[path]
             if path.exists():
-                table = _read(path)
-                _LOADED[path] = table
-                return table
+                try:
+                    table = _read(path)
+                except (OSError, ValueError, EOFError):
+                    pass  # unreadable or truncated (e.g. disk full): rebuild it below
+                else:
+                    _LOADED[path] = table
+                    return table
         report = _make_progress(progress)
         values = solve(progress=report)
         _save(values, path)

@@ -58,6 +58,7 @@ def test_u1_joker_forbidden_boxes_are_not_selectable(
     table.start_solo()
     assert table.roll() == [3, 3, 3, 3, 3]
     table.score("yahtzee")
+    expect(table.by("round")).to_have_text("第 2 / 13 回合")
     expect(table.cell("yahtzee")).to_have_text("50")
     assert table.roll() == [3, 3, 3, 3, 3]
     # Forced Joker (R6): the matching upper box 三点 is open, so it is the only choice.

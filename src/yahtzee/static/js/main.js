@@ -229,6 +229,14 @@ function startReplay(before, turn) {
   say(describeStep(turn.steps[0], 0));
   replayTimer = setInterval(stepReplay, REPLAY_STEP_MS);
   update();
+  // On a phone the player has just tapped a box far down the scorecard: bring the dice
+  // tray into view so the computer's turn can be watched ("nearest" does nothing when the
+  // tray is already visible, as on a desktop).
+  const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+  document.querySelector(".felt").scrollIntoView({
+    block: "nearest",
+    behavior: smooth ? "smooth" : "auto",
+  });
 }
 
 function stepReplay() {

@@ -422,7 +422,7 @@ def test_a_damaged_cache_file_is_rebuilt(
     table: ValueTable, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("YAHTZEE_CACHE_DIR", str(tmp_path))
-    table_path().write_bytes(b"\\x93NUMPY truncated")
+    table_path().write_bytes(b"\x93NUMPY truncated")
     rebuilt = load_table()
     assert rebuilt.start_value == pytest.approx(table.start_value, abs=1e-4)
     assert load_table(build_if_missing=False) is rebuilt

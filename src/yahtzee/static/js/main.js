@@ -386,6 +386,10 @@ function go(view) {
   if (location.pathname !== PATHS[view]) history.pushState(null, "", PATHS[view]);
   update();
   if (view === "rules") window.scrollTo(0, 0);
+  // Tell screen readers where they are: focus the new view's heading (the table puts focus
+  // on the roll button itself, see focusTable).
+  const heading = { lobby: "lobby-title", rules: "rules-title" }[view];
+  if (heading) document.getElementById(heading).focus({ preventScroll: true });
 }
 
 async function route() {

@@ -104,6 +104,8 @@ function renderViews(state) {
     if (el.hidden !== hidden) el.hidden = hidden;
   }
   document.body.dataset.view = state.view;
+  const titles = { lobby: "快艇骰子", game: "快艇骰子 · 牌桌", rules: "快艇骰子 · 规则" };
+  if (document.title !== titles[state.view]) document.title = titles[state.view];
 }
 
 // ---------------------------------------------------------------------------- lobby

@@ -4,16 +4,22 @@ A turn-start state is (used-box mask, upper subtotal capped at 63, 快艇 box ho
 value is the expected number of points still to come under optimal play. States are solved
 in batches by the number of filled boxes, from 12 down to 0: every successor of a batch
 has one more box filled, so it is already known. Inside a batch the states are cut into
-chunks that stay in the CPU cache, and two threads share the chunks (numpy releases the
-GIL inside its loops; the chunks write disjoint entries of the table).
+chunks that stay in the CPU cache.
+
+Two cores share the chunks through a forked worker process writing into the same shared
+memory (threads were measured: with a few hundred states per numpy call the GIL-held
+Python between calls serialises them, no gain; two processes: ~1.5-1.8x). Forking is only
+done in a single-threaded process (the ``yahtzee solve`` command); elsewhere, e.g. a
+server building its table on first need, the solve runs in the calling thread.
 """
 
 from __future__ import annotations
 
 import ctypes
+import mmap
 import os
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
@@ -98,48 +104,120 @@ def keep_freed_memory() -> None:
     mallopt(m_mmap_threshold, 32 << 20)
 
 
+class _Batch:
+    """One batch (states with the same number of filled boxes): what to solve, what to copy."""
+
+    def __init__(
+        self,
+        todo: npt.NDArray[np.bool_],
+        copies: npt.NDArray[np.bool_],
+        canon: IntArray,
+        chunk: int,
+    ) -> None:
+        m, u, f = (x.astype(np.intp) for x in np.nonzero(todo))
+        self.size = len(m)
+        self.chunks = [
+            (m[a : a + chunk], u[a : a + chunk], f[a : a + chunk]) for a in range(0, len(m), chunk)
+        ]
+        m2, u2, f2 = (x.astype(np.intp) for x in np.nonzero(copies))
+        self.copy_to = (m2 * N_UP + u2) * 2 + f2
+        self.copy_from = (m2 * N_UP + canon[m2, u2]) * 2 + f2
+
+    def run_share(self, v: F32, rank: int, workers: int) -> None:
+        """Solve every ``workers``-th chunk starting at ``rank``."""
+        for piece in self.chunks[rank::workers]:
+            solve_states(v, *piece)
+
+    def finish(self, v: F32) -> None:
+        """Copy representatives' values to the equivalent (hopeless-subtotal) states."""
+        v[self.copy_to] = v[self.copy_from]
+
+
+def _plan(chunk: int) -> list[_Batch]:
+    reach = reachable_states()
+    canon = canonical_upper()
+    is_canonical = (canon == np.arange(N_UP)[None, :])[:, :, None]
+    pops = _popcounts()
+    batches = []
+    for filled in range(NUM_CATS - 1, -1, -1):
+        level = reach & (pops == filled)[:, None, None]
+        batches.append(_Batch(level & is_canonical, level & ~is_canonical, canon, chunk))
+    return batches
+
+
+def _can_fork() -> bool:
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def _worker(v: F32, batches: list[_Batch], rank: int, workers: int, go: int, done: int) -> None:
+    """Body of a forked worker: one share of every batch, in step with the parent."""
+    for batch in batches:
+        if os.read(go, 1) != b"g":
+            return  # the parent gave up
+        batch.run_share(v, rank, workers)
+        os.write(done, b"d")
+
+
 def solve(
-    *, threads: int | None = None, chunk: int = CHUNK, progress: ProgressFn | None = None
+    *, workers: int | None = None, chunk: int = CHUNK, progress: ProgressFn | None = None
 ) -> F32:
     """The full value table, float32 shaped :data:`TABLE_SHAPE` (unreachable entries 0).
 
-    ``progress(done, total)`` is called after each batch with counts of states solved.
+    ``workers`` processes share each batch (default: up to 2 where forking is safe, see
+    the module docstring). ``progress(done, total)`` is called after each batch.
     """
-    if threads is None:
-        threads = max(1, min(2, os.cpu_count() or 1))
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1)
+    if not _can_fork():
+        workers = 1
     keep_freed_memory()
-    v = np.zeros(int(np.prod(TABLE_SHAPE)), dtype=np.float32)
-    reach = reachable_states()
-    canon = canonical_upper()
-    is_canonical = canon == np.arange(N_UP)[None, :]
-    pops = _popcounts()
-    todo = reach & is_canonical[:, :, None]
-    total = int(todo[pops < NUM_CATS].sum())
-    done = 0
-    pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
+    batches = _plan(chunk)
+    total = sum(b.size for b in batches)
+    size = int(np.prod(TABLE_SHAPE))
+    # Shared anonymous memory: the forked workers write their chunks straight into it.
+    shared = mmap.mmap(-1, size * 4) if workers > 1 else None
+    v: F32 = (
+        np.frombuffer(shared, dtype=np.float32)
+        if shared is not None
+        else np.zeros(size, dtype=np.float32)
+    )
+    children: list[tuple[int, int, int]] = []  # (pid, go-pipe write end, done-pipe read end)
     try:
-        for filled in range(NUM_CATS - 1, -1, -1):
-            m, u, f = np.nonzero(todo & (pops == filled)[:, None, None])
-            m, u, f = m.astype(np.intp), u.astype(np.intp), f.astype(np.intp)
-            pieces = [
-                (m[a : a + chunk], u[a : a + chunk], f[a : a + chunk])
-                for a in range(0, len(m), chunk)
-            ]
-            if pool is None:
-                for piece in pieces:
-                    solve_states(v, *piece)
-            else:
-                for job in [pool.submit(solve_states, v, *piece) for piece in pieces]:
-                    job.result()
-            # Every other reachable state of this batch copies its representative.
-            m2, u2, f2 = np.nonzero(
-                reach & ~is_canonical[:, :, None] & (pops == filled)[:, None, None]
-            )
-            v[(m2 * N_UP + u2) * 2 + f2] = v[(m2 * N_UP + canon[m2, u2]) * 2 + f2]
-            done += len(m)
+        for rank in range(1, workers):
+            go_r, go_w = os.pipe()
+            done_r, done_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - runs in the child process
+                status = 1
+                try:
+                    os.close(go_w)
+                    os.close(done_r)
+                    _worker(v, batches, rank, workers, go_r, done_w)
+                    status = 0
+                finally:
+                    os._exit(status)
+            os.close(go_r)
+            os.close(done_w)
+            children.append((pid, go_w, done_r))
+        done = 0
+        for batch in batches:
+            for _, go_w, _ in children:
+                os.write(go_w, b"g")
+            batch.run_share(v, 0, workers)
+            for pid, _, done_r in children:
+                if os.read(done_r, 1) != b"d":
+                    raise RuntimeError(f"solver worker {pid} died")
+            batch.finish(v)
+            done += batch.size
             if progress is not None:
                 progress(done, total)
+        result = np.array(v, dtype=np.float32) if shared is not None else v
     finally:
-        if pool is not None:
-            pool.shutdown()
-    return v.reshape(TABLE_SHAPE)
+        for pid, go_w, done_r in children:
+            os.close(go_w)  # a worker still waiting reads EOF and exits
+            os.close(done_r)
+            os.waitpid(pid, 0)
+    del v
+    if shared is not None:
+        shared.close()
+    return result.reshape(TABLE_SHAPE)

@@ -152,12 +152,12 @@ class ConsoleWatch:
 
 @pytest.fixture
 def console() -> ConsoleWatch:
-    """The console watch of the test's pages (asserted clean by :func:`table`)."""
+    """The console watch of the test's pages (asserted clean by :func:`ui`)."""
     return ConsoleWatch()
 
 
 @pytest.fixture
-def table(page: Page, server_url: str, console: ConsoleWatch) -> Iterator[Table]:
+def ui(page: Page, server_url: str, console: ConsoleWatch) -> Iterator[Table]:
     """The lobby of the seeded server, opened in a fresh browser context.
 
     After the test, no console error may have been logged on any page it visited.

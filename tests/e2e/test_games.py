@@ -13,121 +13,121 @@ from e2e.helpers import Table
 pytestmark = pytest.mark.e2e
 
 
-def test_u7_whole_solo_game_by_clicking_new_record_and_lobby_records(table: Table) -> None:
-    expect(table.by("best-score")).to_have_text("—")
-    table.start_solo()
-    table.play_to_end()
+def test_u7_whole_solo_game_by_clicking_new_record_and_lobby_records(ui: Table) -> None:
+    expect(ui.by("best-score")).to_have_text("—")
+    ui.start_solo()
+    ui.play_to_end()
 
-    total = table.total()
-    over = table.by("game-over")
+    total = ui.total()
+    over = ui.by("game-over")
     expect(over).to_be_visible()
-    expect(table.by("result")).to_have_text(f"本局得分 {total}")
+    expect(ui.by("result")).to_have_text(f"本局得分 {total}")
     # The breakdown: upper subtotal, bonus, lower, Yahtzee bonus, total.
     for label in ("上区小计", "上区奖励", "下区", "快艇加成", "总分"):
         expect(over).to_contain_text(label)
-    expect(table.by("final-total-human")).to_have_text(str(total))
+    expect(ui.by("final-total-human")).to_have_text(str(total))
     # The first finished game of this browser is a record (U7).
-    expect(table.by("new-record")).to_be_visible()
-    expect(table.by("new-record")).to_contain_text("新纪录")
-    expect(table.by("roll")).to_be_disabled()
+    expect(ui.by("new-record")).to_be_visible()
+    expect(ui.by("new-record")).to_contain_text("新纪录")
+    expect(ui.by("roll")).to_be_disabled()
 
     # Records in the lobby, after a reload (U9).
-    table.page.reload()
-    expect(table.by("best-score")).to_have_text(str(total))
-    expect(table.page.locator("#recent-list li")).to_have_count(1)
-    expect(table.page.locator("#recent-list li").first).to_contain_text(f"{total} 分")
-    expect(table.by("continue")).to_be_hidden()
+    ui.page.reload()
+    expect(ui.by("best-score")).to_have_text(str(total))
+    expect(ui.page.locator("#recent-list li")).to_have_count(1)
+    expect(ui.page.locator("#recent-list li").first).to_contain_text(f"{total} 分")
+    expect(ui.by("continue")).to_be_hidden()
 
 
-def test_u7_second_lower_solo_game_is_not_a_record(table: Table) -> None:
+def test_u7_second_lower_solo_game_is_not_a_record(ui: Table) -> None:
     """A game that does not beat the best score shows no 新纪录: score everything as 0s."""
-    table.start_solo()
-    table.play_to_end()
-    best = table.total()
-    table.by("play-again").click()
-    expect(table.by("round")).to_have_text("第 1 / 13 回合")
+    ui.start_solo()
+    ui.play_to_end()
+    best = ui.total()
+    ui.by("play-again").click()
+    expect(ui.by("round")).to_have_text("第 1 / 13 回合")
     for r in range(1, 14):
-        table.roll()
-        worst = min(table.previews().items(), key=lambda kv: kv[1])[0]
-        table.score(worst)
+        ui.roll()
+        worst = min(ui.previews().items(), key=lambda kv: kv[1])[0]
+        ui.score(worst)
         if r < 13:
-            table.wait_for_my_turn(r + 1)
-    expect(table.by("game-over")).to_be_visible()
-    worse = table.total()
+            ui.wait_for_my_turn(r + 1)
+    expect(ui.by("game-over")).to_be_visible()
+    worse = ui.total()
     assert worse < best, (worse, best)
-    expect(table.by("new-record")).to_be_hidden()
-    expect(table.by("result")).to_have_text(f"本局得分 {worse}")
-    table.by("game-over-lobby").click()
-    expect(table.by("best-score")).to_have_text(str(best))
-    expect(table.page.locator("#recent-list li")).to_have_count(2)
-    expect(table.page.locator("#recent-list li").first).to_contain_text(f"{worse} 分")
+    expect(ui.by("new-record")).to_be_hidden()
+    expect(ui.by("result")).to_have_text(f"本局得分 {worse}")
+    ui.by("game-over-lobby").click()
+    expect(ui.by("best-score")).to_have_text(str(best))
+    expect(ui.page.locator("#recent-list li")).to_have_count(2)
+    expect(ui.page.locator("#recent-list li").first).to_contain_text(f"{worse} 分")
 
 
-def test_u8_whole_vs_game_against_novice_end_panel_and_records(table: Table) -> None:
-    table.start_vs("novice")
-    expect(table.page.locator("#computer-head")).to_have_text("电脑（入门）")
-    table.play_to_end()
+def test_u8_whole_vs_game_against_novice_end_panel_and_records(ui: Table) -> None:
+    ui.start_vs("novice")
+    expect(ui.page.locator("#computer-head")).to_have_text("电脑（入门）")
+    ui.play_to_end()
 
-    human, computer = table.total("human"), table.total("computer")
-    expect(table.by("final-total-human")).to_have_text(str(human))
-    expect(table.by("final-total-computer")).to_have_text(str(computer))
+    human, computer = ui.total("human"), ui.total("computer")
+    expect(ui.by("final-total-human")).to_have_text(str(human))
+    expect(ui.by("final-total-computer")).to_have_text(str(computer))
     expected = "你赢了！" if human > computer else "电脑赢了" if human < computer else "平局"
-    expect(table.by("result")).to_have_text(expected)
+    expect(ui.by("result")).to_have_text(expected)
     # All 13 boxes of both columns are filled.
     for who in ("human", "computer"):
-        filled = table.page.locator(f'[data-testid^="cell-{who}-"]')
+        filled = ui.page.locator(f'[data-testid^="cell-{who}-"]')
         expect(filled).to_have_count(13)
         for i in range(13):
             expect(filled.nth(i)).to_have_text(re.compile(r"\d"))
 
     # 再来一局 starts the same mode and difficulty.
-    table.by("play-again").click()
-    expect(table.by("round")).to_have_text("第 1 / 13 回合")
-    expect(table.page.locator("#computer-head")).to_have_text("电脑（入门）")
+    ui.by("play-again").click()
+    expect(ui.by("round")).to_have_text("第 1 / 13 回合")
+    expect(ui.page.locator("#computer-head")).to_have_text("电脑（入门）")
 
     # The lobby counts the result (U9), and keeps it across visits (same browser).
-    table.by("lobby").click()
-    counts = {k: int(table.by(k).inner_text()) for k in ("wins", "losses", "draws")}
+    ui.by("lobby").click()
+    counts = {k: int(ui.by(k).inner_text()) for k in ("wins", "losses", "draws")}
     key = "wins" if human > computer else "losses" if human < computer else "draws"
     assert counts[key] == 1, counts
     assert sum(counts.values()) == 1, counts
-    again = table.page.context.new_page()
-    again.goto(table.base_url + "/")
+    again = ui.page.context.new_page()
+    again.goto(ui.base_url + "/")
     expect(again.get_by_test_id(key)).to_have_text("1")
     again.close()
 
 
-def test_u8_computer_turn_is_replayed_step_by_step_with_skip(table: Table) -> None:
-    table.start_vs("novice")
-    table.roll()
-    table.score(table.best_box())
-    skip = table.by("skip-replay")
+def test_u8_computer_turn_is_replayed_step_by_step_with_skip(ui: Table) -> None:
+    ui.start_vs("novice")
+    ui.roll()
+    ui.score(ui.best_box())
+    skip = ui.by("skip-replay")
     expect(skip).to_be_visible()
-    expect(table.by("rolls-left")).to_have_text("电脑回合")
-    expect(table.by("roll")).to_be_disabled()
+    expect(ui.by("rolls-left")).to_have_text("电脑回合")
+    expect(ui.by("roll")).to_be_disabled()
     # The first step is the computer's first roll, announced in the live region.
-    expect(table.by("message")).to_contain_text("电脑掷出")
-    first = table.message()
+    expect(ui.by("message")).to_contain_text("电脑掷出")
+    first = ui.message()
     started = time.monotonic()
     # Steps advance on their own at a human pace (0.5-1 s each), ending with the box.
-    expect(table.by("message")).not_to_have_text(first, timeout=3000)
+    expect(ui.by("message")).not_to_have_text(first, timeout=3000)
     elapsed = time.monotonic() - started
     assert 0.3 <= elapsed <= 1.5, elapsed
-    expect(table.by("message")).to_contain_text("电脑把", timeout=5000)
-    expect(table.page.locator(".cell-computer.just-scored")).to_have_count(1)
+    expect(ui.by("message")).to_contain_text("电脑把", timeout=5000)
+    expect(ui.page.locator(".cell-computer.just-scored")).to_have_count(1)
     # ...and hand the turn back by themselves.
     expect(skip).to_be_hidden(timeout=5000)
-    expect(table.by("round")).to_have_text("第 2 / 13 回合")
-    expect(table.by("roll")).to_be_enabled()
-    computer_cells = table.page.locator('[data-testid^="cell-computer-"]')
+    expect(ui.by("round")).to_have_text("第 2 / 13 回合")
+    expect(ui.by("roll")).to_be_enabled()
+    computer_cells = ui.page.locator('[data-testid^="cell-computer-"]')
     assert sum(1 for i in range(13) if computer_cells.nth(i).inner_text().strip()) == 1
 
     # Skip: jumps to the end of the computer's turn at once.
-    table.roll()
-    table.score(table.best_box())
+    ui.roll()
+    ui.score(ui.best_box())
     expect(skip).to_be_visible()
     skip.click()
     expect(skip).to_be_hidden()
-    expect(table.by("round")).to_have_text("第 3 / 13 回合")
+    expect(ui.by("round")).to_have_text("第 3 / 13 回合")
     written = [computer_cells.nth(i).inner_text() for i in range(13)]
     assert sum(1 for t in written if t.strip()) == 2

@@ -10,13 +10,13 @@ from e2e.helpers import Table
 pytestmark = pytest.mark.e2e
 
 
-def test_u5_lobby_offers_both_modes_difficulties_and_records(table: Table) -> None:
-    page = table.page
+def test_u5_lobby_offers_both_modes_difficulties_and_records(ui: Table) -> None:
+    page = ui.page
     expect(page).to_have_title("快艇骰子")
-    expect(table.by("start-solo")).to_have_text("开始单人挑战")
-    expect(table.by("start-vs")).to_have_text("开始人机对战")
+    expect(ui.by("start-solo")).to_have_text("开始单人挑战")
+    expect(ui.by("start-vs")).to_have_text("开始人机对战")
     # B1: three difficulties, 高手 (expert) by default.
-    select = table.by("difficulty")
+    select = ui.by("difficulty")
     expect(select).to_have_value("expert")
     options = select.locator("option")
     expect(options).to_have_count(3)
@@ -27,35 +27,35 @@ def test_u5_lobby_offers_both_modes_difficulties_and_records(table: Table) -> No
     ]
     assert [options.nth(i).inner_text() for i in range(3)] == ["入门", "普通", "高手"]
     # A new browser has empty records and nothing to continue.
-    expect(table.by("continue")).to_be_hidden()
-    expect(table.by("best-score")).to_have_text("—")
+    expect(ui.by("continue")).to_be_hidden()
+    expect(ui.by("best-score")).to_have_text("—")
     for key in ("wins", "losses", "draws"):
-        expect(table.by(key)).to_have_text("0")
-    expect(table.by("rules-link")).to_be_visible()
+        expect(ui.by(key)).to_have_text("0")
+    expect(ui.by("rules-link")).to_be_visible()
 
     # 「继续游戏」 appears once a game is saved, and says which one.
-    table.start_vs("intermediate")
-    table.roll()
-    table.by("lobby").click()
-    expect(table.by("continue")).to_be_visible()
+    ui.start_vs("intermediate")
+    ui.roll()
+    ui.by("lobby").click()
+    expect(ui.by("continue")).to_be_visible()
     expect(page.locator("#continue-summary")).to_contain_text("人机对战（普通）")
 
 
-def test_u5_default_vs_game_is_against_the_expert(table: Table) -> None:
-    table.by("start-vs").click()
-    expect(table.page.locator("#computer-head")).to_have_text("电脑（高手）")
-    expect(table.page.locator("#mode-badge")).to_have_text("人机对战 · 高手")
+def test_u5_default_vs_game_is_against_the_expert(ui: Table) -> None:
+    ui.by("start-vs").click()
+    expect(ui.page.locator("#computer-head")).to_have_text("电脑（高手）")
+    expect(ui.page.locator("#mode-badge")).to_have_text("人机对战 · 高手")
 
 
-def test_u9_records_persist_across_visits_in_this_browser(table: Table) -> None:
-    table.start_solo()
-    table.play_to_end()
-    total = table.total()
+def test_u9_records_persist_across_visits_in_this_browser(ui: Table) -> None:
+    ui.start_solo()
+    ui.play_to_end()
+    total = ui.total()
     # A new tab of the same browser (same cookie) sees the record; the old page is closed.
-    context = table.page.context
-    table.page.close()
+    context = ui.page.context
+    ui.page.close()
     visit = context.new_page()
-    visit.goto(table.base_url + "/")
+    visit.goto(ui.base_url + "/")
     expect(visit.get_by_test_id("best-score")).to_have_text(str(total))
     expect(visit.locator("#recent-list li")).to_have_count(1)
     visit.close()
@@ -63,15 +63,15 @@ def test_u9_records_persist_across_visits_in_this_browser(table: Table) -> None:
     other = context.browser.new_context() if context.browser else None
     assert other is not None
     stranger = other.new_page()
-    stranger.goto(table.base_url + "/")
+    stranger.goto(ui.base_url + "/")
     expect(stranger.get_by_test_id("best-score")).to_have_text("—")
     other.close()
 
 
-def test_u10_rules_page_from_lobby_and_game_in_chinese(table: Table) -> None:
-    page = table.page
-    table.by("rules-link").click()
-    expect(page).to_have_url(table.base_url + "/rules")
+def test_u10_rules_page_from_lobby_and_game_in_chinese(ui: Table) -> None:
+    page = ui.page
+    ui.by("rules-link").click()
+    expect(page).to_have_url(ui.base_url + "/rules")
     rules = page.locator("#view-rules")
     expect(rules).to_be_visible()
     for heading in ("简介", "怎么玩", "计分表", "术语", "常见问题"):
@@ -81,18 +81,18 @@ def test_u10_rules_page_from_lobby_and_game_in_chinese(table: Table) -> None:
     for phrase in ("必须", "再问你一次", "3 次提示", "H 键", "当前这个回合会从头开始", "63", "35"):
         expect(rules).to_contain_text(phrase)
     page.get_by_test_id("rules-back").click()
-    expect(table.by("start-solo")).to_be_visible()
+    expect(ui.by("start-solo")).to_be_visible()
 
     # From the table, and back to the same game.
-    table.start_solo()
-    dice = table.roll()
-    table.by("rules-link-game").click()
+    ui.start_solo()
+    dice = ui.roll()
+    ui.by("rules-link-game").click()
     expect(rules).to_be_visible()
     page.get_by_test_id("rules-back").click()
-    expect(table.by("roll")).to_be_visible()
-    assert table.dice() == dice
-    assert table.rolls_left() == 2
+    expect(ui.by("roll")).to_be_visible()
+    assert ui.dice() == dice
+    assert ui.rolls_left() == 2
 
     # A direct visit (bookmark, reload) works too.
-    page.goto(table.base_url + "/rules")
+    page.goto(ui.base_url + "/rules")
     expect(rules).to_be_visible()

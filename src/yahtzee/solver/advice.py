@@ -103,8 +103,10 @@ class TurnArrays:
 
     ``k_r[k]`` is the value of keeping multiset ``k`` with ``r`` rolls left (level-5 keeps
     = stopping with that roll); ``e_r[d]`` the value of holding roll ``d`` with ``r`` rolls
-    left. ``e0`` defaults to the optimal one; players with a heuristic pass their own.
-    Arrays are computed on first use.
+    left. ``e0`` is the optimal one for the expert; heuristic players pass their own.
+
+    Arrays are computed on first use and only as far as needed: a decision with ``r``
+    rolls left needs ``e_{r-1}`` in full but ``k_r`` only at the keeps within its roll.
     """
 
     __slots__ = ("_e", "_k")
@@ -125,36 +127,40 @@ class TurnArrays:
             # two threads never append the same level twice.
             with _extend_lock:
                 while len(self._k) < rolls_left:
-                    k, e = reroll_single(self._e[-1])
+                    k, e = reroll_single(self._e[len(self._k)])
                     self._k.append(k)
-                    self._e.append(e)
+                    if len(self._e) == len(self._k):
+                        self._e.append(e)
         return self._k[rolls_left - 1]
 
     def rolls(self, rolls_left: int) -> F64:
         """Roll values (252,) when holding a roll with ``rolls_left`` rolls to come."""
-        if rolls_left > 0:
+        if len(self._e) <= rolls_left:
             self.keeps(rolls_left)
         return self._e[rolls_left]
 
+    def candidates(self, dice: Dice, rolls_left: int) -> tuple[tuple[int, ...], list[float]]:
+        """The distinct keeps of ``dice`` (flat indices, see ``KEEP_FACES``, ascending, so
+        the whole roll comes last) and their values with ``rolls_left`` rolls to come."""
+        d = dice_index(dice.values)
+        subs = _UNIQUE_SUBS[d]
+        # Always the same small product (never the cached full one), so an answer does not
+        # depend on what the cache held: same position, same values, to the last bit.
+        before = self.rolls(rolls_left - 1)
+        values = (_COMPLETE[_UNIQUE_SUB_ARRAYS[d][:-1]] @ before).tolist()
+        values.append(float(before[d]))  # keeping all five: stop with this roll
+        return subs, values
+
     def best_keep(self, dice: Dice, rolls_left: int) -> tuple[int, ...]:
         """The faces to keep (all five = stop) that maximise ``k_rolls_left``."""
-        k = self.keeps(rolls_left)
-        subs = _UNIQUE_SUB_ARRAYS[dice_index(dice.values)]
-        return KEEP_FACES[int(subs[int(np.argmax(k[subs]))])]
-
-    def candidates(self, dice: Dice, rolls_left: int) -> tuple[tuple[int, ...], list[float]]:
-        """The distinct keeps of ``dice`` (flat indices, see ``KEEP_FACES``) and their values."""
-        k = self.keeps(rolls_left)
-        subs = _UNIQUE_SUBS[dice_index(dice.values)]
-        return subs, k[_UNIQUE_SUB_ARRAYS[dice_index(dice.values)]].tolist()
+        subs, values = self.candidates(dice, rolls_left)
+        return KEEP_FACES[subs[values.index(max(values))]]
 
     def ranked_keeps(self, dice: Dice, rolls_left: int) -> list[KeepOption]:
         """Every distinct keep of ``dice``, best first."""
-        k = self.keeps(rolls_left)
-        subs = _UNIQUE_SUBS[dice_index(dice.values)]
-        vals = k[list(subs)].tolist()
-        order = sorted(range(len(subs)), key=lambda i: -vals[i])
-        return [KeepOption(KEEP_FACES[subs[i]], vals[i]) for i in order]
+        subs, values = self.candidates(dice, rolls_left)
+        order = sorted(range(len(subs)), key=lambda i: -values[i])
+        return [KeepOption(KEEP_FACES[subs[i]], values[i]) for i in order]
 
 
 _CACHE_SIZE = 64

@@ -30,6 +30,11 @@ def test_u7_whole_solo_game_by_clicking_new_record_and_lobby_records(ui: Table) 
     expect(ui.by("new-record")).to_be_visible()
     expect(ui.by("new-record")).to_contain_text("新纪录")
     expect(ui.by("roll")).to_be_disabled()
+    # Esc closes the panel to look at the card (B3); 「查看结算」 brings it back.
+    ui.page.keyboard.press("Escape")
+    expect(over).to_be_hidden()
+    ui.by("show-result").click()
+    expect(over).to_be_visible()
 
     # Records in the lobby, after a reload (U9).
     ui.page.reload()

@@ -362,8 +362,8 @@ def test_expert_simulation_mean_matches_solver(table: ValueTable) -> None:
 
 
 def test_expert_simulation_is_reproducible(table: ValueTable) -> None:
-    a = simulate_expert(300, seed=3, table=table, threads=2)
-    b = simulate_expert(300, seed=3, table=table, threads=1)
+    a = simulate_expert(5000, seed=3, table=table, workers=2)
+    b = simulate_expert(5000, seed=3, table=table, workers=1)
     assert np.array_equal(a.scores, b.scores)
     assert not np.array_equal(a.scores, simulate_expert(300, seed=4, table=table).scores)
 

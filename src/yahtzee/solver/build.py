@@ -145,7 +145,8 @@ def _plan(chunk: int) -> list[_Batch]:
     return batches
 
 
-def _can_fork() -> bool:
+def can_fork() -> bool:
+    """Forking workers is safe here: POSIX and no other thread in this process."""
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
@@ -168,7 +169,7 @@ def solve(
     """
     if workers is None:
         workers = min(2, os.cpu_count() or 1)
-    if not _can_fork():
+    if not can_fork():
         workers = 1
     keep_freed_memory()
     batches = _plan(chunk)

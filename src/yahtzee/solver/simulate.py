@@ -3,17 +3,17 @@
 The expert simulation advances a batch of games turn by turn: at each of the 13 turns it
 computes every game's turn arrays as one (252, N) batch with the solver's own kernel,
 draws dice with a seeded numpy generator and picks each game's keep and box by argmax.
-Batches are independent (each has its own child seed), so two threads share them and the
-result does not depend on scheduling.
+Batches are independent (each has its own child seed), so two processes share them and
+the result does not depend on how many there are.
 """
 
 from __future__ import annotations
 
+import mmap
 import os
 import random
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +30,7 @@ from yahtzee.rules import (
     Dice,
     Scorecard,
 )
-from yahtzee.solver.build import keep_freed_memory
+from yahtzee.solver.build import can_fork, keep_freed_memory
 from yahtzee.solver.cache import ValueTable, load_table
 from yahtzee.solver.kernel import category_values, keep_values, reroll, turn_start_e0
 from yahtzee.solver.tables import (
@@ -145,39 +145,83 @@ def simulate_expert(
     seed: int | None = None,
     *,
     table: ValueTable | None = None,
-    threads: int | None = None,
+    workers: int | None = None,
     progress: ProgressFn | None = None,
 ) -> SimulationResult:
-    """Play ``games`` optimal games (vectorised); reproducible for a given ``seed``."""
+    """Play ``games`` optimal games (vectorised); reproducible for a given ``seed``.
+
+    Batches of :data:`BATCH` games each get a child seed; with ``workers`` > 1 (default 2
+    where forking is safe, as for the solve) a forked process plays every other batch and
+    writes its results into shared memory, so the outcome never depends on ``workers``.
+    """
     if table is None:
         table = load_table()
-    if threads is None:
-        threads = max(1, min(2, os.cpu_count() or 1))
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1)
+    if not can_fork():
+        workers = 1
     v = table.flat
     keep_freed_memory()
     start = time.perf_counter()
-    sizes = [min(BATCH, games - a) for a in range(0, games, BATCH)]
+    offsets = list(range(0, games, BATCH))
+    sizes = [min(BATCH, games - a) for a in offsets]
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
-    parts: list[tuple[Any, Any, Any]] = []
+    workers = max(1, min(workers, len(sizes)))
+    # Results live in shared memory (one int64 score and two flags per game).
+    shared = mmap.mmap(-1, max(1, games) * 10) if workers > 1 else None
+    if shared is not None:
+        scores = np.frombuffer(shared, dtype=np.int64, count=games)
+        flags = np.frombuffer(shared, dtype=np.bool_, count=2 * games, offset=8 * games)
+    else:
+        scores = np.zeros(games, dtype=np.int64)
+        flags = np.zeros(2 * games, dtype=np.bool_)
+    bonus, yz = flags[:games], flags[games:]
+
+    def play(i: int) -> None:
+        a, n = offsets[i], sizes[i]
+        scores[a : a + n], bonus[a : a + n], yz[a : a + n] = _expert_batch(v, n, seeds[i])
+
+    children: list[tuple[int, int]] = []  # (pid, read end of its "batch done" pipe)
     done = 0
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        for (scores, bonus, yz), size in zip(
-            pool.map(_expert_batch, [v] * len(sizes), sizes, seeds), sizes, strict=True
-        ):
-            parts.append((scores, bonus, yz))
-            done += size
+    try:
+        for rank in range(1, workers):
+            read_end, write_end = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - runs in the child process
+                status = 1
+                try:
+                    os.close(read_end)
+                    for i in range(rank, len(sizes), workers):
+                        play(i)
+                        os.write(write_end, b"b")
+                    status = 0
+                finally:
+                    os._exit(status)
+            os.close(write_end)
+            children.append((pid, read_end))
+        for i in range(0, len(sizes), workers):
+            play(i)
+            done += sizes[i]
             if progress is not None:
-                progress(done, games)
-    seconds = time.perf_counter() - start
-    if not parts:
-        empty = np.zeros(0, dtype=np.int64)
-        return SimulationResult(empty, empty.astype(bool), empty.astype(bool), seconds)
-    return SimulationResult(
-        np.concatenate([p[0] for p in parts]),
-        np.concatenate([p[1] for p in parts]),
-        np.concatenate([p[2] for p in parts]),
-        seconds,
-    )
+                progress(min(done * workers, games - 1), games)
+        for pid, read_end in children:
+            expected = len(range(children.index((pid, read_end)) + 1, len(sizes), workers))
+            got = 0
+            while got < expected:
+                chunk = os.read(read_end, expected - got)
+                if not chunk:
+                    raise RuntimeError(f"simulation worker {pid} died")
+                got += len(chunk)
+        if progress is not None:
+            progress(games, games)
+        result = SimulationResult(
+            scores.copy(), bonus.copy(), yz.copy(), time.perf_counter() - start
+        )
+    finally:
+        for pid, read_end in children:
+            os.close(read_end)
+            os.waitpid(pid, 0)
+    return result  # the shared mapping is unmapped once the views above are released
 
 
 def play_game(player: Player, rng: random.Random) -> Scorecard:

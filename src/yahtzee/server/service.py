@@ -23,12 +23,13 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from yahtzee.dice import DiceSource
 from yahtzee.errors import IllegalMoveError
 from yahtzee.game import NO_HOLD, GameState, Mode, Seat
 from yahtzee.players.base import Player, RollDecision, ScoreDecision
-from yahtzee.rules import Category, ScoreOption
+from yahtzee.rules import Category, Dice, Scorecard, ScoreOption, score_options
 from yahtzee.server.errors import AbandonedGameError, NotFoundError, ZeroNeedsConfirmationError
 from yahtzee.storage import (
     Event,
@@ -299,9 +300,22 @@ class _Fold:
         self.events.append(event)
 
 
+@lru_cache(maxsize=4096)
+def options_for(card: Scorecard, dice: Dice) -> dict[Category, ScoreOption]:
+    """:func:`~yahtzee.rules.score_options`, memoised: a roll's response previews the
+    options and the score that follows needs them again (callers must not mutate)."""
+    return score_options(card, dice)
+
+
+def _options(state: GameState) -> dict[Category, ScoreOption]:
+    if state.dice is None:
+        return {}
+    return options_for(state.current_card, state.dice)
+
+
 def _score(fold: _Fold, seat: Seat, category: Category) -> dict[Category, ScoreOption]:
     """Append a score event; returns the options the dice had (for U2 and the log)."""
-    options = fold.game.state.preview()
+    options = _options(fold.game.state)
     event = Event("score", {"seat": seat.value, "category": category.value})
     dice = fold.game.state.dice
     fold.add(event)  # raises for every rule violation (turn, not rolled, used box, Joker)
@@ -315,7 +329,7 @@ def _score(fold: _Fold, seat: Seat, category: Category) -> dict[Category, ScoreO
 
 def _best_option(state: GameState) -> Category:
     """The legal box that adds the most right now (a safe fallback, never the advice)."""
-    options = [o for o in state.preview().values() if o.legal]
+    options = [o for o in _options(state).values() if o.legal]
     return max(options, key=lambda o: o.gain).category
 
 

@@ -8,18 +8,24 @@ game action for no benefit).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from yahtzee.game import Seat
-from yahtzee.rules import CATEGORIES, Scorecard
-from yahtzee.server.service import Hint, Loaded
+from yahtzee.rules import CATEGORIES, Dice, Scorecard
+from yahtzee.server.service import Hint, Loaded, options_for
 from yahtzee.storage import Records
 
 
+@lru_cache(maxsize=4096)
 def card_json(card: Scorecard) -> dict[str, Any]:
-    """One player's column: the 13 boxes (``None`` while open) and the totals (R4-R7)."""
+    """One player's column: the 13 boxes (``None`` while open) and the totals (R4-R7).
+
+    Memoised (a card is immutable and a column repeats across a turn's responses); the
+    dict is shared, so callers only serialise it.
+    """
     return {
         "boxes": {c.value: p for c, p in zip(CATEGORIES, card.boxes, strict=True)},
         "upper_subtotal": card.upper_subtotal,
@@ -30,6 +36,20 @@ def card_json(card: Scorecard) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=4096)
+def preview_json(card: Scorecard, dice: Dice) -> dict[str, Any]:
+    """U1: what ``dice`` would score in each open box of ``card`` (memoised, shared)."""
+    return {
+        c.value: {
+            "points": o.points,
+            "yahtzee_bonus": o.yahtzee_bonus,
+            "upper_bonus": o.upper_bonus,
+            "allowed": o.legal,
+        }
+        for c, o in options_for(card, dice).items()
+    }
+
+
 def game_json(loaded: Loaded) -> dict[str, Any]:
     """The game object of ``docs/api.md``."""
     stored, game = loaded.stored, loaded.game
@@ -37,15 +57,7 @@ def game_json(loaded: Loaded) -> dict[str, Any]:
     in_progress = stored.status == "in_progress"
     preview = None
     if in_progress and state.seat is Seat.HUMAN and state.dice is not None:
-        preview = {
-            c.value: {
-                "points": o.points,
-                "yahtzee_bonus": o.yahtzee_bonus,
-                "upper_bonus": o.upper_bonus,
-                "allowed": o.legal,
-            }
-            for c, o in state.preview().items()
-        }
+        preview = preview_json(state.current_card, state.dice)
     return {
         "id": stored.id,
         "version": stored.version,

@@ -176,9 +176,16 @@ def test_u4_hints_three_per_game_by_button_and_h_key(ui: Table) -> None:
 
 
 def _assert_hint_marked(ui: Table) -> None:
-    """A hint marks either the dice to keep (gold, and held) or the box to write (gold)."""
+    """A hint marks either the dice to keep (gold, and held) or the box to write (gold).
+
+    When the expert would reroll all five there is nothing to mark: the message says so.
+    """
     gold_dice = ui.page.locator(".die.hint")
     gold_cell = ui.page.locator("td.cell-human.hint")
+    expect(ui.by("message")).to_contain_text("提示")
+    if "全部重掷" in ui.message():
+        assert gold_dice.count() + gold_cell.count() == 0
+        return
     expect(gold_dice.or_(gold_cell).first).to_be_visible()
     if gold_cell.count():
         assert gold_cell.count() == 1

@@ -4,7 +4,8 @@
 import { ApiError, api } from "./api.js";
 import { buildScorecard, describeStep, render } from "./render.js";
 import { CATEGORY_NAMES, canAct, initialState } from "./state.js";
-import { confirmDialog, isConfirmOpen } from "./dialog.js";
+import { confirmDialog } from "./dialog.js";
+import { installKeyboard } from "./keyboard.js";
 
 const REPLAY_STEP_MS = 800; // U8: a pace a person can follow (~0.5–1 s a step)
 
@@ -420,74 +421,10 @@ async function route() {
 
 // ------------------------------------------------------------------------ keyboard (B3)
 
-function isTyping(el) {
-  return el && (el.tagName === "INPUT" || el.tagName === "SELECT" || el.tagName === "TEXTAREA");
-}
-
-function isInteractive(el) {
-  // A button that was just hidden (the view changed) may still hold focus for a moment.
-  const tag = el && el.tagName;
-  return (tag === "BUTTON" || tag === "A" || tag === "SUMMARY") && !el.closest("[hidden]");
-}
-
-function moveFocus(list, current, delta) {
-  if (!list.length) return;
-  const i = list.indexOf(current);
-  const next = i < 0 ? 0 : (i + delta + list.length) % list.length;
-  list[next].focus();
-}
-
-function onKey(event) {
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  if (isConfirmOpen()) return; // the dialog handles its own keys (Esc cancels)
-  const target = event.target;
-  if (event.key === "Escape") {
-    if (state.showGameOver && state.view === "game") {
-      state.showGameOver = false;
-      update();
-      byTestId("show-result").focus();
-      event.preventDefault();
-    }
-    return;
-  }
-  if (state.view !== "game" || isTyping(target) || state.showGameOver) return;
-  const key = event.key;
-  if (key === " " || key === "Enter") {
-    if (isInteractive(target)) return; // a focused button does its own thing
-    event.preventDefault();
-    roll();
-  } else if (/^[1-5]$/.test(key)) {
-    event.preventDefault();
-    toggleDie(Number(key) - 1);
-  } else if (key === "h" || key === "H") {
-    event.preventDefault();
-    hint();
-  } else if (target.classList && target.classList.contains("cell-btn")) {
-    const cells = [...document.querySelectorAll(".cell-btn:not(:disabled)")];
-    if (key === "ArrowDown" || key === "ArrowRight") {
-      event.preventDefault();
-      moveFocus(cells, target, 1);
-    } else if (key === "ArrowUp" || key === "ArrowLeft") {
-      event.preventDefault();
-      moveFocus(cells, target, -1);
-    }
-  } else if (target.classList && target.classList.contains("die")) {
-    const dice = [...document.querySelectorAll(".die")];
-    if (key === "ArrowRight") {
-      event.preventDefault();
-      moveFocus(dice, target, 1);
-    } else if (key === "ArrowLeft") {
-      event.preventDefault();
-      moveFocus(dice, target, -1);
-    } else if (key === "ArrowDown") {
-      // From the dice straight to the scorecard's first choosable box.
-      const first = document.querySelector(".cell-btn:not(:disabled)");
-      if (first) {
-        event.preventDefault();
-        first.focus();
-      }
-    }
-  }
+function closeGameOver() {
+  state.showGameOver = false;
+  update();
+  byTestId("show-result").focus();
 }
 
 // ---------------------------------------------------------------------------- wiring
@@ -543,7 +480,14 @@ function wire() {
   for (const die of document.querySelectorAll(".die")) {
     die.addEventListener("animationend", () => die.classList.remove("rolling"));
   }
-  document.addEventListener("keydown", onKey);
+  installKeyboard({
+    onTable: () => state.view === "game",
+    gameOverShown: () => state.view === "game" && state.showGameOver,
+    closeGameOver,
+    roll,
+    toggleDie,
+    hint,
+  });
   window.addEventListener("popstate", route);
 }
 

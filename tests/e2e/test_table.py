@@ -64,6 +64,7 @@ def test_u1_joker_forbidden_boxes_are_not_selectable(
     expect(forbidden.locator("button")).to_be_disabled()
     forbidden.click(force=True)
     expect(ui.by("round")).to_have_text("第 2 / 13 回合")
+    expect(ui.page.locator("#dice-help")).to_contain_text("百搭")
     # The Yahtzee bonus is announced in the preview.
     expect(ui.cell("threes")).to_contain_text("+100")
     ui.score("threes")

@@ -295,7 +295,7 @@ function renderScorecard(state) {
       cls = filled === 0 ? "filled zero" : "filled";
       label += `已登记 ${filled} 分`;
     } else if (p) {
-      text = previewText(p);
+      text = p.allowed ? previewText(p) : String(p.points);
       if (!p.allowed) {
         cls = "forbidden";
         label += `${p.points} 分，百搭规则不允许登记在这里`;
@@ -405,6 +405,8 @@ function renderRoll(state) {
   } else {
     setText(banner, "轮到你了");
     if (g.dice === null) setText(help, "点「掷骰子」开始这一回合。");
+    else if (g.preview && Object.values(g.preview).some((p) => !p.allowed))
+      setText(help, "百搭！快艇格已经填过，这手快艇只能登记在计分表里可以点的格子。");
     else if (g.rolls_left === 0) setText(help, "三次掷完了，骰子已锁定：在「你」这一列选一格登记。");
     else if (allHeld(state)) setText(help, "五颗都保留了：取消保留一颗再掷，或者直接登记。");
     else setText(help, "点骰子保留或取消，点「再掷」重掷其余的，或者直接在计分表里登记。");

@@ -186,3 +186,21 @@ def test_no_console_errors_on_any_page(ui: Table, console: ConsoleWatch) -> None
     page.goto(ui.base_url + "/")
     expect(ui.by("continue")).to_be_visible()
     assert console.errors == []
+
+
+def test_game_abandoned_in_another_tab_returns_to_the_lobby(
+    ui: Table, console: ConsoleWatch
+) -> None:
+    console.allowed.append("/roll")
+    ui.start_solo()
+    ui.roll()
+    other = ui.page.context.new_page()
+    second = Table(other, ui.base_url)
+    second.open_lobby()
+    second.start_vs("novice")  # asks, then abandons the solo game (重新开始 elsewhere)
+    ui.by("roll").click()
+    expect(ui.by("message")).to_contain_text("已回到大厅")
+    expect(ui.by("message")).to_have_attribute("data-kind", "error")
+    expect(ui.by("start-solo")).to_be_visible()
+    expect(ui.page.locator("#continue-summary")).to_contain_text("人机对战")
+    other.close()

@@ -93,13 +93,13 @@ async function recover(err) {
     state.showGameOver = fresh.status === "finished";
     if (fresh.status === "abandoned") {
       say("这一局已经结束或在别处重新开始了，已回到大厅。", "error");
-      await goLobby();
+      await goLobby(true);
     }
   } catch (again) {
     if (again instanceof ApiError && again.code === "not_found") {
       say("找不到这一局了，已回到大厅。", "error");
       state.game = null;
-      await goLobby();
+      await goLobby(true);
     } else if (again instanceof ApiError) {
       say(again.message, "error");
     }
@@ -325,10 +325,10 @@ async function refreshLobbyData() {
   update();
 }
 
-async function goLobby() {
+async function goLobby(keepMessage = false) {
   stopReplay();
   state.showGameOver = false;
-  say(""); // the table's last announcement means nothing in the lobby
+  if (!keepMessage) say(""); // the table's last announcement means nothing in the lobby
   go("lobby");
   await refreshLobbyData();
 }
@@ -438,9 +438,9 @@ function wire() {
   byTestId("roll").addEventListener("click", roll);
   byTestId("hint").addEventListener("click", hint);
   byTestId("restart").addEventListener("click", restart);
-  byTestId("lobby").addEventListener("click", goLobby);
+  byTestId("lobby").addEventListener("click", () => goLobby());
   byTestId("play-again").addEventListener("click", restart);
-  byTestId("game-over-lobby").addEventListener("click", goLobby);
+  byTestId("game-over-lobby").addEventListener("click", () => goLobby());
   byTestId("skip-replay").addEventListener("click", () => finishReplay(true));
   byTestId("show-result").addEventListener("click", () => {
     state.showGameOver = true;

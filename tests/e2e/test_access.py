@@ -204,3 +204,21 @@ def test_game_abandoned_in_another_tab_returns_to_the_lobby(
     expect(ui.by("start-solo")).to_be_visible()
     expect(ui.page.locator("#continue-summary")).to_contain_text("人机对战")
     other.close()
+
+
+def test_b3_keyboard_in_vs_game_skip_replay_and_play_on(ui: Table) -> None:
+    page = ui.page
+    ui.start_vs("novice")
+    page.keyboard.press("Space")
+    expect(ui.by("rolls-left")).to_have_text("剩余 2 次")
+    best = ui.best_box()
+    ui.cell(best).locator("button").focus()
+    page.keyboard.press("Enter")
+    # The chosen box is disabled now: focus moves to 「跳过电脑回合」; Enter skips.
+    expect(ui.by("skip-replay")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(ui.by("round")).to_have_text("第 2 / 13 回合")
+    # Back on the player's turn the roll button has focus again.
+    expect(ui.by("roll")).to_be_focused()
+    page.keyboard.press("Space")
+    expect(ui.by("rolls-left")).to_have_text("剩余 2 次")

@@ -230,6 +230,9 @@ function startReplay(before, turn) {
   say(describeStep(turn.steps[0], 0));
   replayTimer = setInterval(stepReplay, REPLAY_STEP_MS);
   update();
+  // The box just chosen is disabled now; a keyboard player lands on 「跳过」 instead.
+  const active = document.activeElement;
+  if (!active || active === document.body || active.disabled) byTestId("skip-replay").focus();
   // On a phone the player has just tapped a box far down the scorecard: bring the dice
   // tray into view so the computer's turn can be watched ("nearest" does nothing when the
   // tray is already visible, as on a desktop).

@@ -41,6 +41,10 @@ def test_u9_first_response_sets_an_anonymous_long_lived_httponly_cookie(client: 
     assert "Max-Age=31536000" in cookie
     # The browser sends it back: no new cookie, and the games are this player's.
     assert "set-cookie" not in client.get("/api/health").headers
+    # Starting a game renews the same id for another year (a sliding expiry).
+    renewed = client.post("/api/games", json={"mode": "solo"}).headers["set-cookie"]
+    assert renewed.startswith(f"yahtzee_player={match.group(1)};")
+    assert "Max-Age=31536000" in renewed
 
 
 def test_a_forged_malformed_cookie_is_replaced(client: TestClient) -> None:

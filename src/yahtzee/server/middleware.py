@@ -82,7 +82,11 @@ class ServerMiddleware:
                     length = int(value)
                 except ValueError:
                     length = None
-        issue_cookie = player_id is None
+        # Re-issued on each new game too, so that the year's expiry slides while a
+        # browser keeps playing and its records are not lost after a year (U9).
+        issue_cookie = player_id is None or (
+            scope["method"] == "POST" and scope["path"] == "/api/games"
+        )
         if player_id is None:
             player_id = new_player_id()
         scope[PLAYER_SCOPE_KEY] = player_id

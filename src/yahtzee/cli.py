@@ -121,8 +121,6 @@ def _cmd_advise(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    import random
-
     from yahtzee.players import PLAYER_NAMES, PLAYER_ZH, get_player
     from yahtzee.solver import load_table
     from yahtzee.solver.simulate import simulate_expert, simulate_player
@@ -139,9 +137,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             args.games, args.seed, table=load_table(progress=True), progress=progress
         )
     else:
-        rng = random.Random(args.seed)
-        player = get_player(args.player, random.Random(rng.getrandbits(64)))
-        result = simulate_player(player, args.games, rng.getrandbits(64), progress=progress)
+        name = args.player
+        result = simulate_player(
+            lambda rng: get_player(name, rng), args.games, args.seed, progress=progress
+        )
     summary = result.summary()
     if args.json:
         print(json.dumps(summary))

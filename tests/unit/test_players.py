@@ -4,6 +4,7 @@ three levels clearly separated in strength."""
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 
@@ -132,13 +133,29 @@ def test_intermediate_is_reproducible_with_a_seed() -> None:
     assert run(1) != run(2)  # its choices do depend on its rng
 
 
+def _make(name: str, rng: random.Random) -> Player:
+    return get_player(name, rng)
+
+
 def test_levels_are_well_separated() -> None:
     """Same dice seeds for all: novice << intermediate << expert (254.6)."""
     games = 400
     means = {}
     for name in PLAYER_NAMES:
-        result = simulate_player(get_player(name, random.Random(2)), games, seed=8)
+        result = simulate_player(partial(_make, name), games, seed=8)
         means[name] = float(result.scores.mean())
     assert means["novice"] + 25 < means["intermediate"], means
     assert means["intermediate"] + 15 < means["expert"], means
     assert means["expert"] > 245, means
+
+
+@pytest.mark.parametrize("name", ["novice", "intermediate"])
+def test_player_simulation_does_not_depend_on_workers(name: str) -> None:
+    def make(rng: random.Random) -> Player:
+        return get_player(name, rng)
+
+    one = simulate_player(make, 600, seed=4, workers=1)
+    two = simulate_player(make, 600, seed=4, workers=2)
+    assert one.scores.tolist() == two.scores.tolist()
+    assert one.yahtzee.tolist() == two.yahtzee.tolist()
+    assert simulate_player(make, 600, seed=5, workers=2).scores.tolist() != one.scores.tolist()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import mmap
 import os
 import random
+import select
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
 
 ProgressFn = Callable[[int, int], None]
 BATCH = 2048
+PLAYER_BLOCK = 250
 _Y = Category.YAHTZEE.index
 
 
@@ -140,6 +142,84 @@ def _expert_batch(
     return total.astype(np.int64), bonus, flag == 1
 
 
+class _SharedResults:
+    """Per-game results, in shared memory when forked workers fill them."""
+
+    def __init__(self, games: int, shared: bool) -> None:
+        if shared:
+            buf = mmap.mmap(-1, max(1, games) * 10)  # anonymous MAP_SHARED: survives fork
+            self.scores = np.frombuffer(buf, dtype=np.int64, count=games)
+            flags = np.frombuffer(buf, dtype=np.bool_, count=2 * games, offset=8 * games)
+        else:
+            self.scores = np.zeros(games, dtype=np.int64)
+            flags = np.zeros(2 * games, dtype=np.bool_)
+        self.bonus = flags[:games]
+        self.yahtzee = flags[games:]
+
+    def result(self, seconds: float) -> SimulationResult:
+        """A private copy of the results."""
+        return SimulationResult(self.scores.copy(), self.bonus.copy(), self.yahtzee.copy(), seconds)
+
+
+def _run_tasks(
+    sizes: list[int],
+    run: Callable[[int], None],
+    workers: int,
+    progress: ProgressFn | None,
+) -> None:
+    """Run ``run(i)`` for every task i (of ``sizes[i]`` games): task i on worker
+    ``i % workers``, worker 0 being this process and the others forked children. Children
+    report each finished task over a pipe, which also drives the progress callback."""
+    total = sum(sizes)
+    workers = max(1, min(workers, len(sizes)))
+    expected = [len(range(r, len(sizes), workers)) for r in range(workers)]
+    finished = [0] * workers
+    children: list[tuple[int, int]] = []  # (pid, read end of its "task done" pipe)
+
+    def report() -> None:
+        if progress is not None:
+            done = sum(sizes[r + workers * j] for r in range(workers) for j in range(finished[r]))
+            progress(done, total)
+
+    def collect(block: bool) -> None:
+        for rank, (pid, read_end) in enumerate(children, start=1):
+            while finished[rank] < expected[rank]:
+                if not block and not select.select([read_end], [], [], 0)[0]:
+                    break
+                got = os.read(read_end, expected[rank] - finished[rank])
+                if not got:
+                    raise RuntimeError(f"simulation worker {pid} died")
+                finished[rank] += len(got)
+
+    try:
+        for rank in range(1, workers):
+            read_end, write_end = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - runs in the child process
+                status = 1
+                try:
+                    os.close(read_end)
+                    for i in range(rank, len(sizes), workers):
+                        run(i)
+                        os.write(write_end, b"t")
+                    status = 0
+                finally:
+                    os._exit(status)
+            os.close(write_end)
+            children.append((pid, read_end))
+        for i in range(0, len(sizes), workers):
+            run(i)
+            finished[0] += 1
+            collect(block=False)
+            report()
+        collect(block=True)
+        report()
+    finally:
+        for pid, read_end in children:
+            os.close(read_end)
+            os.waitpid(pid, 0)
+
+
 def simulate_expert(
     games: int,
     seed: int | None = None,
@@ -151,77 +231,33 @@ def simulate_expert(
     """Play ``games`` optimal games (vectorised); reproducible for a given ``seed``.
 
     Batches of :data:`BATCH` games each get a child seed; with ``workers`` > 1 (default 2
-    where forking is safe, as for the solve) a forked process plays every other batch and
-    writes its results into shared memory, so the outcome never depends on ``workers``.
+    where forking is safe, as for the solve) forked processes play some of the batches and
+    write into shared memory, so the outcome never depends on ``workers``.
     """
     if table is None:
         table = load_table()
-    if workers is None:
-        workers = min(2, os.cpu_count() or 1)
-    if not can_fork():
-        workers = 1
+    workers = _workers(workers)
     v = table.flat
     keep_freed_memory()
     start = time.perf_counter()
     offsets = list(range(0, games, BATCH))
     sizes = [min(BATCH, games - a) for a in offsets]
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
-    workers = max(1, min(workers, len(sizes)))
-    # Results live in shared memory (one int64 score and two flags per game).
-    shared = mmap.mmap(-1, max(1, games) * 10) if workers > 1 else None
-    if shared is not None:
-        scores = np.frombuffer(shared, dtype=np.int64, count=games)
-        flags = np.frombuffer(shared, dtype=np.bool_, count=2 * games, offset=8 * games)
-    else:
-        scores = np.zeros(games, dtype=np.int64)
-        flags = np.zeros(2 * games, dtype=np.bool_)
-    bonus, yz = flags[:games], flags[games:]
+    out = _SharedResults(games, shared=workers > 1 and len(sizes) > 1)
 
     def play(i: int) -> None:
         a, n = offsets[i], sizes[i]
-        scores[a : a + n], bonus[a : a + n], yz[a : a + n] = _expert_batch(v, n, seeds[i])
+        sl = slice(a, a + n)
+        out.scores[sl], out.bonus[sl], out.yahtzee[sl] = _expert_batch(v, n, seeds[i])
 
-    children: list[tuple[int, int]] = []  # (pid, read end of its "batch done" pipe)
-    done = 0
-    try:
-        for rank in range(1, workers):
-            read_end, write_end = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # pragma: no cover - runs in the child process
-                status = 1
-                try:
-                    os.close(read_end)
-                    for i in range(rank, len(sizes), workers):
-                        play(i)
-                        os.write(write_end, b"b")
-                    status = 0
-                finally:
-                    os._exit(status)
-            os.close(write_end)
-            children.append((pid, read_end))
-        for i in range(0, len(sizes), workers):
-            play(i)
-            done += sizes[i]
-            if progress is not None:
-                progress(min(done * workers, games - 1), games)
-        for pid, read_end in children:
-            expected = len(range(children.index((pid, read_end)) + 1, len(sizes), workers))
-            got = 0
-            while got < expected:
-                chunk = os.read(read_end, expected - got)
-                if not chunk:
-                    raise RuntimeError(f"simulation worker {pid} died")
-                got += len(chunk)
-        if progress is not None:
-            progress(games, games)
-        result = SimulationResult(
-            scores.copy(), bonus.copy(), yz.copy(), time.perf_counter() - start
-        )
-    finally:
-        for pid, read_end in children:
-            os.close(read_end)
-            os.waitpid(pid, 0)
-    return result  # the shared mapping is unmapped once the views above are released
+    _run_tasks(sizes, play, workers, progress)
+    return out.result(time.perf_counter() - start)
+
+
+def _workers(workers: int | None) -> int:
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1)
+    return workers if can_fork() else 1
 
 
 def play_game(player: Player, rng: random.Random) -> Scorecard:
@@ -251,21 +287,35 @@ def play_game(player: Player, rng: random.Random) -> Scorecard:
 
 
 def simulate_player(
-    player: Player, games: int, seed: int | None = None, *, progress: ProgressFn | None = None
+    make_player: Callable[[random.Random], Player],
+    games: int,
+    seed: int | None = None,
+    *,
+    workers: int | None = None,
+    progress: ProgressFn | None = None,
 ) -> SimulationResult:
-    """Play ``games`` games of any :class:`Player`, one decision at a time (legality is
-    enforced by :meth:`Scorecard.score`)."""
-    rng = random.Random(seed)
+    """Play ``games`` games of a :class:`Player`, one decision at a time (legality is
+    enforced by :meth:`Scorecard.score`).
+
+    Games come in blocks of :data:`PLAYER_BLOCK`; each block gets a fresh player from
+    ``make_player(rng)`` and its own dice, both seeded from ``seed`` and the block number,
+    so forked workers (``workers``, as for the expert) do not change the outcome.
+    """
+    workers = _workers(workers)
     start = time.perf_counter()
-    scores = np.zeros(games, dtype=np.int64)
-    bonus = np.zeros(games, dtype=np.bool_)
-    yz = np.zeros(games, dtype=np.bool_)
-    step = max(1, games // 100)
-    for i in range(games):
-        card = play_game(player, rng)
-        scores[i] = card.total
-        bonus[i] = card.upper_bonus > 0
-        yz[i] = card.yahtzee_bonus_eligible
-        if progress is not None and ((i + 1) % step == 0 or i + 1 == games):
-            progress(i + 1, games)
-    return SimulationResult(scores, bonus, yz, time.perf_counter() - start)
+    offsets = list(range(0, games, PLAYER_BLOCK))
+    sizes = [min(PLAYER_BLOCK, games - a) for a in offsets]
+    out = _SharedResults(games, shared=workers > 1 and len(sizes) > 1)
+    base = random.Random(seed).getrandbits(64)
+
+    def play(i: int) -> None:
+        player = make_player(random.Random(f"{base}:player:{i}"))
+        dice = random.Random(f"{base}:dice:{i}")
+        for g in range(offsets[i], offsets[i] + sizes[i]):
+            card = play_game(player, dice)
+            out.scores[g] = card.total
+            out.bonus[g] = card.upper_bonus > 0
+            out.yahtzee[g] = card.yahtzee_bonus_eligible
+
+    _run_tasks(sizes, play, workers, progress)
+    return out.result(time.perf_counter() - start)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -278,25 +279,37 @@ def test_dice_hold_toggle_labels_and_lock_after_third_roll(ui: Table) -> None:
     expect(ui.die(3)).to_have_attribute("aria-label", re.compile("已锁定$"))
 
 
+_LISTEN_ANIMATIONS = """() => {
+    window.__anims = [];
+    document.querySelectorAll('.die').forEach((die, i) =>
+        die.addEventListener('animationstart', (e) => window.__anims.push([i, e.animationName])));
+}"""
+
+
+def _animations(ui: Table) -> list[list[Any]]:
+    anims: list[list[Any]] = ui.page.evaluate("() => window.__anims")
+    return anims
+
+
 def test_roll_animates_even_when_values_repeat(ui: Table) -> None:
     ui.start_solo()
     ui.roll()
+    ui.page.evaluate(_LISTEN_ANIMATIONS)
     for i in range(4):
         ui.die(i).click()
-    ui.by("roll").click()
-    # The unheld die tumbles; held ones do not.
-    expect(ui.die(4)).to_have_class(re.compile(r"\brolling\b"))
-    expect(ui.die(4)).not_to_have_class(re.compile(r"\brolling\b"), timeout=3000)
-    assert "rolling" not in (ui.die(0).get_attribute("class") or "")
-    # The animation restarts on every roll, whatever the new face.
-    ui.by("roll").click()
-    expect(ui.die(4)).to_have_class(re.compile(r"\brolling\b"))
+    for _ in range(2):
+        # Each roll tumbles the unheld die, whatever face it lands on; held dice stay still.
+        ui.page.evaluate("() => { window.__anims = []; }")
+        ui.roll()
+        ui.page.wait_for_function("() => window.__anims.some(([i]) => i === 4)")
+        assert {i for i, _ in _animations(ui)} == {4}
+        assert _animations(ui)[0][1] == "tumble"
 
 
 def test_reduced_motion_replaces_the_tumble(ui: Table) -> None:
     ui.page.emulate_media(reduced_motion="reduce")
     ui.start_solo()
-    ui.by("roll").click()
-    expect(ui.die(0)).to_have_class(re.compile(r"\brolling\b"))
-    name = ui.die(0).evaluate("e => getComputedStyle(e).animationName")
-    assert name == "flash", name
+    ui.page.evaluate(_LISTEN_ANIMATIONS)
+    ui.roll()
+    ui.page.wait_for_function("() => window.__anims.length === 5")
+    assert {name for _, name in _animations(ui)} == {"flash"}

@@ -170,21 +170,31 @@ def test_stale_version_from_a_double_click_or_second_tab_is_silent(
 
 
 def test_no_console_errors_on_any_page(ui: Table, console: ConsoleWatch) -> None:
+    """Every view, at 1280x800, logs nothing and needs no sideways scrolling."""
     page = ui.page
+
+    def fits(where: str) -> None:
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 1280, f"{where}: page is {width}px wide"
+
+    fits("lobby")
     ui.by("rules-link").click()
     expect(page.locator("#view-rules")).to_be_visible()
+    fits("rules")
     page.get_by_test_id("rules-back").click()
     ui.start_vs("novice")
     ui.roll()
     ui.by("hint").click()
     expect(ui.by("hint")).to_have_text("提示 (2)")
+    fits("table")
     ui.score(ui.best_box())
     ui.wait_for_my_turn(2)
     page.goto(ui.base_url + "/game")  # a reload on the table
     expect(ui.by("round")).to_have_text("第 2 / 13 回合")
     page.goto(ui.base_url + "/rules")
-    page.goto(ui.base_url + "/")
+    page.goto(ui.base_url + "/lobby")
     expect(ui.by("continue")).to_be_visible()
+    expect(page).to_have_url(ui.base_url + "/")
     assert console.errors == []
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import socket
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import ConsoleMessage, Error, Locator, Page, expect
 
 UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
 LOWER = (
@@ -199,3 +199,34 @@ class Table:
         if skip.is_visible():
             skip.click()
         expect(self.by("game-over")).to_be_visible()
+
+
+class ConsoleWatch:
+    """Collects console errors and uncaught exceptions of a page.
+
+    ``GET /api/games/current`` answers 404 by contract when there is no saved game, and
+    chromium logs every non-2xx fetch as "Failed to load resource"; that one line, for that
+    one URL, is expected. Tests that provoke other errors on purpose add their URLs to
+    ``allowed``.
+    """
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.allowed: list[str] = ["/api/games/current"]
+
+    def on_console(self, msg: ConsoleMessage) -> None:
+        if msg.type != "error":
+            return
+        url = str(msg.location.get("url", ""))
+        if msg.text.startswith("Failed to load resource") and any(
+            url.split("?")[0].endswith(a) or a in url for a in self.allowed
+        ):
+            return
+        self.errors.append(f"{msg.text} ({url})")
+
+    def on_page_error(self, error: Error) -> None:
+        self.errors.append(f"uncaught: {error}")
+
+    def watch(self, page: Page) -> None:
+        page.on("console", self.on_console)
+        page.on("pageerror", self.on_page_error)

@@ -8,8 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from e2e.conftest import ConsoleWatch
-from e2e.helpers import Table
+from e2e.helpers import ConsoleWatch, Table
 
 pytestmark = pytest.mark.e2e
 

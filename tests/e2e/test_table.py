@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.conftest import ConsoleWatch
-from e2e.helpers import CATEGORIES, Table
+from e2e.helpers import CATEGORIES, ConsoleWatch, Table
 
 pytestmark = pytest.mark.e2e
 

@@ -74,7 +74,7 @@ class GameService:
         storage: Storage,
         dice: DiceSource,
         players: Callable[[str], Player],
-        cache_size: int = 20_000,
+        cache_size: int = 4096,
     ) -> None:
         self.storage = storage
         self.dice = dice
@@ -130,6 +130,11 @@ class GameService:
 
     def _remember(self, loaded: Loaded) -> Loaded:
         cache = self._cache
+        if loaded.stored.status != "in_progress":
+            # Over: rarely read again (a replay serves it). Keeping the live heap small
+            # also keeps the garbage collector's full passes cheap.
+            cache.pop(loaded.stored.id, None)
+            return loaded
         cache[loaded.stored.id] = loaded
         cache.move_to_end(loaded.stored.id)
         while len(cache) > self._cache_size:

@@ -275,7 +275,21 @@ class SQLiteStorage:
                 raise StaleVersionError(game.id)
             self._insert_events(conn, game.id, game.version + 1, events, now)
             if outcome is None:
-                return replace(game, version=new_version, status=status, updated_at=now)
+                return StoredGame(  # (not dataclasses.replace: several times slower)
+                    game.id,
+                    game.player_id,
+                    game.mode,
+                    game.difficulty,
+                    status,
+                    new_version,
+                    game.created_at,
+                    now,
+                    game.finished_at,
+                    game.result,
+                    game.human_total,
+                    game.computer_total,
+                    game.new_record,
+                )
             best = conn.execute(
                 "SELECT MAX(human_total) FROM games WHERE player_id = ? "
                 "AND status = 'finished' AND id != ?",

@@ -11,6 +11,7 @@ server's preview) derives from it or is tested against it.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -48,6 +49,10 @@ class Category(enum.Enum):
     LARGE_STRAIGHT = "large_straight"
     YAHTZEE = "yahtzee"
     CHANCE = "chance"
+
+    # Members are singletons compared by identity, so the identity hash is consistent with
+    # equality; Enum's default hashes the name in Python, which dominated score_options.
+    __hash__ = object.__hash__
 
     @property
     def index(self) -> int:
@@ -167,26 +172,30 @@ class Dice:
 
 def base_score(category: Category, dice: Dice) -> int:
     """Points for writing ``dice`` in ``category`` by R3 alone (no Joker, no bonuses)."""
-    counts = dice.counts
-    face = category.face
-    if face is not None:
-        return counts[face - 1] * face
+    return _base_scores(dice.sorted())[category.index]
+
+
+@functools.cache
+def _base_scores(faces: tuple[int, ...]) -> tuple[int, ...]:
+    """R3's score in each of the 13 boxes for one sorted multiset of faces.
+
+    Cached because there are only 252 multisets and the server previews every roll.
+    """
+    counts = [faces.count(f) for f in FACES]
+    total = sum(faces)
     most = max(counts)
-    if category is Category.THREE_OF_A_KIND:
-        return dice.total if most >= 3 else 0
-    if category is Category.FOUR_OF_A_KIND:
-        return dice.total if most >= 4 else 0
-    if category is Category.FULL_HOUSE:
-        return FULL_HOUSE_POINTS if sorted(counts)[-2:] == [2, 3] else 0
-    if category is Category.SMALL_STRAIGHT:
-        present = {f for f in FACES if counts[f - 1]}
-        runs = ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})
-        return SMALL_STRAIGHT_POINTS if any(run <= present for run in runs) else 0
-    if category is Category.LARGE_STRAIGHT:
-        return LARGE_STRAIGHT_POINTS if dice.sorted() in ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6)) else 0
-    if category is Category.YAHTZEE:
-        return YAHTZEE_POINTS if most == 5 else 0
-    return dice.total  # CHANCE
+    present = {f for f in FACES if counts[f - 1]}
+    runs = ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})
+    return (
+        *(counts[f - 1] * f for f in FACES),
+        total if most >= 3 else 0,  # 三条: all five dice count
+        total if most >= 4 else 0,  # 四条
+        FULL_HOUSE_POINTS if sorted(counts)[-2:] == [2, 3] else 0,  # five alike is not one
+        SMALL_STRAIGHT_POINTS if any(run <= present for run in runs) else 0,
+        LARGE_STRAIGHT_POINTS if faces in ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6)) else 0,
+        YAHTZEE_POINTS if most == 5 else 0,
+        total,  # 机会
+    )
 
 
 _JOKER_FIXED = {
@@ -387,21 +396,17 @@ def score_options(card: Scorecard, dice: Dice) -> dict[Category, ScoreOption]:
         else:
             allowed = {c for c in open_cats if not c.is_upper} or set(open_cats)
     options: dict[Category, ScoreOption] = {}
+    base = _base_scores(dice.sorted())
     for category in open_cats:
-        points = base_score(category, dice)
+        i = _INDEX[category]
+        points = base[i]
         if joker and category in _JOKER_FIXED:
             points = _JOKER_FIXED[category]
-        legal = not joker or category in allowed
         upper_bonus = 0
-        if category.is_upper and subtotal < UPPER_BONUS_THRESHOLD <= subtotal + points:
+        if i < 6 and subtotal < UPPER_BONUS_THRESHOLD <= subtotal + points:
             upper_bonus = UPPER_BONUS
         options[category] = ScoreOption(
-            category=category,
-            points=points,
-            yahtzee_bonus=bonus,
-            upper_bonus=upper_bonus,
-            legal=legal,
-            joker=joker,
+            category, points, bonus, upper_bonus, not joker or category in allowed, joker
         )
     return options
 

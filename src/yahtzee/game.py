@@ -54,6 +54,10 @@ class Result(enum.Enum):
     DRAW = "draw"
 
 
+_VS_SEATS = (Seat.HUMAN, Seat.COMPUTER)
+_SOLO_SEATS = (Seat.HUMAN,)
+
+
 def as_hold(hold: Sequence[bool]) -> Hold:
     """Validate and normalise a hold mask (five booleans, one per die position)."""
     if len(hold) != NUM_DICE or not all(isinstance(h, bool) for h in hold):
@@ -86,7 +90,7 @@ class GameState:
     @property
     def seats(self) -> tuple[Seat, ...]:
         """The seats in this game, in playing order."""
-        return (Seat.HUMAN, Seat.COMPUTER) if self.mode is Mode.VS_COMPUTER else (Seat.HUMAN,)
+        return _VS_SEATS if self.mode is Mode.VS_COMPUTER else _SOLO_SEATS
 
     def card(self, seat: Seat) -> Scorecard:
         """The scorecard of ``seat``."""

@@ -227,12 +227,15 @@ class ScoreOption:
         return self.points + self.yahtzee_bonus + self.upper_bonus
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Scorecard:
     """One player's scorecard: 13 boxes (``None`` while open) and the Yahtzee bonuses.
 
     The canonical text form lists the filled boxes in card order, e.g.
     ``"ones=3,twos=6,yahtzee=50,yahtzee_bonus=100"`` (empty string for a new card).
+
+    Derived figures (subtotals, total, open boxes) are cached on first use: a card never
+    changes, and the server asks for them several times per request.
     """
 
     boxes: tuple[int | None, ...] = (None,) * 13
@@ -309,12 +312,12 @@ class Scorecard:
         """True while ``category`` has not been written."""
         return self.boxes[category.index] is None
 
-    @property
+    @functools.cached_property
     def open_categories(self) -> tuple[Category, ...]:
         """The open boxes in card order."""
         return tuple(c for c, p in zip(CATEGORIES, self.boxes, strict=True) if p is None)
 
-    @property
+    @functools.cached_property
     def filled_count(self) -> int:
         """How many boxes hold a score (0..13)."""
         return sum(p is not None for p in self.boxes)
@@ -324,7 +327,7 @@ class Scorecard:
         """All 13 boxes are filled: this player's game is over."""
         return self.filled_count == len(CATEGORIES)
 
-    @property
+    @functools.cached_property
     def upper_subtotal(self) -> int:
         """Sum of 一点..六点 (R4)."""
         return sum(p for p in self.boxes[:6] if p is not None)
@@ -334,12 +337,12 @@ class Scorecard:
         """35 once the upper subtotal reaches 63 (R4)."""
         return UPPER_BONUS if self.upper_subtotal >= UPPER_BONUS_THRESHOLD else 0
 
-    @property
+    @functools.cached_property
     def lower_total(self) -> int:
         """Sum of the seven lower boxes."""
         return sum(p for p in self.boxes[6:] if p is not None)
 
-    @property
+    @functools.cached_property
     def total(self) -> int:
         """R7: upper subtotal + upper bonus + lower boxes + Yahtzee bonus."""
         return self.upper_subtotal + self.upper_bonus + self.lower_total + self.yahtzee_bonus

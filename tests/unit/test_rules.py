@@ -232,6 +232,25 @@ def test_scorecard_text_round_trip() -> None:
     assert Scorecard.parse("一点=3,快艇=50") == _card(ones=3, yahtzee=50)
 
 
+def test_dice_text_form_and_derived_values() -> None:
+    dice = Dice.parse("61524")
+    assert str(dice) == "61524"
+    assert dice.total == 18
+    assert dice.counts == (1, 1, 0, 1, 1, 1)
+    assert dice.sorted() == (1, 2, 4, 5, 6)
+    assert not dice.is_yahtzee
+    assert Dice.parse("33333").is_yahtzee
+
+
+def test_scorecard_derived_values_are_cached_per_card() -> None:
+    card = _card(ones=3, chance=20)
+    assert card.open_categories == tuple(c for c in CATEGORIES if c not in (C.ONES, C.CHANCE))
+    assert (card.filled_count, card.upper_subtotal, card.lower_total, card.total) == (2, 3, 20, 23)
+    after = card.score(C.TWOS, Dice.parse("22222"))
+    assert (after.filled_count, after.upper_subtotal, after.total) == (3, 13, 33)
+    assert (card.filled_count, card.total) == (2, 23)  # the old card is unchanged
+
+
 def test_legal_options_lists_only_legal_boxes() -> None:
     card = _card(yahtzee=50)
     assert [o.category for o in legal_options(card, Dice.parse("66666"))] == [C.SIXES]

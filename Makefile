@@ -36,8 +36,11 @@ test: $(STAMP) browser lint typecheck
 unit: $(STAMP)
 	$(BIN)/pytest tests/unit
 
+## bench: the full benchmarks (a few minutes; the test suite runs them in quick mode)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/solver_bench.py
+	$(BIN)/python benchmarks/load_bench.py --rounds 5
+	$(BIN)/python benchmarks/crash_test.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

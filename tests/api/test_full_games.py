@@ -122,7 +122,7 @@ def test_u7_new_record_only_when_beating_the_best(api: Api) -> None:
 
 def test_abandoned_games_do_not_count_in_records(api: Api) -> None:
     api.play_turn(api.new())
-    api.new()
+    current = api.new()
     records = api.client.get("/api/records").json()
     assert records == {
         "best_score": None,
@@ -131,7 +131,19 @@ def test_abandoned_games_do_not_count_in_records(api: Api) -> None:
         "draws": 0,
         "games_played": 0,
         "recent": [],
+        "current_game": current,
     }
+
+
+def test_u5_records_carry_the_saved_game_until_it_is_finished(api: Api) -> None:
+    assert api.client.get("/api/records").json()["current_game"] is None
+    game = api.roll(api.new("solo"))
+    assert api.client.get("/api/records").json()["current_game"] == api.get(game["id"])
+    assert api.client.get("/api/games/current").json() == api.get(game["id"])
+    api.play_to_end(game)
+    records = api.client.get("/api/records").json()
+    assert records["current_game"] is None
+    assert records["games_played"] == 1
 
 
 def test_games_survive_a_restart_by_replaying_the_log(

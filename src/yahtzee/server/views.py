@@ -86,8 +86,8 @@ def hint_json(hint: Hint, loaded: Loaded) -> dict[str, Any]:
     }
 
 
-def records_json(records: Records) -> dict[str, Any]:
-    """``GET /api/records``."""
+def records_json(records: Records, current: Loaded | None = None) -> dict[str, Any]:
+    """``GET /api/records``; ``current`` is the player's unfinished game, if any."""
     return {
         "best_score": records.best_score,
         "wins": records.wins,
@@ -106,6 +106,7 @@ def records_json(records: Records) -> dict[str, Any]:
             }
             for r in records.recent
         ],
+        "current_game": game_json(current) if current is not None else None,
     }
 
 
@@ -211,6 +212,9 @@ class RecordsOut(BaseModel):
     draws: int
     games_played: int
     recent: list[RecentGameOut]
+    current_game: GameOut | None = Field(
+        description="the unfinished game (the lobby's 「继续游戏」), or null"
+    )
 
 
 class HealthOut(BaseModel):

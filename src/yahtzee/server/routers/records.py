@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from yahtzee.server.errors import NotFoundError
 from yahtzee.server.routers._common import player_id, service
 from yahtzee.server.views import RecordsOut, records_json
 
@@ -14,5 +15,14 @@ router = APIRouter(prefix="/api", tags=["records"])
 @router.get("/records", response_model=RecordsOut, summary="Records of this browser")
 async def records(request: Request) -> JSONResponse:
     """Best score, wins/losses/draws and games played over finished games, with the 10 most
-    recent finished games (newest first). Abandoned games do not count."""
-    return JSONResponse(records_json(service(request).records(player_id(request))))
+    recent finished games (newest first). Abandoned games do not count.
+
+    ``current_game`` is the unfinished game, if any: the lobby needs both, and a lobby that
+    probed ``GET /api/games/current`` would log a failed request whenever none is saved.
+    """
+    svc, player = service(request), player_id(request)
+    try:
+        current = svc.current(player)
+    except NotFoundError:
+        current = None
+    return JSONResponse(records_json(svc.records(player), current))

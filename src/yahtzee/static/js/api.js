@@ -47,7 +47,6 @@ const id = (gameId) => encodeURIComponent(gameId);
 
 export const api = {
   records: () => request("GET", "/api/records"),
-  current: () => request("GET", "/api/games/current"),
   game: (gameId) => request("GET", `/api/games/${id(gameId)}`),
   create: (mode, difficulty) =>
     request("POST", "/api/games", mode === "vs_computer" ? { mode, difficulty } : { mode }),

@@ -313,17 +313,14 @@ async function hint() {
 // ----------------------------------------------------------------------- the lobby
 
 async function refreshLobbyData() {
+  // One request: the records carry the saved game too (no probing request that 404s).
   try {
-    state.records = await api.records();
-  } catch (err) {
-    if (err instanceof ApiError) say(err.message, "error");
-  }
-  try {
-    const current = await api.current();
+    const records = await api.records();
+    state.records = records;
+    const current = records.current_game;
     state.saved = current && current.status === "in_progress" ? current : null;
   } catch (err) {
-    state.saved = null;
-    if (err instanceof ApiError && err.code !== "not_found") say(err.message, "error");
+    if (err instanceof ApiError) say(err.message, "error");
   }
   update();
 }

@@ -266,6 +266,27 @@ def test_invalid_requests_are_422_in_the_error_shape(api: Api) -> None:
     assert api.get(game["id"])["version"] == v
 
 
+def test_invalid_request_messages_name_the_field_and_value(api: Api) -> None:
+    game = api.new()
+    url = f"/api/games/{game['id']}"
+    cases = [
+        ("/api/games", {"mode": "tournament"}, ["mode", "'tournament'"]),
+        ("/api/games", {}, ["缺少", "mode"]),
+        (f"{url}/roll", {"version": game["version"], "hold": [1, 0, 0, 0, 0]}, ["hold.0", "1"]),
+        (f"{url}/roll", {"version": "seven"}, ["version", "'seven'"]),
+        (f"{url}/score", {"version": 1, "category": "bonus"}, ["category", "'bonus'"]),
+        (f"{url}/roll", {"version": 1, "extra": 1}, ["extra"]),
+    ]
+    for path, body, fragments in cases:
+        message = api.client.post(path, json=body).json()["error"]["message"]
+        assert message.startswith("请求格式不正确"), message
+        for fragment in fragments:
+            assert fragment in message, (body, message)
+    for query, fragment in (("scores=twos=5", "twos=5"), ("dice=1234", "'1234'")):
+        message = api.client.get(f"/api/advice?{query}").json()["error"]["message"]
+        assert fragment in message, message
+
+
 def test_unknown_routes_and_methods_are_json_errors(client: TestClient) -> None:
     r = client.get("/api/nothing/here")
     assert (r.status_code, error_code(r)) == (404, "not_found")

@@ -84,6 +84,42 @@ _HTTP_CODES = {
 }
 
 
+# Chinese wording of pydantic's error types; ``{field}`` and ``{value}`` name the culprit.
+_VALIDATION_TEMPLATES = {
+    "missing": "缺少字段 {field}",
+    "extra_forbidden": "不认识的字段 {field}",
+    "literal_error": "字段 {field} 的值 {value} 不在允许的范围内",
+    "enum": "字段 {field} 的值 {value} 不在允许的范围内",
+    "bool_type": "字段 {field} 应为 true 或 false，收到 {value}",
+    "int_type": "字段 {field} 应为整数，收到 {value}",
+    "int_parsing": "字段 {field} 应为整数，收到 {value}",
+    "greater_than_equal": "字段 {field} 的值 {value} 太小",
+    "less_than_equal": "字段 {field} 的值 {value} 太大",
+    "too_short": "字段 {field} 的元素个数不对",
+    "too_long": "字段 {field} 的元素个数不对",
+    "list_type": "字段 {field} 应为列表，收到 {value}",
+    "string_too_long": "字段 {field} 太长",
+    "json_invalid": "请求内容不是合法的 JSON",
+    "model_type": "请求内容应是一个 JSON 对象",
+    "model_attributes_type": "请求内容应是一个 JSON 对象",
+}
+
+
+def validation_message(exc: RequestValidationError | ValidationError) -> str:
+    """A Chinese sentence naming the first invalid field and value (for API clients)."""
+    errors = exc.errors()
+    if not errors:
+        return _HTTP_CODES[422][1]
+    first = errors[0]
+    loc = [str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path")]
+    field = ".".join(loc) or "（请求体）"
+    value = first.get("input")
+    shown = value if isinstance(value, int | float | bool | str) else type(value).__name__
+    template = _VALIDATION_TEMPLATES.get(first.get("type", ""), "字段 {field} 无效")
+    detail = template.format(field=field, value=repr(shown)[:60])
+    return f"请求格式不正确：{detail}。"
+
+
 def to_api_error(exc: Exception) -> ApiError:
     """Map any exception to the :class:`ApiError` the client sees."""
     if isinstance(exc, ApiError):
@@ -97,13 +133,15 @@ def to_api_error(exc: Exception) -> ApiError:
             if isinstance(exc, cls):
                 return ApiError(409, code, message)
     if isinstance(exc, domain.InvalidDiceError):
-        return ApiError(422, "invalid_request", "骰子应是五个 1 到 6 的数字，例如 13356。")
+        return ApiError(
+            422, "invalid_request", f"骰子应是五个 1 到 6 的数字，例如 13356（{exc}）。"
+        )
     if isinstance(exc, domain.InvalidScorecardError):
-        return ApiError(422, "invalid_request", "计分表格式不正确，例如 ones=3,twos=6。")
+        return ApiError(422, "invalid_request", f"计分表不成立，格式如 ones=3,twos=6（{exc}）。")
     if isinstance(exc, domain.YahtzeeError):
-        return ApiError(422, "invalid_request", "请求内容不正确。")
+        return ApiError(422, "invalid_request", f"请求内容不正确（{exc}）。")
     if isinstance(exc, RequestValidationError | ValidationError):
-        return ApiError(422, *_HTTP_CODES[422])
+        return ApiError(422, "invalid_request", validation_message(exc))
     if isinstance(exc, StarletteHTTPException):
         code, message = _HTTP_CODES.get(exc.status_code, ("http_error", "请求无法完成。"))
         return ApiError(exc.status_code, code, message)
@@ -116,23 +154,28 @@ def error_response(error: ApiError) -> JSONResponse:
     return JSONResponse(body, status_code=error.status)
 
 
-async def _handle(request: Request, exc: Exception) -> JSONResponse:
+async def handle_error(request: Request, exc: Exception) -> JSONResponse:
+    """The exception handler: the error response of ``exc`` (500s are logged)."""
     error = to_api_error(exc)
     if error.status >= 500:
         log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return error_response(error)
 
 
+# The exceptions answered where they are raised (Starlette's ExceptionMiddleware); any
+# other one reaches the outermost ServerErrorMiddleware (a 500, logged, then re-raised).
+HANDLED: tuple[type[Exception], ...] = (
+    ApiError,
+    domain.YahtzeeError,
+    StaleVersionError,
+    GameNotFoundError,
+    RequestValidationError,
+    ValidationError,
+    StarletteHTTPException,
+)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Route every exception through :func:`to_api_error`."""
-    for cls in (
-        ApiError,
-        domain.YahtzeeError,
-        StaleVersionError,
-        GameNotFoundError,
-        RequestValidationError,
-        ValidationError,
-        StarletteHTTPException,
-        Exception,
-    ):
-        app.add_exception_handler(cls, _handle)
+    for cls in (*HANDLED, Exception):
+        app.add_exception_handler(cls, handle_error)

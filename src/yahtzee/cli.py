@@ -149,7 +149,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     print(f"player 玩家: {PLAYER_ZH[args.player]} {args.player}   games 局数: {summary['games']}")
     print(f"mean 平均: {summary['mean']:.2f}   sd 标准差: {summary['sd']:.2f}")
     print("percentiles 分位数: " + "  ".join(f"{k}%={v:g}" for k, v in pct.items()))
-    print(f"upper bonus rate 上半区奖励率: {100 * summary['upper_bonus_rate']:.1f}%")
+    print(f"upper bonus rate 上区奖励率: {100 * summary['upper_bonus_rate']:.1f}%")
     print(f"yahtzee rate 快艇率: {100 * summary['yahtzee_rate']:.1f}%")
     print(f"speed 速度: {summary['games_per_second']:.0f} games/s")
     return 0

@@ -19,6 +19,7 @@ from yahtzee.dice import DiceSource, SeededDice, SystemDice
 from yahtzee.players.base import Player
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
+from yahtzee.server.fastpath import ActionFastPath
 from yahtzee.server.middleware import ServerMiddleware
 from yahtzee.server.routers import advice, games, health, records
 from yahtzee.server.service import GameService
@@ -106,6 +107,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.service = service
     app.state.settings = settings
     install_error_handlers(app)
+    # Added first, so it runs inside ServerMiddleware (cookie, body limit, headers).
+    app.add_middleware(ActionFastPath, service=service)
     app.add_middleware(ServerMiddleware, max_body_bytes=settings.max_body_bytes)
     for module in (games, records, advice, health):
         app.include_router(module.router)

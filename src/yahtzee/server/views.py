@@ -8,6 +8,7 @@ game action for no benefit).
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -17,6 +18,13 @@ from yahtzee.game import Seat
 from yahtzee.rules import CATEGORIES, Dice, Scorecard
 from yahtzee.server.service import Hint, Loaded, options_for
 from yahtzee.storage import Records
+
+
+def dump_json(content: Any) -> bytes:
+    """``content`` as the bytes :class:`~starlette.responses.JSONResponse` would send."""
+    return json.dumps(
+        content, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
+    ).encode("utf-8")
 
 
 @lru_cache(maxsize=4096)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -11,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from yahtzee.game import Mode
 from yahtzee.rules import Category
 from yahtzee.server.routers._common import errors, player_id, service
+from yahtzee.server.service import GameService
 from yahtzee.server.views import GameOut, HintOut, game_json, hint_json
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -67,29 +69,9 @@ class VersionIn(_Body):
     version: Version
 
 
-Body = TypeVar("Body", bound=BaseModel)
-
-
-async def parse(request: Request, model: type[Body]) -> Body:
-    """Validate the JSON body with ``model`` (pydantic-core, straight from the bytes).
-
-    The action endpoints parse their bodies themselves instead of declaring them as
-    parameters: FastAPI's dependency solving costs about as much as a whole game action's
-    domain work, and the load benchmark's target is a game action within 2.5x of a trivial
-    request. Errors raise :class:`pydantic.ValidationError` (422 ``invalid_request``).
-    """
-    return model.model_validate_json(await request.body())
-
-
-def path_game_id(request: Request) -> str:
-    """The ``{game_id}`` of the path (read directly, for the same reason as :func:`parse`)."""
-    game_id: str = request.path_params["game_id"]
-    return game_id
-
-
 def body_doc(model: type[BaseModel]) -> dict[str, Any]:
     """OpenAPI ``requestBody`` and ``game_id`` parameter of an action endpoint (one that
-    reads them itself, see :func:`parse`)."""
+    reads them itself, see :data:`ACTIONS`)."""
     schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
     return {
         "parameters": [
@@ -137,6 +119,55 @@ async def get_game(game_id: str, request: Request) -> JSONResponse:
     return JSONResponse(game_json(service(request).load(player_id(request), game_id)))
 
 
+async def roll_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
+    """``roll``: the body is :class:`RollIn`; the game object."""
+    body = RollIn.model_validate_json(raw)
+    return game_json(await svc.roll(player, game_id, body.version, body.hold))
+
+
+async def score_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
+    """``score``: the body is :class:`ScoreIn`; the game object."""
+    body = ScoreIn.model_validate_json(raw)
+    loaded = await svc.score(
+        player, game_id, body.version, Category(body.category), body.confirm_zero
+    )
+    return game_json(loaded)
+
+
+async def hint_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
+    """``hint``: the body is :class:`VersionIn`; the hint and the game object."""
+    body = VersionIn.model_validate_json(raw)
+    advice, loaded = await svc.hint(player, game_id, body.version)
+    return hint_json(advice, loaded)
+
+
+async def resume_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
+    """``resume``: the body is :class:`VersionIn`; the game object."""
+    body = VersionIn.model_validate_json(raw)
+    return game_json(await svc.resume(player, game_id, body.version))
+
+
+Action = Callable[[GameService, str, str, bytes], Awaitable[Any]]
+
+# ``POST /api/games/{game_id}/{action}``: what the routes below and the fast path
+# (:class:`yahtzee.server.fastpath.ActionFastPath`) both run. The body is validated here
+# (pydantic-core, straight from the bytes), not declared as a parameter: FastAPI's
+# dependency solving costs about as much as a whole game action's domain work. Errors
+# raise :class:`pydantic.ValidationError` (422 ``invalid_request``).
+ACTIONS: dict[str, Action] = {
+    "roll": roll_action,
+    "score": score_action,
+    "hint": hint_action,
+    "resume": resume_action,
+}
+
+
+async def _run(request: Request, action: Action) -> JSONResponse:
+    game_id: str = request.path_params["game_id"]
+    raw = await request.body()
+    return JSONResponse(await action(service(request), player_id(request), game_id, raw))
+
+
 @router.post(
     "/{game_id}/roll",
     openapi_extra=body_doc(RollIn),
@@ -146,9 +177,7 @@ async def get_game(game_id: str, request: Request) -> JSONResponse:
 )
 async def roll(request: Request) -> JSONResponse:
     """Roll all five (first roll of a turn) or reroll the dice not held (R1)."""
-    game_id, body = path_game_id(request), await parse(request, RollIn)
-    loaded = await service(request).roll(player_id(request), game_id, body.version, body.hold)
-    return JSONResponse(game_json(loaded))
+    return await _run(request, roll_action)
 
 
 @router.post(
@@ -165,11 +194,7 @@ async def score(request: Request) -> JSONResponse:
     ``zero_needs_confirmation`` unless ``confirm_zero`` is true (U2). In a vs game the
     computer then plays its whole turn; its steps are in ``computer_turn`` (U8).
     """
-    game_id, body = path_game_id(request), await parse(request, ScoreIn)
-    loaded = await service(request).score(
-        player_id(request), game_id, body.version, Category(body.category), body.confirm_zero
-    )
-    return JSONResponse(game_json(loaded))
+    return await _run(request, score_action)
 
 
 @router.post(
@@ -183,9 +208,7 @@ async def hint(request: Request) -> JSONResponse:
     """The expert's advice for the current dice: ``hold`` while rolling on is best, else
     ``category``. Spends one of the game's 3 hints; refused (nothing spent) at 0 hints or
     before the first roll (U4)."""
-    game_id, body = path_game_id(request), await parse(request, VersionIn)
-    advice, loaded = await service(request).hint(player_id(request), game_id, body.version)
-    return JSONResponse(hint_json(advice, loaded))
+    return await _run(request, hint_action)
 
 
 @router.post(
@@ -197,6 +220,4 @@ async def hint(request: Request) -> JSONResponse:
 )
 async def resume(request: Request) -> JSONResponse:
     """Continue a saved game: the current turn starts over, scores stay (U6)."""
-    game_id, body = path_game_id(request), await parse(request, VersionIn)
-    loaded = await service(request).resume(player_id(request), game_id, body.version)
-    return JSONResponse(game_json(loaded))
+    return await _run(request, resume_action)

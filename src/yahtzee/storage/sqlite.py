@@ -13,7 +13,6 @@ when the database is opened. Events are append-only: triggers refuse UPDATE and 
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -22,6 +21,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from yahtzee.storage.base import (
     GameNotFoundError,
@@ -84,7 +85,8 @@ def _now() -> str:
 
 
 def _dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    # The same text as json.dumps(data, separators=(",", ":"), ensure_ascii=False).
+    return orjson.dumps(data).decode()
 
 
 class SQLiteStorage:
@@ -327,7 +329,7 @@ class SQLiteStorage:
                 "SELECT kind, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
                 (game_id, after),
             ).fetchall()
-        return [Event(kind, json.loads(data)) for kind, data in rows]
+        return [Event(kind, orjson.loads(data)) for kind, data in rows]
 
     def records(self, player_id: str, recent: int = 10) -> Records:
         """See :meth:`Storage.records`."""

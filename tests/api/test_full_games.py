@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from yahtzee.players.base import Decision, RollDecision, ScoreDecision
@@ -227,6 +228,14 @@ def test_static_front_end_is_served_from_the_same_origin(
     assert client.get("/app.css").headers["content-type"].startswith("text/css")
     assert client.get("/../pyproject.toml").status_code == 404
     assert client.get("/js/missing.js").status_code == 404
+
+
+def test_an_installation_without_the_browser_game_fails_at_startup(tmp_path: Path) -> None:
+    from yahtzee.server import create_app
+    from yahtzee.server.settings import Settings
+
+    with pytest.raises(FileNotFoundError, match=r"index\.html does not exist"):
+        create_app(Settings(db=tmp_path / "x.db", static_dir=tmp_path / "nothing"))
 
 
 def test_replay_rebuilds_the_same_position(api: Api) -> None:

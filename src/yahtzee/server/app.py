@@ -42,12 +42,6 @@ for _type, _ext in (
 ):
     mimetypes.add_type(_type, _ext)
 
-_PLACEHOLDER = (
-    "<!doctype html><html lang='zh-CN'><head><meta charset='utf-8'><title>快艇骰子</title>"
-    "</head><body><h1>快艇骰子</h1><p>The browser game is not installed yet; the API is at "
-    "<a href='/docs'>/docs</a>.</p></body></html>"
-)
-
 
 def _dice(settings: Settings) -> DiceSource:
     if settings.dice is not None:
@@ -79,6 +73,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     table, are loaded once at startup by the lifespan handler, never per request.
     """
     settings = settings or Settings()
+    static_dir = Path(settings.static_dir)
+    index = static_dir / "index.html"
+    if not index.is_file():  # a broken installation: say so now, not on the first visit
+        raise FileNotFoundError(f"the browser game is missing: {index} does not exist")
     storage = open_storage(settings.db, synchronous=settings.synchronous)
     service = GameService(storage, _dice(settings), _players(settings))
 
@@ -125,13 +123,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def docs_css() -> Response:
         return Response(DOCS_CSS, media_type="text/css")
 
-    static_dir = Path(settings.static_dir)
-    index = static_dir / "index.html"
-
     async def spa() -> Response:
-        if index.is_file():
-            return FileResponse(index, media_type="text/html")
-        return HTMLResponse(_PLACEHOLDER)
+        return FileResponse(index, media_type="text/html")
 
     for path in SPA_PATHS:
         app.add_api_route(path, spa, methods=["GET"], include_in_schema=False)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+import pytest
 from fastapi.testclient import TestClient
 
 from yahtzee.dice import ScriptedDice
+from yahtzee.rules import Dice, Scorecard
+from yahtzee.solver import CategoryOption, KeepOption, advise
 
 from .helpers import ALL_CATEGORIES, NO_HOLD, Api, error_code
 
@@ -204,7 +207,7 @@ def test_u4_hints(api: Api) -> None:
     game = api.roll(game)
     for left in (2, 1, 0):
         body = api.ok(game, "hint")
-        assert set(body) == {"hold", "category", "game"}
+        assert set(body) == {"hold", "category", "value", "alternative", "game"}
         assert (body["hold"] is None) != (body["category"] is None)
         if body["hold"] is not None:
             assert len(body["hold"]) == 5
@@ -225,6 +228,35 @@ def test_u4_hint_with_no_rolls_left_names_a_box(api: Api) -> None:
     body = api.ok(game, "hint")
     assert body["hold"] is None
     assert body["game"]["preview"][body["category"]]["allowed"]
+
+
+def test_u4_hint_explains_itself_in_expected_points(make_client: Callable[..., TestClient]) -> None:
+    """The hint's value and its best alternative are the solver's own ranking."""
+    # 1,2,3,4 + 6 with two rolls left: the expert keeps the small straight 1-2-3-4.
+    api = Api(make_client(dice=ScriptedDice([1, 2, 3, 4, 6] + [5] * 20)))
+    game = api.roll(api.new())
+    body = api.ok(game, "hint")
+    ranked = advise(Scorecard(), Dice.parse("12346"), 2).options
+    assert body["hold"] == [True, True, True, True, False]
+    assert body["value"] == pytest.approx(ranked[0].value, abs=0.01)
+    alternative = body["alternative"]
+    assert alternative["value"] == pytest.approx(ranked[1].value, abs=0.01)
+    assert alternative["value"] < body["value"]
+    second = ranked[1]
+    if isinstance(second, KeepOption) and len(second.keep) < 5:
+        kept = sorted(f for f, h in zip([1, 2, 3, 4, 6], alternative["hold"], strict=True) if h)
+        assert kept == list(second.keep)
+    # With no rolls left the choices are the boxes.
+    keep = [True, True, True, True, False]
+    game = api.roll(api.roll(body["game"], keep), keep)
+    assert (game["dice"], game["rolls_left"]) == ([1, 2, 3, 4, 5], 0)
+    body = api.ok(game, "hint")
+    boxes = advise(Scorecard(), Dice.of(game["dice"]), 0).options
+    assert isinstance(boxes[0], CategoryOption)
+    assert isinstance(boxes[1], CategoryOption)
+    assert body["category"] == boxes[0].category.value
+    assert body["value"] == pytest.approx(boxes[0].value, abs=0.01)
+    assert body["alternative"]["category"] == boxes[1].category.value
 
 
 def test_u6_resume_restarts_the_turn_and_keeps_scores(api: Api) -> None:

@@ -31,6 +31,7 @@ from yahtzee.game import NO_HOLD, GameState, Mode, Seat
 from yahtzee.players.base import Player, RollDecision, ScoreDecision
 from yahtzee.rules import Category, Dice, Scorecard, ScoreOption, score_options
 from yahtzee.server.errors import AbandonedGameError, NotFoundError, ZeroNeedsConfirmationError
+from yahtzee.server.explain import Explanation, explain
 from yahtzee.storage import (
     Event,
     Outcome,
@@ -52,10 +53,15 @@ HINT_PLAYER = "expert"
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """The expert's advice (U4): dice to hold while rolling on is best, else a box."""
+    """The expert's advice (U4): dice to hold while rolling on is best, else a box.
+
+    ``explanation`` values it and the best alternative in expected points (what the hint
+    teaches); ``None`` only if the advice is not among the solver's ranked options.
+    """
 
     hold: tuple[bool, ...] | None
     category: Category | None
+    explanation: Explanation | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,10 +201,10 @@ class GameService:
         if isinstance(decision, RollDecision) and (all(decision.hold) or not state.rolls_left):
             # Holding all five means "stop here": ask the expert which box it would take.
             decision = self.player(HINT_PLAYER).decide(state.current_card, state.dice, 0)
-        if isinstance(decision, RollDecision):
-            hint = Hint(hold=tuple(decision.hold), category=None)
-        else:
-            hint = Hint(hold=None, category=decision.category)
+        hold = tuple(decision.hold) if isinstance(decision, RollDecision) else None
+        category = decision.category if isinstance(decision, ScoreDecision) else None
+        why = explain(state.current_card, state.dice, state.rolls_left, hold, category)
+        hint = Hint(hold=hold, category=category, explanation=why)
         data = {
             "hold": list(hint.hold) if hint.hold is not None else None,
             "category": hint.category.value if hint.category is not None else None,

@@ -90,9 +90,12 @@ def game_json(loaded: Loaded) -> dict[str, Any]:
 
 def hint_json(hint: Hint, loaded: Loaded) -> dict[str, Any]:
     """The hint response: ``hold`` or ``category`` (the other is null) and the game."""
+    why = hint.explanation
     return {
         "hold": list(hint.hold) if hint.hold is not None else None,
         "category": hint.category.value if hint.category is not None else None,
+        "value": round(why.advised.value, 2) if why is not None else None,
+        "alternative": why.alternative.to_json() if why and why.alternative else None,
         "game": game_json(loaded),
     }
 
@@ -194,11 +197,25 @@ class GameOut(BaseModel):
     new_record: bool
 
 
+class AlternativeOut(BaseModel):
+    """The best choice other than the advice, and its value."""
+
+    hold: list[bool] | None
+    category: str | None
+    value: float
+
+
 class HintOut(BaseModel):
     """The expert's advice: ``hold`` while rolling on is best, else ``category``."""
 
     hold: list[bool] | None
     category: str | None
+    value: float | None = Field(
+        description="expected points still to be added to the total by following the advice"
+    )
+    alternative: AlternativeOut | None = Field(
+        description="the best other choice and its value (null when there is no other)"
+    )
     game: GameOut
 
 

@@ -296,18 +296,41 @@ async function hint() {
       state.hold = res.hold.slice();
       state.hintHold = res.hold.slice();
       state.hintCategory = null;
-      const kept = res.hold.map((h, i) => (h ? res.game.dice[i] : null)).filter((v) => v !== null);
+      const kept = keptFaces(res.hold, res.game.dice);
       say(
-        kept.length
+        (kept.length
           ? `提示：保留金色标出的 ${kept.join("、")}，再掷其余的${left}。`
-          : `提示：全部重掷${left}。`,
+          : `提示：全部重掷${left}。`) + hintLesson(res),
       );
     } else {
       state.hintHold = null;
       state.hintCategory = res.category;
-      say(`提示：登记在金色标出的「${CATEGORY_NAMES[res.category]}」${left}。`);
+      say(`提示：登记在金色标出的「${CATEGORY_NAMES[res.category]}」${left}。` + hintLesson(res));
     }
   });
+}
+
+function keptFaces(hold, dice) {
+  return hold.map((h, i) => (h ? dice[i] : null)).filter((v) => v !== null);
+}
+
+/** The expected-value lesson of a hint: what following it is worth, and what the best other
+ * choice is worth (both from the server's solver; the page computes nothing itself). */
+function hintLesson(res) {
+  if (typeof res.value !== "number") return "";
+  let text = `高手算过：照这样做，这一局往后平均还能再得 ${res.value.toFixed(1)} 分`;
+  const alt = res.alternative;
+  if (alt) {
+    let what;
+    if (alt.category) what = `登记「${CATEGORY_NAMES[alt.category]}」`;
+    else {
+      const kept = keptFaces(alt.hold, res.game.dice);
+      what = kept.length ? `保留 ${kept.join("、")} 再掷` : "全部重掷";
+    }
+    const gap = (res.value - alt.value).toFixed(1);
+    text += `；次好的是${what}，平均 ${alt.value.toFixed(1)} 分（少 ${gap} 分）`;
+  }
+  return `${text}。`;
 }
 
 // ----------------------------------------------------------------------- the lobby

@@ -14,46 +14,19 @@ Needs Debian's chromium (``make browser``).
 from __future__ import annotations
 
 import argparse
-import os
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import Page, expect, sync_playwright
+
+from yahtzee.server.testing import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 LAUNCHER = ROOT / "tests" / "e2e" / "serve_seeded.py"
 OUT = ROOT / "docs" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 SEED = 12  # a seed whose games make a good picture (the player wins the vs game)
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 300.0) -> None:
-    """Wait for ``/api/health``; the first start may build the solver table."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit("the server exited early")
-        try:
-            with urllib.request.urlopen(f"{url}/api/health", timeout=2) as reply:
-                if reply.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.1)
-    raise SystemExit(f"the server did not answer within {timeout}s")
 
 
 def best_box(page: Page) -> str:
@@ -174,18 +147,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args(argv)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, str(LAUNCHER), "--port", str(port)]
-        cmd += ["--db", str(Path(tmp) / "shots.db"), "--seed", str(args.seed)]
-        proc = subprocess.Popen(cmd, env={**os.environ})
-        try:
-            wait_ready(url, proc)
-            shoot(url, args.out)
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+        server = ServerProcess(
+            Path(tmp) / "shots.db",
+            program=[sys.executable, str(LAUNCHER)],
+            args=["--seed", str(args.seed)],
+        )
+        with server:
+            shoot(server.url, args.out)
     for name in ("lobby.png", "game-vs.png", "game-over.png"):
         print(args.out / name)
 

@@ -7,12 +7,7 @@ keeps the tests independent of each other although they share the server.
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from e2e.helpers import ConsoleWatch, Table, free_port
+from e2e.helpers import ConsoleWatch, Table
+from yahtzee.server.testing import ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"
 SEED = 20261129
@@ -55,68 +51,25 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     return {**browser_context_args, "viewport": {"width": 1280, "height": 800}, "locale": "zh-CN"}
 
 
-class RunningServer:
-    """A ``serve_seeded.py`` subprocess on a free loopback port."""
-
-    def __init__(self, tmp: Path, name: str, dice_args: list[str]) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = tmp / f"{name}.log"
-        cmd = [sys.executable, str(SERVER_SCRIPT), "--port", str(self.port)]
-        cmd += ["--db", str(tmp / f"{name}.db"), *dice_args]
-        with self.log.open("wb") as out:
-            # The environment is inherited so the solver table cache (YAHTZEE_CACHE_DIR, set
-            # by tests/conftest.py) is shared with the rest of the test run.
-            self.proc = subprocess.Popen(
-                cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ}
-            )
-
-    def wait_ready(self, timeout: float = 300.0) -> None:
-        """Wait for ``/api/health`` (the first start may build the solver table)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited early:\n{self.log.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/api/health", timeout=2) as reply:
-                    if reply.status == 200:
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"server not ready after {timeout}s:\n{self.log.read_text()[-3000:]}")
-
-    def stop(self) -> None:
-        """Terminate the subprocess (it is ours alone)."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+def _server(tmp: Path, name: str, dice_args: list[str]) -> ServerProcess:
+    """The seeded launcher on a free loopback port with its own database."""
+    return ServerProcess(
+        tmp / f"{name}.db", program=[sys.executable, str(SERVER_SCRIPT)], args=dice_args
+    )
 
 
 @pytest.fixture(scope="session")
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Base URL of the seeded server shared by the session."""
-    server = RunningServer(tmp_path_factory.mktemp("e2e"), "seeded", ["--seed", str(SEED)])
-    try:
-        server.wait_ready()
+    with _server(tmp_path_factory.mktemp("e2e"), "seeded", ["--seed", str(SEED)]) as server:
         yield server.url
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="session")
 def joker_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose dice are scripted: two Yahtzees of 3s in a row (for U1/R6)."""
-    server = RunningServer(tmp_path_factory.mktemp("joker"), "joker", ["--script", JOKER_SCRIPT])
-    try:
-        server.wait_ready()
+    with _server(tmp_path_factory.mktemp("joker"), "joker", ["--script", JOKER_SCRIPT]) as server:
         yield server.url
-    finally:
-        server.stop()
 
 
 @pytest.fixture

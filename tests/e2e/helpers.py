@@ -8,7 +8,6 @@ score themselves.
 from __future__ import annotations
 
 import re
-import socket
 
 from playwright.sync_api import ConsoleMessage, Error, Locator, Page, expect
 
@@ -24,14 +23,6 @@ LOWER = (
 )
 CATEGORIES = UPPER + LOWER
 _NUMBER = re.compile(r"-?\d+")
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Table:

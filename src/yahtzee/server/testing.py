@@ -17,6 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -31,12 +32,27 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``python -m yahtzee.server`` on 127.0.0.1 with the database ``db``."""
+    """``python -m yahtzee.server`` on 127.0.0.1 with the database ``db``.
 
-    def __init__(self, db: Path, port: int | None = None, log: Path | None = None) -> None:
+    ``program`` replaces the command before ``--port``/``--db`` (the browser tests run
+    their seeded launcher this way) and ``args`` follow them. The environment is inherited,
+    so the solver table cache (``YAHTZEE_CACHE_DIR``) is shared with the caller.
+    """
+
+    def __init__(
+        self,
+        db: Path,
+        port: int | None = None,
+        log: Path | None = None,
+        *,
+        program: Sequence[str] = (sys.executable, "-m", "yahtzee.server"),
+        args: Sequence[str] = (),
+    ) -> None:
         self.db = db
         self.port = port or free_port()
         self.log = log or db.with_suffix(".log")
+        self.program = list(program)
+        self.args = list(args)
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -52,8 +68,7 @@ class ServerProcess:
 
     def start(self, timeout: float = 120.0) -> ServerProcess:
         """Start the server and wait until ``/api/health`` answers."""
-        cmd = [sys.executable, "-m", "yahtzee.server", "--port", str(self.port)]
-        cmd += ["--db", str(self.db)]
+        cmd = [*self.program, "--port", str(self.port), "--db", str(self.db), *self.args]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ}
@@ -61,7 +76,7 @@ class ServerProcess:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited early; see {self.log}")
+                raise RuntimeError(f"server exited early:\n{self._log_tail()}")
             try:
                 with urllib.request.urlopen(f"{self.url}/api/health", timeout=1) as r:
                     if r.status == 200:
@@ -69,7 +84,11 @@ class ServerProcess:
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.05)
         self.kill()
-        raise RuntimeError(f"server did not answer within {timeout}s; see {self.log}")
+        raise RuntimeError(f"server did not answer within {timeout}s:\n{self._log_tail()}")
+
+    def _log_tail(self) -> str:
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        return f"(log {self.log})\n{text[-3000:]}"
 
     def peak_rss_mb(self) -> float:
         """The server's peak resident set size so far (VmHWM), in MiB (Linux)."""

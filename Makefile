@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test lint typecheck unit browser bench clean
+.PHONY: run test lint typecheck unit browser services bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ run: $(STAMP)
 browser:
 	@scripts/install-browser.sh
 
+## services: Debian's postgresql and nginx (the tests start private instances of both)
+services:
+	@scripts/install-services.sh
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
@@ -30,7 +34,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 ## test: everything CI runs — lint, types, unit, API and browser tests
-test: $(STAMP) browser lint typecheck
+test: $(STAMP) browser services lint typecheck
 	$(BIN)/pytest
 
 unit: $(STAMP)

@@ -21,122 +21,32 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import sqlite3
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
-from yahtzee.server.service import Loaded
-from yahtzee.server.testing import HttpError, RawClient, ServerProcess
-from yahtzee.server.views import game_json
-from yahtzee.storage import SQLiteStorage, replay
-
-# The parts of the game object that the event log determines.
-POSITION_KEYS: tuple[str, ...] = (
-    "mode",
-    "difficulty",
-    "round",
-    "current_player",
-    "dice",
-    "rolls_left",
-    "hints_left",
-    "players",
-    "preview",
-    "computer_turn",
+from yahtzee.server.testing import (
+    HttpError,
+    RawClient,
+    ServerProcess,
+    SimPlayer,
+    check_log,
+    play,
 )
 
 
-@dataclass
-class Player:
-    """One simulated browser: its cookie and every game object it was shown, per game."""
-
-    seed: int
-    cookie: str | None = None
-    acked: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    actions: int = 0
-
-
-async def _play(port: int, player: Player, stop: asyncio.Event) -> None:
-    rng = random.Random(player.seed)
-    client = RawClient("127.0.0.1", port)
-
-    async def act(method: str, path: str, body: Any = None) -> Any:
-        result = await client.request(method, path, body)
-        player.cookie = client.cookie
-        game = result.get("game", result) if isinstance(result, dict) else result
-        if isinstance(game, dict) and "version" in game:
-            player.acked.setdefault(game["id"], []).append(game)
-            player.actions += 1
-        return result
-
-    try:
-        while not stop.is_set():
-            mode = rng.choice(["solo", "vs_computer"])
-            game = await act("POST", "/api/games", {"mode": mode})
-            while game["status"] == "in_progress" and not stop.is_set():
-                gid = game["id"]
-                game = await act("POST", f"/api/games/{gid}/roll", {"version": game["version"]})
-                if rng.random() < 0.5 and game["rolls_left"]:
-                    hold = [rng.random() < 0.5 for _ in range(4)] + [False]
-                    body = {"version": game["version"], "hold": hold}
-                    game = await act("POST", f"/api/games/{gid}/roll", body)
-                if rng.random() < 0.1 and game["hints_left"]:
-                    hint = await act("POST", f"/api/games/{gid}/hint", {"version": game["version"]})
-                    game = hint["game"]
-                allowed = [c for c, o in game["preview"].items() if o["allowed"]]
-                body = {"version": game["version"], "category": rng.choice(allowed)}
-                body["confirm_zero"] = True
-                game = await act("POST", f"/api/games/{gid}/score", body)
-    except (OSError, asyncio.IncompleteReadError, ValueError):
-        return  # the server died under us: expected
-    finally:
-        await client.close()
-
-
-async def _load(port: int, players: list[Player], seconds: float, server: ServerProcess) -> None:
+async def _load(port: int, players: list[SimPlayer], seconds: float, server: ServerProcess) -> None:
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(_play(port, p, stop)) for p in players]
+    tasks = [asyncio.create_task(play(p, stop, [port])) for p in players]
     await asyncio.sleep(seconds)
     server.kill()  # SIGKILL with requests in flight
     stop.set()
     await asyncio.gather(*tasks)
 
 
-def _check_log(db: Path, players: list[Player]) -> tuple[int, list[str]]:
-    """Every acknowledged game object must be reproduced by the stored log."""
-    problems: list[str] = []
-    checked = 0
-    storage = SQLiteStorage(db)
-    try:
-        for player in players:
-            for gid, acks in player.acked.items():
-                stored = storage.get_game(gid)
-                if stored is None:
-                    problems.append(f"game {gid} lost")
-                    continue
-                log = storage.events(gid)
-                for shown in acks:
-                    checked += 1
-                    version = shown["version"]
-                    if len(log) < version:
-                        problems.append(f"game {gid}: {len(log)} events < acked v{version}")
-                        continue
-                    position = replay(log[:version])
-                    at_version = replace(stored, status=position.status, version=version)
-                    rebuilt = game_json(Loaded(at_version, position))
-                    for key in POSITION_KEYS:
-                        if rebuilt[key] != shown[key]:
-                            problems.append(f"game {gid} v{version}: {key} differs")
-    finally:
-        storage.close()
-    return checked, problems
-
-
-async def _continue(port: int, players: list[Player]) -> tuple[int, list[str]]:
+async def _continue(port: int, players: list[SimPlayer]) -> tuple[int, list[str]]:
     """After the restart every player carries on with their unfinished game."""
     problems: list[str] = []
     continued = 0
@@ -184,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="yahtzee-crash-") as tmp:
         db = Path(tmp) / "crash.db"
         server = ServerProcess(db).start()
-        players = [Player(seed=i) for i in range(args.players)]
+        players = [SimPlayer(seed=i) for i in range(args.players)]
         started = time.perf_counter()
         asyncio.run(_load(server.port, players, args.seconds, server))
         acked = sum(p.actions for p in players)
@@ -196,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
         conn.close()
         print(f"PRAGMA integrity_check: {integrity}")
-        checked, problems = _check_log(db, players)
+        checked, problems = asyncio.run(check_log(db, players))
         print(
             f"acknowledged game states reproduced by the log: {checked - len(problems)}/{checked}"
         )

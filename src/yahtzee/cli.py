@@ -14,7 +14,6 @@ import sys
 import time
 import unicodedata
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import NoReturn, TextIO
 
 PROG = "yahtzee"
@@ -160,8 +159,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     from yahtzee.server import serve  # lazy: the web stack is only needed here
+    from yahtzee.server.__main__ import db_argument
+    from yahtzee.storage import StorageError
 
-    serve(host=args.host, port=args.port, db=args.db)
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    try:
+        serve(host=args.host, port=args.port, db=db_argument(args.db), workers=args.workers)
+    except StorageError as exc:
+        raise UsageError(str(exc)) from None
     return 0
 
 
@@ -194,7 +200,14 @@ def _parser() -> _Parser:
     srv = sub.add_parser("serve", help="serve the browser game")
     srv.add_argument("--host", default="127.0.0.1")
     srv.add_argument("--port", type=int, default=8000)
-    srv.add_argument("--db", type=Path, default=None, help="SQLite database file")
+    srv.add_argument(
+        "--db",
+        default=None,
+        help="SQLite database file, or a PostgreSQL URL postgresql://user@host:port/dbname",
+    )
+    srv.add_argument(
+        "--workers", type=int, default=1, help="server processes sharing the port (default 1)"
+    )
     srv.set_defaults(func=_cmd_serve)
     return parser
 

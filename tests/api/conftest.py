@@ -1,4 +1,8 @@
-"""Fixtures of the API tests: a fresh app and database per test, seeded dice."""
+"""Fixtures of the API tests: a fresh app and database per test, seeded dice.
+
+Every test that uses :func:`make_client` (or ``client``/``api``) runs twice: on SQLite
+and on PostgreSQL (the ``db`` fixture of ``tests/conftest.py``).
+"""
 
 from __future__ import annotations
 
@@ -20,12 +24,12 @@ from .helpers import Api
 
 
 @pytest.fixture
-def make_client(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
+def make_client(db: Path | str) -> Iterator[Callable[..., TestClient]]:
     """Build clients on fresh apps: ``make_client(dice=..., static_dir=...)``."""
     clients: list[TestClient] = []
 
     def make(**overrides: Any) -> TestClient:
-        settings = Settings(**{"db": tmp_path / "games.db", "dice_seed": 1234, **overrides})
+        settings = Settings(**{"db": db, "dice_seed": 1234, **overrides})
         client = TestClient(create_app(settings))
         client.__enter__()  # runs the lifespan: players and solver table load once
         clients.append(client)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from fastapi.testclient import TestClient
 
@@ -81,3 +82,17 @@ def error_code(response: Any) -> str:
     assert body["error"]["message"], body
     code: str = body["error"]["code"]
     return code
+
+
+T = TypeVar("T")
+
+
+def on_app_loop(client: TestClient, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """Await ``fn(*args)`` on the app's event loop, where its database pool lives.
+
+    (A PostgreSQL pool belongs to the loop that opened it; the TestClient runs the app's
+    loop in a thread of its own.)
+    """
+    portal = client.portal
+    assert portal is not None, "the client must be entered (lifespan started)"
+    return portal.call(fn, *args)

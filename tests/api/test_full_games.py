@@ -16,7 +16,7 @@ from yahtzee.server.service import GameService
 from yahtzee.server.views import game_json
 from yahtzee.storage import replay
 
-from .helpers import Api, error_code
+from .helpers import Api, error_code, on_app_loop
 
 
 def _service(api: Api) -> GameService:
@@ -27,8 +27,8 @@ def _service(api: Api) -> GameService:
 def _assert_stored_equals_replay(api: Api, game: dict[str, Any]) -> None:
     """The game the API shows equals the replay of its stored event log."""
     service = _service(api)
-    rebuilt = service.replayed(game["id"])
-    stored = service.storage.get_game(game["id"])
+    rebuilt = on_app_loop(api.client, service.replayed, game["id"])
+    stored = on_app_loop(api.client, service.storage.get_game, game["id"])
     assert stored is not None
     from yahtzee.server.service import Loaded
 
@@ -148,11 +148,11 @@ def test_u5_records_carry_the_saved_game_until_it_is_finished(api: Api) -> None:
 
 
 def test_games_survive_a_restart_by_replaying_the_log(
-    make_client: Callable[..., TestClient], tmp_path: Path
+    make_client: Callable[..., TestClient],
 ) -> None:
-    first = Api(make_client(db=tmp_path / "r.db"))
+    first = Api(make_client())
     game = first.roll(first.play_turn(first.play_turn(first.new("vs_computer", "novice"))))
-    second = Api(make_client(db=tmp_path / "r.db"))
+    second = Api(make_client())  # a new app (a new process) on the same database
     second.client.cookies.update(first.client.cookies)
     assert second.get(game["id"]) == game
     assert second.play_turn(second.ok(game, "resume"))["round"] == 4
@@ -242,7 +242,7 @@ def test_replay_rebuilds_the_same_position(api: Api) -> None:
     game = api.roll(api.play_turn(api.new("vs_computer")))
     hint = api.ok(game, "hint")
     service = _service(api)
-    rebuilt = replay(service.storage.events(game["id"]))
+    rebuilt = replay(on_app_loop(api.client, service.storage.events, game["id"]))
     assert rebuilt.state.hints_left == hint["game"]["hints_left"]
     assert list(rebuilt.state.dice.values) == hint["game"]["dice"]  # type: ignore[union-attr]
 

@@ -8,15 +8,20 @@ model, equals the replay of its event log, and the totals add up.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import warnings
 from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, score_options
 from yahtzee.server import Settings, create_app
@@ -27,7 +32,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from .helpers import ALL_CATEGORIES, error_code
+from .helpers import ALL_CATEGORIES, error_code, on_app_loop
 
 holds = st.lists(st.booleans(), min_size=5, max_size=5)
 junk = st.one_of(
@@ -43,12 +48,17 @@ def _card(boxes: dict[str, int | None], bonus: int) -> Scorecard:
 
 
 class GameApi(RuleBasedStateMachine):
-    """One browser playing one game at a time, with a model of the game."""
+    """One browser playing one game at a time, with a model of the game.
+
+    Each example is a new app (a new process, as it were) and a new browser (a new
+    player) on the database ``db``, which the examples of one run share.
+    """
+
+    db: Path | str = ""
 
     def __init__(self) -> None:
         super().__init__()
-        self.tmp = Path(tempfile.mkdtemp(prefix="yahtzee-stateful-"))
-        app = create_app(Settings(db=self.tmp / "g.db", dice_seed=7))
+        app = create_app(Settings(db=self.db, dice_seed=7))
         self.client = TestClient(app)
         self.client.__enter__()
         self.service: GameService = app.state.service
@@ -56,7 +66,6 @@ class GameApi(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         self.client.__exit__(None, None, None)
-        shutil.rmtree(self.tmp, ignore_errors=True)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -200,9 +209,10 @@ class GameApi(RuleBasedStateMachine):
             return
         served = self.client.get(f"/api/games/{self.game['id']}").json()
         assert served == self.game
-        stored = self.service.storage.get_game(self.game["id"])
+        stored = on_app_loop(self.client, self.service.storage.get_game, self.game["id"])
         assert stored is not None
-        assert game_json(Loaded(stored, self.service.replayed(self.game["id"]))) == served
+        rebuilt = on_app_loop(self.client, self.service.replayed, self.game["id"])
+        assert game_json(Loaded(stored, rebuilt)) == served
 
     @invariant()
     def totals_and_counters_are_consistent(self) -> None:
@@ -229,10 +239,15 @@ class GameApi(RuleBasedStateMachine):
         assert game["current_player"] == "human"
 
 
-TestGameApi = GameApi.TestCase
-TestGameApi.settings = settings(
+SETTINGS = settings(
     max_examples=25,
     stateful_step_count=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+
+
+def test_game_api_state_machine(db: Path | str) -> None:
+    """The state machine above, on SQLite and on PostgreSQL (S1)."""
+    machine = type("GameApiOnDb", (GameApi,), {"db": db})
+    run_state_machine_as_test(machine, settings=SETTINGS)

@@ -1,28 +1,53 @@
-"""The SQLite backend: migrations, WAL, append-only log, compare-and-set, records."""
+"""Both storage backends: migrations, append-only log, compare-and-set, records (S1).
+
+The behaviour tests run on SQLite and on PostgreSQL (the ``db`` fixture); the tests of a
+backend's own mechanics (WAL, ``user_version``, the migrations table) run on that one.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from yahtzee.storage import (
     Event,
     Outcome,
+    PostgresStorage,
     SQLiteStorage,
     StaleVersionError,
     Storage,
     StorageError,
+    StorageUnavailableError,
     open_storage,
 )
+from yahtzee.storage import postgres as pg
+from yahtzee.storage.pgcluster import TempCluster
 from yahtzee.storage.sqlite import MIGRATIONS
 
 PLAYER = "p" * 32
 
 
-def _new(store: Storage, game_id: str, mode: str = "solo") -> None:
-    store.create_game(
+def _with_store(db: Path | str, body: Callable[[Storage], Awaitable[None]]) -> None:
+    """Open the storage of ``db``, run ``body`` on it in a new event loop, close it."""
+
+    async def main() -> None:
+        store = open_storage(db)
+        await store.open()
+        try:
+            await body(store)
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
+async def _new(store: Storage, game_id: str, mode: str = "solo") -> None:
+    await store.create_game(
         game_id=game_id,
         player_id=PLAYER,
         mode=mode,
@@ -31,13 +56,24 @@ def _new(store: Storage, game_id: str, mode: str = "solo") -> None:
     )
 
 
+def test_open_storage_picks_the_backend_by_the_db_value(tmp_path: Path) -> None:
+    assert isinstance(open_storage("postgresql://u@127.0.0.1:1/x"), PostgresStorage)
+    assert isinstance(open_storage("postgres://u@127.0.0.1:1/x"), PostgresStorage)
+    store = open_storage(tmp_path / "postgresql" / "a.db")  # a path, even one named so
+    assert isinstance(store, SQLiteStorage)
+    assert pg.redact("postgresql://ann:s3cret@db:5432/y") == "postgresql://ann:***@db:5432/y"
+
+
+# -- SQLite's own mechanics --------------------------------------------------------------
+
+
 def test_new_database_is_migrated_and_in_wal_mode(tmp_path: Path) -> None:
     store = SQLiteStorage(tmp_path / "sub" / "a.db")
     assert store.schema_version == len(MIGRATIONS)
     conn = sqlite3.connect(tmp_path / "sub" / "a.db")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.integrity_check() == "ok"
-    store.close()
+    asyncio.run(store.close())
     # Reopening does not re-run migrations.
     assert SQLiteStorage(tmp_path / "sub" / "a.db").schema_version == len(MIGRATIONS)
 
@@ -50,9 +86,8 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
         SQLiteStorage(tmp_path / "b.db")
 
 
-def test_the_event_log_is_append_only(tmp_path: Path) -> None:
-    store = SQLiteStorage(tmp_path / "c.db")
-    _new(store, "g")
+def test_the_sqlite_event_log_is_append_only(tmp_path: Path) -> None:
+    _with_store(tmp_path / "c.db", lambda store: _new(store, "g"))
     conn = sqlite3.connect(tmp_path / "c.db")
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         conn.execute("UPDATE events SET kind = 'x'")
@@ -60,47 +95,176 @@ def test_the_event_log_is_append_only(tmp_path: Path) -> None:
         conn.execute("DELETE FROM events")
 
 
-def test_one_unfinished_game_per_player_and_abandon_event(tmp_path: Path) -> None:
-    store = SQLiteStorage(tmp_path / "d.db")
-    _new(store, "g1")
-    _new(store, "g2")
-    old = store.get_game("g1")
-    assert old is not None
-    assert (old.status, old.version) == ("abandoned", 2)
-    assert [e.kind for e in store.events("g1")] == ["start", "abandon"]
-    current = store.current_game(PLAYER)
-    assert current is not None
-    assert current.id == "g2"
-    with pytest.raises(StaleVersionError):  # an abandoned game takes no more events
-        store.append(old, [Event("restart_turn")], status="in_progress")
+# -- PostgreSQL's own mechanics ----------------------------------------------------------
 
 
-def test_append_is_compare_and_set(tmp_path: Path) -> None:
-    store = SQLiteStorage(tmp_path / "e.db")
-    _new(store, "g")
-    game = store.get_game("g")
-    assert game is not None
-    after = store.append(game, [Event("restart_turn"), Event("restart_turn")], status="in_progress")
-    assert after.version == 3
-    with pytest.raises(StaleVersionError):
-        store.append(game, [Event("restart_turn")], status="in_progress")
-    assert len(store.events("g")) == 3
-    assert [e.kind for e in store.events("g", after=2)] == ["restart_turn"]
+def test_s1_postgres_is_migrated_once_with_versioned_migrations(pg_url: str) -> None:
+    async def body(store: Storage) -> None:
+        assert isinstance(store, PostgresStorage)
+        assert await store.schema_version() == len(pg.MIGRATIONS)
+
+    _with_store(pg_url, body)
+    _with_store(pg_url, body)  # reopening applies nothing twice
+    with psycopg.connect(pg_url) as conn:
+        rows = conn.execute("SELECT version FROM schema_migrations ORDER BY version").fetchall()
+    assert [r[0] for r in rows] == list(range(1, len(pg.MIGRATIONS) + 1))
 
 
-def test_records_and_new_record(tmp_path: Path) -> None:
-    store = open_storage(tmp_path / "f.db")
-    totals = [(200, "solo", None), (180, "win", 150), (250, "loss", 260), (250, "draw", 250)]
-    flags = []
-    for i, (total, result, computer) in enumerate(totals):
-        _new(store, f"g{i}", "solo" if computer is None else "vs_computer")
-        game = store.get_game(f"g{i}")
+def test_s1_postgres_refuses_a_newer_schema(pg_url: str) -> None:
+    _with_store(pg_url, lambda store: _new(store, "g"))
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO schema_migrations VALUES (%s, 'later')", (len(pg.MIGRATIONS) + 1,)
+        )
+    with pytest.raises(StorageError, match="newer than this program"):
+        _with_store(pg_url, lambda store: _new(store, "h"))
+
+
+def test_s1_the_postgres_event_log_is_append_only(pg_url: str) -> None:
+    _with_store(pg_url, lambda store: _new(store, "g"))
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        for statement in (
+            "UPDATE events SET kind = 'x'",
+            "DELETE FROM events",
+            "TRUNCATE events CASCADE",
+        ):
+            with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+                conn.execute(statement)
+        assert conn.execute("SELECT COUNT(*) FROM events").fetchone() == (1,)
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("postgresql://postgres@127.0.0.1:{port}/no_such_db", 'database "no_such_db"'),
+        ("postgresql://nobody_here@127.0.0.1:{port}/postgres", 'role "nobody_here"'),
+        ("postgresql://postgres@127.0.0.1:{free}/postgres", "Connection refused"),
+        ("postgresql://postgres@127.0.0.1:notaport/postgres", "invalid"),
+    ],
+)
+def test_s1_an_unusable_url_fails_to_open_with_one_line(
+    pg_cluster: TempCluster, url: str, says: str
+) -> None:
+    from yahtzee.server.testing import free_port
+
+    url = url.format(port=pg_cluster.port, free=free_port())
+    with pytest.raises(StorageError) as info:
+        _with_store(url, lambda store: _new(store, "g"))
+    message = str(info.value)
+    assert "\n" not in message
+    assert says in message
+    assert message.startswith("cannot connect to PostgreSQL at postgresql://")
+
+
+def test_s1_a_password_never_appears_in_errors(pg_cluster: TempCluster) -> None:
+    url = f"postgresql://postgres:hunter2@127.0.0.1:{pg_cluster.port}/no_such_db"
+    with pytest.raises(StorageError) as info:
+        _with_store(url, lambda store: _new(store, "g"))
+    assert "hunter2" not in str(info.value)
+    assert "postgres:***@" in str(info.value)
+
+
+def test_s1_a_lost_database_is_503_then_reconnects_by_itself(pg_url: str) -> None:
+    """Every connection of the pool killed: reads retry; the next write works again."""
+
+    async def body(store: Storage) -> None:
+        await _new(store, "g")
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        game = await store.get_game("g")  # retried on a fresh connection
         assert game is not None
-        done = store.append(game, [], status="finished", outcome=Outcome(result, total, computer))
-        flags.append(done.new_record)
-    assert flags == [True, False, True, False]  # equal to the best is not a new record
-    records = store.records(PLAYER)
-    assert (records.best_score, records.games_played) == (250, 4)
-    assert (records.wins, records.losses, records.draws) == (1, 1, 1)
-    assert [g.id for g in records.recent] == ["g3", "g2", "g1", "g0"]
-    assert store.records("someone else").games_played == 0
+        outcomes = []
+        for _ in range(12):  # at most one failure per pooled connection
+            try:
+                game = await store.append(game, [Event("restart_turn")], status="in_progress")
+                outcomes.append("ok")
+            except StorageUnavailableError:
+                outcomes.append("503")
+        assert outcomes[-1] == "ok"
+        assert game.version == 1 + outcomes.count("ok")
+
+    _with_store(pg_url, body)
+
+
+# -- the same behaviour on both ----------------------------------------------------------
+
+
+def test_one_unfinished_game_per_player_and_abandon_event(db: Path | str) -> None:
+    async def body(store: Storage) -> None:
+        await _new(store, "g1")
+        await _new(store, "g2")
+        old = await store.get_game("g1")
+        assert old is not None
+        assert (old.status, old.version) == ("abandoned", 2)
+        assert [e.kind for e in await store.events("g1")] == ["start", "abandon"]
+        current = await store.current_game(PLAYER)
+        assert current is not None
+        assert current.id == "g2"
+        with pytest.raises(StaleVersionError):  # an abandoned game takes no more events
+            await store.append(old, [Event("restart_turn")], status="in_progress")
+
+    _with_store(db, body)
+
+
+def test_append_is_compare_and_set(db: Path | str) -> None:
+    async def body(store: Storage) -> None:
+        await _new(store, "g")
+        game = await store.get_game("g")
+        assert game is not None
+        two = [Event("restart_turn"), Event("restart_turn")]
+        after = await store.append(game, two, status="in_progress")
+        assert after.version == 3
+        assert after == await store.get_game("g")
+        with pytest.raises(StaleVersionError):
+            await store.append(game, [Event("restart_turn")], status="in_progress")
+        assert len(await store.events("g")) == 3
+        assert [e.kind for e in await store.events("g", after=2)] == ["restart_turn"]
+
+    _with_store(db, body)
+
+
+def test_s1_20_concurrent_identical_appends_apply_once(db: Path | str) -> None:
+    """20 writers on one version (PostgreSQL: on 10 pooled connections): one wins."""
+
+    async def body(store: Storage) -> None:
+        await _new(store, "g")
+        game = await store.get_game("g")
+        assert game is not None
+
+        async def roll() -> bool:
+            try:
+                await store.append(game, [Event("restart_turn")], status="in_progress")
+            except StaleVersionError:
+                return False
+            return True
+
+        results = await asyncio.gather(*(roll() for _ in range(20)))
+        assert results.count(True) == 1
+        assert [e.kind for e in await store.events("g")] == ["start", "restart_turn"]
+
+    _with_store(db, body)
+
+
+def test_records_and_new_record(db: Path | str) -> None:
+    async def body(store: Storage) -> None:
+        totals = [(200, "solo", None), (180, "win", 150), (250, "loss", 260), (250, "draw", 250)]
+        flags = []
+        for i, (total, result, computer) in enumerate(totals):
+            await _new(store, f"g{i}", "solo" if computer is None else "vs_computer")
+            game = await store.get_game(f"g{i}")
+            assert game is not None
+            outcome = Outcome(result, total, computer)
+            done = await store.append(game, [], status="finished", outcome=outcome)
+            flags.append(done.new_record)
+            assert done == await store.get_game(f"g{i}")
+        assert flags == [True, False, True, False]  # equal to the best is not a new record
+        records = await store.records(PLAYER)
+        assert (records.best_score, records.games_played) == (250, 4)
+        assert (records.wins, records.losses, records.draws) == (1, 1, 1)
+        assert [g.id for g in records.recent] == ["g3", "g2", "g1", "g0"]
+        assert (await store.records("someone else")).games_played == 0
+
+    _with_store(db, body)

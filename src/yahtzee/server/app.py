@@ -66,11 +66,21 @@ def _players(settings: Settings) -> Callable[[str], Player]:
     return make
 
 
+def create_app_from_env() -> FastAPI:
+    """The app of ``yahtzee serve --workers N``: each worker process builds its own.
+
+    The parent passes the database through ``$YAHTZEE_DB`` (see
+    :func:`~yahtzee.server.settings.default_db_path`).
+    """
+    return create_app(Settings())
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the ASGI app: API routers, static front end, docs, middleware, error mapping.
 
-    The database is opened (and migrated) here; the computer players, and so the solver
-    table, are loaded once at startup by the lifespan handler, never per request.
+    An SQLite database is opened (and migrated) here; a PostgreSQL one connects and
+    migrates in the lifespan handler, which also loads the computer players, and so the
+    solver table, once at startup, never per request.
     """
     settings = settings or Settings()
     static_dir = Path(settings.static_dir)
@@ -82,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await storage.open()
         try:
             service.warm_up()
         except ImportError as exc:  # the solver package is missing: only solo play works
@@ -91,7 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         yield
-        storage.close()
+        await storage.close()
 
     app = FastAPI(
         title="快艇骰子 API",

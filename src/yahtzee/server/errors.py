@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yahtzee import errors as domain
-from yahtzee.storage import GameNotFoundError, StaleVersionError
+from yahtzee.storage import GameNotFoundError, StaleVersionError, StorageUnavailableError
 
 log = logging.getLogger("yahtzee.server")
 
@@ -128,6 +128,8 @@ def to_api_error(exc: Exception) -> ApiError:
         return ApiError(409, "stale_version", "这一步已经过期，请刷新后再试。")
     if isinstance(exc, GameNotFoundError):
         return NotFoundError()
+    if isinstance(exc, StorageUnavailableError):
+        return ApiError(503, "storage_unavailable", "游戏数据暂时无法保存或读取，请稍后再试。")
     if isinstance(exc, domain.IllegalMoveError):
         for cls, code, message in _ILLEGAL_MESSAGES:
             if isinstance(exc, cls):
@@ -169,6 +171,7 @@ HANDLED: tuple[type[Exception], ...] = (
     domain.YahtzeeError,
     StaleVersionError,
     GameNotFoundError,
+    StorageUnavailableError,
     RequestValidationError,
     ValidationError,
     StarletteHTTPException,

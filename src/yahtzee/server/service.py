@@ -6,14 +6,33 @@ Handlers call these methods; each one is a pure computation through
 and by the storage's conditional update, which is the real guarantee: two racing
 requests, in one process or several, can never both succeed.
 
-The methods are coroutines, but the SQLite writes run inline on the event loop: a commit
-in WAL mode with ``synchronous=NORMAL`` costs tens of microseconds, less than handing it
-to a thread. (A writer thread with group commit was tried and measured: throughput did not
+The methods are coroutines and await the storage. SQLite's writes run inline on the event
+loop (a commit in WAL mode with ``synchronous=NORMAL`` costs tens of microseconds, less
+than handing it to a thread); PostgreSQL's are awaited on a pooled connection. (For
+SQLite, a writer thread with group commit was tried and measured: throughput did not
 improve and the paced p99 latency tripled, from the GIL handoffs.)
 
 Positions are kept in a bounded in-memory cache keyed by game id and version. A miss (a
 restart, an eviction, or a game another process advanced) is filled by replaying the
 stored event log, so the log stays the only source of truth.
+
+Why the cache is safe with any number of processes on one database (S1): the cache only
+ever answers "what is the position at version v of game g", and that answer never changes
+(the log is append-only, so version v of a game is the same position forever, in every
+process). What can be out of date is *which* version is current, and that is never taken
+from the cache:
+
+* every read (``GET`` a game, the lobby) reads the game's header, with its version, from
+  the database first, and uses the cache only for exactly that version, catching up from
+  the log (never past the version read) when the entry is older;
+* every action is a compare-and-set in the database: the events are appended, in the same
+  statement/transaction, only if the game is still at the version the client acted on. A
+  process whose cache is behind (another process moved the game) has its write refused
+  (409 ``stale_version``), drops the entry, and the client reloads the game, which is then
+  read from the database.
+
+So a roll acknowledged by one process is what every other process shows on its next read.
+``tests/api/test_multiprocess.py`` alternates a game between two servers to prove it.
 """
 
 from __future__ import annotations
@@ -103,35 +122,43 @@ class GameService:
 
     # -- reads --------------------------------------------------------------------------
 
-    def load(self, player_id: str, game_id: str) -> Loaded:
+    async def load(self, player_id: str, game_id: str) -> Loaded:
         """The player's game ``game_id`` as stored now; another player's game is "not found"."""
-        stored = self.storage.get_game(game_id)
+        stored = await self.storage.get_game(game_id)
         if stored is None or stored.player_id != player_id:
             raise NotFoundError()
-        return self._position(stored)
+        return await self._position(stored)
 
-    def current(self, player_id: str) -> Loaded:
+    async def current(self, player_id: str) -> Loaded:
         """The player's unfinished game."""
-        stored = self.storage.current_game(player_id)
+        stored = await self.storage.current_game(player_id)
         if stored is None:
             raise NotFoundError()
-        return self._position(stored)
+        return await self._position(stored)
 
-    def replayed(self, game_id: str) -> Replay:
+    async def replayed(self, game_id: str) -> Replay:
         """The game rebuilt from its whole stored log, bypassing the cache (tests, review)."""
-        return replay(self.storage.events(game_id))
+        return replay(await self.storage.events(game_id))
 
-    def _position(self, stored: StoredGame) -> Loaded:
-        """``stored`` with its position: from the cache, caught up from the log if behind."""
+    async def _position(self, stored: StoredGame) -> Loaded:
+        """``stored`` with its position: from the cache, caught up from the log if behind.
+
+        The log is read after the header, so another process may have appended more
+        events in between: only those up to the header's version are applied, so the
+        position always matches the version the response shows.
+        """
         cached = self._cache.get(stored.id)
         if cached is not None and cached.stored.version == stored.version:
             game = cached.game
         elif cached is not None and cached.stored.version < stored.version:
             game = cached.game
-            for event in self.storage.events(stored.id, after=cached.stored.version):
+            behind = stored.version - cached.stored.version
+            for event in (await self.storage.events(stored.id, after=cached.stored.version))[
+                :behind
+            ]:
                 game = apply_event(game, event)
         else:
-            game = replay(self.storage.events(stored.id))
+            game = replay((await self.storage.events(stored.id))[: stored.version])
         return self._remember(Loaded(stored, game))
 
     def _remember(self, loaded: Loaded) -> Loaded:
@@ -147,9 +174,9 @@ class GameService:
             cache.popitem(last=False)
         return loaded
 
-    def records(self, player_id: str) -> Records:
+    async def records(self, player_id: str) -> Records:
         """The player's records (U9)."""
-        return self.storage.records(player_id)
+        return await self.storage.records(player_id)
 
     # -- actions ------------------------------------------------------------------------
 
@@ -158,7 +185,7 @@ class GameService:
         if mode is Mode.SOLO:
             difficulty = None
         event, game = start(mode, difficulty)
-        stored = self.storage.create_game(
+        stored = await self.storage.create_game(
             game_id=secrets.token_hex(16),
             player_id=player_id,
             mode=mode.value,
@@ -171,7 +198,7 @@ class GameService:
         self, player_id: str, game_id: str, version: int, hold: Sequence[bool]
     ) -> Loaded:
         """Roll the unheld dice (all five on the turn's first roll), R1."""
-        loaded = self._for_action(player_id, game_id, version)
+        loaded = await self._for_action(player_id, game_id, version)
         fold = _Fold(loaded.game)
         self._roll(fold, Seat.HUMAN, hold)
         return await self._commit(loaded, fold)
@@ -180,7 +207,7 @@ class GameService:
         self, player_id: str, game_id: str, version: int, category: Category, confirm_zero: bool
     ) -> Loaded:
         """Write the dice in ``category``; in a vs game the computer then plays its turn."""
-        loaded = self._for_action(player_id, game_id, version)
+        loaded = await self._for_action(player_id, game_id, version)
         fold = _Fold(loaded.game)
         # _score applies the rules first (turn, rolled, open box, Joker): a confirmation is
         # only asked for a move that is otherwise legal.
@@ -193,7 +220,7 @@ class GameService:
 
     async def hint(self, player_id: str, game_id: str, version: int) -> tuple[Hint, Loaded]:
         """Spend a hint and return the expert's advice for the current dice (U4)."""
-        loaded = self._for_action(player_id, game_id, version)
+        loaded = await self._for_action(player_id, game_id, version)
         state = loaded.game.state
         state.use_hint()  # refuses at 0 hints or before the first roll, spending nothing
         assert state.dice is not None
@@ -215,14 +242,14 @@ class GameService:
 
     async def resume(self, player_id: str, game_id: str, version: int) -> Loaded:
         """Continue from the lobby: the current turn starts over (U6)."""
-        loaded = self._for_action(player_id, game_id, version)
+        loaded = await self._for_action(player_id, game_id, version)
         fold = _Fold(loaded.game)
         fold.add(Event("restart_turn"))
         return await self._commit(loaded, fold)
 
     # -- internals ----------------------------------------------------------------------
 
-    def _for_action(self, player_id: str, game_id: str, version: int) -> Loaded:
+    async def _for_action(self, player_id: str, game_id: str, version: int) -> Loaded:
         cached = self._cache.get(game_id)
         if cached is not None and cached.stored.version == version:
             # Fast path, no read: if the game moved on elsewhere, the write's
@@ -231,7 +258,7 @@ class GameService:
             if loaded.stored.player_id != player_id:
                 raise NotFoundError()
         else:
-            loaded = self.load(player_id, game_id)
+            loaded = await self.load(player_id, game_id)
         if loaded.stored.version != version:
             raise StaleVersionError(game_id)
         if loaded.stored.status == "abandoned":
@@ -287,12 +314,12 @@ class GameService:
                 computer_total=cards[1].total if len(cards) > 1 else None,
             )
         try:
-            stored = self.storage.append(
+            stored = await self.storage.append(
                 loaded.stored, fold.events, status=game.status, outcome=outcome
             )
         except StaleVersionError:
             self._cache.pop(loaded.stored.id, None)
-            fresh = self.storage.get_game(loaded.stored.id)
+            fresh = await self.storage.get_game(loaded.stored.id)
             if fresh is not None and fresh.status == "abandoned":
                 raise AbandonedGameError(loaded.stored.id) from None
             raise

@@ -1,4 +1,4 @@
-"""The narrow storage interface the server depends on (SQLite today, PostgreSQL later).
+"""The narrow storage interface the server depends on (SQLite or PostgreSQL).
 
 A backend stores, per game, a header row (owner, status, ``version``, and the outcome once
 finished) and the game's append-only event log, from which the position is rebuilt by
@@ -26,6 +26,10 @@ class StaleVersionError(StorageError):
 
 class GameNotFoundError(StorageError):
     """No game has this id."""
+
+
+class StorageUnavailableError(StorageError):
+    """The database cannot be reached or written right now (HTTP 503); retry later."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +89,20 @@ class Records:
 
 
 class Storage(Protocol):
-    """What the server needs from a database. Every method is atomic and durable on return."""
+    """What the server needs from a database. Every method is atomic and durable on return.
 
-    def create_game(
+    The methods are coroutines so that a networked database (PostgreSQL) does not block
+    the event loop; the SQLite backend runs its sub-millisecond statements inline.
+    """
+
+    async def open(self) -> None:
+        """Connect and apply pending schema migrations (the server calls it at startup).
+
+        Raises :class:`StorageError` with one readable line if the database is unusable.
+        """
+        ...
+
+    async def create_game(
         self,
         *,
         game_id: str,
@@ -102,15 +117,15 @@ class Storage(Protocol):
         """
         ...
 
-    def get_game(self, game_id: str) -> StoredGame | None:
+    async def get_game(self, game_id: str) -> StoredGame | None:
         """The game with this id, or ``None``."""
         ...
 
-    def current_game(self, player_id: str) -> StoredGame | None:
+    async def current_game(self, player_id: str) -> StoredGame | None:
         """The player's unfinished game, or ``None``."""
         ...
 
-    def append(
+    async def append(
         self,
         game: StoredGame,
         events: Sequence[Event],
@@ -126,14 +141,14 @@ class Storage(Protocol):
         """
         ...
 
-    def events(self, game_id: str, after: int = 0) -> list[Event]:
+    async def events(self, game_id: str, after: int = 0) -> list[Event]:
         """The log of a game from version ``after + 1`` on (everything by default)."""
         ...
 
-    def records(self, player_id: str, recent: int = 10) -> Records:
+    async def records(self, player_id: str, recent: int = 10) -> Records:
         """The player's records and most recent finished games (newest first)."""
         ...
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Release the database."""
         ...

@@ -110,13 +110,13 @@ async def create_game(body: NewGameIn, request: Request) -> JSONResponse:
 )
 async def current_game(request: Request) -> JSONResponse:
     """The player's unfinished game, or 404 ``not_found`` when there is none."""
-    return JSONResponse(game_json(service(request).current(player_id(request))))
+    return JSONResponse(game_json(await service(request).current(player_id(request))))
 
 
 @router.get("/{game_id}", response_model=GameOut, responses=errors(404), summary="A game")
 async def get_game(game_id: str, request: Request) -> JSONResponse:
     """One of the player's games (another player's game is reported as not found)."""
-    return JSONResponse(game_json(service(request).load(player_id(request), game_id)))
+    return JSONResponse(game_json(await service(request).load(player_id(request), game_id)))
 
 
 async def roll_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:

@@ -1,0 +1,520 @@
+"""PostgreSQL backend of :class:`~yahtzee.storage.base.Storage`, for several server processes.
+
+The driver is psycopg 3 with its async connection pool. psycopg rather than asyncpg: it is
+built on libpq, so ``--db`` takes exactly what every PostgreSQL tool takes (any libpq URL
+or key=value string, ``PGPASSFILE``, ``sslmode``, unix-socket hosts, service files), and
+its binary wheel carries libpq, so ``pip install`` is the whole setup.
+
+Guarantees, the same as the SQLite backend's:
+
+* **One truth for every process.** Nothing is cached here; every read is a query. A game
+  action is one statement that updates the header *only if* it still has the version the
+  caller read and, in the same statement (so the same transaction), appends the events.
+  Of two processes acting on one version, exactly one writes; the other gets
+  :class:`~yahtzee.storage.base.StaleVersionError`.
+* **Durable on return.** A statement returns once PostgreSQL has committed it (with the
+  server's default ``synchronous_commit = on``, flushed to its WAL): an acknowledged
+  action survives ``kill -9`` of the app process or of the postmaster.
+* **Append-only log.** Triggers refuse ``UPDATE``, ``DELETE`` and ``TRUNCATE`` on
+  ``events``.
+* **Versioned schema.** :data:`MIGRATIONS` are applied in order when the storage opens,
+  each in its own transaction under an advisory lock, so several processes starting at
+  once migrate the database exactly once.
+
+When the database goes away (restart, failover), a query fails with
+:class:`~yahtzee.storage.base.StorageUnavailableError` (HTTP 503); the pool drops the
+broken connections and opens new ones as soon as the server is back, with no restart of
+the app. Reads are retried once on a fresh connection; writes are not (the client learns
+the truth by reading the game again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Any, Final, TypeVar
+
+import orjson
+import psycopg
+from psycopg_pool import AsyncConnectionPool
+
+from yahtzee.storage.base import (
+    GameNotFoundError,
+    Outcome,
+    RecentGame,
+    Records,
+    StaleVersionError,
+    StorageError,
+    StorageUnavailableError,
+    StoredGame,
+)
+from yahtzee.storage.events import Event, Status
+
+log = logging.getLogger("yahtzee.storage")
+
+URL_SCHEMES: Final = ("postgresql://", "postgres://")
+
+# Each migration is a list of statements run in one transaction; never edit a shipped one,
+# append a new one instead. The applied level is the number of rows of schema_migrations.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE games (
+            n BIGINT GENERATED ALWAYS AS IDENTITY,
+            id TEXT PRIMARY KEY,
+            player_id TEXT NOT NULL,
+            mode TEXT NOT NULL CHECK (mode IN ('solo', 'vs_computer')),
+            difficulty TEXT,
+            status TEXT NOT NULL CHECK (status IN ('in_progress', 'finished', 'abandoned')),
+            version INTEGER NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            finished_at TEXT,
+            result TEXT CHECK (result IN ('win', 'loss', 'draw', 'solo')),
+            human_total INTEGER,
+            computer_total INTEGER,
+            new_record BOOLEAN
+        )""",
+        # At most one unfinished game per player, enforced by the database itself.
+        """CREATE UNIQUE INDEX games_one_unfinished ON games (player_id)
+            WHERE status = 'in_progress'""",
+        """CREATE INDEX games_finished ON games (player_id, finished_at)
+            WHERE status = 'finished'""",
+        """CREATE TABLE events (
+            game_id TEXT NOT NULL REFERENCES games (id),
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            data TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )""",
+        """CREATE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                RAISE EXCEPTION 'the event log is append-only (% refused)', TG_OP;
+            END $$""",
+        """CREATE TRIGGER events_no_change BEFORE UPDATE OR DELETE ON events
+            FOR EACH ROW EXECUTE FUNCTION events_append_only()""",
+        """CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
+            FOR EACH STATEMENT EXECUTE FUNCTION events_append_only()""",
+    ),
+)
+
+# Serialises migrations between processes (an arbitrary constant: "yahtzee" in ASCII).
+_MIGRATION_LOCK = 0x7961687473656500
+
+_GAME_COLUMNS = (
+    "id, player_id, mode, difficulty, status, version, created_at, updated_at, "
+    "finished_at, result, human_total, computer_total, new_record"
+)
+
+# The compare-and-set and the append in one statement: one round trip, one transaction.
+# The events are inserted only if the header moved from the expected version.
+_APPEND = """
+WITH moved AS (
+    UPDATE games SET version = %(new)s, updated_at = %(now)s{status}
+    WHERE id = %(id)s AND version = %(old)s AND status = 'in_progress'
+    RETURNING id
+)
+INSERT INTO events (game_id, seq, kind, data, created_at)
+SELECT moved.id, %(old)s + e.ord, e.kind, e.data, %(now)s
+FROM moved, unnest(%(kinds)s::text[], %(datas)s::text[]) WITH ORDINALITY AS e (kind, data, ord)
+"""
+_APPEND_SAME_STATUS = _APPEND.format(status="")
+_CAS_ONLY = """UPDATE games SET version = %(new)s, updated_at = %(now)s, status = %(status)s
+    WHERE id = %(id)s AND version = %(old)s AND status = 'in_progress'"""
+_APPEND_NEW_STATUS = _APPEND.format(status=", status = %(status)s")
+
+T = TypeVar("T")
+
+
+def is_postgres_url(db: object) -> bool:
+    """Whether ``db`` (a ``--db`` value) names a PostgreSQL database rather than a file."""
+    return isinstance(db, str) and db.startswith(URL_SCHEMES)
+
+
+def redact(url: str) -> str:
+    """``url`` with its password, if any, replaced by ``***`` (for logs and errors)."""
+    return re.sub(r"^(postgres(?:ql)?://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _dumps(data: Any) -> str:
+    return orjson.dumps(data).decode()
+
+
+def _game(row: tuple[Any, ...]) -> StoredGame:
+    return StoredGame(*row)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0]
+
+
+class PostgresStorage:
+    """A :class:`~yahtzee.storage.base.Storage` in a PostgreSQL database.
+
+    Construction does no I/O; :meth:`open` connects, migrates and fills the pool (the
+    server does it at startup and fails with one line if it cannot).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        min_connections: int = 2,
+        max_connections: int = 10,
+        timeout: float = 5.0,
+        clock: Callable[[], str] = _now,
+    ) -> None:
+        self.url = url
+        self._clock = clock
+        self._timeout = timeout
+        self._pool = AsyncConnectionPool(
+            url,
+            min_size=min_connections,
+            max_size=max_connections,
+            kwargs={"autocommit": True},
+            timeout=timeout,
+            open=False,
+            name="yahtzee",
+        )
+        self._checking: asyncio.Task[None] | None = None
+
+    def __repr__(self) -> str:
+        return f"PostgresStorage({redact(self.url)!r})"
+
+    # -- plumbing ---------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Connect, apply the pending migrations and open the pool.
+
+        Raises :class:`~yahtzee.storage.base.StorageError` with one readable line when the
+        URL is malformed, the server unreachable, the login refused or the schema newer
+        than this program.
+        """
+        try:
+            conn = await psycopg.AsyncConnection.connect(
+                self.url, autocommit=True, connect_timeout=max(2, int(self._timeout))
+            )
+        except (psycopg.Error, ValueError) as exc:
+            raise StorageError(
+                f"cannot connect to PostgreSQL at {redact(self.url)}: {_first_line(exc)}"
+            ) from None
+        try:
+            await self._migrate(conn)
+        except psycopg.Error as exc:
+            raise StorageError(
+                f"cannot migrate the PostgreSQL database {redact(self.url)}: {_first_line(exc)}"
+            ) from None
+        finally:
+            await conn.close()
+        await self._pool.open(wait=True, timeout=self._timeout)
+
+    async def _migrate(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
+            )
+            cur = await conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+            row = await cur.fetchone()
+            current = int(row[0]) if row else 0
+            if current > len(MIGRATIONS):
+                raise StorageError(
+                    f"database schema v{current} is newer than this program (v{len(MIGRATIONS)})"
+                )
+            for version in range(current + 1, len(MIGRATIONS) + 1):
+                for statement in MIGRATIONS[version - 1]:
+                    await conn.execute(statement)
+                await conn.execute(
+                    "INSERT INTO schema_migrations (version, applied_at) VALUES (%s, %s)",
+                    (version, self._clock()),
+                )
+                log.info("PostgreSQL schema migrated to v%d", version)
+
+    async def schema_version(self) -> int:
+        """The migration level of the database."""
+        async with self._connection() as conn:
+            cur = await conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """A pooled connection; a lost server becomes :class:`StorageUnavailableError`."""
+        try:
+            async with self._pool.connection() as conn:
+                yield conn
+        except psycopg.OperationalError as exc:
+            # The pool throws the broken connection away on return; have it test the idle
+            # ones too, so that after a database restart the next requests find live ones.
+            self._check_pool_soon()
+            raise StorageUnavailableError(f"PostgreSQL: {_first_line(exc)}") from exc
+        except psycopg.InterfaceError as exc:  # e.g. a connection closed under us
+            raise StorageUnavailableError(f"PostgreSQL: {_first_line(exc)}") from exc
+
+    def _check_pool_soon(self) -> None:
+        """Test the idle connections in the background (once at a time), dropping dead ones."""
+        if self._checking is None or self._checking.done():
+            self._checking = asyncio.get_running_loop().create_task(self._pool.check())
+
+    async def _read(self, query: Callable[[psycopg.AsyncConnection[Any]], Any]) -> Any:
+        """Run a read-only ``query``; if its connection died, once more after the pool has
+        tested its idle connections (dropping every dead one, e.g. after a restart)."""
+        try:
+            async with self._connection() as conn:
+                return await query(conn)
+        except StorageUnavailableError:
+            with contextlib.suppress(psycopg.Error):
+                await self._pool.check()
+        async with self._connection() as conn:
+            return await query(conn)
+
+    # -- the Storage interface ----------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        game_id: str,
+        player_id: str,
+        mode: str,
+        difficulty: str | None,
+        events: Sequence[Event],
+    ) -> StoredGame:
+        """See :meth:`Storage.create_game`."""
+        now = self._clock()
+        async with self._connection() as conn, conn.transaction():
+            # Two processes creating a game for one player at once take turns here, so
+            # exactly one abandons the old game and the other abandons the first's.
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", (player_id,)
+            )
+            cur = await conn.execute(
+                "SELECT id, version FROM games WHERE player_id = %s AND status = 'in_progress'",
+                (player_id,),
+            )
+            old = await cur.fetchone()
+            if old is not None:
+                await conn.execute(
+                    "UPDATE games SET status = 'abandoned', version = version + 1, "
+                    "updated_at = %s WHERE id = %s",
+                    (now, old[0]),
+                )
+                await self._insert_events(conn, old[0], old[1] + 1, [Event("abandon")], now)
+            await conn.execute(
+                "INSERT INTO games (id, player_id, mode, difficulty, status, version, "
+                "created_at, updated_at) VALUES (%s, %s, %s, %s, 'in_progress', %s, %s, %s)",
+                (game_id, player_id, mode, difficulty, len(events), now, now),
+            )
+            await self._insert_events(conn, game_id, 1, events, now)
+        return StoredGame(
+            id=game_id,
+            player_id=player_id,
+            mode=mode,
+            difficulty=difficulty,
+            status="in_progress",
+            version=len(events),
+            created_at=now,
+            updated_at=now,
+            finished_at=None,
+            result=None,
+            human_total=None,
+            computer_total=None,
+            new_record=None,
+        )
+
+    @staticmethod
+    async def _insert_events(
+        conn: psycopg.AsyncConnection[Any],
+        game_id: str,
+        first_seq: int,
+        events: Sequence[Event],
+        now: str,
+    ) -> None:
+        async with conn.cursor() as cur:
+            await cur.executemany(
+                "INSERT INTO events (game_id, seq, kind, data, created_at) "
+                "VALUES (%s, %s, %s, %s, %s)",
+                [
+                    (game_id, first_seq + i, e.kind, _dumps(e.data), now)
+                    for i, e in enumerate(events)
+                ],
+            )
+
+    async def get_game(self, game_id: str) -> StoredGame | None:
+        """See :meth:`Storage.get_game`."""
+
+        async def query(conn: psycopg.AsyncConnection[Any]) -> StoredGame | None:
+            cur = await conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = %s", (game_id,))
+            row = await cur.fetchone()
+            return None if row is None else _game(row)
+
+        result: StoredGame | None = await self._read(query)
+        return result
+
+    async def current_game(self, player_id: str) -> StoredGame | None:
+        """See :meth:`Storage.current_game`."""
+
+        async def query(conn: psycopg.AsyncConnection[Any]) -> StoredGame | None:
+            cur = await conn.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games "
+                "WHERE player_id = %s AND status = 'in_progress'",
+                (player_id,),
+            )
+            row = await cur.fetchone()
+            return None if row is None else _game(row)
+
+        result: StoredGame | None = await self._read(query)
+        return result
+
+    async def append(
+        self,
+        game: StoredGame,
+        events: Sequence[Event],
+        *,
+        status: Status,
+        outcome: Outcome | None = None,
+    ) -> StoredGame:
+        """See :meth:`Storage.append`."""
+        now = self._clock()
+        new_version = game.version + len(events)
+        params = {
+            "new": new_version,
+            "now": now,
+            "status": status,
+            "id": game.id,
+            "old": game.version,
+            "kinds": [e.kind for e in events],
+            "datas": [_dumps(e.data) for e in events],
+        }
+        if events:
+            sql = _APPEND_SAME_STATUS if status == "in_progress" else _APPEND_NEW_STATUS
+        else:  # nothing to log (a caller finishing a game directly): the bare compare-and-set
+            sql = _CAS_ONLY
+        async with self._connection() as conn:
+            if outcome is None:
+                cur = await conn.execute(sql, params)
+                if cur.rowcount != max(1, len(events)):
+                    await self._refused(conn, game.id)
+                return StoredGame(
+                    game.id,
+                    game.player_id,
+                    game.mode,
+                    game.difficulty,
+                    status,
+                    new_version,
+                    game.created_at,
+                    now,
+                    game.finished_at,
+                    game.result,
+                    game.human_total,
+                    game.computer_total,
+                    game.new_record,
+                )
+            async with conn.transaction():
+                cur = await conn.execute(sql, params)
+                if cur.rowcount != max(1, len(events)):
+                    await self._refused(conn, game.id)
+                cur = await conn.execute(
+                    "SELECT MAX(human_total) FROM games WHERE player_id = %s "
+                    "AND status = 'finished' AND id <> %s",
+                    (game.player_id, game.id),
+                )
+                row = await cur.fetchone()
+                best = row[0] if row else None
+                new_record = best is None or outcome.human_total > best
+                await conn.execute(
+                    "UPDATE games SET finished_at = %s, result = %s, human_total = %s, "
+                    "computer_total = %s, new_record = %s WHERE id = %s",
+                    (
+                        now,
+                        outcome.result,
+                        outcome.human_total,
+                        outcome.computer_total,
+                        new_record,
+                        game.id,
+                    ),
+                )
+        return StoredGame(
+            game.id,
+            game.player_id,
+            game.mode,
+            game.difficulty,
+            status,
+            new_version,
+            game.created_at,
+            now,
+            now,
+            outcome.result,
+            outcome.human_total,
+            outcome.computer_total,
+            new_record,
+        )
+
+    @staticmethod
+    async def _refused(conn: psycopg.AsyncConnection[Any], game_id: str) -> None:
+        """Raise the reason a compare-and-set wrote nothing."""
+        cur = await conn.execute("SELECT 1 FROM games WHERE id = %s", (game_id,))
+        if await cur.fetchone() is None:
+            raise GameNotFoundError(game_id)
+        raise StaleVersionError(game_id)
+
+    async def events(self, game_id: str, after: int = 0) -> list[Event]:
+        """See :meth:`Storage.events`."""
+
+        async def query(conn: psycopg.AsyncConnection[Any]) -> list[Event]:
+            cur = await conn.execute(
+                "SELECT kind, data FROM events WHERE game_id = %s AND seq > %s ORDER BY seq",
+                (game_id, after),
+            )
+            return [Event(kind, orjson.loads(data)) for kind, data in await cur.fetchall()]
+
+        result: list[Event] = await self._read(query)
+        return result
+
+    async def records(self, player_id: str, recent: int = 10) -> Records:
+        """See :meth:`Storage.records`."""
+
+        async def query(conn: psycopg.AsyncConnection[Any]) -> Records:
+            cur = await conn.execute(
+                "SELECT COUNT(*), MAX(human_total), "
+                "COUNT(*) FILTER (WHERE result = 'win'), "
+                "COUNT(*) FILTER (WHERE result = 'loss'), "
+                "COUNT(*) FILTER (WHERE result = 'draw') "
+                "FROM games WHERE player_id = %s AND status = 'finished'",
+                (player_id,),
+            )
+            row = await cur.fetchone()
+            assert row is not None
+            played, best, wins, losses, draws = row
+            cur = await conn.execute(
+                "SELECT id, finished_at, mode, difficulty, human_total, computer_total, result "
+                "FROM games WHERE player_id = %s AND status = 'finished' "
+                "ORDER BY finished_at DESC, n DESC LIMIT %s",
+                (player_id, recent),
+            )
+            rows = await cur.fetchall()
+            return Records(
+                best_score=best,
+                wins=wins,
+                losses=losses,
+                draws=draws,
+                games_played=played,
+                recent=tuple(RecentGame(*r) for r in rows),
+            )
+
+        result: Records = await self._read(query)
+        return result
+
+    async def close(self) -> None:
+        """Close the pool's connections."""
+        await self._pool.close()

@@ -138,6 +138,13 @@ class TempCluster:
             for path in self.base.iterdir():
                 shutil.chown(path, user=self.user)
         self.base.chmod(0o700)
+        if self.user:
+            probe = subprocess.run(self._cmd("test", "-w", str(self.base)), check=False)
+            if probe.returncode != 0:
+                raise ClusterError(
+                    f"user {self.user!r} cannot reach {self.base}: every parent directory "
+                    "must be traversable by it (chmod o+x)"
+                )
         self._run(
             str(self.bindir / "initdb"),
             "-D",

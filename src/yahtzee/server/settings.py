@@ -10,8 +10,8 @@ from pathlib import Path
 import platformdirs
 
 from yahtzee.dice import DiceSource
-from yahtzee.players.base import Player
 from yahtzee.storage import is_postgres_url
+from yahtzee.turn import Player
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 

@@ -261,6 +261,17 @@ def test_p3_a_message_belongs_to_its_view(ui: Table) -> None:
     expect(ui.by("message")).to_contain_text("你掷出了")
 
 
+def _assert_preview_shapes(ui: Table, previews: dict[str, int]) -> None:
+    """A preview reads "+N" in italics; a 0 preview is "+0" (a written 0 is an upright "0")."""
+    assert previews
+    zeros = [c for c, p in previews.items() if p == 0]
+    assert zeros, "a roll that fits every box: no zero to look at"
+    for category in (zeros[0], max(previews, key=lambda c: previews[c])):
+        button = ui.cell(category).locator("button")
+        assert button.inner_text().startswith(f"+{previews[category]}")
+        assert button.evaluate("e => getComputedStyle(e).fontStyle") == "italic"
+
+
 def test_p4_upper_progress_turn_log_and_preview_zero_shapes(ui: Table) -> None:
     page = ui.page
     ui.start_vs("novice")
@@ -268,10 +279,7 @@ def test_p4_upper_progress_turn_log_and_preview_zero_shapes(ui: Table) -> None:
     expect(progress).to_have_text("上区 0/63 · 还差 63")
     ui.roll()
     previews = ui.previews()
-    # Preview zeros look different from written zeros, not by colour alone.
-    zero = next((c for c, p in previews.items() if p == 0), None)
-    some = next(c for c, p in previews.items() if p > 0)
-    assert ui.cell(some).inner_text().startswith("+")
+    _assert_preview_shapes(ui, previews)
     upper = next(c for c in CATEGORIES[:6] if previews.get(c, 0) > 0)
     points = previews[upper]
     ui.score(upper)
@@ -281,12 +289,7 @@ def test_p4_upper_progress_turn_log_and_preview_zero_shapes(ui: Table) -> None:
     assert written.evaluate("e => getComputedStyle(e).fontStyle") == "normal"
     ui.wait_for_my_turn(2)
     ui.roll()
-    if zero is None or zero == upper:
-        zero = next((c for c, p in ui.previews().items() if p == 0), None)
-    if zero is not None:
-        preview = ui.cell(zero).locator("button")
-        expect(preview).to_have_text("+0")
-        assert preview.evaluate("e => getComputedStyle(e).fontStyle") == "italic"
+    _assert_preview_shapes(ui, ui.previews())
     # The turn log lists both players' turns, newest first, with round, dice, box, points.
     items = ui.by("turn-log").locator("li")
     expect(items).to_have_count(2)

@@ -96,10 +96,6 @@ def test_l3_expert_game_is_all_best_with_accuracy_100(table: ValueTable) -> None
         assert side.skill_loss < 0.01 * len(side.decisions)
 
 
-def _advice_values(option: KeepOption | CategoryOption) -> object:
-    return option.keep if isinstance(option, KeepOption) else option.category
-
-
 @pytest.mark.parametrize("level", ["novice", "intermediate"])
 def test_l1_losses_equal_what_advise_says(level: str, table: ValueTable) -> None:
     """Each decision's values are advise()'s (plus the points on the card): a keep's value

@@ -1,8 +1,9 @@
 """Whole games played by computer players, written as event logs.
 
 The tests review thousands of these (every level in the human's seat) and the benchmark
-reviews them; the logs have the shape of the server's (``roll`` with ``hold`` and
-``faces``, ``score`` with ``category``), so the review cannot tell them apart.
+and the win-probability reference use them; the logs have the shape of the server's
+(``roll`` with ``hold`` and ``faces``, ``score`` with ``category``), so the review cannot
+tell them apart. Every turn is :func:`yahtzee.turn.play_turn`.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from yahtzee.dice import DiceSource
-from yahtzee.game import NO_HOLD, GameState, Mode, Seat
-from yahtzee.players.base import Player, RollDecision, ScoreDecision
+from yahtzee.game import GameState, Mode, Seat
+from yahtzee.turn import Player, RollStep, play_turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,32 +22,6 @@ class LogEntry:
 
     kind: str
     data: dict[str, Any] = field(default_factory=dict)
-
-
-def _turn(state: GameState, player: Player, dice: DiceSource, log: list[LogEntry]) -> GameState:
-    seat = state.seat
-    while state.seat is seat and not state.is_over:
-        if state.dice is None:
-            faces = dice.roll(5)
-            log.append(
-                LogEntry("roll", {"seat": seat.value, "hold": list(NO_HOLD), "faces": faces})
-            )
-            state = state.apply_roll(NO_HOLD, faces, by=seat)
-            continue
-        decision = player.decide(state.current_card, state.dice, state.rolls_left)
-        if isinstance(decision, RollDecision) and (all(decision.hold) or not state.rolls_left):
-            # Holding all five means "stop here" (as the server plays it).
-            decision = player.decide(state.current_card, state.dice, 0)
-        if isinstance(decision, RollDecision):
-            hold = list(decision.hold)
-            faces = dice.roll(hold.count(False))
-            log.append(LogEntry("roll", {"seat": seat.value, "hold": hold, "faces": faces}))
-            state = state.apply_roll(hold, faces, by=seat)
-        else:
-            assert isinstance(decision, ScoreDecision)
-            log.append(LogEntry("score", {"seat": seat.value, "category": decision.category.value}))
-            state = state.score(decision.category, by=seat)
-    return state
 
 
 def play_log(
@@ -58,7 +33,15 @@ def play_log(
     log = [LogEntry("start", {"mode": mode.value, "difficulty": difficulty})]
     state = GameState.new(mode)
     while not state.is_over:
-        player = human if state.seat is Seat.HUMAN else computer
+        seat = state.seat
+        player = human if seat is Seat.HUMAN else computer
         assert player is not None
-        state = _turn(state, player, dice, log)
+        turn = play_turn(state, player, dice, seat=seat)
+        for step in turn.steps:
+            if isinstance(step, RollStep):
+                data = {"seat": seat.value, "hold": list(step.hold), "faces": list(step.fresh)}
+                log.append(LogEntry("roll", data))
+            else:
+                log.append(LogEntry("score", {"seat": seat.value, "category": step.category.value}))
+        state = turn.state
     return log, state

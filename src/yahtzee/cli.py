@@ -278,7 +278,7 @@ def _parser() -> _Parser:
 
     rev = sub.add_parser("review", help="review a finished game (复盘) from the database")
     rev.add_argument("game_id", help="the game's id (as in the URL /review/GAME_ID)")
-    rev.add_argument("--db", type=Path, default=None, help="SQLite database file")
+    rev.add_argument("--db", default=None, help="SQLite database file or postgresql:// URL")
     rev.add_argument("--json", action="store_true", help="print the API's review object")
     rev.set_defaults(func=_cmd_review)
 

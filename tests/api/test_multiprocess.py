@@ -204,3 +204,50 @@ def test_f6_kill_9_of_the_postmaster_mid_burst_loses_nothing_and_servers_reconne
         finally:
             for server in servers:
                 server.stop()
+
+
+def test_s1_serve_workers_n_runs_n_processes_on_one_database(pg_url: str, tmp_path: Path) -> None:
+    """``--workers 2``: two processes behind one port, one game across both."""
+    with ServerProcess(pg_url, log=tmp_path / "workers.log", args=["--workers", "2"]) as server:
+        assert server.proc is not None
+        workers = _children(server.proc.pid)
+        assert len(workers) >= 2
+
+        async def main() -> None:
+            clients = [RawClient("127.0.0.1", server.port) for _ in range(4)]
+            await clients[0].request("GET", "/api/health")
+            for client in clients[1:]:
+                client.cookie = clients[0].cookie
+            game: dict[str, Any] = await clients[0].request("POST", "/api/games", {"mode": "solo"})
+            for i in range(12):  # new connections land on either worker
+                client = clients[i % 4]
+                assert await client.request("GET", f"/api/games/{game['id']}") == game
+                if game["rolls_left"]:
+                    game = await client.request(
+                        "POST", f"/api/games/{game['id']}/roll", {"version": game["version"]}
+                    )
+                else:
+                    allowed = [c for c, o in game["preview"].items() if o["allowed"]]
+                    body = {
+                        "version": game["version"],
+                        "category": allowed[0],
+                        "confirm_zero": True,
+                    }
+                    game = await client.request("POST", f"/api/games/{game['id']}/score", body)
+                await client.close()  # the next request reconnects: any worker
+            for client in clients:
+                await client.close()
+
+        asyncio.run(main())
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            kids.append(int(stat.parent.name))
+    return kids

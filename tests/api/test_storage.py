@@ -268,3 +268,35 @@ def test_records_and_new_record(db: Path | str) -> None:
         assert (await store.records("someone else")).games_played == 0
 
     _with_store(db, body)
+
+
+def test_f5_s1_postgres_prunes_only_unplayed_abandoned_games(pg_url: str) -> None:
+    """The one deliberate exception to the append-only log, enforced by the triggers."""
+
+    async def body(store: Storage) -> None:
+        assert isinstance(store, PostgresStorage)
+        await _new(store, "unplayed")
+        await _new(store, "rolled")  # abandons "unplayed"
+        rolled = await store.get_game("rolled")
+        assert rolled is not None
+        await store.append(rolled, [Event("roll", {"faces": [1] * 5})], status="in_progress")
+        await _new(store, "current")  # abandons "rolled" (which has a roll)
+        assert await store.owns_games(PLAYER)
+        assert not await store.owns_games("nobody")
+        assert await store.prune_unplayed("0000") == 0  # nothing that old
+        assert await store.prune_unplayed("9999") == 1
+        assert await store.get_game("unplayed") is None
+        assert await store.get_game("rolled") is not None
+        assert await store.get_game("current") is not None
+        assert await store.prune_unplayed("9999") == 0
+
+    _with_store(pg_url, body)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        for statement in (
+            "DELETE FROM events WHERE game_id = 'rolled'",  # abandoned, but played
+            "DELETE FROM events WHERE game_id = 'current'",  # in progress
+            "DELETE FROM games WHERE id = 'rolled'",
+            "TRUNCATE games CASCADE",
+        ):
+            with pytest.raises(psycopg.errors.RaiseException):
+                conn.execute(statement)

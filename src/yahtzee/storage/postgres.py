@@ -92,14 +92,37 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             created_at TEXT NOT NULL,
             PRIMARY KEY (game_id, seq)
         )""",
+        # The one exception to the append-only log (F5 pruning, as on SQLite): a game
+        # abandoned before its first roll may be deleted whole, its events first, then
+        # its row. Anything else refuses DELETE, whoever issues it; UPDATE and TRUNCATE
+        # always refuse.
         """CREATE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
+                IF TG_OP = 'DELETE'
+                    AND (SELECT status FROM games WHERE id = OLD.game_id) = 'abandoned'
+                    AND NOT EXISTS (SELECT 1 FROM events
+                                    WHERE game_id = OLD.game_id AND kind = 'roll') THEN
+                    RETURN OLD;
+                END IF;
                 RAISE EXCEPTION 'the event log is append-only (% refused)', TG_OP;
             END $$""",
         """CREATE TRIGGER events_no_change BEFORE UPDATE OR DELETE ON events
             FOR EACH ROW EXECUTE FUNCTION events_append_only()""",
         """CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
             FOR EACH STATEMENT EXECUTE FUNCTION events_append_only()""",
+        """CREATE FUNCTION games_no_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' AND OLD.status = 'abandoned'
+                    AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = OLD.id) THEN
+                    RETURN OLD;
+                END IF;
+                RAISE EXCEPTION 'only an unplayed abandoned game can be deleted (% refused)',
+                    TG_OP;
+            END $$""",
+        """CREATE TRIGGER games_no_delete BEFORE DELETE ON games
+            FOR EACH ROW EXECUTE FUNCTION games_no_delete()""",
+        """CREATE TRIGGER games_no_truncate BEFORE TRUNCATE ON games
+            FOR EACH STATEMENT EXECUTE FUNCTION games_no_delete()""",
     ),
 )
 
@@ -514,6 +537,39 @@ class PostgresStorage:
 
         result: Records = await self._read(query)
         return result
+
+    async def owns_games(self, player_id: str) -> bool:
+        """Whether the player has an unfinished or a finished game (F4)."""
+
+        async def query(conn: psycopg.AsyncConnection[Any]) -> bool:
+            cur = await conn.execute(
+                "SELECT EXISTS (SELECT 1 FROM games WHERE player_id = %s "
+                "AND status IN ('in_progress', 'finished'))",
+                (player_id,),
+            )
+            row = await cur.fetchone()
+            return bool(row and row[0])
+
+        result: bool = await self._read(query)
+        return result
+
+    async def prune_unplayed(self, before: str, limit: int = 500) -> int:
+        """Delete up to ``limit`` games abandoned before their first roll and unchanged
+        since ``before`` (ISO 8601 UTC), with their events, in one transaction; returns how
+        many (F5). The triggers check every deleted row again."""
+        async with self._connection() as conn, conn.transaction():
+            cur = await conn.execute(
+                "SELECT id FROM games WHERE status = 'abandoned' AND updated_at < %s "
+                "AND NOT EXISTS (SELECT 1 FROM events "
+                "WHERE events.game_id = games.id AND kind = 'roll') "
+                "LIMIT %s FOR UPDATE SKIP LOCKED",
+                (before, limit),
+            )
+            ids = [row[0] for row in await cur.fetchall()]
+            if ids:
+                await conn.execute("DELETE FROM events WHERE game_id = ANY(%s)", (ids,))
+                await conn.execute("DELETE FROM games WHERE id = ANY(%s)", (ids,))
+        return len(ids)
 
     async def close(self) -> None:
         """Close the pool's connections."""

@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="short, small: the test suite's")
     args = parser.parse_args(argv)
     if args.quick:
-        args.seconds, args.players, args.slow, args.slow_players = 2.0, [20], 300, 10
+        args.seconds, args.players, args.slow, args.slow_players = 1.0, [10], 200, 10
 
     failed = False
     rss: list[str] = []

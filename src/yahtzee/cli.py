@@ -8,7 +8,6 @@ Heavy imports (numpy via the solver, the web server) happen inside the subcomman
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import sys
@@ -156,6 +155,7 @@ def _choice_text(choice: dict[str, object]) -> str:
 def _cmd_review(args: argparse.Namespace) -> int:
     from yahtzee.errors import NotReviewableError
     from yahtzee.review import MARK_ZH, review_events, review_json
+    from yahtzee.server import run_coroutine
     from yahtzee.server.settings import default_db_path
     from yahtzee.storage import Event, StorageError, is_postgres_url, open_storage
 
@@ -179,7 +179,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
             await storage.close()
 
     try:
-        events = asyncio.run(load())
+        events = run_coroutine(load())
     except StorageError as exc:
         raise UsageError(str(exc)) from None
     out = review_json(review_events(events), args.game_id)

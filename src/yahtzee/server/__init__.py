@@ -6,15 +6,20 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import sqlite3
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 from yahtzee.server.app import create_app
 from yahtzee.server.settings import Settings, default_db_path
 
-__all__ = ["Settings", "create_app", "default_db_path", "serve"]
+__all__ = ["Settings", "create_app", "default_db_path", "run_coroutine", "serve"]
+
+T = TypeVar("T")
 
 
 def _load_solver() -> None:
@@ -26,6 +31,17 @@ def _load_solver() -> None:
         return
     print("loading the solver table (built once if missing)…", flush=True)
     load_table(progress=True)
+
+
+def run_coroutine(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coro)``, in a thread of its own when this thread already runs an event
+    loop (a caller inside async code, or a test runner's loop)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def check_storage(db: Path | str) -> None:
@@ -47,7 +63,7 @@ def check_storage(db: Path | str) -> None:
         finally:
             await storage.close()
 
-    asyncio.run(probe())
+    run_coroutine(probe())
 
 
 def serve(

@@ -51,3 +51,19 @@ class WrongPlayerError(IllegalMoveError):
 
 class NoHintsLeftError(IllegalMoveError):
     """Asking for a fourth hint in one game."""
+
+
+class ZeroNeedsConfirmationError(IllegalMoveError):
+    """Writing 0 while another allowed box would score, without confirming it (U2)."""
+
+
+class AbandonedGameError(IllegalMoveError):
+    """Acting on a game that a newer game replaced (重新开始)."""
+
+
+class GameNotFoundError(YahtzeeError):
+    """No game has this id for this player (another player's game is not found either)."""
+
+
+class StaleVersionError(YahtzeeError):
+    """The game is not at the version the caller acted on: someone else acted first."""

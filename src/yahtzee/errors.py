@@ -67,3 +67,7 @@ class GameNotFoundError(YahtzeeError):
 
 class StaleVersionError(YahtzeeError):
     """The game is not at the version the caller acted on: someone else acted first."""
+
+
+class NotReviewableError(IllegalMoveError):
+    """A review (复盘) of a game that is not finished: still in progress, or abandoned."""

@@ -77,14 +77,21 @@ ComputerTurn = dict[str, Any]
 "category", "points", "dice"}``."""
 
 
+TurnRecord = dict[str, Any]
+"""One finished turn of either player (P4's turn log): ``{"round", "player", "dice",
+"category", "points", "yahtzee_bonus"}``."""
+
+
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """A stored game with its position and the computer's last turn (``None`` before its
-    first), both folded from the event log."""
+    """A stored game with what the page is shown of its log, all folded from the events:
+    the position, the computer's last turn (``None`` before its first) and every finished
+    turn of both players, in order (each dict shared between successive folds)."""
 
     stored: StoredGame
     game: GameState
     computer_turn: ComputerTurn | None = None
+    turns: tuple[TurnRecord, ...] = ()
 
 
 def advance_computer_turn(
@@ -116,15 +123,30 @@ def advance_computer_turn(
     return {"round": turn["round"], "steps": [*turn["steps"], step]}
 
 
+def finished_turn(event: Event, before: GameState, after: GameState) -> TurnRecord | None:
+    """The turn-log line of ``event`` when it is a score (which ends a turn), else ``None``."""
+    if event.kind != "score":
+        return None
+    assert before.dice is not None
+    seat = Seat(event.data["seat"])
+    category = Category(event.data["category"])
+    card_before, card_after = before.card(seat), after.card(seat)
+    return {
+        "round": card_before.filled_count + 1,
+        "player": seat.value,
+        "dice": list(before.dice.values),
+        "category": category.value,
+        "points": card_after[category],
+        "yahtzee_bonus": card_after.yahtzee_bonus - card_before.yahtzee_bonus,
+    }
+
+
 def from_log(stored: StoredGame, events: Sequence[Event]) -> Loaded:
     """A game rebuilt from its whole log (which begins with its ``start`` event)."""
-    state = replay(events[:1])
-    turn = None
+    fold = _Fold(Loaded(stored, replay(events[:1])))
     for event in events[1:]:
-        after = apply_event(state, event)
-        turn = advance_computer_turn(turn, event, state, after)
-        state = after
-    return Loaded(stored, state, turn)
+        fold.add(event)
+    return Loaded(stored, fold.game, fold.computer_turn, fold.turns)
 
 
 class GameService:
@@ -183,12 +205,12 @@ class GameService:
         """``stored`` with its position: from the cache, caught up from the log if behind."""
         cached = self._cache.get(stored.id)
         if cached is not None and cached.stored.version == stored.version:
-            return self._remember(Loaded(stored, cached.game, cached.computer_turn))
+            return self._remember(Loaded(stored, cached.game, cached.computer_turn, cached.turns))
         if cached is not None and cached.stored.version < stored.version:
             fold = _Fold(cached)
             for event in self.storage.events(stored.id, after=cached.stored.version):
                 fold.add(event)
-            return self._remember(Loaded(stored, fold.game, fold.computer_turn))
+            return self._remember(Loaded(stored, fold.game, fold.computer_turn, fold.turns))
         return self._remember(from_log(stored, self.storage.events(stored.id)))
 
     def _remember(self, loaded: Loaded) -> Loaded:
@@ -355,7 +377,7 @@ class GameService:
             if fresh is not None and fresh.status is Status.ABANDONED:
                 raise AbandonedGameError(loaded.stored.id) from None
             raise
-        return self._remember(Loaded(stored, game, fold.computer_turn))
+        return self._remember(Loaded(stored, game, fold.computer_turn, fold.turns))
 
 
 class _Fold:
@@ -364,12 +386,16 @@ class _Fold:
     def __init__(self, loaded: Loaded) -> None:
         self.game = loaded.game
         self.computer_turn = loaded.computer_turn
+        self.turns = loaded.turns
         self.events: list[Event] = []
 
     def add(self, event: Event) -> None:
         before = self.game
         self.game = apply_event(before, event)  # raises if the rules forbid it
         self.computer_turn = advance_computer_turn(self.computer_turn, event, before, self.game)
+        done = finished_turn(event, before, self.game)
+        if done is not None:
+            self.turns = (*self.turns, done)
         self.events.append(event)
 
 

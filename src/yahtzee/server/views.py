@@ -82,6 +82,7 @@ def game_json(loaded: Loaded) -> dict[str, Any]:
         "players": {seat.value: card_json(state.card(seat)) for seat in state.seats},
         "preview": preview,
         "computer_turn": loaded.computer_turn,
+        "turns": list(loaded.turns),
         "result": stored.result.value if stored.result is not None else None,
         "new_record": bool(stored.new_record),
     }
@@ -176,6 +177,17 @@ class ComputerTurnOut(BaseModel):
     steps: list[StepOut]
 
 
+class TurnOut(BaseModel):
+    """One finished turn of either player, for the page's turn log (P4)."""
+
+    round: int = Field(ge=1, le=13)
+    player: Literal["human", "computer"]
+    dice: list[int]
+    category: str
+    points: int = Field(description="what the box took (without the Yahtzee bonus)")
+    yahtzee_bonus: int = Field(description="100 when this turn earned a 快艇加成, else 0")
+
+
 class GameOut(BaseModel):
     """The game object."""
 
@@ -192,6 +204,7 @@ class GameOut(BaseModel):
     players: dict[str, CardOut] = Field(description="'human' and, in vs games, 'computer'")
     preview: dict[str, PreviewOut] | None
     computer_turn: ComputerTurnOut | None
+    turns: list[TurnOut] = Field(description="every finished turn of this game, in order")
     result: Literal["win", "loss", "draw", "solo"] | None
     new_record: bool
 

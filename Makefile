@@ -29,6 +29,7 @@ services:
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -45,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/solver_bench.py
 	$(BIN)/python benchmarks/load_bench.py --rounds 5
 	$(BIN)/python benchmarks/crash_test.py
+	$(BIN)/python benchmarks/first_load.py
 	$(BIN)/python benchmarks/review_bench.py
 
 clean:

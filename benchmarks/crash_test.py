@@ -27,7 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from yahtzee.server.testing import (
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test helpers
+from server_process import (
     HttpError,
     RawClient,
     ServerProcess,

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from load_bench import Stats, _phase  # the load benchmark's players (same directory)
-from yahtzee.server.testing import ServerProcess, free_port
+from server_process import ServerProcess, free_port  # (load_bench put tests/ on the path)
 
 ROOT = Path(__file__).resolve().parents[1]
 SLOWLORIS_P99_MS = 100.0

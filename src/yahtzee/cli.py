@@ -154,6 +154,7 @@ def _choice_text(choice: dict[str, object]) -> str:
 
 def _cmd_review(args: argparse.Namespace) -> int:
     from yahtzee.errors import NotReviewableError
+    from yahtzee.game import Status
     from yahtzee.review import MARK_ZH, review_events, review_json
     from yahtzee.server import run_coroutine
     from yahtzee.server.settings import default_db_path
@@ -170,10 +171,9 @@ def _cmd_review(args: argparse.Namespace) -> int:
             stored = await storage.get_game(args.game_id)
             if stored is None:
                 raise UsageError(f"no game {args.game_id!r} in {db}")
-            if stored.status != "finished":
-                raise NotReviewableError(
-                    f"game {args.game_id} is {stored.status}: only finished games"
-                )
+            if stored.status is not Status.FINISHED:
+                status = stored.status.value
+                raise NotReviewableError(f"game {args.game_id} is {status}: only finished games")
             return await storage.events(args.game_id)
         finally:
             await storage.close()

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from yahtzee.server.testing import (
+from server_process import (
     HttpError,
     RawClient,
     ServerProcess,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -17,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from server_process import RawClient, free_port
 from yahtzee.server.middleware import SECURITY_HEADERS
-from yahtzee.server.testing import RawClient, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,6 +91,23 @@ def test_s2_nginx_serves_precompressed_static_files_with_the_apps_headers(
     for name, value in SECURITY_HEADERS:
         assert plain_headers[name.decode()] == value.decode(), name
     assert plain_headers["cache-control"] == "no-cache"
+
+
+def test_s2_nginx_serves_the_apps_page_and_its_release_files(stack: Stack) -> None:
+    """The same page as the app (P6), its versioned files cached for a year."""
+    front = f"http://127.0.0.1:{stack.port}"
+    _, _, page = _get(f"{front}/")
+    _, _, app_page = _get(f"http://127.0.0.1:{stack.app_ports[0]}/")
+    assert page == app_page
+    release = re.search(rb'src="(/v/[0-9a-f]+)/js/main\.js"', page)
+    assert release is not None
+    status, headers, body = _get(f"{front}{release[1].decode()}/js/main.js")
+    assert headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert body == _get(f"{front}/js/main.js")[2]
+    # A page of an older release still gets today's files (from the app).
+    status, headers, old = _get(f"{front}/v/000000000000/js/main.js")
+    assert (status, old) == (200, body)
+    assert headers["cache-control"] == "no-cache"
 
 
 def _gunzip(data: bytes) -> bytes:

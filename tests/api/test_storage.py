@@ -14,12 +14,13 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from yahtzee.errors import StaleVersionError
+from yahtzee.game import GameState, Mode, Result, Status
+from yahtzee.rules import Category, Scorecard
 from yahtzee.storage import (
     Event,
-    Outcome,
     PostgresStorage,
     SQLiteStorage,
-    StaleVersionError,
     Storage,
     StorageError,
     StorageUnavailableError,
@@ -46,14 +47,43 @@ def _with_store(db: Path | str, body: Callable[[Storage], Awaitable[None]]) -> N
     asyncio.run(main())
 
 
-async def _new(store: Storage, game_id: str, mode: str = "solo") -> None:
+async def _new(store: Storage, game_id: str, mode: Mode = Mode.SOLO) -> None:
     await store.create_game(
         game_id=game_id,
         player_id=PLAYER,
         mode=mode,
         difficulty=None,
-        events=[Event("start", {"mode": mode, "difficulty": None})],
+        events=[Event("start", {"mode": mode.value, "difficulty": None})],
     )
+
+
+_FLEXIBLE = {  # on top of 快艇 50, 大顺 40, 小顺 30, 葫芦 25 (145); every other box 0
+    150: {Category.CHANCE: 5},
+    180: {Category.CHANCE: 30, Category.THREE_OF_A_KIND: 5},
+    200: {Category.CHANCE: 30, Category.THREE_OF_A_KIND: 25},
+    250: {
+        Category.CHANCE: 30,
+        Category.THREE_OF_A_KIND: 30,
+        Category.FOUR_OF_A_KIND: 30,
+        Category.FIVES: 15,
+    },
+    260: {
+        Category.CHANCE: 30,
+        Category.THREE_OF_A_KIND: 30,
+        Category.FOUR_OF_A_KIND: 30,
+        Category.FIVES: 25,
+    },
+}
+
+
+def _complete_card(total: int) -> Scorecard:
+    scores = dict.fromkeys(Category, 0)
+    scores.update({Category.YAHTZEE: 50, Category.LARGE_STRAIGHT: 40})
+    scores.update({Category.SMALL_STRAIGHT: 30, Category.FULL_HOUSE: 25})
+    scores.update(_FLEXIBLE[total])
+    card = Scorecard.from_scores(scores)
+    assert card.total == total
+    return card
 
 
 def test_open_storage_picks_the_backend_by_the_db_value(tmp_path: Path) -> None:
@@ -145,7 +175,7 @@ def test_s1_the_postgres_event_log_is_append_only(pg_url: str) -> None:
 def test_s1_an_unusable_url_fails_to_open_with_one_line(
     pg_cluster: TempCluster, url: str, says: str
 ) -> None:
-    from yahtzee.server.testing import free_port
+    from server_process import free_port
 
     url = url.format(port=pg_cluster.port, free=free_port())
     with pytest.raises(StorageError) as info:
@@ -179,7 +209,7 @@ def test_s1_a_lost_database_is_503_then_reconnects_by_itself(pg_url: str) -> Non
         outcomes = []
         for _ in range(12):  # at most one failure per pooled connection
             try:
-                game = await store.append(game, [Event("restart_turn")], status="in_progress")
+                game = await store.append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
                 outcomes.append("ok")
             except StorageUnavailableError:
                 outcomes.append("503")
@@ -198,13 +228,13 @@ def test_one_unfinished_game_per_player_and_abandon_event(db: Path | str) -> Non
         await _new(store, "g2")
         old = await store.get_game("g1")
         assert old is not None
-        assert (old.status, old.version) == ("abandoned", 2)
+        assert (old.status, old.version) == (Status.ABANDONED, 2)
         assert [e.kind for e in await store.events("g1")] == ["start", "abandon"]
         current = await store.current_game(PLAYER)
         assert current is not None
         assert current.id == "g2"
         with pytest.raises(StaleVersionError):  # an abandoned game takes no more events
-            await store.append(old, [Event("restart_turn")], status="in_progress")
+            await store.append(old, [Event("restart_turn")], status=Status.IN_PROGRESS)
 
     _with_store(db, body)
 
@@ -215,11 +245,11 @@ def test_append_is_compare_and_set(db: Path | str) -> None:
         game = await store.get_game("g")
         assert game is not None
         two = [Event("restart_turn"), Event("restart_turn")]
-        after = await store.append(game, two, status="in_progress")
+        after = await store.append(game, two, status=Status.IN_PROGRESS)
         assert after.version == 3
         assert after == await store.get_game("g")
         with pytest.raises(StaleVersionError):
-            await store.append(game, [Event("restart_turn")], status="in_progress")
+            await store.append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
         assert len(await store.events("g")) == 3
         assert [e.kind for e in await store.events("g", after=2)] == ["restart_turn"]
 
@@ -236,7 +266,7 @@ def test_s1_20_concurrent_identical_appends_apply_once(db: Path | str) -> None:
 
         async def roll() -> bool:
             try:
-                await store.append(game, [Event("restart_turn")], status="in_progress")
+                await store.append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
             except StaleVersionError:
                 return False
             return True
@@ -250,14 +280,28 @@ def test_s1_20_concurrent_identical_appends_apply_once(db: Path | str) -> None:
 
 def test_records_and_new_record(db: Path | str) -> None:
     async def body(store: Storage) -> None:
-        totals = [(200, "solo", None), (180, "win", 150), (250, "loss", 260), (250, "draw", 250)]
+        totals = [
+            (200, Result.SOLO, None),
+            (180, Result.WIN, 150),
+            (250, Result.LOSS, 260),
+            (250, Result.DRAW, 250),
+        ]
         flags = []
         for i, (total, result, computer) in enumerate(totals):
-            await _new(store, f"g{i}", "solo" if computer is None else "vs_computer")
+            mode = Mode.SOLO if computer is None else Mode.VS_COMPUTER
+            await _new(store, f"g{i}", mode)
             game = await store.get_game(f"g{i}")
             assert game is not None
-            outcome = Outcome(result, total, computer)
-            done = await store.append(game, [], status="finished", outcome=outcome)
+            cards = [_complete_card(total)]
+            cards += [] if computer is None else [_complete_card(computer)]
+            final = GameState(mode, tuple(cards))
+            assert final.result is result
+            done = await store.append(game, [], status=Status.FINISHED, final=final)
+            assert (done.result, done.human_total, done.computer_total) == (
+                result,
+                total,
+                computer,
+            )
             flags.append(done.new_record)
             assert done == await store.get_game(f"g{i}")
         assert flags == [True, False, True, False]  # equal to the best is not a new record
@@ -266,6 +310,8 @@ def test_records_and_new_record(db: Path | str) -> None:
         assert (records.wins, records.losses, records.draws) == (1, 1, 1)
         assert [g.id for g in records.recent] == ["g3", "g2", "g1", "g0"]
         assert (await store.records("someone else")).games_played == 0
+        finished = await store.finished_games(PLAYER)
+        assert [g.id for g in finished] == ["g0", "g1", "g2", "g3"]  # oldest first (L5)
 
     _with_store(db, body)
 
@@ -279,7 +325,7 @@ def test_f5_s1_postgres_prunes_only_unplayed_abandoned_games(pg_url: str) -> Non
         await _new(store, "rolled")  # abandons "unplayed"
         rolled = await store.get_game("rolled")
         assert rolled is not None
-        await store.append(rolled, [Event("roll", {"faces": [1] * 5})], status="in_progress")
+        await store.append(rolled, [Event("roll", {"faces": [1] * 5})], status=Status.IN_PROGRESS)
         await _new(store, "current")  # abandons "rolled" (which has a roll)
         assert await store.owns_games(PLAYER)
         assert not await store.owns_games("nobody")

@@ -188,7 +188,7 @@ def test_serve_calls_the_server_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_s1_serve_with_an_unreachable_database_fails_with_one_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from yahtzee.server.testing import free_port
+    from server_process import free_port
 
     url = f"postgresql://postgres@127.0.0.1:{free_port()}/yahtzee"
     assert main(["serve", "--db", url]) == 2

@@ -11,17 +11,17 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse, HTMLResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import HTMLResponse, Response
 
 from yahtzee import __version__
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
+from yahtzee.server.assets import StaticAssets
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
 from yahtzee.server.fastpath import ActionFastPath
 from yahtzee.server.middleware import ServerMiddleware
 from yahtzee.server.reviews import ReviewService
-from yahtzee.server.routers import advice, games, health, records, review
+from yahtzee.server.routers import advice, games, health, records, review, stats
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import Settings
 from yahtzee.storage import open_storage
@@ -121,7 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Added first, so it runs inside ServerMiddleware (cookie, body limit, headers).
     app.add_middleware(ActionFastPath, service=service)
     app.add_middleware(ServerMiddleware, max_body_bytes=settings.max_body_bytes)
-    for module in (games, review, records, advice, health):
+    for module in (games, review, stats, records, advice, health):
         app.include_router(module.router)
 
     docs_html: list[str] = []
@@ -136,11 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def docs_css() -> Response:
         return Response(DOCS_CSS, media_type="text/css")
 
-    async def spa() -> Response:
-        return FileResponse(index, media_type="text/html")
-
-    for path in SPA_PATHS:
-        app.add_api_route(path, spa, methods=["GET"], include_in_schema=False)
-    # Everything else not matched above is a static asset (404 JSON when missing).
-    app.mount("/", StaticFiles(directory=static_dir, check_dir=False), name="static")
+    # The page (at each of SPA_PATHS) and its files, read and gzip-compressed once, under
+    # content-hashed URLs cached for a year (P6); 404 JSON for anything missing.
+    app.mount("/", StaticAssets(static_dir, SPA_PATHS), name="static")
     return app

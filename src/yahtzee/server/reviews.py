@@ -13,12 +13,15 @@ from collections import OrderedDict
 from threading import Lock
 from typing import Any
 
-from yahtzee.errors import NotReviewableError
+from yahtzee.errors import AbandonedGameError, GameNotFoundError, NotReviewableError
+from yahtzee.game import Status
 from yahtzee.review import review_events, review_json
-from yahtzee.server.errors import AbandonedGameError, NotFoundError
+from yahtzee.review.stats import FinishedGame, stats_json
+from yahtzee.rules import Scorecard
 from yahtzee.storage import Event, Storage
 
 CACHE_SIZE = 512
+SUMMARY_CACHE_SIZE = 50_000
 
 
 class ReviewService:
@@ -29,6 +32,8 @@ class ReviewService:
         self._cache: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._cache_size = cache_size
         self._lock = Lock()
+        # game id -> (final card, accuracy): what the stats need of each finished game.
+        self._summaries: OrderedDict[str, tuple[Scorecard, float]] = OrderedDict()
 
     async def review(self, player_id: str, game_id: str) -> dict[str, Any]:
         """The review object; 404 for another player's or an unknown game, 409 unless
@@ -36,10 +41,10 @@ class ReviewService:
         pool lives); the analysis, which takes a while for a vs game, runs in a thread."""
         stored = await self.storage.get_game(game_id)
         if stored is None or stored.player_id != player_id:
-            raise NotFoundError()
-        if stored.status == "abandoned":
+            raise GameNotFoundError(f"no game {game_id} for this player")
+        if stored.status is Status.ABANDONED:
             raise AbandonedGameError(game_id)
-        if stored.status != "finished":
+        if stored.status is not Status.FINISHED:
             raise NotReviewableError(f"game {game_id} is still in progress")
         key = (game_id, stored.version)
         with self._lock:
@@ -55,6 +60,43 @@ class ReviewService:
                 self._cache.popitem(last=False)
         return out
 
+    async def _summary(self, game_id: str) -> tuple[Scorecard, float]:
+        with self._lock:
+            hit = self._summaries.get(game_id)
+            if hit is not None:
+                self._summaries.move_to_end(game_id)
+                return hit
+        events = await self.storage.events(game_id)
+        summary = await asyncio.to_thread(_summarise, events)
+        with self._lock:
+            self._summaries[game_id] = summary
+            while len(self._summaries) > SUMMARY_CACHE_SIZE:
+                self._summaries.popitem(last=False)
+        return summary
+
+    async def stats(self, player_id: str) -> dict[str, Any]:
+        """``GET /api/stats``: the player's finished games summed up (L5). Each game is
+        analysed once per process, in a thread (not on the event loop)."""
+        games = []
+        for game in await self.storage.finished_games(player_id):
+            card, accuracy = await self._summary(game.id)
+            games.append(
+                FinishedGame(
+                    mode=game.mode,
+                    difficulty=game.difficulty,
+                    result=game.result,
+                    human_total=game.human_total,
+                    card=card,
+                    accuracy=accuracy,
+                )
+            )
+        return stats_json(games)
+
 
 def _compute(events: list[Event], game_id: str) -> dict[str, Any]:
     return review_json(review_events(events), game_id)
+
+
+def _summarise(events: list[Event]) -> tuple[Scorecard, float]:
+    human = review_events(events).human
+    return human.turn_cards[-1], human.accuracy

@@ -10,30 +10,23 @@ from __future__ import annotations
 from pathlib import Path
 
 from yahtzee.storage.base import (
-    GameNotFoundError,
-    Outcome,
     RecentGame,
     Records,
-    StaleVersionError,
     Storage,
     StorageError,
     StorageUnavailableError,
     StoredGame,
 )
-from yahtzee.storage.events import Event, Replay, apply_event, replay, start
+from yahtzee.storage.events import Event, apply_event, replay, start
 from yahtzee.storage.postgres import PostgresStorage, is_postgres_url
 from yahtzee.storage.sqlite import SQLiteStorage
 
 __all__ = [
     "Event",
-    "GameNotFoundError",
-    "Outcome",
     "PostgresStorage",
     "RecentGame",
     "Records",
-    "Replay",
     "SQLiteStorage",
-    "StaleVersionError",
     "Storage",
     "StorageError",
     "StorageUnavailableError",

@@ -43,17 +43,17 @@ import orjson
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
+from yahtzee.errors import GameNotFoundError, StaleVersionError
+from yahtzee.game import GameState, Mode, Result, Status
+from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
-    GameNotFoundError,
-    Outcome,
     RecentGame,
     Records,
-    StaleVersionError,
     StorageError,
     StorageUnavailableError,
     StoredGame,
 )
-from yahtzee.storage.events import Event, Status
+from yahtzee.storage.events import Event
 
 log = logging.getLogger("yahtzee.storage")
 
@@ -173,7 +173,29 @@ def _dumps(data: Any) -> str:
 
 
 def _game(row: tuple[Any, ...]) -> StoredGame:
-    return StoredGame(*row)
+    return StoredGame(
+        row[0],
+        row[1],
+        Mode(row[2]),
+        None if row[3] is None else Difficulty(row[3]),
+        Status(row[4]),
+        row[5],
+        row[6],
+        row[7],
+        row[8],
+        None if row[9] is None else Result(row[9]),
+        row[10],
+        row[11],
+        row[12],
+    )
+
+
+def _recent(row: tuple[Any, ...]) -> RecentGame:
+    game_id, finished_at, mode, difficulty, human_total, computer_total, result = row
+    level = None if difficulty is None else Difficulty(difficulty)
+    return RecentGame(
+        game_id, finished_at, Mode(mode), level, human_total, computer_total, Result(result)
+    )
 
 
 def _first_line(exc: BaseException) -> str:
@@ -309,8 +331,8 @@ class PostgresStorage:
         *,
         game_id: str,
         player_id: str,
-        mode: str,
-        difficulty: str | None,
+        mode: Mode,
+        difficulty: Difficulty | None,
         events: Sequence[Event],
     ) -> StoredGame:
         """See :meth:`Storage.create_game`."""
@@ -336,7 +358,15 @@ class PostgresStorage:
             await conn.execute(
                 "INSERT INTO games (id, player_id, mode, difficulty, status, version, "
                 "created_at, updated_at) VALUES (%s, %s, %s, %s, 'in_progress', %s, %s, %s)",
-                (game_id, player_id, mode, difficulty, len(events), now, now),
+                (
+                    game_id,
+                    player_id,
+                    mode.value,
+                    None if difficulty is None else difficulty.value,
+                    len(events),
+                    now,
+                    now,
+                ),
             )
             await self._insert_events(conn, game_id, 1, events, now)
         return StoredGame(
@@ -344,7 +374,7 @@ class PostgresStorage:
             player_id=player_id,
             mode=mode,
             difficulty=difficulty,
-            status="in_progress",
+            status=Status.IN_PROGRESS,
             version=len(events),
             created_at=now,
             updated_at=now,
@@ -405,7 +435,7 @@ class PostgresStorage:
         events: Sequence[Event],
         *,
         status: Status,
-        outcome: Outcome | None = None,
+        final: GameState | None = None,
     ) -> StoredGame:
         """See :meth:`Storage.append`."""
         now = self._clock()
@@ -413,18 +443,18 @@ class PostgresStorage:
         params = {
             "new": new_version,
             "now": now,
-            "status": status,
+            "status": status.value,
             "id": game.id,
             "old": game.version,
             "kinds": [e.kind for e in events],
             "datas": [_dumps(e.data) for e in events],
         }
         if events:
-            sql = _APPEND_SAME_STATUS if status == "in_progress" else _APPEND_NEW_STATUS
+            sql = _APPEND_SAME_STATUS if status is Status.IN_PROGRESS else _APPEND_NEW_STATUS
         else:  # nothing to log (a caller finishing a game directly): the bare compare-and-set
             sql = _CAS_ONLY
         async with self._connection() as conn:
-            if outcome is None:
+            if final is None:
                 cur = await conn.execute(sql, params)
                 if cur.rowcount != max(1, len(events)):
                     await self._refused(conn, game.id)
@@ -454,15 +484,19 @@ class PostgresStorage:
                 )
                 row = await cur.fetchone()
                 best = row[0] if row else None
-                new_record = best is None or outcome.human_total > best
+                result = final.result
+                assert result is not None, "a final position is a finished game"
+                human_total = final.cards[0].total
+                computer_total = final.cards[1].total if len(final.cards) > 1 else None
+                new_record = best is None or human_total > best
                 await conn.execute(
                     "UPDATE games SET finished_at = %s, result = %s, human_total = %s, "
                     "computer_total = %s, new_record = %s WHERE id = %s",
                     (
                         now,
-                        outcome.result,
-                        outcome.human_total,
-                        outcome.computer_total,
+                        result.value,
+                        human_total,
+                        computer_total,
                         new_record,
                         game.id,
                     ),
@@ -477,9 +511,9 @@ class PostgresStorage:
             game.created_at,
             now,
             now,
-            outcome.result,
-            outcome.human_total,
-            outcome.computer_total,
+            result,
+            human_total,
+            computer_total,
             new_record,
         )
 
@@ -532,10 +566,25 @@ class PostgresStorage:
                 losses=losses,
                 draws=draws,
                 games_played=played,
-                recent=tuple(RecentGame(*r) for r in rows),
+                recent=tuple(_recent(r) for r in rows),
             )
 
         result: Records = await self._read(query)
+        return result
+
+    async def finished_games(self, player_id: str) -> list[RecentGame]:
+        """See :meth:`Storage.finished_games`."""
+
+        async def query(conn: psycopg.AsyncConnection[Any]) -> list[RecentGame]:
+            cur = await conn.execute(
+                "SELECT id, finished_at, mode, difficulty, human_total, computer_total, result "
+                "FROM games WHERE player_id = %s AND status = 'finished' "
+                "ORDER BY finished_at, n",
+                (player_id,),
+            )
+            return [_recent(r) for r in await cur.fetchall()]
+
+        result: list[RecentGame] = await self._read(query)
         return result
 
     async def owns_games(self, player_id: str) -> bool:

@@ -1,6 +1,8 @@
 """Run a real server in a subprocess (benchmarks, the crash tests, end-to-end tests).
 
-Nothing here is used by the server itself. The subprocess is ``python -m yahtzee.server``,
+A test helper, not part of the package (the wheel ships no test code): the tests import it
+as ``server_process`` (pytest puts ``tests/`` on the path) and the benchmarks and scripts
+add ``tests/`` to ``sys.path`` first. The subprocess is ``python -m yahtzee.server``,
 exactly what ``yahtzee serve`` runs, with its own database (a file or a PostgreSQL URL).
 :class:`SimPlayer`/:func:`play` are simulated browsers that remember every acknowledged
 game object, and :func:`check_log` proves the database still reproduces each of them.
@@ -355,7 +357,7 @@ async def check_log(db: Path | str, players: Sequence[SimPlayer]) -> tuple[int, 
     to that version gives exactly the position the player was shown. Returns the number
     of objects checked and the problems found.
     """
-    from yahtzee.server.service import Loaded
+    from yahtzee.server.service import from_log
     from yahtzee.server.views import game_json
     from yahtzee.storage import open_storage, replay
 
@@ -377,9 +379,9 @@ async def check_log(db: Path | str, players: Sequence[SimPlayer]) -> tuple[int, 
                     if len(log) < version:
                         problems.append(f"game {gid}: {len(log)} events < acked v{version}")
                         continue
-                    position = replay(log[:version])
-                    at_version = replace(stored, status=position.status, version=version)
-                    rebuilt = game_json(Loaded(at_version, position))
+                    status = replay(log[:version]).status
+                    at_version = replace(stored, status=status, version=version)
+                    rebuilt = game_json(from_log(at_version, log[:version]))
                     for key in POSITION_KEYS:
                         if rebuilt[key] != shown[key]:
                             problems.append(f"game {gid} v{version}: {key} differs")

@@ -204,11 +204,13 @@ class TempCluster:
         # Backends outlive a killed postmaster briefly; a restart waits for them itself.
 
     def stop(self) -> None:
-        """Stop the server (fast shutdown); quiet if it is not running."""
+        """Stop the server; quiet if it is not running. A durable cluster shuts down
+        cleanly ("fast": a final checkpoint); a throw-away one at once ("immediate")."""
         if not (self.data / "postmaster.pid").exists():
             return
+        mode = "fast" if self.durable else "immediate"
         with contextlib.suppress(ClusterError):
-            self._run(str(self.bindir / "pg_ctl"), "stop", "-D", str(self.data), "-m", "fast")
+            self._run(str(self.bindir / "pg_ctl"), "stop", "-D", str(self.data), "-m", mode)
 
     def create_database(self, name: str) -> str:
         """``CREATE DATABASE name``; returns its URL."""

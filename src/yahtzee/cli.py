@@ -1,4 +1,4 @@
-"""The ``yahtzee`` command line: ``solve``, ``advise``, ``simulate`` and ``serve``.
+"""The ``yahtzee`` command line: ``solve``, ``advise``, ``simulate``, ``review`` and ``serve``.
 
 Invalid input exits with status 2 and a single line on stderr (never a traceback).
 Heavy imports (numpy via the solver, the web server) happen inside the subcommands, so
@@ -14,7 +14,8 @@ import sys
 import time
 import unicodedata
 from collections.abc import Callable, Sequence
-from typing import NoReturn, TextIO
+from pathlib import Path
+from typing import NoReturn
 
 PROG = "yahtzee"
 EXIT_USAGE = 2
@@ -38,24 +39,6 @@ def _width(text: str) -> int:
 def _pad(text: str, width: int) -> str:
     """Left-justify ``text`` to ``width`` terminal columns (CJK characters count two)."""
     return text + " " * max(0, width - _width(text))
-
-
-def _progress_bar(label: str, stream: TextIO) -> Callable[[int, int], None] | None:
-    """A progress callback drawing on ``stream``, or ``None`` when it is not a terminal."""
-    if not stream.isatty():
-        return None
-    start = time.perf_counter()
-
-    def report(done: int, total: int) -> None:
-        width = 30
-        filled = int(width * done / total) if total else width
-        bar = "#" * filled + "-" * (width - filled)
-        elapsed = time.perf_counter() - start
-        end = "\n" if done >= total else ""
-        stream.write(f"\r{label} [{bar}] {done}/{total} {elapsed:5.1f}s{end}")
-        stream.flush()
-
-    return report
 
 
 # -- solve ---------------------------------------------------------------------------------
@@ -120,37 +103,115 @@ def _cmd_advise(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from yahtzee.players import PLAYER_NAMES, PLAYER_ZH, get_player
+    from yahtzee.players import Difficulty, get_player
+    from yahtzee.progress import progress_bar
+    from yahtzee.simulation import simulate_expert, simulate_player
     from yahtzee.solver import load_table
-    from yahtzee.solver.simulate import simulate_expert, simulate_player
 
-    if args.player not in PLAYER_NAMES:
-        raise UsageError(
-            f"unknown player {args.player!r}; expected one of: {', '.join(PLAYER_NAMES)}"
-        )
+    try:
+        level = Difficulty.parse(args.player)
+    except ValueError as exc:
+        raise UsageError(str(exc).replace("level", "player", 1)) from None
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games}")
-    progress = _progress_bar(f"模拟 {args.player}", sys.stderr)
-    if args.player == "expert":
+    progress = progress_bar(f"模拟 {args.player}", sys.stderr)
+    if level is Difficulty.EXPERT:
         result = simulate_expert(
             args.games, args.seed, table=load_table(progress=True), progress=progress
         )
     else:
-        name = args.player
         result = simulate_player(
-            lambda rng: get_player(name, rng), args.games, args.seed, progress=progress
+            lambda rng: get_player(level, rng), args.games, args.seed, progress=progress
         )
     summary = result.summary()
     if args.json:
         print(json.dumps(summary))
         return 0
     pct = summary["percentiles"]
-    print(f"player 玩家: {PLAYER_ZH[args.player]} {args.player}   games 局数: {summary['games']}")
+    print(f"player 玩家: {level.zh} {level.value}   games 局数: {summary['games']}")
     print(f"mean 平均: {summary['mean']:.2f}   sd 标准差: {summary['sd']:.2f}")
     print("percentiles 分位数: " + "  ".join(f"{k}%={v:g}" for k, v in pct.items()))
     print(f"upper bonus rate 上区奖励率: {100 * summary['upper_bonus_rate']:.1f}%")
     print(f"yahtzee rate 快艇率: {100 * summary['yahtzee_rate']:.1f}%")
     print(f"speed 速度: {summary['games_per_second']:.0f} games/s")
+    return 0
+
+
+# -- review --------------------------------------------------------------------------------
+
+
+def _choice_text(choice: dict[str, object]) -> str:
+    from yahtzee.rules import Category
+
+    if "category" in choice:
+        return f"{Category(choice['category']).zh} {choice['points']}分"
+    keep = choice["keep"]
+    if keep == "stop":
+        return "停止掷骰"
+    assert isinstance(keep, list)
+    return "保留 " + ("".join(str(f) for f in keep) or "-")
+
+
+def _cmd_review(args: argparse.Namespace) -> int:
+    from yahtzee.errors import NotReviewableError
+    from yahtzee.review import MARK_ZH, review_events, review_json
+    from yahtzee.server.settings import default_db_path
+    from yahtzee.storage import open_storage
+
+    db = args.db if args.db is not None else default_db_path()
+    if not Path(db).is_file():
+        raise UsageError(f"no database at {db}")
+    storage = open_storage(db)
+    try:
+        stored = storage.get_game(args.game_id)
+        if stored is None:
+            raise UsageError(f"no game {args.game_id!r} in {db}")
+        if stored.status != "finished":
+            raise NotReviewableError(f"game {args.game_id} is {stored.status}: only finished games")
+        out = review_json(review_events(storage.events(args.game_id)), args.game_id)
+    finally:
+        storage.close()
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    mode = "单人挑战" if out["mode"] == "solo" else f"人机对战 ({out['difficulty']})"
+    print(f"复盘 game {out['game_id']}  {mode}")
+    print(
+        f"终局 final {out['final_score']} = 开局期望 {out['start_value']:.2f}"
+        f" + 运气 luck {out['luck']:+.2f} - 技术损失 skill loss {out['skill_loss']:.2f}"
+    )
+    counts = "  ".join(f"{MARK_ZH[k]} {v}" for k, v in out["counts"].items())
+    print(f"准确率 accuracy {out['accuracy']:.1f}%   {counts}")
+    header = (
+        _pad("轮", 4)
+        + _pad("掷", 4)
+        + _pad("骰子", 8)
+        + _pad("选择 chosen", 18)
+        + _pad("最佳 best", 18)
+        + _pad("损失", 8)
+        + "评价"
+    )
+    print(header)
+    for d in out["decisions"]:
+        dice = "".join(str(f) for f in d["dice"])
+        chosen, best = _choice_text(d["chosen"]), _choice_text(d["best"])
+        print(
+            _pad(str(d["round"]), 4)
+            + _pad(str(d["roll"]), 4)
+            + _pad(dice, 8)
+            + _pad(chosen, 18)
+            + _pad(best, 18)
+            + _pad(f"{d['loss']:.2f}", 8)
+            + MARK_ZH[d["mark"]]
+        )
+    points = " ".join(f"{p['expected_final']:.1f}" for p in out["timeline"])
+    print(f"预计终局 expected final by round: {points}")
+    if "computer" in out:
+        c = out["computer"]
+        print(
+            f"电脑 computer: 终局 {c['final_score']}  准确率 {c['accuracy']:.1f}%"
+            f"  运气 {c['luck']:+.2f}  技术损失 {c['skill_loss']:.2f}"
+        )
     return 0
 
 
@@ -193,12 +254,24 @@ def _parser() -> _Parser:
     adv.add_argument("--json", action="store_true", help="print one JSON object")
     adv.set_defaults(func=_cmd_advise)
 
+    from yahtzee.players.levels import DEFAULT_DIFFICULTY, Difficulty  # light: no numpy
+
     sim = sub.add_parser("simulate", help="simulate games of a computer player")
-    sim.add_argument("--player", default="expert", help="expert | intermediate | novice")
+    sim.add_argument(
+        "--player",
+        default=DEFAULT_DIFFICULTY.value,
+        help=" | ".join(d.value for d in Difficulty),
+    )
     sim.add_argument("--games", type=int, default=10000)
     sim.add_argument("--seed", type=int, default=None)
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(func=_cmd_simulate)
+
+    rev = sub.add_parser("review", help="review a finished game (复盘) from the database")
+    rev.add_argument("game_id", help="the game's id (as in the URL /review/GAME_ID)")
+    rev.add_argument("--db", type=Path, default=None, help="SQLite database file")
+    rev.add_argument("--json", action="store_true", help="print the API's review object")
+    rev.set_defaults(func=_cmd_review)
 
     srv = sub.add_parser("serve", help="serve the browser game")
     from yahtzee.serve_config import add_serve_options  # argparse only, no web stack

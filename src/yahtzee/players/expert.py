@@ -10,8 +10,9 @@ from yahtzee.solver import ValueTable, best_category, best_keep, hold_for, load_
 class ExpertPlayer:
     """Maximises the expected final score: argmax of the solver's values.
 
-    Keeps the dice with the best expected value; when that keep is all five dice (or no
-    rolls are left) it scores in the box with the best value instead.
+    Keeps the dice with the best expected value; when stopping now (its value: the best
+    box, the solver's ``E0``) beats every real keep, or no rolls are left, it scores in the
+    box with the best value instead.
     """
 
     name = "expert"

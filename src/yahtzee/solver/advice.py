@@ -162,13 +162,6 @@ class TurnArrays:
         subs, values = self.candidates(dice, rolls_left)
         return KEEP_FACES[subs[values.index(max(values))]]
 
-    def ranked_keeps(self, dice: Dice, rolls_left: int) -> tuple[list[KeepOption], float]:
-        """Every distinct proper keep (fewer than five dice) of ``dice``, best first, and
-        the value of stopping now (``e0`` of the roll)."""
-        subs, values = self.candidates(dice, rolls_left)
-        order = sorted(range(len(subs) - 1), key=lambda i: -values[i])
-        return [KeepOption(KEEP_FACES[subs[i]], values[i]) for i in order], values[-1]
-
 
 _CACHE_SIZE = 64
 _cache: OrderedDict[tuple[int, int, int, int], TurnArrays] = OrderedDict()
@@ -296,10 +289,13 @@ def keep_options(card: Scorecard, dice: Dice, rolls_left: int, table: ValueTable
     """With ``rolls_left`` 1 or 2: every proper keep of ``dice`` and stopping now, ranked
     (on equal values keeps first, as the expert breaks ties)."""
     mask, up, flag = state_of(card)
-    keeps, stop_value = turn_arrays(table, mask, up, flag).ranked_keeps(dice, rolls_left)
+    subs, values = turn_arrays(table, mask, up, flag).candidates(dice, rolls_left)
     category, points, _ = _best_box(mask, up, flag, dice, table)
-    options: list[Option] = [*keeps, StopOption(category, points, stop_value)]
-    options.sort(key=lambda o: -o.value)  # stable: on ties the keeps stay ahead of stopping
+    # The whole roll (last) is stopping, valued E0 by candidates(); the stable sort keeps
+    # the keeps ahead of stopping on equal values, as the expert's best_keep does.
+    options: list[Option] = [KeepOption(KEEP_FACES[s], v) for s, v in zip(subs, values)]
+    options[-1] = StopOption(category, points, values[-1])
+    options.sort(key=lambda o: -o.value)
     return options
 
 
@@ -381,7 +377,7 @@ def _best_box(
                 gain += UPPER_BONUS
         elif c == _Y:
             new_flag = int(p == YAHTZEE_POINTS)
-        value = gain + float(v[((mask | 1 << c) * N_UP + new_up) * 2 + new_flag])
+        value = gain + v.item(((mask | 1 << c) * N_UP + new_up) * 2 + new_flag)
         if value > best_value:
             best, best_points, best_value = c, p, value
     return CATEGORIES[best], best_points, best_value

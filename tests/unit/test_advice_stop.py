@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from yahtzee.players import ExpertPlayer, RollDecision, ScoreDecision
+from yahtzee.players.expert import ExpertPlayer
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, possible_points, score_options
 from yahtzee.server.explain import explain
 from yahtzee.solver import (
@@ -31,6 +31,7 @@ from yahtzee.solver import (
     tables,
 )
 from yahtzee.solver.kernel import reroll, turn_start_e0
+from yahtzee.turn import Keep, Position, Score, hold_for
 
 
 def best_box_now(card: Scorecard, dice: Dice, table: ValueTable) -> tuple[float, set[Category]]:
@@ -165,13 +166,13 @@ def test_no_option_is_worth_more_than_the_position(
         assert stop_of(advice.options).value == now
         fewer = advise(card, dice, rolls_left - 1, table).state_value
         assert fewer <= advice.state_value + 1e-9
-    decision = ExpertPlayer(table).decide(card, dice, rolls_left)
+    decision = ExpertPlayer(table).decide(Position(card, dice, rolls_left))
     best = advice.best
-    if isinstance(decision, RollDecision):
+    if isinstance(decision, Keep):
         assert isinstance(best, KeepOption)
-        assert best.keep == tuple(sorted(f for f, h in zip(dice, decision.hold, strict=True) if h))
+        assert best.keep == decision.faces
     else:
-        assert isinstance(decision, ScoreDecision)
+        assert isinstance(decision, Score)
         assert isinstance(best, StopOption | CategoryOption)
         assert best.category is decision.category
 
@@ -186,7 +187,7 @@ def test_hint_alternative_stop_is_worth_the_best_box(table: ValueTable) -> None:
             best, second = advice.options[0], advice.options[1]
             if not isinstance(second, StopOption) or not isinstance(best, KeepOption):
                 continue
-            why = explain(card, dice, rolls_left, _hold(dice, best.keep), None)
+            why = explain(card, dice, rolls_left, hold_for(dice, best.keep), None)
             assert why is not None
             assert why.alternative is not None
             assert why.alternative.hold is None
@@ -195,13 +196,3 @@ def test_hint_alternative_stop_is_worth_the_best_box(table: ValueTable) -> None:
             assert why.advised.value == best.value
             checked += 1
     assert checked >= 5  # the seeded positions do reach this case
-
-
-def _hold(dice: Dice, keep: tuple[int, ...]) -> tuple[bool, ...]:
-    want = list(keep)
-    hold = []
-    for face in dice.values:
-        hold.append(face in want)
-        if face in want:
-            want.remove(face)
-    return tuple(hold)

@@ -7,7 +7,9 @@ In one run, side by side:
   connect to nginx);
 
 each at ``--players`` 50 and 200 concurrent players playing whole games without pausing
-(the load benchmark's players: solo and vs mixed, rolls, rerolls, hints, scores); then
+(the load benchmark's players: one connection each, from its own loopback address, playing
+as 4 player ids in turn so that each id stays under the 20 actions a second of F5; solo
+and vs mixed, rolls, rerolls, hints, scores); then
 **slowloris** against (b): ``--slow`` sockets (10,000) that send a request head a byte at
 a time and never finish it, reopened as nginx closes them, while 50 players play. The
 players' p99 must stay under 100 ms and none of their requests may fail. Last, the memory
@@ -34,11 +36,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from load_bench import Stats, _phase  # the load benchmark's players (same directory)
+from load_bench import Identity, Stats, _phase  # the load benchmark's players (same dir)
 from server_process import ServerProcess, free_port  # (load_bench put tests/ on the path)
 
 ROOT = Path(__file__).resolve().parents[1]
 SLOWLORIS_P99_MS = 100.0
+IDS_PER_CONNECTION = 4
 
 
 # -- processes and their memory ---------------------------------------------------------------
@@ -163,11 +166,19 @@ def _slowloris(port: int, sockets: int, seconds: float, report: Any) -> None:
 # -- runs -------------------------------------------------------------------------------------
 
 
+def _players(connections: int) -> list[list[Identity]]:
+    """``connections`` players' connections, each from its own loopback address and
+    playing as 4 player ids in turn, as in the load benchmark (so that every player id
+    stays under the server's 20 actions a second, F5)."""
+    return [[Identity() for _ in range(IDS_PER_CONNECTION)] for _ in range(connections)]
+
+
 def _row(label: str, players: int, stats: Stats) -> dict[str, Any]:
     s = stats.summary()
     row = {"setup": label, "players": players, **s}
     print(
-        f"{label:34} {players:4} players: {s['rps']:6.0f} actions/s  p50 {s['p50_ms']:6.1f} ms  "
+        f"{label:34} {players:4} connections: {s['rps']:6.0f} actions/s  "
+        f"p50 {s['p50_ms']:6.1f} ms  "
         f"p99 {s['p99_ms']:6.1f} ms  errors {s['errors']:.0f}",
         flush=True,
     )
@@ -196,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         server = ServerProcess(base / "a.db").start()
         try:
             for n in args.players:
-                stats = asyncio.run(_phase(server.port, n, args.seconds, seed=n))
+                stats = asyncio.run(_phase(server.port, _players(n), args.seconds, seed=n))
                 failed |= _row("(a) 1 process, SQLite", n, stats).get("errors", 0) > 0
             rss.append(f"(a) app process (SQLite): peak RSS {server.peak_rss_mb():.0f} MiB")
         finally:
@@ -205,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         stack = Stack(base).start()
         try:
             for n in args.players:
-                stats = asyncio.run(_phase(stack.port, n, args.seconds, seed=n))
+                stats = asyncio.run(_phase(stack.port, _players(n), args.seconds, seed=n))
                 failed |= _row("(b) nginx + 2 processes, PostgreSQL", n, stats)["errors"] > 0
 
             report: multiprocessing.Queue[dict[str, int]] = multiprocessing.Queue()
@@ -214,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             slow.start()
             time.sleep(3)  # every slow socket open before the players start
-            stats = asyncio.run(_phase(stack.port, args.slow_players, args.seconds, seed=7))
+            players = _players(args.slow_players)
+            stats = asyncio.run(_phase(stack.port, players, args.seconds, seed=7))
             nginx_during = sum(_pss_kb(p) for p in stack.nginx_pids())
             counters = report.get(timeout=args.seconds + 60)
             slow.join()

@@ -8,7 +8,7 @@
 #   scripts/stack.sh stop [DIR]    # stops nginx, the app processes and PostgreSQL
 #
 # Environment: STACK_PORT (nginx, default 8080), STACK_APP_PORTS (default "8001 8002"),
-# STACK_PYTHON (default .venv/bin/python). Needs Debian's postgresql, nginx and
+# STACK_PYTHON (default .venv/bin/python), STACK_APP_ARGS (more `serve` options). Needs Debian's postgresql, nginx and
 # libnginx-mod-http-brotli-static (scripts/install-services.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -18,6 +18,7 @@ PYTHON="${STACK_PYTHON:-$ROOT/.venv/bin/python}"
 PORT="${STACK_PORT:-8080}"
 APP_PORTS="${STACK_APP_PORTS:-8001 8002}"
 NGINX="${NGINX:-/usr/sbin/nginx}"
+STACK_APP_ARGS="${STACK_APP_ARGS:-}"  # more options for the app processes
 
 stop() {
     if [ -f "$DIR/nginx.pid" ]; then
@@ -60,8 +61,9 @@ start() {
     # 2. The app processes.
     upstreams=""
     for port in $APP_PORTS; do
+        # One cookie secret for every process (created by the first; S1), default limits.
         "$PYTHON" -m yahtzee.server --host 127.0.0.1 --port "$port" --db "$URL" \
-            >>"$DIR/app-$port.log" 2>&1 &
+            --secret-file "$DIR/cookie.secret" $STACK_APP_ARGS >>"$DIR/app-$port.log" 2>&1 &
         echo $! >"$DIR/app-$port.pid"
         upstreams+="    server 127.0.0.1:$port max_fails=0;\n"
     done

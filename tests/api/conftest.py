@@ -2,6 +2,11 @@
 
 Every test that uses :func:`make_client` (or ``client``/``api``) runs twice: on SQLite
 and on PostgreSQL (the ``db`` fixture of ``tests/conftest.py``).
+
+The tests play at machine speed (hundreds of actions a second from one player), which the
+rate limits (F5) exist to refuse; so the fixture's apps run with the limits off, said
+here rather than hidden. ``tests/api/test_limits.py`` builds its apps with the default
+limits and checks them.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from yahtzee.server import Settings, create_app
+from yahtzee.storage import is_postgres_url
 
-from .helpers import Api
+from .helpers import NO_LIMITS, TEST_SECRET, Api
 
 
 @pytest.fixture
@@ -29,7 +35,10 @@ def make_client(db: Path | str) -> Iterator[Callable[..., TestClient]]:
     clients: list[TestClient] = []
 
     def make(**overrides: Any) -> TestClient:
-        settings = Settings(**{"db": db, "dice_seed": 1234, **overrides})
+        defaults: dict[str, Any] = {"db": db, "dice_seed": 1234, "limits": NO_LIMITS}
+        if is_postgres_url(db):
+            defaults["secret"] = TEST_SECRET  # PostgreSQL: the secret comes from configuration
+        settings = Settings(**{**defaults, **overrides})
         client = TestClient(create_app(settings))
         client.__enter__()  # runs the lifespan: players and solver table load once
         clients.append(client)

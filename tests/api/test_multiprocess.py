@@ -27,8 +27,27 @@ from yahtzee.storage.pgcluster import TempCluster
 NO_HOLD = [False] * 5
 
 
+# The simulated players act at machine speed, which the rate limits (F5) exist to refuse:
+# these servers run without them. They share one cookie secret, as configured in a
+# deployment (S1).
+def _options(directory: Path) -> list[str]:
+    return [
+        "--secret-file",
+        str(directory / "cookie.secret"),
+        "--max-actions-per-second",
+        "0",
+        "--max-new-players-per-minute",
+        "0",
+        "--max-new-games-per-minute",
+        "0",
+    ]
+
+
 def _servers(db: Path | str, logs: Path, n: int = 2) -> list[ServerProcess]:
-    return [ServerProcess(db, log=logs / f"server{i}.log").start() for i in range(n)]
+    return [
+        ServerProcess(db, log=logs / f"server{i}.log", args=_options(logs)).start()
+        for i in range(n)
+    ]
 
 
 @pytest.fixture
@@ -208,7 +227,8 @@ def test_f6_kill_9_of_the_postmaster_mid_burst_loses_nothing_and_servers_reconne
 
 def test_s1_serve_workers_n_runs_n_processes_on_one_database(pg_url: str, tmp_path: Path) -> None:
     """``--workers 2``: two processes behind one port, one game across both."""
-    with ServerProcess(pg_url, log=tmp_path / "workers.log", args=["--workers", "2"]) as server:
+    args = ["--workers", "2", *_options(tmp_path)]
+    with ServerProcess(pg_url, log=tmp_path / "workers.log", args=args) as server:
         assert server.proc is not None
         workers = _children(server.proc.pid)
         assert len(workers) >= 2

@@ -186,6 +186,8 @@ def test_s1_s2_one_app_process_down_nginx_serves_from_the_other(stack: Stack) ->
                 str(stack.app_ports[0]),
                 "--db",
                 url_db,
+                "--secret-file",
+                str(stack.dir / "cookie.secret"),
             ],
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -27,12 +27,13 @@ from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, score_options
 from yahtzee.server import Settings, create_app
 from yahtzee.server.service import GameService
 from yahtzee.server.views import game_json
+from yahtzee.storage import is_postgres_url
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from .helpers import ALL_CATEGORIES, error_code, on_app_loop
+from .helpers import ALL_CATEGORIES, NO_LIMITS, TEST_SECRET, error_code, on_app_loop
 
 holds = st.lists(st.booleans(), min_size=5, max_size=5)
 junk = st.one_of(
@@ -58,7 +59,8 @@ class GameApi(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        app = create_app(Settings(db=self.db, dice_seed=7))
+        secret = TEST_SECRET if is_postgres_url(self.db) else None
+        app = create_app(Settings(db=self.db, dice_seed=7, limits=NO_LIMITS, secret=secret))
         self.client = TestClient(app)
         self.client.__enter__()
         self.service: GameService = app.state.service

@@ -7,19 +7,41 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import os
 import sqlite3
 import sys
 from collections.abc import Coroutine
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from yahtzee.serve_config import Limits
 from yahtzee.server.app import create_app
+from yahtzee.server.identity import SecretError
 from yahtzee.server.settings import Settings, default_db_path
+from yahtzee.storage import StorageError
 
-__all__ = ["Settings", "create_app", "default_db_path", "run_coroutine", "serve"]
+__all__ = [
+    "Limits",
+    "Settings",
+    "StartupError",
+    "create_app",
+    "default_db_path",
+    "run_coroutine",
+    "serve",
+]
 
 T = TypeVar("T")
+
+# How ``serve --workers N`` hands its configuration to the worker processes (new
+# interpreters that build their own app, see yahtzee.server.app.create_app_from_env).
+WORKER_CONFIG_ENV = "YAHTZEE_SERVE_CONFIG"
+
+
+class StartupError(Exception):
+    """The server cannot start (a database or secret file it cannot use): one line for
+    the user, exit status 2, no traceback."""
 
 
 def _load_solver() -> None:
@@ -51,7 +73,7 @@ def check_storage(db: Path | str) -> None:
     used (a bad path, an unreachable or wrong PostgreSQL URL), so that ``serve`` fails at
     start rather than on the first request.
     """
-    from yahtzee.storage import StorageError, open_storage
+    from yahtzee.storage import open_storage
 
     async def probe() -> None:
         try:
@@ -66,13 +88,36 @@ def check_storage(db: Path | str) -> None:
     run_coroutine(probe())
 
 
+def settings_from_env() -> Settings:
+    """The settings a ``--workers`` process was started with (from the environment)."""
+    raw = os.environ.get(WORKER_CONFIG_ENV)
+    if not raw:
+        return Settings()
+    config = json.loads(raw)
+    secret_file = config.get("secret_file")
+    return Settings(
+        db=config["db"]
+        if config["db"].startswith(("postgresql://", "postgres://"))
+        else Path(config["db"]),
+        secret_file=None if secret_file is None else Path(secret_file),
+        limits=Limits(**config["limits"]),
+    )
+
+
 def serve(
-    host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = None, workers: int = 1
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: Path | str | None = None,
+    *,
+    secret_file: Path | None = None,
+    limits: Limits | None = None,
+    workers: int = 1,
 ) -> None:
     """Run the game server until interrupted; prints the URL to open.
 
     ``db`` is an SQLite file or a ``postgresql://`` URL. With ``workers`` > 1, that many
-    processes share the port (uvicorn's supervisor) and the database (S1).
+    processes share the port (uvicorn's supervisor) and the database (S1). Raises
+    :class:`StartupError` when the database or the secret cannot be used.
     """
     import uvicorn
 
@@ -80,9 +125,17 @@ def serve(
     from yahtzee.storage.postgres import redact
 
     if workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {workers}")
+        raise StartupError(f"--workers must be at least 1, got {workers}")
     settings = Settings(db=db) if db is not None else Settings()
-    check_storage(settings.db)
+    if secret_file is not None:
+        settings = replace(settings, secret_file=secret_file)
+    if limits is not None:
+        settings = replace(settings, limits=limits)
+    try:
+        check_storage(settings.db)  # connects and migrates: a bad path or URL fails now
+        app = create_app(settings)
+    except (StorageError, SecretError) as exc:
+        raise StartupError(str(exc)) from None
     _load_solver()
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("[::1]" if host == "::" else host)
     if ":" in shown and not shown.startswith("["):
@@ -91,15 +144,22 @@ def serve(
     plural = f", {workers} worker processes" if workers > 1 else ""
     print(f"快艇骰子 is running: open http://{shown}:{port}/  (database: {where}{plural})")
     print("press Ctrl+C to stop", flush=True)
-    options = {"host": host, "port": port, "access_log": False, "log_level": "warning"}
     if workers == 1:
-        uvicorn.run(create_app(settings), **options)  # type: ignore[arg-type]
+        uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning")
         return
-    # The workers are new interpreters: they learn the database from the environment.
-    os.environ["YAHTZEE_DB"] = str(settings.db)
+    os.environ[WORKER_CONFIG_ENV] = json.dumps(
+        {
+            "db": str(settings.db),
+            "secret_file": None if settings.secret_file is None else str(settings.secret_file),
+            "limits": asdict(settings.limits),
+        }
+    )
     uvicorn.run(
         "yahtzee.server.app:create_app_from_env",
         factory=True,
         workers=workers,
-        **options,  # type: ignore[arg-type]
+        host=host,
+        port=port,
+        access_log=False,
+        log_level="warning",
     )

@@ -1,5 +1,5 @@
-"""``python -m yahtzee.server [--host H] [--port P] [--db PATH|URL] [--workers N]``: same as
-``yahtzee serve``.
+"""``python -m yahtzee.server [--host H] [--port P] [--db PATH|URL] [--workers N] [...]``:
+same as ``yahtzee serve`` (same options).
 
 Used by the benchmarks and the crash test, which must not depend on the CLI module.
 """
@@ -8,31 +8,27 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from yahtzee.server import serve
-from yahtzee.storage import StorageError, is_postgres_url
-
-
-def db_argument(value: str | None) -> Path | str | None:
-    """``--db``: a ``postgresql://`` URL stays text, anything else is a file path."""
-    if value is None or is_postgres_url(value):
-        return value
-    return Path(value)
+from yahtzee.serve_config import add_serve_options, db_argument, limits_from
+from yahtzee.server import StartupError, serve
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Parse the arguments and serve until interrupted."""
+    """Parse the arguments and serve until interrupted (exit 2, one line, if it cannot)."""
     parser = argparse.ArgumentParser(prog="python -m yahtzee.server", description=__doc__)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--db", default=None, help="SQLite file or postgresql:// URL")
-    parser.add_argument("--workers", type=int, default=1)
+    add_serve_options(parser)
     args = parser.parse_args(argv)
     try:
-        serve(args.host, args.port, db_argument(args.db), workers=args.workers)
-    except (StorageError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        serve(
+            args.host,
+            args.port,
+            db_argument(args.db),
+            secret_file=args.secret_file,
+            limits=limits_from(args),
+            workers=args.workers,
+        )
+    except StartupError as exc:
+        print(f"yahtzee: error: {exc}", file=sys.stderr)
         sys.exit(2)
 
 

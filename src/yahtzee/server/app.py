@@ -6,6 +6,7 @@ import gc
 import logging
 import mimetypes
 import random
+import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,12 +20,22 @@ from yahtzee.server.assets import StaticAssets
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
 from yahtzee.server.fastpath import ActionFastPath
+from yahtzee.server.identity import (
+    SECRET_BYTES,
+    PlayerIds,
+    PlayerSigner,
+    SecretError,
+    check_secret,
+    default_secret_path,
+    load_secret,
+)
+from yahtzee.server.limits import Guard
 from yahtzee.server.middleware import ServerMiddleware
 from yahtzee.server.reviews import ReviewService
 from yahtzee.server.routers import advice, games, health, records, review, stats
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import Settings
-from yahtzee.storage import open_storage
+from yahtzee.storage import is_postgres_url, open_storage
 from yahtzee.turn import Player
 
 log = logging.getLogger("yahtzee.server")
@@ -67,13 +78,29 @@ def _players(settings: Settings) -> Callable[[str], Player]:
     return make
 
 
-def create_app_from_env() -> FastAPI:
-    """The app of ``yahtzee serve --workers N``: each worker process builds its own.
+def _secret(settings: Settings) -> bytes:
+    """The cookie-signing secret (F4): given, or from its file (created if missing)."""
+    if settings.secret is not None:
+        return check_secret(settings.secret)
+    if settings.secret_file is None and is_postgres_url(settings.db):
+        # Every process, on every machine, must sign with the same secret: there is no
+        # shared directory to keep one in, so it comes from the configuration.
+        raise SecretError(
+            "with a PostgreSQL database every server process needs the same cookie secret: "
+            "set YAHTZEE_SECRET or --secret-file (the same for all of them)"
+        )
+    path = settings.secret_file or default_secret_path(settings.db)
+    if path is None:  # an in-memory database: ids cannot outlive the process anyway
+        return secrets.token_urlsafe(SECRET_BYTES).encode()
+    return load_secret(path)
 
-    The parent passes the database through ``$YAHTZEE_DB`` (see
-    :func:`~yahtzee.server.settings.default_db_path`).
-    """
-    return create_app(Settings())
+
+def create_app_from_env() -> FastAPI:
+    """The app of ``yahtzee serve --workers N``: each worker process builds its own, from
+    the configuration the parent put in the environment."""
+    from yahtzee.server import settings_from_env
+
+    return create_app(settings_from_env())
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -88,8 +115,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     index = static_dir / "index.html"
     if not index.is_file():  # a broken installation: say so now, not on the first visit
         raise FileNotFoundError(f"the browser game is missing: {index} does not exist")
+    signer = PlayerSigner(_secret(settings))
     storage = open_storage(settings.db, synchronous=settings.synchronous)
     service = GameService(storage, _dice(settings), _players(settings))
+    guard = Guard(settings.limits, settings.clock)
+    players = PlayerIds(signer, storage.owns_games, guard.new_players.take)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -116,11 +146,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.service = service
     app.state.settings = settings
+    app.state.guard = guard
     app.state.reviews = ReviewService(storage)
     install_error_handlers(app)
     # Added first, so it runs inside ServerMiddleware (cookie, body limit, headers).
-    app.add_middleware(ActionFastPath, service=service)
-    app.add_middleware(ServerMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(ActionFastPath, service=service, guard=guard)
+    app.add_middleware(ServerMiddleware, players=players, max_body_bytes=settings.max_body_bytes)
     for module in (games, review, stats, records, advice, health):
         app.include_router(module.router)
 

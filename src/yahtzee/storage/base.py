@@ -112,6 +112,13 @@ class Storage(Protocol):
         """The player's unfinished game, or ``None``."""
         ...
 
+    def owns_games(self, player_id: str) -> bool:
+        """Whether the player has an unfinished or a finished game (F4: adopting the
+        unsigned ids of older versions). Not a coroutine: it is asked while a request's
+        cookie is resolved, synchronously; PostgreSQL answers ``False`` at once, as no
+        version that issued unsigned ids ever wrote to it."""
+        ...
+
     async def append(
         self,
         game: StoredGame,

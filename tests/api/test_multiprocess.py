@@ -63,7 +63,7 @@ async def _client_pair(servers: list[ServerProcess]) -> tuple[RawClient, RawClie
     """One browser's two connections, one to each server, sharing its cookie."""
     a = RawClient("127.0.0.1", servers[0].port)
     b = RawClient("127.0.0.1", servers[1].port)
-    await a.request("GET", "/api/health")
+    await a.request("GET", "/api/records")  # mints the player id and its cookie
     b.cookie = a.cookie
     return a, b
 
@@ -235,7 +235,7 @@ def test_s1_serve_workers_n_runs_n_processes_on_one_database(pg_url: str, tmp_pa
 
         async def main() -> None:
             clients = [RawClient("127.0.0.1", server.port) for _ in range(4)]
-            await clients[0].request("GET", "/api/health")
+            await clients[0].request("GET", "/api/records")  # mints the cookie
             for client in clients[1:]:
                 client.cookie = clients[0].cookie
             game: dict[str, Any] = await clients[0].request("POST", "/api/games", {"mode": "solo"})

@@ -11,17 +11,18 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from yahtzee import __version__
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
+from yahtzee.server.config import with_config
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
 from yahtzee.server.fastpath import ActionFastPath
 from yahtzee.server.middleware import ServerMiddleware
 from yahtzee.server.reviews import ReviewService
-from yahtzee.server.routers import advice, games, health, records, review, stats
+from yahtzee.server.routers import advice, config, games, health, records, review, stats
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import Settings
 from yahtzee.storage import open_storage
@@ -110,7 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Added first, so it runs inside ServerMiddleware (cookie, body limit, headers).
     app.add_middleware(ActionFastPath, service=service)
     app.add_middleware(ServerMiddleware, max_body_bytes=settings.max_body_bytes)
-    for module in (games, review, stats, records, advice, health):
+    for module in (games, review, stats, records, advice, config, health):
         app.include_router(module.router)
 
     docs_html: list[str] = []
@@ -125,10 +126,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def docs_css() -> Response:
         return Response(DOCS_CSS, media_type="text/css")
 
-    async def spa() -> Response:
-        return FileResponse(index, media_type="text/html")
+    # The page with the game's names, limits and defaults embedded (read once: a page
+    # without them could not start, so a broken index.html fails here, at startup).
+    page = with_config(index.read_text(encoding="utf-8"))
 
-    for path in SPA_PATHS:
+    async def spa() -> Response:
+        return HTMLResponse(page)
+
+    for path in (*SPA_PATHS, "/index.html"):
         app.add_api_route(path, spa, methods=["GET"], include_in_schema=False)
     # Everything else not matched above is a static asset (404 JSON when missing).
     app.mount("/", StaticFiles(directory=static_dir, check_dir=False), name="static")

@@ -56,11 +56,12 @@ def page_config() -> dict[str, Any]:
 
 def with_config(page: str) -> str:
     """``page`` (index.html) with :func:`page_config` as a JSON block just before
-    ``</head>``. ``<`` is escaped so the data can never close the element early."""
+    ``</head>`` (at the end of a page without one). ``<`` is escaped so the data can never
+    close the element early."""
     data = orjson.dumps(page_config()).decode().replace("<", "\\u003c")
     block = (
         f'  <script type="application/json" id="{html.escape(CONFIG_ELEMENT_ID)}">{data}</script>\n'
     )
     if "</head>" not in page:
-        raise ValueError("index.html has no </head> to put the game's configuration before")
+        return page + block
     return page.replace("</head>", block + "</head>", 1)

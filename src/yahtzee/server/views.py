@@ -316,3 +316,26 @@ class ConfigOut(_Out):
     modes: dict[Mode, str]
     results: dict[Result, str]
     limits: LimitsOut
+
+
+class KeepChoiceOut(_Out):
+    """Keep these faces and roll the rest (all five: stop and score)."""
+
+    keep: list[int]
+    value: float
+
+
+class BoxChoiceOut(_Out):
+    """Write the dice in ``category`` for ``points``."""
+
+    category: Category
+    points: int
+    value: float
+
+
+class AdviceOut(_Out):
+    """The expert's ranking of a position (``yahtzee advise --json``)."""
+
+    state_value: float = Field(description="expected points still to come under optimal play")
+    options: list[KeepChoiceOut | BoxChoiceOut] = Field(description="best first")
+    best: KeepChoiceOut | BoxChoiceOut | None

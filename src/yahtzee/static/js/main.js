@@ -162,7 +162,7 @@ async function score(category, confirmZero = false) {
   const p = before.preview ? before.preview[category] : null;
   if (!p || !p.allowed) return;
   // U2: the server marks each box whose score it would refuse without confirmation.
-  if (!confirmZero && before.preview?.[category]?.needs_confirmation) {
+  if (!confirmZero && p.needs_confirmation) {
     if (await askZero(category)) await score(category, true);
     return;
   }

@@ -265,6 +265,25 @@ def test_u4_hint_explains_itself_in_expected_points(make_client: Callable[..., T
     assert body["alternative"]["category"] == boxes[1].category.value
 
 
+def test_u4_hint_alternative_stop_is_worth_the_best_box(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Issue 12: 16666 with two rolls left — keep the four 6s; the runner-up is stopping
+    to write 六点 for 24, worth what that is worth now (268.23), not the 277.00 of "keep
+    all five and roll once more" that the hint used to quote."""
+    api = Api(make_client(dice=ScriptedDice([1, 6, 6, 6, 6] + [5] * 20)))
+    body = api.ok(api.roll(api.new()), "hint")
+    assert body["hold"] == [False, True, True, True, True]
+    sixes = advise(Scorecard(), Dice.parse("16666"), 0).options[0]
+    assert isinstance(sixes, CategoryOption)
+    assert sixes.category.value == "sixes"
+    assert body["alternative"] == {
+        "hold": None,
+        "category": "sixes",
+        "value": round(sixes.value, 2),
+    }
+
+
 def test_u6_resume_restarts_the_turn_and_keeps_scores(api: Api) -> None:
     game = api.play_turn(api.new())
     game = api.roll(game)

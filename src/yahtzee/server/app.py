@@ -12,10 +12,10 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, Response
-from fastapi.staticfiles import StaticFiles
 
 from yahtzee import __version__
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
+from yahtzee.server.assets import StaticAssets
 from yahtzee.server.config import with_config
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
@@ -126,15 +126,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def docs_css() -> Response:
         return Response(DOCS_CSS, media_type="text/css")
 
-    # The page with the game's names, limits and defaults embedded (read once: a page
-    # without them could not start, so a broken index.html fails here, at startup).
-    page = with_config(index.read_text(encoding="utf-8"))
-
-    async def spa() -> Response:
-        return HTMLResponse(page)
-
-    for path in (*SPA_PATHS, "/index.html"):
-        app.add_api_route(path, spa, methods=["GET"], include_in_schema=False)
-    # Everything else not matched above is a static asset (404 JSON when missing).
-    app.mount("/", StaticFiles(directory=static_dir, check_dir=False), name="static")
+    # The page (at each of SPA_PATHS) and its files, read and gzip-compressed once, under
+    # content-hashed URLs cached for a year (P6); 404 JSON for anything missing. The page
+    # carries the game's names, limits and defaults (server/config.py).
+    app.mount("/", StaticAssets(static_dir, SPA_PATHS, with_config), name="static")
     return app

@@ -335,9 +335,21 @@ class BoxChoiceOut(_Out):
     value: float
 
 
+class StopChoiceOut(_Out):
+    """With rolls left: stop rolling and write the dice in ``category`` (its best box)."""
+
+    stop: Literal[True]
+    category: Category
+    points: int
+    value: float
+
+
+AdviceChoice = KeepChoiceOut | StopChoiceOut | BoxChoiceOut
+
+
 class AdviceOut(_Out):
     """The expert's ranking of a position (``yahtzee advise --json``)."""
 
     state_value: float = Field(description="expected points still to come under optimal play")
-    options: list[KeepChoiceOut | BoxChoiceOut] = Field(description="best first")
-    best: KeepChoiceOut | BoxChoiceOut | None
+    options: list[AdviceChoice] = Field(description="best first")
+    best: AdviceChoice | None

@@ -224,9 +224,19 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from yahtzee.server import serve  # lazy: the web stack is only needed here
+    from yahtzee.serve_config import limits_from
+    from yahtzee.server import StartupError, serve  # lazy: the web stack only here
 
-    serve(host=args.host, port=args.port, db=args.db)
+    try:
+        serve(
+            host=args.host,
+            port=args.port,
+            db=args.db,
+            secret_file=args.secret_file,
+            limits=limits_from(args),
+        )
+    except StartupError as exc:  # a database or secret file that cannot be used
+        raise UsageError(str(exc)) from None
     return 0
 
 
@@ -269,9 +279,9 @@ def _parser() -> _Parser:
     rev.set_defaults(func=_cmd_review)
 
     srv = sub.add_parser("serve", help="serve the browser game")
-    srv.add_argument("--host", default="127.0.0.1")
-    srv.add_argument("--port", type=int, default=8000)
-    srv.add_argument("--db", type=Path, default=None, help="SQLite database file")
+    from yahtzee.serve_config import add_serve_options  # argparse only, no web stack
+
+    add_serve_options(srv)
     srv.set_defaults(func=_cmd_serve)
     return parser
 

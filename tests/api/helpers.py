@@ -11,9 +11,12 @@ from fastapi.testclient import TestClient
 from pydantic import BaseModel
 
 from yahtzee.rules import Category
+from yahtzee.serve_config import Limits
 from yahtzee.server.views import ErrorOut
 
 NO_HOLD = [False] * 5
+# The rate limits off (F5), for tests that play at machine speed (see conftest.py).
+NO_LIMITS = Limits(new_games_per_minute=0, new_players_per_minute=0, actions_per_second=0)
 ALL_CATEGORIES = tuple(c.value for c in Category)
 
 

@@ -8,11 +8,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import yahtzee.server
 from yahtzee.cli import main
+from yahtzee.serve_config import Limits
 from yahtzee.solver import ValueTable
 
 pytestmark = pytest.mark.usefixtures("table")  # the solver table is built once
@@ -207,14 +209,57 @@ def test_progress_bar_only_on_a_terminal(
 
 def test_serve_calls_the_server_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[str, int, Path | None]] = []
+    options: list[tuple[Path | None, Limits | None]] = []
 
-    def fake_serve(host: str, port: int, db: Path | None) -> None:
+    def fake_serve(
+        host: str,
+        port: int,
+        db: Path | None,
+        *,
+        secret_file: Path | None = None,
+        limits: Limits | None = None,
+    ) -> None:
         calls.append((host, port, db))
+        options.append((secret_file, limits))
 
     monkeypatch.setattr(yahtzee.server, "serve", fake_serve)
     assert main(["serve", "--port", "8123", "--db", "games.db"]) == 0
     assert main(["serve"]) == 0
     assert calls == [("127.0.0.1", 8123, Path("games.db")), ("127.0.0.1", 8000, None)]
+    assert options[1] == (None, Limits())
+
+
+def test_f5_serve_flags_set_the_limits_and_the_secret_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[tuple[Path | None, Limits | None]] = []
+
+    def fake_serve(**kw: Any) -> None:
+        seen.append((kw["secret_file"], kw["limits"]))
+
+    monkeypatch.setattr(yahtzee.server, "serve", fake_serve)
+    argv = [
+        "serve",
+        "--secret-file",
+        "/etc/yahtzee.key",
+        "--max-new-games-per-minute",
+        "5",
+        "--max-new-players-per-minute",
+        "0",
+        "--max-actions-per-second",
+        "50",
+        "--prune-after-days",
+        "2.5",
+    ]
+    assert main(argv) == 0
+    assert seen == [(Path("/etc/yahtzee.key"), Limits(5, 0, 50, 2.5))]
+
+
+def test_f5_a_negative_limit_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--max-actions-per-second", "-1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "must be 0 (no limit) or more" in err
 
 
 def test_cli_does_not_import_the_web_stack_for_advice() -> None:

@@ -26,7 +26,7 @@ with warnings.catch_warnings():
 from yahtzee.server import Settings, create_app
 from yahtzee.storage import is_postgres_url
 
-from .helpers import NO_LIMITS, TEST_SECRET, Api
+from .helpers import NO_LIMITS, TEST_SECRET, Api, DocumentedResponses
 
 
 @pytest.fixture
@@ -39,7 +39,9 @@ def make_client(db: Path | str) -> Iterator[Callable[..., TestClient]]:
         if is_postgres_url(db):
             defaults["secret"] = TEST_SECRET  # PostgreSQL: the secret comes from configuration
         settings = Settings(**{**defaults, **overrides})
-        client = TestClient(create_app(settings))
+        app = create_app(settings)
+        client = TestClient(app)
+        client.event_hooks["response"].append(DocumentedResponses(app))
         client.__enter__()  # runs the lifespan: players and solver table load once
         clients.append(client)
         return client

@@ -37,6 +37,29 @@ class NotFoundError(ApiError):
         super().__init__(404, "not_found", "找不到这局游戏。")
 
 
+class GameInProgressApiError(ApiError):
+    """409 ``game_in_progress``: a new game would discard the unfinished one (F2).
+
+    The message names the saved game's mode and round, so the player knows what is at stake.
+    """
+
+    def __init__(self, mode: str, difficulty: str | None, round_: int) -> None:
+        if mode == "solo":
+            what = f"单人挑战（第 {round_} 回合）"
+        else:
+            level = _DIFFICULTY_NAMES.get(difficulty or "", "高手")
+            what = f"人机对战（{level}，第 {round_} 回合）"
+        super().__init__(
+            409,
+            "game_in_progress",
+            f"你有一局{what}还没下完。开始新游戏会放弃那一局；"
+            "要继续它请回大厅点「继续游戏」，确定放弃请再确认一次。",
+        )
+
+
+_DIFFICULTY_NAMES = {"novice": "入门", "intermediate": "普通", "expert": "高手"}
+
+
 class InvalidInputError(ApiError):
     """A query the domain refused as malformed or impossible (``/api/advice``)."""
 

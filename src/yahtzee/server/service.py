@@ -30,10 +30,16 @@ from yahtzee.errors import IllegalMoveError
 from yahtzee.game import NO_HOLD, GameState, Mode, Seat
 from yahtzee.players.base import Player, RollDecision, ScoreDecision
 from yahtzee.rules import Category, Dice, Scorecard, ScoreOption, score_options
-from yahtzee.server.errors import AbandonedGameError, NotFoundError, ZeroNeedsConfirmationError
+from yahtzee.server.errors import (
+    AbandonedGameError,
+    GameInProgressApiError,
+    NotFoundError,
+    ZeroNeedsConfirmationError,
+)
 from yahtzee.server.explain import Explanation, explain
 from yahtzee.storage import (
     Event,
+    GameInProgressError,
     Outcome,
     Records,
     Replay,
@@ -153,18 +159,32 @@ class GameService:
 
     # -- actions ------------------------------------------------------------------------
 
-    async def new_game(self, player_id: str, mode: Mode, difficulty: str | None) -> Loaded:
-        """Start a game; the player's unfinished game is abandoned (重新开始)."""
+    async def new_game(
+        self, player_id: str, mode: Mode, difficulty: str | None, *, replace: bool = False
+    ) -> Loaded:
+        """Start a game. The player's unfinished game is abandoned only with ``replace``
+        (重新开始); otherwise it raises :class:`GameInProgressApiError` naming it (F2).
+
+        The check and the insert are one storage transaction, so two racing requests cannot
+        both pass it.
+        """
         if mode is Mode.SOLO:
             difficulty = None
         event, game = start(mode, difficulty)
-        stored = self.storage.create_game(
-            game_id=secrets.token_hex(16),
-            player_id=player_id,
-            mode=mode.value,
-            difficulty=difficulty,
-            events=[event],
-        )
+        try:
+            stored = self.storage.create_game(
+                game_id=secrets.token_hex(16),
+                player_id=player_id,
+                mode=mode.value,
+                difficulty=difficulty,
+                events=[event],
+                replace=replace,
+            )
+        except GameInProgressError as exc:
+            saved = self.load(player_id, exc.game_id)
+            raise GameInProgressApiError(
+                saved.stored.mode, saved.stored.difficulty, saved.game.state.round
+            ) from None
         return self._remember(Loaded(stored, game))
 
     async def roll(

@@ -84,7 +84,8 @@ def game_json(loaded: Loaded) -> dict[str, Any]:
         "preview": preview,
         "computer_turn": game.computer_turn,
         "result": stored.result,
-        "new_record": bool(stored.new_record),
+        # U7: only a solo game can be a record (older databases flagged vs games too).
+        "new_record": bool(stored.new_record) and stored.mode == "solo",
     }
 
 
@@ -194,7 +195,10 @@ class GameOut(BaseModel):
     preview: dict[str, PreviewOut] | None
     computer_turn: ComputerTurnOut | None
     result: Literal["win", "loss", "draw", "solo"] | None
-    new_record: bool
+    new_record: bool = Field(
+        description="a finished solo game whose total beats every earlier solo total (U7); "
+        "always false in vs games"
+    )
 
 
 class AlternativeOut(BaseModel):
@@ -234,7 +238,7 @@ class RecentGameOut(BaseModel):
 class RecordsOut(BaseModel):
     """This browser's records (U9), over finished games."""
 
-    best_score: int | None
+    best_score: int | None = Field(description="the best finished solo total (vs games excluded)")
     wins: int
     losses: int
     draws: int

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from yahtzee.storage.base import (
+    GameInProgressError,
     GameNotFoundError,
     Outcome,
     RecentGame,
@@ -23,6 +24,7 @@ from yahtzee.storage.sqlite import SQLiteStorage
 
 __all__ = [
     "Event",
+    "GameInProgressError",
     "GameNotFoundError",
     "Outcome",
     "RecentGame",

@@ -28,6 +28,14 @@ class GameNotFoundError(StorageError):
     """No game has this id."""
 
 
+class GameInProgressError(StorageError):
+    """The player has an unfinished game and the caller did not ask to replace it (F2)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"game {game_id} is still in progress")
+        self.game_id = game_id
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended, written with its last events."""
@@ -74,7 +82,12 @@ class RecentGame:
 
 @dataclass(frozen=True, slots=True)
 class Records:
-    """A player's records (U9), over finished games only (abandoned ones do not count)."""
+    """A player's records (U9), over finished games only (abandoned ones do not count).
+
+    ``best_score`` is the best *solo* total (``None`` before the first finished solo game):
+    the figure a solo game must beat to be a new record (U7). Vs games count in
+    ``wins``/``losses``/``draws`` and ``games_played`` only.
+    """
 
     best_score: int | None
     wins: int
@@ -95,10 +108,13 @@ class Storage(Protocol):
         mode: str,
         difficulty: str | None,
         events: Sequence[Event],
+        replace: bool = False,
     ) -> StoredGame:
-        """Store a new game; the player's unfinished game, if any, becomes ``abandoned``.
+        """Store a new game, in one transaction with the check of the player's unfinished one.
 
-        The abandoned game gets an ``abandon`` event (and its version goes up by one).
+        With ``replace`` the unfinished game, if any, becomes ``abandoned``: it gets an
+        ``abandon`` event (and its version goes up by one). Without it, an unfinished game
+        raises :class:`GameInProgressError` and nothing is written (F2).
         """
         ...
 
@@ -122,7 +138,8 @@ class Storage(Protocol):
 
         Returns the updated header. Raises :class:`StaleVersionError` otherwise (nothing
         is written). With an ``outcome`` the game is finished and ``new_record`` is
-        computed against the player's earlier finished games in the same transaction.
+        computed in the same transaction: true only for a solo game whose total beats every
+        earlier finished solo game of the player (U7); always false for a vs game.
         """
         ...
 

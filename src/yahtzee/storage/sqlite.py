@@ -25,6 +25,7 @@ from typing import Any
 import orjson
 
 from yahtzee.storage.base import (
+    GameInProgressError,
     GameNotFoundError,
     Outcome,
     RecentGame,
@@ -200,6 +201,7 @@ class SQLiteStorage:
         mode: str,
         difficulty: str | None,
         events: Sequence[Event],
+        replace: bool = False,
     ) -> StoredGame:
         """See :meth:`Storage.create_game`."""
         now = self._clock()
@@ -208,6 +210,8 @@ class SQLiteStorage:
                 "SELECT id, version FROM games WHERE player_id = ? AND status = 'in_progress'",
                 (player_id,),
             ).fetchone()
+            if old is not None and not replace:
+                raise GameInProgressError(old[0])  # (rolls back: nothing written)
             if old is not None:
                 conn.execute(
                     "UPDATE games SET status = 'abandoned', version = version + 1, "
@@ -300,12 +304,14 @@ class SQLiteStorage:
                     game.computer_total,
                     game.new_record,
                 )
-            best = conn.execute(
-                "SELECT MAX(human_total) FROM games WHERE player_id = ? "
-                "AND status = 'finished' AND id != ?",
-                (game.player_id, game.id),
-            ).fetchone()[0]
-            new_record = best is None or outcome.human_total > best
+            new_record = False  # U7: vs games count wins/losses/draws, never records
+            if outcome.result == "solo":
+                best = conn.execute(
+                    "SELECT MAX(human_total) FROM games WHERE player_id = ? "
+                    "AND status = 'finished' AND mode = 'solo' AND id != ?",
+                    (game.player_id, game.id),
+                ).fetchone()[0]
+                new_record = best is None or outcome.human_total > best
             conn.execute(
                 "UPDATE games SET finished_at = ?, result = ?, human_total = ?, "
                 "computer_total = ?, new_record = ? WHERE id = ?",
@@ -343,7 +349,7 @@ class SQLiteStorage:
         """See :meth:`Storage.records`."""
         with self._lock:
             played, best, wins, losses, draws = self._conn.execute(
-                "SELECT COUNT(*), MAX(human_total), "
+                "SELECT COUNT(*), MAX(CASE WHEN mode = 'solo' THEN human_total END), "
                 "COALESCE(SUM(result = 'win'), 0), COALESCE(SUM(result = 'loss'), 0), "
                 "COALESCE(SUM(result = 'draw'), 0) "
                 "FROM games WHERE player_id = ? AND status = 'finished'",

@@ -27,7 +27,8 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI entries for the error responses an endpoint can give."""
     text = {
         404: "`not_found`: no such game for this player",
-        409: "`stale_version`, `illegal_action` or `zero_needs_confirmation`",
+        409: "`stale_version`, `illegal_action`, `zero_needs_confirmation` or (new game) "
+        "`game_in_progress`",
         413: "`payload_too_large`: body over 64 KB",
         422: "`invalid_request`: malformed input",
     }

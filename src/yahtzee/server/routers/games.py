@@ -40,10 +40,12 @@ class _Body(BaseModel):
 
 
 class NewGameIn(_Body):
-    """Which game to start. ``difficulty`` applies to vs games only."""
+    """Which game to start. ``difficulty`` applies to vs games only; ``replace: true``
+    abandons the player's unfinished game (without it, 409 ``game_in_progress``, F2)."""
 
     mode: Literal["solo", "vs_computer"]
     difficulty: Literal["novice", "intermediate", "expert"] | None = None
+    replace: StrictBool = False
 
 
 class RollIn(_Body):
@@ -88,17 +90,22 @@ def body_doc(model: type[BaseModel]) -> dict[str, Any]:
     "",
     status_code=201,
     response_model=GameOut,
-    responses=errors(413, 422),
-    summary="Start a game (abandons the unfinished one: 重新开始)",
+    responses=errors(409, 413, 422),
+    summary="Start a game (replace: true abandons the unfinished one: 重新开始)",
 )
 async def create_game(body: NewGameIn, request: Request) -> JSONResponse:
-    """Start a solo or vs-computer game; the player's unfinished game, if any, is abandoned.
+    """Start a solo or vs-computer game.
 
-    ``difficulty`` defaults to ``expert`` in vs games and is ignored (null) in solo games.
+    While the player has an unfinished game this is refused with 409 ``game_in_progress``
+    (its message names the saved game's mode and round) unless ``replace`` is true, which
+    abandons that game (F2). ``difficulty`` defaults to ``expert`` in vs games and is
+    ignored (null) in solo games.
     """
     mode = Mode(body.mode)
     difficulty = (body.difficulty or "expert") if mode is Mode.VS_COMPUTER else None
-    loaded = await service(request).new_game(player_id(request), mode, difficulty)
+    loaded = await service(request).new_game(
+        player_id(request), mode, difficulty, replace=body.replace
+    )
     return JSONResponse(game_json(loaded), status_code=201)
 
 

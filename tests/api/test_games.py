@@ -97,7 +97,7 @@ def test_f2_a_new_game_is_refused_while_one_is_in_progress(api: Api) -> None:
         r = api.client.post("/api/games", json=body)
         assert (r.status_code, error_code(r)) == (409, "game_in_progress"), body
         message = r.json()["error"]["message"]
-        assert "人机对战" in message and "第 3 回合" in message and "普通" in message, message
+        assert "人机对战（普通，第 3 回合）" in message, message
     # Nothing changed: the saved game is still the current one, at the same version.
     assert api.client.get("/api/games/current").json() == saved
     assert api.get(saved["id"]) == saved

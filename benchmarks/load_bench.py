@@ -105,8 +105,9 @@ async def _player(session: Session, stop_at: float, vs_share: float) -> None:
     try:
         while time.perf_counter() < stop_at:
             mode = "vs_computer" if rng.random() < vs_share else "solo"
-            body = {"mode": mode, "difficulty": rng.choice(["novice", "intermediate", "expert"])}
-            body["replace"] = True  # after a failed request the last game may be unfinished
+            body: dict[str, Any] = {"mode": mode, "replace": True}  # (a failed request may
+            # have left the last game unfinished: replace it, as 再来一局 would)
+            body["difficulty"] = rng.choice(["novice", "intermediate", "expert"])
             game = await session.call("POST", "/api/games", body)
             while game is not None and game["status"] == "in_progress":
                 if time.perf_counter() >= stop_at:

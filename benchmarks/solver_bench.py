@@ -26,10 +26,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from yahtzee.players import ExpertPlayer
+from yahtzee.players.expert import ExpertPlayer
 from yahtzee.rules import CATEGORIES, Dice, Scorecard, possible_points
+from yahtzee.simulation import simulate_expert
 from yahtzee.solver import ValueTable, advise, load_table
-from yahtzee.solver.simulate import simulate_expert
+from yahtzee.turn import Position
 
 
 def bench_solve(runs: int) -> dict[str, Any]:
@@ -95,9 +96,9 @@ def bench_decisions(table: ValueTable, n: int, seed: int = 7) -> dict[str, Any]:
         start = clock()
         advise(card, dice, rolls_left, table)
         advise_t.append(clock() - start)
-    for card, dice, rolls_left in reversed(positions):
+    for position in [Position(*p) for p in reversed(positions)]:
         start = clock()
-        expert.decide(card, dice, rolls_left)
+        expert.decide(position)
         decide_t.append(clock() - start)
     advise_t.sort()
     decide_t.sort()

@@ -15,7 +15,7 @@ import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import NoReturn
 
 PROG = "yahtzee"
 EXIT_USAGE = 2
@@ -39,24 +39,6 @@ def _width(text: str) -> int:
 def _pad(text: str, width: int) -> str:
     """Left-justify ``text`` to ``width`` terminal columns (CJK characters count two)."""
     return text + " " * max(0, width - _width(text))
-
-
-def _progress_bar(label: str, stream: TextIO) -> Callable[[int, int], None] | None:
-    """A progress callback drawing on ``stream``, or ``None`` when it is not a terminal."""
-    if not stream.isatty():
-        return None
-    start = time.perf_counter()
-
-    def report(done: int, total: int) -> None:
-        width = 30
-        filled = int(width * done / total) if total else width
-        bar = "#" * filled + "-" * (width - filled)
-        elapsed = time.perf_counter() - start
-        end = "\n" if done >= total else ""
-        stream.write(f"\r{label} [{bar}] {done}/{total} {elapsed:5.1f}s{end}")
-        stream.flush()
-
-    return report
 
 
 # -- solve ---------------------------------------------------------------------------------
@@ -121,32 +103,32 @@ def _cmd_advise(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from yahtzee.players import PLAYER_NAMES, PLAYER_ZH, get_player
+    from yahtzee.players import Difficulty, get_player
+    from yahtzee.progress import progress_bar
+    from yahtzee.simulation import simulate_expert, simulate_player
     from yahtzee.solver import load_table
-    from yahtzee.solver.simulate import simulate_expert, simulate_player
 
-    if args.player not in PLAYER_NAMES:
-        raise UsageError(
-            f"unknown player {args.player!r}; expected one of: {', '.join(PLAYER_NAMES)}"
-        )
+    try:
+        level = Difficulty.parse(args.player)
+    except ValueError as exc:
+        raise UsageError(str(exc).replace("level", "player", 1)) from None
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games}")
-    progress = _progress_bar(f"模拟 {args.player}", sys.stderr)
-    if args.player == "expert":
+    progress = progress_bar(f"模拟 {args.player}", sys.stderr)
+    if level is Difficulty.EXPERT:
         result = simulate_expert(
             args.games, args.seed, table=load_table(progress=True), progress=progress
         )
     else:
-        name = args.player
         result = simulate_player(
-            lambda rng: get_player(name, rng), args.games, args.seed, progress=progress
+            lambda rng: get_player(level, rng), args.games, args.seed, progress=progress
         )
     summary = result.summary()
     if args.json:
         print(json.dumps(summary))
         return 0
     pct = summary["percentiles"]
-    print(f"player 玩家: {PLAYER_ZH[args.player]} {args.player}   games 局数: {summary['games']}")
+    print(f"player 玩家: {level.zh} {level.value}   games 局数: {summary['games']}")
     print(f"mean 平均: {summary['mean']:.2f}   sd 标准差: {summary['sd']:.2f}")
     print("percentiles 分位数: " + "  ".join(f"{k}%={v:g}" for k, v in pct.items()))
     print(f"upper bonus rate 上区奖励率: {100 * summary['upper_bonus_rate']:.1f}%")
@@ -184,8 +166,14 @@ def _parser() -> _Parser:
     adv.add_argument("--json", action="store_true", help="print one JSON object")
     adv.set_defaults(func=_cmd_advise)
 
+    from yahtzee.players.levels import DEFAULT_DIFFICULTY, Difficulty  # light: no numpy
+
     sim = sub.add_parser("simulate", help="simulate games of a computer player")
-    sim.add_argument("--player", default="expert", help="expert | intermediate | novice")
+    sim.add_argument(
+        "--player",
+        default=DEFAULT_DIFFICULTY.value,
+        help=" | ".join(d.value for d in Difficulty),
+    )
     sim.add_argument("--games", type=int, default=10000)
     sim.add_argument("--seed", type=int, default=None)
     sim.add_argument("--json", action="store_true", help="print one JSON object")

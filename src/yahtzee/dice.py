@@ -30,8 +30,9 @@ class SystemDice:
 class SeededDice:
     """Reproducible dice from a seeded :class:`random.Random` (tests, simulations)."""
 
-    def __init__(self, seed: int | str | None = None) -> None:
-        self._rng = random.Random(seed)
+    def __init__(self, seed: int | str | None = None, *, rng: random.Random | None = None) -> None:
+        """Dice from ``random.Random(seed)``, or from the caller's generator ``rng``."""
+        self._rng = rng if rng is not None else random.Random(seed)
 
     def roll(self, n: int) -> list[int]:
         """Return ``n`` faces from the seeded generator."""

@@ -1,7 +1,7 @@
 """The rules of 快艇骰子 (Yahtzee): dice, categories, scoring and the scorecard.
 
 This module is pure: no I/O, no randomness, no HTTP, no SQL. Requirement ids (R2-R7) refer
-to ``shared/product.md``.
+to ``docs/requirements.md``.
 
 The single authority on "where may this roll be written, and for how many points" is
 :func:`score_options`; everything else (the game state machine, the solver's tables, the
@@ -198,11 +198,20 @@ def _base_scores(faces: tuple[int, ...]) -> tuple[int, ...]:
     )
 
 
-_JOKER_FIXED = {
+JOKER_FIXED_POINTS: Mapping[Category, int] = {
     Category.FULL_HOUSE: FULL_HOUSE_POINTS,
     Category.SMALL_STRAIGHT: SMALL_STRAIGHT_POINTS,
     Category.LARGE_STRAIGHT: LARGE_STRAIGHT_POINTS,
 }
+"""R6: the fixed-points boxes a Joker Yahtzee scores in full (the one copy of this table)."""
+
+
+def joker_points(category: Category, face: int) -> int:
+    """Points of a Yahtzee of ``face`` written in ``category`` under the Joker (R6)."""
+    fixed = JOKER_FIXED_POINTS.get(category)
+    if fixed is not None:
+        return fixed
+    return base_score(category, Dice((face, face, face, face, face)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,8 +412,8 @@ def score_options(card: Scorecard, dice: Dice) -> dict[Category, ScoreOption]:
     for category in open_cats:
         i = _INDEX[category]
         points = base[i]
-        if joker and category in _JOKER_FIXED:
-            points = _JOKER_FIXED[category]
+        if joker and category in JOKER_FIXED_POINTS:
+            points = JOKER_FIXED_POINTS[category]
         upper_bonus = 0
         if i < 6 and subtotal < UPPER_BONUS_THRESHOLD <= subtotal + points:
             upper_bonus = UPPER_BONUS
@@ -417,6 +426,18 @@ def score_options(card: Scorecard, dice: Dice) -> dict[Category, ScoreOption]:
 def legal_options(card: Scorecard, dice: Dice) -> list[ScoreOption]:
     """The options of :func:`score_options` that the rules allow."""
     return [o for o in score_options(card, dice).values() if o.legal]
+
+
+def needs_zero_confirmation(options: Mapping[Category, ScoreOption], category: Category) -> bool:
+    """U2: writing 0 in ``category`` while another allowed open box would score more.
+
+    ``options`` are the :func:`score_options` of the dice. The server refuses such a score
+    without ``confirm_zero`` and the preview marks the box, both through this function.
+    """
+    chosen = options[category]
+    if chosen.points > 0:
+        return False
+    return any(o.legal and o.points > 0 for c, o in options.items() if c is not category)
 
 
 def possible_points(category: Category) -> frozenset[int]:
@@ -437,7 +458,7 @@ def _possible() -> dict[Category, frozenset[int]]:
         elif category is Category.YAHTZEE:
             table[category] = frozenset({0, YAHTZEE_POINTS})
         else:
-            table[category] = frozenset({0, _JOKER_FIXED[category]})
+            table[category] = frozenset({0, JOKER_FIXED_POINTS[category]})
     return table
 
 

@@ -35,6 +35,7 @@ def _script(client: TestClient) -> Iterator[Any]:
         if isinstance(body, dict | list):
             r = client.post(f"{url}/{action}", json=body, **kw)
         else:
+            kw.setdefault("headers", {"content-type": "application/json"})
             r = client.post(f"{url}/{action}", content=body, **kw)
         if r.status_code == 200:
             game = r.json()["game"] if action == "hint" else r.json()
@@ -46,7 +47,13 @@ def _script(client: TestClient) -> Iterator[Any]:
     yield post("roll", {"version": game["version"] - 1, "hold": NO_HOLD})  # stale
     yield post("roll", {"version": game["version"], "hold": [1, 0, 0, 0, 0]})  # 422
     yield post("roll", {"version": game["version"], "hold": NO_HOLD, "x": 1})  # 422
-    yield post("roll", b"{not json", headers={"content-type": "application/json"})
+    yield post("roll", b"{not json")
+    yield post("roll", b'{"version": 1, "version": 2}')  # 422: a key given twice (F3)
+    yield post("roll", {"version": str(game["version"])})  # 422: strict types (F3)
+    text = {"content-type": "text/plain"}
+    yield post("roll", json.dumps({"version": game["version"]}).encode(), headers=text)  # 415
+    evil = {"origin": "http://evil.example", "content-type": "application/json"}
+    yield post("roll", json.dumps({"version": game["version"]}).encode(), headers=evil)  # 403
     yield post("roll", b"x" * 70_000)  # 413 (Content-Length)
     yield post("roll", (b"x" * 1024 for _ in range(70)))  # 413 (counted while reading)
     yield post("hint", {"version": game["version"]})
@@ -91,4 +98,4 @@ def test_same_responses_with_and_without_the_fast_path(
     for a, b in zip(fast_responses, slow_responses, strict=True):
         assert _normal(a, ids_fast) == _normal(b, ids_slow), a.request.url
     statuses = [r.status_code for r in fast_responses]
-    assert {200, 201, 404, 405, 409, 413, 422} <= set(statuses)
+    assert {200, 201, 403, 404, 405, 409, 413, 415, 422} <= set(statuses)

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from yahtzee.players.base import Decision, RollDecision, ScoreDecision
-from yahtzee.rules import CATEGORIES, Dice, Scorecard
+from yahtzee.rules import CATEGORIES
 from yahtzee.server.service import GameService
 from yahtzee.server.views import game_json
 from yahtzee.storage import replay
+from yahtzee.turn import Decision, Keep, Position, Score
 
 from .helpers import Api, error_code
 
@@ -248,17 +248,20 @@ def test_replay_rebuilds_the_same_position(api: Api) -> None:
 
 
 class _BuggyPlayer:
-    """Rolls with everything held, then rolls with no rolls left, then picks a used box."""
+    """By turn: keeps a face the dice lack; keeps rolling past the last roll; picks a used
+    box. Each is an illegal decision the server must replace, never fail on."""
 
     name = "expert"
 
-    def decide(self, card: Scorecard, dice: Dice, rolls_left: int) -> Decision:  # noqa: ARG002
-        if rolls_left == 2:
-            return RollDecision((True, True, True, True, True))
-        if rolls_left == 1:
-            return RollDecision((False, False, False, False, False))
+    def decide(self, position: Position) -> Decision:
+        card, dice = position.card, position.dice
+        bug = card.filled_count % 3
+        if bug == 0:
+            return Keep((next(f for f in range(1, 7) if f not in dice.values),))
+        if bug == 1:
+            return Keep(())
         filled = [c for c in CATEGORIES if not card.is_open(c)]
-        return ScoreDecision(filled[0] if filled else CATEGORIES[0])
+        return Score(filled[0])
 
 
 def test_a_buggy_computer_player_cannot_break_the_humans_request(

@@ -1,30 +1,43 @@
-"""Computer players (issue 2 §3, B1): legal actions only, expert = solver argmax, and the
-three levels clearly separated in strength."""
+"""Computer players (B1): legal decisions only, expert = solver argmax, the levels clearly
+separated in strength, all played through the one turn driver."""
 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from functools import partial
 
 import pytest
 
-from yahtzee.game import GameState, Mode
-from yahtzee.players import (
-    PLAYER_NAMES,
-    ExpertPlayer,
+from yahtzee.dice import ScriptedDice, SeededDice
+from yahtzee.errors import IllegalMoveError, RollLimitError
+from yahtzee.game import GameState, Mode, Seat
+from yahtzee.players import LEVELS, Difficulty, get_player
+from yahtzee.players.expert import ExpertPlayer
+from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, possible_points, score_options
+from yahtzee.simulation import play_game, simulate_player
+from yahtzee.solver import CategoryOption, KeepOption, ValueTable, advise
+from yahtzee.turn import (
+    Decision,
+    Keep,
     Player,
-    RollDecision,
-    ScoreDecision,
-    get_player,
+    Position,
+    RollStep,
+    Score,
+    ScoreStep,
+    best_points_now,
+    hold_for,
+    kept_faces,
+    play_turn,
 )
-from yahtzee.rules import CATEGORIES, Dice, Scorecard, possible_points, score_options
-from yahtzee.solver import CategoryOption, KeepOption, ValueTable, advise, hold_for
-from yahtzee.solver.simulate import play_game, simulate_player
+
+LEVEL_IDS = [d.value for d in Difficulty]
 
 pytestmark = pytest.mark.usefixtures("table")  # the solver table is built once
 
 
-def _random_position(rng: random.Random) -> tuple[Scorecard, Dice, int]:
+def _random_position(rng: random.Random) -> Position:
     while True:
         boxes: list[int | None] = [None] * 13
         for c in CATEGORIES:
@@ -38,69 +51,134 @@ def _random_position(rng: random.Random) -> tuple[Scorecard, Dice, int]:
         dice = Dice.of([rng.randint(1, 6)] * 5)
     else:
         dice = Dice.of(rng.randint(1, 6) for _ in range(5))
-    return card, dice, rng.randint(0, 2)
+    return Position(card, dice, rng.randint(0, 2))
 
 
-def test_get_player_names() -> None:
-    assert set(PLAYER_NAMES) == {"expert", "intermediate", "novice"}
-    for name in PLAYER_NAMES:
-        assert get_player(name, random.Random(1)).name == name
+def test_b1_levels_registry_names_and_builds_every_level() -> None:
+    assert LEVEL_IDS == ["novice", "intermediate", "expert"]  # weakest first, as shown
+    assert [d.zh for d in Difficulty] == ["入门", "普通", "高手"]
+    for level in Difficulty:
+        assert get_player(level, random.Random(1)).name == level.value
+        assert get_player(level.value).name == level.value
+        assert LEVELS[level].summary
     with pytest.raises(ValueError, match="grandmaster"):
         get_player("grandmaster")
 
 
-@pytest.mark.parametrize("name", PLAYER_NAMES)
-def test_players_only_return_legal_actions(name: str) -> None:
+def test_importing_the_novice_does_not_import_numpy() -> None:
+    code = "import yahtzee.players.novice, sys; assert 'numpy' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+    code = "import yahtzee.players, yahtzee.turn, sys; assert 'numpy' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("name", LEVEL_IDS)
+def test_players_only_return_legal_decisions(name: str) -> None:
     player = get_player(name, random.Random(3))
     rng = random.Random(17)
     for _ in range(600):
-        card, dice, rolls_left = _random_position(rng)
-        decision = player.decide(card, dice, rolls_left)
-        if isinstance(decision, RollDecision):
-            assert rolls_left > 0
-            assert len(decision.hold) == 5
-            assert not all(decision.hold)
+        position = _random_position(rng)
+        card, dice = position.card, position.dice
+        decision = player.decide(position)
+        if isinstance(decision, Keep):
+            assert position.rolls_left > 0
+            assert len(decision.faces) < 5
+            assert kept_faces(dice, decision.hold(dice)) == tuple(sorted(decision.faces))
         else:
-            assert isinstance(decision, ScoreDecision)
+            assert isinstance(decision, Score)
             option = score_options(card, dice).get(decision.category)
             assert option is not None
             assert option.legal, (str(card), str(dice), decision.category)
 
 
-@pytest.mark.parametrize("name", PLAYER_NAMES)
-def test_players_finish_games_through_the_state_machine(name: str) -> None:
-    """Drive GameState with each player: the state machine accepts every action."""
-    from yahtzee.dice import SeededDice
-
+@pytest.mark.parametrize("name", LEVEL_IDS)
+def test_r1_players_finish_games_through_the_turn_driver(name: str) -> None:
+    """play_turn drives GameState with each player: the state machine accepts every step."""
     player: Player = get_player(name, random.Random(5))
     source = SeededDice(9)
     for _ in range(3):
         state = GameState.new(Mode.SOLO)
-        state = state.roll((False,) * 5, source)
         while not state.is_over:
-            assert state.dice is not None
-            decision = player.decide(state.current_card, state.dice, state.rolls_left)
-            if isinstance(decision, RollDecision):
-                state = state.roll(decision.hold, source)
-            else:
-                state = state.score(decision.category)
-                if not state.is_over:
-                    state = state.roll((False,) * 5, source)
+            played = play_turn(state, player, source)
+            rolls = [s for s in played.steps if isinstance(s, RollStep)]
+            assert 1 <= len(rolls) <= 3
+            assert isinstance(played.steps[-1], ScoreStep)
+            assert played.state.dice is None
+            assert played.state.current_card.filled_count == state.current_card.filled_count + 1
+            state = played.state
         assert state.current_card.is_complete
+
+
+class _Scripted:
+    """A player that answers from a list (to test the driver itself)."""
+
+    name = "scripted"
+
+    def __init__(self, *decisions: Decision) -> None:
+        self._decisions = list(decisions)
+
+    def decide(self, position: Position) -> Decision:  # noqa: ARG002
+        return self._decisions.pop(0)
+
+
+def test_r1_play_turn_records_each_step_and_passes_the_turn() -> None:
+    state = GameState.new(Mode.VS_COMPUTER)
+    state = state.roll((False,) * 5, ScriptedDice([1, 2, 3, 4, 6])).score(Category.CHANCE)
+    assert state.seat is Seat.COMPUTER
+    dice = ScriptedDice([6, 6, 1, 2, 3, 6, 5, 6, 1, 2])
+    player = _Scripted(Keep((6, 6)), Keep((6, 6, 6)), Score(Category.SIXES))
+    played = play_turn(state, player, dice, seat=Seat.COMPUTER)
+    assert [type(s) for s in played.steps] == [RollStep, RollStep, RollStep, ScoreStep]
+    first, second, third, score = played.steps
+    assert isinstance(first, RollStep)
+    assert str(first.dice) == "66123"
+    assert isinstance(second, RollStep)
+    assert second.hold == (True, True, False, False, False)
+    assert second.fresh == (6, 5, 6)
+    assert str(second.dice) == "66656"
+    assert isinstance(third, RollStep)
+    assert third.hold == (True, True, True, False, False)
+    assert isinstance(third, RollStep)
+    assert str(third.dice) == "66612"
+    assert isinstance(score, ScoreStep)
+    assert score.option.points == 18
+    assert played.state.seat is Seat.HUMAN
+    assert played.state.card(Seat.COMPUTER)[Category.SIXES] == 18
+
+
+def test_play_turn_refuses_illegal_decisions_or_replaces_them_with_a_fallback() -> None:
+    state = GameState.new(Mode.SOLO)
+    with pytest.raises(IllegalMoveError, match="cannot keep"):
+        play_turn(state, _Scripted(Keep((6,))), ScriptedDice([1, 2, 3, 4, 5]))
+    dice = ScriptedDice([1, 2, 3, 4, 5] * 3)
+    with pytest.raises(RollLimitError):
+        play_turn(state, _Scripted(Keep(()), Keep(()), Keep(())), dice)
+    played = play_turn(
+        state, _Scripted(Keep((6,))), ScriptedDice([1, 2, 3, 4, 5]), fallback=best_points_now
+    )
+    assert played.state.current_card[Category.LARGE_STRAIGHT] == 40
+    assert len(played.corrections) == 1
+
+
+def test_keep_never_means_stop() -> None:
+    with pytest.raises(IllegalMoveError, match="to stop, score"):
+        Keep((1, 2, 3, 4, 5))
+    with pytest.raises(IllegalMoveError, match=r"1\.\.6"):
+        Keep((7,))
 
 
 def test_expert_follows_the_advice(table: ValueTable) -> None:
     expert = ExpertPlayer(table)
     rng = random.Random(23)
     for _ in range(300):
-        card, dice, rolls_left = _random_position(rng)
-        decision = expert.decide(card, dice, rolls_left)
+        position = _random_position(rng)
+        card, dice, rolls_left = position.card, position.dice, position.rolls_left
+        decision = expert.decide(position)
         advice = advise(card, dice, rolls_left, table)
         best = advice.best
-        if isinstance(decision, RollDecision):
+        if isinstance(decision, Keep):
             assert isinstance(best, KeepOption)
-            kept = tuple(sorted(f for f, h in zip(dice, decision.hold, strict=True) if h))
-            assert kept == best.keep
+            assert decision.faces == best.keep
         else:
             # Scoring: either no rolls left or the best keep is all five dice.
             if rolls_left > 0:
@@ -120,8 +198,9 @@ def test_hold_for_keeps_exactly_the_faces() -> None:
     dice = Dice.parse("31343")
     assert hold_for(dice, (3, 3)) == (True, False, True, False, False)
     assert hold_for(dice, ()) == (False,) * 5
-    with pytest.raises(ValueError, match="cannot keep"):
+    with pytest.raises(IllegalMoveError, match="cannot keep"):
         hold_for(dice, (6,))
+    assert kept_faces(dice, (True, False, True, False, False)) == (3, 3)
 
 
 def test_intermediate_is_reproducible_with_a_seed() -> None:
@@ -141,7 +220,7 @@ def test_levels_are_well_separated() -> None:
     """Same dice seeds for all: novice << intermediate << expert (254.6)."""
     games = 400
     means = {}
-    for name in PLAYER_NAMES:
+    for name in LEVEL_IDS:
         result = simulate_player(partial(_make, name), games, seed=8)
         means[name] = float(result.scores.mean())
     assert means["novice"] + 25 < means["intermediate"], means

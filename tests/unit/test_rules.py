@@ -1,4 +1,4 @@
-"""Table-driven tests of the scoring rules R3-R7 (shared/product.md)."""
+"""Table-driven tests of the scoring rules R3-R7 (docs/requirements.md)."""
 
 from __future__ import annotations
 

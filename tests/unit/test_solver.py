@@ -12,8 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from yahtzee.players import ExpertPlayer, ScoreDecision
+from yahtzee.players.expert import ExpertPlayer
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, possible_points, score_options
+from yahtzee.simulation import simulate_expert
 from yahtzee.solver import (
     CategoryOption,
     KeepOption,
@@ -29,7 +30,7 @@ from yahtzee.solver import (
 )
 from yahtzee.solver import cache as solver_cache
 from yahtzee.solver.kernel import category_values, single_state_e0, turn_start_e0
-from yahtzee.solver.simulate import simulate_expert
+from yahtzee.turn import Position, Score
 
 PUBLISHED_START = 254.58773
 ROLLS: list[tuple[int, ...]] = list(combinations_with_replacement(range(1, 7), 5))
@@ -230,7 +231,7 @@ def test_yahtzee_is_scored_as_yahtzee(table: ValueTable) -> None:
     dice = Dice.parse("66666")
     assert best_keep(Scorecard(), dice, 2, table) == (6, 6, 6, 6, 6)
     assert best_category(Scorecard(), dice, table) is C.YAHTZEE
-    assert ExpertPlayer(table).decide(Scorecard(), dice, 2) == ScoreDecision(C.YAHTZEE)
+    assert ExpertPlayer(table).decide(Position(Scorecard(), dice, 2)) == Score(C.YAHTZEE)
     advice = advise(Scorecard(), dice, 0, table)
     assert isinstance(advice.best, CategoryOption)
     assert advice.best.category is C.YAHTZEE

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from yahtzee.players.base import Decision, RollDecision, ScoreDecision
-from yahtzee.rules import Dice, Scorecard
-from yahtzee.solver import ValueTable, best_category, best_keep, hold_for, load_table
+from yahtzee.solver import ValueTable, best_category, best_keep, load_table
+from yahtzee.turn import Decision, Keep, Position, Score
 
 
 class ExpertPlayer:
     """Maximises the expected final score: argmax of the solver's values.
 
-    Keeps the dice with the best expected value; when that keep is all five dice (or no
-    rolls are left) it scores in the box with the best value instead.
+    Keeps the dice with the best expected value; when the best is to stop (keep all five)
+    or no rolls are left, it scores in the box with the best value.
     """
 
     name = "expert"
@@ -26,11 +25,12 @@ class ExpertPlayer:
             self._table = load_table()
         return self._table
 
-    def decide(self, card: Scorecard, dice: Dice, rolls_left: int) -> Decision:
-        """The optimal action with ``dice`` on ``card`` and ``rolls_left`` rolls to come."""
+    def decide(self, position: Position) -> Decision:
+        """The optimal action in ``position``."""
         table = self.table
+        card, dice, rolls_left = position.card, position.dice, position.rolls_left
         if rolls_left > 0:
             keep = best_keep(card, dice, rolls_left, table)
-            if len(keep) < 5:
-                return RollDecision(hold_for(dice, keep))
-        return ScoreDecision(best_category(card, dice, table))
+            if len(keep) < len(dice.values):
+                return Keep(keep)
+        return Score(best_category(card, dice, table))

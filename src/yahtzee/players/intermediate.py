@@ -17,12 +17,9 @@ from threading import Lock
 
 import numpy as np
 
-from yahtzee.players.base import Decision, RollDecision, ScoreDecision
-from yahtzee.rules import UPPER_BONUS_THRESHOLD, Dice, Scorecard, legal_options
-from yahtzee.solver import hold_for, state_of
-from yahtzee.solver.advice import TurnArrays
-from yahtzee.solver.kernel import category_values
-from yahtzee.solver.tables import KEEP_FACES, N_DICE
+from yahtzee.rules import FACES, UPPER, UPPER_BONUS_THRESHOLD, Scorecard, legal_options
+from yahtzee.solver import TurnArrays, roll_gains, state_of
+from yahtzee.turn import Decision, Keep, Position, Score
 
 # What a box is typically worth to a decent player; writing a roll there "costs" this.
 TYPICAL = np.array(
@@ -32,24 +29,15 @@ TYPICAL = np.array(
 PAR_WEIGHT = 0.8  # points of "feeling" per point above/below three-of-a-face in the upper box
 MARGIN = 2.0  # options this close to the favourite are tempting...
 TEMPERATURE = 1.0  # ...with probability ~ exp(value / TEMPERATURE)
-_ZERO_TABLE = np.zeros(8192 * 64 * 2, dtype=np.float32)
-_ALL = np.arange(N_DICE, dtype=np.intp)
-_FACE = np.array([i + 1 if i < 6 else 0 for i in range(13)], dtype=np.float64)[:, None]
+_PAR = 3 * np.array(FACES, dtype=np.float64)[:, None]  # three of each face, per upper box
 
 
-def _heuristic_e0(mask: int, up: int, flag: int) -> np.ndarray[tuple[int], np.dtype[np.float64]]:
+def _heuristic_e0(card: Scorecard) -> np.ndarray[tuple[int], np.dtype[np.float64]]:
     """This turn's value of writing each roll in its best box, by the rule of thumb."""
-    n = N_DICE
-    gains, points = category_values(
-        _ZERO_TABLE,
-        np.full(n, mask, dtype=np.intp),
-        np.full(n, up, dtype=np.intp),
-        np.full(n, flag, dtype=np.intp),
-        _ALL,
-    )
+    gains, points = roll_gains(card)
     h = gains - TYPICAL[:, None]
-    if up < UPPER_BONUS_THRESHOLD:
-        h[:6] += PAR_WEIGHT * (points[:6] - 3 * _FACE[:6])
+    if card.upper_subtotal < UPPER_BONUS_THRESHOLD:
+        h[: len(UPPER)] += PAR_WEIGHT * (points[: len(UPPER)] - _PAR)
     e0: np.ndarray[tuple[int], np.dtype[np.float64]] = h.max(axis=0)
     return e0
 
@@ -67,7 +55,7 @@ def _arrays(card: Scorecard) -> TurnArrays:
         if arrays is not None:
             _cache.move_to_end(key)
             return arrays
-    arrays = TurnArrays(_heuristic_e0(*key))
+    arrays = TurnArrays(_heuristic_e0(card))
     with _lock:
         _cache[key] = arrays
         while len(_cache) > _CACHE_SIZE:
@@ -89,13 +77,14 @@ class IntermediatePlayer:
         weights = [math.exp((values[i] - best) / TEMPERATURE) for i in near]
         return self._rng.choices(near, weights)[0]
 
-    def decide(self, card: Scorecard, dice: Dice, rolls_left: int) -> Decision:
+    def decide(self, position: Position) -> Decision:
         """Best keep for this turn by expected rule-of-thumb value, sometimes a near one."""
-        if rolls_left > 0:
-            subs, values = _arrays(card).candidates(dice, rolls_left)
-            keep = KEEP_FACES[subs[self._pick(values)]]
-            if len(keep) < 5:
-                return RollDecision(hold_for(dice, keep))
+        card, dice = position.card, position.dice
+        if position.rolls_left > 0:
+            keeps, values = _arrays(card).choices(dice, position.rolls_left)
+            keep = keeps[self._pick(values)]
+            if len(keep) < len(dice.values):
+                return Keep(keep)
         options = legal_options(card, dice)
         up = card.upper_subtotal
         values = []
@@ -105,4 +94,4 @@ class IntermediatePlayer:
             if face is not None and up < UPPER_BONUS_THRESHOLD:
                 value += PAR_WEIGHT * (o.points - 3 * face)
             values.append(value)
-        return ScoreDecision(options[self._pick(values)].category)
+        return Score(options[self._pick(values)].category)

@@ -13,9 +13,8 @@ No randomness: its weakness is short-sightedness, not noise.
 
 from __future__ import annotations
 
-from yahtzee.players.base import Decision, RollDecision, ScoreDecision
 from yahtzee.rules import Category, Dice, Scorecard, legal_options
-from yahtzee.solver import hold_for
+from yahtzee.turn import Decision, Keep, Position, Score
 
 GOOD_ENOUGH = 12
 """Points in a box other than 机会 that make the novice stop rolling."""
@@ -36,13 +35,14 @@ class NovicePlayer:
 
     name = "novice"
 
-    def decide(self, card: Scorecard, dice: Dice, rolls_left: int) -> Decision:
+    def decide(self, position: Position) -> Decision:
         """Keep an obvious pattern or the most common face; score the most points now."""
-        if rolls_left > 0:
+        card, dice = position.card, position.dice
+        if position.rolls_left > 0:
             keep = self._keep(card, dice)
-            if len(keep) < 5:
-                return RollDecision(hold_for(dice, keep))
-        return ScoreDecision(self._box(card, dice))
+            if len(keep) < len(dice.values):
+                return Keep(keep)
+        return Score(self._box(card, dice))
 
     @staticmethod
     def _keep(card: Scorecard, dice: Dice) -> tuple[int, ...]:

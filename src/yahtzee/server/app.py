@@ -16,7 +16,6 @@ from fastapi.staticfiles import StaticFiles
 
 from yahtzee import __version__
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
-from yahtzee.players.base import Player
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
 from yahtzee.server.fastpath import ActionFastPath
@@ -25,6 +24,7 @@ from yahtzee.server.routers import advice, games, health, records
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import Settings
 from yahtzee.storage import open_storage
+from yahtzee.turn import Player
 
 log = logging.getLogger("yahtzee.server")
 

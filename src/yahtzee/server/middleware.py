@@ -1,8 +1,17 @@
 """One pure-ASGI middleware for what every response needs.
 
 * the anonymous player cookie (issued on the first request, U9);
+* same-origin JSON only for anything that can change state (F3): a POST, PUT, PATCH or
+  DELETE whose ``Origin`` is not this server's own, or whose ``Sec-Fetch-Site`` is
+  ``cross-site``, gets 403 ``forbidden``; a POST, PUT or PATCH whose body is not
+  ``application/json`` gets 415 ``unsupported_media_type``. Together they refuse every
+  request a page on another site can make (an HTML form can only send
+  ``application/x-www-form-urlencoded``, ``multipart/form-data`` or ``text/plain``, and a
+  script's cross-origin ``fetch`` carries its ``Origin``);
 * the 64 KB body limit (413, checked on ``Content-Length`` and on the bytes actually read,
   so a chunked upload cannot slip past);
+* ``HEAD`` wherever ``GET`` works: the application answers a ``GET`` and the body is
+  dropped, so status and headers are the same;
 * the security headers (a strict CSP without inline script, nosniff, no referrer leaks,
   no framing).
 
@@ -15,11 +24,12 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from urllib.parse import urlsplit
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yahtzee.server.errors import to_api_error
+from yahtzee.server.errors import ApiError, to_api_error
 
 COOKIE_NAME = "yahtzee_player"
 COOKIE_MAX_AGE = 365 * 24 * 3600
@@ -61,8 +71,102 @@ def _cookie_player(header: bytes) -> str | None:
     return None
 
 
+# Methods that may change state: they must come from our own pages, as JSON (F3).
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def _host_port(value: str, scheme: str) -> tuple[str, int] | None:
+    """``(host, port)`` of a ``Host`` header value (``example.org:8000``, ``[::1]:80``)."""
+    host, port = value, ""
+    if value.startswith("["):  # an IPv6 address
+        close = value.find("]")
+        host, rest = value[: close + 1], value[close + 1 :]
+        if close < 0 or (rest and not rest.startswith(":")):
+            return None
+        port = rest[1:]
+    elif ":" in value:
+        host, _, port = value.partition(":")
+    if not port:
+        port = str(_DEFAULT_PORTS.get(scheme, 0))
+    if not host or not port.isdigit():
+        return None
+    return host.lower(), int(port)
+
+
+def same_origin(origin: str, scheme: str, host: str) -> bool:
+    """Whether an ``Origin`` header names this server: scheme, host and port all equal
+    to the request's own (its scheme and ``Host`` header). ``null`` never matches."""
+    parts = urlsplit(origin)
+    try:
+        origin_port = parts.port
+    except ValueError:
+        return False
+    if parts.scheme not in _DEFAULT_PORTS or not parts.hostname or parts.path or parts.query:
+        return False
+    if origin_port is None:
+        origin_port = _DEFAULT_PORTS[parts.scheme]
+    own = _host_port(host, scheme)
+    hostname = parts.hostname.lower()
+    if ":" in hostname:  # urlsplit strips an IPv6 address's brackets
+        hostname = f"[{hostname}]"
+    return own is not None and (parts.scheme, hostname, origin_port) == (scheme, *own)
+
+
+def is_json(content_type: str) -> bool:
+    """``application/json``, optionally with ``charset=utf-8`` (JSON is UTF-8, RFC 8259)."""
+    media, _, params = content_type.partition(";")
+    if media.strip().lower() != "application/json":
+        return False
+    for param in params.split(";"):
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset" and value.strip().strip('"').lower() != "utf-8":
+            return False
+    return True
+
+
+class ForbiddenError(ApiError):
+    """A state-changing request from another site (F3)."""
+
+    def __init__(self) -> None:
+        super().__init__(403, "forbidden", "只接受来自本站页面的请求。")
+
+
+class UnsupportedMediaTypeError(ApiError):
+    """A state-changing request whose body is not JSON (F3)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            415, "unsupported_media_type", "请求内容必须是 JSON（Content-Type: application/json）。"
+        )
+
+
+def check_request(scope: Scope, headers: dict[bytes, bytes]) -> ApiError | None:
+    """The F3 refusal of a request, if any (403 before 415: a foreign page learns nothing
+    about what else it would have needed)."""
+    if scope["method"] not in UNSAFE_METHODS:
+        return None
+    origin = headers.get(b"origin")
+    if headers.get(b"sec-fetch-site", b"").lower() == b"cross-site":
+        return ForbiddenError()
+    if origin is not None:
+        host = headers.get(b"host")
+        if host is None:
+            server = scope.get("server") or ("", 0)
+            host = f"{server[0]}:{server[1]}".encode()
+        if not same_origin(origin.decode("latin-1"), scope["scheme"], host.decode("latin-1")):
+            return ForbiddenError()
+    if scope["method"] not in BODY_METHODS:
+        return None  # DELETE: no body to check (and no such route: the app answers 405)
+    if not is_json(headers.get(b"content-type", b"").decode("latin-1")):
+        return UnsupportedMediaTypeError()
+    return None
+
+
 class ServerMiddleware:
-    """Player cookie, body size limit and security headers (see the module docstring)."""
+    """Player cookie, same-origin JSON, body size limit, HEAD and security headers (see the
+    module docstring)."""
 
     def __init__(self, app: ASGIApp, max_body_bytes: int = 64 * 1024) -> None:
         self.app = app
@@ -74,14 +178,22 @@ class ServerMiddleware:
             return
         player_id: str | None = None
         length: int | None = None
+        checked: dict[bytes, bytes] = {}
         for name, value in scope["headers"]:
             if name == b"cookie" and player_id is None:
                 player_id = _cookie_player(value)
             elif name == b"content-length":
+                checked[name] = value
                 try:
                     length = int(value)
                 except ValueError:
                     length = None
+            elif name in _CHECKED_HEADERS:
+                checked.setdefault(name, value)
+        head = scope["method"] == "HEAD"
+        if head:
+            # The application answers a GET; its body is dropped below (same headers).
+            scope = {**scope, "method": "GET"}
         # Re-issued on each new game too, so that the year's expiry slides while a
         # browser keeps playing and its records are not lost after a year (U9).
         issue_cookie = player_id is None or (
@@ -108,11 +220,17 @@ class ServerMiddleware:
                     )
                     headers.append((b"set-cookie", cookie.encode()))
                 message = {**message, "headers": headers}
+            elif head and message["type"] == "http.response.body" and message.get("body"):
+                message = {**message, "body": b""}
             await send(message)
 
+        refusal = check_request(scope, checked)
+        if refusal is not None:
+            await send_error(send_with_headers, refusal)
+            return
         limit = self.max_body_bytes
         if length is not None and length > limit:
-            await _send_too_large(send_with_headers)
+            await send_error(send_with_headers, to_api_error(HTTPException(413)), close=True)
             return
 
         received = 0
@@ -130,20 +248,20 @@ class ServerMiddleware:
         await self.app(scope, limited_receive, send_with_headers)
 
 
-async def _send_too_large(send: Send) -> None:
-    error = to_api_error(HTTPException(413))
+_CHECKED_HEADERS = frozenset({b"origin", b"sec-fetch-site", b"content-type", b"host"})
+
+
+async def send_error(send: Send, error: ApiError, *, close: bool = False) -> None:
+    """Answer with ``error`` in the one error shape (before the application ran)."""
     body = json.dumps(
         {"error": {"code": error.code, "message": error.message}}, ensure_ascii=False
     ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    if close:
+        # The unread body of a too-large request must not be taken for the next request.
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": error.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -26,9 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from yahtzee.dice import DiceSource
-from yahtzee.errors import IllegalMoveError
-from yahtzee.game import NO_HOLD, GameState, Mode, Seat
-from yahtzee.players.base import Player, RollDecision, ScoreDecision
+from yahtzee.game import GameState, Mode, Seat
+from yahtzee.players import HINT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category, Dice, Scorecard, ScoreOption, score_options
 from yahtzee.server.errors import (
     AbandonedGameError,
@@ -50,11 +49,9 @@ from yahtzee.storage import (
     replay,
     start,
 )
+from yahtzee.turn import Keep, Player, Position, RollStep, Score, best_points_now, play_turn
 
 log = logging.getLogger("yahtzee.server")
-
-DIFFICULTIES = ("novice", "intermediate", "expert")
-HINT_PLAYER = "expert"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +101,8 @@ class GameService:
 
     def warm_up(self) -> None:
         """Create every player now (this loads the solver table once, at startup)."""
-        for name in DIFFICULTIES:
-            self.player(name)
+        for level in Difficulty:
+            self.player(level.value)
 
     # -- reads --------------------------------------------------------------------------
 
@@ -217,12 +214,10 @@ class GameService:
         state = loaded.game.state
         state.use_hint()  # refuses at 0 hints or before the first roll, spending nothing
         assert state.dice is not None
-        decision = self.player(HINT_PLAYER).decide(state.current_card, state.dice, state.rolls_left)
-        if isinstance(decision, RollDecision) and (all(decision.hold) or not state.rolls_left):
-            # Holding all five means "stop here": ask the expert which box it would take.
-            decision = self.player(HINT_PLAYER).decide(state.current_card, state.dice, 0)
-        hold = tuple(decision.hold) if isinstance(decision, RollDecision) else None
-        category = decision.category if isinstance(decision, ScoreDecision) else None
+        position = Position(state.current_card, state.dice, state.rolls_left)
+        decision = self.player(HINT_DIFFICULTY.value).decide(position)
+        hold = decision.hold(state.dice) if isinstance(decision, Keep) else None
+        category = decision.category if isinstance(decision, Score) else None
         why = explain(state.current_card, state.dice, state.rolls_left, hold, category)
         hint = Hint(hold=hold, category=category, explanation=why)
         data = {
@@ -272,27 +267,39 @@ class GameService:
         """Play the computer's whole turn (R8); every step is an event for the log."""
         difficulty = fold.game.difficulty
         assert difficulty is not None
-        player = self.player(difficulty)
-        while fold.game.state.seat is Seat.COMPUTER and not fold.game.state.is_over:
-            state = fold.game.state
-            if state.dice is None:
-                self._roll(fold, Seat.COMPUTER, NO_HOLD)
-                continue
-            decision = player.decide(state.current_card, state.dice, state.rolls_left)
-            if isinstance(decision, RollDecision) and all(decision.hold):
-                # Holding all five means "stop here": which box would this player take?
-                decision = player.decide(state.current_card, state.dice, 0)
-            if isinstance(decision, RollDecision) and state.rolls_left > 0:
-                self._roll(fold, Seat.COMPUTER, decision.hold)
-            elif isinstance(decision, ScoreDecision):
-                try:
-                    _score(fold, Seat.COMPUTER, decision.category)
-                except IllegalMoveError:  # a player bug must not break the human's request
-                    log.warning("%s player chose an illegal box: %r", difficulty, decision)
-                    _score(fold, Seat.COMPUTER, _best_option(state))
+        played = play_turn(
+            fold.game.state,
+            self.player(difficulty),
+            self.dice,
+            seat=Seat.COMPUTER,
+            fallback=best_points_now,  # a player bug must not break the human's request
+        )
+        for problem in played.corrections:
+            log.warning("%s player: %s", difficulty, problem)
+        seat = Seat.COMPUTER.value
+        for step in played.steps:
+            if isinstance(step, RollStep):
+                fold.add(
+                    Event(
+                        "roll",
+                        {
+                            "seat": seat,
+                            "hold": list(step.hold),
+                            "faces": list(step.fresh),
+                            "dice": list(step.dice.values),
+                        },
+                    )
+                )
             else:
-                log.warning("%s player rolled with no rolls left: %r", difficulty, decision)
-                _score(fold, Seat.COMPUTER, _best_option(state))
+                option = step.option
+                data = {
+                    "seat": seat,
+                    "category": step.category.value,
+                    "points": option.points,
+                    "yahtzee_bonus": option.yahtzee_bonus,
+                    "dice": list(step.dice.values),
+                }
+                fold.add(Event("score", data))
 
     async def _commit(self, loaded: Loaded, fold: _Fold) -> Loaded:
         game = fold.game
@@ -356,12 +363,6 @@ def _score(fold: _Fold, seat: Seat, category: Category) -> dict[Category, ScoreO
         points=option.points, yahtzee_bonus=option.yahtzee_bonus, dice=list(dice.values)
     )
     return options
-
-
-def _best_option(state: GameState) -> Category:
-    """The legal box that adds the most right now (a safe fallback, never the advice)."""
-    options = [o for o in _options(state).values() if o.legal]
-    return max(options, key=lambda o: o.gain).category
 
 
 def _needs_zero_confirmation(options: dict[Category, ScoreOption], category: Category) -> bool:

@@ -10,7 +10,7 @@ from pathlib import Path
 import platformdirs
 
 from yahtzee.dice import DiceSource
-from yahtzee.players.base import Player
+from yahtzee.turn import Player
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 

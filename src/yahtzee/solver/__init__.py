@@ -3,7 +3,10 @@
 * :func:`load_table` — the process-wide table of turn-start values (built on first need);
 * :func:`advise` — every option of a position ranked by expected points still to come;
 * :func:`best_keep` / :func:`best_category` — the expert's action, fast;
-* :mod:`yahtzee.solver.simulate` — many expert games at once.
+* :class:`TurnArrays` / :func:`roll_gains` — one turn's keep values for any valuation of
+  the rolls (what a rule-of-thumb player plans with).
+
+Simulated games are in :mod:`yahtzee.simulation`, a layer above the players.
 """
 
 from yahtzee.solver.advice import (
@@ -11,10 +14,11 @@ from yahtzee.solver.advice import (
     CategoryOption,
     KeepOption,
     Option,
+    TurnArrays,
     advise,
     best_category,
     best_keep,
-    hold_for,
+    roll_gains,
 )
 from yahtzee.solver.cache import (
     RULES_VERSION,
@@ -26,6 +30,7 @@ from yahtzee.solver.cache import (
     state_of,
     table_path,
 )
+from yahtzee.turn import hold_for
 
 __all__ = [
     "RULES_VERSION",
@@ -34,6 +39,7 @@ __all__ = [
     "KeepOption",
     "Option",
     "TableMissingError",
+    "TurnArrays",
     "ValueTable",
     "advise",
     "best_category",
@@ -42,6 +48,7 @@ __all__ = [
     "cache_dir",
     "hold_for",
     "load_table",
+    "roll_gains",
     "state_of",
     "table_path",
 ]

@@ -18,12 +18,9 @@ import numpy as np
 import numpy.typing as npt
 
 from yahtzee.errors import GameOverError, IllegalMoveError
-from yahtzee.game import Hold
 from yahtzee.rules import (
     CATEGORIES,
-    FULL_HOUSE_POINTS,
-    LARGE_STRAIGHT_POINTS,
-    SMALL_STRAIGHT_POINTS,
+    JOKER_FIXED_POINTS,
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_BONUS,
@@ -34,7 +31,7 @@ from yahtzee.rules import (
     score_options,
 )
 from yahtzee.solver.cache import ValueTable, load_table, state_of
-from yahtzee.solver.kernel import single_state_e0
+from yahtzee.solver.kernel import category_gains, single_state_e0
 from yahtzee.solver.tables import (
     BASE_SCORE,
     DICE_COUNTS,
@@ -75,11 +72,7 @@ _SUB_FLAT = np.concatenate(_UNIQUE_SUB_ARRAYS)
 _SUB_STARTS = np.cumsum([0] + [len(s) for s in _UNIQUE_SUBS[:-1]]).astype(np.intp)
 _FULL = LEVEL_OFFSETS[5]
 _Y = Category.YAHTZEE.index
-_JOKER_FIXED = {
-    Category.FULL_HOUSE.index: FULL_HOUSE_POINTS,
-    Category.SMALL_STRAIGHT.index: SMALL_STRAIGHT_POINTS,
-    Category.LARGE_STRAIGHT.index: LARGE_STRAIGHT_POINTS,
-}
+_JOKER_FIXED = {c.index: points for c, points in JOKER_FIXED_POINTS.items()}
 assert _COMPLETE.shape == (_FULL, N_DICE)
 assert N_KEEPS == _FULL + N_DICE
 
@@ -150,6 +143,14 @@ class TurnArrays:
         values = (_COMPLETE[_UNIQUE_SUB_ARRAYS[d][:-1]] @ before).tolist()
         values.append(float(before[d]))  # keeping all five: stop with this roll
         return subs, values
+
+    def choices(
+        self, dice: Dice, rolls_left: int
+    ) -> tuple[tuple[tuple[int, ...], ...], list[float]]:
+        """The distinct keeps of ``dice`` as faces (the whole roll, i.e. stopping, last)
+        and their values with ``rolls_left`` rolls to come."""
+        subs, values = self.candidates(dice, rolls_left)
+        return tuple(KEEP_FACES[k] for k in subs), values
 
     def best_keep(self, dice: Dice, rolls_left: int) -> tuple[int, ...]:
         """The faces to keep (all five = stop) that maximise ``k_rolls_left``."""
@@ -264,6 +265,24 @@ def category_options(card: Scorecard, dice: Dice, table: ValueTable) -> list[Cat
     return out
 
 
+_ALL_ROLLS = np.arange(N_DICE, dtype=np.intp)
+
+
+def roll_gains(card: Scorecard) -> tuple[F64, npt.NDArray[np.intp]]:
+    """For every roll (252, see ``tables.LEVELS[5]``): what writing it in each box adds to
+    the total right now, ``-inf`` where not allowed, and the points in the box; both
+    shaped (13, 252). The raw material of players that judge the future by a rule of
+    thumb instead of the table."""
+    mask, up, flag = state_of(card)
+    n = N_DICE
+    return category_gains(
+        np.full(n, mask, dtype=np.intp),
+        np.full(n, up, dtype=np.intp),
+        np.full(n, flag, dtype=np.intp),
+        _ALL_ROLLS,
+    )
+
+
 def keep_options(
     card: Scorecard, dice: Dice, rolls_left: int, table: ValueTable
 ) -> list[KeepOption]:
@@ -345,18 +364,3 @@ def best_category(card: Scorecard, dice: Dice, table: ValueTable) -> Category:
         if value > best_value:
             best, best_value = c, value
     return CATEGORIES[best]
-
-
-def hold_for(dice: Dice, keep: tuple[int, ...]) -> Hold:
-    """Positions to hold so that exactly the faces ``keep`` stay (leftmost first)."""
-    want = list(keep)
-    hold = []
-    for face in dice.values:
-        if face in want:
-            want.remove(face)
-            hold.append(True)
-        else:
-            hold.append(False)
-    if want:
-        raise ValueError(f"cannot keep {keep} from {dice}")
-    return (hold[0], hold[1], hold[2], hold[3], hold[4])

@@ -6,26 +6,29 @@ in batches by the number of filled boxes, from 12 down to 0: every successor of 
 has one more box filled, so it is already known. Inside a batch the states are cut into
 chunks that stay in the CPU cache.
 
-Two cores share the chunks through a forked worker process writing into the same shared
-memory (threads were measured: with a few hundred states per numpy call the GIL-held
-Python between calls serialises them, no gain; two processes: ~1.5-1.8x). Forking is only
-done in a single-threaded process (the ``yahtzee solve`` command); elsewhere, e.g. a
-server building its table on first need, the solve runs in the calling thread.
+Two cores share the chunks through :mod:`yahtzee.solver.pool` (a forked worker writing into
+the same shared memory; one phase per batch). Forking is only done in a single-threaded
+process (the ``yahtzee solve`` command); elsewhere, e.g. a server building its table on
+first need, the solve runs in the calling thread.
 """
 
 from __future__ import annotations
 
-import ctypes
-import mmap
-import os
-import threading
-from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
 
 from yahtzee.rules import UPPER_BONUS_THRESHOLD
 from yahtzee.solver.kernel import reroll, turn_start_e0
+from yahtzee.solver.pool import (
+    ProgressFn,
+    Task,
+    keep_freed_memory,
+    run_phases,
+    shared_zeros,
+    worker_count,
+)
 from yahtzee.solver.tables import (
     F32,
     N_UP,
@@ -40,8 +43,6 @@ TABLE_SHAPE = (1 << NUM_CATS, N_UP, 2)
 """V[mask, upper, flag]: mask bit i = box i used; flag = the 快艇 box holds 50."""
 CHUNK = 320  # (252, S) float32 temporaries must stay in the 1 MB L2: 320 beats 768 by ~2x
 _PROB32 = PROB5.astype(np.float32)  # e2 is relative to the per-state shift: float32 is ample
-
-ProgressFn = Callable[[int, int], None]
 
 
 def reachable_states() -> npt.NDArray[np.bool_]:
@@ -84,26 +85,6 @@ def solve_states(v: F32, mask: IntArray, up: IntArray, flag: IntArray) -> None:
     v[(mask * N_UP + up) * 2 + flag] = _PROB32 @ e2 + shift
 
 
-def keep_freed_memory() -> None:
-    """Ask glibc to keep freed memory instead of returning it to the OS at once.
-
-    Each chunk allocates and frees a few MB of temporaries; with glibc's defaults those
-    go back to the kernel after every free (mmap/munmap and heap trimming), which showed
-    up as ~900k page faults and more system time than the whole computation. Raising the
-    mmap and trim thresholds (process-wide, harmless elsewhere: at most a few tens of MB
-    stay mapped) halves the solve time. A no-op where glibc is not the C library.
-    """
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
-        return
-    m_trim_threshold, m_top_pad, m_mmap_threshold = -1, -2, -3
-    mallopt(m_trim_threshold, 256 << 20)
-    mallopt(m_top_pad, 64 << 20)
-    mallopt(m_mmap_threshold, 32 << 20)
-
-
 class _Batch:
     """One batch (states with the same number of filled boxes): what to solve, what to copy."""
 
@@ -123,10 +104,9 @@ class _Batch:
         self.copy_to = (m2 * N_UP + u2) * 2 + f2
         self.copy_from = (m2 * N_UP + canon[m2, u2]) * 2 + f2
 
-    def run_share(self, v: F32, rank: int, workers: int) -> None:
-        """Solve every ``workers``-th chunk starting at ``rank``."""
-        for piece in self.chunks[rank::workers]:
-            solve_states(v, *piece)
+    def tasks(self, v: F32) -> list[Task]:
+        """One task per chunk (weighted by its number of states)."""
+        return [Task(partial(solve_states, v, *piece), len(piece[0])) for piece in self.chunks]
 
     def finish(self, v: F32) -> None:
         """Copy representatives' values to the equivalent (hopeless-subtotal) states."""
@@ -145,20 +125,6 @@ def _plan(chunk: int) -> list[_Batch]:
     return batches
 
 
-def can_fork() -> bool:
-    """Forking workers is safe here: POSIX and no other thread in this process."""
-    return hasattr(os, "fork") and threading.active_count() == 1
-
-
-def _worker(v: F32, batches: list[_Batch], rank: int, workers: int, go: int, done: int) -> None:
-    """Body of a forked worker: one share of every batch, in step with the parent."""
-    for batch in batches:
-        if os.read(go, 1) != b"g":
-            return  # the parent gave up
-        batch.run_share(v, rank, workers)
-        os.write(done, b"d")
-
-
 def solve(
     *, workers: int | None = None, chunk: int = CHUNK, progress: ProgressFn | None = None
 ) -> F32:
@@ -167,58 +133,19 @@ def solve(
     ``workers`` processes share each batch (default: up to 2 where forking is safe, see
     the module docstring). ``progress(done, total)`` is called after each batch.
     """
-    if workers is None:
-        workers = min(2, os.cpu_count() or 1)
-    if not can_fork():
-        workers = 1
+    workers = worker_count(workers)
     keep_freed_memory()
     batches = _plan(chunk)
-    total = sum(b.size for b in batches)
     size = int(np.prod(TABLE_SHAPE))
-    # Shared anonymous memory: the forked workers write their chunks straight into it.
-    shared = mmap.mmap(-1, size * 4) if workers > 1 else None
-    v: F32 = (
-        np.frombuffer(shared, dtype=np.float32)
-        if shared is not None
-        else np.zeros(size, dtype=np.float32)
+    # Shared memory when forked workers write their chunks straight into it.
+    v: F32 = shared_zeros(size, np.float32, shared=workers > 1)
+    run_phases(
+        [batch.tasks(v) for batch in batches],
+        workers,
+        after_phase=lambda i: batches[i].finish(v),
+        progress=progress,
+        name="solver worker",
     )
-    children: list[tuple[int, int, int]] = []  # (pid, go-pipe write end, done-pipe read end)
-    try:
-        for rank in range(1, workers):
-            go_r, go_w = os.pipe()
-            done_r, done_w = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # pragma: no cover - runs in the child process
-                status = 1
-                try:
-                    os.close(go_w)
-                    os.close(done_r)
-                    _worker(v, batches, rank, workers, go_r, done_w)
-                    status = 0
-                finally:
-                    os._exit(status)
-            os.close(go_r)
-            os.close(done_w)
-            children.append((pid, go_w, done_r))
-        done = 0
-        for batch in batches:
-            for _, go_w, _ in children:
-                os.write(go_w, b"g")
-            batch.run_share(v, 0, workers)
-            for pid, _, done_r in children:
-                if os.read(done_r, 1) != b"d":
-                    raise RuntimeError(f"solver worker {pid} died")
-            batch.finish(v)
-            done += batch.size
-            if progress is not None:
-                progress(done, total)
-        result = np.array(v, dtype=np.float32) if shared is not None else v
-    finally:
-        for pid, go_w, done_r in children:
-            os.close(go_w)  # a worker still waiting reads EOF and exits
-            os.close(done_r)
-            os.waitpid(pid, 0)
-    del v
-    if shared is not None:
-        shared.close()
+    # A private copy: the shared mapping is released with ``v``.
+    result = np.array(v, dtype=np.float32) if workers > 1 else v
     return result.reshape(TABLE_SHAPE)

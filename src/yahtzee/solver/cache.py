@@ -11,14 +11,14 @@ import os
 import sys
 import tempfile
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from yahtzee.progress import progress_bar
 from yahtzee.rules import Scorecard
-from yahtzee.solver.build import TABLE_SHAPE, ProgressFn, solve
+from yahtzee.solver.build import TABLE_SHAPE, solve
 from yahtzee.solver.tables import F32, UPPER_CAP, rules_fingerprint
 
 SOLVER_FORMAT = "v1"
@@ -87,23 +87,6 @@ _LOCK = threading.Lock()
 _LOADED: dict[Path, ValueTable] = {}
 
 
-def _make_progress(enabled: bool) -> ProgressFn | None:
-    if not (enabled and sys.stderr.isatty()):
-        return None
-    start = time.perf_counter()
-
-    def report(done: int, total: int) -> None:
-        width = 30
-        filled = int(width * done / total)
-        bar = "#" * filled + "-" * (width - filled)
-        elapsed = time.perf_counter() - start
-        end = "\n" if done >= total else ""
-        sys.stderr.write(f"\r求解 solving [{bar}] {100 * done / total:5.1f}% {elapsed:5.1f}s{end}")
-        sys.stderr.flush()
-
-    return report
-
-
 def _save(values: F32, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     # Write to a temporary file in the same directory, then rename: readers in other
@@ -144,7 +127,7 @@ def build_table(*, force: bool = False, progress: bool = False) -> ValueTable:
                 else:
                     _LOADED[path] = table
                     return table
-        report = _make_progress(progress)
+        report = progress_bar("求解 solving", sys.stderr) if progress else None
         values = solve(progress=report)
         _save(values, path)
         values.setflags(write=False)

@@ -17,7 +17,16 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from yahtzee.rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, YAHTZEE_POINTS
+from yahtzee.rules import (
+    CATEGORIES,
+    JOKER_FIXED_POINTS,
+    LOWER,
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    YAHTZEE_BONUS,
+    YAHTZEE_POINTS,
+    Category,
+)
 from yahtzee.solver.tables import (
     BASE_SCORE,
     DICE_COUNTS,
@@ -37,8 +46,17 @@ from yahtzee.solver.tables import (
 )
 
 _NEG = np.float32(-np.inf)
-_LOWER_NOT_Y = (6, 7, 8, 9, 10, 12)  # lower boxes other than 快艇 (index 11)
-_Y = 11
+_Y = Category.YAHTZEE.index
+_LOWER_NOT_Y = tuple(c.index for c in LOWER if c is not Category.YAHTZEE)
+# The pattern columns below: which of 三条 四条 葫芦 小顺 大顺 a roll qualifies for.
+_FIXED = JOKER_FIXED_POINTS  # 葫芦 小顺 大顺: their points, which the Joker also pays
+_PATTERN_BOXES = (
+    Category.THREE_OF_A_KIND,
+    Category.FOUR_OF_A_KIND,
+    Category.FULL_HOUSE,
+    Category.SMALL_STRAIGHT,
+    Category.LARGE_STRAIGHT,
+)
 _SIXTH = np.float32(1.0 / 6.0)
 _CNT = np.arange(6, dtype=np.intp)
 
@@ -47,13 +65,8 @@ def _patterns() -> tuple[list[tuple[int, int, int, int, int]], IntArray]:
     keys: list[tuple[int, int, int, int, int]] = []
     of = np.empty(N_DICE, dtype=np.intp)
     for d in range(N_DICE):
-        key = (
-            int(BASE_SCORE[6, d] > 0),
-            int(BASE_SCORE[7, d] > 0),
-            int(BASE_SCORE[8, d] > 0),
-            int(BASE_SCORE[9, d] > 0),
-            int(BASE_SCORE[10, d] > 0),
-        )
+        qualifies = [int(BASE_SCORE[c.index, d] > 0) for c in _PATTERN_BOXES]
+        key = (qualifies[0], qualifies[1], qualifies[2], qualifies[3], qualifies[4])
         if key not in keys:
             keys.append(key)
         of[d] = keys.index(key)
@@ -95,13 +108,19 @@ _ZERO_SLOTS = np.array([*range(6), _SLOT_Y0, *_SLOT_UPPER_ZERO.tolist()], dtype=
 
 def _lower_pattern_slots() -> tuple[IntArray, IntArray, F32]:
     # Slots 0-5 are 三条 四条 葫芦 小顺 大顺 机会. A: boxes scoring the dice sum (padded by
-    # repeating 机会); B: fixed-point outcomes (qualifying 25/30/40, else 0) and 快艇 for 0.
+    # repeating 机会); B: fixed-point outcomes (qualifying 葫芦/小顺/大顺 at their rules
+    # points, else 0) and 快艇 for 0.
     a_slots, b_slots, b_points = [], [], []
     for has3, has4, fh, ss, ls in _PATTERNS:
         a = [5] + ([0] if has3 else []) + ([1] if has4 else [])
         a_slots.append(a + [5] * (3 - len(a)))
         b = [_SLOT_Y0, 2, 3, 4] + ([] if has3 else [0]) + ([] if has4 else [1])
-        pts = [0, 25 * fh, 30 * ss, 40 * ls] + [0] * (len(b) - 4)
+        pts = [
+            0,
+            _FIXED[Category.FULL_HOUSE] * fh,
+            _FIXED[Category.SMALL_STRAIGHT] * ss,
+            _FIXED[Category.LARGE_STRAIGHT] * ls,
+        ] + [0] * (len(b) - 4)
         b_slots.append(b + [_SLOT_Y0] * (6 - len(b)))
         b_points.append(pts + [0] * (6 - len(pts)))
     return (
@@ -240,13 +259,14 @@ def reroll(e: F32, flat: F32 | None = None) -> tuple[list[F32], F32]:
     return k, best_within(k)
 
 
-_BITS = (1 << np.arange(13, dtype=np.intp))[:, None]  # (13, 1)
-_IS_UPPER = (np.arange(13) < 6)[:, None]
+_BITS = (1 << np.arange(len(CATEGORIES), dtype=np.intp))[:, None]  # (13, 1)
+_FIRST_LOWER = LOWER[0].index
+_IS_UPPER = (np.arange(len(CATEGORIES)) < _FIRST_LOWER)[:, None]
 _IS_YAHTZEE_ROLL = DICE_COUNTS.max(axis=1) == 5
 _YAHTZEE_FACE = DICE_COUNTS.argmax(axis=1)  # 0..5; meaningful on Yahtzee rows only
 # 葫芦 小顺 大顺 score in full under the Joker.
-_JOKER_FIXED_ROWS = np.array([8, 9, 10], dtype=np.intp)
-_JOKER_FIXED_PTS = np.array([25, 30, 40], dtype=np.intp)[:, None]
+_JOKER_FIXED_ROWS = np.array([c.index for c in JOKER_FIXED_POINTS], dtype=np.intp)
+_JOKER_FIXED_PTS = np.array(list(JOKER_FIXED_POINTS.values()), dtype=np.intp)[:, None]
 
 
 def category_values(
@@ -259,9 +279,30 @@ def category_values(
     boxes and boxes the forced Joker forbids (R6). This is the per-position twin of
     :func:`turn_start_e0`, vectorised over positions instead of rolls.
     """
+    legal, gain, pts, new_up = _write_outcomes(mask, up, flag, dice)
+    new_flag = np.broadcast_to(flag, pts.shape).copy()
+    new_flag[_Y] = pts[_Y] == YAHTZEE_POINTS
+    succ = v[_flat(mask[None, :] | _BITS, new_up, new_flag)]
+    values = np.where(legal, gain + succ.astype(np.float64), -np.inf)
+    return values, pts
+
+
+def category_gains(
+    mask: IntArray, up: IntArray, flag: IntArray, dice: IntArray
+) -> tuple[npt.NDArray[np.float64], IntArray]:
+    """Like :func:`category_values` without the future: what each write adds right now
+    (points and bonuses, ``-inf`` where not allowed) and its points, shaped (13, N)."""
+    legal, gain, pts, _ = _write_outcomes(mask, up, flag, dice)
+    return np.where(legal, gain.astype(np.float64), -np.inf), pts
+
+
+def _write_outcomes(
+    mask: IntArray, up: IntArray, flag: IntArray, dice: IntArray
+) -> tuple[npt.NDArray[np.bool_], IntArray, IntArray, IntArray]:
+    """Per (box, pair): allowed (R6), total gain, points in the box, new upper subtotal."""
     pts = BASE_SCORE[:, dice].copy()
     is_open = (mask[None, :] & _BITS) == 0
-    y_used = ~is_open[11]
+    y_used = ~is_open[_Y]
     joker = _IS_YAHTZEE_ROLL[dice] & y_used
     legal = is_open.copy()
     if joker.any():
@@ -270,10 +311,10 @@ def category_values(
         face = _YAHTZEE_FACE[dice[cols]]
         op = is_open[:, cols]
         matching = op[face, np.arange(len(cols))]
-        lower_any = op[6:].any(axis=0)
+        lower_any = op[_FIRST_LOWER:].any(axis=0)
         allowed = np.where(
             matching[None, :],
-            np.arange(13)[:, None] == face[None, :],
+            np.arange(len(CATEGORIES))[:, None] == face[None, :],
             np.where(lower_any[None, :], ~_IS_UPPER, True),
         )
         legal[:, cols] &= allowed
@@ -285,11 +326,7 @@ def category_values(
         0,
     )
     gain += (joker & (flag == 1)) * YAHTZEE_BONUS
-    new_flag = np.broadcast_to(flag, pts.shape).copy()
-    new_flag[11] = pts[11] == YAHTZEE_POINTS
-    succ = v[_flat(mask[None, :] | _BITS, new_up, new_flag)]
-    values = np.where(legal, gain + succ.astype(np.float64), -np.inf)
-    return values, pts
+    return legal, gain, pts, new_up
 
 
 def _row_slots() -> IntArray:

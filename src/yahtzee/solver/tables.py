@@ -26,9 +26,6 @@ import numpy.typing as npt
 
 from yahtzee.rules import (
     CATEGORIES,
-    FULL_HOUSE_POINTS,
-    LARGE_STRAIGHT_POINTS,
-    SMALL_STRAIGHT_POINTS,
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_BONUS,
@@ -36,6 +33,7 @@ from yahtzee.rules import (
     Category,
     Dice,
     base_score,
+    joker_points,
 )
 
 IntArray = npt.NDArray[np.intp]
@@ -165,18 +163,7 @@ YAHTZEE_ROWS: IntArray = np.array([_INDEX[5][(f,) * 5] for f in range(1, 7)], dt
 """Level-5 index of the Yahtzee of each face 1..6."""
 
 JOKER_POINTS: IntArray = np.array(
-    [
-        [
-            {
-                Category.FULL_HOUSE: FULL_HOUSE_POINTS,
-                Category.SMALL_STRAIGHT: SMALL_STRAIGHT_POINTS,
-                Category.LARGE_STRAIGHT: LARGE_STRAIGHT_POINTS,
-            }.get(c, base_score(c, Dice.of((f,) * 5)))
-            for c in CATEGORIES
-        ]
-        for f in range(1, 7)
-    ],
-    dtype=np.intp,
+    [[joker_points(c, f) for c in CATEGORIES] for f in range(1, 7)], dtype=np.intp
 )
 """(6, 13): points of a Yahtzee of face f written in each box under the Joker (R6)."""
 

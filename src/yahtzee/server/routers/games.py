@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from pydantic import BaseModel, Field, StrictBool
 
 from yahtzee.game import Mode
 from yahtzee.rules import Category
+from yahtzee.server.jsonbody import StrictBody, json_body, parse_body
 from yahtzee.server.routers._common import errors, player_id, service
 from yahtzee.server.service import GameService
 from yahtzee.server.views import GameOut, HintOut, game_json, hint_json
@@ -35,8 +36,8 @@ CategoryId = Literal[
 Version = Annotated[int, Field(ge=0, description="the game's current `version`")]
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Body(StrictBody):
+    """Unknown fields and lax types (``"2"``, ``3.0`` or ``true`` for an int) are refused."""
 
 
 class NewGameIn(_Body):
@@ -71,19 +72,21 @@ class VersionIn(_Body):
     version: Version
 
 
-def body_doc(model: type[BaseModel]) -> dict[str, Any]:
-    """OpenAPI ``requestBody`` and ``game_id`` parameter of an action endpoint (one that
-    reads them itself, see :data:`ACTIONS`)."""
+def body_doc(model: type[BaseModel], *, game_id: bool = True) -> dict[str, Any]:
+    """OpenAPI ``requestBody`` (and ``game_id`` parameter) of an endpoint that reads its
+    body itself (see :data:`ACTIONS` and :func:`~yahtzee.server.jsonbody.json_body`)."""
     schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
-    return {
-        "parameters": [
-            {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
-        ],
+    doc: dict[str, Any] = {
         "requestBody": {
             "required": True,
             "content": {"application/json": {"schema": schema}},
         },
     }
+    if game_id:
+        doc["parameters"] = [
+            {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+        ]
+    return doc
 
 
 @router.post(
@@ -91,9 +94,12 @@ def body_doc(model: type[BaseModel]) -> dict[str, Any]:
     status_code=201,
     response_model=GameOut,
     responses=errors(409, 413, 422),
+    openapi_extra=body_doc(NewGameIn, game_id=False),
     summary="Start a game (replace: true abandons the unfinished one: 重新开始)",
 )
-async def create_game(body: NewGameIn, request: Request) -> JSONResponse:
+async def create_game(
+    request: Request, body: Annotated[NewGameIn, Depends(json_body(NewGameIn))]
+) -> JSONResponse:
     """Start a solo or vs-computer game.
 
     While the player has an unfinished game this is refused with 409 ``game_in_progress``
@@ -128,13 +134,13 @@ async def get_game(game_id: str, request: Request) -> JSONResponse:
 
 async def roll_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
     """``roll``: the body is :class:`RollIn`; the game object."""
-    body = RollIn.model_validate_json(raw)
+    body = parse_body(RollIn, raw)
     return game_json(await svc.roll(player, game_id, body.version, body.hold))
 
 
 async def score_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
     """``score``: the body is :class:`ScoreIn`; the game object."""
-    body = ScoreIn.model_validate_json(raw)
+    body = parse_body(ScoreIn, raw)
     loaded = await svc.score(
         player, game_id, body.version, Category(body.category), body.confirm_zero
     )
@@ -143,14 +149,14 @@ async def score_action(svc: GameService, player: str, game_id: str, raw: bytes) 
 
 async def hint_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
     """``hint``: the body is :class:`VersionIn`; the hint and the game object."""
-    body = VersionIn.model_validate_json(raw)
+    body = parse_body(VersionIn, raw)
     advice, loaded = await svc.hint(player, game_id, body.version)
     return hint_json(advice, loaded)
 
 
 async def resume_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
     """``resume``: the body is :class:`VersionIn`; the game object."""
-    body = VersionIn.model_validate_json(raw)
+    body = parse_body(VersionIn, raw)
     return game_json(await svc.resume(player, game_id, body.version))
 
 
@@ -158,9 +164,9 @@ Action = Callable[[GameService, str, str, bytes], Awaitable[Any]]
 
 # ``POST /api/games/{game_id}/{action}``: what the routes below and the fast path
 # (:class:`yahtzee.server.fastpath.ActionFastPath`) both run. The body is validated here
-# (pydantic-core, straight from the bytes), not declared as a parameter: FastAPI's
-# dependency solving costs about as much as a whole game action's domain work. Errors
-# raise :class:`pydantic.ValidationError` (422 ``invalid_request``).
+# (:func:`~yahtzee.server.jsonbody.parse_body`: strict types, no duplicate keys), not
+# declared as a parameter: FastAPI's dependency solving costs about as much as a whole game
+# action's domain work. Errors are 422 ``invalid_request``.
 ACTIONS: dict[str, Action] = {
     "roll": roll_action,
     "score": score_action,

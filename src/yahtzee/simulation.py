@@ -1,39 +1,47 @@
-"""Simulated games: the expert vectorised across many games, other players one by one.
+"""Simulated games: the expert vectorised across many games, any player turn by turn.
 
 The expert simulation advances a batch of games turn by turn: at each of the 13 turns it
 computes every game's turn arrays as one (252, N) batch with the solver's own kernel,
 draws dice with a seeded numpy generator and picks each game's keep and box by argmax.
-Batches are independent (each has its own child seed), so two processes share them and
-the result does not depend on how many there are.
+Any other :class:`~yahtzee.turn.Player` plays whole games through
+:func:`~yahtzee.turn.play_turn`, the same driver as the server's computer turn. Batches
+are independent (each has its own child seed), so the worker pool
+(:mod:`yahtzee.solver.pool`) shares them between processes and the result does not
+depend on how many there are.
 """
 
 from __future__ import annotations
 
-import mmap
-import os
 import random
-import select
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from yahtzee.game import ROLLS_PER_TURN, ROUNDS
+from yahtzee.dice import SeededDice
+from yahtzee.game import ROLLS_PER_TURN, ROUNDS, GameState, Mode
 from yahtzee.rules import (
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_BONUS,
     YAHTZEE_POINTS,
     Category,
-    Dice,
     Scorecard,
 )
-from yahtzee.solver.build import can_fork, keep_freed_memory
 from yahtzee.solver.cache import ValueTable, load_table
 from yahtzee.solver.kernel import category_values, keep_values, reroll, turn_start_e0
+from yahtzee.solver.pool import (
+    ProgressFn,
+    Task,
+    keep_freed_memory,
+    run_phases,
+    shared_zeros,
+    worker_count,
+)
 from yahtzee.solver.tables import (
     CODE_TO_KEEP,
     COUNT_CODE_WEIGHTS,
@@ -45,11 +53,8 @@ from yahtzee.solver.tables import (
     UPPER_CAP,
     IntArray,
 )
+from yahtzee.turn import Player, play_turn
 
-if TYPE_CHECKING:
-    from yahtzee.players.base import Player
-
-ProgressFn = Callable[[int, int], None]
 BATCH = 2048
 PLAYER_BLOCK = 250
 _Y = Category.YAHTZEE.index
@@ -142,82 +147,17 @@ def _expert_batch(
     return total.astype(np.int64), bonus, flag == 1
 
 
-class _SharedResults:
+class _Results:
     """Per-game results, in shared memory when forked workers fill them."""
 
     def __init__(self, games: int, shared: bool) -> None:
-        if shared:
-            buf = mmap.mmap(-1, max(1, games) * 10)  # anonymous MAP_SHARED: survives fork
-            self.scores = np.frombuffer(buf, dtype=np.int64, count=games)
-            flags = np.frombuffer(buf, dtype=np.bool_, count=2 * games, offset=8 * games)
-        else:
-            self.scores = np.zeros(games, dtype=np.int64)
-            flags = np.zeros(2 * games, dtype=np.bool_)
-        self.bonus = flags[:games]
-        self.yahtzee = flags[games:]
+        self.scores = shared_zeros(games, np.int64, shared)
+        self.bonus = shared_zeros(games, np.bool_, shared)
+        self.yahtzee = shared_zeros(games, np.bool_, shared)
 
     def result(self, seconds: float) -> SimulationResult:
         """A private copy of the results."""
         return SimulationResult(self.scores.copy(), self.bonus.copy(), self.yahtzee.copy(), seconds)
-
-
-def _run_tasks(
-    sizes: list[int],
-    run: Callable[[int], None],
-    workers: int,
-    progress: ProgressFn | None,
-) -> None:
-    """Run ``run(i)`` for every task i (of ``sizes[i]`` games): task i on worker
-    ``i % workers``, worker 0 being this process and the others forked children. Children
-    report each finished task over a pipe, which also drives the progress callback."""
-    total = sum(sizes)
-    workers = max(1, min(workers, len(sizes)))
-    expected = [len(range(r, len(sizes), workers)) for r in range(workers)]
-    finished = [0] * workers
-    children: list[tuple[int, int]] = []  # (pid, read end of its "task done" pipe)
-
-    def report() -> None:
-        if progress is not None:
-            done = sum(sizes[r + workers * j] for r in range(workers) for j in range(finished[r]))
-            progress(done, total)
-
-    def collect(block: bool) -> None:
-        for rank, (pid, read_end) in enumerate(children, start=1):
-            while finished[rank] < expected[rank]:
-                if not block and not select.select([read_end], [], [], 0)[0]:
-                    break
-                got = os.read(read_end, expected[rank] - finished[rank])
-                if not got:
-                    raise RuntimeError(f"simulation worker {pid} died")
-                finished[rank] += len(got)
-
-    try:
-        for rank in range(1, workers):
-            read_end, write_end = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # pragma: no cover - runs in the child process
-                status = 1
-                try:
-                    os.close(read_end)
-                    for i in range(rank, len(sizes), workers):
-                        run(i)
-                        os.write(write_end, b"t")
-                    status = 0
-                finally:
-                    os._exit(status)
-            os.close(write_end)
-            children.append((pid, read_end))
-        for i in range(0, len(sizes), workers):
-            run(i)
-            finished[0] += 1
-            collect(block=False)
-            report()
-        collect(block=True)
-        report()
-    finally:
-        for pid, read_end in children:
-            os.close(read_end)
-            os.waitpid(pid, 0)
 
 
 def simulate_expert(
@@ -236,54 +176,42 @@ def simulate_expert(
     """
     if table is None:
         table = load_table()
-    workers = _workers(workers)
+    workers = worker_count(workers)
     v = table.flat
     keep_freed_memory()
     start = time.perf_counter()
     offsets = list(range(0, games, BATCH))
     sizes = [min(BATCH, games - a) for a in offsets]
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
-    out = _SharedResults(games, shared=workers > 1 and len(sizes) > 1)
+    out = _Results(games, shared=workers > 1 and len(sizes) > 1)
 
     def play(i: int) -> None:
         a, n = offsets[i], sizes[i]
         sl = slice(a, a + n)
         out.scores[sl], out.bonus[sl], out.yahtzee[sl] = _expert_batch(v, n, seeds[i])
 
-    _run_tasks(sizes, play, workers, progress)
+    _run(play, sizes, workers, progress)
     return out.result(time.perf_counter() - start)
 
 
-def _workers(workers: int | None) -> int:
-    if workers is None:
-        workers = min(2, os.cpu_count() or 1)
-    return workers if can_fork() else 1
+def _run(
+    play: Callable[[int], None], sizes: list[int], workers: int, progress: ProgressFn | None
+) -> None:
+    """Block ``i`` (of ``sizes[i]`` games) is ``play(i)``: one phase of the worker pool."""
+    tasks = [Task(partial(play, i), n) for i, n in enumerate(sizes)]
+    run_phases([tasks], workers, progress=progress, name="simulation worker")
 
 
 def play_game(player: Player, rng: random.Random) -> Scorecard:
-    """One solo game of ``player`` with dice from ``rng``; returns the final card."""
-    from yahtzee.players.base import RollDecision  # runtime import: players import us
+    """One solo game of ``player`` with dice from ``rng``; returns the final card.
 
-    card = Scorecard()
+    Each turn is :func:`~yahtzee.turn.play_turn`: every decision is checked by the rules.
+    """
+    dice = SeededDice(rng=rng)
+    state = GameState.new(Mode.SOLO)
     for _ in range(ROUNDS):
-        faces = [rng.randint(1, 6) for _ in range(5)]
-        rolls_left = ROLLS_PER_TURN - 1
-        while True:
-            dice = Dice.of(faces)
-            decision = player.decide(card, dice, rolls_left)
-            if isinstance(decision, RollDecision) and rolls_left > 0:
-                if all(decision.hold):
-                    raise ValueError(f"{player.name} held all five dice instead of scoring")
-                faces = [
-                    f if h else rng.randint(1, 6) for f, h in zip(faces, decision.hold, strict=True)
-                ]
-                rolls_left -= 1
-                continue
-            if isinstance(decision, RollDecision):
-                raise ValueError(f"{player.name} tried to roll with no rolls left")
-            card = card.score(decision.category, dice)
-            break
-    return card
+        state = play_turn(state, player, dice).state
+    return state.current_card
 
 
 def simulate_player(
@@ -294,18 +222,18 @@ def simulate_player(
     workers: int | None = None,
     progress: ProgressFn | None = None,
 ) -> SimulationResult:
-    """Play ``games`` games of a :class:`Player`, one decision at a time (legality is
-    enforced by :meth:`Scorecard.score`).
+    """Play ``games`` games of a :class:`~yahtzee.turn.Player`, one decision at a time
+    (legality is enforced by :class:`~yahtzee.game.GameState`).
 
     Games come in blocks of :data:`PLAYER_BLOCK`; each block gets a fresh player from
     ``make_player(rng)`` and its own dice, both seeded from ``seed`` and the block number,
     so forked workers (``workers``, as for the expert) do not change the outcome.
     """
-    workers = _workers(workers)
+    workers = worker_count(workers)
     start = time.perf_counter()
     offsets = list(range(0, games, PLAYER_BLOCK))
     sizes = [min(PLAYER_BLOCK, games - a) for a in offsets]
-    out = _SharedResults(games, shared=workers > 1 and len(sizes) > 1)
+    out = _Results(games, shared=workers > 1 and len(sizes) > 1)
     base = random.Random(seed).getrandbits(64)
 
     def play(i: int) -> None:
@@ -317,5 +245,5 @@ def simulate_player(
             out.bonus[g] = card.upper_bonus > 0
             out.yahtzee[g] = card.yahtzee_bonus_eligible
 
-    _run_tasks(sizes, play, workers, progress)
+    _run(play, sizes, workers, progress)
     return out.result(time.perf_counter() - start)

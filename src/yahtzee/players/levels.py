@@ -1,0 +1,90 @@
+"""The computer levels (B1): the one registry of their ids, Chinese names and players.
+
+Everything that names a level reads it from here: the API's models and ``GET
+/api/config`` (so the page's menu), the CLI's ``simulate --player``, the stored games.
+To add a level, write its player module and add one :class:`Difficulty` member and one
+:data:`LEVELS` entry below; the API, the page and the tests that iterate over the levels
+pick it up.
+
+Player classes are imported only when a level is first played, so reading the registry
+(or importing the numpy-free novice) does not load the solver.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from yahtzee.turn import Player
+
+
+class Difficulty(enum.Enum):
+    """A computer level's stable id, weakest first."""
+
+    NOVICE = "novice"
+    INTERMEDIATE = "intermediate"
+    EXPERT = "expert"
+
+    @property
+    def zh(self) -> str:
+        """The Chinese name shown to players (入门 / 普通 / 高手)."""
+        return LEVELS[self].zh
+
+    @classmethod
+    def parse(cls, text: str) -> Difficulty:
+        """Look a level up by its id; :class:`ValueError` naming the known ids otherwise."""
+        try:
+            return cls(text)
+        except ValueError:
+            known = ", ".join(d.value for d in cls)
+            raise ValueError(f"unknown level {text!r}; expected one of: {known}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level's Chinese name, one line on how it plays, and where its player lives.
+
+    ``player`` is ``"module:Class"``; the class is built with ``Class()`` or, when
+    ``seeded``, ``Class(rng)`` (players that make random choices take the injected rng).
+    """
+
+    zh: str
+    summary: str
+    player: str
+    seeded: bool = False
+
+
+LEVELS: Mapping[Difficulty, Level] = {
+    Difficulty.NOVICE: Level(
+        "入门", "见好就收，只看眼前的分数", "yahtzee.players.novice:NovicePlayer"
+    ),
+    Difficulty.INTERMEDIATE: Level(
+        "普通",
+        "会规划本回合的掷骰，但只凭经验看以后",
+        "yahtzee.players.intermediate:IntermediatePlayer",
+        seeded=True,
+    ),
+    Difficulty.EXPERT: Level(
+        "高手", "每一步都选期望总分最高的走法", "yahtzee.players.expert:ExpertPlayer"
+    ),
+}
+
+DEFAULT_DIFFICULTY = Difficulty.EXPERT
+"""The level of a vs game when none is chosen (B1)."""
+HINT_DIFFICULTY = Difficulty.EXPERT
+"""Whose advice the 「提示」 button gives (U4)."""
+
+
+def get_player(difficulty: Difficulty | str, rng: random.Random | None = None) -> Player:
+    """A new player of ``difficulty`` (an enum member or its id); ``rng`` seeds its choices.
+
+    Raises :class:`ValueError` naming an unknown level.
+    """
+    level = difficulty if isinstance(difficulty, Difficulty) else Difficulty.parse(difficulty)
+    module, _, name = LEVELS[level].player.partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    player: Player = cls(rng) if LEVELS[level].seeded else cls()
+    return player

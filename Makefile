@@ -41,6 +41,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/solver_bench.py
 	$(BIN)/python benchmarks/load_bench.py --rounds 5
 	$(BIN)/python benchmarks/crash_test.py
+	$(BIN)/python benchmarks/review_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

@@ -1,4 +1,4 @@
-"""The ``yahtzee`` command line: ``solve``, ``advise``, ``simulate`` and ``serve``.
+"""The ``yahtzee`` command line: ``solve``, ``advise``, ``simulate``, ``review`` and ``serve``.
 
 Invalid input exits with status 2 and a single line on stderr (never a traceback).
 Heavy imports (numpy via the solver, the web server) happen inside the subcommands, so
@@ -137,6 +137,84 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- review --------------------------------------------------------------------------------
+
+
+def _choice_text(choice: dict[str, object]) -> str:
+    from yahtzee.rules import Category
+
+    if "category" in choice:
+        return f"{Category(choice['category']).zh} {choice['points']}分"
+    keep = choice["keep"]
+    if keep == "stop":
+        return "停止掷骰"
+    assert isinstance(keep, list)
+    return "保留 " + ("".join(str(f) for f in keep) or "-")
+
+
+def _cmd_review(args: argparse.Namespace) -> int:
+    from yahtzee.errors import NotReviewableError
+    from yahtzee.review import MARK_ZH, review_events, review_json
+    from yahtzee.server.settings import default_db_path
+    from yahtzee.storage import open_storage
+
+    db = args.db if args.db is not None else default_db_path()
+    if not Path(db).is_file():
+        raise UsageError(f"no database at {db}")
+    storage = open_storage(db)
+    try:
+        stored = storage.get_game(args.game_id)
+        if stored is None:
+            raise UsageError(f"no game {args.game_id!r} in {db}")
+        if stored.status != "finished":
+            raise NotReviewableError(f"game {args.game_id} is {stored.status}: only finished games")
+        out = review_json(review_events(storage.events(args.game_id)), args.game_id)
+    finally:
+        storage.close()
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    mode = "单人挑战" if out["mode"] == "solo" else f"人机对战 ({out['difficulty']})"
+    print(f"复盘 game {out['game_id']}  {mode}")
+    print(
+        f"终局 final {out['final_score']} = 开局期望 {out['start_value']:.2f}"
+        f" + 运气 luck {out['luck']:+.2f} - 技术损失 skill loss {out['skill_loss']:.2f}"
+    )
+    counts = "  ".join(f"{MARK_ZH[k]} {v}" for k, v in out["counts"].items())
+    print(f"准确率 accuracy {out['accuracy']:.1f}%   {counts}")
+    header = (
+        _pad("轮", 4)
+        + _pad("掷", 4)
+        + _pad("骰子", 8)
+        + _pad("选择 chosen", 18)
+        + _pad("最佳 best", 18)
+        + _pad("损失", 8)
+        + "评价"
+    )
+    print(header)
+    for d in out["decisions"]:
+        dice = "".join(str(f) for f in d["dice"])
+        chosen, best = _choice_text(d["chosen"]), _choice_text(d["best"])
+        print(
+            _pad(str(d["round"]), 4)
+            + _pad(str(d["roll"]), 4)
+            + _pad(dice, 8)
+            + _pad(chosen, 18)
+            + _pad(best, 18)
+            + _pad(f"{d['loss']:.2f}", 8)
+            + MARK_ZH[d["mark"]]
+        )
+    points = " ".join(f"{p['expected_final']:.1f}" for p in out["timeline"])
+    print(f"预计终局 expected final by round: {points}")
+    if "computer" in out:
+        c = out["computer"]
+        print(
+            f"电脑 computer: 终局 {c['final_score']}  准确率 {c['accuracy']:.1f}%"
+            f"  运气 {c['luck']:+.2f}  技术损失 {c['skill_loss']:.2f}"
+        )
+    return 0
+
+
 # -- serve ---------------------------------------------------------------------------------
 
 
@@ -178,6 +256,12 @@ def _parser() -> _Parser:
     sim.add_argument("--seed", type=int, default=None)
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(func=_cmd_simulate)
+
+    rev = sub.add_parser("review", help="review a finished game (复盘) from the database")
+    rev.add_argument("game_id", help="the game's id (as in the URL /review/GAME_ID)")
+    rev.add_argument("--db", type=Path, default=None, help="SQLite database file")
+    rev.add_argument("--json", action="store_true", help="print the API's review object")
+    rev.set_defaults(func=_cmd_review)
 
     srv = sub.add_parser("serve", help="serve the browser game")
     srv.add_argument("--host", default="127.0.0.1")

@@ -51,3 +51,7 @@ class WrongPlayerError(IllegalMoveError):
 
 class NoHintsLeftError(IllegalMoveError):
     """Asking for a fourth hint in one game."""
+
+
+class NotReviewableError(IllegalMoveError):
+    """A review (复盘) of a game that is not finished: still in progress, or abandoned."""

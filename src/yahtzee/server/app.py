@@ -20,7 +20,8 @@ from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
 from yahtzee.server.fastpath import ActionFastPath
 from yahtzee.server.middleware import ServerMiddleware
-from yahtzee.server.routers import advice, games, health, records
+from yahtzee.server.reviews import ReviewService
+from yahtzee.server.routers import advice, games, health, records, review
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import Settings
 from yahtzee.storage import open_storage
@@ -104,11 +105,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.service = service
     app.state.settings = settings
+    app.state.reviews = ReviewService(storage)
     install_error_handlers(app)
     # Added first, so it runs inside ServerMiddleware (cookie, body limit, headers).
     app.add_middleware(ActionFastPath, service=service)
     app.add_middleware(ServerMiddleware, max_body_bytes=settings.max_body_bytes)
-    for module in (games, records, advice, health):
+    for module in (games, review, records, advice, health):
         app.include_router(module.router)
 
     docs_html: list[str] = []

@@ -88,6 +88,7 @@ _ILLEGAL_MESSAGES: tuple[tuple[type[domain.IllegalMoveError], str, str], ...] = 
         "这一项会记 0 分，而别的项还能得分。确定要记 0 分吗？",
     ),
     (AbandonedGameError, "illegal_action", "这局已经放弃了，请开始新的一局。"),
+    (domain.NotReviewableError, "illegal_action", "这局还没有结束，下完才能复盘。"),
     (domain.GameOverError, "illegal_action", "这局已经结束了。"),
     (domain.RollLimitError, "illegal_action", "这一回合已经掷满三次了，请选择一项登记。"),
     (domain.NotRolledError, "illegal_action", "请先掷骰子。"),

@@ -1,0 +1,402 @@
+"""A finished game judged by the expert, decision by decision (L1-L3).
+
+Everything is measured in *expected final score*: the points already on the card plus the
+solver's value of the position (expected points still to come under optimal play). Along
+a game this number moves for exactly two reasons:
+
+* a **roll** moves it by luck (``after - before``; zero on average);
+* a **decision** can only lower it: by ``best.value - chosen.value`` (the skill loss).
+
+So ``start_value + luck - skill_loss == final_score`` by construction: every link of the
+chain is one or the other, and the chosen value of one decision is the "before" of the
+next roll. The tests check it on thousands of simulated games.
+
+A decision is any choice with more than one legal option: each keep after a roll with
+rolls left (scoring at once is the keep ``"stop"``, worth the best legal box) and each box
+choice with more than one legal box.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from yahtzee.errors import IllegalMoveError, NotReviewableError
+from yahtzee.game import GameState, Mode, Seat
+from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard
+from yahtzee.solver import ValueTable, load_table, state_of
+from yahtzee.solver.advice import category_options, turn_arrays
+from yahtzee.solver.tables import KEEP_FACES
+
+Mark = Literal["best", "inaccuracy", "mistake", "blunder"]
+MARKS: tuple[Mark, ...] = ("best", "inaccuracy", "mistake", "blunder")
+MARK_ZH = {"best": "最佳", "inaccuracy": "欠佳", "mistake": "失误", "blunder": "大错"}
+BEST_BELOW = 0.01
+"""A loss below this is no loss (float noise, exact ties): marked ``best``, accuracy 100."""
+INACCURACY_BELOW = 1.0
+MISTAKE_BELOW = 5.0
+STOP: Literal["stop"] = "stop"
+
+
+class LoggedEvent(Protocol):
+    """One entry of a game's event log (see :mod:`yahtzee.storage.events` for the kinds).
+
+    The review reads the log through this shape only, so it depends on the rules and the
+    solver, not on the storage layer.
+    """
+
+    @property
+    def kind(self) -> str:
+        """``start``, ``roll``, ``score``, ``hint``, ``restart_turn`` or ``abandon``."""
+        ...
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        """The event's details."""
+        ...
+
+
+def mark_of(loss: float) -> Mark:
+    """Verhoeff's buckets (L1): < 0.01 best, < 1 inaccuracy, < 5 mistake, else blunder."""
+    if loss < BEST_BELOW:
+        return "best"
+    if loss < INACCURACY_BELOW:
+        return "inaccuracy"
+    if loss < MISTAKE_BELOW:
+        return "mistake"
+    return "blunder"
+
+
+def accuracy_of(loss: float) -> float:
+    """L3: 103.1668 * exp(-0.04354 * 2.5 * loss) - 3.1669, clamped to 0..100."""
+    if loss < BEST_BELOW:
+        return 100.0
+    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * 2.5 * loss) - 3.1669))
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One option of a decision: a keep (faces, or ``"stop"``) or a box, and its value.
+
+    ``value`` is the expected final score after taking it.
+    """
+
+    value: float
+    keep: tuple[int, ...] | Literal["stop"] | None = None
+    category: Category | None = None
+    points: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"keep": [...]|"stop", "value"}`` or ``{"category", "points", "value"}``."""
+        value = round(self.value, 4)
+        if self.category is not None:
+            return {"category": self.category.value, "points": self.points, "value": value}
+        keep = self.keep if self.keep == STOP or self.keep is None else list(self.keep)
+        return {"keep": keep, "value": value}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One counted decision: the position, what was played, the expert's best, the loss.
+
+    ``options`` are every option, best first (the page shows the top three). ``hold`` is
+    what was held for the next roll (a keep that rolled on), else ``None``.
+    """
+
+    seat: Seat
+    round: int
+    roll: int
+    kind: Literal["keep", "score"]
+    dice: tuple[int, ...]
+    card: Scorecard
+    chosen: Choice
+    options: tuple[Choice, ...]
+    hold: tuple[bool, ...] | None = None
+
+    @property
+    def best(self) -> Choice:
+        """The expert's choice (the first option)."""
+        return self.options[0]
+
+    @property
+    def loss(self) -> float:
+        """Expected points lost by this choice (>= 0)."""
+        return max(0.0, self.best.value - self.chosen.value)
+
+    @property
+    def mark(self) -> Mark:
+        """The loss's bucket."""
+        return mark_of(self.loss)
+
+    @property
+    def accuracy(self) -> float:
+        """This decision's accuracy, 0..100."""
+        return accuracy_of(self.loss)
+
+    def to_json(self, *, top: int = 3) -> dict[str, Any]:
+        """The API's decision object (with the position and the ``top`` best options)."""
+        out: dict[str, Any] = {
+            "round": self.round,
+            "roll": self.roll,
+            "kind": self.kind,
+            "dice": list(self.dice),
+            "rolls_left": 3 - self.roll,
+            "chosen": self.chosen.to_json(),
+            "best": self.best.to_json(),
+            "loss": round(self.loss, 4),
+            "mark": self.mark,
+            "options": [o.to_json() for o in self.options[:top]],
+            "card": _card_json(self.card),
+        }
+        if self.hold is not None:
+            out["hold"] = list(self.hold)
+        return out
+
+
+def _card_json(card: Scorecard) -> dict[str, Any]:
+    boxes = {c.value: p for c, p in zip(CATEGORIES, card.boxes, strict=True) if p is not None}
+    return {"boxes": boxes, "yahtzee_bonus": card.yahtzee_bonus, "total": card.total}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReview:
+    """One player's side of a game: decisions, luck and the expected final per turn.
+
+    ``turn_values[t]`` is the expected final score at the start of turn ``t + 1`` (0..12)
+    and, at index 13, the final score.
+    """
+
+    seat: Seat
+    start_value: float
+    final_score: int
+    luck: float
+    decisions: tuple[Decision, ...]
+    turn_values: tuple[float, ...]
+    turn_cards: tuple[Scorecard, ...]
+
+    @property
+    def skill_loss(self) -> float:
+        """Sum of the decisions' losses."""
+        return sum(d.loss for d in self.decisions)
+
+    @property
+    def accuracy(self) -> float:
+        """Mean accuracy over the decisions (100 with none)."""
+        if not self.decisions:
+            return 100.0
+        return sum(d.accuracy for d in self.decisions) / len(self.decisions)
+
+    def counts(self) -> dict[str, int]:
+        """How many decisions got each mark."""
+        out: dict[str, int] = dict.fromkeys(MARKS, 0)
+        for d in self.decisions:
+            out[d.mark] += 1
+        return out
+
+    def summary_json(self) -> dict[str, Any]:
+        """``{"accuracy", "skill_loss", "luck"}`` (rounded)."""
+        return {
+            "accuracy": round(self.accuracy, 2),
+            "skill_loss": round(self.skill_loss, 4),
+            "luck": round(self.luck, 4),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameReview:
+    """The whole game: the human's side, and the computer's in a vs game."""
+
+    mode: Mode
+    difficulty: str | None
+    human: PlayerReview
+    computer: PlayerReview | None
+
+
+class _Side:
+    """The running analysis of one seat while the log is folded."""
+
+    def __init__(self, seat: Seat, table: ValueTable) -> None:
+        self.seat = seat
+        self.table = table
+        self.luck = 0.0
+        self.decisions: list[Decision] = []
+        self.start_value = table.start_value
+        self.current = self.start_value  # expected final score right now
+        self.turn_values: list[float] = [self.start_value]
+        self.turn_cards: list[Scorecard] = [Scorecard()]
+        # The options of the position on the table (after a roll), computed once.
+        self._keep_options: tuple[Choice, ...] | None = None
+        self._box_options: tuple[Choice, ...] | None = None
+
+    def _turn_start_value(self, card: Scorecard) -> float:
+        return card.total + self.table.value(card)
+
+    def box_options(self, card: Scorecard, dice: Dice) -> tuple[Choice, ...]:
+        """Every legal box, best first, valued as expected final scores."""
+        if self._box_options is None:
+            total = card.total
+            self._box_options = tuple(
+                Choice(total + o.value, category=o.category, points=o.points)
+                for o in category_options(card, dice, self.table)
+            )
+        return self._box_options
+
+    def keep_options(self, card: Scorecard, dice: Dice, rolls_left: int) -> tuple[Choice, ...]:
+        """Every distinct keep of fewer than five dice and ``"stop"``, best first."""
+        if self._keep_options is None:
+            mask, up, flag = state_of(card)
+            subs, values = turn_arrays(self.table, mask, up, flag).candidates(dice, rolls_left)
+            total = card.total
+            # The last candidate is the whole roll: holding all five cannot be rolled, so
+            # it is "stop", worth the best legal box (issue 12), not another roll.
+            stop = self.box_options(card, dice)[0].value
+            options = [
+                Choice(total + v, keep=KEEP_FACES[k])
+                for k, v in zip(subs[:-1], values[:-1], strict=True)
+            ]
+            options.append(Choice(stop, keep=STOP))
+            options.sort(key=lambda c: -c.value)
+            self._keep_options = tuple(options)
+        return self._keep_options
+
+    def position_value(self, card: Scorecard, dice: Dice, rolls_left: int) -> float:
+        """Expected final score with ``dice`` on the table (the best option's value)."""
+        if rolls_left > 0:
+            return self.keep_options(card, dice, rolls_left)[0].value
+        return self.box_options(card, dice)[0].value
+
+    def before_roll(self, before: GameState, hold: Sequence[bool]) -> None:
+        """The keep decision (if dice are on the table) that this roll carries out."""
+        state = before
+        if state.dice is None:
+            return
+        card, dice = state.current_card, state.dice
+        kept = tuple(sorted(f for f, h in zip(dice.values, hold, strict=True) if h))
+        options = self.keep_options(card, dice, state.rolls_left)
+        chosen = next(o for o in options if o.keep == kept)
+        self._decide("keep", before, chosen, options, tuple(bool(h) for h in hold))
+
+    def after_roll(self, after: GameState) -> None:
+        """Luck: how much this roll moved the expected final score."""
+        self._keep_options = self._box_options = None
+        state = after
+        assert state.dice is not None
+        value = self.position_value(state.current_card, state.dice, state.rolls_left)
+        self.luck += value - self.current
+        self.current = value
+
+    def on_score(self, before: GameState, after: GameState, category: Category) -> None:
+        """The stop (with rolls left) and the box choice."""
+        state = before
+        assert state.dice is not None
+        card, dice = state.current_card, state.dice
+        if state.rolls_left > 0:
+            options = self.keep_options(card, dice, state.rolls_left)
+            chosen = next(o for o in options if o.keep == STOP)
+            self._decide("keep", before, chosen, options, None)
+        boxes = self.box_options(card, dice)
+        chosen = next(o for o in boxes if o.category is category)
+        if len(boxes) > 1:
+            self._decide("score", before, chosen, boxes, None)
+        self.current = chosen.value
+        new_card = after.card(self.seat)
+        # The chosen value is the next turn's start value: the same numbers, read the
+        # same way (points + the table's value of the new state).
+        self.turn_values.append(self.current)
+        self.turn_cards.append(new_card)
+        self._keep_options = self._box_options = None
+
+    def on_restart(self, after: GameState) -> None:
+        """A legacy ``restart_turn``: the dice are thrown away, the turn starts over.
+
+        The jump back to the turn's start value is counted as luck (a free re-roll),
+        so the identity still holds.
+        """
+        card = after.card(self.seat)
+        value = self._turn_start_value(card)
+        self.luck += value - self.current
+        self.current = value
+        self._keep_options = self._box_options = None
+
+    def _decide(
+        self,
+        kind: Literal["keep", "score"],
+        before: GameState,
+        chosen: Choice,
+        options: tuple[Choice, ...],
+        hold: tuple[bool, ...] | None,
+    ) -> None:
+        state = before
+        assert state.dice is not None
+        card = state.current_card
+        self.decisions.append(
+            Decision(
+                seat=self.seat,
+                round=card.filled_count + 1,
+                roll=3 - state.rolls_left,
+                kind=kind,
+                dice=state.dice.values,
+                card=card,
+                chosen=chosen,
+                options=options,
+                hold=hold,
+            )
+        )
+        self.current = chosen.value
+
+    def result(self, final: Scorecard) -> PlayerReview:
+        """The finished side."""
+        return PlayerReview(
+            seat=self.seat,
+            start_value=self.start_value,
+            final_score=final.total,
+            luck=self.luck,
+            decisions=tuple(self.decisions),
+            turn_values=tuple(self.turn_values),
+            turn_cards=tuple(self.turn_cards),
+        )
+
+
+def review_events(events: Iterable[LoggedEvent], table: ValueTable | None = None) -> GameReview:
+    """Review a finished game from its event log (first event ``start``).
+
+    Raises :class:`NotReviewableError` unless the log ends with the game over, and
+    :class:`~yahtzee.errors.IllegalMoveError` for a log that does not replay.
+    """
+    table = table or load_table()
+    it = iter(events)
+    first = next(it, None)
+    if first is None or first.kind != "start":
+        raise IllegalMoveError("a game log must begin with a start event")
+    mode = Mode(first.data["mode"])
+    difficulty: str | None = first.data.get("difficulty")
+    state = GameState.new(mode)
+    sides = {seat: _Side(seat, table) for seat in state.seats}
+    for event in it:
+        before, data = state, event.data
+        if event.kind == "roll":
+            seat = Seat(data["seat"])
+            state = state.apply_roll(data["hold"], data["faces"], by=seat)
+            sides[seat].before_roll(before, data["hold"])
+            sides[seat].after_roll(state)
+        elif event.kind == "score":
+            seat = Seat(data["seat"])
+            category = Category(data["category"])
+            state = state.score(category, by=seat)
+            sides[seat].on_score(before, state, category)
+        elif event.kind == "restart_turn":
+            state = state.restart_turn()
+            sides[before.seat].on_restart(state)
+        elif event.kind == "abandon":
+            raise NotReviewableError("the game was abandoned before its end")
+        elif event.kind != "hint":  # a hint spends a hint and changes nothing else here
+            raise IllegalMoveError(f"unexpected event {event.kind!r} in a game log")
+    if not state.is_over:
+        raise NotReviewableError("the game is still in progress: review it once it is over")
+    human = sides[Seat.HUMAN].result(state.card(Seat.HUMAN))
+    computer = (
+        sides[Seat.COMPUTER].result(state.card(Seat.COMPUTER)) if Seat.COMPUTER in sides else None
+    )
+    return GameReview(mode, difficulty, human, computer)

@@ -1,0 +1,80 @@
+"""OpenAPI schemas of the review and stats objects (documentation only, as in views.py)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class ChoiceOut(BaseModel):
+    """A keep (``keep``: faces kept, or ``"stop"``) or a box (``category``, ``points``)."""
+
+    keep: list[int] | Literal["stop"] | None = None
+    category: str | None = None
+    points: int | None = None
+    value: float = Field(description="expected final score after this choice")
+
+
+class ReviewCardOut(BaseModel):
+    """The card at the decision: filled boxes only."""
+
+    boxes: dict[str, int]
+    yahtzee_bonus: int
+    total: int
+
+
+class DecisionOut(BaseModel):
+    """One decision with more than one legal option."""
+
+    round: int = Field(ge=1, le=13)
+    roll: int = Field(ge=1, le=3, description="the roll the dice come from")
+    kind: Literal["keep", "score"]
+    dice: list[int]
+    rolls_left: int
+    chosen: ChoiceOut
+    best: ChoiceOut
+    loss: float = Field(ge=0, description="best.value - chosen.value")
+    mark: Literal["best", "inaccuracy", "mistake", "blunder"]
+    options: list[ChoiceOut] = Field(description="the three best options, best first")
+    card: ReviewCardOut
+    hold: list[bool] | None = Field(
+        default=None, description="the dice held for the next roll (keeps that rolled on)"
+    )
+
+
+class TimelinePointOut(BaseModel):
+    """Before round 1 (``round`` 0) and after each round."""
+
+    round: int = Field(ge=0, le=13)
+    expected_final: float
+    win_probability: float | None = Field(
+        default=None, description="vs games: P(win) + P(draw)/2 for the human"
+    )
+
+
+class ComputerReviewOut(BaseModel):
+    """The computer's play judged the same way (vs games)."""
+
+    accuracy: float
+    skill_loss: float
+    luck: float
+    final_score: int
+    counts: dict[str, int]
+
+
+class ReviewOut(BaseModel):
+    """A finished game reviewed by the expert (L1-L4)."""
+
+    game_id: str
+    mode: Literal["solo", "vs_computer"]
+    difficulty: Literal["novice", "intermediate", "expert"] | None
+    start_value: float
+    final_score: int
+    luck: float
+    skill_loss: float
+    accuracy: float = Field(ge=0, le=100)
+    counts: dict[str, int]
+    decisions: list[DecisionOut]
+    timeline: list[TimelinePointOut]
+    computer: ComputerReviewOut | None = None

@@ -1,0 +1,57 @@
+"""Reviews of finished games for the API: ownership, state checks and a cache.
+
+A finished game never changes, so its review is computed once per process and kept in a
+bounded LRU keyed by game id and version (a game cannot be finished at two versions, the
+version only guards against a stale entry). The analysis itself lives in
+:mod:`yahtzee.review`; this module only loads the log and maps the states.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from threading import Lock
+from typing import Any
+
+from yahtzee.errors import NotReviewableError
+from yahtzee.review import review_events, review_json
+from yahtzee.server.errors import AbandonedGameError, NotFoundError
+from yahtzee.storage import Storage
+
+CACHE_SIZE = 512
+
+
+class ReviewService:
+    """``GET /api/games/{id}/review``: the cached review of one of the player's games."""
+
+    def __init__(self, storage: Storage, cache_size: int = CACHE_SIZE) -> None:
+        self.storage = storage
+        self._cache: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = Lock()
+
+    def review(self, player_id: str, game_id: str) -> dict[str, Any]:
+        """The review object; 404 for another player's or an unknown game, 409 unless
+        the game is finished."""
+        stored = self.storage.get_game(game_id)
+        if stored is None or stored.player_id != player_id:
+            raise NotFoundError()
+        if stored.status == "abandoned":
+            raise AbandonedGameError(game_id)
+        if stored.status != "finished":
+            raise NotReviewableError(f"game {game_id} is still in progress")
+        key = (game_id, stored.version)
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
+                return hit
+        out = self._compute(game_id)
+        with self._lock:
+            self._cache[key] = out
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        return out
+
+    def _compute(self, game_id: str) -> dict[str, Any]:
+        review = review_events(self.storage.events(game_id))
+        return review_json(review, game_id)

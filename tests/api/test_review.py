@@ -1,0 +1,128 @@
+"""``GET /api/games/{id}/review`` (L1-L4): states, ownership, shape and the cache."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from yahtzee import cli
+
+from .helpers import ALL_CATEGORIES, Api
+
+
+def _play_to_end(api: Api, game: dict[str, Any]) -> dict[str, Any]:
+    """Roll once per turn and score in the first open box (a weak but legal game)."""
+    while game["status"] == "in_progress":
+        game = api.roll(game)
+        boxes = game["players"]["human"]["boxes"]
+        allowed = game["preview"]
+        category = next(c for c in ALL_CATEGORIES if boxes[c] is None and allowed[c]["allowed"])
+        game = api.score(game, category)
+    return game
+
+
+def test_l1_solo_review_shape(api: Api) -> None:
+    game = _play_to_end(api, api.new())
+    r = api.client.get(f"/api/games/{game['id']}/review")
+    assert r.status_code == 200, r.text
+    review = r.json()
+    assert review["game_id"] == game["id"]
+    assert review["mode"] == "solo"
+    assert review["difficulty"] is None
+    assert review["start_value"] == 254.5878
+    assert review["final_score"] == game["players"]["human"]["total"]
+    assert (
+        abs(review["start_value"] + review["luck"] - review["skill_loss"] - review["final_score"])
+        < 0.01
+    )
+    assert 0 <= review["accuracy"] <= 100
+    assert sum(review["counts"].values()) == len(review["decisions"])
+    # Rolled once each turn and never chose to stop on purpose: every counted decision
+    # is a "stop" keep or a box choice.
+    kinds = {(d["kind"], d["roll"]) for d in review["decisions"]}
+    assert kinds <= {("keep", 1), ("score", 1)}
+    first = review["decisions"][0]
+    assert first["chosen"] == {"keep": "stop", "value": first["chosen"]["value"]}
+    assert abs(first["loss"] - (first["best"]["value"] - first["chosen"]["value"])) < 1e-3
+    assert len(first["options"]) == 3
+    assert [p["round"] for p in review["timeline"]] == list(range(14))
+    assert review["timeline"][0]["expected_final"] == 254.59
+    assert review["timeline"][-1]["expected_final"] == review["final_score"]
+    assert "computer" not in review
+
+
+def test_l1_review_is_cached(api: Api) -> None:
+    game = _play_to_end(api, api.new())
+    url = f"/api/games/{game['id']}/review"
+    first = api.client.get(url).json()
+    assert api.client.app.state.reviews._cache  # type: ignore[attr-defined]
+    assert api.client.get(url).json() == first
+
+
+def test_l1_vs_review_has_the_computer(api: Api) -> None:
+    game = _play_to_end(api, api.new("vs_computer", "novice"))
+    review = api.client.get(f"/api/games/{game['id']}/review").json()
+    assert review["mode"] == "vs_computer"
+    assert review["difficulty"] == "novice"
+    computer = review["computer"]
+    assert set(computer) >= {"accuracy", "skill_loss", "luck"}
+    assert computer["final_score"] == game["players"]["computer"]["total"]
+    assert (
+        abs(254.5878 + computer["luck"] - computer["skill_loss"] - computer["final_score"]) < 0.01
+    )
+
+
+def test_l1_review_refused_while_in_progress_or_abandoned(api: Api) -> None:
+    game = api.roll(api.new())
+    r = api.client.get(f"/api/games/{game['id']}/review")
+    assert r.status_code == 409
+    assert r.json()["error"]["code"] == "illegal_action"
+    assert "复盘" in r.json()["error"]["message"]
+    api.new()  # abandons the first game
+    r = api.client.get(f"/api/games/{game['id']}/review")
+    assert r.status_code == 409
+    assert r.json()["error"]["code"] == "illegal_action"
+
+
+def test_l1_review_of_unknown_or_another_players_game_is_not_found(
+    api: Api, make_client: Callable[..., TestClient]
+) -> None:
+    game = _play_to_end(api, api.new())
+    assert api.client.get("/api/games/nope/review").status_code == 404
+    other = make_client()
+    r = other.get(f"/api/games/{game['id']}/review")
+    assert r.status_code == 404
+    assert r.json()["error"]["code"] == "not_found"
+
+
+def test_l1_cli_review_prints_the_same_review(
+    api: Api, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``yahtzee review GAME_ID --db PATH [--json]`` (issue 9 §6)."""
+    game = _play_to_end(api, api.new())
+    review = api.client.get(f"/api/games/{game['id']}/review").json()
+    db = str(tmp_path / "games.db")
+    assert cli.main(["review", game["id"], "--db", db, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == review
+    assert cli.main(["review", game["id"], "--db", db]) == 0
+    table = capsys.readouterr().out
+    assert "准确率" in table
+    assert f"终局 final {review['final_score']}" in table
+    assert table.count("\n") >= len(review["decisions"]) + 4
+
+
+def test_l1_cli_review_errors(api: Api, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = api.roll(api.new())
+    db = str(tmp_path / "games.db")
+    assert cli.main(["review", game["id"], "--db", db]) == 2
+    assert "in_progress" in capsys.readouterr().err
+    assert cli.main(["review", "nope", "--db", db]) == 2
+    assert "no game 'nope'" in capsys.readouterr().err
+    assert cli.main(["review", "x", "--db", str(tmp_path / "missing.db")]) == 2
+    assert "no database" in capsys.readouterr().err
+    assert not (tmp_path / "missing.db").exists()

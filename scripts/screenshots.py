@@ -86,7 +86,7 @@ def play_round(page: Page, round_: int, rolls: int = 3) -> None:
 def start(page: Page, testid: str, difficulty: str | None = None) -> None:
     """Start a game from the lobby, accepting to abandon a saved one."""
     if difficulty:
-        page.get_by_test_id("difficulty").select_option(difficulty)
+        page.get_by_test_id("difficulty").locator(f'input[value="{difficulty}"]').check()
     page.get_by_test_id(testid).click()
     page.wait_for_timeout(100)
     if page.get_by_test_id("confirm-dialog").is_visible():

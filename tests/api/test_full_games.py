@@ -272,3 +272,34 @@ def test_a_buggy_computer_player_cannot_break_the_humans_request(
     assert game["status"] == "finished"
     assert None not in game["players"]["computer"]["boxes"].values()
     _assert_stored_equals_replay(api, game)
+
+
+def test_p4_turns_list_every_finished_turn_of_both_players(api: Api) -> None:
+    """P4: the game's ``turns`` is the turn log: round, player, dice, box, points, in order."""
+    game = api.new("vs_computer", "novice")
+    assert game["turns"] == []
+    for round_ in (1, 2, 3):
+        rolled = api.roll(game)
+        box = next(c for c, o in rolled["preview"].items() if o["allowed"])
+        game = api.score(rolled, box)
+        assert len(game["turns"]) == 2 * round_
+        mine, computer = game["turns"][-2:]
+        assert mine == {
+            "round": round_,
+            "player": "human",
+            "dice": rolled["dice"],
+            "category": box,
+            "points": game["players"]["human"]["boxes"][box],
+            "yahtzee_bonus": 0,
+        }
+        last = game["computer_turn"]["steps"][-1]
+        assert computer["round"] == round_
+        assert computer["player"] == "computer"
+        assert (computer["dice"], computer["category"], computer["points"]) == (
+            last["dice"],
+            last["category"],
+            last["points"],
+        )
+    # The same log after a reload (rebuilt from the stored events).
+    assert api.get(game["id"])["turns"] == game["turns"]
+    assert api.client.get("/api/games/current").json()["turns"] == game["turns"]

@@ -28,6 +28,7 @@ GAME_FIELDS = {
     "players",
     "preview",
     "computer_turn",
+    "turns",
     "result",
     "new_record",
 }

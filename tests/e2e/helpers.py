@@ -129,7 +129,7 @@ class Table:
 
     def start_vs(self, difficulty: str = "novice") -> None:
         """人机对战 against ``difficulty`` from the lobby."""
-        self.by("difficulty").select_option(difficulty)
+        self.by("difficulty").locator(f'input[value="{difficulty}"]').check()
         self._start("start-vs")
 
     def roll(self) -> list[int]:

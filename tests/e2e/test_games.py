@@ -71,7 +71,7 @@ def test_u7_second_lower_solo_game_is_not_a_record(ui: Table) -> None:
 
 def test_u8_whole_vs_game_against_novice_end_panel_and_records(ui: Table) -> None:
     ui.start_vs("novice")
-    expect(ui.page.locator("#computer-head")).to_have_text("电脑（入门）")
+    expect(ui.page.locator(".computer-head").first).to_have_text("电脑（入门）")
     ui.play_to_end()
 
     human, computer = ui.total("human"), ui.total("computer")
@@ -92,7 +92,7 @@ def test_u8_whole_vs_game_against_novice_end_panel_and_records(ui: Table) -> Non
     # 再来一局 starts the same mode and difficulty.
     ui.by("play-again").click()
     expect(ui.by("round")).to_have_text("第 1 / 13 回合")
-    expect(ui.page.locator("#computer-head")).to_have_text("电脑（入门）")
+    expect(ui.page.locator(".computer-head").first).to_have_text("电脑（入门）")
 
     # The lobby counts the result (U9), and keeps it across visits (same browser).
     ui.by("lobby").click()

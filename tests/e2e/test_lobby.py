@@ -15,17 +15,17 @@ def test_u5_lobby_offers_both_modes_difficulties_and_records(ui: Table) -> None:
     expect(page).to_have_title("快艇骰子")
     expect(ui.by("start-solo")).to_have_text("开始单人挑战")
     expect(ui.by("start-vs")).to_have_text("开始人机对战")
-    # B1: three difficulties, 高手 (expert) by default.
-    select = ui.by("difficulty")
-    expect(select).to_have_value("expert")
-    options = select.locator("option")
-    expect(options).to_have_count(3)
-    assert [options.nth(i).get_attribute("value") for i in range(3)] == [
+    # B1/P5: three difficulties, one click each; 普通 (intermediate) for a new player.
+    picker = ui.by("difficulty")
+    radios = picker.locator("input[type=radio]")
+    expect(radios).to_have_count(3)
+    assert [radios.nth(i).get_attribute("value") for i in range(3)] == [
         "novice",
         "intermediate",
         "expert",
     ]
-    assert [options.nth(i).inner_text() for i in range(3)] == ["入门", "普通", "高手"]
+    assert picker.locator("label").all_inner_texts() == ["入门", "普通", "高手"]
+    expect(picker.locator("input:checked")).to_have_value("intermediate")
     # A new browser has empty records and nothing to continue.
     expect(ui.by("continue")).to_be_hidden()
     expect(ui.by("best-score")).to_have_text("—")
@@ -41,9 +41,18 @@ def test_u5_lobby_offers_both_modes_difficulties_and_records(ui: Table) -> None:
     expect(page.locator("#continue-summary")).to_contain_text("人机对战（普通）")
 
 
-def test_u5_default_vs_game_is_against_the_expert(ui: Table) -> None:
+def test_p5_new_player_meets_intermediate_expert_one_click_away_choice_remembered(
+    ui: Table,
+) -> None:
     ui.by("start-vs").click()
-    expect(ui.page.locator("#computer-head")).to_have_text("电脑（高手）")
+    expect(ui.page.locator(".computer-head").first).to_have_text("电脑（普通）")
+    expect(ui.page.locator("#mode-badge")).to_have_text("人机对战 · 普通")
+    ui.by("lobby").click()
+    ui.by("difficulty").get_by_label("高手").click()  # one click
+    ui.page.reload()
+    expect(ui.by("difficulty").locator("input:checked")).to_have_value("expert")
+    ui.by("start-vs").click()
+    ui.by("confirm-yes").click()
     expect(ui.page.locator("#mode-badge")).to_have_text("人机对战 · 高手")
 
 

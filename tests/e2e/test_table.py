@@ -13,7 +13,7 @@ from e2e.helpers import CATEGORIES, ConsoleWatch, Table
 pytestmark = pytest.mark.e2e
 
 GREEN = "rgb(21, 122, 60)"  # --green in app.css
-GREY_RED = "rgb(160, 106, 102)"  # --zero in app.css
+GREY_RED = "rgb(143, 79, 74)"  # --zero in app.css (darkened for contrast, P6)
 
 
 def test_u1_preview_after_each_roll_green_points_grey_red_zero(ui: Table) -> None:

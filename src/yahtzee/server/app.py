@@ -21,7 +21,7 @@ from yahtzee.server.errors import install_error_handlers
 from yahtzee.server.fastpath import ActionFastPath
 from yahtzee.server.middleware import ServerMiddleware
 from yahtzee.server.reviews import ReviewService
-from yahtzee.server.routers import advice, games, health, records, review
+from yahtzee.server.routers import advice, games, health, records, review, stats
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import Settings
 from yahtzee.storage import open_storage
@@ -110,7 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Added first, so it runs inside ServerMiddleware (cookie, body limit, headers).
     app.add_middleware(ActionFastPath, service=service)
     app.add_middleware(ServerMiddleware, max_body_bytes=settings.max_body_bytes)
-    for module in (games, review, records, advice, health):
+    for module in (games, review, stats, records, advice, health):
         app.include_router(module.router)
 
     docs_html: list[str] = []

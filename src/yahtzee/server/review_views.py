@@ -78,3 +78,59 @@ class ReviewOut(BaseModel):
     decisions: list[DecisionOut]
     timeline: list[TimelinePointOut]
     computer: ComputerReviewOut | None = None
+
+
+class HistogramBinOut(BaseModel):
+    """Totals ``from``..``to`` (``to`` null: and up)."""
+
+    from_: int = Field(alias="from")
+    to: int | None
+    games: int = Field(description="the player's solo games in this bin")
+    expert: float = Field(description="the expert's share of games in this bin")
+
+
+class ExpertFiguresOut(BaseModel):
+    """The expert's reference figures (1,000,000 simulated games)."""
+
+    mean: float
+    upper_bonus_rate: float
+    yahtzee_rate: float
+    games: int
+
+
+class SoloStatsOut(BaseModel):
+    """Finished solo games."""
+
+    games: int
+    mean: float | None
+    best: int | None
+    histogram: list[HistogramBinOut]
+    upper_bonus_rate: float | None
+    yahtzee_rate: float | None
+    accuracy: list[float] = Field(description="each game's review accuracy, oldest first")
+    expert: ExpertFiguresOut
+
+
+class VsStatsOut(BaseModel):
+    """Finished vs games against one level."""
+
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    mean: float | None
+
+
+class BoxStatsOut(BaseModel):
+    """One box: the player's mean (all finished games) and the expert's."""
+
+    mean: float | None
+    expert_mean: float
+
+
+class StatsOut(BaseModel):
+    """This browser's stats (L5)."""
+
+    solo: SoloStatsOut
+    vs: dict[str, VsStatsOut]
+    boxes: dict[str, BoxStatsOut]

@@ -14,10 +14,13 @@ from typing import Any
 
 from yahtzee.errors import NotReviewableError
 from yahtzee.review import review_events, review_json
+from yahtzee.review.stats import FinishedGame, stats_json
+from yahtzee.rules import Scorecard
 from yahtzee.server.errors import AbandonedGameError, NotFoundError
 from yahtzee.storage import Storage
 
 CACHE_SIZE = 512
+SUMMARY_CACHE_SIZE = 50_000
 
 
 class ReviewService:
@@ -28,6 +31,8 @@ class ReviewService:
         self._cache: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._cache_size = cache_size
         self._lock = Lock()
+        # game id -> (final card, accuracy): what the stats need of each finished game.
+        self._summaries: OrderedDict[str, tuple[Scorecard, float]] = OrderedDict()
 
     def review(self, player_id: str, game_id: str) -> dict[str, Any]:
         """The review object; 404 for another player's or an unknown game, 409 unless
@@ -55,3 +60,34 @@ class ReviewService:
     def _compute(self, game_id: str) -> dict[str, Any]:
         review = review_events(self.storage.events(game_id))
         return review_json(review, game_id)
+
+    def _summary(self, game_id: str) -> tuple[Scorecard, float]:
+        with self._lock:
+            hit = self._summaries.get(game_id)
+            if hit is not None:
+                self._summaries.move_to_end(game_id)
+                return hit
+        human = review_events(self.storage.events(game_id)).human
+        summary = (human.turn_cards[-1], human.accuracy)
+        with self._lock:
+            self._summaries[game_id] = summary
+            while len(self._summaries) > SUMMARY_CACHE_SIZE:
+                self._summaries.popitem(last=False)
+        return summary
+
+    def stats(self, player_id: str) -> dict[str, Any]:
+        """``GET /api/stats``: the player's finished games summed up (L5)."""
+        games = []
+        for game in self.storage.finished_games(player_id):
+            card, accuracy = self._summary(game.id)
+            games.append(
+                FinishedGame(
+                    mode=game.mode,
+                    difficulty=game.difficulty,
+                    result=game.result,
+                    human_total=game.human_total,
+                    card=card,
+                    accuracy=accuracy,
+                )
+            )
+        return stats_json(games)

@@ -83,6 +83,7 @@ def game_json(loaded: Loaded) -> dict[str, Any]:
         "players": {seat.value: card_json(state.card(seat)) for seat in state.seats},
         "preview": preview,
         "computer_turn": game.computer_turn,
+        "turns": list(game.turns),
         "result": stored.result,
         # U7: only a solo game can be a record (older databases flagged vs games too).
         "new_record": bool(stored.new_record) and stored.mode == "solo",
@@ -178,6 +179,17 @@ class ComputerTurnOut(BaseModel):
     steps: list[StepOut]
 
 
+class TurnOut(BaseModel):
+    """One finished turn of either player, for the page's turn log (P4)."""
+
+    round: int = Field(ge=1, le=13)
+    player: Literal["human", "computer"]
+    dice: list[int]
+    category: str
+    points: int = Field(description="what the box took (without the Yahtzee bonus)")
+    yahtzee_bonus: int = Field(description="100 when this turn earned a 快艇加成, else 0")
+
+
 class GameOut(BaseModel):
     """The game object."""
 
@@ -194,6 +206,7 @@ class GameOut(BaseModel):
     players: dict[str, CardOut] = Field(description="'human' and, in vs games, 'computer'")
     preview: dict[str, PreviewOut] | None
     computer_turn: ComputerTurnOut | None
+    turns: list[TurnOut] = Field(description="every finished turn of this game, in order")
     result: Literal["win", "loss", "draw", "solo"] | None
     new_record: bool = Field(
         description="a finished solo game whose total beats every earlier solo total (U7); "

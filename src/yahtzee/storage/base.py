@@ -151,6 +151,10 @@ class Storage(Protocol):
         """The player's records and most recent finished games (newest first)."""
         ...
 
+    def finished_games(self, player_id: str) -> list[RecentGame]:
+        """Every finished game of the player, oldest first (the stats page, L5)."""
+        ...
+
     def close(self) -> None:
         """Release the database."""
         ...

@@ -48,13 +48,16 @@ class Replay:
     """A game rebuilt from its log: the position, the status and the computer's last turn.
 
     ``computer_turn`` is ``{"round": n, "steps": [...]}`` for the computer's most recent
-    turn in a vs game (U8), ``None`` before its first turn.
+    turn in a vs game (U8), ``None`` before its first turn. ``turns`` lists every finished
+    turn of the game, both players, in order (P4's turn log): ``{"round", "player", "dice",
+    "category", "points", "yahtzee_bonus"}``, each dict shared between successive replays.
     """
 
     state: GameState
     difficulty: str | None
     status: Status = "in_progress"
     computer_turn: dict[str, Any] | None = None
+    turns: tuple[dict[str, Any], ...] = ()
 
 
 def start(mode: Mode, difficulty: str | None) -> tuple[Event, Replay]:
@@ -86,16 +89,26 @@ def apply_event(game: Replay, event: Event) -> Replay:
             else:
                 assert turn is not None
                 turn = {"round": turn["round"], "steps": [*turn["steps"], step]}
-        return Replay(state, game.difficulty, game.status, turn)
+        return Replay(state, game.difficulty, game.status, turn, game.turns)
     if event.kind == "score":
         seat = Seat(data["seat"])
         category = Category(data["category"])
         dice = _faces(state)
+        before = state.card(seat)
         state = state.score(category, by=seat)
         turn = game.computer_turn
+        after = state.card(seat)
+        points = after[category]
+        done = {
+            "round": before.filled_count + 1,
+            "player": seat.value,
+            "dice": dice,
+            "category": category.value,
+            "points": points,
+            "yahtzee_bonus": after.yahtzee_bonus - before.yahtzee_bonus,
+        }
         if seat is Seat.COMPUTER:
             assert turn is not None
-            points = state.card(seat)[category]
             step = {
                 "action": "score",
                 "category": category.value,
@@ -104,13 +117,17 @@ def apply_event(game: Replay, event: Event) -> Replay:
             }
             turn = {"round": turn["round"], "steps": [*turn["steps"], step]}
         status: Status = "finished" if state.is_over else game.status
-        return Replay(state, game.difficulty, status, turn)
+        return Replay(state, game.difficulty, status, turn, (*game.turns, done))
     if event.kind == "hint":
-        return Replay(state.use_hint(), game.difficulty, game.status, game.computer_turn)
+        return Replay(
+            state.use_hint(), game.difficulty, game.status, game.computer_turn, game.turns
+        )
     if event.kind == "restart_turn":
-        return Replay(state.restart_turn(), game.difficulty, game.status, game.computer_turn)
+        return Replay(
+            state.restart_turn(), game.difficulty, game.status, game.computer_turn, game.turns
+        )
     if event.kind == "abandon":
-        return Replay(state, game.difficulty, "abandoned", game.computer_turn)
+        return Replay(state, game.difficulty, "abandoned", game.computer_turn, game.turns)
     raise CorruptLogError(f"unexpected event {event.kind!r} in the middle of a log")
 
 

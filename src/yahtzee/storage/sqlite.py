@@ -370,6 +370,17 @@ class SQLiteStorage:
             recent=tuple(RecentGame(*row) for row in rows),
         )
 
+    def finished_games(self, player_id: str) -> list[RecentGame]:
+        """See :meth:`Storage.finished_games`."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT id, finished_at, mode, difficulty, human_total, computer_total, result "
+                "FROM games WHERE player_id = ? AND status = 'finished' "
+                "ORDER BY finished_at, rowid",
+                (player_id,),
+            ).fetchall()
+        return [RecentGame(*row) for row in rows]
+
     def integrity_check(self) -> str:
         """``PRAGMA integrity_check``: ``"ok"`` for a healthy file."""
         with self._lock:

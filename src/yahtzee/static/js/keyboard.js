@@ -58,7 +58,8 @@ function onArrowInDice(event, target) {
 export function installKeyboard(actions) {
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if (isConfirmOpen()) return;
+    // Any open dialog (confirmation, settings) handles its own keys.
+    if (isConfirmOpen() || document.querySelector("dialog[open]")) return;
     const target = event.target;
     const key = event.key;
     if (key === "Escape") {

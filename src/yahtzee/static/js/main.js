@@ -6,8 +6,7 @@ import { buildScorecard, describeStep, render } from "./render.js";
 import { CATEGORY_NAMES, DIFFICULTY_NAMES, canAct, initialState } from "./state.js";
 import { confirmDialog } from "./dialog.js";
 import { installKeyboard } from "./keyboard.js";
-
-const REPLAY_STEP_MS = 800; // U8: a pace a person can follow (~0.5–1 s a step)
+import { chosenDifficulty, installSettings, replayStepMs } from "./settings.js";
 
 const state = initialState();
 let messageSerial = 0;
@@ -21,9 +20,11 @@ function update() {
   render(state);
 }
 
-function say(text, kind = "info") {
+/** Show `text` in `view`'s message slot (P3: a message belongs to the view it was said for;
+ * it is not shown on another view, e.g. a roll's answer arriving on the rules page). */
+function say(text, kind = "info", view = "game") {
   messageSerial += 1;
-  state.message = { text, kind, serial: messageSerial };
+  state.message = { text, kind, serial: messageSerial, view };
 }
 
 // ------------------------------------------------------------------------ the game
@@ -56,8 +57,10 @@ function focusTable() {
   const lost =
     !active || active === document.body || active.disabled || active.closest("[hidden]");
   if (lost && state.view === "game") {
+    // preventScroll: the whole turn fits the screen (P1); focusing must not jump the page.
     const roll = byTestId("roll");
-    if (!roll.disabled) roll.focus();
+    if (!roll.disabled) roll.focus({ preventScroll: true });
+    else if (state.game && state.game.dice !== null) byTestId("die-0").focus({ preventScroll: true });
     else document.getElementById("main").focus({ preventScroll: true });
   }
 }
@@ -65,12 +68,13 @@ function focusTable() {
 /** Run one server action; on failure show why and re-sync from the server ("never stuck"). */
 async function act(fn) {
   if (state.busy) return null;
+  const view = state.view; // an error is told where the action was asked for
   state.busy = true;
   update();
   try {
     return await fn();
   } catch (err) {
-    await recover(err);
+    await recover(err, view);
     return null;
   } finally {
     state.busy = false;
@@ -79,11 +83,11 @@ async function act(fn) {
   }
 }
 
-async function recover(err) {
+async function recover(err, view = "game") {
   const apiErr = err instanceof ApiError ? err : new ApiError(0, "client", "页面出了点问题，已重新同步。");
   if (!(err instanceof ApiError)) console.warn(err);
   // A stale version means another click or tab got there first: just re-sync, silently.
-  if (apiErr.code !== "stale_version") say(apiErr.message, "error");
+  if (apiErr.code !== "stale_version") say(apiErr.message, "error", view);
   if (!state.game) return;
   try {
     const fresh = await api.game(state.game.id);
@@ -93,16 +97,16 @@ async function recover(err) {
     if (turnChanged || fresh.dice === null) resetTurnMarks();
     state.showGameOver = fresh.status === "finished";
     if (fresh.status === "abandoned") {
-      say("这一局已经结束或在别处重新开始了，已回到大厅。", "error");
+      say("这一局已经结束或在别处重新开始了，已回到大厅。", "error", "lobby");
       await goLobby(true);
     }
   } catch (again) {
     if (again instanceof ApiError && again.code === "not_found") {
-      say("找不到这一局了，已回到大厅。", "error");
+      say("找不到这一局了，已回到大厅。", "error", "lobby");
       state.game = null;
       await goLobby(true);
     } else if (again instanceof ApiError) {
-      say(again.message, "error");
+      say(again.message, "error", view);
     }
   }
 }
@@ -123,6 +127,7 @@ async function roll() {
     let text = `你掷出了 ${next.dice.join("、")}。`;
     text += next.rolls_left === 0 ? "三次掷完，骰子已锁定，请选一格登记。" : `还能再掷 ${next.rolls_left} 次。`;
     say(text);
+    focusWanted = true; // P2: stays on 「再掷」, or the first die once the roll button is spent
   });
 }
 
@@ -228,8 +233,14 @@ function flushFocus() {
 function startReplay(before, turn) {
   stopReplay();
   state.replay = { before, steps: turn.steps, index: 0, round: turn.round };
+  // U8 at the pace chosen in the settings (P5); 直接跳过 shows the outcome at once.
+  const pace = replayStepMs();
+  if (pace === 0) {
+    finishReplay(true);
+    return;
+  }
   say(describeStep(turn.steps[0], 0));
-  replayTimer = setInterval(stepReplay, REPLAY_STEP_MS);
+  replayTimer = setInterval(stepReplay, pace);
   update();
   // The box just chosen is disabled now; a keyboard player lands on 「跳过」 instead.
   const active = document.activeElement;
@@ -308,7 +319,24 @@ async function hint() {
       state.hintCategory = res.category;
       say(`提示：登记在金色标出的「${CATEGORY_NAMES[res.category]}」${left}。` + hintLesson(res));
     }
+    hintScroll = true;
   });
+  if (hintScroll) showHinted();
+}
+
+let hintScroll = false;
+
+/** P2: bring the hinted dice or box on screen (nothing moves when it already is). */
+function showHinted() {
+  hintScroll = false;
+  const target = state.hintCategory
+    ? byTestId(`cell-human-${state.hintCategory}`)
+    : document.querySelector(".die.hint") || byTestId("die-0");
+  if (!target) return;
+  const box = target.getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+  target.scrollIntoView({ block: "center", behavior: smooth ? "smooth" : "auto" });
 }
 
 function keptFaces(hold, dice) {
@@ -319,7 +347,7 @@ function keptFaces(hold, dice) {
  * choice is worth (both from the server's solver; the page computes nothing itself). */
 function hintLesson(res) {
   if (typeof res.value !== "number") return "";
-  let text = `高手算过：照这样做，这一局往后平均还能再得 ${res.value.toFixed(1)} 分`;
+  let text = `高手算过：照这样做，这一局往后平均还能再得 ${(Math.round(res.value * 10) / 10).toFixed(1)} 分`;
   const alt = res.alternative;
   if (alt) {
     let what;
@@ -328,8 +356,10 @@ function hintLesson(res) {
       const kept = keptFaces(alt.hold, res.game.dice);
       what = kept.length ? `保留 ${kept.join("、")} 再掷` : "全部重掷";
     }
-    const gap = (res.value - alt.value).toFixed(1);
-    text += `；次好的是${what}，平均 ${alt.value.toFixed(1)} 分（少 ${gap} 分）`;
+    // P2: the gap is the difference of the two numbers as shown, so the sentence adds up.
+    const shown = (v) => Math.round(v * 10) / 10;
+    const gap = (shown(res.value) - shown(alt.value)).toFixed(1);
+    text += `；次好的是${what}，平均 ${shown(alt.value).toFixed(1)} 分（少 ${gap} 分）`;
   }
   return `${text}。`;
 }
@@ -345,7 +375,7 @@ async function refreshLobbyData() {
     const current = records.current_game;
     state.saved = current && current.status === "in_progress" ? current : null;
   } catch (err) {
-    if (err instanceof ApiError) say(err.message, "error");
+    if (err instanceof ApiError) say(err.message, "error", "lobby");
   }
   // Even after a failure the buttons may act: the server's 409 game_in_progress still asks.
   if (visit === lobbyVisit) state.lobbyReady = true;
@@ -361,7 +391,7 @@ function newLobbyVisit() {
 async function goLobby(keepMessage = false) {
   stopReplay();
   state.showGameOver = false;
-  if (!keepMessage) say(""); // the table's last announcement means nothing in the lobby
+  if (!keepMessage) say("", "info", "lobby"); // the table's last announcement means nothing here
   newLobbyVisit();
   go("lobby");
   await refreshLobbyData();
@@ -506,7 +536,7 @@ function closeGameOver() {
 function wire() {
   byTestId("start-solo").addEventListener("click", () => startNew("solo", null));
   byTestId("start-vs").addEventListener("click", () =>
-    startNew("vs_computer", byTestId("difficulty").value),
+    startNew("vs_computer", chosenDifficulty()),
   );
   byTestId("continue").addEventListener("click", continueGame);
   byTestId("roll").addEventListener("click", roll);
@@ -563,6 +593,28 @@ function wire() {
     hint,
   });
   window.addEventListener("popstate", route);
+  installSettings();
+  wireTurnLog();
+}
+
+/** On a phone the turn log (P4) is a sheet opened from the top bar; Esc or 关闭 closes it. */
+function wireTurnLog() {
+  const toggle = byTestId("turn-log-toggle");
+  const close = () => {
+    if (!state.turnLogOpen) return;
+    state.turnLogOpen = false;
+    update();
+    toggle.focus({ preventScroll: true });
+  };
+  toggle.addEventListener("click", () => {
+    state.turnLogOpen = !state.turnLogOpen;
+    update();
+    if (state.turnLogOpen) byTestId("turn-log-close").focus({ preventScroll: true });
+  });
+  byTestId("turn-log-close").addEventListener("click", close);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && state.turnLogOpen) close();
+  });
 }
 
 buildScorecard();

@@ -87,12 +87,21 @@ export function buildScorecard() {
   for (const [cat, name] of UPPER) upper.append(buildRow(cat, name));
   const sums = $("#upper-sums");
   sums.append(buildSumRow("upper_subtotal", "上区小计", "upper-subtotal-human", null, "sum-row"));
+  // P4: how far the player is from the upper bonus, right under the subtotal.
+  const progress = document.createElement("tr");
+  progress.className = "progress-row";
+  const cell = document.createElement("td");
+  cell.colSpan = 3;
+  cell.dataset.testid = "upper-progress";
+  progress.append(cell);
+  sums.append(progress);
   sums.append(buildSumRow("upper_bonus", "上区奖励", "upper-bonus-human", null, "sum-row"));
   const lower = $("#lower-body");
   for (const [cat, name] of LOWER) lower.append(buildRow(cat, name));
-  const totals = $("#totals");
-  totals.append(buildSumRow("yahtzee_bonus", "快艇加成", "yahtzee-bonus-human", null, "sum-row"));
-  totals.append(buildSumRow("total", "总分", "total-human", "total-computer", "total-row"));
+  $("#lower-sums").append(
+    buildSumRow("yahtzee_bonus", "快艇加成", "yahtzee-bonus-human", null, "sum-row"),
+  );
+  $("#totals").append(buildSumRow("total", "总分", "total-human", "total-computer", "total-row"));
 }
 
 // ---------------------------------------------------------------------------- views
@@ -261,19 +270,44 @@ function renderDice(state) {
 
 // ------------------------------------------------------------------------ scorecard
 
+/** A preview reads "+N" (what writing here would add), a written score a plain "N": a
+ * preview 0 ("+0", italic, dashed outline) never looks like a written 0 (bold, solid). */
 function previewText(p) {
-  let text = String(p.points);
+  let text = `+${p.points}`;
   if (p.yahtzee_bonus) text += ` +${p.yahtzee_bonus}`;
   return text;
 }
 
+const UPPER_GOAL = 63;
+const FACES = { ones: 1, twos: 2, threes: 3, fours: 4, fives: 5, sixes: 6 };
+
+/** P4: the upper-bonus progress line, honest when 63 can no longer be reached. */
+export function upperProgress(card) {
+  const sub = card.upper_subtotal;
+  if (card.upper_bonus > 0) return `上区 ${sub}/${UPPER_GOAL} · 已得奖励`;
+  let best = sub;
+  for (const [cat] of UPPER) if (card.boxes[cat] === null) best += 5 * FACES[cat];
+  if (best < UPPER_GOAL) return `上区 ${sub}/${UPPER_GOAL} · 已拿不到奖励`;
+  return `上区 ${sub}/${UPPER_GOAL} · 还差 ${UPPER_GOAL - sub}`;
+}
+
 function renderScorecard(state) {
   const g = state.game;
-  const act = canAct(state);
+  // Not disabled while a request is in flight (clicks are ignored then): a disabled button
+  // would drop the keyboard focus to the page body (P2).
+  const act = canAct({ ...state, busy: false });
   const isVs = g.mode === "vs_computer";
-  const table = $("#scorecard");
-  table.classList.toggle("solo", !isVs);
-  setText($("#computer-head"), isVs ? `电脑（${DIFFICULTY_NAMES[g.difficulty] || "高手"}）` : "电脑");
+  $("#view-game").classList.toggle("solo", !isVs);
+  const level = DIFFICULTY_NAMES[g.difficulty] || "高手";
+  for (const head of document.querySelectorAll(".computer-head")) {
+    if (head.dataset.level !== level) {
+      head.dataset.level = level;
+      const small = document.createElement("span");
+      small.className = "head-level";
+      small.textContent = `（${level}）`;
+      head.replaceChildren("电脑", small);
+    }
+  }
 
   const human = g.players.human;
   // While the computer's turn is replayed, its column shows the card from before that turn
@@ -358,16 +392,17 @@ function renderScorecard(state) {
   const sub = document.querySelector('tr[data-sum="upper_subtotal"] th');
   setText(sub, "上区小计");
   setAttr(sub, "title", "一点到六点相加，满 63 分奖励 35 分");
+  setText(byTestId("upper-progress"), upperProgress(human));
 }
 
 // --------------------------------------------------------------------------- topbar
 
 function renderTopbar(state) {
   const g = state.game;
-  const act = canAct(state);
   const hint = byTestId("hint");
   setText(hint, `提示 (${g.hints_left})`);
-  hint.disabled = !act || g.hints_left <= 0 || g.dice === null;
+  // Busy is not a reason to disable (that would drop the focus, P2): clicks wait instead.
+  hint.disabled = !canAct({ ...state, busy: false }) || g.hints_left <= 0 || g.dice === null;
   setAttr(
     hint,
     "title",
@@ -382,7 +417,7 @@ function renderTopbar(state) {
     $("#mode-badge"),
     g.mode === "solo" ? "单人挑战" : `人机对战 · ${DIFFICULTY_NAMES[g.difficulty] || "高手"}`,
   );
-  byTestId("restart").disabled = state.busy;
+  setAttr($("#view-game"), "aria-busy", state.busy ? "true" : null);
 }
 
 function allHeld(state) {
@@ -391,7 +426,7 @@ function allHeld(state) {
 
 function renderRoll(state) {
   const g = state.game;
-  const act = canAct(state);
+  const act = canAct({ ...state, busy: false });
   const roll = byTestId("roll");
   setText(roll, g.dice === null ? "掷骰子" : "再掷");
   roll.disabled = !act || g.rolls_left <= 0 || (g.dice !== null && allHeld(state));
@@ -462,6 +497,59 @@ function renderComputerLog(state) {
   );
 }
 
+// ------------------------------------------------------------- the turn log (P4)
+
+/** The finished turns to list: during a replay the computer's turn being shown stays out
+ * until the replay reaches its score step (no spoiler). Newest first. */
+function loggedTurns(state) {
+  const g = state.game;
+  let turns = g.turns || [];
+  const r = state.replay;
+  if (r && r.steps[r.index].action !== "score") {
+    const last = turns[turns.length - 1];
+    if (last && last.player === "computer" && last.round === r.round) turns = turns.slice(0, -1);
+  }
+  return turns.slice().reverse();
+}
+
+function renderTurnLog(state) {
+  const g = state.game;
+  const turns = loggedTurns(state);
+  const toggle = byTestId("turn-log-toggle");
+  setAttr(toggle, "aria-expanded", state.turnLogOpen ? "true" : "false");
+  $("#turn-log-panel").classList.toggle("open", Boolean(state.turnLogOpen));
+  $("#turn-log-empty").hidden = turns.length > 0;
+  const list = byTestId("turn-log");
+  list.hidden = turns.length === 0; // no empty tab stop
+  const vs = g.mode === "vs_computer";
+  const key = JSON.stringify([g.id, vs, turns.length]);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.replaceChildren(
+    ...turns.map((t) => {
+      const li = document.createElement("li");
+      li.className = `turn-log-item by-${t.player}`;
+      const round = document.createElement("span");
+      round.className = "tl-round";
+      round.textContent = `第 ${t.round} 回合`;
+      const who = document.createElement("span");
+      who.className = "tl-who";
+      who.textContent = t.player === "human" ? "你" : "电脑";
+      const dice = document.createElement("span");
+      dice.className = "tl-dice";
+      dice.textContent = t.dice.join(" ");
+      const box = document.createElement("span");
+      box.className = "tl-box";
+      box.textContent = `→ ${CATEGORY_NAMES[t.category] || t.category}`;
+      const points = document.createElement("span");
+      points.className = "tl-points";
+      points.textContent = `${t.points} 分` + (t.yahtzee_bonus ? ` +${t.yahtzee_bonus}` : "");
+      li.append(round, ...(vs ? [who] : []), dice, box, points);
+      return li;
+    }),
+  );
+}
+
 // ------------------------------------------------------------------------ game over
 
 function renderGameOver(state) {
@@ -527,15 +615,18 @@ function renderMessage(state) {
   // dice or the scorecard.
   const slot = document.querySelector(`.message-slot[data-slot="${state.view}"]`);
   if (slot && el.parentElement !== slot) slot.append(el);
+  // P3: a message belongs to the view it was said for; elsewhere the slot stays empty.
   const m = state.message;
-  if (el.dataset.serial === String(m.serial)) return;
-  el.dataset.serial = String(m.serial);
+  const text = !m.view || m.view === state.view ? m.text : "";
+  const key = `${m.serial}|${text ? 1 : 0}`;
+  if (el.dataset.serial === key) return;
+  el.dataset.serial = key;
   el.dataset.kind = m.kind;
   el.classList.toggle("error", m.kind === "error");
-  el.classList.toggle("empty", !m.text);
+  el.classList.toggle("empty", !text);
   // Re-setting identical text would not be re-announced; the serial makes each new message
   // a fresh node so screen readers hear repeats too.
-  el.replaceChildren(m.text ? document.createTextNode(m.text) : "");
+  el.replaceChildren(text ? document.createTextNode(text) : "");
 }
 
 export function render(state) {
@@ -548,6 +639,7 @@ export function render(state) {
     renderRoll(state);
     renderScorecard(state);
     renderComputerLog(state);
+    renderTurnLog(state);
   }
   renderGameOver(state);
 }

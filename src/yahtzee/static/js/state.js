@@ -40,6 +40,7 @@ export function initialState() {
     hold: [false, false, false, false, false], // the player's holds, sent with 「再掷」
     hintHold: null, // dice the last hint suggested keeping (gold)
     hintCategory: null, // the box the last hint suggested (gold)
+    turnLogOpen: false, // the turn log sheet is open (phones; always shown on a desktop)
     busy: false, // a request is in flight: further clicks are ignored
     rollSerial: 0, // bumps on every roll so the animation replays even for equal values
     rolledMask: null, // which dice the last roll threw (held ones do not tumble)

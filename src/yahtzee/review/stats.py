@@ -1,0 +1,142 @@
+"""统计 (L5): a player's games over time, beside the expert's reference figures.
+
+The expert's final-score distribution, its per-box means and its bonus rates come from
+``expert_scores.json`` (1,000,000 simulated optimal games, made by
+``scripts/expert_distribution.py`` and shipped with the package); nothing is simulated
+at request time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from yahtzee.rules import CATEGORIES, UPPER_BONUS_THRESHOLD, YAHTZEE_POINTS, Category, Scorecard
+
+LEVEL_IDS = ("novice", "intermediate", "expert")
+BIN_WIDTH = 20
+LAST_BIN = 500
+"""Totals from ``LAST_BIN`` up share the last histogram bin."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertReference:
+    """The expert's figures: share of games per final score, per-box means, rates."""
+
+    games: int
+    mean: float
+    shares: dict[int, float]
+    box_means: dict[str, float]
+    upper_bonus_rate: float
+    yahtzee_rate: float
+
+
+@cache
+def expert_reference() -> ExpertReference:
+    """The shipped reference (read once per process)."""
+    text = resources.files("yahtzee.review").joinpath("expert_scores.json").read_text("utf-8")
+    data = json.loads(text)
+    games = int(data["games"])
+    return ExpertReference(
+        games=games,
+        mean=float(data["mean"]),
+        shares={int(s): k / games for s, k in data["scores"]},
+        box_means={k: float(v) for k, v in data["box_means"].items()},
+        upper_bonus_rate=float(data["upper_bonus_rate"]),
+        yahtzee_rate=float(data["yahtzee_rate"]),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """What the stats need of one finished game (oldest first in a list).
+
+    ``accuracy`` is the review's (solo games; ``None`` when unknown).
+    """
+
+    mode: str
+    difficulty: str | None
+    result: str
+    human_total: int
+    card: Scorecard
+    accuracy: float | None
+
+
+def _bin_of(total: int) -> int:
+    return min(total, LAST_BIN) // BIN_WIDTH
+
+
+def histogram(totals: Sequence[int]) -> list[dict[str, Any]]:
+    """Fixed bins of 20 points (0-19 … 480-499, then 500 and up): the player's games and
+    the expert's share of games in each."""
+    ref = expert_reference()
+    n_bins = LAST_BIN // BIN_WIDTH + 1
+    games = [0] * n_bins
+    for t in totals:
+        games[_bin_of(t)] += 1
+    expert = [0.0] * n_bins
+    for score, share in ref.shares.items():
+        expert[_bin_of(score)] += share
+    return [
+        {
+            "from": i * BIN_WIDTH,
+            "to": (i + 1) * BIN_WIDTH - 1 if i < n_bins - 1 else None,
+            "games": games[i],
+            "expert": round(expert[i], 6),
+        }
+        for i in range(n_bins)
+    ]
+
+
+def _mean(values: Sequence[float], digits: int = 2) -> float | None:
+    return round(sum(values) / len(values), digits) if values else None
+
+
+def stats_json(games: Sequence[FinishedGame]) -> dict[str, Any]:
+    """The ``GET /api/stats`` object (see docs/api.md)."""
+    ref = expert_reference()
+    solo = [g for g in games if g.mode == "solo"]
+    totals = [g.human_total for g in solo]
+    out: dict[str, Any] = {
+        "solo": {
+            "games": len(solo),
+            "mean": _mean(totals),
+            "best": max(totals) if totals else None,
+            "histogram": histogram(totals),
+            "upper_bonus_rate": _mean(
+                [float(g.card.upper_subtotal >= UPPER_BONUS_THRESHOLD) for g in solo], 4
+            ),
+            "yahtzee_rate": _mean(
+                [float(g.card[Category.YAHTZEE] == YAHTZEE_POINTS) for g in solo], 4
+            ),
+            "accuracy": [round(g.accuracy, 2) for g in solo if g.accuracy is not None],
+            "expert": {
+                "mean": round(ref.mean, 2),
+                "upper_bonus_rate": round(ref.upper_bonus_rate, 4),
+                "yahtzee_rate": round(ref.yahtzee_rate, 4),
+                "games": ref.games,
+            },
+        },
+        "vs": {},
+        "boxes": {},
+    }
+    for level in LEVEL_IDS:
+        played = [g for g in games if g.mode == "vs_computer" and g.difficulty == level]
+        out["vs"][level] = {
+            "games": len(played),
+            "wins": sum(g.result == "win" for g in played),
+            "losses": sum(g.result == "loss" for g in played),
+            "draws": sum(g.result == "draw" for g in played),
+            "mean": _mean([g.human_total for g in played]),
+        }
+    for c in CATEGORIES:
+        points = [float(g.card[c] or 0) for g in games]
+        out["boxes"][c.value] = {
+            "mean": _mean(points),
+            "expert_mean": round(ref.box_means[c.value], 2),
+        }
+    return out

@@ -1,0 +1,57 @@
+"""``GET /api/stats`` (L5): per browser, solo and vs, per box, beside the expert."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi.testclient import TestClient
+
+from yahtzee.rules import CATEGORIES
+
+from .helpers import Api
+from .test_review import _play_to_end
+
+
+def test_l5_stats_empty(api: Api) -> None:
+    stats = api.client.get("/api/stats").json()
+    solo = stats["solo"]
+    assert solo["games"] == 0
+    assert solo["mean"] is None
+    assert solo["best"] is None
+    assert solo["accuracy"] == []
+    assert sum(b["games"] for b in solo["histogram"]) == 0
+    assert abs(sum(b["expert"] for b in solo["histogram"]) - 1) < 1e-3
+    assert 250 < solo["expert"]["mean"] < 260
+    assert set(stats["vs"]) == {"novice", "intermediate", "expert"}
+    assert stats["vs"]["expert"] == {"games": 0, "wins": 0, "losses": 0, "draws": 0, "mean": None}
+    assert list(stats["boxes"]) == [c.value for c in CATEGORIES]
+    assert stats["boxes"]["yahtzee"]["mean"] is None
+    assert 10 < stats["boxes"]["yahtzee"]["expert_mean"] < 25
+
+
+def test_l5_stats_count_finished_games_of_this_browser_only(
+    api: Api, make_client: Callable[..., TestClient]
+) -> None:
+    a = _play_to_end(api, api.new())
+    b = _play_to_end(api, api.new())
+    vs = _play_to_end(api, api.new("vs_computer", "novice"))
+    api.roll(api.new())  # in progress: not counted
+    stats = api.client.get("/api/stats").json()
+    solo = stats["solo"]
+    totals = [a["players"]["human"]["total"], b["players"]["human"]["total"]]
+    assert solo["games"] == 2
+    assert solo["best"] == max(totals)
+    assert solo["mean"] == round(sum(totals) / 2, 2)
+    assert sum(bin_["games"] for bin_ in solo["histogram"]) == 2
+    reviews = [api.client.get(f"/api/games/{g['id']}/review").json() for g in (a, b)]
+    assert solo["accuracy"] == [r["accuracy"] for r in reviews]  # oldest first
+    novice = stats["vs"]["novice"]
+    assert novice["games"] == 1
+    assert novice["wins"] + novice["losses"] + novice["draws"] == 1
+    assert novice["mean"] == vs["players"]["human"]["total"]
+    cards = [g["players"]["human"]["boxes"] for g in (a, b, vs)]
+    expected = round(sum(c["chance"] for c in cards) / 3, 2)
+    assert stats["boxes"]["chance"]["mean"] == expected
+    # Another browser sees none of it.
+    other = make_client().get("/api/stats").json()
+    assert other["solo"]["games"] == 0

@@ -1,5 +1,8 @@
 """The ONE place where failures become HTTP responses.
 
+The errors themselves are the domain's (:mod:`yahtzee.errors`); this module only gives each
+one its status, stable ``code`` and Chinese message.
+
 Every error leaves the server as ``{"error": {"code": ..., "message": ...}}`` with a
 Chinese message fit to show a player; never a stack trace, never a 500 for bad input.
 """
@@ -15,7 +18,6 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yahtzee import errors as domain
-from yahtzee.storage import GameNotFoundError, StaleVersionError
 
 log = logging.getLogger("yahtzee.server")
 
@@ -30,36 +32,6 @@ class ApiError(Exception):
         self.message = message
 
 
-class NotFoundError(ApiError):
-    """No such game for this player (another player's game is reported the same way)."""
-
-    def __init__(self) -> None:
-        super().__init__(404, "not_found", "找不到这局游戏。")
-
-
-class GameInProgressApiError(ApiError):
-    """409 ``game_in_progress``: a new game would discard the unfinished one (F2).
-
-    The message names the saved game's mode and round, so the player knows what is at stake.
-    """
-
-    def __init__(self, mode: str, difficulty: str | None, round_: int) -> None:
-        if mode == "solo":
-            what = f"单人挑战（第 {round_} 回合）"
-        else:
-            level = _DIFFICULTY_NAMES.get(difficulty or "", "高手")
-            what = f"人机对战（{level}，第 {round_} 回合）"
-        super().__init__(
-            409,
-            "game_in_progress",
-            f"你有一局{what}还没下完。开始新游戏会放弃那一局；"
-            "要继续它请回大厅点「继续游戏」，确定放弃请再确认一次。",
-        )
-
-
-_DIFFICULTY_NAMES = {"novice": "入门", "intermediate": "普通", "expert": "高手"}
-
-
 class InvalidInputError(ApiError):
     """A query the domain refused as malformed or impossible (``/api/advice``)."""
 
@@ -72,22 +44,14 @@ class InvalidInputError(ApiError):
         super().__init__(422, "invalid_request", error.message)
 
 
-class ZeroNeedsConfirmationError(domain.IllegalMoveError):
-    """Scoring 0 while another open box would score more, without ``confirm_zero`` (U2)."""
-
-
-class AbandonedGameError(domain.IllegalMoveError):
-    """Acting on a game that a newer game replaced (重新开始)."""
-
-
 # Most specific first: the first isinstance match wins.
 _ILLEGAL_MESSAGES: tuple[tuple[type[domain.IllegalMoveError], str, str], ...] = (
     (
-        ZeroNeedsConfirmationError,
+        domain.ZeroNeedsConfirmationError,
         "zero_needs_confirmation",
         "这一项会记 0 分，而别的项还能得分。确定要记 0 分吗？",
     ),
-    (AbandonedGameError, "illegal_action", "这局已经放弃了，请开始新的一局。"),
+    (domain.AbandonedGameError, "illegal_action", "这局已经放弃了，请开始新的一局。"),
     (domain.NotReviewableError, "illegal_action", "这局还没有结束，下完才能复盘。"),
     (domain.GameOverError, "illegal_action", "这局已经结束了。"),
     (domain.RollLimitError, "illegal_action", "这一回合已经掷满三次了，请选择一项登记。"),
@@ -144,14 +108,46 @@ def validation_message(exc: RequestValidationError | ValidationError) -> str:
     return f"请求格式不正确：{detail}。"
 
 
+_DIFFICULTY_NAMES = {"novice": "入门", "intermediate": "普通", "expert": "高手"}
+
+
+def _game_in_progress_message(exc: domain.GameInProgressError) -> str:
+    """F2: name the saved game's mode, level and round, so the player knows what is at stake."""
+    where = f"第 {exc.round} 回合" if exc.round is not None else "还在进行中"
+    if exc.mode == "vs_computer":
+        what = f"人机对战（{_DIFFICULTY_NAMES.get(exc.difficulty or '', '高手')}，{where}）"
+    elif exc.mode == "solo":
+        what = f"单人挑战（{where}）"
+    else:
+        what = "游戏"
+    return (
+        f"你有一局{what}还没下完。开始新游戏会放弃那一局；"
+        "要继续它请回大厅点「继续游戏」，确定放弃请再确认一次。"
+    )
+
+
+class ResumeRemovedError(ApiError):
+    """410 ``gone``: ``POST /api/games/{id}/resume`` was removed (F1, U6 changed)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            410,
+            "gone",
+            "「继续游戏」不再重开当前回合，这个请求已经取消。存档原样保存在服务器上："
+            "用 GET /api/games/current 取回，骰子和剩余次数都不变。",
+        )
+
+
 def to_api_error(exc: Exception) -> ApiError:
     """Map any exception to the :class:`ApiError` the client sees."""
     if isinstance(exc, ApiError):
         return exc
-    if isinstance(exc, StaleVersionError):
+    if isinstance(exc, domain.StaleVersionError):
         return ApiError(409, "stale_version", "这一步已经过期，请刷新后再试。")
-    if isinstance(exc, GameNotFoundError):
-        return NotFoundError()
+    if isinstance(exc, domain.GameNotFoundError):
+        return ApiError(404, "not_found", "找不到这局游戏。")
+    if isinstance(exc, domain.GameInProgressError):
+        return ApiError(409, "game_in_progress", _game_in_progress_message(exc))
     if isinstance(exc, domain.IllegalMoveError):
         for cls, code, message in _ILLEGAL_MESSAGES:
             if isinstance(exc, cls):
@@ -191,8 +187,6 @@ async def handle_error(request: Request, exc: Exception) -> JSONResponse:
 HANDLED: tuple[type[Exception], ...] = (
     ApiError,
     domain.YahtzeeError,
-    StaleVersionError,
-    GameNotFoundError,
     RequestValidationError,
     ValidationError,
     StarletteHTTPException,

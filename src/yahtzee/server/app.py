@@ -11,11 +11,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse, HTMLResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import HTMLResponse, Response
 
 from yahtzee import __version__
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
+from yahtzee.server.assets import StaticAssets
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
 from yahtzee.server.fastpath import ActionFastPath
@@ -125,11 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def docs_css() -> Response:
         return Response(DOCS_CSS, media_type="text/css")
 
-    async def spa() -> Response:
-        return FileResponse(index, media_type="text/html")
-
-    for path in SPA_PATHS:
-        app.add_api_route(path, spa, methods=["GET"], include_in_schema=False)
-    # Everything else not matched above is a static asset (404 JSON when missing).
-    app.mount("/", StaticFiles(directory=static_dir, check_dir=False), name="static")
+    # The page (at each of SPA_PATHS) and its files, read and gzip-compressed once, under
+    # content-hashed URLs cached for a year (P6); 404 JSON for anything missing.
+    app.mount("/", StaticAssets(static_dir, SPA_PATHS), name="static")
     return app

@@ -14,7 +14,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from yahtzee.errors import StaleVersionError
+from yahtzee.errors import GameInProgressError, StaleVersionError
 from yahtzee.game import GameState, Mode, Result, Status
 from yahtzee.rules import Category, Scorecard
 from yahtzee.storage import (
@@ -47,20 +47,25 @@ def _with_store(db: Path | str, body: Callable[[Storage], Awaitable[None]]) -> N
     asyncio.run(main())
 
 
-async def _new(store: Storage, game_id: str, mode: Mode = Mode.SOLO) -> None:
+async def _new(
+    store: Storage, game_id: str, mode: Mode = Mode.SOLO, *, replace: bool = False
+) -> None:
     await store.create_game(
         game_id=game_id,
         player_id=PLAYER,
         mode=mode,
         difficulty=None,
         events=[Event("start", {"mode": mode.value, "difficulty": None})],
+        replace=replace,
     )
 
 
 _FLEXIBLE = {  # on top of 快艇 50, 大顺 40, 小顺 30, 葫芦 25 (145); every other box 0
     150: {Category.CHANCE: 5},
     180: {Category.CHANCE: 30, Category.THREE_OF_A_KIND: 5},
+    190: {Category.CHANCE: 30, Category.THREE_OF_A_KIND: 15},
     200: {Category.CHANCE: 30, Category.THREE_OF_A_KIND: 25},
+    230: {Category.CHANCE: 30, Category.THREE_OF_A_KIND: 30, Category.FOUR_OF_A_KIND: 25},
     250: {
         Category.CHANCE: 30,
         Category.THREE_OF_A_KIND: 30,
@@ -225,7 +230,7 @@ def test_s1_a_lost_database_is_503_then_reconnects_by_itself(pg_url: str) -> Non
 def test_one_unfinished_game_per_player_and_abandon_event(db: Path | str) -> None:
     async def body(store: Storage) -> None:
         await _new(store, "g1")
-        await _new(store, "g2")
+        await _new(store, "g2", replace=True)
         old = await store.get_game("g1")
         assert old is not None
         assert (old.status, old.version) == (Status.ABANDONED, 2)
@@ -278,13 +283,38 @@ def test_s1_20_concurrent_identical_appends_apply_once(db: Path | str) -> None:
     _with_store(db, body)
 
 
-def test_records_and_new_record(db: Path | str) -> None:
+def test_f2_a_new_game_without_replace_keeps_the_unfinished_one(db: Path | str) -> None:
+    async def body(store: Storage) -> None:
+        await _new(store, "g1")
+        with pytest.raises(GameInProgressError) as caught:
+            await _new(store, "g2")
+        assert caught.value.game_id == "g1"
+        assert await store.get_game("g2") is None  # nothing written
+        kept = await store.get_game("g1")
+        assert kept is not None
+        assert (kept.status, kept.version) == (Status.IN_PROGRESS, 1)
+        assert [e.kind for e in await store.events("g1")] == ["start"]
+        # Once it is finished, a new game needs no replace.
+        final = GameState(Mode.SOLO, (_complete_card(150),))
+        await store.append(kept, [], status=Status.FINISHED, final=final)
+        await _new(store, "g3")
+        current = await store.current_game(PLAYER)
+        assert current is not None
+        assert current.id == "g3"
+
+    _with_store(db, body)
+
+
+def test_u7_records_and_new_record_are_solo_only(db: Path | str) -> None:
     async def body(store: Storage) -> None:
         totals = [
             (200, Result.SOLO, None),
             (180, Result.WIN, 150),
-            (250, Result.LOSS, 260),
+            (250, Result.LOSS, 260),  # a vs total above the solo best: not a record (U7)...
             (250, Result.DRAW, 250),
+            (230, Result.SOLO, None),  # ...nor does it raise the bar for solo games
+            (230, Result.SOLO, None),  # equal to the best is not a new record
+            (190, Result.SOLO, None),
         ]
         flags = []
         for i, (total, result, computer) in enumerate(totals):
@@ -302,16 +332,16 @@ def test_records_and_new_record(db: Path | str) -> None:
                 total,
                 computer,
             )
-            flags.append(done.new_record)
             assert done == await store.get_game(f"g{i}")
-        assert flags == [True, False, True, False]  # equal to the best is not a new record
+            flags.append(done.new_record)
+        assert flags == [True, False, False, False, True, False, False]
         records = await store.records(PLAYER)
-        assert (records.best_score, records.games_played) == (250, 4)
+        assert (records.best_score, records.games_played) == (230, 7)  # the best SOLO total
         assert (records.wins, records.losses, records.draws) == (1, 1, 1)
-        assert [g.id for g in records.recent] == ["g3", "g2", "g1", "g0"]
+        assert [g.id for g in records.recent] == [f"g{i}" for i in range(6, -1, -1)]
         assert (await store.records("someone else")).games_played == 0
         finished = await store.finished_games(PLAYER)
-        assert [g.id for g in finished] == ["g0", "g1", "g2", "g3"]  # oldest first (L5)
+        assert [g.id for g in finished] == [f"g{i}" for i in range(7)]  # oldest first (L5)
 
     _with_store(db, body)
 
@@ -322,11 +352,11 @@ def test_f5_s1_postgres_prunes_only_unplayed_abandoned_games(pg_url: str) -> Non
     async def body(store: Storage) -> None:
         assert isinstance(store, PostgresStorage)
         await _new(store, "unplayed")
-        await _new(store, "rolled")  # abandons "unplayed"
+        await _new(store, "rolled", replace=True)  # abandons "unplayed"
         rolled = await store.get_game("rolled")
         assert rolled is not None
         await store.append(rolled, [Event("roll", {"faces": [1] * 5})], status=Status.IN_PROGRESS)
-        await _new(store, "current")  # abandons "rolled" (which has a roll)
+        await _new(store, "current", replace=True)  # abandons "rolled" (which has a roll)
         assert not store.owns_games(PLAYER)  # no unsigned (legacy) ids on PostgreSQL
         assert await store.prune_unplayed("0000") == 0  # nothing that old
         assert await store.prune_unplayed("9999") == 1

@@ -43,7 +43,7 @@ import orjson
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
-from yahtzee.errors import GameNotFoundError, StaleVersionError
+from yahtzee.errors import GameInProgressError, GameNotFoundError, StaleVersionError
 from yahtzee.game import GameState, Mode, Result, Status
 from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
@@ -334,6 +334,7 @@ class PostgresStorage:
         mode: Mode,
         difficulty: Difficulty | None,
         events: Sequence[Event],
+        replace: bool = False,
     ) -> StoredGame:
         """See :meth:`Storage.create_game`."""
         now = self._clock()
@@ -348,6 +349,8 @@ class PostgresStorage:
                 (player_id,),
             )
             old = await cur.fetchone()
+            if old is not None and not replace:
+                raise GameInProgressError(old[0])  # (rolls back: nothing written)
             if old is not None:
                 await conn.execute(
                     "UPDATE games SET status = 'abandoned', version = version + 1, "
@@ -477,18 +480,20 @@ class PostgresStorage:
                 cur = await conn.execute(sql, params)
                 if cur.rowcount != max(1, len(events)):
                     await self._refused(conn, game.id)
-                cur = await conn.execute(
-                    "SELECT MAX(human_total) FROM games WHERE player_id = %s "
-                    "AND status = 'finished' AND id <> %s",
-                    (game.player_id, game.id),
-                )
-                row = await cur.fetchone()
-                best = row[0] if row else None
                 result = final.result
                 assert result is not None, "a final position is a finished game"
                 human_total = final.cards[0].total
                 computer_total = final.cards[1].total if len(final.cards) > 1 else None
-                new_record = best is None or human_total > best
+                new_record = False  # U7: vs games count wins/losses/draws, never records
+                if result is Result.SOLO:
+                    cur = await conn.execute(
+                        "SELECT MAX(human_total) FROM games WHERE player_id = %s "
+                        "AND status = 'finished' AND mode = 'solo' AND id <> %s",
+                        (game.player_id, game.id),
+                    )
+                    row = await cur.fetchone()
+                    best = row[0] if row else None
+                    new_record = best is None or human_total > best
                 await conn.execute(
                     "UPDATE games SET finished_at = %s, result = %s, human_total = %s, "
                     "computer_total = %s, new_record = %s WHERE id = %s",
@@ -543,7 +548,7 @@ class PostgresStorage:
 
         async def query(conn: psycopg.AsyncConnection[Any]) -> Records:
             cur = await conn.execute(
-                "SELECT COUNT(*), MAX(human_total), "
+                "SELECT COUNT(*), MAX(human_total) FILTER (WHERE mode = 'solo'), "
                 "COUNT(*) FILTER (WHERE result = 'win'), "
                 "COUNT(*) FILTER (WHERE result = 'loss'), "
                 "COUNT(*) FILTER (WHERE result = 'draw') "

@@ -10,7 +10,12 @@ from yahtzee.serve_config import Limits
 
 NO_HOLD = [False] * 5
 # The rate limits off (F5), for tests that play at machine speed (see conftest.py).
-NO_LIMITS = Limits(new_games_per_minute=0, new_players_per_minute=0, actions_per_second=0)
+NO_LIMITS = Limits(
+    new_games_per_minute=0,
+    new_players_per_minute=0,
+    actions_per_second=0,
+    new_games_per_minute_per_address=0,
+)
 ALL_CATEGORIES = (
     "ones",
     "twos",

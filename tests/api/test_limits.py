@@ -53,6 +53,7 @@ def test_f5_defaults() -> None:
         new_players_per_minute=60,
         actions_per_second=20,
         prune_after_days=7.0,
+        new_games_per_minute_per_address=60,
     )
 
 
@@ -114,6 +115,22 @@ def test_f5_30_new_games_a_minute_per_player(
     assert_rate_limited(api.client.post("/api/games", json={"mode": "solo"}), 2)
 
 
+def test_f5_60_new_games_a_minute_per_address_whatever_its_player_ids(
+    limited: Callable[..., TestClient], clock: Clock
+) -> None:
+    client = limited()
+    for i in range(60):
+        if i % 30 == 0:
+            client.cookies.clear()  # a fresh player id every 30 games
+        assert client.post("/api/games", json={"mode": "solo"}).status_code == 201
+    client.cookies.clear()
+    assert_rate_limited(client.post("/api/games", json={"mode": "solo"}), 1)
+    other = TestClient(client.app, client=("203.0.113.9", 5000))
+    assert other.post("/api/games", json={"mode": "solo"}).status_code == 201
+    clock.now += 1.0
+    assert client.post("/api/games", json={"mode": "solo"}).status_code == 201
+
+
 def test_f5_60_new_player_ids_a_minute_per_address(
     limited: Callable[..., TestClient], clock: Clock
 ) -> None:
@@ -131,9 +148,8 @@ def test_f5_60_new_player_ids_a_minute_per_address(
     assert client.get("/api/health").status_code == 200
     assert client.get("/").status_code == 200
     # Another address is not affected.
-    other = limited()
-    other_addr = TestClient(other.app, client=("203.0.113.7", 5000))
-    assert other_addr.get("/api/records").status_code == 200
+    other = TestClient(client.app, client=("203.0.113.7", 5000))
+    assert other.get("/api/records").status_code == 200
     clock.now += 1.0
     assert client.get("/api/records").status_code == 200
 

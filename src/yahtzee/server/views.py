@@ -260,6 +260,8 @@ class RecordsOut(BaseModel):
 
 
 class HealthOut(BaseModel):
-    """Liveness."""
+    """Liveness; ``degraded`` (503) while writes to the database fail (F6)."""
 
-    status: Literal["ok"]
+    status: Literal["ok", "degraded"]
+    storage: Literal["unavailable"] | None = None
+    detail: str | None = None

@@ -298,7 +298,7 @@ _CHECKED_HEADERS = frozenset({b"origin", b"sec-fetch-site", b"content-type", b"h
 
 
 async def send_error(send: Send, error: ApiError, *, close: bool = False) -> None:
-    """Answer with ``error`` in the one error shape (before the application ran)."""
+    """Answer with ``error`` in the one error shape (when the application has not)."""
     body = json.dumps(
         {"error": {"code": error.code, "message": error.message}}, ensure_ascii=False
     ).encode()

@@ -29,7 +29,7 @@ def test_415_403_422_429_503_all_carry_the_security_headers(
             headers={"content-type": "application/json", "origin": "http://evil.example"},
         ),
         422: api.client.post(url, json={"version": "1", "hold": NO_HOLD}),
-        429: api.client.post("/api/games", json={"mode": "solo"}),
+        429: api.client.post("/api/games", json={"mode": "solo", "replace": True}),
     }
     with read_only(api.client):
         responses[503] = api.post(game, "roll", hold=NO_HOLD)

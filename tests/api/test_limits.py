@@ -107,12 +107,12 @@ def test_f5_30_new_games_a_minute_per_player(
 ) -> None:
     api = Api(limited())
     for _ in range(30):
-        api.new()
-    r = api.client.post("/api/games", json={"mode": "solo"})
+        api.new(replace=True)
+    r = api.client.post("/api/games", json={"mode": "solo", "replace": True})
     assert_rate_limited(r, 2)  # one more game every 2 s
     clock.now += 2.0
-    api.new()
-    assert_rate_limited(api.client.post("/api/games", json={"mode": "solo"}), 2)
+    api.new(replace=True)
+    assert_rate_limited(api.client.post("/api/games", json={"mode": "solo", "replace": True}), 2)
 
 
 def test_f5_60_new_games_a_minute_per_address_whatever_its_player_ids(
@@ -122,13 +122,13 @@ def test_f5_60_new_games_a_minute_per_address_whatever_its_player_ids(
     for i in range(60):
         if i % 30 == 0:
             client.cookies.clear()  # a fresh player id every 30 games
-        assert client.post("/api/games", json={"mode": "solo"}).status_code == 201
+        assert client.post("/api/games", json={"mode": "solo", "replace": True}).status_code == 201
     client.cookies.clear()
-    assert_rate_limited(client.post("/api/games", json={"mode": "solo"}), 1)
+    assert_rate_limited(client.post("/api/games", json={"mode": "solo", "replace": True}), 1)
     other = TestClient(client.app, client=("203.0.113.9", 5000))
-    assert other.post("/api/games", json={"mode": "solo"}).status_code == 201
+    assert other.post("/api/games", json={"mode": "solo", "replace": True}).status_code == 201
     clock.now += 1.0
-    assert client.post("/api/games", json={"mode": "solo"}).status_code == 201
+    assert client.post("/api/games", json={"mode": "solo", "replace": True}).status_code == 201
 
 
 def test_f5_60_new_player_ids_a_minute_per_address(
@@ -142,7 +142,7 @@ def test_f5_60_new_player_ids_a_minute_per_address(
     r = client.get("/api/records")
     assert_rate_limited(r, 1)
     assert "set-cookie" not in r.headers  # no id was issued
-    r = client.post("/api/games", json={"mode": "solo"})
+    r = client.post("/api/games", json={"mode": "solo", "replace": True})
     assert_rate_limited(r, 1)
     # What needs no player still works; players with an id still play.
     assert client.get("/api/health").status_code == 200

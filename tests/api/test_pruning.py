@@ -29,6 +29,7 @@ def _new(store: Storage, game_id: str, player: str) -> StoredGame:
         mode=Mode.SOLO,
         difficulty=None,
         events=[Event("start", {"mode": "solo", "difficulty": None})],
+        replace=True,  # abandons the player's unfinished game, if any
     )
 
 

@@ -79,7 +79,7 @@ def test_f6_read_only_database_503_then_recovers_without_restart(
     with read_only(client):
         assert_unavailable(api.post(game, "roll", hold=NO_HOLD))
         assert_unavailable(api.post(game, "score", category="chance", confirm_zero=True))
-        assert_unavailable(client.post("/api/games", json={"mode": "solo"}))
+        assert_unavailable(client.post("/api/games", json={"mode": "solo", "replace": True}))
         assert_degraded(client, "attempt to write a readonly database")
         # Reads still work, and show the game as it was: nothing was half-written.
         assert api.get(game["id"]) == game
@@ -102,7 +102,7 @@ def test_f6_disk_full_503_then_recovers(client: TestClient) -> None:
         failure = None
         for _ in range(300):  # until the page in hand is full
             if game["status"] != "in_progress":
-                r = client.post("/api/games", json={"mode": "solo"})
+                r = client.post("/api/games", json={"mode": "solo", "replace": True})
             elif game["rolls_left"]:
                 r = api.post(game, "roll", hold=NO_HOLD)
             else:
@@ -121,7 +121,7 @@ def test_f6_disk_full_503_then_recovers(client: TestClient) -> None:
         assert api.get(game["id"]) == game
     assert client.get("/api/health").json() == {"status": "ok"}
     if game["status"] != "in_progress":
-        r = client.post("/api/games", json={"mode": "solo"})
+        r = client.post("/api/games", json={"mode": "solo", "replace": True})
     elif game["rolls_left"]:
         r = api.post(game, "roll", hold=NO_HOLD)
     else:
@@ -134,9 +134,9 @@ def test_f6_disk_full_503_then_recovers(client: TestClient) -> None:
 def test_f6_a_new_player_during_the_fault_gets_its_cookie_later(client: TestClient) -> None:
     """Refused requests leave no half-made player behind either."""
     with read_only(client):
-        r = client.post("/api/games", json={"mode": "solo"})
+        r = client.post("/api/games", json={"mode": "solo", "replace": True})
         assert_unavailable(r)
-    r = client.post("/api/games", json={"mode": "solo"})
+    r = client.post("/api/games", json={"mode": "solo", "replace": True})
     assert r.status_code == 201
 
 
@@ -156,7 +156,7 @@ def test_f6_an_unexpected_error_is_a_500_with_every_header(
     monkeypatch.setattr(service, "new_game", broken)
     for r in (
         api.post(game, "roll", hold=NO_HOLD),
-        client.post("/api/games", json={"mode": "solo"}),
+        client.post("/api/games", json={"mode": "solo", "replace": True}),
     ):
         assert (r.status_code, error_code(r)) == (500, "internal_error")
         assert "a bug" not in r.text

@@ -5,22 +5,18 @@
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import json
 import os
 import sqlite3
 import sys
-from collections.abc import Coroutine
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any, TypeVar
 
 from yahtzee.serve_config import Limits
 from yahtzee.server.app import create_app
 from yahtzee.server.identity import SecretError
 from yahtzee.server.settings import Settings, default_db_path
-from yahtzee.storage import StorageError
+from yahtzee.storage import StorageError, run_coroutine
 
 __all__ = [
     "Limits",
@@ -31,8 +27,6 @@ __all__ = [
     "run_coroutine",
     "serve",
 ]
-
-T = TypeVar("T")
 
 # How ``serve --workers N`` hands its configuration to the worker processes (new
 # interpreters that build their own app, see yahtzee.server.app.create_app_from_env).
@@ -53,17 +47,6 @@ def _load_solver() -> None:
         return
     print("loading the solver table (built once if missing)…", flush=True)
     load_table(progress=True)
-
-
-def run_coroutine(coro: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run(coro)``, in a thread of its own when this thread already runs an event
-    loop (a caller inside async code, or a test runner's loop)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
 
 
 def check_storage(db: Path | str) -> None:

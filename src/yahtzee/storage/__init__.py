@@ -7,7 +7,11 @@ backend: a file path is SQLite (the embedded default), a ``postgresql://`` (or
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 from yahtzee.storage.base import (
     RecentGame,
@@ -35,11 +39,12 @@ __all__ = [
     "is_postgres_url",
     "open_storage",
     "replay",
+    "run_coroutine",
     "start",
 ]
 
 
-def open_storage(db: Path | str, *, synchronous: str = "NORMAL") -> Storage:
+def open_storage(db: Path | str, *, synchronous: str = "FULL") -> Storage:
     """The storage for ``db``: a PostgreSQL URL, else an SQLite file path.
 
     SQLite is opened (created, migrated) here; PostgreSQL connects in :meth:`Storage.open`,
@@ -48,3 +53,17 @@ def open_storage(db: Path | str, *, synchronous: str = "NORMAL") -> Storage:
     if is_postgres_url(db):
         return PostgresStorage(str(db))
     return SQLiteStorage(db, synchronous=synchronous)
+
+
+T = TypeVar("T")
+
+
+def run_coroutine(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coro)`` for the storage's coroutines outside the server (commands,
+    startup checks), in a thread of its own when this thread already runs an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

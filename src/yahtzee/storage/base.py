@@ -25,7 +25,12 @@ class StorageError(Exception):
 
 
 class StorageUnavailableError(StorageError):
-    """The database cannot be reached or written right now (HTTP 503); retry later."""
+    """The database cannot be used right now: disk full, read-only, I/O error (F6), or a
+    PostgreSQL server that cannot be reached (a restart, S1).
+
+    Nothing was written. Writes work again once the disk (or the server) does, without a
+    restart of the app.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +160,20 @@ class Storage(Protocol):
 
     async def finished_games(self, player_id: str) -> list[RecentGame]:
         """Every finished game of the player, oldest first (the stats page, L5)."""
+        ...
+
+    async def prune_unplayed(self, before: str, limit: int = 500) -> int:
+        """Delete up to ``limit`` games abandoned before their first roll whose last change
+        is older than ``before`` (an ISO 8601 UTC time, as stored), with their events;
+        returns how many (F5). Nothing else is ever deleted."""
+        ...
+
+    #: Why the last write failed (:class:`StorageUnavailableError`), or ``None`` once a
+    #: write has succeeded since (F6: ``/api/health`` says "degraded" meanwhile).
+    write_failure: str | None
+
+    async def probe_write(self) -> None:
+        """Make one tiny write; raise :class:`StorageUnavailableError` if it fails (F6)."""
         ...
 
     async def close(self) -> None:

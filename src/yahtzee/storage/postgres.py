@@ -232,6 +232,9 @@ class PostgresStorage:
             name="yahtzee",
         )
         self._checking: asyncio.Task[None] | None = None
+        # Why the database could not be used last, until a statement works again (F6:
+        # /api/health answers "degraded" meanwhile).
+        self.write_failure: str | None = None
 
     def __repr__(self) -> str:
         return f"PostgresStorage({redact(self.url)!r})"
@@ -303,9 +306,12 @@ class PostgresStorage:
             # The pool throws the broken connection away on return; have it test the idle
             # ones too, so that after a database restart the next requests find live ones.
             self._check_pool_soon()
-            raise StorageUnavailableError(f"PostgreSQL: {_first_line(exc)}") from exc
+            self.write_failure = f"PostgreSQL: {_first_line(exc)}"
+            raise StorageUnavailableError(self.write_failure) from exc
         except psycopg.InterfaceError as exc:  # e.g. a connection closed under us
-            raise StorageUnavailableError(f"PostgreSQL: {_first_line(exc)}") from exc
+            self.write_failure = f"PostgreSQL: {_first_line(exc)}"
+            raise StorageUnavailableError(self.write_failure) from exc
+        self.write_failure = None
 
     def _check_pool_soon(self) -> None:
         """Test the idle connections in the background (once at a time), dropping dead ones."""
@@ -615,6 +621,11 @@ class PostgresStorage:
                 await conn.execute("DELETE FROM events WHERE game_id = ANY(%s)", (ids,))
                 await conn.execute("DELETE FROM games WHERE id = ANY(%s)", (ids,))
         return len(ids)
+
+    async def probe_write(self) -> None:
+        """See :meth:`Storage.probe_write`: one round trip on a pooled connection."""
+        async with self._connection() as conn:
+            await conn.execute("SELECT 1")
 
     async def close(self) -> None:
         """Close the pool's connections."""

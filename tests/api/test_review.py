@@ -75,6 +75,11 @@ def test_l1_vs_review_has_the_computer(api: Api) -> None:
     assert (
         abs(254.5878 + computer["luck"] - computer["skill_loss"] - computer["final_score"]) < 0.01
     )
+    chances = [p["win_probability"] for p in review["timeline"]]
+    assert len(chances) == 14
+    assert 0.8 < chances[0] < 0.9  # vs 入门, before any move
+    human, machine = game["players"]["human"]["total"], game["players"]["computer"]["total"]
+    assert chances[-1] == (1.0 if human > machine else 0.0 if human < machine else 0.5)
 
 
 def test_l1_review_refused_while_in_progress_or_abandoned(api: Api) -> None:

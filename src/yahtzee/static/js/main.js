@@ -7,6 +7,7 @@ import { CATEGORY_NAMES, canAct, initialState } from "./state.js";
 import { confirmDialog } from "./dialog.js";
 import { installKeyboard } from "./keyboard.js";
 import { chosenDifficulty, installSettings, replayStepMs } from "./settings.js";
+import { installReviewPages } from "./review.js";
 
 const state = initialState();
 let messageSerial = 0;
@@ -448,6 +449,10 @@ function go(view) {
 
 async function route() {
   const path = location.pathname.replace(/\/+$/, "") || "/";
+  if (reviewPages.route(path)) {
+    stopReplay();
+    return;
+  }
   if (path === "/rules") {
     if (state.view !== "rules") state.previousView = state.view;
     state.view = "rules";
@@ -565,6 +570,8 @@ function wireTurnLog() {
     if (event.key === "Escape" && state.turnLogOpen) close();
   });
 }
+
+const reviewPages = installReviewPages({ state, update });
 
 buildScorecard();
 wire();

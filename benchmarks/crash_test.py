@@ -30,10 +30,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from yahtzee.server.service import Loaded
-from yahtzee.server.testing import HttpError, RawClient, ServerProcess
+from yahtzee.server.service import from_log
 from yahtzee.server.views import game_json
 from yahtzee.storage import SQLiteStorage, replay
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test helpers
+from server_process import HttpError, RawClient, ServerProcess
 
 # The parts of the game object that the event log determines.
 POSITION_KEYS: tuple[str, ...] = (
@@ -125,9 +127,9 @@ def _check_log(db: Path, players: list[Player]) -> tuple[int, list[str]]:
                     if len(log) < version:
                         problems.append(f"game {gid}: {len(log)} events < acked v{version}")
                         continue
-                    position = replay(log[:version])
-                    at_version = replace(stored, status=position.status, version=version)
-                    rebuilt = game_json(Loaded(at_version, position))
+                    status = replay(log[:version]).status
+                    at_version = replace(stored, status=status, version=version)
+                    rebuilt = game_json(from_log(at_version, log[:version]))
                     for key in POSITION_KEYS:
                         if rebuilt[key] != shown[key]:
                             problems.append(f"game {gid} v{version}: {key} differs")

@@ -154,6 +154,7 @@ def _choice_text(choice: dict[str, object]) -> str:
 
 def _cmd_review(args: argparse.Namespace) -> int:
     from yahtzee.errors import NotReviewableError
+    from yahtzee.game import Status
     from yahtzee.review import MARK_ZH, review_events, review_json
     from yahtzee.server.settings import default_db_path
     from yahtzee.storage import open_storage
@@ -166,8 +167,9 @@ def _cmd_review(args: argparse.Namespace) -> int:
         stored = storage.get_game(args.game_id)
         if stored is None:
             raise UsageError(f"no game {args.game_id!r} in {db}")
-        if stored.status != "finished":
-            raise NotReviewableError(f"game {args.game_id} is {stored.status}: only finished games")
+        if stored.status is not Status.FINISHED:
+            status = stored.status.value
+            raise NotReviewableError(f"game {args.game_id} is {status}: only finished games")
         out = review_json(review_events(storage.events(args.game_id)), args.game_id)
     finally:
         storage.close()

@@ -53,5 +53,21 @@ class NoHintsLeftError(IllegalMoveError):
     """Asking for a fourth hint in one game."""
 
 
+class ZeroNeedsConfirmationError(IllegalMoveError):
+    """Writing 0 while another allowed box would score, without confirming it (U2)."""
+
+
+class AbandonedGameError(IllegalMoveError):
+    """Acting on a game that a newer game replaced (重新开始)."""
+
+
+class GameNotFoundError(YahtzeeError):
+    """No game has this id for this player (another player's game is not found either)."""
+
+
+class StaleVersionError(YahtzeeError):
+    """The game is not at the version the caller acted on: someone else acted first."""
+
+
 class NotReviewableError(IllegalMoveError):
     """A review (复盘) of a game that is not finished: still in progress, or abandoned."""

@@ -54,6 +54,14 @@ class Result(enum.Enum):
     DRAW = "draw"
 
 
+class Status(enum.Enum):
+    """Where a game stands: being played, played to the end, or replaced by a new game."""
+
+    IN_PROGRESS = "in_progress"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
 _VS_SEATS = (Seat.HUMAN, Seat.COMPUTER)
 _SOLO_SEATS = (Seat.HUMAN,)
 
@@ -117,6 +125,11 @@ class GameState:
     def has_rolled(self) -> bool:
         """At least one roll this turn (scoring is allowed, R1)."""
         return self.dice is not None
+
+    @property
+    def status(self) -> Status:
+        """In progress or finished (only a newer game abandons one: see the game's record)."""
+        return Status.FINISHED if self.is_over else Status.IN_PROGRESS
 
     @property
     def result(self) -> Result | None:

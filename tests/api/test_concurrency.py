@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 
-from yahtzee.server.service import Loaded
-from yahtzee.server.testing import ServerProcess
+from server_process import ServerProcess
+from yahtzee.errors import StaleVersionError
+from yahtzee.game import Mode, Status
+from yahtzee.server.service import from_log
 from yahtzee.server.views import game_json
-from yahtzee.storage import Event, SQLiteStorage, StaleVersionError, replay
+from yahtzee.storage import Event, SQLiteStorage
 
 N = 20
 
@@ -87,7 +89,7 @@ def test_20_concurrent_identical_rolls_exactly_one_succeeds(server: ServerProces
         assert [e.kind for e in events] == ["start", "roll", "roll"]
         stored = storage.get_game(game["id"])
         assert stored is not None
-        assert game_json(Loaded(stored, replay(events))) == current
+        assert game_json(from_log(stored, events)) == current
     finally:
         storage.close()
 
@@ -97,7 +99,7 @@ def test_compare_and_set_across_connections(tmp_path: Path) -> None:
     db = tmp_path / "cas.db"
     stores = [SQLiteStorage(db), SQLiteStorage(db)]
     game = stores[0].create_game(
-        game_id="g", player_id="p" * 32, mode="solo", difficulty=None, events=[_start()]
+        game_id="g", player_id="p" * 32, mode=Mode.SOLO, difficulty=None, events=[_start()]
     )
     barrier = threading.Barrier(N)
     wins: list[int] = []
@@ -106,7 +108,7 @@ def test_compare_and_set_across_connections(tmp_path: Path) -> None:
     def append(i: int) -> None:
         barrier.wait()
         try:
-            stores[i % 2].append(game, [Event("restart_turn")], status="in_progress")
+            stores[i % 2].append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
             wins.append(i)
         except StaleVersionError:
             stale.append(i)

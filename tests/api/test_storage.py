@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from yahtzee.errors import StaleVersionError
+from yahtzee.game import GameState, Mode, Result, Status
+from yahtzee.rules import Category, Scorecard
 from yahtzee.storage import (
     Event,
-    Outcome,
     SQLiteStorage,
-    StaleVersionError,
     Storage,
     StorageError,
     open_storage,
@@ -21,14 +22,43 @@ from yahtzee.storage.sqlite import MIGRATIONS
 PLAYER = "p" * 32
 
 
-def _new(store: Storage, game_id: str, mode: str = "solo") -> None:
+def _new(store: Storage, game_id: str, mode: Mode = Mode.SOLO) -> None:
     store.create_game(
         game_id=game_id,
         player_id=PLAYER,
         mode=mode,
         difficulty=None,
-        events=[Event("start", {"mode": mode, "difficulty": None})],
+        events=[Event("start", {"mode": mode.value, "difficulty": None})],
     )
+
+
+_FLEXIBLE = {  # on top of 快艇 50, 大顺 40, 小顺 30, 葫芦 25 (145); every other box 0
+    150: {Category.CHANCE: 5},
+    180: {Category.CHANCE: 30, Category.THREE_OF_A_KIND: 5},
+    200: {Category.CHANCE: 30, Category.THREE_OF_A_KIND: 25},
+    250: {
+        Category.CHANCE: 30,
+        Category.THREE_OF_A_KIND: 30,
+        Category.FOUR_OF_A_KIND: 30,
+        Category.FIVES: 15,
+    },
+    260: {
+        Category.CHANCE: 30,
+        Category.THREE_OF_A_KIND: 30,
+        Category.FOUR_OF_A_KIND: 30,
+        Category.FIVES: 25,
+    },
+}
+
+
+def _complete_card(total: int) -> Scorecard:
+    scores = dict.fromkeys(Category, 0)
+    scores.update({Category.YAHTZEE: 50, Category.LARGE_STRAIGHT: 40})
+    scores.update({Category.SMALL_STRAIGHT: 30, Category.FULL_HOUSE: 25})
+    scores.update(_FLEXIBLE[total])
+    card = Scorecard.from_scores(scores)
+    assert card.total == total
+    return card
 
 
 def test_new_database_is_migrated_and_in_wal_mode(tmp_path: Path) -> None:
@@ -66,13 +96,13 @@ def test_one_unfinished_game_per_player_and_abandon_event(tmp_path: Path) -> Non
     _new(store, "g2")
     old = store.get_game("g1")
     assert old is not None
-    assert (old.status, old.version) == ("abandoned", 2)
+    assert (old.status, old.version) == (Status.ABANDONED, 2)
     assert [e.kind for e in store.events("g1")] == ["start", "abandon"]
     current = store.current_game(PLAYER)
     assert current is not None
     assert current.id == "g2"
     with pytest.raises(StaleVersionError):  # an abandoned game takes no more events
-        store.append(old, [Event("restart_turn")], status="in_progress")
+        store.append(old, [Event("restart_turn")], status=Status.IN_PROGRESS)
 
 
 def test_append_is_compare_and_set(tmp_path: Path) -> None:
@@ -80,23 +110,35 @@ def test_append_is_compare_and_set(tmp_path: Path) -> None:
     _new(store, "g")
     game = store.get_game("g")
     assert game is not None
-    after = store.append(game, [Event("restart_turn"), Event("restart_turn")], status="in_progress")
+    after = store.append(
+        game, [Event("restart_turn"), Event("restart_turn")], status=Status.IN_PROGRESS
+    )
     assert after.version == 3
     with pytest.raises(StaleVersionError):
-        store.append(game, [Event("restart_turn")], status="in_progress")
+        store.append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
     assert len(store.events("g")) == 3
     assert [e.kind for e in store.events("g", after=2)] == ["restart_turn"]
 
 
 def test_records_and_new_record(tmp_path: Path) -> None:
     store = open_storage(tmp_path / "f.db")
-    totals = [(200, "solo", None), (180, "win", 150), (250, "loss", 260), (250, "draw", 250)]
+    totals = [
+        (200, Result.SOLO, None),
+        (180, Result.WIN, 150),
+        (250, Result.LOSS, 260),
+        (250, Result.DRAW, 250),
+    ]
     flags = []
     for i, (total, result, computer) in enumerate(totals):
-        _new(store, f"g{i}", "solo" if computer is None else "vs_computer")
+        mode = Mode.SOLO if computer is None else Mode.VS_COMPUTER
+        _new(store, f"g{i}", mode)
         game = store.get_game(f"g{i}")
         assert game is not None
-        done = store.append(game, [], status="finished", outcome=Outcome(result, total, computer))
+        cards = [_complete_card(total)] + ([] if computer is None else [_complete_card(computer)])
+        final = GameState(mode, tuple(cards))
+        assert final.result is result
+        done = store.append(game, [], status=Status.FINISHED, final=final)
+        assert (done.result, done.human_total, done.computer_total) == (result, total, computer)
         flags.append(done.new_record)
     assert flags == [True, False, True, False]  # equal to the best is not a new record
     records = store.records(PLAYER)

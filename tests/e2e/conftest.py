@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page
 
 from e2e.helpers import ConsoleWatch, Table
-from yahtzee.server.testing import ServerProcess
+from server_process import ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"
 SEED = 20261129

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from yahtzee.game import Mode, Result
+from yahtzee.players import Difficulty
 from yahtzee.review.stats import FinishedGame, expert_reference, histogram, stats_json
 from yahtzee.rules import CATEGORIES, Scorecard
 from yahtzee.solver import ValueTable
@@ -49,9 +51,9 @@ def test_l5_stats_rates_and_boxes() -> None:
         "four_of_a_kind=0,full_house=0,small_straight=0,large_straight=0,yahtzee=0,chance=5"
     )
     games = [
-        FinishedGame("solo", None, "solo", full.total, full, 91.5),
-        FinishedGame("solo", None, "solo", weak.total, weak, 40.0),
-        FinishedGame("vs_computer", "expert", "loss", weak.total, weak, 40.0),
+        FinishedGame(Mode.SOLO, None, Result.SOLO, full.total, full, 91.5),
+        FinishedGame(Mode.SOLO, None, Result.SOLO, weak.total, weak, 40.0),
+        FinishedGame(Mode.VS_COMPUTER, Difficulty.EXPERT, Result.LOSS, weak.total, weak, 40.0),
     ]
     out = stats_json(games)
     assert out["solo"]["games"] == 2

@@ -15,9 +15,10 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from yahtzee.game import Mode, Result
+from yahtzee.players import Difficulty
 from yahtzee.rules import CATEGORIES, UPPER_BONUS_THRESHOLD, YAHTZEE_POINTS, Category, Scorecard
 
-LEVEL_IDS = ("novice", "intermediate", "expert")
 BIN_WIDTH = 20
 LAST_BIN = 500
 """Totals from ``LAST_BIN`` up share the last histogram bin."""
@@ -58,9 +59,9 @@ class FinishedGame:
     ``accuracy`` is the review's (solo games; ``None`` when unknown).
     """
 
-    mode: str
-    difficulty: str | None
-    result: str
+    mode: Mode
+    difficulty: Difficulty | None
+    result: Result
     human_total: int
     card: Scorecard
     accuracy: float | None
@@ -99,7 +100,7 @@ def _mean(values: Sequence[float], digits: int = 2) -> float | None:
 def stats_json(games: Sequence[FinishedGame]) -> dict[str, Any]:
     """The ``GET /api/stats`` object (see docs/api.md)."""
     ref = expert_reference()
-    solo = [g for g in games if g.mode == "solo"]
+    solo = [g for g in games if g.mode is Mode.SOLO]
     totals = [g.human_total for g in solo]
     out: dict[str, Any] = {
         "solo": {
@@ -124,13 +125,13 @@ def stats_json(games: Sequence[FinishedGame]) -> dict[str, Any]:
         "vs": {},
         "boxes": {},
     }
-    for level in LEVEL_IDS:
-        played = [g for g in games if g.mode == "vs_computer" and g.difficulty == level]
-        out["vs"][level] = {
+    for level in Difficulty:
+        played = [g for g in games if g.mode is Mode.VS_COMPUTER and g.difficulty is level]
+        out["vs"][level.value] = {
             "games": len(played),
-            "wins": sum(g.result == "win" for g in played),
-            "losses": sum(g.result == "loss" for g in played),
-            "draws": sum(g.result == "draw" for g in played),
+            "wins": sum(g.result is Result.WIN for g in played),
+            "losses": sum(g.result is Result.LOSS for g in played),
+            "draws": sum(g.result is Result.DRAW for g in played),
             "mean": _mean([g.human_total for g in played]),
         }
     for c in CATEGORIES:

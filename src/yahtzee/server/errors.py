@@ -1,5 +1,8 @@
 """The ONE place where failures become HTTP responses.
 
+The errors themselves are the domain's (:mod:`yahtzee.errors`); this module only gives each
+one its status, stable ``code`` and Chinese message.
+
 Every error leaves the server as ``{"error": {"code": ..., "message": ...}}`` with a
 Chinese message fit to show a player; never a stack trace, never a 500 for bad input.
 """
@@ -15,7 +18,6 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yahtzee import errors as domain
-from yahtzee.storage import GameNotFoundError, StaleVersionError
 
 log = logging.getLogger("yahtzee.server")
 
@@ -30,13 +32,6 @@ class ApiError(Exception):
         self.message = message
 
 
-class NotFoundError(ApiError):
-    """No such game for this player (another player's game is reported the same way)."""
-
-    def __init__(self) -> None:
-        super().__init__(404, "not_found", "找不到这局游戏。")
-
-
 class InvalidInputError(ApiError):
     """A query the domain refused as malformed or impossible (``/api/advice``)."""
 
@@ -49,22 +44,14 @@ class InvalidInputError(ApiError):
         super().__init__(422, "invalid_request", error.message)
 
 
-class ZeroNeedsConfirmationError(domain.IllegalMoveError):
-    """Scoring 0 while another open box would score more, without ``confirm_zero`` (U2)."""
-
-
-class AbandonedGameError(domain.IllegalMoveError):
-    """Acting on a game that a newer game replaced (重新开始)."""
-
-
 # Most specific first: the first isinstance match wins.
 _ILLEGAL_MESSAGES: tuple[tuple[type[domain.IllegalMoveError], str, str], ...] = (
     (
-        ZeroNeedsConfirmationError,
+        domain.ZeroNeedsConfirmationError,
         "zero_needs_confirmation",
         "这一项会记 0 分，而别的项还能得分。确定要记 0 分吗？",
     ),
-    (AbandonedGameError, "illegal_action", "这局已经放弃了，请开始新的一局。"),
+    (domain.AbandonedGameError, "illegal_action", "这局已经放弃了，请开始新的一局。"),
     (domain.NotReviewableError, "illegal_action", "这局还没有结束，下完才能复盘。"),
     (domain.GameOverError, "illegal_action", "这局已经结束了。"),
     (domain.RollLimitError, "illegal_action", "这一回合已经掷满三次了，请选择一项登记。"),
@@ -125,10 +112,10 @@ def to_api_error(exc: Exception) -> ApiError:
     """Map any exception to the :class:`ApiError` the client sees."""
     if isinstance(exc, ApiError):
         return exc
-    if isinstance(exc, StaleVersionError):
+    if isinstance(exc, domain.StaleVersionError):
         return ApiError(409, "stale_version", "这一步已经过期，请刷新后再试。")
-    if isinstance(exc, GameNotFoundError):
-        return NotFoundError()
+    if isinstance(exc, domain.GameNotFoundError):
+        return ApiError(404, "not_found", "找不到这局游戏。")
     if isinstance(exc, domain.IllegalMoveError):
         for cls, code, message in _ILLEGAL_MESSAGES:
             if isinstance(exc, cls):
@@ -168,8 +155,6 @@ async def handle_error(request: Request, exc: Exception) -> JSONResponse:
 HANDLED: tuple[type[Exception], ...] = (
     ApiError,
     domain.YahtzeeError,
-    StaleVersionError,
-    GameNotFoundError,
     RequestValidationError,
     ValidationError,
     StarletteHTTPException,

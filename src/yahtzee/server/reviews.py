@@ -12,12 +12,12 @@ from collections import OrderedDict
 from threading import Lock
 from typing import Any
 
-from yahtzee.errors import NotReviewableError
+from yahtzee.errors import AbandonedGameError, GameNotFoundError, NotReviewableError
+from yahtzee.game import Status
 from yahtzee.review import review_events, review_json
 from yahtzee.review.stats import FinishedGame, stats_json
 from yahtzee.review.winprob import timeline
 from yahtzee.rules import Scorecard
-from yahtzee.server.errors import AbandonedGameError, NotFoundError
 from yahtzee.storage import Storage
 
 CACHE_SIZE = 512
@@ -40,10 +40,10 @@ class ReviewService:
         the game is finished."""
         stored = self.storage.get_game(game_id)
         if stored is None or stored.player_id != player_id:
-            raise NotFoundError()
-        if stored.status == "abandoned":
+            raise GameNotFoundError(f"no game {game_id} for this player")
+        if stored.status is Status.ABANDONED:
             raise AbandonedGameError(game_id)
-        if stored.status != "finished":
+        if stored.status is not Status.FINISHED:
             raise NotReviewableError(f"game {game_id} is still in progress")
         key = (game_id, stored.version)
         with self._lock:

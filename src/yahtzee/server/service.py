@@ -24,19 +24,29 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from yahtzee.dice import DiceSource
-from yahtzee.game import GameState, Mode, Seat
+from yahtzee.errors import (
+    AbandonedGameError,
+    GameNotFoundError,
+    StaleVersionError,
+    ZeroNeedsConfirmationError,
+)
+from yahtzee.game import GameState, Mode, Seat, Status
 from yahtzee.players import HINT_DIFFICULTY, Difficulty
-from yahtzee.rules import Category, Dice, Scorecard, ScoreOption, score_options
-from yahtzee.server.errors import AbandonedGameError, NotFoundError, ZeroNeedsConfirmationError
+from yahtzee.rules import (
+    Category,
+    Dice,
+    Scorecard,
+    ScoreOption,
+    needs_zero_confirmation,
+    score_options,
+)
 from yahtzee.server.explain import Explanation, explain
 from yahtzee.storage import (
     Event,
-    Outcome,
     Records,
-    Replay,
-    StaleVersionError,
     Storage,
     StoredGame,
     apply_event,
@@ -61,12 +71,82 @@ class Hint:
     explanation: Explanation | None = None
 
 
+ComputerTurn = dict[str, Any]
+"""``{"round": n, "steps": [...]}``: the computer's most recent turn as the page replays it
+(U8); each step is ``{"action": "roll", "hold", "dice"}`` or ``{"action": "score",
+"category", "points", "dice"}``."""
+
+
+TurnRecord = dict[str, Any]
+"""One finished turn of either player (P4's turn log): ``{"round", "player", "dice",
+"category", "points", "yahtzee_bonus"}``."""
+
+
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """A stored game with its position decoded."""
+    """A stored game with what the page is shown of its log, all folded from the events:
+    the position, the computer's last turn (``None`` before its first) and every finished
+    turn of both players, in order (each dict shared between successive folds)."""
 
     stored: StoredGame
-    game: Replay
+    game: GameState
+    computer_turn: ComputerTurn | None = None
+    turns: tuple[TurnRecord, ...] = ()
+
+
+def advance_computer_turn(
+    turn: ComputerTurn | None, event: Event, before: GameState, after: GameState
+) -> ComputerTurn | None:
+    """The computer's last turn once ``event`` took ``before`` to ``after``."""
+    data = event.data
+    if event.kind not in ("roll", "score") or data["seat"] != Seat.COMPUTER.value:
+        return turn
+    if event.kind == "roll":
+        assert after.dice is not None
+        step: dict[str, Any] = {
+            "action": "roll",
+            "hold": list(data["hold"]),
+            "dice": list(after.dice.values),
+        }
+        if before.dice is None:  # first roll: a new computer turn begins
+            return {"round": after.current_card.filled_count + 1, "steps": [step]}
+    else:
+        assert before.dice is not None
+        category = Category(data["category"])
+        step = {
+            "action": "score",
+            "category": category.value,
+            "points": after.card(Seat.COMPUTER)[category],
+            "dice": list(before.dice.values),
+        }
+    assert turn is not None
+    return {"round": turn["round"], "steps": [*turn["steps"], step]}
+
+
+def finished_turn(event: Event, before: GameState, after: GameState) -> TurnRecord | None:
+    """The turn-log line of ``event`` when it is a score (which ends a turn), else ``None``."""
+    if event.kind != "score":
+        return None
+    assert before.dice is not None
+    seat = Seat(event.data["seat"])
+    category = Category(event.data["category"])
+    card_before, card_after = before.card(seat), after.card(seat)
+    return {
+        "round": card_before.filled_count + 1,
+        "player": seat.value,
+        "dice": list(before.dice.values),
+        "category": category.value,
+        "points": card_after[category],
+        "yahtzee_bonus": card_after.yahtzee_bonus - card_before.yahtzee_bonus,
+    }
+
+
+def from_log(stored: StoredGame, events: Sequence[Event]) -> Loaded:
+    """A game rebuilt from its whole log (which begins with its ``start`` event)."""
+    fold = _Fold(Loaded(stored, replay(events[:1])))
+    for event in events[1:]:
+        fold.add(event)
+    return Loaded(stored, fold.game, fold.computer_turn, fold.turns)
 
 
 class GameService:
@@ -104,36 +184,38 @@ class GameService:
         """The player's game ``game_id`` as stored now; another player's game is "not found"."""
         stored = self.storage.get_game(game_id)
         if stored is None or stored.player_id != player_id:
-            raise NotFoundError()
+            raise GameNotFoundError(f"no game {game_id} for this player")
         return self._position(stored)
 
     def current(self, player_id: str) -> Loaded:
         """The player's unfinished game."""
         stored = self.storage.current_game(player_id)
         if stored is None:
-            raise NotFoundError()
+            raise GameNotFoundError("this player has no unfinished game")
         return self._position(stored)
 
-    def replayed(self, game_id: str) -> Replay:
+    def replayed(self, game_id: str) -> Loaded:
         """The game rebuilt from its whole stored log, bypassing the cache (tests, review)."""
-        return replay(self.storage.events(game_id))
+        stored = self.storage.get_game(game_id)
+        if stored is None:
+            raise GameNotFoundError(f"no game {game_id}")
+        return from_log(stored, self.storage.events(game_id))
 
     def _position(self, stored: StoredGame) -> Loaded:
         """``stored`` with its position: from the cache, caught up from the log if behind."""
         cached = self._cache.get(stored.id)
         if cached is not None and cached.stored.version == stored.version:
-            game = cached.game
-        elif cached is not None and cached.stored.version < stored.version:
-            game = cached.game
+            return self._remember(Loaded(stored, cached.game, cached.computer_turn, cached.turns))
+        if cached is not None and cached.stored.version < stored.version:
+            fold = _Fold(cached)
             for event in self.storage.events(stored.id, after=cached.stored.version):
-                game = apply_event(game, event)
-        else:
-            game = replay(self.storage.events(stored.id))
-        return self._remember(Loaded(stored, game))
+                fold.add(event)
+            return self._remember(Loaded(stored, fold.game, fold.computer_turn, fold.turns))
+        return self._remember(from_log(stored, self.storage.events(stored.id)))
 
     def _remember(self, loaded: Loaded) -> Loaded:
         cache = self._cache
-        if loaded.stored.status != "in_progress":
+        if loaded.stored.status is not Status.IN_PROGRESS:
             # Over: rarely read again (a replay serves it). Keeping the live heap small
             # also keeps the garbage collector's full passes cheap.
             cache.pop(loaded.stored.id, None)
@@ -150,7 +232,7 @@ class GameService:
 
     # -- actions ------------------------------------------------------------------------
 
-    async def new_game(self, player_id: str, mode: Mode, difficulty: str | None) -> Loaded:
+    async def new_game(self, player_id: str, mode: Mode, difficulty: Difficulty | None) -> Loaded:
         """Start a game; the player's unfinished game is abandoned (重新开始)."""
         if mode is Mode.SOLO:
             difficulty = None
@@ -158,7 +240,7 @@ class GameService:
         stored = self.storage.create_game(
             game_id=secrets.token_hex(16),
             player_id=player_id,
-            mode=mode.value,
+            mode=mode,
             difficulty=difficulty,
             events=[event],
         )
@@ -169,7 +251,7 @@ class GameService:
     ) -> Loaded:
         """Roll the unheld dice (all five on the turn's first roll), R1."""
         loaded = self._for_action(player_id, game_id, version)
-        fold = _Fold(loaded.game)
+        fold = _Fold(loaded)
         self._roll(fold, Seat.HUMAN, hold)
         return await self._commit(loaded, fold)
 
@@ -178,20 +260,20 @@ class GameService:
     ) -> Loaded:
         """Write the dice in ``category``; in a vs game the computer then plays its turn."""
         loaded = self._for_action(player_id, game_id, version)
-        fold = _Fold(loaded.game)
+        fold = _Fold(loaded)
         # _score applies the rules first (turn, rolled, open box, Joker): a confirmation is
         # only asked for a move that is otherwise legal.
         options = _score(fold, Seat.HUMAN, category)
-        if not confirm_zero and _needs_zero_confirmation(options, category):
+        if not confirm_zero and needs_zero_confirmation(options, category):
             raise ZeroNeedsConfirmationError(f"{category.value} would score 0")
-        if fold.game.state.mode is Mode.VS_COMPUTER and not fold.game.state.is_over:
-            self._computer_turn(fold)
+        if fold.game.mode is Mode.VS_COMPUTER and not fold.game.is_over:
+            self._computer_turn(fold, loaded.stored.difficulty)
         return await self._commit(loaded, fold)
 
     async def hint(self, player_id: str, game_id: str, version: int) -> tuple[Hint, Loaded]:
         """Spend a hint and return the expert's advice for the current dice (U4)."""
         loaded = self._for_action(player_id, game_id, version)
-        state = loaded.game.state
+        state = loaded.game
         state.use_hint()  # refuses at 0 hints or before the first roll, spending nothing
         assert state.dice is not None
         position = Position(state.current_card, state.dice, state.rolls_left)
@@ -204,14 +286,14 @@ class GameService:
             "hold": list(hint.hold) if hint.hold is not None else None,
             "category": hint.category.value if hint.category is not None else None,
         }
-        fold = _Fold(loaded.game)
+        fold = _Fold(loaded)
         fold.add(Event("hint", data))
         return hint, await self._commit(loaded, fold)
 
     async def resume(self, player_id: str, game_id: str, version: int) -> Loaded:
         """Continue from the lobby: the current turn starts over (U6)."""
         loaded = self._for_action(player_id, game_id, version)
-        fold = _Fold(loaded.game)
+        fold = _Fold(loaded)
         fold.add(Event("restart_turn"))
         return await self._commit(loaded, fold)
 
@@ -224,38 +306,37 @@ class GameService:
             # compare-and-set refuses it and the entry is dropped.
             loaded = cached
             if loaded.stored.player_id != player_id:
-                raise NotFoundError()
+                raise GameNotFoundError(f"no game {game_id} for this player")
         else:
             loaded = self.load(player_id, game_id)
         if loaded.stored.version != version:
             raise StaleVersionError(game_id)
-        if loaded.stored.status == "abandoned":
+        if loaded.stored.status is Status.ABANDONED:
             raise AbandonedGameError(game_id)
         return loaded
 
     def _roll(self, fold: _Fold, seat: Seat, hold: Sequence[bool]) -> None:
-        state = fold.game.state
+        state = fold.game
         mask = state.check_roll(hold, by=seat)
         faces = self.dice.roll(sum(1 for held in mask if not held))
         event = Event("roll", {"seat": seat.value, "hold": list(mask), "faces": faces})
         fold.add(event)
-        dice = fold.game.state.dice
+        dice = fold.game.dice
         assert dice is not None
         event.data["dice"] = list(dice.values)  # for readers of the log; replay ignores it
 
-    def _computer_turn(self, fold: _Fold) -> None:
+    def _computer_turn(self, fold: _Fold, difficulty: Difficulty | None) -> None:
         """Play the computer's whole turn (R8); every step is an event for the log."""
-        difficulty = fold.game.difficulty
         assert difficulty is not None
         played = play_turn(
-            fold.game.state,
-            self.player(difficulty),
+            fold.game,
+            self.player(difficulty.value),
             self.dice,
             seat=Seat.COMPUTER,
             fallback=best_points_now,  # a player bug must not break the human's request
         )
         for problem in played.corrections:
-            log.warning("%s player: %s", difficulty, problem)
+            log.warning("%s player: %s", difficulty.value, problem)
         seat = Seat.COMPUTER.value
         for step in played.steps:
             if isinstance(step, RollStep):
@@ -283,38 +364,38 @@ class GameService:
 
     async def _commit(self, loaded: Loaded, fold: _Fold) -> Loaded:
         game = fold.game
-        outcome = None
-        if game.state.is_over:
-            result = game.state.result
-            assert result is not None
-            cards = game.state.cards
-            outcome = Outcome(
-                result=result.value,
-                human_total=cards[0].total,
-                computer_total=cards[1].total if len(cards) > 1 else None,
-            )
         try:
             stored = self.storage.append(
-                loaded.stored, fold.events, status=game.status, outcome=outcome
+                loaded.stored,
+                fold.events,
+                status=game.status,
+                final=game if game.is_over else None,
             )
         except StaleVersionError:
             self._cache.pop(loaded.stored.id, None)
             fresh = self.storage.get_game(loaded.stored.id)
-            if fresh is not None and fresh.status == "abandoned":
+            if fresh is not None and fresh.status is Status.ABANDONED:
                 raise AbandonedGameError(loaded.stored.id) from None
             raise
-        return self._remember(Loaded(stored, game))
+        return self._remember(Loaded(stored, game, fold.computer_turn, fold.turns))
 
 
 class _Fold:
-    """The events of one request and the position they lead to, each applied once."""
+    """New events of a game and the position they lead to, each applied once."""
 
-    def __init__(self, game: Replay) -> None:
-        self.game = game
+    def __init__(self, loaded: Loaded) -> None:
+        self.game = loaded.game
+        self.computer_turn = loaded.computer_turn
+        self.turns = loaded.turns
         self.events: list[Event] = []
 
     def add(self, event: Event) -> None:
-        self.game = apply_event(self.game, event)  # raises if the rules forbid it
+        before = self.game
+        self.game = apply_event(before, event)  # raises if the rules forbid it
+        self.computer_turn = advance_computer_turn(self.computer_turn, event, before, self.game)
+        done = finished_turn(event, before, self.game)
+        if done is not None:
+            self.turns = (*self.turns, done)
         self.events.append(event)
 
 
@@ -333,9 +414,9 @@ def _options(state: GameState) -> dict[Category, ScoreOption]:
 
 def _score(fold: _Fold, seat: Seat, category: Category) -> dict[Category, ScoreOption]:
     """Append a score event; returns the options the dice had (for U2 and the log)."""
-    options = _options(fold.game.state)
+    options = _options(fold.game)
     event = Event("score", {"seat": seat.value, "category": category.value})
-    dice = fold.game.state.dice
+    dice = fold.game.dice
     fold.add(event)  # raises for every rule violation (turn, not rolled, used box, Joker)
     assert dice is not None
     option = options[category]
@@ -343,11 +424,3 @@ def _score(fold: _Fold, seat: Seat, category: Category) -> dict[Category, ScoreO
         points=option.points, yahtzee_bonus=option.yahtzee_bonus, dice=list(dice.values)
     )
     return options
-
-
-def _needs_zero_confirmation(options: dict[Category, ScoreOption], category: Category) -> bool:
-    """U2: the box scores 0 while another open, allowed box would score more than 0."""
-    chosen = options[category]
-    if chosen.points > 0:
-        return False
-    return any(o.legal and o.points > 0 for c, o in options.items() if c is not category)

@@ -14,7 +14,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, Field
 
-from yahtzee.game import Seat
+from yahtzee.game import Seat, Status
 from yahtzee.rules import CATEGORIES, Dice, Scorecard
 from yahtzee.server.service import Hint, Loaded, options_for
 from yahtzee.storage import Records
@@ -63,18 +63,17 @@ def preview_json(card: Scorecard, dice: Dice) -> dict[str, Any]:
 
 def game_json(loaded: Loaded) -> dict[str, Any]:
     """The game object of ``docs/api.md``."""
-    stored, game = loaded.stored, loaded.game
-    state = game.state
-    in_progress = stored.status == "in_progress"
+    stored, state = loaded.stored, loaded.game
+    in_progress = stored.status is Status.IN_PROGRESS
     preview = None
     if in_progress and state.seat is Seat.HUMAN and state.dice is not None:
         preview = preview_json(state.current_card, state.dice)
     return {
         "id": stored.id,
         "version": stored.version,
-        "mode": stored.mode,
-        "difficulty": stored.difficulty,
-        "status": stored.status,
+        "mode": stored.mode.value,
+        "difficulty": stored.difficulty.value if stored.difficulty is not None else None,
+        "status": stored.status.value,
         "round": state.round,
         "current_player": state.seat.value,
         "dice": list(state.dice.values) if state.dice is not None else None,
@@ -82,9 +81,9 @@ def game_json(loaded: Loaded) -> dict[str, Any]:
         "hints_left": state.hints_left,
         "players": {seat.value: card_json(state.card(seat)) for seat in state.seats},
         "preview": preview,
-        "computer_turn": game.computer_turn,
-        "turns": list(game.turns),
-        "result": stored.result,
+        "computer_turn": loaded.computer_turn,
+        "turns": list(loaded.turns),
+        "result": stored.result.value if stored.result is not None else None,
         "new_record": bool(stored.new_record),
     }
 
@@ -113,11 +112,11 @@ def records_json(records: Records, current: Loaded | None = None) -> dict[str, A
             {
                 "id": r.id,
                 "finished_at": r.finished_at,
-                "mode": r.mode,
-                "difficulty": r.difficulty,
+                "mode": r.mode.value,
+                "difficulty": r.difficulty.value if r.difficulty is not None else None,
                 "human_total": r.human_total,
                 "computer_total": r.computer_total,
-                "result": r.result,
+                "result": r.result.value,
             }
             for r in records.recent
         ],

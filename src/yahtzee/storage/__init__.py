@@ -9,27 +9,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from yahtzee.storage.base import (
-    GameNotFoundError,
-    Outcome,
     RecentGame,
     Records,
-    StaleVersionError,
     Storage,
     StorageError,
     StoredGame,
 )
-from yahtzee.storage.events import Event, Replay, apply_event, replay, start
+from yahtzee.storage.events import Event, apply_event, replay, start
 from yahtzee.storage.sqlite import SQLiteStorage
 
 __all__ = [
     "Event",
-    "GameNotFoundError",
-    "Outcome",
     "RecentGame",
     "Records",
-    "Replay",
     "SQLiteStorage",
-    "StaleVersionError",
     "Storage",
     "StorageError",
     "StoredGame",

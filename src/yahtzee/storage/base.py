@@ -1,6 +1,6 @@
 """The narrow storage interface the server depends on (SQLite today, PostgreSQL later).
 
-A backend stores, per game, a header row (owner, status, ``version``, and the outcome once
+A backend stores, per game, a header row (owner, status, ``version``, and the result once
 finished) and the game's append-only event log, from which the position is rebuilt by
 replay (:func:`yahtzee.storage.events.replay`). Writes are compare-and-set on ``version``:
 the one mechanism that makes a double click or a second tab unable to act twice, whatever
@@ -13,28 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from yahtzee.storage.events import Event, Status
+from yahtzee.errors import GameNotFoundError as GameNotFoundError  # raised here too
+from yahtzee.errors import StaleVersionError as StaleVersionError
+from yahtzee.game import GameState, Mode, Result, Status
+from yahtzee.players import Difficulty
+from yahtzee.storage.events import Event
 
 
 class StorageError(Exception):
     """Base class of the storage layer's own errors."""
-
-
-class StaleVersionError(StorageError):
-    """The game's version is not the one the caller read: someone else acted first."""
-
-
-class GameNotFoundError(StorageError):
-    """No game has this id."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a finished game ended, written with its last events."""
-
-    result: str  # "win" | "loss" | "draw" | "solo"
-    human_total: int
-    computer_total: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,14 +33,14 @@ class StoredGame:
 
     id: str
     player_id: str
-    mode: str
-    difficulty: str | None
+    mode: Mode
+    difficulty: Difficulty | None
     status: Status
     version: int
     created_at: str
     updated_at: str
     finished_at: str | None
-    result: str | None
+    result: Result | None
     human_total: int | None
     computer_total: int | None
     new_record: bool | None
@@ -65,11 +52,11 @@ class RecentGame:
 
     id: str
     finished_at: str
-    mode: str
-    difficulty: str | None
+    mode: Mode
+    difficulty: Difficulty | None
     human_total: int
     computer_total: int | None
-    result: str
+    result: Result
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +79,8 @@ class Storage(Protocol):
         *,
         game_id: str,
         player_id: str,
-        mode: str,
-        difficulty: str | None,
+        mode: Mode,
+        difficulty: Difficulty | None,
         events: Sequence[Event],
     ) -> StoredGame:
         """Store a new game; the player's unfinished game, if any, becomes ``abandoned``.
@@ -116,13 +103,14 @@ class Storage(Protocol):
         events: Sequence[Event],
         *,
         status: Status,
-        outcome: Outcome | None = None,
+        final: GameState | None = None,
     ) -> StoredGame:
         """Append ``events`` if the game is still in progress at ``game.version``.
 
         Returns the updated header. Raises :class:`StaleVersionError` otherwise (nothing
-        is written). With an ``outcome`` the game is finished and ``new_record`` is
-        computed against the player's earlier finished games in the same transaction.
+        is written). With the ``final`` position the game is finished: its result and
+        totals are written and ``new_record`` is computed against the player's earlier
+        finished games in the same transaction.
         """
         ...
 

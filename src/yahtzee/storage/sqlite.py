@@ -24,16 +24,16 @@ from typing import Any
 
 import orjson
 
+from yahtzee.errors import GameNotFoundError, StaleVersionError
+from yahtzee.game import GameState, Mode, Result, Status
+from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
-    GameNotFoundError,
-    Outcome,
     RecentGame,
     Records,
-    StaleVersionError,
     StorageError,
     StoredGame,
 )
-from yahtzee.storage.events import Event, Status
+from yahtzee.storage.events import Event
 
 # Each migration is a list of statements run in one transaction; never edit a shipped one,
 # append a new one instead.
@@ -164,14 +164,14 @@ class SQLiteStorage:
         return StoredGame(
             id=row[0],
             player_id=row[1],
-            mode=row[2],
-            difficulty=row[3],
-            status=row[4],
+            mode=Mode(row[2]),
+            difficulty=None if row[3] is None else Difficulty(row[3]),
+            status=Status(row[4]),
             version=row[5],
             created_at=row[6],
             updated_at=row[7],
             finished_at=row[8],
-            result=row[9],
+            result=None if row[9] is None else Result(row[9]),
             human_total=row[10],
             computer_total=row[11],
             new_record=None if new_record is None else bool(new_record),
@@ -197,8 +197,8 @@ class SQLiteStorage:
         *,
         game_id: str,
         player_id: str,
-        mode: str,
-        difficulty: str | None,
+        mode: Mode,
+        difficulty: Difficulty | None,
         events: Sequence[Event],
     ) -> StoredGame:
         """See :meth:`Storage.create_game`."""
@@ -218,7 +218,15 @@ class SQLiteStorage:
             conn.execute(
                 "INSERT INTO games (id, player_id, mode, difficulty, status, version, "
                 "created_at, updated_at) VALUES (?, ?, ?, ?, 'in_progress', ?, ?, ?)",
-                (game_id, player_id, mode, difficulty, len(events), now, now),
+                (
+                    game_id,
+                    player_id,
+                    mode.value,
+                    None if difficulty is None else difficulty.value,
+                    len(events),
+                    now,
+                    now,
+                ),
             )
             self._insert_events(conn, game_id, 1, events, now)
         return StoredGame(
@@ -226,7 +234,7 @@ class SQLiteStorage:
             player_id=player_id,
             mode=mode,
             difficulty=difficulty,
-            status="in_progress",
+            status=Status.IN_PROGRESS,
             version=len(events),
             created_at=now,
             updated_at=now,
@@ -257,7 +265,7 @@ class SQLiteStorage:
         events: Sequence[Event],
         *,
         status: Status,
-        outcome: Outcome | None = None,
+        final: GameState | None = None,
     ) -> StoredGame:
         """See :meth:`Storage.append`."""
         now = self._clock()
@@ -266,7 +274,7 @@ class SQLiteStorage:
             # The compare-and-set: only one writer can move the game from this version.
             # The status column is only written when it changes: writing it, even unchanged,
             # makes SQLite maintain both partial indexes that filter on it (~30% of a write).
-            if status == "in_progress":
+            if status is Status.IN_PROGRESS:
                 cur = conn.execute(
                     "UPDATE games SET version = ?, updated_at = ? "
                     "WHERE id = ? AND version = ? AND status = 'in_progress'",
@@ -276,7 +284,7 @@ class SQLiteStorage:
                 cur = conn.execute(
                     "UPDATE games SET version = ?, status = ?, updated_at = ? "
                     "WHERE id = ? AND version = ? AND status = 'in_progress'",
-                    (new_version, status, now, game.id, game.version),
+                    (new_version, status.value, now, game.id, game.version),
                 )
             if cur.rowcount != 1:
                 exists = conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone()
@@ -284,7 +292,7 @@ class SQLiteStorage:
                     raise GameNotFoundError(game.id)
                 raise StaleVersionError(game.id)
             self._insert_events(conn, game.id, game.version + 1, events, now)
-            if outcome is None:
+            if final is None:
                 return StoredGame(  # (not dataclasses.replace: several times slower)
                     game.id,
                     game.player_id,
@@ -305,15 +313,19 @@ class SQLiteStorage:
                 "AND status = 'finished' AND id != ?",
                 (game.player_id, game.id),
             ).fetchone()[0]
-            new_record = best is None or outcome.human_total > best
+            result = final.result
+            assert result is not None, "a final position is a finished game"
+            human_total = final.cards[0].total
+            computer_total = final.cards[1].total if len(final.cards) > 1 else None
+            new_record = best is None or human_total > best
             conn.execute(
                 "UPDATE games SET finished_at = ?, result = ?, human_total = ?, "
                 "computer_total = ?, new_record = ? WHERE id = ?",
                 (
                     now,
-                    outcome.result,
-                    outcome.human_total,
-                    outcome.computer_total,
+                    result.value,
+                    human_total,
+                    computer_total,
                     int(new_record),
                     game.id,
                 ),
@@ -324,9 +336,9 @@ class SQLiteStorage:
             status=status,
             updated_at=now,
             finished_at=now,
-            result=outcome.result,
-            human_total=outcome.human_total,
-            computer_total=outcome.computer_total,
+            result=result,
+            human_total=human_total,
+            computer_total=computer_total,
             new_record=new_record,
         )
 
@@ -361,7 +373,7 @@ class SQLiteStorage:
             losses=losses,
             draws=draws,
             games_played=played,
-            recent=tuple(RecentGame(*row) for row in rows),
+            recent=tuple(_recent(*row) for row in rows),
         )
 
     def finished_games(self, player_id: str) -> list[RecentGame]:
@@ -373,7 +385,7 @@ class SQLiteStorage:
                 "ORDER BY finished_at, rowid",
                 (player_id,),
             ).fetchall()
-        return [RecentGame(*row) for row in rows]
+        return [_recent(*row) for row in rows]
 
     def integrity_check(self) -> str:
         """``PRAGMA integrity_check``: ``"ok"`` for a healthy file."""
@@ -384,3 +396,18 @@ class SQLiteStorage:
         """Close the connection (checkpointing the WAL)."""
         with self._lock:
             self._conn.close()
+
+
+def _recent(
+    game_id: str,
+    finished_at: str,
+    mode: str,
+    difficulty: str | None,
+    human_total: int,
+    computer_total: int | None,
+    result: str,
+) -> RecentGame:
+    level = None if difficulty is None else Difficulty(difficulty)
+    return RecentGame(
+        game_id, finished_at, Mode(mode), level, human_total, computer_total, Result(result)
+    )

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, StrictBool
 
 from yahtzee.game import Mode
+from yahtzee.players import DEFAULT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category
 from yahtzee.server.jsonbody import StrictBody, json_body, parse_body
 from yahtzee.server.routers._common import errors, player_id, service
@@ -18,21 +20,10 @@ from yahtzee.server.views import GameOut, HintOut, game_json, hint_json
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
-CategoryId = Literal[
-    "ones",
-    "twos",
-    "threes",
-    "fours",
-    "fives",
-    "sixes",
-    "three_of_a_kind",
-    "four_of_a_kind",
-    "full_house",
-    "small_straight",
-    "large_straight",
-    "yahtzee",
-    "chance",
-]
+# Ids of the enums, by value: lax only here (the bodies are strict, and a strict enum field
+# would accept nothing but a Python enum member).
+AnEnum = TypeVar("AnEnum", bound=enum.Enum)
+ById = Annotated[AnEnum, Field(strict=False)]
 Version = Annotated[int, Field(ge=0, description="the game's current `version`")]
 
 
@@ -43,8 +34,8 @@ class _Body(StrictBody):
 class NewGameIn(_Body):
     """Which game to start. ``difficulty`` applies to vs games only."""
 
-    mode: Literal["solo", "vs_computer"]
-    difficulty: Literal["novice", "intermediate", "expert"] | None = None
+    mode: ById[Mode]
+    difficulty: ById[Difficulty] | None = None
 
 
 class RollIn(_Body):
@@ -60,7 +51,7 @@ class ScoreIn(_Body):
     """Write the dice in ``category``; ``confirm_zero`` confirms a 0 (U2)."""
 
     version: Version
-    category: CategoryId
+    category: ById[Category]
     confirm_zero: StrictBool = False
 
 
@@ -102,8 +93,8 @@ async def create_game(
 
     ``difficulty`` defaults to ``expert`` in vs games and is ignored (null) in solo games.
     """
-    mode = Mode(body.mode)
-    difficulty = (body.difficulty or "expert") if mode is Mode.VS_COMPUTER else None
+    mode = body.mode
+    difficulty = (body.difficulty or DEFAULT_DIFFICULTY) if mode is Mode.VS_COMPUTER else None
     loaded = await service(request).new_game(player_id(request), mode, difficulty)
     return JSONResponse(game_json(loaded), status_code=201)
 
@@ -134,9 +125,7 @@ async def roll_action(svc: GameService, player: str, game_id: str, raw: bytes) -
 async def score_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
     """``score``: the body is :class:`ScoreIn`; the game object."""
     body = parse_body(ScoreIn, raw)
-    loaded = await svc.score(
-        player, game_id, body.version, Category(body.category), body.confirm_zero
-    )
+    loaded = await svc.score(player, game_id, body.version, body.category, body.confirm_zero)
     return game_json(loaded)
 
 

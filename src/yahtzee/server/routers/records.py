@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from yahtzee.server.errors import NotFoundError
+from yahtzee.errors import GameNotFoundError
 from yahtzee.server.routers._common import player_id, service
 from yahtzee.server.views import RecordsOut, records_json
 
@@ -23,6 +23,6 @@ async def records(request: Request) -> JSONResponse:
     svc, player = service(request), player_id(request)
     try:
         current = svc.current(player)
-    except NotFoundError:
+    except GameNotFoundError:
         current = None
     return JSONResponse(records_json(svc.records(player), current))

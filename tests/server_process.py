@@ -1,6 +1,8 @@
 """Run a real server in a subprocess (benchmarks, the crash test, end-to-end tests).
 
-Nothing here is used by the server itself. The subprocess is ``python -m yahtzee.server``,
+A test helper, not part of the package (the wheel ships no test code): the tests import it
+as ``server_process`` (pytest puts ``tests/`` on the path) and the benchmarks and scripts
+add ``tests/`` to ``sys.path`` first. The subprocess is ``python -m yahtzee.server``,
 exactly what ``yahtzee serve`` runs, with its own database file.
 """
 

@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/solver_bench.py
 	$(BIN)/python benchmarks/load_bench.py --rounds 5
 	$(BIN)/python benchmarks/crash_test.py
+	$(BIN)/python benchmarks/first_load.py
 	$(BIN)/python benchmarks/review_bench.py
 
 clean:

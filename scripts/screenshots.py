@@ -5,8 +5,10 @@ tests' launcher, ``tests/e2e/serve_seeded.py``), plays a few games in headless c
 clicking like a player, and saves
 
 * ``docs/screenshots/lobby.png``    — the lobby with records and a saved game;
-* ``docs/screenshots/game-vs.png``  — a game against the computer in progress;
-* ``docs/screenshots/game-over.png`` — the end-of-game panel of a vs game.
+* ``docs/screenshots/game-vs.png``  — a game against the computer in progress (desktop);
+* ``docs/screenshots/game-vs-dark.png`` — the same in the dark theme;
+* ``docs/screenshots/game-over.png`` — the end-of-game panel of a vs game;
+* ``docs/screenshots/phone.png``, ``phone-dark.png`` — that game on a 375x667 phone.
 
 Needs Debian's chromium (``make browser``).
 """
@@ -27,6 +29,14 @@ ROOT = Path(__file__).resolve().parent.parent
 LAUNCHER = ROOT / "tests" / "e2e" / "serve_seeded.py"
 OUT = ROOT / "docs" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
+SHOTS = (
+    "lobby.png",
+    "game-vs.png",
+    "game-vs-dark.png",
+    "game-over.png",
+    "phone.png",
+    "phone-dark.png",
+)
 SEED = 12  # a seed whose games make a good picture (the player wins the vs game)
 
 
@@ -95,6 +105,19 @@ def start(page: Page, testid: str, difficulty: str | None = None) -> None:
     expect(page.get_by_test_id("round")).to_have_text("第 1 / 13 回合")
 
 
+def set_theme(page: Page, theme: str) -> None:
+    """Pick 浅色/深色 in the settings dialog, as a player would."""
+    testid = (
+        "settings-open-game"
+        if page.viewport_size and page.viewport_size["width"] < 600
+        else ("settings-open")
+    )
+    page.get_by_test_id(testid).click()
+    page.get_by_test_id("theme-toggle").select_option(theme)
+    page.get_by_test_id("settings-close").click()
+    page.wait_for_timeout(300)
+
+
 def shoot(url: str, out: Path) -> None:
     """Play and take the three screenshots."""
     out.mkdir(parents=True, exist_ok=True)
@@ -133,6 +156,29 @@ def shoot(url: str, out: Path) -> None:
         expect(page.get_by_test_id("hint")).to_have_text("提示 (2)")
         page.wait_for_timeout(300)
         page.screenshot(path=str(out / "game-vs.png"))
+        set_theme(page, "dark")
+        page.screenshot(path=str(out / "game-vs-dark.png"))
+        set_theme(page, "light")
+
+        # The same game on a phone (the player's cookie carried over), light and dark.
+        phone = browser.new_context(
+            viewport={"width": 375, "height": 667},
+            is_mobile=True,
+            has_touch=True,
+            locale="zh-CN",
+            reduced_motion="reduce",
+        )
+        phone.add_cookies(
+            [{"name": c["name"], "value": c["value"], "url": url} for c in context.cookies()]
+        )
+        small = phone.new_page()
+        small.goto(url + "/game")
+        expect(small.get_by_test_id("roll")).to_be_visible()
+        small.wait_for_timeout(300)
+        small.screenshot(path=str(out / "phone.png"))
+        set_theme(small, "dark")
+        small.screenshot(path=str(out / "phone-dark.png"))
+        phone.close()
 
         # The lobby: records and the saved game to continue.
         page.get_by_test_id("lobby").click()
@@ -156,7 +202,7 @@ def main(argv: list[str] | None = None) -> None:
         )
         with server:
             shoot(server.url, args.out)
-    for name in ("lobby.png", "game-vs.png", "game-over.png"):
+    for name in SHOTS:
         print(args.out / name)
 
 

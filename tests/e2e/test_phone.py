@@ -323,3 +323,74 @@ def test_p4_upper_progress_says_when_the_bonus_is_out_of_reach(ui: Table) -> Non
             assert text.endswith(f"还差 {63 - int(subtotal)}"), text
         else:
             assert text.endswith("已拿不到奖励"), text
+
+
+def _paper(page: Page) -> str:
+    value: str = page.evaluate(
+        "() => getComputedStyle(document.querySelector('.panel')).backgroundColor"
+    )
+    return value
+
+
+LIGHT_PAPER = "rgb(253, 248, 238)"
+DARK_PAPER = "rgb(36, 30, 24)"
+
+
+def test_p5_settings_replay_pace_and_theme_are_remembered_across_reloads(ui: Table) -> None:
+    page = ui.page
+    # Defaults: 标准 pace, the theme follows the system (light here).
+    ui.by("settings-open").click()
+    expect(ui.by("replay-speed")).to_have_value("normal")
+    expect(ui.by("theme-toggle")).to_have_value("system")
+    assert [o.strip() for o in ui.by("replay-speed").locator("option").all_inner_texts()] == [
+        "慢",
+        "标准",
+        "快",
+        "直接跳过",
+    ]
+    assert ui.by("theme-toggle").locator("option").all_inner_texts() == [
+        "跟随系统",
+        "浅色",
+        "深色",
+    ]
+    assert _paper(page) == LIGHT_PAPER
+    ui.by("replay-speed").select_option("skip")
+    ui.by("theme-toggle").select_option("dark")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    ui.by("settings-close").click()
+    expect(ui.by("settings-dialog")).to_be_hidden()
+    assert _focused(page) == "settings-open"
+    page.wait_for_timeout(300)
+    assert _paper(page) == DARK_PAPER
+
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    ui.by("settings-open").click()
+    expect(ui.by("replay-speed")).to_have_value("skip")
+    expect(ui.by("theme-toggle")).to_have_value("dark")
+    ui.by("settings-close").click()
+
+    # 直接跳过: the computer's turn is not replayed; its result is told at once.
+    ui.start_vs("novice")
+    ui.roll()
+    ui.score(ui.best_box())
+    expect(ui.by("rolls-left")).to_have_text("剩余 3 次")
+    expect(ui.by("skip-replay")).to_be_hidden()
+    expect(ui.by("message")).to_contain_text("电脑把")
+    assert _focused(page) == "roll"
+
+
+def test_p5_dark_theme_follows_the_system_by_default(browser: Browser, server_url: str) -> None:
+    context = browser.new_context(color_scheme="dark", locale="zh-CN")
+    page = context.new_page()
+    ui = Table(page, server_url)
+    ui.open_lobby()
+    expect(page.locator("html")).not_to_have_attribute("data-theme", re.compile(".*"))
+    assert _paper(page) == DARK_PAPER
+    # 浅色 overrides the system.
+    ui.by("settings-open").click()
+    ui.by("theme-toggle").select_option("light")
+    ui.by("settings-close").click()
+    page.wait_for_timeout(300)
+    assert _paper(page) == LIGHT_PAPER
+    context.close()

@@ -1,0 +1,170 @@
+"""The browser game's files, served from memory, compressed and cached (P6).
+
+At startup every file under the static directory is read once and gzip-compressed once
+(level 9; nothing is compressed per request). The page's HTML refers to its CSS, scripts
+and icon under a release prefix, ``/v/<release>/…``, where ``<release>`` is a hash of every
+file's path and bytes: those URLs are cached for a year (``immutable``), and any change to
+any file makes a new prefix, so a release is picked up on the next page load. The ES
+modules import each other by relative paths, which resolve under the same prefix.
+
+* ``/``, ``/lobby``, ``/game``, ``/rules`` answer the page itself, ``no-cache`` (always
+  revalidated with its ``ETag``, so a new release shows at once);
+* ``/v/<release>/<file>`` answers the file, ``public, max-age=31536000, immutable``;
+* ``/<file>`` (no prefix, and a prefix of an older release) answers the current file,
+  ``no-cache`` with its ``ETag``;
+* anything else is 404 ``not_found``, as before.
+
+Responses honour ``If-None-Match`` (304) and ``Accept-Encoding: gzip`` (``Vary``); a
+compressed body has its own strong ``ETag``. The security headers come from
+:class:`~yahtzee.server.middleware.ServerMiddleware`, which leaves this ``Cache-Control``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import mimetypes
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from starlette.exceptions import HTTPException
+from starlette.types import Receive, Scope, Send
+
+IMMUTABLE = b"public, max-age=31536000, immutable"
+REVALIDATE = b"no-cache"
+# Text worth compressing (SVG is XML text too); images already compressed are sent as is.
+_COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
+_ASSET_REF = re.compile(r'(href|src)="(/[^"#?]+)"')
+
+
+@dataclass(frozen=True, slots=True)
+class Asset:
+    """One file: its bytes, its gzip bytes (``None`` when not worth it) and validators."""
+
+    body: bytes
+    gzipped: bytes | None
+    media_type: str
+    etag: bytes
+
+    @classmethod
+    def of(cls, body: bytes, media_type: str) -> Asset:
+        """Hash and (for text) compress ``body`` once."""
+        digest = hashlib.sha256(body).hexdigest()[:20]
+        gzipped = None
+        if media_type.startswith(_COMPRESSIBLE):
+            packed = gzip.compress(body, compresslevel=9, mtime=0)
+            if len(packed) < len(body):
+                gzipped = packed
+        return cls(body, gzipped, media_type, f'"{digest}"'.encode())
+
+
+def _media_type(path: Path) -> str:
+    guessed, _ = mimetypes.guess_type(path.name)
+    media = guessed or "application/octet-stream"
+    if media.startswith("text/") or media in ("application/javascript", "image/svg+xml"):
+        media += "; charset=utf-8"
+    return media
+
+
+def _accepts_gzip(header: bytes) -> bool:
+    """Whether an ``Accept-Encoding`` value allows gzip (not listed with ``q=0``)."""
+    for part in header.decode("latin-1").lower().split(","):
+        name, _, params = part.strip().partition(";")
+        if name.strip() in ("gzip", "*"):
+            q = params.strip()
+            return not (q.startswith("q=") and float(q[2:] or 0) == 0)
+    return False
+
+
+def _etag_matches(header: bytes, etag: bytes) -> bool:
+    tags = [t.strip().removeprefix(b"W/") for t in header.split(b",")]
+    return b"*" in tags or etag in tags
+
+
+class StaticAssets:
+    """A pure ASGI app for the page and its files (see the module docstring)."""
+
+    def __init__(self, directory: Path, page_paths: Iterable[str]) -> None:
+        files = sorted(p for p in directory.rglob("*") if p.is_file())
+        raw = {"/" + p.relative_to(directory).as_posix(): p.read_bytes() for p in files}
+        release = hashlib.sha256()
+        for name, body in raw.items():
+            release.update(name.encode() + b"\0" + hashlib.sha256(body).digest())
+        self.release = release.hexdigest()[:12]
+        self.prefix = f"/v/{self.release}"
+        self.files = {
+            name: Asset.of(body, _media_type(directory / name.lstrip("/")))
+            for name, body in raw.items()
+        }
+        index = raw.get("/index.html")
+        if index is None:
+            raise FileNotFoundError(f"the browser game is missing: {directory}/index.html")
+        self.page = Asset.of(self._versioned(index.decode()).encode(), "text/html; charset=utf-8")
+        self.page_paths = frozenset(page_paths)
+
+    def _versioned(self, html: str) -> str:
+        """``html`` with its own files under the release prefix, and every module of the
+        page preloaded (the browser fetches them at once instead of import by import)."""
+
+        def swap(match: re.Match[str]) -> str:
+            attr, path = match.groups()
+            return f'{attr}="{self.prefix}{path}"' if path in self.files else match.group(0)
+
+        html = _ASSET_REF.sub(swap, html)
+        modules = sorted(n for n in self.files if n.startswith("/js/") and n.endswith(".js"))
+        preload = "".join(
+            f'\n  <link rel="modulepreload" href="{self.prefix}{n}">' for n in modules
+        )
+        return html.replace("</head>", preload + "\n</head>", 1)
+
+    def lookup(self, path: str) -> tuple[Asset, bytes] | None:
+        """The asset at ``path`` and its ``Cache-Control``, or ``None``."""
+        if path in self.page_paths or path == "/index.html":
+            return self.page, REVALIDATE
+        if path.startswith(self.prefix + "/"):
+            asset = self.files.get(path[len(self.prefix) :])
+            return (asset, IMMUTABLE) if asset is not None else None
+        if path.startswith("/v/"):  # a page of an older release: today's file, revalidated
+            _, _, rest = path[3:].partition("/")
+            path = "/" + rest
+        asset = self.files.get(path)
+        return (asset, REVALIDATE) if asset is not None else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:  # noqa: ARG002
+        if scope["type"] != "http":
+            raise HTTPException(404)
+        if scope["method"] not in ("GET", "HEAD"):
+            raise HTTPException(405)
+        found = self.lookup(scope["path"])
+        if found is None:
+            raise HTTPException(404)
+        asset, cache = found
+        accept = b""
+        if_none_match = None
+        for name, value in scope["headers"]:
+            if name == b"accept-encoding":
+                accept = value
+            elif name == b"if-none-match":
+                if_none_match = value
+        body, etag = asset.body, asset.etag
+        headers = [(b"cache-control", cache)]
+        if asset.gzipped is not None:
+            headers.append((b"vary", b"Accept-Encoding"))
+            if _accepts_gzip(accept):
+                body, etag = asset.gzipped, asset.etag[:-1] + b'-gz"'
+                headers.append((b"content-encoding", b"gzip"))
+        headers.append((b"etag", etag))
+        if if_none_match is not None and _etag_matches(if_none_match, etag):
+            await send({"type": "http.response.start", "status": 304, "headers": headers})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        headers += [
+            (b"content-type", asset.media_type.encode()),
+            (b"content-length", str(len(body)).encode()),
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send(
+            {"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body}
+        )

@@ -1,0 +1,105 @@
+"""P6: the page and its files, compressed, cached for long under content-hashed URLs."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+GZIP = {"Accept-Encoding": "gzip"}
+IDENTITY = {"Accept-Encoding": "identity"}
+
+
+def _prefix(client: TestClient) -> str:
+    match = re.search(r'href="(/v/[0-9a-f]{12})/css/app\.css"', client.get("/").text)
+    assert match, "the page links its stylesheet under a release prefix"
+    return match.group(1)
+
+
+def test_p6_page_links_its_files_under_a_release_prefix_and_preloads_every_module(
+    client: TestClient,
+) -> None:
+    page = client.get("/")
+    prefix = _prefix(client)
+    assert f'src="{prefix}/js/main.js"' in page.text
+    static = Path(__file__).resolve().parents[2] / "src" / "yahtzee" / "static" / "js"
+    for module in static.glob("*.js"):
+        assert f'<link rel="modulepreload" href="{prefix}/js/{module.name}">' in page.text
+    assert page.headers["cache-control"] == "no-cache"
+    assert page.headers["etag"]
+
+
+def test_p6_versioned_files_are_immutable_and_gzip_compressed(client: TestClient) -> None:
+    prefix = _prefix(client)
+    for path, media in (("/css/app.css", "text/css"), ("/js/render.js", "text/javascript")):
+        plain = client.get(path, headers=IDENTITY)
+        assert plain.headers["cache-control"] == "no-cache"
+        assert "content-encoding" not in plain.headers
+        packed = client.get(prefix + path, headers=GZIP)
+        assert packed.status_code == 200
+        assert packed.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert packed.headers["content-encoding"] == "gzip"
+        assert packed.headers["vary"] == "Accept-Encoding"
+        assert packed.headers["content-type"].startswith(media)
+        assert packed.content == plain.content  # httpx undid the gzip
+        sent = int(packed.headers["content-length"])
+        assert sent < len(plain.content) / 2, f"{path}: {sent} of {len(plain.content)} bytes"
+        assert packed.headers["etag"] != plain.headers["etag"]  # one tag per representation
+        # Security headers still apply to the files.
+        assert packed.headers["x-content-type-options"] == "nosniff"
+
+
+def test_p6_etag_revalidation_answers_304(client: TestClient) -> None:
+    for path in ("/", "/js/main.js", _prefix(client) + "/css/app.css"):
+        first = client.get(path, headers=GZIP)
+        again = client.get(path, headers={**GZIP, "If-None-Match": first.headers["etag"]})
+        assert again.status_code == 304, path
+        assert again.content == b""
+        assert again.headers["etag"] == first.headers["etag"]
+        other = client.get(path, headers={**GZIP, "If-None-Match": '"stale"'})
+        assert other.status_code == 200
+
+
+def test_p6_a_release_changes_the_prefix_and_old_urls_still_answer(
+    make_client: Callable[..., TestClient], tmp_path: Path
+) -> None:
+    static = tmp_path / "static"
+    (static / "css").mkdir(parents=True)
+    (static / "index.html").write_text(
+        '<html><head><link rel="stylesheet" href="/css/app.css"></head></html>', "utf-8"
+    )
+    (static / "css" / "app.css").write_text("body { color: red }\n")
+    old = make_client(static_dir=static)
+    old_prefix = _prefix(old)
+    (static / "css" / "app.css").write_text("body { color: blue }\n")
+    new = make_client(static_dir=static, db=tmp_path / "other.db")
+    new_prefix = _prefix(new)
+    assert new_prefix != old_prefix
+    # A page of the old release asking for its stylesheet gets today's, revalidated.
+    stale = new.get(old_prefix + "/css/app.css")
+    assert stale.status_code == 200
+    assert "blue" in stale.text
+    assert stale.headers["cache-control"] == "no-cache"
+    assert new.get(new_prefix + "/css/missing.css").status_code == 404
+    assert new.post("/css/app.css", json={}).status_code == 405
+
+
+def test_p6_first_load_is_at_most_40_kb_sent(client: TestClient) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    try:
+        from first_load import TARGET, first_load
+    finally:
+        sys.path.pop(0)
+    rows = first_load(client)
+    paths = [p for p, _, _ in rows]
+    assert paths[0] == "/"
+    assert any(p.endswith("/css/app.css") for p in paths)
+    assert any(p.endswith("/js/main.js") for p in paths)
+    sent = sum(s for _, _, s in rows)
+    raw = sum(r for _, r, _ in rows)
+    assert sent <= TARGET, f"first load {sent} bytes sent"
+    assert sent < raw / 2
+    assert client.get("/", headers=GZIP).headers["content-encoding"] == "gzip"

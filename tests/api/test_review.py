@@ -131,3 +131,14 @@ def test_l1_cli_review_errors(api: Api, tmp_path: Path, capsys: pytest.CaptureFi
     assert cli.main(["review", "x", "--db", str(tmp_path / "missing.db")]) == 2
     assert "no database" in capsys.readouterr().err
     assert not (tmp_path / "missing.db").exists()
+
+
+def test_l1_review_and_stats_pages_are_the_app(api: Api) -> None:
+    """``/review/{id}`` and ``/stats`` serve the single-page app; nothing deeper does."""
+    for path in ("/stats", "/review/0123abcd"):
+        r = api.client.get(path)
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("text/html")
+        assert 'id="view-review"' in r.text
+    assert api.client.get("/review/a/b").status_code == 404
+    assert api.client.get("/review/").status_code == 404

@@ -24,7 +24,7 @@ from yahtzee.review.turns import (
 )
 from yahtzee.review.winprob import (
     EXACT_TURNS,
-    Mixture,
+    Side,
     compare,
     remaining_distribution,
     timeline,
@@ -105,15 +105,24 @@ def test_l4_exact_late_game_distribution_mean_is_the_solver_value(table: ValueTa
     assert float(np.arange(len(dist)) @ dist) == pytest.approx(table.value(card), abs=2e-3)
 
 
-def test_l4_compare_exact_and_normal_components() -> None:
-    one = Mixture(np.array([1.0]), np.array([200.0]), np.array([0.0]))
-    two = Mixture(np.array([0.5, 0.5]), np.array([190.0, 200.0]), np.array([0.0, 0.0]))
+def test_l4_compare_exact_components() -> None:
+    """Two exact sides: P(H > C) + P(H = C)/2 over their point masses."""
+    one = Side(np.array([1.0]), np.array([200.0]), (None,), {})
+    two = Side(np.array([0.5, 0.5]), np.array([190.0, 200.0]), (None, None), {})
     assert compare(one, two) == pytest.approx(0.5 + 0.25)
-    wide = Mixture(np.array([1.0]), np.array([200.0]), np.array([100.0]))
-    assert compare(wide, one) == pytest.approx(0.5)
-    assert compare(wide, Mixture(np.array([1.0]), np.array([210.0]), np.array([0.0]))) == (
-        pytest.approx(0.158655, abs=1e-5)
-    )
+    assert compare(two, one) == pytest.approx(0.25)
+
+
+def test_l4_compare_with_a_tail() -> None:
+    """A tail x in {0, 50} (50/50): final = base - x against an exact 180."""
+    tail = (25.0, np.array([0.5] + [0.0] * 24 + [0.5]), 0)  # bins of 2 points: 0 and 50
+    lumpy = Side(np.array([1.0]), np.array([200.0]), ("t",), {"t": tail})
+    exact = Side(np.array([1.0]), np.array([180.0]), (None,), {})
+    # H = 200 (p .5) or 150 (p .5) vs C = 180: wins half the time.
+    assert compare(lumpy, exact) == pytest.approx(0.5)
+    assert compare(exact, lumpy) == pytest.approx(0.5)
+    higher = Side(np.array([1.0]), np.array([140.0]), (None,), {})
+    assert compare(lumpy, higher) == pytest.approx(1.0)
 
 
 def test_l4_start_vs_expert_is_even_and_ordered_by_level(table: ValueTable) -> None:

@@ -2,23 +2,24 @@
 
 The human is modelled as the expert, the computer as its real level; the two play
 independently (neither looks at the other's card), so each side's final total has its
-own distribution and the chance to win compares the two. Each side is described as a
-mixture of components (weight, mean, variance) of its final total:
+own distribution and the chance to win compares the two. Each side is a list of
+components ``(weight, base, tail)``: the final total is ``base - x`` with ``x`` drawn from
+the tail's distribution (none: exactly ``base``).
 
 * **exact** when at most :data:`EXACT_TURNS` turns are left: every way the remaining
   turns can go is enumerated with the level's exact turn outcomes
-  (:mod:`yahtzee.review.turns`), giving the distribution of the final total itself
-  (components of variance 0);
-* **otherwise** the next turn is still enumerated exactly (the lumps that matter most: a
-  Yahtzee now, the bonus now) and after it each successor state gets a normal tail: mean
-  = points + the solver's value − the level's mean shortfall, variance from the same
-  calibration, both per (level, turns left, 快艇-box and upper-bonus status), measured on
-  simulated games by ``scripts/winprob_calibration.py`` and shipped as
-  ``winprob_calibration.json``. The expert's shortfall is 0 by definition (the solver's
-  value is its exact mean).
+  (:mod:`yahtzee.review.turns`); the components are the possible final totals;
+* **otherwise** the next turn is enumerated exactly (a Yahtzee now, the bonus now) and
+  after it each successor state gets an empirical tail: ``base`` = points + the solver's
+  value of the successor, ``x`` = (solver value − points the level really went on to
+  score), whose distribution was measured on simulated games per (level, turns left,
+  快艇-box and upper-bonus status) by ``scripts/winprob_calibration.py`` and ships as
+  ``winprob_calibration.json`` (2-point bins). The tails keep the lumps a normal curve
+  would smooth away (a last-turn Yahtzee is 50 points or nothing). For the expert the
+  tail is centred: the solver's value is its exact mean.
 
-P(H > C) + P(H = C)/2 between two mixtures is the weighted sum over pairs of components
-of Φ((μ_H − μ_C) / √(σ_H² + σ_C²)); between two exact components it is 1, ½ or 0. The
+For two components P(H > C) + P(H = C)/2 = P(x_H − x_C < base_H − base_C): the
+distribution of x_H − x_C is the convolution of the two tails (cached per pair). The
 measured error against simulations is in the README.
 """
 
@@ -48,7 +49,7 @@ from yahtzee.solver import ValueTable, load_table, state_of
 from yahtzee.solver.tables import YAHTZEE_BIT
 
 F64 = npt.NDArray[np.float64]
-EXACT_TURNS = 2
+EXACT_TURNS = 4
 """Up to this many turns left, a side's distribution is enumerated exactly."""
 MIN_SAMPLES = 200
 """Calibration cells with fewer samples fall back to all cells with the same turns left."""
@@ -70,25 +71,58 @@ def features(state: State) -> str:
     return y + b
 
 
+Tail = tuple[float, npt.NDArray[np.float64], int]
+"""A tail: (mean of x, probabilities of x on the grid, x of the first grid point / BIN)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Calibration:
-    """Per level and ``"turns_left:features"``: (samples, mean shortfall, variance)."""
+    """Per level and ``"turns_left:features"``: the distribution of x (see the module)."""
 
-    cells: dict[str, dict[str, tuple[int, float, float]]]
+    bin: int
+    cells: dict[str, dict[str, tuple[int, Tail]]]
 
-    def tail(self, level: str, turns_left: int, state: State) -> tuple[float, float]:
-        """(shortfall, variance) of the points still to come from ``state``."""
+    def tail(self, level: str, turns_left: int, state: State) -> tuple[str, Tail]:
+        """The tail's key and distribution for ``state`` with ``turns_left`` turns left."""
         cells = self.cells[level]
-        hit = cells.get(f"{turns_left}:{features(state)}")
+        key = f"{turns_left}:{features(state)}"
+        hit = cells.get(key)
         if hit is not None and hit[0] >= MIN_SAMPLES:
-            return hit[1], hit[2]
-        # Pool every cell with these turns left (law of total variance).
-        prefix = f"{turns_left}:"
-        pooled = [c for k, c in cells.items() if k.startswith(prefix)]
-        n = sum(c[0] for c in pooled)
-        mean = sum(c[0] * c[1] for c in pooled) / n
-        second = sum(c[0] * (c[2] + c[1] * c[1]) for c in pooled) / n
-        return mean, second - mean * mean
+            return key, hit[1]
+        return f"{turns_left}:*", self.pooled(level, turns_left)
+
+    def pooled(self, level: str, turns_left: int) -> Tail:
+        """Every cell with these turns left together (for rare states)."""
+        return _pooled(self, level, turns_left)
+
+
+_POOLED: dict[tuple[str, int], Tail] = {}
+
+
+def _pooled(cal: Calibration, level: str, turns_left: int) -> Tail:
+    hit = _POOLED.get((level, turns_left))
+    if hit is not None:
+        return hit
+    prefix = f"{turns_left}:"
+    parts = [c for k, c in cal.cells[level].items() if k.startswith(prefix)]
+    lo = min(t[2] for _, t in parts)
+    hi = max(t[2] + len(t[1]) for _, t in parts)
+    probs = np.zeros(hi - lo)
+    n = sum(count for count, _ in parts)
+    mean = 0.0
+    for count, (m, p, start) in parts:
+        probs[start - lo : start - lo + len(p)] += count / n * p
+        mean += count / n * m
+    _POOLED[(level, turns_left)] = (mean, probs, lo)
+    return mean, probs, lo
+
+
+def _tail(raw: list[list[int]]) -> Tail:
+    bins = np.array([b for b, _ in raw], dtype=np.intp)
+    counts = np.array([k for _, k in raw], dtype=np.float64)
+    probs = np.zeros(int(bins.max() - bins.min()) + 1)
+    probs[bins - bins.min()] = counts / counts.sum()
+    return 0.0, probs, int(bins.min())
 
 
 @cache
@@ -96,21 +130,25 @@ def calibration() -> Calibration:
     """The shipped calibration (read once per process)."""
     text = resources.files("yahtzee.review").joinpath("winprob_calibration.json").read_text("utf-8")
     data = json.loads(text)
-    return Calibration(
-        {
-            level: {k: (int(v[0]), float(v[1]), float(v[2])) for k, v in cells.items()}
-            for level, cells in data["levels"].items()
-        }
-    )
+    width = int(data["bin"])
+    cells: dict[str, dict[str, tuple[int, Tail]]] = {}
+    for level, raw in data["levels"].items():
+        cells[level] = {}
+        for key, (n, mean, _var, hist) in raw.items():
+            _, probs, start = _tail(hist)
+            cells[level][key] = (int(n), (float(mean), probs, start))
+    return Calibration(width, cells)
 
 
 @dataclass(frozen=True, slots=True)
-class Mixture:
-    """A distribution of a final total as weighted components (mean, variance)."""
+class Side:
+    """One player's final total: components ``base - x`` (``x`` from the named tail, or 0
+    where the tail is ``None``), with their weights."""
 
     weights: F64
-    means: F64
-    variances: F64
+    bases: F64
+    tails: tuple[str | None, ...]
+    tail_of: dict[str, Tail]
 
 
 _exact: OrderedDict[tuple[str, State], F64] = OrderedDict()
@@ -143,7 +181,7 @@ def remaining_distribution(model: Model, state: State) -> F64:
     return out
 
 
-def side(model: Model, card: Scorecard, table: ValueTable) -> Mixture:
+def side(model: Model, card: Scorecard, table: ValueTable) -> Side:
     """The distribution of this player's final total from the start of its next turn."""
     state = canonical(state_of(card))
     total = float(card.total)
@@ -151,40 +189,62 @@ def side(model: Model, card: Scorecard, table: ValueTable) -> Mixture:
     if left <= EXACT_TURNS:
         dist = remaining_distribution(model, state)
         support = np.nonzero(dist)[0]
-        means: F64 = (total + support).astype(np.float64)
-        return Mixture(dist[support], means, np.zeros(len(support)))
+        bases: F64 = (total + support).astype(np.float64)
+        return Side(dist[support], bases, (None,) * len(support), {})
     succ, gain, prob = cached_outcomes(model, state)
     cal = calibration()
-    means = np.empty(len(succ))
-    variances = np.empty(len(succ))
+    bases = np.empty(len(succ))
+    tails: list[str | None] = []
+    tail_of: dict[str, Tail] = {}
     for i, s in enumerate(succ.tolist()):
-        shortfall, variance = cal.tail(model.name, left - 1, state_at(s))
-        if isinstance(model, ExpertModel):
-            shortfall = 0.0  # the solver's value is the expert's exact mean
-        means[i] = total + gain[i] + float(table.flat[s]) - shortfall
-        variances[i] = variance
-    return Mixture(prob, means, variances)
+        key, tail = cal.tail(model.name, left - 1, state_at(s))
+        key = f"{model.name}|{key}"
+        tail_of[key] = tail
+        tails.append(key)
+        # The expert's tail is centred: the solver's value is its exact mean.
+        centre = tail[0] if isinstance(model, ExpertModel) else 0.0
+        bases[i] = total + gain[i] + float(table.flat[s]) + centre
+    return Side(prob, bases, tuple(tails), tail_of)
 
 
-def _phi(z: F64) -> F64:
-    """Standard normal CDF (Abramowitz & Stegun 7.1.26 erf, |error| < 1.5e-7)."""
-    x = np.abs(z) / np.sqrt(2.0)
-    t = 1.0 / (1.0 + 0.3275911 * x)
-    a1, a2, a3, a4, a5 = 0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429
-    poly = t * (a1 + t * (a2 + t * (a3 + t * (a4 + t * a5))))
-    erf = 1.0 - poly * np.exp(-x * x)
-    out: F64 = 0.5 * (1.0 + np.sign(z) * erf)
-    return out
+_CDF: dict[tuple[str | None, str | None], tuple[F64, F64]] = {}
 
 
-def compare(h: Mixture, c: Mixture) -> float:
-    """P(H > C) + P(H = C) / 2 for independent mixtures."""
-    diff = h.means[:, None] - c.means[None, :]
-    var = h.variances[:, None] + c.variances[None, :]
-    exact = var <= 0
-    z = np.where(exact, 0.0, diff / np.sqrt(np.where(exact, 1.0, var)))
-    p = np.where(exact, np.where(diff > 0, 1.0, np.where(diff < 0, 0.0, 0.5)), _phi(z))
-    return float(h.weights @ p @ c.weights)
+def _difference_cdf(h: Side, kh: str | None, c: Side, kc: str | None) -> tuple[F64, F64]:
+    """Points (xp, fp) of the CDF of x_H − x_C for np.interp (2-point grid, each grid mass
+    spread over its bin)."""
+    key = (kh, kc)
+    hit = _CDF.get(key)
+    if hit is not None:
+        return hit
+    width = calibration().bin
+    ph, sh = (h.tail_of[kh][1], h.tail_of[kh][2]) if kh is not None else (np.ones(1), 0)
+    pc, sc = (c.tail_of[kc][1], c.tail_of[kc][2]) if kc is not None else (np.ones(1), 0)
+    probs = np.convolve(ph, pc[::-1])
+    first = sh - (sc + len(pc) - 1)
+    values = width * (first + np.arange(len(probs), dtype=np.float64))
+    xp = np.concatenate(([values[0] - width / 2], values + width / 2))
+    fp = np.concatenate(([0.0], np.cumsum(probs)))
+    _CDF[key] = (xp, fp)
+    return xp, fp
+
+
+def compare(h: Side, c: Side) -> float:
+    """P(H > C) + P(H = C) / 2 for independent sides."""
+    total = 0.0
+    h_tails, c_tails = np.array(h.tails, dtype=object), np.array(c.tails, dtype=object)
+    for kh in dict.fromkeys(h.tails):
+        ih = h_tails == kh
+        for kc in dict.fromkeys(c.tails):
+            ic = c_tails == kc
+            diff = h.bases[ih][:, None] - c.bases[ic][None, :]
+            if kh is None and kc is None:
+                p = np.where(diff > 0, 1.0, np.where(diff < 0, 0.0, 0.5))
+            else:
+                xp, fp = _difference_cdf(h, kh, c, kc)
+                p = np.interp(diff, xp, fp)
+            total += float(h.weights[ih] @ p @ c.weights[ic])
+    return total
 
 
 _win_cache: OrderedDict[tuple[State, int, State, int, str], float] = OrderedDict()

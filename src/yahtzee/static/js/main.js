@@ -7,7 +7,7 @@ import { CATEGORY_NAMES, canAct, initialState } from "./state.js";
 import { confirmDialog } from "./dialog.js";
 import { installKeyboard } from "./keyboard.js";
 import { chosenDifficulty, installSettings, replayStepMs } from "./settings.js";
-import { installReviewPages } from "./review.js";
+import { installPageLinks } from "./pages.js";
 
 const state = initialState();
 let messageSerial = 0;
@@ -571,7 +571,7 @@ function wireTurnLog() {
   });
 }
 
-const reviewPages = installReviewPages({ state, update });
+const reviewPages = installPageLinks({ state, update });
 
 buildScorecard();
 wire();

@@ -2,7 +2,7 @@
 // review.js's router into #stats-body.
 
 import { barChart, lineChart } from "./chart.js";
-import { CATEGORY_NAMES, DIFFICULTY_NAMES } from "./state.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES } from "../state.js";
 import { el, fmt } from "./review.js";
 
 const pct = (v) => (v === null || v === undefined ? "—" : `${(v * 100).toFixed(0)}%`);

@@ -1,10 +1,10 @@
 // 复盘 (/review/{id}) and 统计 (/stats): pages of their own, reached from the end panel,
-// the lobby's recent games and the lobby link. main.js only asks `route(path)` first and
-// passes its state and update function; everything else lives here and in stats.js.
+// the lobby's recent games and the lobby link. Loaded on first visit by pages.js, which
+// main.js asks first when routing; everything else lives here and in stats.js.
 
-import { ApiError } from "./api.js";
+import { ApiError } from "../api.js";
 import { lineChart } from "./chart.js";
-import { CATEGORY_NAMES, DIFFICULTY_NAMES } from "./state.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES } from "../state.js";
 import { renderStats } from "./stats.js";
 
 export const MARK_NAMES = { best: "最佳", inaccuracy: "欠佳", mistake: "失误", blunder: "大错" };
@@ -318,23 +318,5 @@ export function installReviewPages(ctx) {
     return false;
   }
 
-  function navigate(path) {
-    if (location.pathname !== path) history.pushState(null, "", path);
-    window.dispatchEvent(new PopStateEvent("popstate"));
-  }
-
-  // Links to these pages anywhere (the lobby's recent games, the stats link) stay in the page.
-  document.addEventListener("click", (event) => {
-    const a = event.target.closest && event.target.closest("a[data-page]");
-    if (!a || event.defaultPrevented || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    event.preventDefault();
-    navigate(a.getAttribute("href"));
-  });
-  const reviewButton = document.querySelector('[data-testid="game-over-review"]');
-  if (reviewButton) {
-    reviewButton.addEventListener("click", () => {
-      if (state.game) navigate(`/review/${state.game.id}`);
-    });
-  }
   return { route };
 }

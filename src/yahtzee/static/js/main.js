@@ -3,6 +3,7 @@
 
 import { ApiError, api } from "./api.js";
 import { buildScorecard, describeStep, render } from "./render.js";
+import { CONFIG } from "./config.js";
 import { CATEGORY_NAMES, canAct, initialState } from "./state.js";
 import { confirmDialog } from "./dialog.js";
 import { installKeyboard } from "./keyboard.js";
@@ -138,16 +139,9 @@ function toggleDie(index) {
   update();
 }
 
-/** Whether writing in `category` would be a 0 while another open box scores (U2). Read off
- * the server's preview; the server enforces the same rule with zero_needs_confirmation, which
- * also opens the dialog should the two ever disagree. */
-function wouldWasteRoll(game, category) {
-  const preview = game.preview || {};
-  const p = preview[category];
-  if (!p || p.points > 0 || p.yahtzee_bonus > 0) return false;
-  return Object.entries(preview).some(([c, o]) => c !== category && o.allowed && o.points > 0);
-}
-
+/** U2: confirm a 0 while another open box scores. Asked when the server's preview marks the
+ * box `needs_confirmation` (the rule it enforces with zero_needs_confirmation, which also
+ * opens this dialog should the two ever disagree). */
 async function askZero(category) {
   const name = CATEGORY_NAMES[category];
   const yes = await confirmDialog({
@@ -168,7 +162,8 @@ async function score(category, confirmZero = false) {
   if (!canAct(state)) return;
   const p = before.preview ? before.preview[category] : null;
   if (!p || !p.allowed) return;
-  if (!confirmZero && wouldWasteRoll(before, category)) {
+  // U2: the server marks each box whose score it would refuse without confirmation.
+  if (!confirmZero && p.needs_confirmation) {
     if (await askZero(category)) await score(category, true);
     return;
   }
@@ -422,7 +417,7 @@ async function restart() {
   const g = state.game;
   if (!g || state.busy) return;
   stopReplay();
-  const game = await act(() => api.create(g.mode, g.difficulty || "expert"));
+  const game = await act(() => api.create(g.mode, g.difficulty || CONFIG.default_difficulty));
   if (game) {
     say("已重新开始一局。");
     enterGame(game);

@@ -4,6 +4,8 @@
 import {
   CATEGORY_NAMES,
   DIFFICULTY_NAMES,
+  FACES,
+  LIMITS,
   LOWER,
   RESULT_NAMES,
   ROUNDS,
@@ -286,15 +288,14 @@ function previewText(p) {
   return text;
 }
 
-const UPPER_GOAL = 63;
-const FACES = { ones: 1, twos: 2, threes: 3, fours: 4, fives: 5, sixes: 6 };
+const UPPER_GOAL = LIMITS.upper_bonus_threshold;
 
 /** P4: the upper-bonus progress line, honest when 63 can no longer be reached. */
 export function upperProgress(card) {
   const sub = card.upper_subtotal;
   if (card.upper_bonus > 0) return `上区 ${sub}/${UPPER_GOAL} · 已得奖励`;
   let best = sub;
-  for (const [cat] of UPPER) if (card.boxes[cat] === null) best += 5 * FACES[cat];
+  for (const [cat] of UPPER) if (card.boxes[cat] === null) best += LIMITS.dice * FACES[cat];
   if (best < UPPER_GOAL) return `上区 ${sub}/${UPPER_GOAL} · 已拿不到奖励`;
   return `上区 ${sub}/${UPPER_GOAL} · 还差 ${UPPER_GOAL - sub}`;
 }
@@ -399,7 +400,7 @@ function renderScorecard(state) {
   }
   const sub = document.querySelector('tr[data-sum="upper_subtotal"] th');
   setText(sub, "上区小计");
-  setAttr(sub, "title", "一点到六点相加，满 63 分奖励 35 分");
+  setAttr(sub, "title", `一点到六点相加，满 ${UPPER_GOAL} 分奖励 ${LIMITS.upper_bonus} 分`);
   setText(byTestId("upper-progress"), upperProgress(human));
 }
 
@@ -414,7 +415,7 @@ function renderTopbar(state) {
   setAttr(
     hint,
     "title",
-    g.hints_left <= 0 ? "这一局的 3 次提示已经用完" : g.dice === null ? "先掷骰子再要提示" : "按 H 也可以",
+    g.hints_left <= 0 ? `这一局的 ${LIMITS.hints_per_game} 次提示已经用完` : g.dice === null ? "先掷骰子再要提示" : "按 H 也可以",
   );
   let round = g.round;
   if (state.replay) round = state.replay.round || round;

@@ -17,6 +17,7 @@ from yahtzee.errors import AbandonedGameError, GameNotFoundError, NotReviewableE
 from yahtzee.game import Status
 from yahtzee.review import review_events, review_json
 from yahtzee.review.stats import FinishedGame, stats_json
+from yahtzee.review.winprob import timeline
 from yahtzee.rules import Scorecard
 from yahtzee.storage import Event, Storage
 
@@ -94,7 +95,11 @@ class ReviewService:
 
 
 def _compute(events: list[Event], game_id: str) -> dict[str, Any]:
-    return review_json(review_events(events), game_id)
+    review = review_events(events)
+    chances = None
+    if review.computer is not None and review.difficulty is not None:
+        chances = timeline(review.human.turn_cards, review.computer.turn_cards, review.difficulty)
+    return review_json(review, game_id, chances)
 
 
 def _summarise(events: list[Event]) -> tuple[Scorecard, float]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from yahtzee.errors import StaleVersionError
-from yahtzee.game import GameState, Mode, Result, Status
+from yahtzee.game import Game, Mode, Result, Status
 from yahtzee.rules import Category, Scorecard
 from yahtzee.storage import (
     Event,
@@ -135,7 +135,7 @@ def test_records_and_new_record(tmp_path: Path) -> None:
         game = store.get_game(f"g{i}")
         assert game is not None
         cards = [_complete_card(total)] + ([] if computer is None else [_complete_card(computer)])
-        final = GameState(mode, tuple(cards))
+        final = Game(mode, tuple(cards))
         assert final.result is result
         done = store.append(game, [], status=Status.FINISHED, final=final)
         assert (done.result, done.human_total, done.computer_total) == (result, total, computer)

@@ -4,7 +4,7 @@
 import { ApiError, api } from "./api.js";
 import { buildScorecard, describeStep, render } from "./render.js";
 import { CONFIG } from "./config.js";
-import { CATEGORY_NAMES, canAct, initialState } from "./state.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES, canAct, initialState } from "./state.js";
 import { confirmDialog } from "./dialog.js";
 import { installKeyboard } from "./keyboard.js";
 import { chosenDifficulty, installSettings, replayStepMs } from "./settings.js";
@@ -13,6 +13,7 @@ const state = initialState();
 let messageSerial = 0;
 let replayTimer = null;
 let focusWanted = false;
+let lobbyVisit = 0; // bumps on every arrival in the lobby: its data must be this visit's (F2)
 
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 
@@ -205,7 +206,7 @@ function afterTurn() {
       g.result === "solo"
         ? `游戏结束，总分 ${g.players.human.total}。`
         : `游戏结束：你 ${g.players.human.total} 分，电脑 ${g.players.computer.total} 分。`;
-    if (g.new_record) text += "新纪录！";
+    if (g.new_record && g.result === "solo") text += "新纪录！"; // U7: never in vs
     say(text);
     refreshLobbyData();
     requestAnimationFrame(() => byTestId("play-again").focus());
@@ -362,6 +363,7 @@ function hintLesson(res) {
 
 async function refreshLobbyData() {
   // One request: the records carry the saved game too (no probing request that 404s).
+  const visit = lobbyVisit;
   try {
     const records = await api.records();
     state.records = records;
@@ -370,29 +372,66 @@ async function refreshLobbyData() {
   } catch (err) {
     if (err instanceof ApiError) say(err.message, "error", "lobby");
   }
+  // Even after a failure the buttons may act: the server's 409 game_in_progress still asks.
+  if (visit === lobbyVisit) state.lobbyReady = true;
   update();
+}
+
+/** Arriving in the lobby: its buttons wait for this visit's data (F2). */
+function newLobbyVisit() {
+  lobbyVisit += 1;
+  state.lobbyReady = false;
 }
 
 async function goLobby(keepMessage = false) {
   stopReplay();
   state.showGameOver = false;
   if (!keepMessage) say("", "info", "lobby"); // the table's last announcement means nothing here
+  newLobbyVisit();
   go("lobby");
   await refreshLobbyData();
 }
 
+/** Ask before a saved game is abandoned (F2); `text` names it. */
+function askAbandon(text) {
+  return confirmDialog({ title: "放弃没下完的那一局？", text, yes: "放弃旧局，开新局", no: "取消" });
+}
+
+function savedName(game) {
+  const mode =
+    game.mode === "solo" ? "单人挑战" : `人机对战（${DIFFICULTY_NAMES[game.difficulty] || "高手"}）`;
+  return `${mode}，第 ${game.round} 回合`;
+}
+
+/** POST /api/games. A game saved meanwhile (another tab) makes the server answer 409
+ * game_in_progress, naming it: ask, then replace it only on a yes (F2). */
+async function createGame(mode, difficulty, replace) {
+  let savedElsewhere = null;
+  const game = await act(async () => {
+    try {
+      return await api.create(mode, difficulty, replace);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "game_in_progress") {
+        savedElsewhere = err.message;
+        return null;
+      }
+      throw err;
+    }
+  });
+  if (game || savedElsewhere === null) return game;
+  if (await askAbandon(savedElsewhere)) return act(() => api.create(mode, difficulty, true));
+  if (state.view === "lobby") await refreshLobbyData(); // show the saved game to continue
+  return null;
+}
+
 async function startNew(mode, difficulty) {
-  if (state.busy) return;
-  if (state.saved) {
-    const yes = await confirmDialog({
-      title: "开始新游戏？",
-      text: "你还有一局没打完。开始新游戏会放弃那一局，确定吗？",
-      yes: "放弃旧局，开新局",
-      no: "取消",
-    });
-    if (!yes) return;
+  if (state.busy || !state.lobbyReady) return;
+  const saved = state.saved;
+  if (saved) {
+    const text = `你有一局${savedName(saved)}还没下完。开始新游戏会放弃那一局，确定吗？`;
+    if (!(await askAbandon(text))) return;
   }
-  const game = await act(() => api.create(mode, difficulty));
+  const game = await createGame(mode, difficulty, Boolean(saved));
   if (game) {
     say(mode === "solo" ? "单人挑战开始：点「掷骰子」。" : "人机对战开始，你先手：点「掷骰子」。");
     enterGame(game);
@@ -415,8 +454,19 @@ async function continueGame() {
 async function restart() {
   const g = state.game;
   if (!g || state.busy) return;
+  const playing = g.status === "in_progress";
+  // U3 + F2: immediate before any box is scored; after that, one tap confirms.
+  if (playing && Object.values(g.players.human.boxes).some((points) => points !== null)) {
+    const yes = await confirmDialog({
+      title: "重新开始？",
+      text: `这一局已经打到第 ${g.round} 回合。重新开始会放弃它，已登记的分数都不再保留，确定吗？`,
+      yes: "放弃这局，重新开始",
+      no: "继续这局",
+    });
+    if (!yes || state.game !== g) return;
+  }
   stopReplay();
-  const game = await act(() => api.create(g.mode, g.difficulty || CONFIG.default_difficulty));
+  const game = await createGame(g.mode, g.difficulty || CONFIG.default_difficulty, playing);
   if (game) {
     say("已重新开始一局。");
     enterGame(game);
@@ -459,6 +509,7 @@ async function route() {
     else await goLobby();
   } else {
     stopReplay();
+    newLobbyVisit();
     state.view = "lobby";
     state.showGameOver = false;
     if (location.pathname !== "/") history.replaceState(null, "", "/");

@@ -164,6 +164,12 @@ function renderLobby(state) {
   }
   $("#recent-empty").hidden = recent.length > 0;
 
+  // F2: the start buttons never act on a previous visit's data (is a game saved?).
+  for (const id of ["start-solo", "start-vs", "continue"]) {
+    const button = byTestId(id);
+    if (button.disabled === state.lobbyReady) button.disabled = !state.lobbyReady;
+  }
+
   const saved = state.saved;
   $("#continue-box").hidden = !saved;
   if (saved) {
@@ -562,7 +568,7 @@ function renderGameOver(state) {
     solo: `本局得分 ${h.total}`,
   };
   setText(byTestId("result"), titles[g.result] || "游戏结束");
-  byTestId("new-record").hidden = !g.new_record;
+  byTestId("new-record").hidden = !(g.new_record && g.result === "solo"); // U7: never in vs
   const rows = [
     ["上区小计", "upper_subtotal"],
     ["上区奖励", "upper_bonus"],

@@ -14,6 +14,7 @@ from yahtzee.storage.base import (
     Records,
     Storage,
     StorageError,
+    StorageUnavailableError,
 )
 from yahtzee.storage.events import Event, apply_event, replay, start
 from yahtzee.storage.sqlite import SQLiteStorage
@@ -26,6 +27,7 @@ __all__ = [
     "SQLiteStorage",
     "Storage",
     "StorageError",
+    "StorageUnavailableError",
     "apply_event",
     "open_storage",
     "replay",
@@ -33,6 +35,6 @@ __all__ = [
 ]
 
 
-def open_storage(path: Path | str, *, synchronous: str = "NORMAL") -> Storage:
+def open_storage(path: Path | str, *, synchronous: str = "FULL") -> Storage:
     """Open (creating and migrating if needed) the database at ``path``."""
     return SQLiteStorage(path, synchronous=synchronous)

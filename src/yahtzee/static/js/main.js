@@ -8,6 +8,7 @@ import { CATEGORY_NAMES, DIFFICULTY_NAMES, canAct, initialState } from "./state.
 import { confirmDialog } from "./dialog.js";
 import { installKeyboard } from "./keyboard.js";
 import { chosenDifficulty, installSettings, replayStepMs } from "./settings.js";
+import { installPageLinks } from "./pages.js";
 
 const state = initialState();
 let messageSerial = 0;
@@ -493,6 +494,10 @@ function go(view) {
 
 async function route() {
   const path = location.pathname.replace(/\/+$/, "") || "/";
+  if (reviewPages.route(path)) {
+    stopReplay();
+    return;
+  }
   if (path === "/rules") {
     if (state.view !== "rules") state.previousView = state.view;
     state.view = "rules";
@@ -611,6 +616,8 @@ function wireTurnLog() {
     if (event.key === "Escape" && state.turnLogOpen) close();
   });
 }
+
+const reviewPages = installPageLinks({ state, update });
 
 buildScorecard();
 wire();

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from yahtzee.game import Mode, Status
 from yahtzee.server.pruning import prune
-from yahtzee.storage import Event, SQLiteStorage, Storage, StoredGame
+from yahtzee.storage import Event, GameRecord, SQLiteStorage, Storage
 from yahtzee.storage.sqlite import MIGRATIONS
 
 OLD = "2026-01-01T00:00:00.000000+00:00"
@@ -35,7 +35,7 @@ def _run(coro: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(coro)
 
 
-def _new(store: Storage, game_id: str, player: str) -> StoredGame:
+def _new(store: Storage, game_id: str, player: str) -> GameRecord:
     return _run(
         store.create_game(
             game_id=game_id,

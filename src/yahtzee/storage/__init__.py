@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from yahtzee.storage.base import (
+    GameRecord,
     RecentGame,
     Records,
     Storage,
     StorageError,
     StorageUnavailableError,
-    StoredGame,
 )
 from yahtzee.storage.events import Event, apply_event, replay, start
 from yahtzee.storage.postgres import PostgresStorage, is_postgres_url
@@ -27,6 +27,7 @@ from yahtzee.storage.sqlite import SQLiteStorage
 
 __all__ = [
     "Event",
+    "GameRecord",
     "PostgresStorage",
     "RecentGame",
     "Records",
@@ -34,7 +35,6 @@ __all__ = [
     "Storage",
     "StorageError",
     "StorageUnavailableError",
-    "StoredGame",
     "apply_event",
     "is_postgres_url",
     "open_storage",

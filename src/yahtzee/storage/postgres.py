@@ -44,14 +44,14 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from yahtzee.errors import GameInProgressError, GameNotFoundError, StaleVersionError
-from yahtzee.game import GameState, Mode, Result, Status
+from yahtzee.game import Game, Mode, Result, Status
 from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
+    GameRecord,
     RecentGame,
     Records,
     StorageError,
     StorageUnavailableError,
-    StoredGame,
 )
 from yahtzee.storage.events import Event
 
@@ -172,8 +172,8 @@ def _dumps(data: Any) -> str:
     return orjson.dumps(data).decode()
 
 
-def _game(row: tuple[Any, ...]) -> StoredGame:
-    return StoredGame(
+def _game(row: tuple[Any, ...]) -> GameRecord:
+    return GameRecord(
         row[0],
         row[1],
         Mode(row[2]),
@@ -341,7 +341,7 @@ class PostgresStorage:
         difficulty: Difficulty | None,
         events: Sequence[Event],
         replace: bool = False,
-    ) -> StoredGame:
+    ) -> GameRecord:
         """See :meth:`Storage.create_game`."""
         now = self._clock()
         async with self._connection() as conn, conn.transaction():
@@ -378,7 +378,7 @@ class PostgresStorage:
                 ),
             )
             await self._insert_events(conn, game_id, 1, events, now)
-        return StoredGame(
+        return GameRecord(
             id=game_id,
             player_id=player_id,
             mode=mode,
@@ -412,21 +412,21 @@ class PostgresStorage:
                 ],
             )
 
-    async def get_game(self, game_id: str) -> StoredGame | None:
+    async def get_game(self, game_id: str) -> GameRecord | None:
         """See :meth:`Storage.get_game`."""
 
-        async def query(conn: psycopg.AsyncConnection[Any]) -> StoredGame | None:
+        async def query(conn: psycopg.AsyncConnection[Any]) -> GameRecord | None:
             cur = await conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = %s", (game_id,))
             row = await cur.fetchone()
             return None if row is None else _game(row)
 
-        result: StoredGame | None = await self._read(query)
+        result: GameRecord | None = await self._read(query)
         return result
 
-    async def current_game(self, player_id: str) -> StoredGame | None:
+    async def current_game(self, player_id: str) -> GameRecord | None:
         """See :meth:`Storage.current_game`."""
 
-        async def query(conn: psycopg.AsyncConnection[Any]) -> StoredGame | None:
+        async def query(conn: psycopg.AsyncConnection[Any]) -> GameRecord | None:
             cur = await conn.execute(
                 f"SELECT {_GAME_COLUMNS} FROM games "
                 "WHERE player_id = %s AND status = 'in_progress'",
@@ -435,17 +435,17 @@ class PostgresStorage:
             row = await cur.fetchone()
             return None if row is None else _game(row)
 
-        result: StoredGame | None = await self._read(query)
+        result: GameRecord | None = await self._read(query)
         return result
 
     async def append(
         self,
-        game: StoredGame,
+        game: GameRecord,
         events: Sequence[Event],
         *,
         status: Status,
-        final: GameState | None = None,
-    ) -> StoredGame:
+        final: Game | None = None,
+    ) -> GameRecord:
         """See :meth:`Storage.append`."""
         now = self._clock()
         new_version = game.version + len(events)
@@ -467,7 +467,7 @@ class PostgresStorage:
                 cur = await conn.execute(sql, params)
                 if cur.rowcount != max(1, len(events)):
                     await self._refused(conn, game.id)
-                return StoredGame(
+                return GameRecord(
                     game.id,
                     game.player_id,
                     game.mode,
@@ -512,7 +512,7 @@ class PostgresStorage:
                         game.id,
                     ),
                 )
-        return StoredGame(
+        return GameRecord(
             game.id,
             game.player_id,
             game.mode,

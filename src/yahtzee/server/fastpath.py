@@ -1,6 +1,6 @@
 """A direct route for the game actions, ``POST /api/games/{game_id}/{action}``.
 
-These four endpoints are nearly all of a game's traffic. Through FastAPI each request
+These three endpoints are nearly all of a game's traffic. Through FastAPI each request
 also pays for the route search, the request/response objects, two exit stacks, the
 dependency solver and the telemetry hooks: about as much CPU as the action itself. This
 pure-ASGI middleware sits just inside :class:`~yahtzee.server.middleware.ServerMiddleware`
@@ -25,7 +25,7 @@ from yahtzee.server.service import GameService
 from yahtzee.server.views import dump_json
 
 # As Starlette matches ``/api/games/{game_id}/roll``: a ``str`` parameter is [^/]+.
-_ACTION_PATH = re.compile(r"/api/games/([^/]+)/(roll|score|hint|resume)")
+_ACTION_PATH = re.compile(r"/api/games/([^/]+)/(roll|score|hint)")
 _JSON = (b"content-type", b"application/json")
 
 

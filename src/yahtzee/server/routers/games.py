@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, StrictBool
 from yahtzee.game import Mode
 from yahtzee.players import DEFAULT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category
+from yahtzee.server.errors import ResumeRemovedError
 from yahtzee.server.jsonbody import StrictBody, json_body, parse_body
 from yahtzee.server.routers._common import (
     acting_player,
@@ -120,13 +121,13 @@ async def create_game(
 )
 async def current_game(request: Request) -> JSONResponse:
     """The player's unfinished game, or 404 ``not_found`` when there is none."""
-    return JSONResponse(game_json(service(request).current(player_id(request))))
+    return JSONResponse(game_json(await service(request).current(player_id(request))))
 
 
 @router.get("/{game_id}", response_model=GameOut, responses=errors(404), summary="A game")
 async def get_game(game_id: str, request: Request) -> JSONResponse:
     """One of the player's games (another player's game is reported as not found)."""
-    return JSONResponse(game_json(service(request).load(player_id(request), game_id)))
+    return JSONResponse(game_json(await service(request).load(player_id(request), game_id)))
 
 
 async def roll_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
@@ -149,12 +150,6 @@ async def hint_action(svc: GameService, player: str, game_id: str, raw: bytes) -
     return hint_json(advice, loaded)
 
 
-async def resume_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
-    """``resume``: the body is :class:`VersionIn`; the game object."""
-    body = parse_body(VersionIn, raw)
-    return game_json(await svc.resume(player, game_id, body.version))
-
-
 Action = Callable[[GameService, str, str, bytes], Awaitable[Any]]
 
 # ``POST /api/games/{game_id}/{action}``: what the routes below and the fast path
@@ -166,7 +161,6 @@ ACTIONS: dict[str, Action] = {
     "roll": roll_action,
     "score": score_action,
     "hint": hint_action,
-    "resume": resume_action,
 }
 
 
@@ -221,11 +215,14 @@ async def hint(request: Request) -> JSONResponse:
 
 @router.post(
     "/{game_id}/resume",
-    openapi_extra=body_doc(VersionIn),
-    response_model=GameOut,
-    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
-    summary="Continue from the lobby (the turn starts over)",
+    deprecated=True,
+    status_code=410,
+    response_model=None,
+    responses=errors(403, 410, 413, 415, 429),
+    summary="Removed: answers 410 gone (continue with GET /api/games/current)",
 )
-async def resume(request: Request) -> JSONResponse:
-    """Continue a saved game: the current turn starts over, scores stay (U6)."""
-    return await _run(request, resume_action)
+async def resume_removed(game_id: str) -> JSONResponse:  # noqa: ARG001 (the path's id)
+    """Removed (F1, U6 changed): it started the turn over, a fourth roll at will. A saved game
+    is continued exactly as it stands with ``GET /api/games/current``; this answers 410
+    ``gone`` and changes nothing, so that an old client learns why (not a bare 404)."""
+    raise ResumeRemovedError()

@@ -56,9 +56,11 @@ function holdable(g) {
   );
 }
 
-/** Store the holds of `state.game` (or drop them once that game has moved past them). */
+/** Store the holds of `state.game` (or drop them once that game has moved past them). Only
+ * on the table: elsewhere `state.hold` may not be that game's (the lobby, before 继续游戏). */
 export function rememberHold(state) {
   const g = state.game;
+  if (state.view !== "game") return;
   try {
     const stored = localStorage.getItem(HOLD_KEY);
     if (holdable(g)) {

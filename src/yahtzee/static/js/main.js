@@ -15,6 +15,7 @@ import {
 import { confirmDialog } from "./dialog.js";
 import { installKeyboard } from "./keyboard.js";
 import { chosenDifficulty, installSettings, replayStepMs } from "./settings.js";
+import { installPageLinks } from "./pages.js";
 
 const state = initialState();
 let messageSerial = 0;
@@ -507,6 +508,10 @@ function go(view) {
 
 async function route() {
   const path = location.pathname.replace(/\/+$/, "") || "/";
+  if (reviewPages.route(path)) {
+    stopReplay();
+    return;
+  }
   if (path === "/rules") {
     if (state.view !== "rules") state.previousView = state.view;
     state.view = "rules";
@@ -625,6 +630,8 @@ function wireTurnLog() {
     if (event.key === "Escape" && state.turnLogOpen) close();
   });
 }
+
+const reviewPages = installPageLinks({ state, update });
 
 buildScorecard();
 wire();

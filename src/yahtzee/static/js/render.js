@@ -109,13 +109,19 @@ export function buildScorecard() {
 // ---------------------------------------------------------------------------- views
 
 function renderViews(state) {
-  for (const view of ["lobby", "game", "rules"]) {
+  for (const view of ["lobby", "game", "rules", "review", "stats"]) {
     const el = $(`#view-${view}`);
     const hidden = state.view !== view;
     if (el.hidden !== hidden) el.hidden = hidden;
   }
   document.body.dataset.view = state.view;
-  const titles = { lobby: "快艇骰子", game: "快艇骰子 · 牌桌", rules: "快艇骰子 · 规则" };
+  const titles = {
+    lobby: "快艇骰子",
+    game: "快艇骰子 · 牌桌",
+    rules: "快艇骰子 · 规则",
+    review: "快艇骰子 · 复盘",
+    stats: "快艇骰子 · 统计",
+  };
   if (document.title !== titles[state.view]) document.title = titles[state.view];
 }
 
@@ -157,7 +163,15 @@ function renderLobby(state) {
         const when = document.createElement("span");
         when.className = "recent-when";
         when.textContent = formatDate(g.finished_at);
-        li.append(badge, text, when);
+        // 复盘: the review page of this game (js/review.js handles the link).
+        const review = document.createElement("a");
+        review.className = "recent-review";
+        review.href = `/review/${encodeURIComponent(g.id)}`;
+        review.dataset.page = "review";
+        review.dataset.testid = "recent-review";
+        review.textContent = "复盘";
+        review.setAttribute("aria-label", `复盘 ${mode} ${score}`);
+        li.append(badge, text, when, review);
         return li;
       }),
     );

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from yahtzee.game import HINTS_PER_GAME, NO_HOLD, GameState, Mode, Seat
+from yahtzee.game import HINTS_PER_GAME, NO_HOLD, Game, Mode, Seat
 from yahtzee.players import Difficulty
 from yahtzee.server.service import from_log
 from yahtzee.storage import Event, SQLiteStorage, apply_event, replay, start
@@ -49,7 +49,7 @@ def longest_game(seed: int = 7) -> list[Event]:
     event, game = start(Mode.VS_COMPUTER, Difficulty.EXPERT)
     events = [event]
 
-    def add(e: Event) -> GameState:
+    def add(e: Event) -> Game:
         events.append(e)
         return apply_event(game, e)  # raises if the rules refuse it
 

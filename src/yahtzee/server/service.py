@@ -14,7 +14,11 @@ improve and the paced p99 latency tripled, from the GIL handoffs.)
 
 Positions are kept in a bounded in-memory cache keyed by game id and version. A miss (a
 restart, an eviction, or a game another process advanced) is filled by replaying the
-stored event log, so the log stays the only source of truth.
+stored event log, so the log stays the only source of truth. The rules bound a log at
+:data:`~yahtzee.storage.events.MAX_EVENTS` (109) events, whose replay takes well under a
+millisecond (``benchmarks/replay_bench.py``), so it runs inline. Only a legacy log
+(``restart_turn`` events from the removed ``/resume``) can be longer: such a log is folded
+in a worker thread, so the event loop keeps serving meanwhile.
 
 Why the cache is safe with any number of processes on one database (S1): the cache only
 ever answers "what is the position at version v of game g", and that answer never changes
@@ -37,6 +41,7 @@ So a roll acknowledged by one process is what every other process shows on its n
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections import OrderedDict
@@ -73,7 +78,10 @@ from yahtzee.storage import (
     replay,
     start,
 )
+from yahtzee.storage.events import MAX_EVENTS, replay_event
 from yahtzee.turn import Keep, Player, Position, RollStep, Score, best_points_now, play_turn
+
+# Events read at a time when a legacy log is replayed in a worker thread.
 
 log = logging.getLogger("yahtzee.server")
 
@@ -161,9 +169,20 @@ def finished_turn(event: Event, before: Game, after: Game) -> TurnRecord | None:
     }
 
 
+def _fold_log(stored: GameRecord, base: GameView | None, events: Sequence[Event]) -> GameView:
+    """``stored``: ``base`` (an older position of it) followed by ``events``, or, with no
+    base, the whole log ``events`` replayed."""
+    if base is None:
+        return from_log(stored, events)
+    fold = _Fold(base, stored=True)
+    for event in events:
+        fold.add(event)
+    return GameView(stored, fold.game, fold.computer_turn, fold.turns)
+
+
 def from_log(stored: GameRecord, events: Sequence[Event]) -> GameView:
     """A game rebuilt from its whole log (which begins with its ``start`` event)."""
-    fold = _Fold(GameView(stored, replay(events[:1])))
+    fold = _Fold(GameView(stored, replay(events[:1])), stored=True)
     for event in events[1:]:
         fold.add(event)
     return GameView(stored, fold.game, fold.computer_turn, fold.turns)
@@ -208,7 +227,7 @@ class GameService:
         return await self._position(stored)
 
     async def current(self, player_id: str) -> GameView:
-        """The player's unfinished game."""
+        """The player's unfinished game, exactly as it stands (「继续游戏」, U6)."""
         stored = await self.storage.current_game(player_id)
         if stored is None:
             raise GameNotFoundError("this player has no unfinished game")
@@ -219,7 +238,7 @@ class GameService:
         stored = await self.storage.get_game(game_id)
         if stored is None:
             raise GameNotFoundError(f"no game {game_id}")
-        return from_log(stored, (await self.storage.events(game_id))[: stored.version])
+        return from_log(stored, await self.storage.events(game_id, until=stored.version))
 
     async def _position(self, stored: GameRecord) -> GameView:
         """``stored`` with its position: from the cache, caught up from the log if behind.
@@ -231,15 +250,17 @@ class GameService:
         cached = self._cache.get(stored.id)
         if cached is not None and cached.record.version == stored.version:
             return self._remember(GameView(stored, cached.game, cached.computer_turn, cached.turns))
-        if cached is not None and cached.record.version < stored.version:
-            fold = _Fold(cached)
-            behind = stored.version - cached.record.version
-            log = await self.storage.events(stored.id, after=cached.record.version)
-            for event in log[:behind]:
-                fold.add(event)
-            return self._remember(GameView(stored, fold.game, fold.computer_turn, fold.turns))
-        log = await self.storage.events(stored.id)
-        return self._remember(from_log(stored, log[: stored.version]))
+        base = cached if cached is not None and cached.record.version < stored.version else None
+        after = base.record.version if base is not None else 0
+        log = await self.storage.events(stored.id, after=after, until=stored.version)
+        if stored.version - after > MAX_EVENTS:
+            # Longer than any legal game: a legacy log. Fold it off the event loop.
+            loaded = await asyncio.to_thread(_fold_log, stored, base, log)
+            newer = self._cache.get(stored.id)
+            if newer is not None and newer.record.version > stored.version:
+                return loaded  # the game moved on meanwhile: keep the newer entry
+            return self._remember(loaded)
+        return self._remember(_fold_log(stored, base, log))
 
     def _remember(self, loaded: GameView) -> GameView:
         cache = self._cache
@@ -340,13 +361,6 @@ class GameService:
         fold.add(Event("hint", data))
         return hint, await self._commit(loaded, fold)
 
-    async def resume(self, player_id: str, game_id: str, version: int) -> GameView:
-        """Continue from the lobby: the current turn starts over (U6)."""
-        loaded = await self._for_action(player_id, game_id, version)
-        fold = _Fold(loaded)
-        fold.add(Event("restart_turn"))
-        return await self._commit(loaded, fold)
-
     # -- internals ----------------------------------------------------------------------
 
     async def _for_action(self, player_id: str, game_id: str, version: int) -> GameView:
@@ -431,17 +445,20 @@ class GameService:
 
 
 class _Fold:
-    """New events of a game and the position they lead to, each applied once."""
+    """Events of a game and the position they lead to, each applied once: new events (the
+    rules refuse legacy kinds), or with ``stored`` the events of a stored log (which replay
+    legacy ``restart_turn`` events too, see :mod:`yahtzee.storage.events`)."""
 
-    def __init__(self, loaded: GameView) -> None:
+    def __init__(self, loaded: GameView, *, stored: bool = False) -> None:
         self.game = loaded.game
         self.computer_turn = loaded.computer_turn
         self.turns = loaded.turns
         self.events: list[Event] = []
+        self._apply = replay_event if stored else apply_event
 
     def add(self, event: Event) -> None:
         before = self.game
-        self.game = apply_event(before, event)  # raises if the rules forbid it
+        self.game = self._apply(before, event)  # raises if the rules forbid it
         self.computer_turn = advance_computer_turn(self.computer_turn, event, before, self.game)
         done = finished_turn(event, before, self.game)
         if done is not None:

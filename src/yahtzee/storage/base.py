@@ -150,8 +150,8 @@ class Storage(Protocol):
         """
         ...
 
-    async def events(self, game_id: str, after: int = 0) -> list[Event]:
-        """The log of a game from version ``after + 1`` on (everything by default)."""
+    async def events(self, game_id: str, after: int = 0, until: int | None = None) -> list[Event]:
+        """The log of a game from version ``after + 1`` to ``until`` (default: the end)."""
         ...
 
     async def records(self, player_id: str, recent: int = 10) -> Records:

@@ -536,13 +536,15 @@ class PostgresStorage:
             raise GameNotFoundError(game_id)
         raise StaleVersionError(game_id)
 
-    async def events(self, game_id: str, after: int = 0) -> list[Event]:
+    async def events(self, game_id: str, after: int = 0, until: int | None = None) -> list[Event]:
         """See :meth:`Storage.events`."""
+        last = until if until is not None else 2**31 - 1
 
         async def query(conn: psycopg.AsyncConnection[Any]) -> list[Event]:
             cur = await conn.execute(
-                "SELECT kind, data FROM events WHERE game_id = %s AND seq > %s ORDER BY seq",
-                (game_id, after),
+                "SELECT kind, data FROM events WHERE game_id = %s AND seq > %s AND seq <= %s "
+                "ORDER BY seq",
+                (game_id, after, last),
             )
             return [Event(kind, orjson.loads(data)) for kind, data in await cur.fetchall()]
 

@@ -9,6 +9,7 @@ import { confirmDialog } from "./dialog.js";
 import { installKeyboard } from "./keyboard.js";
 import { chosenDifficulty, installSettings, replayStepMs } from "./settings.js";
 import { installPageLinks } from "./pages.js";
+import { installMeter } from "./meter.js";
 
 const state = initialState();
 let messageSerial = 0;
@@ -20,6 +21,7 @@ const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 
 function update() {
   render(state);
+  meter.refresh(state);
 }
 
 /** Show `text` in `view`'s message slot (P3: a message belongs to the view it was said for;
@@ -618,6 +620,7 @@ function wireTurnLog() {
 }
 
 const reviewPages = installPageLinks({ state, update });
+const meter = installMeter();
 
 buildScorecard();
 wire();

@@ -345,7 +345,11 @@ function keptFaces(hold, dice) {
  * choice is worth (both from the server's solver; the page computes nothing itself). */
 function hintLesson(res) {
   if (typeof res.value !== "number") return "";
-  let text = `高手算过：照这样做，这一局往后平均还能再得 ${(Math.round(res.value * 10) / 10).toFixed(1)} 分`;
+  // U4 in the review's words: the expected final score (the points on the card plus the
+  // advice's value), so a child reads "heading for 241.8, or 239.7 the other way".
+  const card = res.game && res.game.players ? res.game.players.human.total : 0;
+  const shown = (v) => Math.round((card + v) * 10) / 10;
+  let text = `高手算过：照这样做，预计终局 ${shown(res.value).toFixed(1)} 分`;
   const alt = res.alternative;
   if (alt) {
     let what;
@@ -355,9 +359,8 @@ function hintLesson(res) {
       what = kept.length ? `保留 ${kept.join("、")} 再掷` : "全部重掷";
     }
     // P2: the gap is the difference of the two numbers as shown, so the sentence adds up.
-    const shown = (v) => Math.round(v * 10) / 10;
     const gap = (shown(res.value) - shown(alt.value)).toFixed(1);
-    text += `；次好的是${what}，平均 ${shown(alt.value).toFixed(1)} 分（少 ${gap} 分）`;
+    text += `；次好的是${what}，预计终局 ${shown(alt.value).toFixed(1)} 分（少 ${gap} 分）`;
   }
   return `${text}。`;
 }

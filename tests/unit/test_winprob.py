@@ -165,7 +165,7 @@ def test_l4_live_meter_mid_turn_matches_the_review(table: ValueTable) -> None:
         SeededDice(8),
         get_player("expert", random.Random(8)),
     )
-    state = GameState.new(Mode.VS_COMPUTER)
+    state = Game.new(Mode.VS_COMPUTER)
     checked = 0
     for e in log[1:]:
         seat = Seat(e.data["seat"])

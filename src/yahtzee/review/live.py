@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yahtzee.game import GameState, Mode, Seat
+from yahtzee.game import Game, Mode, Seat
 from yahtzee.review.analysis import _Side
 from yahtzee.review.turns import model_for
 from yahtzee.review.winprob import compare, side
@@ -18,7 +18,7 @@ from yahtzee.solver import ValueTable, load_table
 
 
 def live_meter(
-    state: GameState, difficulty: str | None, table: ValueTable | None = None
+    state: Game, difficulty: str | None, table: ValueTable | None = None
 ) -> dict[str, Any]:
     """``{"expected_final": float, "win_probability": float | None}`` for the human."""
     table = table or load_table()

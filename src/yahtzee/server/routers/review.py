@@ -44,6 +44,6 @@ def meter(game_id: str, request: Request) -> JSONResponse:
     review's models. Asked by the page after each roll and score (only while the meter is
     shown), never part of the actions themselves. A plain ``def`` (thread pool)."""
     loaded = service(request).load(player_id(request), game_id)
-    difficulty = loaded.stored.difficulty
+    difficulty = loaded.record.difficulty
     level = difficulty.value if difficulty is not None else None
     return JSONResponse(live_meter(loaded.game, level))

@@ -4,11 +4,19 @@
 import { ApiError, api } from "./api.js";
 import { buildScorecard, describeStep, render } from "./render.js";
 import { CONFIG } from "./config.js";
-import { CATEGORY_NAMES, DIFFICULTY_NAMES, canAct, initialState } from "./state.js";
+import {
+  CATEGORY_NAMES,
+  DIFFICULTY_NAMES,
+  canAct,
+  initialState,
+  rememberHold,
+  storedHold,
+} from "./state.js";
 import { confirmDialog } from "./dialog.js";
 import { installKeyboard } from "./keyboard.js";
 import { chosenDifficulty, installSettings, replayStepMs } from "./settings.js";
 import { installPageLinks } from "./pages.js";
+import { installMeter } from "./meter.js";
 
 const state = initialState();
 let messageSerial = 0;
@@ -19,7 +27,9 @@ let lobbyVisit = 0; // bumps on every arrival in the lobby: its data must be thi
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 
 function update() {
+  rememberHold(state);
   render(state);
+  meter.refresh(state);
 }
 
 /** Show `text` in `view`'s message slot (P3: a message belongs to the view it was said for;
@@ -46,6 +56,7 @@ function enterGame(game) {
   stopReplay();
   setGame(game);
   resetTurnMarks();
+  state.hold = storedHold(game) || state.hold; // U6: the holds as the player left them
   state.lastDice = null;
   state.showGameOver = game.status === "finished";
   state.saved = null;
@@ -343,7 +354,11 @@ function keptFaces(hold, dice) {
  * choice is worth (both from the server's solver; the page computes nothing itself). */
 function hintLesson(res) {
   if (typeof res.value !== "number") return "";
-  let text = `高手算过：照这样做，这一局往后平均还能再得 ${(Math.round(res.value * 10) / 10).toFixed(1)} 分`;
+  // U4 in the review's words: the expected final score (the points on the card plus the
+  // advice's value), so a child reads "heading for 241.8, or 239.7 the other way".
+  const card = res.game && res.game.players ? res.game.players.human.total : 0;
+  const shown = (v) => Math.round((card + v) * 10) / 10;
+  let text = `高手算过：照这样做，预计终局 ${shown(res.value).toFixed(1)} 分`;
   const alt = res.alternative;
   if (alt) {
     let what;
@@ -353,9 +368,8 @@ function hintLesson(res) {
       what = kept.length ? `保留 ${kept.join("、")} 再掷` : "全部重掷";
     }
     // P2: the gap is the difference of the two numbers as shown, so the sentence adds up.
-    const shown = (v) => Math.round(v * 10) / 10;
     const gap = (shown(res.value) - shown(alt.value)).toFixed(1);
-    text += `；次好的是${what}，平均 ${shown(alt.value).toFixed(1)} 分（少 ${gap} 分）`;
+    text += `；次好的是${what}，预计终局 ${shown(alt.value).toFixed(1)} 分（少 ${gap} 分）`;
   }
   return `${text}。`;
 }
@@ -443,9 +457,14 @@ async function continueGame() {
   const saved = state.saved;
   if (!saved || state.busy) return;
   state.game = saved;
-  const game = await act(() => api.resume(saved));
+  // U6/F1: the saved game exactly as it stands (dice, rolls left, scores): nothing restarts.
+  const game = await act(() => api.current());
   if (game) {
-    say(`继续上次的游戏：第 ${game.round} 回合重新开始，已登记的分数都保留。`);
+    say(
+      game.dice === null
+        ? `继续上次的游戏：第 ${game.round} 回合，请掷骰子。`
+        : `继续上次的游戏：第 ${game.round} 回合，骰子和剩余次数都和离开时一样。`,
+    );
     enterGame(game);
   } else {
     await refreshLobbyData();
@@ -507,8 +526,8 @@ async function route() {
     state.view = "game";
     update();
   } else if (path === "/game") {
-    // A reload on the table: show the saved game as it stands (no restart; that is only
-    // what 「继续游戏」 does from the lobby).
+    // A reload on the table: the saved game as it stands, as 「继续游戏」 shows it (the
+    // records carry it: no request that 404s when none is saved).
     await refreshLobbyData();
     if (state.saved) enterGame(state.saved);
     else await goLobby();
@@ -618,6 +637,7 @@ function wireTurnLog() {
 }
 
 const reviewPages = installPageLinks({ state, update });
+const meter = installMeter();
 
 buildScorecard();
 wire();

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from yahtzee.review.live import live_meter
 from yahtzee.server.review_views import MeterOut, ReviewOut
@@ -39,11 +40,11 @@ def review(game_id: str, request: Request) -> JSONResponse:
     responses=errors(404),
     summary="The live meter: expected final score, chance to win (L4)",
 )
-def meter(game_id: str, request: Request) -> JSONResponse:
+async def meter(game_id: str, request: Request) -> JSONResponse:
     """The human's expected final score now and, in a vs game, the chance to win, by the
     review's models. Asked by the page after each roll and score (only while the meter is
-    shown), never part of the actions themselves. A plain ``def`` (thread pool)."""
-    loaded = service(request).load(player_id(request), game_id)
+    shown), never part of the actions themselves. The models run in the thread pool."""
+    loaded = await service(request).load(player_id(request), game_id)
     difficulty = loaded.record.difficulty
     level = difficulty.value if difficulty is not None else None
-    return JSONResponse(live_meter(loaded.game, level))
+    return JSONResponse(await run_in_threadpool(live_meter, loaded.game, level))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from yahtzee.errors import GameNotFoundError as GameNotFoundError  # raised here too
 from yahtzee.errors import StaleVersionError as StaleVersionError
@@ -83,6 +83,22 @@ class Records:
     draws: int
     games_played: int
     recent: tuple[RecentGame, ...]
+
+
+#: One :meth:`Storage.append` as data: (game, events, status, final position or None).
+Append = tuple["GameRecord", Sequence[Event], Status, "Game | None"]
+
+
+@runtime_checkable
+class BatchAppender(Protocol):
+    """A storage that can run several appends as one durable transaction (SQLite: group
+    commit, F6). Called from a worker thread, so not a coroutine."""
+
+    def append_many(self, appends: Sequence[Append]) -> list[GameRecord | Exception]:
+        """Several :meth:`Storage.append` in one durable transaction; each result is the
+        updated header or the refusal (StaleVersionError, GameNotFoundError) of that
+        append alone. A storage fault fails them all."""
+        ...
 
 
 class Storage(Protocol):

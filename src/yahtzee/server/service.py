@@ -63,7 +63,7 @@ from yahtzee.storage.events import MAX_EVENTS, replay_event
 from yahtzee.turn import Keep, Player, Position, RollStep, Score, best_points_now, play_turn
 
 # Events read at a time when a legacy log is replayed in a worker thread.
-_LONG_LOG_CHUNK = 4096
+_LONG_LOG_CHUNK = 1024
 
 log = logging.getLogger("yahtzee.server")
 
@@ -440,7 +440,8 @@ class _Fold:
         self.game = loaded.game
         self.computer_turn = loaded.computer_turn
         self.turns = loaded.turns
-        self.events: list[Event] = []
+        self.events: list[Event] = []  # the new events, to be written (none when stored)
+        self._stored = stored
         self._apply = replay_event if stored else apply_event
 
     def add(self, event: Event) -> None:
@@ -450,7 +451,8 @@ class _Fold:
         done = finished_turn(event, before, self.game)
         if done is not None:
             self.turns = (*self.turns, done)
-        self.events.append(event)
+        if not self._stored:  # (a long stored log is not kept in memory twice)
+            self.events.append(event)
 
 
 @lru_cache(maxsize=4096)

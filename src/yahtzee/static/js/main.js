@@ -4,7 +4,14 @@
 import { ApiError, api } from "./api.js";
 import { buildScorecard, describeStep, render } from "./render.js";
 import { CONFIG } from "./config.js";
-import { CATEGORY_NAMES, DIFFICULTY_NAMES, canAct, initialState } from "./state.js";
+import {
+  CATEGORY_NAMES,
+  DIFFICULTY_NAMES,
+  canAct,
+  initialState,
+  rememberHold,
+  storedHold,
+} from "./state.js";
 import { confirmDialog } from "./dialog.js";
 import { installKeyboard } from "./keyboard.js";
 import { chosenDifficulty, installSettings, replayStepMs } from "./settings.js";
@@ -19,6 +26,7 @@ let lobbyVisit = 0; // bumps on every arrival in the lobby: its data must be thi
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 
 function update() {
+  rememberHold(state);
   render(state);
 }
 
@@ -46,6 +54,7 @@ function enterGame(game) {
   stopReplay();
   setGame(game);
   resetTurnMarks();
+  state.hold = storedHold(game) || state.hold; // U6: the holds as the player left them
   state.lastDice = null;
   state.showGameOver = game.status === "finished";
   state.saved = null;
@@ -443,9 +452,14 @@ async function continueGame() {
   const saved = state.saved;
   if (!saved || state.busy) return;
   state.game = saved;
-  const game = await act(() => api.resume(saved));
+  // U6/F1: the saved game exactly as it stands (dice, rolls left, scores): nothing restarts.
+  const game = await act(() => api.current());
   if (game) {
-    say(`继续上次的游戏：第 ${game.round} 回合重新开始，已登记的分数都保留。`);
+    say(
+      game.dice === null
+        ? `继续上次的游戏：第 ${game.round} 回合，请掷骰子。`
+        : `继续上次的游戏：第 ${game.round} 回合，骰子和剩余次数都和离开时一样。`,
+    );
     enterGame(game);
   } else {
     await refreshLobbyData();
@@ -507,8 +521,8 @@ async function route() {
     state.view = "game";
     update();
   } else if (path === "/game") {
-    // A reload on the table: show the saved game as it stands (no restart; that is only
-    // what 「继续游戏」 does from the lobby).
+    // A reload on the table: the saved game as it stands, as 「继续游戏」 shows it (the
+    // records carry it: no request that 404s when none is saved).
     await refreshLobbyData();
     if (state.saved) enterGame(state.saved);
     else await goLobby();

@@ -16,6 +16,7 @@ import { confirmDialog } from "./dialog.js";
 import { installKeyboard } from "./keyboard.js";
 import { chosenDifficulty, installSettings, replayStepMs } from "./settings.js";
 import { installPageLinks } from "./pages.js";
+import { installMeter } from "./meter.js";
 
 const state = initialState();
 let messageSerial = 0;
@@ -28,6 +29,7 @@ const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 function update() {
   rememberHold(state);
   render(state);
+  meter.refresh(state);
 }
 
 /** Show `text` in `view`'s message slot (P3: a message belongs to the view it was said for;
@@ -352,7 +354,11 @@ function keptFaces(hold, dice) {
  * choice is worth (both from the server's solver; the page computes nothing itself). */
 function hintLesson(res) {
   if (typeof res.value !== "number") return "";
-  let text = `高手算过：照这样做，这一局往后平均还能再得 ${(Math.round(res.value * 10) / 10).toFixed(1)} 分`;
+  // U4 in the review's words: the expected final score (the points on the card plus the
+  // advice's value), so a child reads "heading for 241.8, or 239.7 the other way".
+  const card = res.game && res.game.players ? res.game.players.human.total : 0;
+  const shown = (v) => Math.round((card + v) * 10) / 10;
+  let text = `高手算过：照这样做，预计终局 ${shown(res.value).toFixed(1)} 分`;
   const alt = res.alternative;
   if (alt) {
     let what;
@@ -362,9 +368,8 @@ function hintLesson(res) {
       what = kept.length ? `保留 ${kept.join("、")} 再掷` : "全部重掷";
     }
     // P2: the gap is the difference of the two numbers as shown, so the sentence adds up.
-    const shown = (v) => Math.round(v * 10) / 10;
     const gap = (shown(res.value) - shown(alt.value)).toFixed(1);
-    text += `；次好的是${what}，平均 ${shown(alt.value).toFixed(1)} 分（少 ${gap} 分）`;
+    text += `；次好的是${what}，预计终局 ${shown(alt.value).toFixed(1)} 分（少 ${gap} 分）`;
   }
   return `${text}。`;
 }
@@ -632,6 +637,7 @@ function wireTurnLog() {
 }
 
 const reviewPages = installPageLinks({ state, update });
+const meter = installMeter();
 
 buildScorecard();
 wire();

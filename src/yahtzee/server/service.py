@@ -403,7 +403,8 @@ class GameService:
                             "faces": list(step.fresh),
                             "dice": list(step.dice.values),
                         },
-                    )
+                    ),
+                    step.game,
                 )
             else:
                 option = step.option
@@ -414,7 +415,7 @@ class GameService:
                     "yahtzee_bonus": option.yahtzee_bonus,
                     "dice": list(step.dice.values),
                 }
-                fold.add(Event("score", data))
+                fold.add(Event("score", data), step.game)
 
     async def _commit(self, loaded: GameView, fold: _Fold) -> GameView:
         game = fold.game
@@ -447,9 +448,12 @@ class _Fold:
         self._stored = stored
         self._apply = replay_event if stored else apply_event
 
-    def add(self, event: Event) -> None:
+    def add(self, event: Event, after: Game | None = None) -> None:
+        """Fold ``event``; ``after`` is the game it leads to when the rules engine already
+        played it (the computer's steps from :func:`~yahtzee.turn.play_turn`)."""
         before = self.game
-        self.game = self._apply(before, event)  # raises if the rules forbid it
+        # _apply raises if the rules forbid the event.
+        self.game = self._apply(before, event) if after is None else after
         self.computer_turn = advance_computer_turn(self.computer_turn, event, before, self.game)
         done = finished_turn(event, before, self.game)
         if done is not None:

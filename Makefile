@@ -47,6 +47,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/load_bench.py --rounds 5
 	$(BIN)/python benchmarks/crash_test.py
 	$(BIN)/python benchmarks/first_load.py
+	$(BIN)/python benchmarks/replay_bench.py
 	$(BIN)/python benchmarks/review_bench.py
 
 clean:

@@ -85,8 +85,6 @@ from yahtzee.storage.base import BatchAppender
 from yahtzee.storage.events import MAX_EVENTS, replay_event
 from yahtzee.turn import Keep, Player, Position, RollStep, Score, best_points_now, play_turn
 
-# Events read at a time when a legacy log is replayed in a worker thread.
-
 log = logging.getLogger("yahtzee.server")
 
 
@@ -419,7 +417,8 @@ class GameService:
                             "faces": list(step.fresh),
                             "dice": list(step.dice.values),
                         },
-                    )
+                    ),
+                    step.game,
                 )
             else:
                 option = step.option
@@ -430,7 +429,7 @@ class GameService:
                     "yahtzee_bonus": option.yahtzee_bonus,
                     "dice": list(step.dice.values),
                 }
-                fold.add(Event("score", data))
+                fold.add(Event("score", data), step.game)
 
     async def _commit(self, loaded: GameView, fold: _Fold) -> GameView:
         game = fold.game
@@ -458,17 +457,22 @@ class _Fold:
         self.game = loaded.game
         self.computer_turn = loaded.computer_turn
         self.turns = loaded.turns
-        self.events: list[Event] = []
+        self.events: list[Event] = []  # the new events, to be written (none when stored)
+        self._stored = stored
         self._apply = replay_event if stored else apply_event
 
-    def add(self, event: Event) -> None:
+    def add(self, event: Event, after: Game | None = None) -> None:
+        """Fold ``event``; ``after`` is the game it leads to when the rules engine already
+        played it (the computer's steps from :func:`~yahtzee.turn.play_turn`)."""
         before = self.game
-        self.game = self._apply(before, event)  # raises if the rules forbid it
+        # _apply raises if the rules forbid the event.
+        self.game = self._apply(before, event) if after is None else after
         self.computer_turn = advance_computer_turn(self.computer_turn, event, before, self.game)
         done = finished_turn(event, before, self.game)
         if done is not None:
             self.turns = (*self.turns, done)
-        self.events.append(event)
+        if not self._stored:  # (a long stored log is not kept in memory twice)
+            self.events.append(event)
 
 
 @lru_cache(maxsize=4096)

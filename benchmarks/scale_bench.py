@@ -11,7 +11,8 @@ each at ``--players`` 50 and 200 concurrent players playing whole games without 
 as 4 player ids in turn so that each id stays under the 20 actions a second of F5; solo
 and vs mixed, rolls, rerolls, hints, scores); then
 **slowloris** against (b): ``--slow`` sockets (10,000) that send a request head a byte at
-a time and never finish it, reopened as nginx closes them, while 50 players play. The
+a time and never finish it, reopened as nginx closes them, while 50 players play (pausing
+a mean 0.1 s before each action, as the load benchmark's paced phase). The
 players' p99 must stay under 100 ms and none of their requests may fail. Last, the memory
 of every process: peak RSS of the app processes, PSS (shared pages split between their
 users) of nginx's and PostgreSQL's.
@@ -237,7 +238,9 @@ def main(argv: list[str] | None = None) -> int:
             slow.start()
             time.sleep(3)  # every slow socket open before the players start
             players = _players(args.slow_players)
-            stats = asyncio.run(_phase(stack.port, players, args.seconds, seed=7))
+            # Players as people play: a pause before each action (exponential, mean 0.1 s,
+            # a very fast clicker; the load benchmark's paced phase).
+            stats = asyncio.run(_phase(stack.port, players, args.seconds, seed=7, think=0.1))
             nginx_during = sum(_pss_kb(p) for p in stack.nginx_pids())
             counters = report.get(timeout=args.seconds + 60)
             slow.join()

@@ -3,24 +3,11 @@ assertions: the machine is shared; the figures are quoted from full runs)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "replay_bench.py"
+from bench_smoke import quick_figures
 
 
 def test_f1_replay_benchmark_quick_run_prints_its_figures() -> None:
-    proc = subprocess.run(
-        [sys.executable, str(BENCH), "--quick", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    figures = json.loads(proc.stdout)
+    figures = quick_figures("replay_bench.py")
     assert figures["events"] == 108  # the longest legal game: all but the abandon
     assert figures["bound"] == 109
     assert figures["load_and_fold_median_s"] > 0

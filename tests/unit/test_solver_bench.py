@@ -3,28 +3,15 @@ assertions: the machine is shared)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+
+from bench_smoke import quick_figures
 
 pytestmark = pytest.mark.usefixtures("table")  # the solver table is built once
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "solver_bench.py"
-
 
 def test_benchmark_quick_run_prints_its_figures() -> None:
-    proc = subprocess.run(
-        [sys.executable, str(BENCH), "--quick", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    figures = json.loads(proc.stdout)
+    figures = quick_figures("solver_bench.py")
     assert set(figures) == {"solve", "table", "decision", "simulation"}
     assert figures["solve"]["median_s"] > 0
     assert figures["solve"]["peak_rss_mb"] > 0

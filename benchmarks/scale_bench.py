@@ -38,21 +38,17 @@ from pathlib import Path
 from typing import Any
 
 from load_bench import Identity, Stats, _phase  # the load benchmark's players (same dir)
-from server_process import ServerProcess, free_port  # (load_bench put tests/ on the path)
+from server_process import (  # (load_bench put tests/ on the path)
+    NO_LIMIT_ARGS,
+    ServerProcess,
+    free_port,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SLOWLORIS_P99_MS = 100.0
 IDS_PER_CONNECTION = 4
 # The benchmark's players act at machine speed, faster than the per-player limits of F5
-# allow a person: both setups run with those limits off (the same for both).
-NO_PLAYER_LIMITS = (
-    "--max-actions-per-second",
-    "0",
-    "--max-new-games-per-minute",
-    "0",
-    "--max-new-players-per-minute",
-    "0",
-)
+# allow a person: both setups run with the limits off (the same for both).
 
 
 # -- processes and their memory ---------------------------------------------------------------
@@ -99,7 +95,7 @@ class Stack:
             "STACK_PORT": str(self.port),
             "STACK_APP_PORTS": " ".join(map(str, self.app_ports)),
             "STACK_PYTHON": sys.executable,
-            "STACK_APP_ARGS": " ".join(NO_PLAYER_LIMITS),
+            "STACK_APP_ARGS": " ".join(NO_LIMIT_ARGS),
         }
 
     def start(self) -> Stack:
@@ -216,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="yahtzee-scale-") as tmp:
         base = Path(tmp)
         base.chmod(0o755)  # PostgreSQL runs as its own user when we are root
-        server = ServerProcess(base / "a.db", args=NO_PLAYER_LIMITS).start()
+        server = ServerProcess(base / "a.db", args=NO_LIMIT_ARGS).start()
         try:
             for n in args.players:
                 stats = asyncio.run(_phase(server.port, _players(n), args.seconds, seed=n))

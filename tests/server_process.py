@@ -28,6 +28,19 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
+# `yahtzee serve` flags that turn every rate limit (F5) off, for test and benchmark clients
+# that play at machine speed, faster than the limits let a person (each is 0 = no limit).
+NO_LIMIT_ARGS: tuple[str, ...] = (
+    "--max-actions-per-second",
+    "0",
+    "--max-new-games-per-minute",
+    "0",
+    "--max-new-players-per-minute",
+    "0",
+    "--max-new-games-per-minute-per-address",
+    "0",
+)
+
 
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nobody listens on right now."""

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from server_process import (
+    NO_LIMIT_ARGS,
     HttpError,
     RawClient,
     ServerProcess,
@@ -31,16 +32,7 @@ NO_HOLD = [False] * 5
 # these servers run without them. They share one cookie secret, as configured in a
 # deployment (S1).
 def _options(directory: Path) -> list[str]:
-    return [
-        "--secret-file",
-        str(directory / "cookie.secret"),
-        "--max-actions-per-second",
-        "0",
-        "--max-new-players-per-minute",
-        "0",
-        "--max-new-games-per-minute",
-        "0",
-    ]
+    return ["--secret-file", str(directory / "cookie.secret"), *NO_LIMIT_ARGS]
 
 
 def _servers(db: Path | str, logs: Path, n: int = 2) -> list[ServerProcess]:

@@ -10,6 +10,7 @@ import {
   UPPER,
   canAct,
 } from "./state.js";
+import { describeStep } from "./messages.js";
 
 const $ = (sel) => document.querySelector(sel);
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
@@ -446,21 +447,6 @@ function renderRoll(state) {
     else if (allHeld(state)) setText(help, "五颗都保留了：取消保留一颗再掷，或者直接登记。");
     else setText(help, "点骰子保留或取消，点「再掷」重掷其余的，或者直接在计分表里登记。");
   }
-}
-
-/** One sentence describing a step of the computer's turn (also announced, U8). */
-export function describeStep(step, index) {
-  const dice = step.dice.join("、");
-  if (step.action === "score") {
-    return `电脑把 ${dice} 登记在「${CATEGORY_NAMES[step.category] || step.category}」，得 ${step.points} 分。`;
-  }
-  if (index === 0) return `电脑掷出 ${dice}。`;
-  const kept = step.hold
-    .map((h, i) => (h ? step.dice[i] : null))
-    .filter((v) => v !== null);
-  return kept.length
-    ? `电脑保留 ${kept.join("、")}，再掷得到 ${dice}。`
-    : `电脑全部重掷，得到 ${dice}。`;
 }
 
 // -------------------------------------------------- the computer's last turn, in words

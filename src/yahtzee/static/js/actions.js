@@ -1,0 +1,308 @@
+// What the player's clicks and keys do: ask the server, then dispatch what it answered.
+// The server is the referee: nothing here decides what a roll scores or whether a move is
+// legal. State changes only through `store.dispatch` (reducer.js); this module owns the
+// effects: requests, the replay timer, dialogs, focus and scrolling after a render.
+
+import { ApiError, api } from "./api.js";
+import { confirmDialog } from "./dialog.js";
+import * as say from "./messages.js";
+import { createReplay } from "./replay.js";
+import { go, viewOf } from "./router.js";
+import { canAct } from "./state.js";
+
+const NO_HOLD = [false, false, false, false, false];
+const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
+const smooth = () => (matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth");
+
+/** Whether writing in `category` would be a 0 while another open box scores (U2). Read off
+ * the server's preview; the server enforces the same rule with zero_needs_confirmation, which
+ * also opens the dialog should the two ever disagree. */
+function wouldWasteRoll(game, category) {
+  const preview = game.preview || {};
+  const p = preview[category];
+  if (!p || p.points > 0 || p.yahtzee_bonus > 0) return false;
+  return Object.entries(preview).some(([c, o]) => c !== category && o.allowed && o.points > 0);
+}
+
+export function createActions(store) {
+  const S = () => store.state;
+  const dispatch = (action) => store.dispatch(action);
+  const tell = (text, kind = "info", view = "game") => dispatch({ type: "say", text, kind, view });
+  const replay = createReplay(store, () => afterTurn());
+
+  // ------------------------------------------------------------------------ focus (P2)
+
+  /** Put focus on the roll button when it would otherwise be lost (B3, P2): never the body. */
+  function focusTable() {
+    const active = document.activeElement;
+    const lost =
+      !active || active === document.body || active.disabled || active.closest("[hidden]");
+    if (!lost || S().view !== "game") return;
+    // preventScroll: the whole turn fits the screen (P1); focusing must not jump the page.
+    const roll = byTestId("roll");
+    if (!roll.disabled) roll.focus({ preventScroll: true });
+    else if (S().game && S().game.dice !== null) byTestId("die-0").focus({ preventScroll: true });
+    else document.getElementById("main").focus({ preventScroll: true });
+  }
+
+  const keepFocus = () => store.afterRender(focusTable);
+
+  /** P2: bring the hinted dice or box on screen (nothing moves when it already is). */
+  function showHinted() {
+    const category = S().hintCategory;
+    const target = category
+      ? byTestId(`cell-human-${category}`)
+      : document.querySelector(".die.hint") || byTestId("die-0");
+    if (!target) return;
+    const box = target.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    target.scrollIntoView({ block: "center", behavior: smooth() });
+  }
+
+  // ------------------------------------------------------------------- server actions
+
+  /** Run one server action; on failure show why and re-sync from the server ("never stuck"). */
+  async function act(fn) {
+    if (S().busy) return null;
+    const view = S().view; // an error is told where the action was asked for
+    dispatch({ type: "busy", busy: true });
+    try {
+      return await fn();
+    } catch (err) {
+      await recover(err, view);
+      return null;
+    } finally {
+      dispatch({ type: "busy", busy: false });
+      keepFocus();
+    }
+  }
+
+  async function recover(err, view) {
+    const apiErr = err instanceof ApiError ? err : new ApiError(0, "client", say.PAGE_RESYNCED);
+    if (!(err instanceof ApiError)) console.warn(err);
+    // A stale version means another click or tab got there first: just re-sync, silently.
+    if (apiErr.code !== "stale_version") tell(apiErr.message, "error", view);
+    const g = S().game;
+    if (!g) return;
+    try {
+      const fresh = await api.game(g.id);
+      dispatch({ type: "resync", game: fresh });
+      if (fresh.status === "abandoned") {
+        tell(say.GAME_GONE, "error", "lobby");
+        await goLobby(true);
+      }
+    } catch (again) {
+      if (again instanceof ApiError && again.code === "not_found") {
+        tell(say.GAME_NOT_FOUND, "error", "lobby");
+        dispatch({ type: "noGame" });
+        await goLobby(true);
+      } else if (again instanceof ApiError) {
+        tell(again.message, "error", view);
+      }
+    }
+  }
+
+  async function roll() {
+    const g = S().game;
+    if (!canAct(S()) || g.rolls_left <= 0) return;
+    const hold = g.dice === null ? NO_HOLD : S().hold.slice();
+    if (hold.every(Boolean)) return;
+    await act(async () => {
+      dispatch({ type: "rolled", game: await api.roll(g, hold), hold });
+    });
+  }
+
+  function toggleDie(index) {
+    dispatch({ type: "toggleHold", index });
+  }
+
+  async function askZero(category) {
+    const yes = await confirmDialog(say.confirmZero(category));
+    if (!yes) tell(say.ZERO_CANCELLED);
+    return yes;
+  }
+
+  async function score(category, confirmZero = false) {
+    const before = S().game;
+    if (!canAct(S())) return;
+    const p = before.preview ? before.preview[category] : null;
+    if (!p || !p.allowed) return;
+    if (!confirmZero && wouldWasteRoll(before, category)) {
+      if (await askZero(category)) await score(category, true);
+      return;
+    }
+    let needsConfirm = false;
+    await act(async () => {
+      let game;
+      try {
+        game = await api.score(before, category, confirmZero);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === "zero_needs_confirmation") {
+          needsConfirm = true;
+          return;
+        }
+        throw err;
+      }
+      dispatch({ type: "scored", before, game, category });
+      const turn = game.computer_turn;
+      if (game.mode === "vs_computer" && turn && turn.steps.length) startReplay(before, turn);
+      else afterTurn();
+    });
+    if (needsConfirm && (await askZero(category))) await score(category, true);
+  }
+
+  /** The player's turn is over (and the computer's replayed): the end, or the next turn. */
+  function afterTurn() {
+    if (S().game.status === "finished") {
+      refreshLobbyData();
+      store.afterRender(() => byTestId("play-again").focus());
+    } else {
+      keepFocus();
+    }
+  }
+
+  function startReplay(before, turn) {
+    replay.start(before, turn);
+    if (!S().replay) return; // 直接跳过: already over
+    store.afterRender(() => {
+      // The box just chosen is disabled now; a keyboard player lands on 「跳过」 instead.
+      const active = document.activeElement;
+      if (!active || active === document.body || active.disabled) {
+        byTestId("skip-replay").focus({ preventScroll: true });
+      }
+      // Keep the tray in view for the computer's turn ("nearest": no jump when it is).
+      document.querySelector(".felt").scrollIntoView({ block: "nearest", behavior: smooth() });
+    });
+  }
+
+  async function hint() {
+    const g = S().game;
+    if (!g || S().view !== "game" || !canAct(S())) return;
+    if (g.hints_left <= 0) return tell(say.NO_HINTS_LEFT, "error");
+    if (g.dice === null) return tell(say.ROLL_FIRST);
+    await act(async () => {
+      dispatch({ type: "hinted", res: await api.hint(g) });
+      store.afterRender(showHinted);
+    });
+  }
+
+  // ------------------------------------------------------------------ lobby and games
+
+  async function refreshLobbyData() {
+    // One request: the records carry the saved game too (no probing request that 404s).
+    try {
+      dispatch({ type: "records", records: await api.records() });
+    } catch (err) {
+      if (err instanceof ApiError) tell(err.message, "error", "lobby");
+    }
+  }
+
+  function enterGame(game) {
+    replay.stop();
+    dispatch({ type: "enterGame", game });
+    go(store, "game");
+    keepFocus();
+  }
+
+  async function goLobby(keepMessage = false) {
+    replay.stop();
+    dispatch({ type: "leaveGame" });
+    // The table's last announcement means nothing in the lobby.
+    if (!keepMessage) tell("", "info", "lobby");
+    go(store, "lobby");
+    await refreshLobbyData();
+  }
+
+  async function startNew(mode, difficulty) {
+    if (S().busy) return;
+    if (S().saved && !(await confirmDialog(say.confirmNewGame()))) return;
+    const game = await act(() => api.create(mode, difficulty));
+    if (game) {
+      tell(say.started(mode));
+      enterGame(game);
+    }
+  }
+
+  async function continueGame() {
+    const saved = S().saved;
+    if (!saved || S().busy) return;
+    dispatch({ type: "resync", game: saved });
+    const game = await act(() => api.resume(saved));
+    if (game) {
+      tell(say.continued(game));
+      enterGame(game);
+    } else {
+      await refreshLobbyData();
+    }
+  }
+
+  async function restart() {
+    const g = S().game;
+    if (!g || S().busy) return;
+    replay.stop();
+    dispatch({ type: "replayCancel" });
+    const game = await act(() => api.create(g.mode, g.difficulty || "expert"));
+    if (game) {
+      tell(say.RESTARTED);
+      enterGame(game);
+    }
+  }
+
+  /** The address changed (a reload, back/forward): show its view. */
+  async function route() {
+    const view = viewOf(location.pathname);
+    if (view === "rules") {
+      dispatch({ type: "navigate", view });
+      store.afterRender(() => window.scrollTo(0, 0));
+    } else if (view === "game" && S().game) {
+      dispatch({ type: "navigate", view });
+    } else if (view === "game") {
+      // A reload on the table: show the saved game as it stands.
+      await refreshLobbyData();
+      if (S().saved) enterGame(S().saved);
+      else await goLobby();
+    } else {
+      replay.stop();
+      dispatch({ type: "leaveGame" });
+      dispatch({ type: "navigate", view });
+      if (location.pathname !== "/") history.replaceState(null, "", "/");
+      await refreshLobbyData();
+    }
+  }
+
+  // ------------------------------------------------------------------- small controls
+
+  function showResult(show) {
+    dispatch({ type: "showGameOver", show });
+    store.afterRender(() => byTestId(show ? "play-again" : "show-result").focus());
+  }
+
+  function rulesBack() {
+    if (S().previousView === "game" && S().game) go(store, "game");
+    else goLobby();
+  }
+
+  function turnLog(open) {
+    if (S().turnLogOpen === open) return;
+    dispatch({ type: "turnLog", open });
+    const target = open ? "turn-log-close" : "turn-log-toggle";
+    store.afterRender(() => byTestId(target).focus({ preventScroll: true }));
+  }
+
+  return {
+    roll,
+    toggleDie,
+    score,
+    hint,
+    startNew,
+    continueGame,
+    restart,
+    goLobby,
+    route,
+    rules: () => go(store, "rules"),
+    rulesBack,
+    showResult,
+    skipReplay: () => replay.skip(),
+    turnLog,
+  };
+}

@@ -1,7 +1,7 @@
 // Every sentence the page says to the player (Simplified Chinese), in one place. Pure
 // functions of plain data: no DOM, no state; the reducer and the actions call them.
 
-import { CATEGORY_NAMES } from "./state.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES } from "./state.js";
 
 const list = (dice) => dice.join("、");
 const box = (category) => CATEGORY_NAMES[category] || category;
@@ -110,4 +110,121 @@ export function confirmZero(category) {
     yes: "确定写 0",
     no: "再想想",
   };
+}
+
+// ------------------------------------------------------- the page's labels (render.js)
+
+const level = (difficulty) => DIFFICULTY_NAMES[difficulty] || "高手";
+
+export const SUM_NAMES = {
+  upper_subtotal: "上区小计",
+  upper_bonus: "上区奖励",
+  lower_total: "下区",
+  yahtzee_bonus: "快艇加成",
+  total: "总分",
+};
+export const UPPER_SUBTOTAL_TITLE = "一点到六点相加，满 63 分奖励 35 分";
+export const VIEW_TITLES = { lobby: "快艇骰子", game: "快艇骰子 · 牌桌", rules: "快艇骰子 · 规则" };
+export const YOU = "你";
+export const COMPUTER = "电脑";
+
+export function modeName(mode, difficulty, sep = " · ") {
+  return mode === "solo" ? "单人挑战" : `人机对战${sep}${level(difficulty)}`;
+}
+
+export function computerHeadLevel(difficulty) {
+  return `（${level(difficulty)}）`;
+}
+
+export function savedSummary(saved, rounds) {
+  const mode = saved.mode === "solo" ? "单人挑战" : `人机对战（${level(saved.difficulty)}）`;
+  const them = saved.players.computer ? `，电脑 ${saved.players.computer.total} 分。` : "。";
+  return `有一局没打完：${mode}，第 ${saved.round} / ${rounds} 回合，你 ${saved.players.human.total} 分${them}`;
+}
+
+export function recentScore(g) {
+  return g.mode === "solo" ? `${g.human_total} 分` : `${g.human_total} : ${g.computer_total}`;
+}
+
+export function shortDate(d) {
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getMonth() + 1}月${d.getDate()}日 ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+export function dieTag(locked, held) {
+  return locked ? "锁定" : held ? "保留" : "";
+}
+
+export function dieLabel(i, value, locked, held) {
+  if (value === null) return `第 ${i + 1} 颗：还没掷`;
+  return `第 ${i + 1} 颗：${value} 点` + (locked ? "，已锁定" : held ? "，已保留" : "");
+}
+
+/** A box's accessible name: what it holds or would score. */
+export function boxLabel(name, kind, p, hinted) {
+  let label = `${name}：`;
+  if (kind === "filled") label += `已登记 ${p} 分`;
+  else if (kind === "forbidden") label += `${p.points} 分，百搭规则不允许登记在这里`;
+  else if (kind === "preview") {
+    label += `可得 ${p.points} 分`;
+    if (p.yahtzee_bonus) label += `，另加快艇加成 ${p.yahtzee_bonus}`;
+    if (p.upper_bonus) label += `，并拿到上区奖励 ${p.upper_bonus}`;
+  } else label += "空";
+  return hinted ? `${label}（提示建议登记这里）` : label;
+}
+
+export const UPPER_BONUS_TAG = (bonus) => `+${bonus}奖`;
+export const FORBIDDEN_TITLE = "百搭规则：这一手快艇不能登记在这里";
+
+/** P4: the upper-bonus progress line (`best` = the most the upper boxes can still reach). */
+export function upperProgress(subtotal, goal, earned, best) {
+  if (earned) return `上区 ${subtotal}/${goal} · 已得奖励`;
+  if (best < goal) return `上区 ${subtotal}/${goal} · 已拿不到奖励`;
+  return `上区 ${subtotal}/${goal} · 还差 ${goal - subtotal}`;
+}
+
+export const hintButton = (left) => `提示 (${left})`;
+
+export function hintTitle(left, rolled) {
+  if (left <= 0) return "这一局的 3 次提示已经用完";
+  return rolled ? "按 H 也可以" : "先掷骰子再要提示";
+}
+
+export const roundLabel = (round, rounds) => `第 ${round} / ${rounds} 回合`;
+
+export function rollsLabel(replaying, over, left) {
+  if (replaying) return "电脑回合";
+  return over ? "已结束" : `剩余 ${left} 次`;
+}
+
+export const rollButton = (first) => (first ? "掷骰子" : "再掷");
+
+export const BANNER = { computer: "电脑回合", over: "游戏结束", you: "轮到你了" };
+
+export const HELP = {
+  over: "看看结算吧。",
+  start: "点「掷骰子」开始这一回合。",
+  joker: "百搭！快艇格已经填过，这手快艇只能登记在计分表里可以点的格子。",
+  locked: "三次掷完了，骰子已锁定：在「你」这一列选一格登记。",
+  allHeld: "五颗都保留了：取消保留一颗再掷，或者直接登记。",
+  play: "点骰子保留或取消，点「再掷」重掷其余的，或者直接在计分表里登记。",
+};
+
+export function computerLogTitle(round, live) {
+  return live ? `电脑正在打第 ${round} 回合` : `电脑的第 ${round} 回合`;
+}
+
+export const turnRound = (round) => `第 ${round} 回合`;
+export const turnPlayer = (player) => (player === "human" ? YOU : COMPUTER);
+export const turnBox = (category) => `→ ${box(category)}`;
+export const turnPoints = (t) => `${t.points} 分` + (t.yahtzee_bonus ? ` +${t.yahtzee_bonus}` : "");
+
+export function resultTitle(game) {
+  const titles = {
+    win: "你赢了！",
+    loss: "电脑赢了",
+    draw: "平局",
+    solo: `本局得分 ${game.players.human.total}`,
+  };
+  return titles[game.result] || "游戏结束";
 }

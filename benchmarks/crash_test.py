@@ -1,8 +1,10 @@
 """Crash test: ``kill -9`` the server in the middle of a load run, restart, check.
 
 1. start the real server (``python -m yahtzee.server``) on a temporary database;
-2. ``--players`` simulated players play games as fast as they can; every acknowledged
-   answer (a 2xx game object) is remembered;
+2. ``--players`` connections play games as fast as they can, each for ``--ids`` players
+   (a turn of each in turn, so that no player exceeds the server's default 20 actions a
+   second, F5; each connection from its own loopback address); every acknowledged answer
+   (a 2xx game object) is remembered;
 3. after ``--seconds`` the server gets SIGKILL while requests are in flight;
 4. checks, on the file the dead server left: ``PRAGMA integrity_check`` is ``ok``; every
    acknowledged action is in the event log (the stored version is at least the
@@ -62,11 +64,14 @@ class Player:
     actions: int = 0
 
 
-async def _play(port: int, player: Player, stop: asyncio.Event) -> None:
-    rng = random.Random(player.seed)
-    client = RawClient("127.0.0.1", port)
+async def _play(port: int, group: list[Player], address: str, stop: asyncio.Event) -> None:
+    """One connection playing for the players of ``group``, a turn of each in turn (so
+    each player stays under the server's 20 actions a second, F5)."""
+    client = RawClient("127.0.0.1", port, local_addr=address)
+    rngs = {player.seed: random.Random(player.seed) for player in group}
+    games: dict[int, dict[str, Any]] = {}
 
-    async def act(method: str, path: str, body: Any = None) -> Any:
+    async def act(player: Player, method: str, path: str, body: Any = None) -> Any:
         result = await client.request(method, path, body)
         player.cookie = client.cookie
         game = result.get("game", result) if isinstance(result, dict) else result
@@ -75,33 +80,49 @@ async def _play(port: int, player: Player, stop: asyncio.Event) -> None:
             player.actions += 1
         return result
 
+    async def turn(player: Player) -> None:
+        rng = rngs[player.seed]
+        game = games.get(player.seed)
+        if game is None or game["status"] != "in_progress":
+            mode = rng.choice(["solo", "vs_computer"])
+            games[player.seed] = await act(player, "POST", "/api/games", {"mode": mode})
+            return
+        gid = game["id"]
+        game = await act(player, "POST", f"/api/games/{gid}/roll", {"version": game["version"]})
+        if rng.random() < 0.5 and game["rolls_left"]:
+            hold = [rng.random() < 0.5 for _ in range(4)] + [False]
+            body = {"version": game["version"], "hold": hold}
+            game = await act(player, "POST", f"/api/games/{gid}/roll", body)
+        if rng.random() < 0.1 and game["hints_left"]:
+            hint = await act(player, "POST", f"/api/games/{gid}/hint", {"version": game["version"]})
+            game = hint["game"]
+        allowed = [c for c, o in game["preview"].items() if o["allowed"]]
+        body = {"version": game["version"], "category": rng.choice(allowed)}
+        body["confirm_zero"] = True
+        games[player.seed] = await act(player, "POST", f"/api/games/{gid}/score", body)
+
     try:
         while not stop.is_set():
-            mode = rng.choice(["solo", "vs_computer"])
-            game = await act("POST", "/api/games", {"mode": mode})
-            while game["status"] == "in_progress" and not stop.is_set():
-                gid = game["id"]
-                game = await act("POST", f"/api/games/{gid}/roll", {"version": game["version"]})
-                if rng.random() < 0.5 and game["rolls_left"]:
-                    hold = [rng.random() < 0.5 for _ in range(4)] + [False]
-                    body = {"version": game["version"], "hold": hold}
-                    game = await act("POST", f"/api/games/{gid}/roll", body)
-                if rng.random() < 0.1 and game["hints_left"]:
-                    hint = await act("POST", f"/api/games/{gid}/hint", {"version": game["version"]})
-                    game = hint["game"]
-                allowed = [c for c, o in game["preview"].items() if o["allowed"]]
-                body = {"version": game["version"], "category": rng.choice(allowed)}
-                body["confirm_zero"] = True
-                game = await act("POST", f"/api/games/{gid}/score", body)
+            for player in group:
+                if stop.is_set():
+                    break
+                client.cookie = player.cookie
+                await turn(player)
     except (OSError, asyncio.IncompleteReadError, ValueError):
         return  # the server died under us: expected
     finally:
         await client.close()
 
 
-async def _load(port: int, players: list[Player], seconds: float, server: ServerProcess) -> None:
+async def _load(
+    port: int, groups: list[list[Player]], seconds: float, server: ServerProcess
+) -> None:
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(_play(port, p, stop)) for p in players]
+    tasks = [
+        # Each connection from its own loopback address, as distinct clients would be.
+        asyncio.create_task(_play(port, group, f"127.0.2.{1 + i}", stop))
+        for i, group in enumerate(groups)
+    ]
     await asyncio.sleep(seconds)
     server.kill()  # SIGKILL with requests in flight
     stop.set()
@@ -176,7 +197,8 @@ async def _continue(port: int, players: list[Player]) -> tuple[int, list[str]]:
 def main(argv: list[str] | None = None) -> int:
     """Run the crash test; see the module docstring."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=20)
+    parser.add_argument("--players", type=int, default=20, help="concurrent connections")
+    parser.add_argument("--ids", type=int, default=8, help="players per connection")
     parser.add_argument("--seconds", type=float, default=5.0, help="load time before the kill")
     parser.add_argument("--quick", action="store_true", help="8 players, kill after 1.5 s")
     args = parser.parse_args(argv)
@@ -186,9 +208,12 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="yahtzee-crash-") as tmp:
         db = Path(tmp) / "crash.db"
         server = ServerProcess(db).start()
-        players = [Player(seed=i) for i in range(args.players)]
+        groups = [
+            [Player(seed=c * args.ids + i) for i in range(args.ids)] for c in range(args.players)
+        ]
+        players = [player for group in groups for player in group]
         started = time.perf_counter()
-        asyncio.run(_load(server.port, players, args.seconds, server))
+        asyncio.run(_load(server.port, groups, args.seconds, server))
         acked = sum(p.actions for p in players)
         print(
             f"killed -9 after {time.perf_counter() - started:.1f} s; {acked} acknowledged actions"

@@ -17,6 +17,16 @@ players (asyncio, one keep-alive connection and one cookie each):
 Prints each round and the medians over rounds: actions/s, p50/p99 latency, errors (must
 be 0), the throughput ratio, the server's CPU time per request, and its peak RSS.
 
+The server runs with its default rate limits (F5): at most 20 actions a second per player,
+30 new games a minute per player, 60 new player ids a minute per client address. A
+saturating connection makes ~25-45 actions a second, more than any one person clicks, so
+each connection plays as ``--ids`` players (default 4), a turn of each in turn, the way a
+connection of a busy proxy would carry several players: each player then stays near 10
+actions a second. Each connection has its own loopback address (127.0.1.x; all of
+127.0.0.0/8 is the local machine on Linux), as distinct clients would, so the 200 players
+are 4 new ids per address. The same players keep playing through all phases and rounds,
+continuing their unfinished games (never abandoning one).
+
 The client is :class:`yahtzee.server.testing.RawClient`, a minimal HTTP/1.1 client:
 httpx costs about 1 ms of CPU per request here, more than the server, so with it the
 benchmark would mostly measure its own client (both share the machine's two cores).
@@ -78,12 +88,21 @@ class Stats:
 
 
 @dataclass
+class Identity:
+    """One simulated player: its cookie and its unfinished game (kept across phases)."""
+
+    cookie: str | None = None
+    game: dict[str, Any] | None = None
+
+
+@dataclass
 class Session:
-    """One simulated player: a connection, a cookie, a random source, a think time."""
+    """One connection: its players, a random source, a think time, the phase's stats."""
 
     client: RawClient
-    stats: Stats
+    identities: list[Identity]
     rng: random.Random
+    stats: Stats = field(default_factory=Stats)
     think: float = 0.0
 
     async def call(self, method: str, path: str, body: Any = None) -> Any:
@@ -101,21 +120,35 @@ class Session:
 
 
 async def _player(session: Session, stop_at: float, vs_share: float) -> None:
-    """Whole games, back to back, until ``stop_at``."""
-    rng = session.rng
+    """Whole games, back to back, until ``stop_at``: one turn of each player in turn."""
+    client = session.client
     try:
         while time.perf_counter() < stop_at:
-            mode = "vs_computer" if rng.random() < vs_share else "solo"
-            body = {"mode": mode, "difficulty": rng.choice(["novice", "intermediate", "expert"])}
-            game = await session.call("POST", "/api/games", body)
-            while game is not None and game["status"] == "in_progress":
+            for me in session.identities:
                 if time.perf_counter() >= stop_at:
                     return
-                game = await _turn(session, game)
-            if game is not None:
-                session.stats.games_finished += 1
+                client.cookie = me.cookie
+                try:
+                    me.game = await _step(session, me.game, vs_share)
+                finally:
+                    me.cookie = client.cookie
     finally:
-        await session.client.close()
+        await client.close()
+
+
+async def _step(
+    session: Session, game: dict[str, Any] | None, vs_share: float
+) -> dict[str, Any] | None:
+    """The next thing a player does: start a game when it has none, else play a turn."""
+    rng = session.rng
+    if game is None or game["status"] != "in_progress":
+        if game is not None:
+            session.stats.games_finished += 1
+        mode = "vs_computer" if rng.random() < vs_share else "solo"
+        body = {"mode": mode, "difficulty": rng.choice(["novice", "intermediate", "expert"])}
+        started: dict[str, Any] | None = await session.call("POST", "/api/games", body)
+        return started
+    return await _turn(session, game)
 
 
 async def _turn(session: Session, game: dict[str, Any]) -> dict[str, Any] | None:
@@ -153,9 +186,14 @@ async def _health_client(session: Session, stop_at: float) -> None:
         await session.client.close()
 
 
+def _address(i: int) -> str:
+    """The loopback address of connection ``i`` (127.0.1.1, 127.0.1.2, …)."""
+    return f"127.0.{1 + i // 250}.{1 + i % 250}"
+
+
 async def _phase(
     port: int,
-    players: int,
+    players: list[list[Identity]],
     seconds: float,
     *,
     trivial: bool = False,
@@ -163,12 +201,19 @@ async def _phase(
     vs_share: float = 0.5,
     think: float = 0.0,
 ) -> Stats:
-    """Run one phase; see the module docstring."""
+    """Run one phase with one connection per entry of ``players``; see the module
+    docstring."""
     stats = Stats()
     stop_at = time.perf_counter() + seconds
     sessions = [
-        Session(RawClient("127.0.0.1", port), stats, random.Random(seed * 1000 + i), think)
-        for i in range(players)
+        Session(
+            RawClient("127.0.0.1", port, local_addr=_address(i)),
+            identities,
+            random.Random(seed * 1000 + i),
+            stats,
+            think,
+        )
+        for i, identities in enumerate(players)
     ]
     if trivial:
         jobs = [_health_client(s, stop_at) for s in sessions]
@@ -190,7 +235,8 @@ def _measure(server: ServerProcess, **phase: Any) -> tuple[Stats, float]:
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; see the module docstring."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--players", type=int, default=50, help="concurrent connections")
+    parser.add_argument("--ids", type=int, default=4, help="players per connection")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--game-seconds", type=float, default=6.0)
     parser.add_argument("--trivial-seconds", type=float, default=4.0)
@@ -205,23 +251,24 @@ def main(argv: list[str] | None = None) -> int:
         args.rounds, args.game_seconds, args.trivial_seconds, args.paced_seconds = 1, 2, 1, 1
 
     rows: list[dict[str, float]] = []
+    players = [[Identity() for _ in range(args.ids)] for _ in range(args.players)]
     with tempfile.TemporaryDirectory(prefix="yahtzee-bench-") as tmp:
         server = ServerProcess(Path(tmp) / "bench.db").start()
         try:
             for r in range(args.rounds):
                 game, game_cpu = _measure(
                     server,
-                    players=args.players,
+                    players=players,
                     seconds=args.game_seconds,
                     seed=r,
                     vs_share=args.vs_share,
                 )
                 trivial, trivial_cpu = _measure(
-                    server, players=args.players, seconds=args.trivial_seconds, trivial=True
+                    server, players=players, seconds=args.trivial_seconds, trivial=True
                 )
                 paced, _ = _measure(
                     server,
-                    players=args.players,
+                    players=players,
                     seconds=args.paced_seconds,
                     seed=100 + r,
                     vs_share=args.vs_share,
@@ -265,7 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     med["peak_rss_mb"] = rss
     med["players"] = args.players
     print(
-        f"\nmedian of {len(rows)} round(s), {args.players} concurrent players:\n"
+        f"\nmedian of {len(rows)} round(s), {args.players} concurrent connections "
+        f"({args.players * args.ids} players, default rate limits):\n"
         f"  game actions, saturated : {med['game_rps']:.0f} actions/s, "
         f"p50 {med['game_p50_ms']:.1f} ms, p99 {med['game_p99_ms']:.1f} ms\n"
         f"  /api/health, saturated  : {med['trivial_rps']:.0f} req/s, "

@@ -11,6 +11,12 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No timed assertions in the tests (the CI and dev machines are shared and noisy): property
+# tests judge results, never how long an example took.
+settings.register_profile("untimed", deadline=None)
+settings.load_profile("untimed")
 
 REPO = Path(__file__).resolve().parents[1]
 os.environ.setdefault("YAHTZEE_CACHE_DIR", str(REPO / ".cache" / "yahtzee-test"))

@@ -149,9 +149,10 @@ class RawClient:
     what our server answers (``Content-Length`` bodies, no chunking).
     """
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, *, local_addr: str | None = None) -> None:
         self.host = host
         self.port = port
+        self.local_addr = local_addr  # e.g. 127.0.1.7: another client address on loopback
         self.cookie: str | None = None
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
@@ -166,7 +167,10 @@ class RawClient:
     async def raw(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
         """Send one request; return the status and the body bytes."""
         if self._writer is None:
-            self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+            local = None if self.local_addr is None else (self.local_addr, 0)
+            self._reader, self._writer = await asyncio.open_connection(
+                self.host, self.port, local_addr=local
+            )
         assert self._reader is not None
         payload = b"" if body is None else json.dumps(body).encode()
         head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"

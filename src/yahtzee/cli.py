@@ -60,7 +60,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _cmd_advise(args: argparse.Namespace) -> int:
     from yahtzee.rules import Dice, Scorecard
-    from yahtzee.solver import CategoryOption, KeepOption, advise, load_table
+    from yahtzee.solver import CategoryOption, KeepOption, StopOption, advise, load_table
 
     card = Scorecard.parse(args.scores or "")
     if card.is_complete:
@@ -82,13 +82,16 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     print(f"局面价值 state value: {advice.state_value:.3f}")
     best = advice.best
     if rolls_left > 0:
-        print(_pad("保留 keep", 24) + "期望 value")
+        print(_pad("保留 keep", 40) + "期望 value")
         for option in advice.options:
-            assert isinstance(option, KeepOption)
-            kept = " ".join(str(f) for f in option.keep) or "-"
-            label = f"{kept}" + ("  (停止掷骰 stop)" if len(option.keep) == 5 else "")
+            if isinstance(option, StopOption):
+                name = f"{option.category.zh} {option.category.value}"
+                label = f"停止掷骰 stop → {name} ({option.points})"
+            else:
+                assert isinstance(option, KeepOption)
+                label = " ".join(str(f) for f in option.keep) or "-"
             mark = "  ← 最佳 best" if option is best else ""
-            print(_pad(label, 24) + f"{option.value:9.3f}{mark}")
+            print(_pad(label, 40) + f"{option.value:9.3f}{mark}")
     else:
         print(_pad("格子 box", 26) + _pad("得分 points", 12) + "期望 value")
         for option in advice.options:
@@ -221,9 +224,19 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from yahtzee.server import serve  # lazy: the web stack is only needed here
+    from yahtzee.serve_config import limits_from
+    from yahtzee.server import StartupError, serve  # lazy: the web stack only here
 
-    serve(host=args.host, port=args.port, db=args.db)
+    try:
+        serve(
+            host=args.host,
+            port=args.port,
+            db=args.db,
+            secret_file=args.secret_file,
+            limits=limits_from(args),
+        )
+    except StartupError as exc:  # a database or secret file that cannot be used
+        raise UsageError(str(exc)) from None
     return 0
 
 
@@ -266,9 +279,9 @@ def _parser() -> _Parser:
     rev.set_defaults(func=_cmd_review)
 
     srv = sub.add_parser("serve", help="serve the browser game")
-    srv.add_argument("--host", default="127.0.0.1")
-    srv.add_argument("--port", type=int, default=8000)
-    srv.add_argument("--db", type=Path, default=None, help="SQLite database file")
+    from yahtzee.serve_config import add_serve_options  # argparse only, no web stack
+
+    add_serve_options(srv)
     srv.set_defaults(func=_cmd_serve)
     return parser
 

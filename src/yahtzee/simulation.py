@@ -126,6 +126,9 @@ def _expert_batch(
         e0, _shift = turn_start_e0(v, mask, up, flag)
         _, e1 = reroll(e0, keeps[0])
         keep_values(e1, keeps[1])  # the roll values after this (E2) are never needed here
+        # Keeping all five with two rolls left means stopping now (E0), not holding all
+        # five for one more roll (E1), which the game forbids.
+        keeps[1, LEVEL_OFFSETS[5] :] = e0
         dice = _roll(rng, nothing, nothing)
         for rolls_left in range(ROLLS_PER_TURN - 1, 0, -1):
             subs = SUB_KEEPS[dice]  # (n, 32) flat keeps within each roll

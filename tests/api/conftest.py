@@ -1,4 +1,10 @@
-"""Fixtures of the API tests: a fresh app and database per test, seeded dice."""
+"""Fixtures of the API tests: a fresh app and database per test, seeded dice.
+
+The tests play at machine speed (hundreds of actions a second from one player), which the
+rate limits (F5) exist to refuse; so the fixture's apps run with the limits off, said
+here rather than hidden. ``tests/api/test_limits.py`` builds its apps with the default
+limits and checks them.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +22,7 @@ with warnings.catch_warnings():
 
 from yahtzee.server import Settings, create_app
 
-from .helpers import Api
+from .helpers import NO_LIMITS, Api
 
 
 @pytest.fixture
@@ -25,7 +31,8 @@ def make_client(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
     clients: list[TestClient] = []
 
     def make(**overrides: Any) -> TestClient:
-        settings = Settings(**{"db": tmp_path / "games.db", "dice_seed": 1234, **overrides})
+        defaults = {"db": tmp_path / "games.db", "dice_seed": 1234, "limits": NO_LIMITS}
+        settings = Settings(**{**defaults, **overrides})
         client = TestClient(create_app(settings))
         client.__enter__()  # runs the lifespan: players and solver table load once
         clients.append(client)

@@ -6,7 +6,11 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from yahtzee.serve_config import Limits
+
 NO_HOLD = [False] * 5
+# The rate limits off (F5), for tests that play at machine speed (see conftest.py).
+NO_LIMITS = Limits(new_games_per_minute=0, new_players_per_minute=0, actions_per_second=0)
 ALL_CATEGORIES = (
     "ones",
     "twos",

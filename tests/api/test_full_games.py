@@ -163,6 +163,19 @@ def test_b2_advice_endpoint(client: TestClient) -> None:
     assert body["best"] == body["options"][0]
     r = client.get("/api/advice", params={"dice": "66666", "rolls_left": 0})
     assert r.status_code == 200
+
+
+def test_b2_advice_stop_is_its_own_option_worth_the_best_box(client: TestClient) -> None:
+    """Issue 12: with rolls left, stopping is ``{"stop": true, "category", "points",
+    "value"}``, worth the rolls-left-0 best (no "keep all five and roll on")."""
+    now = client.get("/api/advice", params={"dice": "44411", "rolls_left": 0}).json()
+    for rolls_left in (1, 2):
+        body = client.get("/api/advice", params={"dice": "44411", "rolls_left": rolls_left}).json()
+        stops = [o for o in body["options"] if "stop" in o]
+        assert stops == [
+            {"stop": True, "category": "full_house", "points": 25, "value": now["state_value"]}
+        ]
+        assert all(len(o["keep"]) < 5 for o in body["options"] if "keep" in o)
     for params in (
         {"dice": "1234"},
         {"dice": "12347"},

@@ -35,16 +35,16 @@ GAME_FIELDS = {
 
 
 def test_u9_first_response_sets_an_anonymous_long_lived_httponly_cookie(client: TestClient) -> None:
-    r = client.get("/api/health")
+    r = client.get("/api/records")
     cookie = r.headers["set-cookie"]
-    match = re.match(r"yahtzee_player=([A-Za-z0-9_-]+);", cookie)
+    match = re.match(r"yahtzee_player=([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+);", cookie)
     assert match is not None
-    assert len(match.group(1)) * 6 >= 128  # url-safe base64: 6 bits per character
+    assert len(match.group(1).split(".")[0]) * 6 >= 128  # url-safe base64: 6 bits a character
     assert "HttpOnly" in cookie
     assert "SameSite=Lax" in cookie
     assert "Max-Age=31536000" in cookie
     # The browser sends it back: no new cookie, and the games are this player's.
-    assert "set-cookie" not in client.get("/api/health").headers
+    assert "set-cookie" not in client.get("/api/records").headers
     # Starting a game renews the same id for another year (a sliding expiry).
     renewed = client.post("/api/games", json={"mode": "solo"}).headers["set-cookie"]
     assert renewed.startswith(f"yahtzee_player={match.group(1)};")
@@ -53,7 +53,7 @@ def test_u9_first_response_sets_an_anonymous_long_lived_httponly_cookie(client: 
 
 def test_a_forged_malformed_cookie_is_replaced(client: TestClient) -> None:
     client.cookies.set("yahtzee_player", "x")
-    r = client.get("/api/health")
+    r = client.get("/api/records")
     assert "yahtzee_player=" in r.headers["set-cookie"]
 
 
@@ -107,7 +107,7 @@ def test_another_players_game_is_not_found(make_client: Callable[..., TestClient
     alice = Api(make_client())
     game = alice.new()
     bob = Api(make_client())
-    bob.client.get("/api/health")  # bob gets his own cookie
+    bob.client.get("/api/records")  # bob gets his own cookie
     for r in (
         bob.client.get(f"/api/games/{game['id']}"),
         bob.post(game, "roll", hold=NO_HOLD),
@@ -258,6 +258,25 @@ def test_u4_hint_explains_itself_in_expected_points(make_client: Callable[..., T
     assert body["category"] == boxes[0].category.value
     assert body["value"] == pytest.approx(boxes[0].value, abs=0.01)
     assert body["alternative"]["category"] == boxes[1].category.value
+
+
+def test_u4_hint_alternative_stop_is_worth_the_best_box(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Issue 12: 16666 with two rolls left — keep the four 6s; the runner-up is stopping
+    to write 六点 for 24, worth what that is worth now (268.23), not the 277.00 of "keep
+    all five and roll once more" that the hint used to quote."""
+    api = Api(make_client(dice=ScriptedDice([1, 6, 6, 6, 6] + [5] * 20)))
+    body = api.ok(api.roll(api.new()), "hint")
+    assert body["hold"] == [False, True, True, True, True]
+    sixes = advise(Scorecard(), Dice.parse("16666"), 0).options[0]
+    assert isinstance(sixes, CategoryOption)
+    assert sixes.category.value == "sixes"
+    assert body["alternative"] == {
+        "hold": None,
+        "category": "sixes",
+        "value": round(sixes.value, 2),
+    }
 
 
 def test_u6_resume_restarts_the_turn_and_keeps_scores(api: Api) -> None:

@@ -27,7 +27,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from .helpers import ALL_CATEGORIES, error_code
+from .helpers import ALL_CATEGORIES, NO_LIMITS, error_code
 
 holds = st.lists(st.booleans(), min_size=5, max_size=5)
 junk = st.one_of(
@@ -48,7 +48,7 @@ class GameApi(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.tmp = Path(tempfile.mkdtemp(prefix="yahtzee-stateful-"))
-        app = create_app(Settings(db=self.tmp / "g.db", dice_seed=7))
+        app = create_app(Settings(db=self.tmp / "g.db", dice_seed=7, limits=NO_LIMITS))
         self.client = TestClient(app)
         self.client.__enter__()
         self.service: GameService = app.state.service

@@ -8,11 +8,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import yahtzee.server
 from yahtzee.cli import main
+from yahtzee.serve_config import Limits
 from yahtzee.solver import ValueTable
 
 pytestmark = pytest.mark.usefixtures("table")  # the solver table is built once
@@ -48,13 +50,51 @@ def test_advise_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert set(data) == {"state_value", "options", "best"}
     assert data["best"] == data["options"][0]
-    assert all(set(o) == {"keep", "value"} for o in data["options"])
+    keeps = [o for o in data["options"] if "stop" not in o]
+    stops = [o for o in data["options"] if "stop" in o]
+    assert all(set(o) == {"keep", "value"} and len(o["keep"]) < 5 for o in keeps)
+    assert len(stops) == 1
+    assert set(stops[0]) == {"stop", "category", "points", "value"}
+    assert stops[0]["stop"] is True
 
     code, out, _ = run([*argv, "--rolls-left", "0", "--json"], capsys)
     data = json.loads(out)
     assert all(set(o) == {"category", "points", "value"} for o in data["options"])
     chance = next(o for o in data["options"] if o["category"] == "chance")
     assert chance["points"] == 18
+
+
+def test_advise_stop_with_two_rolls_left_is_worth_the_best_box(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 12 (B2): with 44411 and two rolls left, stopping is worth the full house now
+    (253.909…, the rolls-left-0 best), not "keep all five and roll once more" (255.25)."""
+    code, out, _ = run(["advise", "--dice", "44411", "--rolls-left", "0", "--json"], capsys)
+    assert code == 0
+    now = json.loads(out)
+    assert now["best"]["category"] == "full_house"
+    assert now["state_value"] == pytest.approx(253.909, abs=5e-4)
+    for rolls_left in ("1", "2"):
+        argv = ["advise", "--dice", "44411", "--rolls-left", rolls_left, "--json"]
+        code, out, _ = run(argv, capsys)
+        assert code == 0
+        data = json.loads(out)
+        (stop,) = [o for o in data["options"] if o.get("stop")]
+        assert stop == {
+            "stop": True,
+            "category": "full_house",
+            "points": 25,
+            "value": now["state_value"],
+        }
+        assert all(len(o["keep"]) < 5 for o in data["options"] if "keep" in o)
+        assert data["state_value"] == max(o["value"] for o in data["options"])
+
+    code, out, _ = run(["advise", "--dice", "44411", "--rolls-left", "2"], capsys)
+    assert code == 0
+    line = next(line for line in out.splitlines() if "stop" in line)
+    assert "停止掷骰" in line
+    assert "葫芦 full_house (25)" in line
+    assert "253.909" in line
 
 
 def test_advise_without_dice_reports_the_state_value(
@@ -169,14 +209,57 @@ def test_progress_bar_only_on_a_terminal(
 
 def test_serve_calls_the_server_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[str, int, Path | None]] = []
+    options: list[tuple[Path | None, Limits | None]] = []
 
-    def fake_serve(host: str, port: int, db: Path | None) -> None:
+    def fake_serve(
+        host: str,
+        port: int,
+        db: Path | None,
+        *,
+        secret_file: Path | None = None,
+        limits: Limits | None = None,
+    ) -> None:
         calls.append((host, port, db))
+        options.append((secret_file, limits))
 
     monkeypatch.setattr(yahtzee.server, "serve", fake_serve)
     assert main(["serve", "--port", "8123", "--db", "games.db"]) == 0
     assert main(["serve"]) == 0
     assert calls == [("127.0.0.1", 8123, Path("games.db")), ("127.0.0.1", 8000, None)]
+    assert options[1] == (None, Limits())
+
+
+def test_f5_serve_flags_set_the_limits_and_the_secret_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[tuple[Path | None, Limits | None]] = []
+
+    def fake_serve(**kw: Any) -> None:
+        seen.append((kw["secret_file"], kw["limits"]))
+
+    monkeypatch.setattr(yahtzee.server, "serve", fake_serve)
+    argv = [
+        "serve",
+        "--secret-file",
+        "/etc/yahtzee.key",
+        "--max-new-games-per-minute",
+        "5",
+        "--max-new-players-per-minute",
+        "0",
+        "--max-actions-per-second",
+        "50",
+        "--prune-after-days",
+        "2.5",
+    ]
+    assert main(argv) == 0
+    assert seen == [(Path("/etc/yahtzee.key"), Limits(5, 0, 50, 2.5))]
+
+
+def test_f5_a_negative_limit_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--max-actions-per-second", "-1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "must be 0 (no limit) or more" in err
 
 
 def test_cli_does_not_import_the_web_stack_for_advice() -> None:

@@ -17,7 +17,7 @@ from yahtzee.players import LEVELS, Difficulty, get_player
 from yahtzee.players.expert import ExpertPlayer
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, possible_points, score_options
 from yahtzee.simulation import play_game, simulate_player
-from yahtzee.solver import CategoryOption, KeepOption, ValueTable, advise
+from yahtzee.solver import CategoryOption, KeepOption, StopOption, ValueTable, advise
 from yahtzee.turn import (
     Decision,
     Keep,
@@ -180,10 +180,12 @@ def test_expert_follows_the_advice(table: ValueTable) -> None:
             assert isinstance(best, KeepOption)
             assert decision.faces == best.keep
         else:
-            # Scoring: either no rolls left or the best keep is all five dice.
+            # Scoring: either no rolls left or stopping is the best option (and it names
+            # the box the expert writes).
             if rolls_left > 0:
-                assert isinstance(best, KeepOption)
-                assert len(best.keep) == 5
+                assert isinstance(best, StopOption)
+                assert best.category is decision.category
+                assert best.value == advise(card, dice, 0, table).state_value
                 best = advise(card, dice, 0, table).best
             assert isinstance(best, CategoryOption)
             values = {

@@ -18,6 +18,7 @@ from yahtzee.simulation import simulate_expert
 from yahtzee.solver import (
     CategoryOption,
     KeepOption,
+    StopOption,
     TableMissingError,
     ValueTable,
     advise,
@@ -270,15 +271,17 @@ def test_r6_joker_forces_the_matching_upper_box(table: ValueTable) -> None:
 
 
 def test_option_values_are_consistent(table: ValueTable) -> None:
-    """Keeping all five with one roll left is worth exactly the best box now; the best
-    keep with rolls left is never worth less than stopping."""
+    """Stopping with one or two rolls left is worth exactly the best box now (issue 12);
+    the best option with rolls left is never worth less than stopping."""
     card = card_of(ones=2, chance=20)
     for d in ("13356", "22222", "12345", "66611"):
         dice = Dice.parse(d)
         stop = advise(card, dice, 0, table).state_value
         keeps = advise(card, dice, 1, table)
-        full = next(o for o in keeps.options if isinstance(o, KeepOption) and len(o.keep) == 5)
-        assert full.value == pytest.approx(stop, abs=1e-4)
+        for rolls_left in (1, 2):
+            options = advise(card, dice, rolls_left, table).options
+            full = next(o for o in options if isinstance(o, StopOption))
+            assert full.value == stop
         assert keeps.state_value >= stop - 1e-9
         assert advise(card, dice, 2, table).state_value >= keeps.state_value - 1e-9
 
@@ -291,11 +294,17 @@ def test_advice_json_shape(table: ValueTable) -> None:
     assert values == sorted(values, reverse=True)
     assert data["best"] == data["options"][0]
     assert data["state_value"] == data["best"]["value"]
-    for option in data["options"]:
+    keeps = [o for o in data["options"] if "keep" in o]
+    for option in keeps:
         assert set(option) == {"keep", "value"}
         assert option["keep"] == sorted(option["keep"])
-    assert len({tuple(o["keep"]) for o in data["options"]}) == len(data["options"])
-    assert [3, 3, 5] in [o["keep"] for o in data["options"]]
+        assert len(option["keep"]) < 5
+    assert len({tuple(o["keep"]) for o in keeps}) == len(keeps)
+    assert [3, 3, 5] in [o["keep"] for o in keeps]
+    (stop,) = [o for o in data["options"] if "keep" not in o]  # stop and score, with its box
+    now = advise(card, Dice.parse("13356"), 0, table).to_json()["best"]
+    assert now["category"] == "threes"
+    assert stop == {"stop": True, **now}
 
     data = advise(card, Dice.parse("13356"), 0, table).to_json()
     for option in data["options"]:

@@ -9,8 +9,9 @@ from yahtzee.turn import Decision, Keep, Position, Score
 class ExpertPlayer:
     """Maximises the expected final score: argmax of the solver's values.
 
-    Keeps the dice with the best expected value; when the best is to stop (keep all five)
-    or no rolls are left, it scores in the box with the best value.
+    Keeps the dice with the best expected value; when the best is to stop (worth the best
+    box now, the solver's ``E0``: never "hold all five and roll again") or no rolls are
+    left, it scores in the box with the best value.
     """
 
     name = "expert"

@@ -1,4 +1,5 @@
-"""``python -m yahtzee.server [--host H] [--port P] [--db PATH]``: same as ``yahtzee serve``.
+"""``python -m yahtzee.server [--host H] [--port P] [--db PATH] [...]``: same as
+``yahtzee serve`` (same options).
 
 Used by the benchmarks and the crash test, which must not depend on the CLI module.
 """
@@ -6,19 +7,22 @@ Used by the benchmarks and the crash test, which must not depend on the CLI modu
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+import sys
 
-from yahtzee.server import serve
+from yahtzee.serve_config import add_serve_options, limits_from
+from yahtzee.server import StartupError, serve
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Parse the arguments and serve until interrupted."""
+    """Parse the arguments and serve until interrupted (exit 2, one line, if it cannot)."""
     parser = argparse.ArgumentParser(prog="python -m yahtzee.server", description=__doc__)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--db", type=Path, default=None)
+    add_serve_options(parser)
     args = parser.parse_args(argv)
-    serve(args.host, args.port, args.db)
+    try:
+        serve(args.host, args.port, args.db, secret_file=args.secret_file, limits=limits_from(args))
+    except StartupError as exc:
+        print(f"yahtzee: error: {exc}", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

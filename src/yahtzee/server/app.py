@@ -6,6 +6,7 @@ import gc
 import logging
 import mimetypes
 import random
+import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,6 +20,15 @@ from yahtzee.server.assets import StaticAssets
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
 from yahtzee.server.fastpath import ActionFastPath
+from yahtzee.server.identity import (
+    SECRET_BYTES,
+    PlayerIds,
+    PlayerSigner,
+    check_secret,
+    default_secret_path,
+    load_secret,
+)
+from yahtzee.server.limits import Guard
 from yahtzee.server.middleware import ServerMiddleware
 from yahtzee.server.reviews import ReviewService
 from yahtzee.server.routers import advice, games, health, records, review, stats
@@ -67,6 +77,16 @@ def _players(settings: Settings) -> Callable[[str], Player]:
     return make
 
 
+def _secret(settings: Settings) -> bytes:
+    """The cookie-signing secret (F4): given, or from its file (created if missing)."""
+    if settings.secret is not None:
+        return check_secret(settings.secret)
+    path = settings.secret_file or default_secret_path(settings.db)
+    if path is None:  # an in-memory database: ids cannot outlive the process anyway
+        return secrets.token_urlsafe(SECRET_BYTES).encode()
+    return load_secret(path)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the ASGI app: API routers, static front end, docs, middleware, error mapping.
 
@@ -78,8 +98,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     index = static_dir / "index.html"
     if not index.is_file():  # a broken installation: say so now, not on the first visit
         raise FileNotFoundError(f"the browser game is missing: {index} does not exist")
+    signer = PlayerSigner(_secret(settings))
     storage = open_storage(settings.db, synchronous=settings.synchronous)
     service = GameService(storage, _dice(settings), _players(settings))
+    guard = Guard(settings.limits, settings.clock)
+    players = PlayerIds(signer, storage.owns_games, guard.new_players.take)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -105,11 +128,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.service = service
     app.state.settings = settings
+    app.state.guard = guard
     app.state.reviews = ReviewService(storage)
     install_error_handlers(app)
     # Added first, so it runs inside ServerMiddleware (cookie, body limit, headers).
-    app.add_middleware(ActionFastPath, service=service)
-    app.add_middleware(ServerMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(ActionFastPath, service=service, guard=guard)
+    app.add_middleware(ServerMiddleware, players=players, max_body_bytes=settings.max_body_bytes)
     for module in (games, review, stats, records, advice, health):
         app.include_router(module.router)
 

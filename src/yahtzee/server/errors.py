@@ -25,11 +25,14 @@ log = logging.getLogger("yahtzee.server")
 class ApiError(Exception):
     """An error with its HTTP status, stable ``code`` and Chinese ``message``."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(f"{status} {code}: {message}")
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers  # extra response headers (``Retry-After`` of a 429)
 
 
 class InvalidInputError(ApiError):
@@ -139,7 +142,7 @@ def to_api_error(exc: Exception) -> ApiError:
 def error_response(error: ApiError) -> JSONResponse:
     """The JSON body of an error."""
     body = {"error": {"code": error.code, "message": error.message}}
-    return JSONResponse(body, status_code=error.status)
+    return JSONResponse(body, status_code=error.status, headers=error.headers)
 
 
 async def handle_error(request: Request, exc: Exception) -> JSONResponse:

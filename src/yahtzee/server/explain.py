@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from yahtzee.rules import Category, Dice, Scorecard
-from yahtzee.solver import CategoryOption, KeepOption, Option, advise, hold_for
+from yahtzee.solver import CategoryOption, KeepOption, Option, StopOption, advise, hold_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +49,12 @@ def explain(
 ) -> Explanation | None:
     """Value the hint (``hold`` to roll on, or ``category`` to score) against the rest.
 
-    With rolls left the choices are the keeps, where keeping all five means "stop and write
-    the best box"; with none left they are the legal boxes. Returns ``None`` when the hint
-    is not among the ranked options (it always is for the expert).
+    With rolls left the choices are the keeps of fewer than five dice and stopping to write
+    the best box (worth that box's value); with none left they are the legal boxes. Returns
+    ``None`` when the hint is not among the ranked options (it always is for the expert).
     """
     ranked = advise(card, dice, rolls_left).options
-    choices = [_choice(option, dice, card) for option in ranked]
+    choices = [_choice(option, dice) for option in ranked]
     if hold is not None:
         match = [c for c in choices if c.hold is not None and _same_faces(dice, c.hold, hold)]
     else:
@@ -67,14 +67,10 @@ def explain(
     return Explanation(advised, max(others, key=lambda c: c.value, default=None))
 
 
-def _choice(option: Option, dice: Dice, card: Scorecard) -> Choice:
-    if isinstance(option, CategoryOption):
+def _choice(option: Option, dice: Dice) -> Choice:
+    if isinstance(option, CategoryOption | StopOption):
         return Choice(None, option.category, option.value)
     assert isinstance(option, KeepOption)
-    if len(option.keep) == len(dice.values):  # keep all five: stop and score the best box
-        best = advise(card, dice, 0).options[0]
-        assert isinstance(best, CategoryOption)
-        return Choice(None, best.category, option.value)
     return Choice(hold_for(dice, option.keep), None, option.value)
 
 

@@ -18,7 +18,8 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from yahtzee.server.errors import HANDLED, handle_error
-from yahtzee.server.middleware import PLAYER_SCOPE_KEY
+from yahtzee.server.limits import Guard
+from yahtzee.server.middleware import player_of
 from yahtzee.server.routers.games import ACTIONS
 from yahtzee.server.service import GameService
 from yahtzee.server.views import dump_json
@@ -31,9 +32,10 @@ _JSON = (b"content-type", b"application/json")
 class ActionFastPath:
     """Serve the game actions directly (see the module docstring)."""
 
-    def __init__(self, app: ASGIApp, service: GameService) -> None:
+    def __init__(self, app: ASGIApp, service: GameService, guard: Guard) -> None:
         self.app = app
         self.service = service
+        self.guard = guard
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "POST" and not scope.get("root_path"):
@@ -47,9 +49,9 @@ class ActionFastPath:
         self, scope: Scope, receive: Receive, send: Send, game_id: str, name: str
     ) -> None:
         try:
-            content = await ACTIONS[name](
-                self.service, scope[PLAYER_SCOPE_KEY], game_id, await _body(receive)
-            )
+            player = player_of(scope)
+            self.guard.actions.take(player)  # F5, before any work
+            content = await ACTIONS[name](self.service, player, game_id, await _body(receive))
         except HANDLED as exc:  # the same answer as the application's exception handlers
             response = await handle_error(Request(scope, receive), exc)
             await response(scope, receive, send)

@@ -1,6 +1,8 @@
 """One pure-ASGI middleware for what every response needs.
 
-* the anonymous player cookie (issued on the first request, U9);
+* the anonymous, signed player cookie (U9, F4; see :mod:`yahtzee.server.identity`): the
+  request's player is resolved on first use (:func:`player_of`), and a new or re-signed
+  id is sent back in ``Set-Cookie``;
 * same-origin JSON only for anything that can change state (F3): a POST, PUT, PATCH or
   DELETE whose ``Origin`` is not this server's own, or whose ``Sec-Fetch-Site`` is
   ``cross-site``, gets 403 ``forbidden``; a POST, PUT or PATCH whose body is not
@@ -22,19 +24,17 @@ instead of an extra task and a response copy.
 from __future__ import annotations
 
 import json
-import re
-import secrets
 from urllib.parse import urlsplit
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from yahtzee.server.errors import ApiError, to_api_error
+from yahtzee.server.identity import PlayerIds
 
 COOKIE_NAME = "yahtzee_player"
 COOKIE_MAX_AGE = 365 * 24 * 3600
-PLAYER_SCOPE_KEY = "yahtzee.player_id"
-_PLAYER_ID = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
+PLAYER_SCOPE_KEY = "yahtzee.visitor"
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -53,22 +53,50 @@ _NO_STORE = (b"cache-control", b"no-store")
 _NO_CACHE = (b"cache-control", b"no-cache")
 
 
-def new_player_id() -> str:
-    """A fresh anonymous id: 192 random bits from the OS CSPRNG, URL-safe base64."""
-    return secrets.token_urlsafe(24)
-
-
-def _cookie_player(header: bytes) -> str | None:
-    """Our id from a ``Cookie`` header; anything malformed counts as no cookie.
+def _cookie_value(header: bytes) -> str | None:
+    """Our cookie's raw value from a ``Cookie`` header (checked later, when needed).
 
     A plain split rather than :class:`http.cookies.SimpleCookie`: our value is URL-safe
-    base64 (no quoting to undo) and this runs on every request.
+    base64 and a dot (no quoting to undo) and this runs on every request.
     """
     for part in header.decode("latin-1").split(";"):
         name, sep, value = part.strip().partition("=")
         if sep and name == COOKIE_NAME:
-            return value if _PLAYER_ID.match(value) else None
+            return value
     return None
+
+
+class Visitor:
+    """The player behind one request, resolved from its cookie on first use (so a request
+    that needs no player, a static file or ``/api/health``, mints no id)."""
+
+    __slots__ = ("_address", "_cookie", "_ids", "issue", "player_id")
+
+    def __init__(self, ids: PlayerIds, cookie: str | None, address: str) -> None:
+        self._ids = ids
+        self._cookie = cookie
+        self._address = address
+        self.player_id: str | None = None
+        self.issue = False
+
+    def resolve(self) -> str:
+        """The player id (minted, F5-limited, or adopted on first call)."""
+        if self.player_id is None:
+            self.player_id, self.issue = self._ids.resolve(self._cookie, self._address)
+        return self.player_id
+
+
+def player_of(scope: Scope) -> str:
+    """The request's player id (see :class:`Visitor`)."""
+    visitor: Visitor = scope[PLAYER_SCOPE_KEY]
+    return visitor.resolve()
+
+
+def client_address(scope: Scope) -> str:
+    """The client's address as the server sees it (behind a trusted proxy, uvicorn puts
+    the forwarded address here)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
 
 
 # Methods that may change state: they must come from our own pages, as JSON (F3).
@@ -168,20 +196,21 @@ class ServerMiddleware:
     """Player cookie, same-origin JSON, body size limit, HEAD and security headers (see the
     module docstring)."""
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int = 64 * 1024) -> None:
+    def __init__(self, app: ASGIApp, players: PlayerIds, max_body_bytes: int = 64 * 1024) -> None:
         self.app = app
+        self.players = players
         self.max_body_bytes = max_body_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        player_id: str | None = None
+        cookie: str | None = None
         length: int | None = None
         checked: dict[bytes, bytes] = {}
         for name, value in scope["headers"]:
-            if name == b"cookie" and player_id is None:
-                player_id = _cookie_player(value)
+            if name == b"cookie" and cookie is None:
+                cookie = _cookie_value(value)
             elif name == b"content-length":
                 checked[name] = value
                 try:
@@ -196,12 +225,10 @@ class ServerMiddleware:
             scope = {**scope, "method": "GET"}
         # Re-issued on each new game too, so that the year's expiry slides while a
         # browser keeps playing and its records are not lost after a year (U9).
-        issue_cookie = player_id is None or (
-            scope["method"] == "POST" and scope["path"] == "/api/games"
-        )
-        if player_id is None:
-            player_id = new_player_id()
-        scope[PLAYER_SCOPE_KEY] = player_id
+        renew = scope["method"] == "POST" and scope["path"] == "/api/games"
+        visitor = Visitor(self.players, cookie, client_address(scope))
+        scope[PLAYER_SCOPE_KEY] = visitor
+        signer = self.players.signer
         api = scope["path"].startswith("/api/")
 
         async def send_with_headers(message: Message) -> None:
@@ -213,12 +240,13 @@ class ServerMiddleware:
                 elif not any(name == b"cache-control" for name, _ in headers):
                     # Static assets: revalidate (ETag) so a new release is picked up at once.
                     headers.append(_NO_CACHE)
-                if issue_cookie:
-                    cookie = (
-                        f"{COOKIE_NAME}={player_id}; Max-Age={COOKIE_MAX_AGE}; Path=/; "
-                        "HttpOnly; SameSite=Lax"
+                player_id = visitor.player_id
+                if player_id is not None and (visitor.issue or renew):
+                    value = (
+                        f"{COOKIE_NAME}={signer.sign(player_id)}; Max-Age={COOKIE_MAX_AGE}; "
+                        "Path=/; HttpOnly; SameSite=Lax"
                     )
-                    headers.append((b"set-cookie", cookie.encode()))
+                    headers.append((b"set-cookie", value.encode()))
                 message = {**message, "headers": headers}
             elif head and message["type"] == "http.response.body" and message.get("body"):
                 message = {**message, "body": b""}
@@ -260,6 +288,8 @@ async def send_error(send: Send, error: ApiError, *, close: bool = False) -> Non
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
     ]
+    for name, value in (error.headers or {}).items():
+        headers.append((name.encode("latin-1"), value.encode("latin-1")))
     if close:
         # The unread body of a too-large request must not be taken for the next request.
         headers.append((b"connection", b"close"))

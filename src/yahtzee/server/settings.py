@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import platformdirs
 
 from yahtzee.dice import DiceSource
+from yahtzee.serve_config import Limits
 from yahtzee.turn import Player
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -30,6 +32,10 @@ class Settings:
     ``dice_seed`` and ``dice`` exist for tests only: production leaves both ``None`` and
     every die comes from the operating system's CSPRNG (:class:`~yahtzee.dice.SystemDice`).
     ``players`` replaces :func:`yahtzee.players.get_player` (tests).
+
+    ``secret`` signs the player cookies (F4): by default ``$YAHTZEE_SECRET``, else the
+    contents of ``secret_file``, else of ``<db>.secret`` (created on the first start).
+    ``limits`` are the rate limits and the pruning age (F5).
     """
 
     db: Path | str = field(default_factory=default_db_path)
@@ -39,3 +45,7 @@ class Settings:
     static_dir: Path = STATIC_DIR
     synchronous: str = "NORMAL"
     max_body_bytes: int = 64 * 1024
+    secret: str | None = field(default_factory=lambda: os.environ.get("YAHTZEE_SECRET") or None)
+    secret_file: Path | None = None
+    limits: Limits = field(default_factory=Limits)
+    clock: Callable[[], float] = time.monotonic  # of the rate limits (tests stop it)

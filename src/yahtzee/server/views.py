@@ -210,7 +210,9 @@ class GameOut(BaseModel):
 
 
 class AlternativeOut(BaseModel):
-    """The best choice other than the advice, and its value."""
+    """The best choice other than the advice, and its value: ``hold`` to roll on, or
+    ``category`` to write now (with rolls left: stop rolling and write the dice's best box,
+    valued as that box)."""
 
     hold: list[bool] | None
     category: str | None

@@ -77,14 +77,15 @@ assert _COMPLETE.shape == (_FULL, N_DICE)
 assert N_KEEPS == _FULL + N_DICE
 
 
-def reroll_single(e: F64) -> tuple[F64, F64]:
+def reroll_single(e: F64, stop: F64) -> tuple[F64, F64]:
     """One more roll for one state: flat keep values (462,) and the new roll values (252,).
 
-    Keeps of fewer than five dice average over their completions (a dense 210x252 product);
-    level-5 keeps are ``e`` itself (stop rolling); the best keep within each roll is a
-    1-D ``maximum.reduceat`` over its distinct sub-keeps.
+    Keeps of fewer than five dice average over their completions of ``e`` (a dense 210x252
+    product); level-5 keeps are ``stop`` (``E0``: stop rolling and score the best box — the
+    game has no "hold all five and roll again"); the best keep within each roll is a 1-D
+    ``maximum.reduceat`` over its distinct sub-keeps.
     """
-    k = np.concatenate((_COMPLETE @ e, e))
+    k = np.concatenate((_COMPLETE @ e, stop))
     return k, np.maximum.reduceat(k[_SUB_FLAT], _SUB_STARTS)
 
 
@@ -94,9 +95,11 @@ _extend_lock = Lock()
 class TurnArrays:
     """One state's turn: ``e_r`` per roll and ``k_r`` per flat keep, for r rolls left.
 
-    ``k_r[k]`` is the value of keeping multiset ``k`` with ``r`` rolls left (level-5 keeps
-    = stopping with that roll); ``e_r[d]`` the value of holding roll ``d`` with ``r`` rolls
-    left. ``e0`` is the optimal one for the expert; heuristic players pass their own.
+    ``k_r[k]`` is the value of keeping multiset ``k`` with ``r`` rolls left; on level 5
+    (all five dice) it is ``e0``, stopping and scoring now, whatever ``r`` is (holding all
+    five and rolling again is not a move). ``e_r[d]`` is the value of holding roll ``d``
+    with ``r`` rolls left. ``e0`` is the optimal one for the expert; heuristic players
+    pass their own.
 
     Arrays are computed on first use and only as far as needed: a decision with ``r``
     rolls left needs ``e_{r-1}`` in full but ``k_r`` only at the keeps within its roll.
@@ -120,7 +123,7 @@ class TurnArrays:
             # two threads never append the same level twice.
             with _extend_lock:
                 while len(self._k) < rolls_left:
-                    k, e = reroll_single(self._e[len(self._k)])
+                    k, e = reroll_single(self._e[len(self._k)], self._e[0])
                     self._k.append(k)
                     if len(self._e) == len(self._k):
                         self._e.append(e)
@@ -134,14 +137,17 @@ class TurnArrays:
 
     def candidates(self, dice: Dice, rolls_left: int) -> tuple[tuple[int, ...], list[float]]:
         """The distinct keeps of ``dice`` (flat indices, see ``KEEP_FACES``, ascending, so
-        the whole roll comes last) and their values with ``rolls_left`` rolls to come."""
+        the whole roll comes last) and their values with ``rolls_left`` rolls to come.
+
+        The whole roll stands for stopping: its value is ``e0``, the best box now, with one
+        roll left and with two alike (never "keep all five and roll once more")."""
         d = dice_index(dice.values)
         subs = _UNIQUE_SUBS[d]
         # Always the same small product (never the cached full one), so an answer does not
         # depend on what the cache held: same position, same values, to the last bit.
         before = self.rolls(rolls_left - 1)
         values = (_COMPLETE[_UNIQUE_SUB_ARRAYS[d][:-1]] @ before).tolist()
-        values.append(float(before[d]))  # keeping all five: stop with this roll
+        values.append(float(self._e[0][d]))  # stop now and score the best box
         return subs, values
 
     def choices(
@@ -156,12 +162,6 @@ class TurnArrays:
         """The faces to keep (all five = stop) that maximise ``k_rolls_left``."""
         subs, values = self.candidates(dice, rolls_left)
         return KEEP_FACES[subs[values.index(max(values))]]
-
-    def ranked_keeps(self, dice: Dice, rolls_left: int) -> list[KeepOption]:
-        """Every distinct keep of ``dice``, best first."""
-        subs, values = self.candidates(dice, rolls_left)
-        order = sorted(range(len(subs)), key=lambda i: -values[i])
-        return [KeepOption(KEEP_FACES[subs[i]], values[i]) for i in order]
 
 
 _CACHE_SIZE = 64
@@ -187,7 +187,7 @@ def turn_arrays(table: ValueTable, mask: int, up: int, flag: int) -> TurnArrays:
 
 @dataclass(frozen=True, slots=True)
 class KeepOption:
-    """Keep these faces (ascending) and reroll the rest; all five = stop rolling."""
+    """Keep these faces (ascending, fewer than five) and reroll the rest."""
 
     keep: tuple[int, ...]
     value: float
@@ -210,16 +210,37 @@ class CategoryOption:
         return {"category": self.category.value, "points": self.points, "value": self.value}
 
 
-Option = KeepOption | CategoryOption
+@dataclass(frozen=True, slots=True)
+class StopOption:
+    """With rolls left: stop rolling and write the dice in ``category``, their best legal
+    box, for ``points``. ``value`` is that box's value, the same number as the best
+    :class:`CategoryOption` with no rolls left (forced Joker and bonuses included)."""
+
+    category: Category
+    points: int
+    value: float
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"stop": true, "category": id, "points": int, "value": float}``."""
+        return {
+            "stop": True,
+            "category": self.category.value,
+            "points": self.points,
+            "value": self.value,
+        }
+
+
+Option = KeepOption | StopOption | CategoryOption
 
 
 @dataclass(frozen=True, slots=True)
 class Advice:
     """Every option of a position ranked by value (expected points still to come).
 
-    ``state_value`` is the value of the position under optimal play: the best option's
-    value, or without dice the value of the next turn's start. ``options`` is sorted by
-    value, best first (empty without dice).
+    With rolls left the options are the proper keeps and one :class:`StopOption`; with none
+    left, the legal boxes. ``state_value`` is the value of the position under optimal play:
+    the best option's value, or without dice the value of the next turn's start.
+    ``options`` is sorted by value, best first (empty without dice).
     """
 
     state_value: float
@@ -283,12 +304,20 @@ def roll_gains(card: Scorecard) -> tuple[F64, npt.NDArray[np.intp]]:
     )
 
 
-def keep_options(
-    card: Scorecard, dice: Dice, rolls_left: int, table: ValueTable
-) -> list[KeepOption]:
-    """Every distinct keep of ``dice`` with ``rolls_left`` (1 or 2) rolls left, ranked."""
+def keep_options(card: Scorecard, dice: Dice, rolls_left: int, table: ValueTable) -> list[Option]:
+    """With ``rolls_left`` 1 or 2: every proper keep of ``dice`` and stopping now, ranked
+    (on equal values keeps first, as the expert breaks ties)."""
     mask, up, flag = state_of(card)
-    return turn_arrays(table, mask, up, flag).ranked_keeps(dice, rolls_left)
+    subs, values = turn_arrays(table, mask, up, flag).candidates(dice, rolls_left)
+    category, points, _ = _best_box(mask, up, flag, dice, table)
+    # The whole roll (last) is stopping, valued E0 by candidates(); the stable sort keeps
+    # the keeps ahead of stopping on equal values, as the expert's best_keep does.
+    options: list[Option] = [
+        KeepOption(KEEP_FACES[s], v) for s, v in zip(subs, values, strict=True)
+    ]
+    options[-1] = StopOption(category, points, values[-1])
+    options.sort(key=lambda o: -o.value)
+    return options
 
 
 def advise(
@@ -296,8 +325,9 @@ def advise(
 ) -> Advice:
     """Rank every option of the position (see :class:`Advice`).
 
-    With ``rolls_left`` 1 or 2 the options are keeps; with 0 they are the legal boxes.
-    Without dice, the value of the state at the start of the next turn.
+    With ``rolls_left`` 1 or 2 the options are the keeps of fewer than five dice plus one
+    :class:`StopOption` (stop rolling, worth the best box now); with 0 they are the legal
+    boxes. Without dice, the value of the state at the start of the next turn.
     """
     if table is None:
         table = load_table()
@@ -308,12 +338,13 @@ def advise(
     if rolls_left == 0:
         options = list(category_options(card, dice, table))
     else:
-        options = list(keep_options(card, dice, rolls_left, table))
+        options = keep_options(card, dice, rolls_left, table)
     return Advice(options[0].value, options)
 
 
 def best_keep(card: Scorecard, dice: Dice, rolls_left: int, table: ValueTable) -> tuple[int, ...]:
-    """The faces the expert keeps (all five = stop rolling); ``rolls_left`` is 1 or 2."""
+    """The faces the expert keeps (all five = stop rolling and score); ``rolls_left`` is 1
+    or 2."""
     mask, up, flag = state_of(card)
     return turn_arrays(table, mask, up, flag).best_keep(dice, rolls_left)
 
@@ -332,6 +363,13 @@ def best_category(card: Scorecard, dice: Dice, table: ValueTable) -> Category:
     loop); tests check it against :func:`category_options`, which uses the rules engine.
     """
     mask, up, flag = state_of(card)
+    return _best_box(mask, up, flag, dice, table)[0]
+
+
+def _best_box(
+    mask: int, up: int, flag: int, dice: Dice, table: ValueTable
+) -> tuple[Category, int, float]:
+    """The best legal box of ``dice`` in state (mask, up, flag): box, points, value."""
     d = dice_index(dice.values)
     points = _POINTS_BY_ROLL[d]
     face = _YAHTZEE_FACE[d]
@@ -347,7 +385,7 @@ def best_category(card: Scorecard, dice: Dice, table: ValueTable) -> Category:
         boxes = range(13)
     v = table.flat
     bonus = YAHTZEE_BONUS if joker and flag else 0
-    best, best_value = -1, -math.inf
+    best, best_points, best_value = -1, 0, -math.inf
     for c in boxes:
         if mask >> c & 1:
             continue
@@ -360,7 +398,7 @@ def best_category(card: Scorecard, dice: Dice, table: ValueTable) -> Category:
                 gain += UPPER_BONUS
         elif c == _Y:
             new_flag = int(p == YAHTZEE_POINTS)
-        value = gain + float(v[((mask | 1 << c) * N_UP + new_up) * 2 + new_flag])
+        value = gain + v.item(((mask | 1 << c) * N_UP + new_up) * 2 + new_flag)
         if value > best_value:
-            best, best_value = c, value
-    return CATEGORIES[best]
+            best, best_points, best_value = c, p, value
+    return CATEGORIES[best], best_points, best_value

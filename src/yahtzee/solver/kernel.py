@@ -9,7 +9,11 @@ own short-vector twin :func:`single_state_e0`; :func:`category_values` scores gi
 Notation for one state: ``E0[d]`` is the value of stopping with roll ``d`` (best legal box
 plus everything after), ``K_r[k]`` the value of keeping multiset ``k`` with ``r`` rolls
 left, and ``E_r[d] = max over k within d of K_r[k]`` the value of holding roll ``d`` with
-``r`` rolls left. ``K_r`` on level 5 is ``E_{r-1}`` (keeping all five = stop rolling).
+``r`` rolls left. ``K_r`` on level 5 is ``E_{r-1}`` here: for the roll values ``E_r`` this
+is the same as the game's ``E0`` (stop and score; there is no "hold all five and roll
+again"), since ``E_1 = max(proper K_1, E0)`` and every proper ``K_2`` is at least its
+``K_1``. Decisions that rank level-5 keeps themselves (the advisor, the simulator) use
+``E0`` for them.
 """
 
 from __future__ import annotations

@@ -97,6 +97,11 @@ class Storage(Protocol):
         """The player's unfinished game, or ``None``."""
         ...
 
+    def owns_games(self, player_id: str) -> bool:
+        """Whether the player has an unfinished or a finished game (F4: adopting the
+        unsigned ids of older versions)."""
+        ...
+
     def append(
         self,
         game: StoredGame,

@@ -259,6 +259,18 @@ class SQLiteStorage:
             ).fetchone()
         return None if row is None else self._game(row)
 
+    def owns_games(self, player_id: str) -> bool:
+        """See :meth:`Storage.owns_games` (two lookups, each in a partial index)."""
+        with self._lock:
+            for status in ("in_progress", "finished"):
+                row = self._conn.execute(
+                    "SELECT 1 FROM games WHERE player_id = ? AND status = ? LIMIT 1",
+                    (player_id, status),
+                ).fetchone()
+                if row is not None:
+                    return True
+        return False
+
     def append(
         self,
         game: StoredGame,

@@ -6,14 +6,34 @@ from typing import Any
 
 from fastapi import Request
 
-from yahtzee.server.middleware import PLAYER_SCOPE_KEY
+from yahtzee.server.limits import Guard
+from yahtzee.server.middleware import player_of
 from yahtzee.server.service import GameService
 from yahtzee.server.views import ErrorOut
 
 
 def player_id(request: Request) -> str:
-    """The anonymous player id the middleware put in the scope (from the cookie)."""
-    value: str = request.scope[PLAYER_SCOPE_KEY]
+    """The request's anonymous player id (from its signed cookie, or newly issued)."""
+    return player_of(request.scope)
+
+
+def acting_player(request: Request) -> str:
+    """The player of a game action, charged to its actions rate limit (F5)."""
+    player = player_of(request.scope)
+    guard(request).actions.take(player)
+    return player
+
+
+def starting_player(request: Request) -> str:
+    """The player starting a game, charged to its new-games rate limit (F5)."""
+    player = player_of(request.scope)
+    guard(request).new_games.take(player)
+    return player
+
+
+def guard(request: Request) -> Guard:
+    """The process-wide rate limiters."""
+    value: Guard = request.app.state.guard
     return value
 
 
@@ -28,7 +48,11 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     text = {
         404: "`not_found`: no such game for this player",
         409: "`stale_version`, `illegal_action` or `zero_needs_confirmation`",
+        403: "`forbidden`: a request from another site (F3)",
         413: "`payload_too_large`: body over 64 KB",
+        415: "`unsupported_media_type`: the body is not `application/json` (F3)",
+        429: "`rate_limited`: too many requests; `Retry-After` says how many seconds to wait",
+        503: "`storage_unavailable`: the database cannot be written (disk full, read-only)",
         422: "`invalid_request`: malformed input",
     }
     return {s: {"model": ErrorOut, "description": text[s]} for s in statuses}

@@ -14,7 +14,13 @@ from yahtzee.game import Mode
 from yahtzee.players import DEFAULT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category
 from yahtzee.server.jsonbody import StrictBody, json_body, parse_body
-from yahtzee.server.routers._common import errors, player_id, service
+from yahtzee.server.routers._common import (
+    acting_player,
+    errors,
+    player_id,
+    service,
+    starting_player,
+)
 from yahtzee.server.service import GameService
 from yahtzee.server.views import GameOut, HintOut, game_json, hint_json
 
@@ -82,7 +88,7 @@ def body_doc(model: type[BaseModel], *, game_id: bool = True) -> dict[str, Any]:
     "",
     status_code=201,
     response_model=GameOut,
-    responses=errors(413, 422),
+    responses=errors(403, 413, 415, 422, 429, 503),
     openapi_extra=body_doc(NewGameIn, game_id=False),
     summary="Start a game (abandons the unfinished one: 重新开始)",
 )
@@ -95,7 +101,7 @@ async def create_game(
     """
     mode = body.mode
     difficulty = (body.difficulty or DEFAULT_DIFFICULTY) if mode is Mode.VS_COMPUTER else None
-    loaded = await service(request).new_game(player_id(request), mode, difficulty)
+    loaded = await service(request).new_game(starting_player(request), mode, difficulty)
     return JSONResponse(game_json(loaded), status_code=201)
 
 
@@ -159,15 +165,15 @@ ACTIONS: dict[str, Action] = {
 
 async def _run(request: Request, action: Action) -> JSONResponse:
     game_id: str = request.path_params["game_id"]
-    raw = await request.body()
-    return JSONResponse(await action(service(request), player_id(request), game_id, raw))
+    player = acting_player(request)  # F5: charged before any work
+    return JSONResponse(await action(service(request), player, game_id, await request.body()))
 
 
 @router.post(
     "/{game_id}/roll",
     openapi_extra=body_doc(RollIn),
     response_model=GameOut,
-    responses=errors(404, 409, 413, 422),
+    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
     summary="Roll the dice",
 )
 async def roll(request: Request) -> JSONResponse:
@@ -179,7 +185,7 @@ async def roll(request: Request) -> JSONResponse:
     "/{game_id}/score",
     openapi_extra=body_doc(ScoreIn),
     response_model=GameOut,
-    responses=errors(404, 409, 413, 422),
+    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
     summary="Write the dice in a box",
 )
 async def score(request: Request) -> JSONResponse:
@@ -196,7 +202,7 @@ async def score(request: Request) -> JSONResponse:
     "/{game_id}/hint",
     openapi_extra=body_doc(VersionIn),
     response_model=HintOut,
-    responses=errors(404, 409, 413, 422),
+    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
     summary="Ask the expert (3 hints per game)",
 )
 async def hint(request: Request) -> JSONResponse:
@@ -210,7 +216,7 @@ async def hint(request: Request) -> JSONResponse:
     "/{game_id}/resume",
     openapi_extra=body_doc(VersionIn),
     response_model=GameOut,
-    responses=errors(404, 409, 413, 422),
+    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
     summary="Continue from the lobby (the turn starts over)",
 )
 async def resume(request: Request) -> JSONResponse:

@@ -1,0 +1,185 @@
+"""F5: one client cannot flood the server: rate limits per player and per client address."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from yahtzee.serve_config import Limits
+from yahtzee.server.limits import RateLimitedError, RateLimiter
+
+from .helpers import NO_HOLD, Api, error_code
+from .test_same_origin import assert_security_headers
+
+
+class Clock:
+    """A monotonic clock the test moves by hand (no timing in tests)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def limited(make_client: Callable[..., TestClient], clock: Clock) -> Callable[..., TestClient]:
+    """Clients of apps with the DEFAULT limits and a stopped clock."""
+
+    def make(**overrides: Any) -> TestClient:
+        return make_client(limits=Limits(), clock=clock, **overrides)
+
+    return make
+
+
+def assert_rate_limited(response: Any, retry_after: int) -> None:
+    assert (response.status_code, error_code(response)) == (429, "rate_limited"), response.text
+    assert response.headers["retry-after"] == str(retry_after)
+    assert f"{retry_after} 秒后再试" in response.json()["error"]["message"]
+    assert_security_headers(response)
+
+
+def test_f5_defaults() -> None:
+    assert Limits() == Limits(
+        new_games_per_minute=30,
+        new_players_per_minute=60,
+        actions_per_second=20,
+        prune_after_days=7.0,
+    )
+
+
+def test_f5_a_player_gets_20_actions_a_second_then_429(
+    limited: Callable[..., TestClient], clock: Clock
+) -> None:
+    api = Api(limited())
+    game = api.roll(api.new())  # action 1
+    for _ in range(19):  # actions 2-20: 3 hints, then refusals (which count too)
+        r = api.post(game, "hint")
+        if r.status_code == 200:
+            game = r.json()["game"]
+    # That was 20 actions at one instant: the 21st is refused...
+    r = api.post(game, "roll", hold=NO_HOLD)
+    assert_rate_limited(r, 1)
+    assert api.get(game["id"]) == game  # ...and changed nothing
+    # Each twentieth of a second earns one more; a second refills the bucket.
+    clock.now += 0.051
+    game = api.roll(game)
+    assert_rate_limited(api.post(game, "roll", hold=NO_HOLD), 1)
+    clock.now += 1.0
+    assert api.roll(game)["rolls_left"] == 0
+
+
+def test_f5_the_action_limit_counts_per_player(limited: Callable[..., TestClient]) -> None:
+    alice, bob = Api(limited()), Api(limited())
+    games = {id(alice): alice.new(), id(bob): bob.new()}
+    for _ in range(20):
+        r = alice.post(games[id(alice)], "hint")  # refused before a roll, but an action
+        assert r.status_code == 409
+    assert_rate_limited(alice.post(games[id(alice)], "hint"), 1)
+    assert bob.roll(games[id(bob)])["rolls_left"] == 2  # bob is not slowed by alice
+
+
+def test_f5_the_limit_holds_on_both_routes_to_an_action(limited: Callable[..., TestClient]) -> None:
+    """The direct route and FastAPI's route share one bucket per player."""
+    api = Api(limited())
+    game = api.new()
+    for _ in range(20):
+        api.post(game, "hint")
+    from .test_fastpath import _without_fast_path
+
+    # (the same app, rebuilt without the fast path: its guard is the same object)
+    assert_rate_limited(api.post(game, "hint"), 1)
+    _without_fast_path(api.client)
+    assert_rate_limited(api.post(game, "hint"), 1)
+
+
+def test_f5_30_new_games_a_minute_per_player(
+    limited: Callable[..., TestClient], clock: Clock
+) -> None:
+    api = Api(limited())
+    for _ in range(30):
+        api.new()
+    r = api.client.post("/api/games", json={"mode": "solo"})
+    assert_rate_limited(r, 2)  # one more game every 2 s
+    clock.now += 2.0
+    api.new()
+    assert_rate_limited(api.client.post("/api/games", json={"mode": "solo"}), 2)
+
+
+def test_f5_60_new_player_ids_a_minute_per_address(
+    limited: Callable[..., TestClient], clock: Clock
+) -> None:
+    client = limited()
+    for _ in range(60):
+        client.cookies.clear()
+        assert client.get("/api/records").status_code == 200
+    client.cookies.clear()
+    r = client.get("/api/records")
+    assert_rate_limited(r, 1)
+    assert "set-cookie" not in r.headers  # no id was issued
+    r = client.post("/api/games", json={"mode": "solo"})
+    assert_rate_limited(r, 1)
+    # What needs no player still works; players with an id still play.
+    assert client.get("/api/health").status_code == 200
+    assert client.get("/").status_code == 200
+    # Another address is not affected.
+    other = limited()
+    other_addr = TestClient(other.app, client=("203.0.113.7", 5000))
+    assert other_addr.get("/api/records").status_code == 200
+    clock.now += 1.0
+    assert client.get("/api/records").status_code == 200
+
+
+def test_f5_a_known_player_is_not_charged_for_new_ids(
+    limited: Callable[..., TestClient],
+) -> None:
+    client = limited()
+    for _ in range(100):
+        assert client.get("/api/records").status_code == 200  # one id, reused
+
+
+# -- the limiter itself -----------------------------------------------------------------
+
+
+def test_rate_limiter_burst_refill_and_retry_after() -> None:
+    clock = Clock()
+    limiter = RateLimiter(30, 60.0, clock=clock)
+    for _ in range(30):
+        limiter.take("a")
+    with pytest.raises(RateLimitedError) as caught:
+        limiter.take("a")
+    assert caught.value.retry_after == 2
+    clock.now += 1.0  # half a token: still refused, 1 s to go
+    with pytest.raises(RateLimitedError) as caught:
+        limiter.take("a")
+    assert caught.value.retry_after == 1
+    clock.now += 1.0
+    limiter.take("a")
+    limiter.take("b")  # another key has its own bucket
+
+
+def test_rate_limiter_zero_is_off() -> None:
+    limiter = RateLimiter(0, 1.0)
+    for _ in range(1000):
+        limiter.take("a")
+    assert len(limiter) == 0
+
+
+def test_rate_limiter_memory_is_bounded() -> None:
+    clock = Clock()
+    limiter = RateLimiter(5, 1.0, max_keys=100, clock=clock)
+    for i in range(10_000):
+        limiter.take(f"client-{i}")
+    assert len(limiter) == 100
+    # Buckets that have refilled completely are dropped as time passes.
+    clock.now += 2.0
+    limiter.take("late")
+    assert len(limiter) == 1

@@ -22,7 +22,7 @@ with warnings.catch_warnings():
 
 from yahtzee.server import Settings, create_app
 
-from .helpers import NO_LIMITS, Api
+from .helpers import NO_LIMITS, Api, DocumentedResponses
 
 
 @pytest.fixture
@@ -33,7 +33,9 @@ def make_client(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
     def make(**overrides: Any) -> TestClient:
         defaults = {"db": tmp_path / "games.db", "dice_seed": 1234, "limits": NO_LIMITS}
         settings = Settings(**{**defaults, **overrides})
-        client = TestClient(create_app(settings))
+        app = create_app(settings)
+        client = TestClient(app)
+        client.event_hooks["response"].append(DocumentedResponses(app))
         client.__enter__()  # runs the lifespan: players and solver table load once
         clients.append(client)
         return client

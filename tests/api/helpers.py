@@ -2,30 +2,85 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import httpx
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from pydantic import BaseModel
 
+from yahtzee.rules import Category
 from yahtzee.serve_config import Limits
+from yahtzee.server.views import ErrorOut
 
 NO_HOLD = [False] * 5
 # The rate limits off (F5), for tests that play at machine speed (see conftest.py).
 NO_LIMITS = Limits(new_games_per_minute=0, new_players_per_minute=0, actions_per_second=0)
-ALL_CATEGORIES = (
-    "ones",
-    "twos",
-    "threes",
-    "fours",
-    "fives",
-    "sixes",
-    "three_of_a_kind",
-    "four_of_a_kind",
-    "full_house",
-    "small_straight",
-    "large_straight",
-    "yahtzee",
-    "chance",
-)
+ALL_CATEGORIES = tuple(c.value for c in Category)
+
+
+class DocumentedResponses:
+    """Checks every JSON response of the API against what ``/openapi.json`` documents.
+
+    Installed on every test client (an httpx response hook): the documented schema of the
+    path, method and status names a model (``$ref``), and the body must validate as that
+    pydantic model; an error status a route does not list must still be an
+    :class:`ErrorOut`. The models forbid undocumented fields, so a field added to a
+    response but not to its model (and so to the OpenAPI page) fails the API tests.
+    """
+
+    def __init__(self, app: FastAPI) -> None:
+        schema = app.openapi()
+        models = _response_models()
+        self.routes: list[tuple[re.Pattern[str], str, dict[str, type[BaseModel] | None]]] = []
+        # Literal paths before templated ones (/api/games/current before /{game_id}).
+        for path in sorted(schema["paths"], key=lambda p: p.count("{")):
+            pattern = re.compile(re.sub(r"\{[^/]+\}", "[^/]+", path))
+            for method, operation in schema["paths"][path].items():
+                documented: dict[str, type[BaseModel] | None] = {}
+                for status, response in operation.get("responses", {}).items():
+                    ref = response.get("content", {}).get("application/json", {})
+                    name = ref.get("schema", {}).get("$ref", "").rpartition("/")[2]
+                    documented[status] = models.get(name)
+                self.routes.append((pattern, method.upper(), documented))
+        self.checked = 0
+
+    def model_for(self, method: str, path: str, status: int) -> type[BaseModel] | None:
+        """The documented model of this response, ``None`` outside the documented API."""
+        for pattern, route_method, documented in self.routes:
+            if route_method == method and pattern.fullmatch(path):
+                model = documented.get(str(status))
+                if model is None and status >= 400:
+                    return ErrorOut
+                assert model is not None, f"{method} {path}: status {status} is not documented"
+                return model
+        return ErrorOut if status >= 400 and path.startswith("/api/") else None
+
+    def __call__(self, response: httpx.Response) -> None:
+        response.read()
+        request = response.request
+        if request.method == "HEAD" or not response.content:
+            return
+        path = request.url.path
+        model = self.model_for(request.method, path, response.status_code)
+        if model is None:
+            return
+        assert response.headers["content-type"].startswith("application/json"), path
+        model.model_validate_json(response.content)  # raises, naming the field, if not
+        self.checked += 1
+
+
+def _response_models() -> dict[str, type[BaseModel]]:
+    """The package's pydantic models by name (the names OpenAPI's ``$ref``s use)."""
+    found: dict[str, type[BaseModel]] = {}
+    stack = list(BaseModel.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        if cls.__module__.startswith("yahtzee."):
+            found.setdefault(cls.__name__, cls)
+    return found
 
 
 class Api:

@@ -163,6 +163,10 @@ def test_u2_a_registered_box_cannot_be_changed(api: Api) -> None:
 def test_u2_zero_needs_confirmation_server_side(make_client: Callable[..., TestClient]) -> None:
     api = Api(make_client(dice=ScriptedDice([1, 2, 3, 5, 6])))
     game = api.roll(api.new())
+    # The preview marks the boxes whose 0 needs confirming: the page asks from this alone.
+    marked = {c for c, o in game["preview"].items() if o["needs_confirmation"]}
+    lower = {"three_of_a_kind", "four_of_a_kind", "full_house", "small_straight"}
+    assert marked == {"fours", *lower, "large_straight", "yahtzee"}  # 1,2,3,5,6
     r = api.post(game, "score", category="yahtzee")
     assert (r.status_code, error_code(r)) == (409, "zero_needs_confirmation")
     assert api.get(game["id"]) == game  # "cancel changes nothing"
@@ -192,6 +196,7 @@ def test_r5_r6_joker_bonus_and_forbidden_boxes(make_client: Callable[..., TestCl
         "yahtzee_bonus": 100,
         "upper_bonus": 0,
         "allowed": True,
+        "needs_confirmation": False,
     }
     assert preview["chance"]["allowed"] is False  # the matching upper box is open
     r = api.post(game, "score", category="chance")

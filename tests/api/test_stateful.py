@@ -134,7 +134,9 @@ class GameApi(RuleBasedStateMachine):
             self.expect_refused(r, 409, "illegal_action")
             return
         others = any(o.legal and o.points > 0 for o in options.values() if o is not option)
-        if option.points == 0 and others and not confirm:
+        needs = option.points == 0 and others
+        assert before["preview"][category]["needs_confirmation"] is needs  # U2, as previewed
+        if needs and not confirm:
             self.expect_refused(r, 409, "zero_needs_confirmation")
             return
         game = self.accept(r)

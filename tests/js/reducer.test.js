@@ -2,11 +2,20 @@
 // no browser. `node --test tests/js/` (run by `make test`).
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { describeStep, hinted } from "../../src/yahtzee/static/js/messages.js";
-import { reduce } from "../../src/yahtzee/static/js/reducer.js";
-import { initialState } from "../../src/yahtzee/static/js/state.js";
+// The page reads the game's names and limits from a JSON block the server embeds in
+// index.html (config.js). Here that block is tests/js/config.json, which a Python test
+// (tests/api/test_page_config_fixture.py) keeps equal to the server's page_config().
+const CONFIG_TEXT = readFileSync(new URL("./config.json", import.meta.url), "utf-8");
+globalThis.document = {
+  getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : null),
+};
+
+const { describeStep, hinted } = await import("../../src/yahtzee/static/js/messages.js");
+const { reduce } = await import("../../src/yahtzee/static/js/reducer.js");
+const { initialState } = await import("../../src/yahtzee/static/js/state.js");
 
 const CATS = [
   "ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",

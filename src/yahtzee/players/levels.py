@@ -76,6 +76,8 @@ DEFAULT_DIFFICULTY = Difficulty.EXPERT
 """The level of a vs game when none is chosen (B1)."""
 HINT_DIFFICULTY = Difficulty.EXPERT
 """Whose advice the 「提示」 button gives (U4)."""
+SUGGESTED_DIFFICULTY = Difficulty.INTERMEDIATE
+"""The level the lobby offers a new player first (P5); 高手 is one click away."""
 
 
 def get_player(difficulty: Difficulty | str, rng: random.Random | None = None) -> Player:

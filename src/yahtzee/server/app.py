@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 from yahtzee import __version__
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
 from yahtzee.server.assets import StaticAssets
+from yahtzee.server.config import with_config
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
 from yahtzee.server.fastpath import ActionFastPath
@@ -31,7 +32,7 @@ from yahtzee.server.identity import (
 from yahtzee.server.limits import Guard
 from yahtzee.server.middleware import ServerMiddleware
 from yahtzee.server.reviews import ReviewService
-from yahtzee.server.routers import advice, games, health, records, review, stats
+from yahtzee.server.routers import advice, config, games, health, records, review, stats
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import Settings
 from yahtzee.storage import open_storage
@@ -134,7 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Added first, so it runs inside ServerMiddleware (cookie, body limit, headers).
     app.add_middleware(ActionFastPath, service=service, guard=guard)
     app.add_middleware(ServerMiddleware, players=players, max_body_bytes=settings.max_body_bytes)
-    for module in (games, review, stats, records, advice, health):
+    for module in (games, review, stats, records, advice, config, health):
         app.include_router(module.router)
 
     docs_html: list[str] = []
@@ -150,6 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(DOCS_CSS, media_type="text/css")
 
     # The page (at each of SPA_PATHS) and its files, read and gzip-compressed once, under
-    # content-hashed URLs cached for a year (P6); 404 JSON for anything missing.
-    app.mount("/", StaticAssets(static_dir, SPA_PATHS), name="static")
+    # content-hashed URLs cached for a year (P6); 404 JSON for anything missing. The page
+    # carries the game's names, limits and defaults (server/config.py).
+    app.mount("/", StaticAssets(static_dir, SPA_PATHS, with_config), name="static")
     return app

@@ -25,7 +25,7 @@ import gzip
 import hashlib
 import mimetypes
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,7 +86,14 @@ def _etag_matches(header: bytes, etag: bytes) -> bool:
 class StaticAssets:
     """A pure ASGI app for the page and its files (see the module docstring)."""
 
-    def __init__(self, directory: Path, page_paths: Iterable[str]) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        page_paths: Iterable[str],
+        prepare_page: Callable[[str], str] | None = None,
+    ) -> None:
+        """Serve ``directory``; the page is ``index.html`` passed through ``prepare_page``
+        (the app embeds the game's configuration with it)."""
         files = sorted(p for p in directory.rglob("*") if p.is_file())
         raw = {"/" + p.relative_to(directory).as_posix(): p.read_bytes() for p in files}
         release = hashlib.sha256()
@@ -101,7 +108,8 @@ class StaticAssets:
         index = raw.get("/index.html")
         if index is None:
             raise FileNotFoundError(f"the browser game is missing: {directory}/index.html")
-        self.page = Asset.of(self._versioned(index.decode()).encode(), "text/html; charset=utf-8")
+        html = index.decode() if prepare_page is None else prepare_page(index.decode())
+        self.page = Asset.of(self._versioned(html).encode(), "text/html; charset=utf-8")
         self.page_paths = frozenset(page_paths)
 
     def _versioned(self, html: str) -> str:

@@ -1,9 +1,10 @@
 """JSON views of the API (the game object, records) and their OpenAPI schemas.
 
 Handlers build plain dicts with the functions here and return them as ``JSONResponse``:
-the pydantic models below only document the shapes in the OpenAPI page (returning a
-Response directly skips FastAPI's output validation, which would double the cost of a
-game action for no benefit).
+the pydantic models below document the shapes in the OpenAPI page (returning a Response
+directly skips FastAPI's output validation, which would double the cost of a game action
+for no benefit). The API tests validate every response against its documented model
+instead, and the models forbid undocumented fields, so the two cannot drift apart.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from functools import lru_cache
 from typing import Any, Literal
 
 import orjson
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from yahtzee.game import Seat, Status
-from yahtzee.rules import CATEGORIES, Dice, Scorecard
+from yahtzee.game import Mode, Result, Seat, Status
+from yahtzee.players import Difficulty
+from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, needs_zero_confirmation
 from yahtzee.server.service import Hint, Loaded, options_for
 from yahtzee.storage import Records
 
@@ -50,14 +52,16 @@ def card_json(card: Scorecard) -> dict[str, Any]:
 @lru_cache(maxsize=4096)
 def preview_json(card: Scorecard, dice: Dice) -> dict[str, Any]:
     """U1: what ``dice`` would score in each open box of ``card`` (memoised, shared)."""
+    options = options_for(card, dice)
     return {
         c.value: {
             "points": o.points,
             "yahtzee_bonus": o.yahtzee_bonus,
             "upper_bonus": o.upper_bonus,
             "allowed": o.legal,
+            "needs_confirmation": o.legal and needs_zero_confirmation(options, c),
         }
-        for c, o in options_for(card, dice).items()
+        for c, o in options.items()
     }
 
 
@@ -127,23 +131,29 @@ def records_json(records: Records, current: Loaded | None = None) -> dict[str, A
 # -- OpenAPI documentation models ------------------------------------------------------
 
 
-class ErrorDetail(BaseModel):
+class _Out(BaseModel):
+    """A documented response shape: an undocumented field is an error in the API tests."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorDetail(_Out):
     """``code`` is stable (see docs/api.md); ``message`` is Chinese, fit to show a player."""
 
     code: str = Field(examples=["stale_version"])
     message: str = Field(examples=["这一步已经过期，请刷新后再试。"])
 
 
-class ErrorOut(BaseModel):
+class ErrorOut(_Out):
     """Every error response."""
 
     error: ErrorDetail
 
 
-class CardOut(BaseModel):
+class CardOut(_Out):
     """One player's scorecard; ``boxes`` maps the 13 category ids to points or null."""
 
-    boxes: dict[str, int | None]
+    boxes: dict[Category, int | None]
     upper_subtotal: int
     upper_bonus: int
     lower_total: int
@@ -151,79 +161,83 @@ class CardOut(BaseModel):
     total: int
 
 
-class PreviewOut(BaseModel):
+class PreviewOut(_Out):
     """What the current dice would score in one open box (U1)."""
 
     points: int
     yahtzee_bonus: int
     upper_bonus: int
     allowed: bool = Field(description="false for a box the forced Joker rule (R6) forbids")
+    needs_confirmation: bool = Field(
+        description="scoring here writes 0 while another allowed box would score (U2): "
+        "the score action is refused without confirm_zero"
+    )
 
 
-class StepOut(BaseModel):
+class StepOut(_Out):
     """One step of the computer's turn: a roll (``hold``, ``dice``) or a score."""
 
     action: Literal["roll", "score"]
     hold: list[bool] | None = None
     dice: list[int]
-    category: str | None = None
+    category: Category | None = None
     points: int | None = None
 
 
-class ComputerTurnOut(BaseModel):
+class ComputerTurnOut(_Out):
     """The computer's most recent turn, for the page to replay at a human pace (U8)."""
 
     round: int
     steps: list[StepOut]
 
 
-class TurnOut(BaseModel):
+class TurnOut(_Out):
     """One finished turn of either player, for the page's turn log (P4)."""
 
     round: int = Field(ge=1, le=13)
-    player: Literal["human", "computer"]
+    player: Seat
     dice: list[int]
-    category: str
+    category: Category
     points: int = Field(description="what the box took (without the Yahtzee bonus)")
     yahtzee_bonus: int = Field(description="100 when this turn earned a 快艇加成, else 0")
 
 
-class GameOut(BaseModel):
+class GameOut(_Out):
     """The game object."""
 
     id: str
     version: int = Field(description="send it back with every action; +1 per logged event")
-    mode: Literal["solo", "vs_computer"]
-    difficulty: Literal["novice", "intermediate", "expert"] | None
-    status: Literal["in_progress", "finished", "abandoned"]
+    mode: Mode
+    difficulty: Difficulty | None
+    status: Status
     round: int = Field(ge=1, le=13)
-    current_player: Literal["human", "computer"]
+    current_player: Seat
     dice: list[int] | None
     rolls_left: int
     hints_left: int
-    players: dict[str, CardOut] = Field(description="'human' and, in vs games, 'computer'")
-    preview: dict[str, PreviewOut] | None
+    players: dict[Seat, CardOut] = Field(description="'human' and, in vs games, 'computer'")
+    preview: dict[Category, PreviewOut] | None
     computer_turn: ComputerTurnOut | None
     turns: list[TurnOut] = Field(description="every finished turn of this game, in order")
-    result: Literal["win", "loss", "draw", "solo"] | None
+    result: Result | None
     new_record: bool
 
 
-class AlternativeOut(BaseModel):
+class AlternativeOut(_Out):
     """The best choice other than the advice, and its value: ``hold`` to roll on, or
     ``category`` to write now (with rolls left: stop rolling and write the dice's best box,
     valued as that box)."""
 
     hold: list[bool] | None
-    category: str | None
+    category: Category | None
     value: float
 
 
-class HintOut(BaseModel):
+class HintOut(_Out):
     """The expert's advice: ``hold`` while rolling on is best, else ``category``."""
 
     hold: list[bool] | None
-    category: str | None
+    category: Category | None
     value: float | None = Field(
         description="expected points still to be added to the total by following the advice"
     )
@@ -233,19 +247,19 @@ class HintOut(BaseModel):
     game: GameOut
 
 
-class RecentGameOut(BaseModel):
+class RecentGameOut(_Out):
     """One recent finished game."""
 
     id: str
     finished_at: str
-    mode: str
-    difficulty: str | None
+    mode: Mode
+    difficulty: Difficulty | None
     human_total: int
     computer_total: int | None
-    result: Literal["win", "loss", "draw", "solo"]
+    result: Result
 
 
-class RecordsOut(BaseModel):
+class RecordsOut(_Out):
     """This browser's records (U9), over finished games."""
 
     best_score: int | None
@@ -259,7 +273,83 @@ class RecordsOut(BaseModel):
     )
 
 
-class HealthOut(BaseModel):
+class HealthOut(_Out):
     """Liveness."""
 
     status: Literal["ok"]
+
+
+class CategoryInfo(_Out):
+    """One box of the scorecard."""
+
+    id: Category
+    zh: str = Field(examples=["一点"])
+    upper: bool
+    face: int | None = Field(description="the face an upper box counts; null for lower boxes")
+
+
+class DifficultyInfo(_Out):
+    """One computer level (B1), weakest first."""
+
+    id: Difficulty
+    zh: str = Field(examples=["高手"])
+    summary: str = Field(description="how it plays, in one Chinese line")
+
+
+class LimitsOut(_Out):
+    """The game's numbers."""
+
+    dice: int
+    rolls_per_turn: int
+    hints_per_game: int
+    rounds: int
+    upper_bonus_threshold: int
+    upper_bonus: int
+    yahtzee_bonus: int
+
+
+class ConfigOut(_Out):
+    """Names, limits and defaults (``GET /api/config``, also embedded in the page)."""
+
+    categories: list[CategoryInfo]
+    difficulties: list[DifficultyInfo]
+    default_difficulty: Difficulty = Field(description="the level of a vs game without one")
+    suggested_difficulty: Difficulty = Field(description="the lobby's first offer (P5)")
+    modes: dict[Mode, str]
+    results: dict[Result, str]
+    limits: LimitsOut
+
+
+class KeepChoiceOut(_Out):
+    """Keep these faces and roll the rest (all five: stop and score)."""
+
+    keep: list[int]
+    value: float
+
+
+class BoxChoiceOut(_Out):
+    """Write the dice in ``category`` for ``points``."""
+
+    category: Category
+    points: int
+    value: float
+
+
+class StopChoiceOut(_Out):
+    """With rolls left: stop rolling and write the dice in ``category`` (its best box)."""
+
+    stop: Literal[True]
+    category: Category
+    points: int
+    value: float
+
+
+AdviceChoice = KeepChoiceOut | StopChoiceOut | BoxChoiceOut
+
+
+class AdviceOut(_Out):
+    """The expert's ranking of a position (``yahtzee advise --json``)."""
+
+    state_value: float = Field(description="expected points still to come under optimal play")
+    options: list[AdviceChoice] = Field(description="best first")
+    best: AdviceChoice | None

@@ -12,11 +12,17 @@ from yahtzee.errors import YahtzeeError
 from yahtzee.rules import Dice, Scorecard
 from yahtzee.server.errors import InvalidInputError
 from yahtzee.server.routers._common import errors
+from yahtzee.server.views import AdviceOut
 
 router = APIRouter(prefix="/api", tags=["advice"])
 
 
-@router.get("/advice", responses=errors(422), summary="What would the expert do here?")
+@router.get(
+    "/advice",
+    response_model=AdviceOut,
+    responses=errors(422),
+    summary="What would the expert do here?",
+)
 async def advice(
     scores: Annotated[
         str, Query(description="filled boxes, e.g. `ones=3,twos=6,yahtzee=50`", max_length=400)

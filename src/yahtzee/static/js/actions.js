@@ -8,21 +8,12 @@ import { confirmDialog } from "./dialog.js";
 import * as say from "./messages.js";
 import { createReplay } from "./replay.js";
 import { go, viewOf } from "./router.js";
+import { CONFIG } from "./config.js";
 import { canAct } from "./state.js";
 
 const NO_HOLD = [false, false, false, false, false];
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 const smooth = () => (matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth");
-
-/** Whether writing in `category` would be a 0 while another open box scores (U2). Read off
- * the server's preview; the server enforces the same rule with zero_needs_confirmation, which
- * also opens the dialog should the two ever disagree. */
-function wouldWasteRoll(game, category) {
-  const preview = game.preview || {};
-  const p = preview[category];
-  if (!p || p.points > 0 || p.yahtzee_bonus > 0) return false;
-  return Object.entries(preview).some(([c, o]) => c !== category && o.allowed && o.points > 0);
-}
 
 export function createActions(store) {
   const S = () => store.state;
@@ -127,7 +118,9 @@ export function createActions(store) {
     if (!canAct(S())) return;
     const p = before.preview ? before.preview[category] : null;
     if (!p || !p.allowed) return;
-    if (!confirmZero && wouldWasteRoll(before, category)) {
+    // U2: the server marks each box whose score it would refuse without confirmation (it
+    // answers zero_needs_confirmation, which also opens the dialog, should the two disagree).
+    if (!confirmZero && p.needs_confirmation) {
       if (await askZero(category)) await score(category, true);
       return;
     }
@@ -241,7 +234,7 @@ export function createActions(store) {
     if (!g || S().busy) return;
     replay.stop();
     dispatch({ type: "replayCancel" });
-    const game = await act(() => api.create(g.mode, g.difficulty || "expert"));
+    const game = await act(() => api.create(g.mode, g.difficulty || CONFIG.default_difficulty));
     if (game) {
       tell(say.RESTARTED);
       enterGame(game);

@@ -1,7 +1,7 @@
 // Every sentence the page says to the player (Simplified Chinese), in one place. Pure
 // functions of plain data: no DOM, no state; the reducer and the actions call them.
 
-import { CATEGORY_NAMES, DIFFICULTY_NAMES } from "./state.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES, LIMITS } from "./state.js";
 
 const list = (dice) => dice.join("、");
 const box = (category) => CATEGORY_NAMES[category] || category;
@@ -75,7 +75,7 @@ export function hinted(res) {
   return `${text}${lesson}。`;
 }
 
-export const NO_HINTS_LEFT = "这一局的 3 次提示已经用完了。";
+export const NO_HINTS_LEFT = `这一局的 ${LIMITS.hints_per_game} 次提示已经用完了。`;
 export const ROLL_FIRST = "先掷骰子，再来要提示。";
 export const ZERO_CANCELLED = "已取消，什么都没有改变。";
 export const GAME_GONE = "这一局已经结束或在别处重新开始了，已回到大厅。";
@@ -114,7 +114,7 @@ export function confirmZero(category) {
 
 // ------------------------------------------------------- the page's labels (render.js)
 
-const level = (difficulty) => DIFFICULTY_NAMES[difficulty] || "高手";
+const level = (difficulty) => DIFFICULTY_NAMES[difficulty] || difficulty;
 
 export const SUM_NAMES = {
   upper_subtotal: "上区小计",
@@ -123,7 +123,7 @@ export const SUM_NAMES = {
   yahtzee_bonus: "快艇加成",
   total: "总分",
 };
-export const UPPER_SUBTOTAL_TITLE = "一点到六点相加，满 63 分奖励 35 分";
+export const upperSubtotalTitle = (goal, bonus) => `一点到六点相加，满 ${goal} 分奖励 ${bonus} 分`;
 export const VIEW_TITLES = { lobby: "快艇骰子", game: "快艇骰子 · 牌桌", rules: "快艇骰子 · 规则" };
 export const YOU = "你";
 export const COMPUTER = "电脑";
@@ -185,8 +185,8 @@ export function upperProgress(subtotal, goal, earned, best) {
 
 export const hintButton = (left) => `提示 (${left})`;
 
-export function hintTitle(left, rolled) {
-  if (left <= 0) return "这一局的 3 次提示已经用完";
+export function hintTitle(left, rolled, perGame) {
+  if (left <= 0) return `这一局的 ${perGame} 次提示已经用完`;
   return rolled ? "按 H 也可以" : "先掷骰子再要提示";
 }
 

@@ -2,6 +2,8 @@
 // and afterwards only updates text and attributes, so focus and running animations survive.
 
 import {
+  FACES,
+  LIMITS,
   LOWER,
   RESULT_NAMES,
   ROUNDS,
@@ -258,14 +260,13 @@ function previewText(p) {
   return text;
 }
 
-const UPPER_GOAL = 63;
-const FACES = { ones: 1, twos: 2, threes: 3, fours: 4, fives: 5, sixes: 6 };
+const UPPER_GOAL = LIMITS.upper_bonus_threshold;
 
 /** P4: the upper-bonus progress line, honest when 63 can no longer be reached. */
 export function upperProgress(card) {
   const sub = card.upper_subtotal;
   let best = sub;
-  for (const [cat] of UPPER) if (card.boxes[cat] === null) best += 5 * FACES[cat];
+  for (const [cat] of UPPER) if (card.boxes[cat] === null) best += LIMITS.dice * FACES[cat];
   return say.upperProgress(sub, UPPER_GOAL, card.upper_bonus > 0, best);
 }
 
@@ -361,7 +362,7 @@ function renderScorecard(state) {
   }
   const sub = document.querySelector('tr[data-sum="upper_subtotal"] th');
   setText(sub, say.SUM_NAMES.upper_subtotal);
-  setAttr(sub, "title", say.UPPER_SUBTOTAL_TITLE);
+  setAttr(sub, "title", say.upperSubtotalTitle(UPPER_GOAL, LIMITS.upper_bonus));
   setText(byTestId("upper-progress"), upperProgress(human));
 }
 
@@ -373,7 +374,7 @@ function renderTopbar(state) {
   setText(hint, say.hintButton(g.hints_left));
   // Busy is not a reason to disable (that would drop the focus, P2): clicks wait instead.
   hint.disabled = !canAct({ ...state, busy: false }) || g.hints_left <= 0 || g.dice === null;
-  setAttr(hint, "title", say.hintTitle(g.hints_left, g.dice !== null));
+  setAttr(hint, "title", say.hintTitle(g.hints_left, g.dice !== null, LIMITS.hints_per_game));
   let round = g.round;
   if (state.replay) round = state.replay.round || round;
   setText(byTestId("round"), say.roundLabel(round, ROUNDS));

@@ -2,12 +2,14 @@
 // pace of the computer's replay, the theme, and the computer level last chosen in the lobby.
 // The theme is applied as soon as this module loads, before the first render.
 
+import { CONFIG } from "./config.js";
+
 const KEY = "yahtzee.settings";
 
 const CHOICES = {
   replay: ["slow", "normal", "fast", "skip"],
   theme: ["system", "light", "dark"],
-  difficulty: ["novice", "intermediate", "expert"],
+  difficulty: CONFIG.difficulties.map((d) => d.id),
 };
 
 // New players meet 普通; 高手 is one click away in the lobby.
@@ -108,6 +110,16 @@ export function installSettings() {
     setSetting("theme", event.target.value);
   });
   const picker = document.querySelector('[data-testid="difficulty"]');
+  for (const level of CONFIG.difficulties) {
+    const input = document.createElement("input");
+    Object.assign(input, { type: "radio", name: "difficulty", value: level.id });
+    const name = document.createElement("span");
+    name.textContent = level.zh;
+    const label = document.createElement("label");
+    label.title = level.summary;
+    label.append(input, name);
+    picker.append(label);
+  }
   const radio = picker.querySelector(`input[value="${current.difficulty}"]`);
   if (radio) radio.checked = true;
   picker.addEventListener("change", (event) => setSetting("difficulty", event.target.value));

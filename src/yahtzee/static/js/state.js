@@ -1,32 +1,22 @@
 // Plain data: what the page knows. No DOM, no fetch. Everything about the rules (previews,
 // legality, totals, the computer's moves) lives in `game`, exactly as the server sent it.
 
-export const UPPER = [
-  ["ones", "一点"],
-  ["twos", "二点"],
-  ["threes", "三点"],
-  ["fours", "四点"],
-  ["fives", "五点"],
-  ["sixes", "六点"],
-];
+import { CONFIG } from "./config.js";
 
-export const LOWER = [
-  ["three_of_a_kind", "三条"],
-  ["four_of_a_kind", "四条"],
-  ["full_house", "葫芦"],
-  ["small_straight", "小顺"],
-  ["large_straight", "大顺"],
-  ["yahtzee", "快艇"],
-  ["chance", "机会"],
-];
+// [id, Chinese name] of each box, in card order; names of levels, modes and results.
+export const UPPER = CONFIG.categories.filter((c) => c.upper).map((c) => [c.id, c.zh]);
+export const LOWER = CONFIG.categories.filter((c) => !c.upper).map((c) => [c.id, c.zh]);
+export const FACES = Object.fromEntries(CONFIG.categories.map((c) => [c.id, c.face]));
 
 export const CATEGORY_NAMES = Object.fromEntries([...UPPER, ...LOWER]);
 
-export const DIFFICULTY_NAMES = { novice: "入门", intermediate: "普通", expert: "高手" };
+export const DIFFICULTY_NAMES = Object.fromEntries(CONFIG.difficulties.map((d) => [d.id, d.zh]));
 
-export const RESULT_NAMES = { win: "胜", loss: "负", draw: "平", solo: "单人" };
+export const RESULT_NAMES = CONFIG.results;
 
-export const ROUNDS = 13;
+export const LIMITS = CONFIG.limits;
+
+export const ROUNDS = LIMITS.rounds;
 
 /** A fresh state object. */
 export function initialState() {

@@ -1,0 +1,67 @@
+"""The names, limits and defaults the page needs, from the one place each is defined.
+
+The page copies none of them: :func:`page_config` is embedded in ``index.html`` as a JSON
+data block (``<script type="application/json">``: data, never executed, so the Content
+Security Policy's ``script-src 'self'`` is untouched) and served as ``GET /api/config``.
+"""
+
+from __future__ import annotations
+
+import html
+from functools import cache
+from typing import Any
+
+import orjson
+
+from yahtzee.game import HINTS_PER_GAME, ROLLS_PER_TURN, ROUNDS, Mode, Result
+from yahtzee.players import DEFAULT_DIFFICULTY, LEVELS, SUGGESTED_DIFFICULTY, Difficulty
+from yahtzee.rules import (
+    CATEGORIES,
+    NUM_DICE,
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    YAHTZEE_BONUS,
+)
+
+MODE_ZH = {Mode.SOLO: "单人挑战", Mode.VS_COMPUTER: "人机对战"}
+RESULT_ZH = {Result.WIN: "胜", Result.LOSS: "负", Result.DRAW: "平", Result.SOLO: "单人"}
+CONFIG_ELEMENT_ID = "game-config"
+
+
+@cache
+def page_config() -> dict[str, Any]:
+    """``GET /api/config`` (see docs/api.md)."""
+    return {
+        "categories": [
+            {"id": c.value, "zh": c.zh, "upper": c.is_upper, "face": c.face} for c in CATEGORIES
+        ],
+        "difficulties": [
+            {"id": d.value, "zh": LEVELS[d].zh, "summary": LEVELS[d].summary} for d in Difficulty
+        ],
+        "default_difficulty": DEFAULT_DIFFICULTY.value,
+        "suggested_difficulty": SUGGESTED_DIFFICULTY.value,
+        "modes": {m.value: MODE_ZH[m] for m in Mode},
+        "results": {r.value: RESULT_ZH[r] for r in Result},
+        "limits": {
+            "dice": NUM_DICE,
+            "rolls_per_turn": ROLLS_PER_TURN,
+            "hints_per_game": HINTS_PER_GAME,
+            "rounds": ROUNDS,
+            "upper_bonus_threshold": UPPER_BONUS_THRESHOLD,
+            "upper_bonus": UPPER_BONUS,
+            "yahtzee_bonus": YAHTZEE_BONUS,
+        },
+    }
+
+
+def with_config(page: str) -> str:
+    """``page`` (index.html) with :func:`page_config` as a JSON block just before
+    ``</head>`` (at the end of a page without one). ``<`` is escaped so the data can never
+    close the element early."""
+    data = orjson.dumps(page_config()).decode().replace("<", "\\u003c")
+    block = (
+        f'  <script type="application/json" id="{html.escape(CONFIG_ELEMENT_ID)}">{data}</script>\n'
+    )
+    if "</head>" not in page:
+        return page + block
+    return page.replace("</head>", block + "</head>", 1)

@@ -145,7 +145,11 @@ async def _step(
         if game is not None:
             session.stats.games_finished += 1
         mode = "vs_computer" if rng.random() < vs_share else "solo"
-        body = {"mode": mode, "difficulty": rng.choice(["novice", "intermediate", "expert"])}
+        body: dict[str, Any] = {
+            "mode": mode,
+            "difficulty": rng.choice(["novice", "intermediate", "expert"]),
+        }
+        body["replace"] = True  # (a failed request may have left the last game unfinished)
         started: dict[str, Any] | None = await session.call("POST", "/api/games", body)
         return started
     return await _turn(session, game)

@@ -69,5 +69,26 @@ class StaleVersionError(YahtzeeError):
     """The game is not at the version the caller acted on: someone else acted first."""
 
 
+class GameInProgressError(YahtzeeError):
+    """A new game while the player's unfinished game ``game_id`` is kept (no ``replace``, F2).
+
+    The server fills in ``mode``, ``difficulty`` and ``round`` of that game for its message.
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        *,
+        mode: str | None = None,
+        difficulty: str | None = None,
+        round_: int | None = None,
+    ) -> None:
+        super().__init__(f"game {game_id} is still in progress")
+        self.game_id = game_id
+        self.mode = mode
+        self.difficulty = difficulty
+        self.round = round_
+
+
 class NotReviewableError(IllegalMoveError):
     """A review (复盘) of a game that is not finished: still in progress, or abandoned."""

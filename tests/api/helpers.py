@@ -89,10 +89,15 @@ class Api:
     def __init__(self, client: TestClient) -> None:
         self.client = client
 
-    def new(self, mode: str = "solo", difficulty: str | None = None) -> dict[str, Any]:
+    def new(
+        self, mode: str = "solo", difficulty: str | None = None, *, replace: bool = False
+    ) -> dict[str, Any]:
+        """Start a game (``replace``: abandon the unfinished one, F2)."""
         body: dict[str, Any] = {"mode": mode}
         if difficulty is not None:
             body["difficulty"] = difficulty
+        if replace:
+            body["replace"] = True
         r = self.client.post("/api/games", json=body)
         assert r.status_code == 201, r.text
         game: dict[str, Any] = r.json()

@@ -79,7 +79,7 @@ def test_create_vs_game_defaults_to_expert(api: Api) -> None:
     game = api.new("vs_computer")
     assert game["difficulty"] == "expert"
     assert set(game["players"]) == {"human", "computer"}
-    assert api.new("vs_computer", "novice")["difficulty"] == "novice"
+    assert api.new("vs_computer", "novice", replace=True)["difficulty"] == "novice"
 
 
 def test_current_game_is_404_then_the_unfinished_game(api: Api) -> None:
@@ -90,9 +90,42 @@ def test_current_game_is_404_then_the_unfinished_game(api: Api) -> None:
     assert api.client.get("/api/games/current").json()["id"] == game["id"]
 
 
-def test_u3_a_new_game_abandons_the_unfinished_one(api: Api) -> None:
+def test_f2_a_new_game_is_refused_while_one_is_in_progress(api: Api) -> None:
+    """F2: no silent loss. 409 game_in_progress names the saved game's mode and round."""
+    saved = api.play_turn(api.play_turn(api.new("vs_computer", "intermediate")))
+    saved = api.roll(saved)
+    for body in ({"mode": "solo"}, {"mode": "vs_computer"}, {"mode": "solo", "replace": False}):
+        r = api.client.post("/api/games", json=body)
+        assert (r.status_code, error_code(r)) == (409, "game_in_progress"), body
+        message = r.json()["error"]["message"]
+        assert "人机对战（普通，第 3 回合）" in message, message
+    # Nothing changed: the saved game is still the current one, at the same version.
+    assert api.client.get("/api/games/current").json() == saved
+    assert api.get(saved["id"]) == saved
+    # A solo game is named as such.
+    solo = api.new("solo", replace=True)
+    r = api.client.post("/api/games", json={"mode": "vs_computer"})
+    assert "单人挑战（第 1 回合）" in r.json()["error"]["message"]
+    assert api.client.get("/api/games/current").json()["id"] == solo["id"]
+
+
+def test_f2_replace_must_be_a_real_boolean(api: Api) -> None:
+    saved = api.new()
+    for value in ("true", 1, "yes", None):
+        r = api.client.post("/api/games", json={"mode": "solo", "replace": value})
+        assert (r.status_code, error_code(r)) == (422, "invalid_request"), value
+        assert "replace" in r.json()["error"]["message"]
+    assert api.client.get("/api/games/current").json()["id"] == saved["id"]
+
+
+def test_f2_no_replace_needed_once_the_game_is_finished(api: Api) -> None:
+    api.play_to_end(api.new())
+    assert api.new()["status"] == "in_progress"
+
+
+def test_u3_replace_abandons_the_unfinished_one(api: Api) -> None:
     old = api.roll(api.new())
-    new = api.new()
+    new = api.new(replace=True)
     assert api.client.get("/api/games/current").json()["id"] == new["id"]
     abandoned = api.get(old["id"])
     assert abandoned["status"] == "abandoned"
@@ -226,7 +259,7 @@ def test_u4_hints(api: Api) -> None:
     assert (r.status_code, error_code(r)) == (409, "illegal_action")
     assert api.get(game["id"]) == game  # the refusal spent nothing
     # The counter resets with a new game.
-    assert api.new()["hints_left"] == 3
+    assert api.new(replace=True)["hints_left"] == 3
 
 
 def test_u4_hint_with_no_rolls_left_names_a_box(api: Api) -> None:

@@ -106,11 +106,11 @@ def test_f5_30_new_games_a_minute_per_player(
 ) -> None:
     api = Api(limited())
     for _ in range(30):
-        api.new()
+        api.new(replace=True)
     r = api.client.post("/api/games", json={"mode": "solo"})
     assert_rate_limited(r, 2)  # one more game every 2 s
     clock.now += 2.0
-    api.new()
+    api.new(replace=True)
     assert_rate_limited(api.client.post("/api/games", json={"mode": "solo"}), 2)
 
 

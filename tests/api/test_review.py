@@ -83,7 +83,7 @@ def test_l1_review_refused_while_in_progress_or_abandoned(api: Api) -> None:
     assert r.status_code == 409
     assert r.json()["error"]["code"] == "illegal_action"
     assert "复盘" in r.json()["error"]["message"]
-    api.new()  # abandons the first game
+    api.new(replace=True)  # abandons the first game (F2)
     r = api.client.get(f"/api/games/{game['id']}/review")
     assert r.status_code == 409
     assert r.json()["error"]["code"] == "illegal_action"

@@ -83,12 +83,16 @@ class GameApi(RuleBasedStateMachine):
 
     @initialize(mode=st.sampled_from(["solo", "vs_computer"]))
     def start(self, mode: str) -> None:
-        self.new_game(mode)
+        self.new_game(mode, False)
 
-    @rule(mode=st.sampled_from(["solo", "vs_computer"]))
-    def new_game(self, mode: str) -> None:
+    @rule(mode=st.sampled_from(["solo", "vs_computer"]), replace=st.booleans())
+    def new_game(self, mode: str, replace: bool) -> None:
         old = self.game.get("id")
-        r = self.client.post("/api/games", json={"mode": mode, "difficulty": "novice"})
+        body = {"mode": mode, "difficulty": "novice", "replace": replace}
+        r = self.client.post("/api/games", json=body)
+        if old is not None and not self.over and not replace:
+            self.expect_refused(r, 409, "game_in_progress")  # F2: never lost silently
+            return
         assert r.status_code == 201
         self.game = r.json()
         assert (self.game["version"], self.game["rolls_left"], self.game["hints_left"]) == (1, 3, 3)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from yahtzee.errors import StaleVersionError
+from yahtzee.errors import GameInProgressError, StaleVersionError
 from yahtzee.game import GameState, Mode, Result, Status
 from yahtzee.rules import Category, Scorecard
 from yahtzee.storage import (
@@ -22,20 +22,23 @@ from yahtzee.storage.sqlite import MIGRATIONS
 PLAYER = "p" * 32
 
 
-def _new(store: Storage, game_id: str, mode: Mode = Mode.SOLO) -> None:
+def _new(store: Storage, game_id: str, mode: Mode = Mode.SOLO, *, replace: bool = False) -> None:
     store.create_game(
         game_id=game_id,
         player_id=PLAYER,
         mode=mode,
         difficulty=None,
         events=[Event("start", {"mode": mode.value, "difficulty": None})],
+        replace=replace,
     )
 
 
 _FLEXIBLE = {  # on top of 快艇 50, 大顺 40, 小顺 30, 葫芦 25 (145); every other box 0
     150: {Category.CHANCE: 5},
     180: {Category.CHANCE: 30, Category.THREE_OF_A_KIND: 5},
+    190: {Category.CHANCE: 30, Category.THREE_OF_A_KIND: 15},
     200: {Category.CHANCE: 30, Category.THREE_OF_A_KIND: 25},
+    230: {Category.CHANCE: 30, Category.THREE_OF_A_KIND: 30, Category.FOUR_OF_A_KIND: 25},
     250: {
         Category.CHANCE: 30,
         Category.THREE_OF_A_KIND: 30,
@@ -93,7 +96,7 @@ def test_the_event_log_is_append_only(tmp_path: Path) -> None:
 def test_one_unfinished_game_per_player_and_abandon_event(tmp_path: Path) -> None:
     store = SQLiteStorage(tmp_path / "d.db")
     _new(store, "g1")
-    _new(store, "g2")
+    _new(store, "g2", replace=True)
     old = store.get_game("g1")
     assert old is not None
     assert (old.status, old.version) == (Status.ABANDONED, 2)
@@ -103,6 +106,26 @@ def test_one_unfinished_game_per_player_and_abandon_event(tmp_path: Path) -> Non
     assert current.id == "g2"
     with pytest.raises(StaleVersionError):  # an abandoned game takes no more events
         store.append(old, [Event("restart_turn")], status=Status.IN_PROGRESS)
+
+
+def test_f2_a_new_game_without_replace_keeps_the_unfinished_one(tmp_path: Path) -> None:
+    store = SQLiteStorage(tmp_path / "d2.db")
+    _new(store, "g1")
+    with pytest.raises(GameInProgressError) as caught:
+        _new(store, "g2")
+    assert caught.value.game_id == "g1"
+    assert store.get_game("g2") is None  # nothing written
+    kept = store.get_game("g1")
+    assert kept is not None
+    assert (kept.status, kept.version) == (Status.IN_PROGRESS, 1)
+    assert [e.kind for e in store.events("g1")] == ["start"]
+    # Once it is finished, a new game needs no replace.
+    final = GameState(Mode.SOLO, (_complete_card(150),))
+    store.append(kept, [], status=Status.FINISHED, final=final)
+    _new(store, "g3")
+    current = store.current_game(PLAYER)
+    assert current is not None
+    assert current.id == "g3"
 
 
 def test_append_is_compare_and_set(tmp_path: Path) -> None:
@@ -120,13 +143,16 @@ def test_append_is_compare_and_set(tmp_path: Path) -> None:
     assert [e.kind for e in store.events("g", after=2)] == ["restart_turn"]
 
 
-def test_records_and_new_record(tmp_path: Path) -> None:
+def test_u7_records_and_new_record_are_solo_only(tmp_path: Path) -> None:
     store = open_storage(tmp_path / "f.db")
     totals = [
         (200, Result.SOLO, None),
         (180, Result.WIN, 150),
-        (250, Result.LOSS, 260),
+        (250, Result.LOSS, 260),  # a vs total above the solo best: not a record (U7)...
         (250, Result.DRAW, 250),
+        (230, Result.SOLO, None),  # ...nor does it raise the bar for solo games
+        (230, Result.SOLO, None),  # equal to the best is not a new record
+        (190, Result.SOLO, None),
     ]
     flags = []
     for i, (total, result, computer) in enumerate(totals):
@@ -140,9 +166,9 @@ def test_records_and_new_record(tmp_path: Path) -> None:
         done = store.append(game, [], status=Status.FINISHED, final=final)
         assert (done.result, done.human_total, done.computer_total) == (result, total, computer)
         flags.append(done.new_record)
-    assert flags == [True, False, True, False]  # equal to the best is not a new record
+    assert flags == [True, False, False, False, True, False, False]
     records = store.records(PLAYER)
-    assert (records.best_score, records.games_played) == (250, 4)
+    assert (records.best_score, records.games_played) == (230, 7)  # the best SOLO total
     assert (records.wins, records.losses, records.draws) == (1, 1, 1)
-    assert [g.id for g in records.recent] == ["g3", "g2", "g1", "g0"]
+    assert [g.id for g in records.recent] == [f"g{i}" for i in range(6, -1, -1)]
     assert store.records("someone else").games_played == 0

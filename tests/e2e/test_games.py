@@ -79,6 +79,9 @@ def test_u8_whole_vs_game_against_novice_end_panel_and_records(ui: Table) -> Non
     expect(ui.by("final-total-computer")).to_have_text(str(computer))
     expected = "你赢了！" if human > computer else "电脑赢了" if human < computer else "平局"
     expect(ui.by("result")).to_have_text(expected)
+    # U7: a vs game is never a record, not even this browser's first finished game.
+    expect(ui.by("new-record")).to_be_hidden()
+    assert "新纪录" not in ui.message()
     # All 13 boxes of both columns are filled.
     for who in ("human", "computer"):
         filled = ui.page.locator(f'[data-testid^="cell-{who}-"]')
@@ -97,6 +100,7 @@ def test_u8_whole_vs_game_against_novice_end_panel_and_records(ui: Table) -> Non
     key = "wins" if human > computer else "losses" if human < computer else "draws"
     assert counts[key] == 1, counts
     assert sum(counts.values()) == 1, counts
+    expect(ui.by("best-score")).to_have_text("—")  # 单人最高分: vs totals do not count (U7)
     again = ui.page.context.new_page()
     again.goto(ui.base_url + "/")
     expect(again.get_by_test_id(key)).to_have_text("1")

@@ -133,14 +133,28 @@ def test_u3_top_bar_restart_hint_counter_and_lobby(ui: Table) -> None:
     ui.page.keyboard.press("h")
     expect(ui.by("hint")).to_have_text("提示 (2)")
 
-    # 重新开始: abandons at once (no question) and starts the same mode afresh.
+    # 重新开始 once a box is scored: one tap confirms (F2); 「继续这局」 changes nothing.
     ui.by("restart").click()
+    expect(ui.by("confirm-dialog")).to_be_visible()
+    expect(ui.by("confirm-dialog")).to_contain_text("第 2 回合")
+    ui.by("confirm-no").click()
+    expect(ui.by("confirm-dialog")).to_be_hidden()
+    expect(ui.by("round")).to_have_text("第 2 / 13 回合")
+    expect(ui.by("hint")).to_have_text("提示 (2)")
+    # Confirmed: the same mode starts afresh.
+    ui.by("restart").click()
+    ui.by("confirm-yes").click()
     expect(ui.by("round")).to_have_text("第 1 / 13 回合")
     expect(ui.by("rolls-left")).to_have_text("剩余 3 次")
     expect(ui.by("hint")).to_have_text("提示 (3)")
     expect(ui.cell("chance", "computer")).to_be_visible()
     assert ui.total("human") == 0
     assert all(ui.shown_points(c) is None for c in CATEGORIES)
+    expect(ui.by("confirm-dialog")).to_be_hidden()
+    # Before any box is scored, 重新开始 is immediate (U3: 立刻).
+    ui.roll()
+    ui.by("restart").click()
+    expect(ui.by("rolls-left")).to_have_text("剩余 3 次")
     expect(ui.by("confirm-dialog")).to_be_hidden()
 
     # 大厅: back to the lobby with the game kept for 「继续游戏」.

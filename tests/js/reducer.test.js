@@ -214,3 +214,9 @@ test("the store renders once per animation frame, then runs what waited for it",
   store.dispatch({ type: "navigate", view: "lobby" }); // no change: nothing to render
   assert.equal(frames.length, 0);
 });
+
+test("F2: lobbyReady flips only on change", () => {
+  const s = run(initialState(), { type: "lobbyReady", ready: true });
+  assert.equal(s.lobbyReady, true);
+  assert.equal(reduce(s, { type: "lobbyReady", ready: true }), s);
+});

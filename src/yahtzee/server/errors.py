@@ -111,6 +111,36 @@ def validation_message(exc: RequestValidationError | ValidationError) -> str:
     return f"请求格式不正确：{detail}。"
 
 
+_DIFFICULTY_NAMES = {"novice": "入门", "intermediate": "普通", "expert": "高手"}
+
+
+def _game_in_progress_message(exc: domain.GameInProgressError) -> str:
+    """F2: name the saved game's mode, level and round, so the player knows what is at stake."""
+    where = f"第 {exc.round} 回合" if exc.round is not None else "还在进行中"
+    if exc.mode == "vs_computer":
+        what = f"人机对战（{_DIFFICULTY_NAMES.get(exc.difficulty or '', '高手')}，{where}）"
+    elif exc.mode == "solo":
+        what = f"单人挑战（{where}）"
+    else:
+        what = "游戏"
+    return (
+        f"你有一局{what}还没下完。开始新游戏会放弃那一局；"
+        "要继续它请回大厅点「继续游戏」，确定放弃请再确认一次。"
+    )
+
+
+class ResumeRemovedError(ApiError):
+    """410 ``gone``: ``POST /api/games/{id}/resume`` was removed (F1, U6 changed)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            410,
+            "gone",
+            "「继续游戏」不再重开当前回合，这个请求已经取消。存档原样保存在服务器上："
+            "用 GET /api/games/current 取回，骰子和剩余次数都不变。",
+        )
+
+
 def to_api_error(exc: Exception) -> ApiError:
     """Map any exception to the :class:`ApiError` the client sees."""
     if isinstance(exc, ApiError):
@@ -119,6 +149,8 @@ def to_api_error(exc: Exception) -> ApiError:
         return ApiError(409, "stale_version", "这一步已经过期，请刷新后再试。")
     if isinstance(exc, domain.GameNotFoundError):
         return ApiError(404, "not_found", "找不到这局游戏。")
+    if isinstance(exc, domain.GameInProgressError):
+        return ApiError(409, "game_in_progress", _game_in_progress_message(exc))
     if isinstance(exc, domain.IllegalMoveError):
         for cls, code, message in _ILLEGAL_MESSAGES:
             if isinstance(exc, cls):

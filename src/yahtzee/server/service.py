@@ -29,6 +29,7 @@ from typing import Any
 from yahtzee.dice import DiceSource
 from yahtzee.errors import (
     AbandonedGameError,
+    GameInProgressError,
     GameNotFoundError,
     StaleVersionError,
     ZeroNeedsConfirmationError,
@@ -232,18 +233,40 @@ class GameService:
 
     # -- actions ------------------------------------------------------------------------
 
-    async def new_game(self, player_id: str, mode: Mode, difficulty: Difficulty | None) -> Loaded:
-        """Start a game; the player's unfinished game is abandoned (重新开始)."""
+    async def new_game(
+        self,
+        player_id: str,
+        mode: Mode,
+        difficulty: Difficulty | None,
+        *,
+        replace: bool = False,
+    ) -> Loaded:
+        """Start a game. The player's unfinished game is abandoned only with ``replace``
+        (重新开始); otherwise :class:`~yahtzee.errors.GameInProgressError` names it (F2).
+
+        The check and the insert are one storage transaction, so two racing requests cannot
+        both pass it.
+        """
         if mode is Mode.SOLO:
             difficulty = None
         event, game = start(mode, difficulty)
-        stored = self.storage.create_game(
-            game_id=secrets.token_hex(16),
-            player_id=player_id,
-            mode=mode,
-            difficulty=difficulty,
-            events=[event],
-        )
+        try:
+            stored = self.storage.create_game(
+                game_id=secrets.token_hex(16),
+                player_id=player_id,
+                mode=mode,
+                difficulty=difficulty,
+                events=[event],
+                replace=replace,
+            )
+        except GameInProgressError as exc:
+            saved = self.load(player_id, exc.game_id)
+            raise GameInProgressError(
+                exc.game_id,
+                mode=saved.stored.mode.value,
+                difficulty=saved.stored.difficulty.value if saved.stored.difficulty else None,
+                round_=saved.game.round,
+            ) from None
         return self._remember(Loaded(stored, game))
 
     async def roll(

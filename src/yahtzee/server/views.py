@@ -88,7 +88,8 @@ def game_json(loaded: Loaded) -> dict[str, Any]:
         "computer_turn": loaded.computer_turn,
         "turns": list(loaded.turns),
         "result": stored.result.value if stored.result is not None else None,
-        "new_record": bool(stored.new_record),
+        # U7: only a solo game can be a record (older databases flagged vs games too).
+        "new_record": bool(stored.new_record) and stored.mode is Mode.SOLO,
     }
 
 
@@ -220,7 +221,10 @@ class GameOut(_Out):
     computer_turn: ComputerTurnOut | None
     turns: list[TurnOut] = Field(description="every finished turn of this game, in order")
     result: Result | None
-    new_record: bool
+    new_record: bool = Field(
+        description="a finished solo game whose total beats every earlier solo total (U7); "
+        "always false in vs games"
+    )
 
 
 class AlternativeOut(_Out):
@@ -262,7 +266,7 @@ class RecentGameOut(_Out):
 class RecordsOut(_Out):
     """This browser's records (U9), over finished games."""
 
-    best_score: int | None
+    best_score: int | None = Field(description="the best finished solo total (vs games excluded)")
     wins: int
     losses: int
     draws: int

@@ -61,7 +61,12 @@ class RecentGame:
 
 @dataclass(frozen=True, slots=True)
 class Records:
-    """A player's records (U9), over finished games only (abandoned ones do not count)."""
+    """A player's records (U9), over finished games only (abandoned ones do not count).
+
+    ``best_score`` is the best *solo* total (``None`` before the first finished solo game):
+    the figure a solo game must beat to be a new record (U7). Vs games count in
+    ``wins``/``losses``/``draws`` and ``games_played`` only.
+    """
 
     best_score: int | None
     wins: int
@@ -82,10 +87,13 @@ class Storage(Protocol):
         mode: Mode,
         difficulty: Difficulty | None,
         events: Sequence[Event],
+        replace: bool = False,
     ) -> StoredGame:
-        """Store a new game; the player's unfinished game, if any, becomes ``abandoned``.
+        """Store a new game, in one transaction with the check of the player's unfinished one.
 
-        The abandoned game gets an ``abandon`` event (and its version goes up by one).
+        With ``replace`` the unfinished game, if any, becomes ``abandoned``: it gets an
+        ``abandon`` event (and its version goes up by one). Without it, an unfinished game
+        raises :class:`GameInProgressError` and nothing is written (F2).
         """
         ...
 
@@ -114,8 +122,9 @@ class Storage(Protocol):
 
         Returns the updated header. Raises :class:`StaleVersionError` otherwise (nothing
         is written). With the ``final`` position the game is finished: its result and
-        totals are written and ``new_record`` is computed against the player's earlier
-        finished games in the same transaction.
+        totals are written and ``new_record`` is computed in the same transaction: true only
+        for a solo game whose total beats every earlier finished solo game of the player
+        (U7); always false for a vs game.
         """
         ...
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from yahtzee.errors import GameNotFoundError, StaleVersionError
+from yahtzee.errors import GameInProgressError, GameNotFoundError, StaleVersionError
 from yahtzee.game import GameState, Mode, Result, Status
 from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
@@ -200,6 +200,7 @@ class SQLiteStorage:
         mode: Mode,
         difficulty: Difficulty | None,
         events: Sequence[Event],
+        replace: bool = False,
     ) -> StoredGame:
         """See :meth:`Storage.create_game`."""
         now = self._clock()
@@ -208,6 +209,8 @@ class SQLiteStorage:
                 "SELECT id, version FROM games WHERE player_id = ? AND status = 'in_progress'",
                 (player_id,),
             ).fetchone()
+            if old is not None and not replace:
+                raise GameInProgressError(old[0])  # (rolls back: nothing written)
             if old is not None:
                 conn.execute(
                     "UPDATE games SET status = 'abandoned', version = version + 1, "
@@ -320,16 +323,18 @@ class SQLiteStorage:
                     game.computer_total,
                     game.new_record,
                 )
-            best = conn.execute(
-                "SELECT MAX(human_total) FROM games WHERE player_id = ? "
-                "AND status = 'finished' AND id != ?",
-                (game.player_id, game.id),
-            ).fetchone()[0]
             result = final.result
             assert result is not None, "a final position is a finished game"
             human_total = final.cards[0].total
             computer_total = final.cards[1].total if len(final.cards) > 1 else None
-            new_record = best is None or human_total > best
+            new_record = False  # U7: vs games count wins/losses/draws, never records
+            if result is Result.SOLO:
+                best = conn.execute(
+                    "SELECT MAX(human_total) FROM games WHERE player_id = ? "
+                    "AND status = 'finished' AND mode = 'solo' AND id != ?",
+                    (game.player_id, game.id),
+                ).fetchone()[0]
+                new_record = best is None or human_total > best
             conn.execute(
                 "UPDATE games SET finished_at = ?, result = ?, human_total = ?, "
                 "computer_total = ?, new_record = ? WHERE id = ?",
@@ -367,7 +372,7 @@ class SQLiteStorage:
         """See :meth:`Storage.records`."""
         with self._lock:
             played, best, wins, losses, draws = self._conn.execute(
-                "SELECT COUNT(*), MAX(human_total), "
+                "SELECT COUNT(*), MAX(CASE WHEN mode = 'solo' THEN human_total END), "
                 "COALESCE(SUM(result = 'win'), 0), COALESCE(SUM(result = 'loss'), 0), "
                 "COALESCE(SUM(result = 'draw'), 0) "
                 "FROM games WHERE player_id = ? AND status = 'finished'",

@@ -47,7 +47,8 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI entries for the error responses an endpoint can give."""
     text = {
         404: "`not_found`: no such game for this player",
-        409: "`stale_version`, `illegal_action` or `zero_needs_confirmation`",
+        409: "`stale_version`, `illegal_action`, `zero_needs_confirmation` or (new game) "
+        "`game_in_progress`",
         403: "`forbidden`: a request from another site (F3)",
         413: "`payload_too_large`: body over 64 KB",
         415: "`unsupported_media_type`: the body is not `application/json` (F3)",

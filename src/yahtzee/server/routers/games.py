@@ -38,10 +38,12 @@ class _Body(StrictBody):
 
 
 class NewGameIn(_Body):
-    """Which game to start. ``difficulty`` applies to vs games only."""
+    """Which game to start. ``difficulty`` applies to vs games only; ``replace: true``
+    abandons the player's unfinished game (without it, 409 ``game_in_progress``, F2)."""
 
     mode: ById[Mode]
     difficulty: ById[Difficulty] | None = None
+    replace: StrictBool = False
 
 
 class RollIn(_Body):
@@ -88,20 +90,25 @@ def body_doc(model: type[BaseModel], *, game_id: bool = True) -> dict[str, Any]:
     "",
     status_code=201,
     response_model=GameOut,
-    responses=errors(403, 413, 415, 422, 429, 503),
+    responses=errors(403, 409, 413, 415, 422, 429, 503),
     openapi_extra=body_doc(NewGameIn, game_id=False),
-    summary="Start a game (abandons the unfinished one: 重新开始)",
+    summary="Start a game (replace: true abandons the unfinished one: 重新开始)",
 )
 async def create_game(
     request: Request, body: Annotated[NewGameIn, Depends(json_body(NewGameIn))]
 ) -> JSONResponse:
-    """Start a solo or vs-computer game; the player's unfinished game, if any, is abandoned.
+    """Start a solo or vs-computer game.
 
-    ``difficulty`` defaults to ``expert`` in vs games and is ignored (null) in solo games.
+    While the player has an unfinished game this is refused with 409 ``game_in_progress``
+    (its message names the saved game's mode and round) unless ``replace`` is true, which
+    abandons that game (F2). ``difficulty`` defaults to ``expert`` in vs games and is
+    ignored (null) in solo games.
     """
     mode = body.mode
     difficulty = (body.difficulty or DEFAULT_DIFFICULTY) if mode is Mode.VS_COMPUTER else None
-    loaded = await service(request).new_game(starting_player(request), mode, difficulty)
+    loaded = await service(request).new_game(
+        starting_player(request), mode, difficulty, replace=body.replace
+    )
     return JSONResponse(game_json(loaded), status_code=201)
 
 

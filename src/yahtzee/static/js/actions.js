@@ -20,6 +20,7 @@ export function createActions(store) {
   const dispatch = (action) => store.dispatch(action);
   const tell = (text, kind = "info", view = "game") => dispatch({ type: "say", text, kind, view });
   const replay = createReplay(store, () => afterTurn());
+  let lobbyVisit = 0; // bumps on every arrival in the lobby: its data must be this visit's (F2)
 
   // ------------------------------------------------------------------------ focus (P2)
 
@@ -183,11 +184,43 @@ export function createActions(store) {
 
   async function refreshLobbyData() {
     // One request: the records carry the saved game too (no probing request that 404s).
+    const visit = lobbyVisit;
     try {
       dispatch({ type: "records", records: await api.records() });
     } catch (err) {
       if (err instanceof ApiError) tell(err.message, "error", "lobby");
     }
+    // Even after a failure the buttons may act: the server's 409 game_in_progress still asks.
+    if (visit === lobbyVisit) dispatch({ type: "lobbyReady", ready: true });
+  }
+
+  /** Arriving in the lobby: its buttons wait for this visit's data (F2). */
+  function newLobbyVisit() {
+    lobbyVisit += 1;
+    dispatch({ type: "lobbyReady", ready: false });
+  }
+
+  /** POST /api/games. A game saved meanwhile (another tab) makes the server answer 409
+   * game_in_progress, naming it: ask, then replace it only on a yes (F2). */
+  async function createGame(mode, difficulty, replace) {
+    let savedElsewhere = null;
+    const game = await act(async () => {
+      try {
+        return await api.create(mode, difficulty, replace);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === "game_in_progress") {
+          savedElsewhere = err.message;
+          return null;
+        }
+        throw err;
+      }
+    });
+    if (game || savedElsewhere === null) return game;
+    if (await confirmDialog(say.confirmAbandon(savedElsewhere))) {
+      return act(() => api.create(mode, difficulty, true));
+    }
+    if (S().view === "lobby") await refreshLobbyData(); // show the saved game to continue
+    return null;
   }
 
   function enterGame(game) {
@@ -202,14 +235,16 @@ export function createActions(store) {
     dispatch({ type: "leaveGame" });
     // The table's last announcement means nothing in the lobby.
     if (!keepMessage) tell("", "info", "lobby");
+    newLobbyVisit();
     go(store, "lobby");
     await refreshLobbyData();
   }
 
   async function startNew(mode, difficulty) {
-    if (S().busy) return;
-    if (S().saved && !(await confirmDialog(say.confirmNewGame()))) return;
-    const game = await act(() => api.create(mode, difficulty));
+    if (S().busy || !S().lobbyReady) return;
+    const saved = S().saved;
+    if (saved && !(await confirmDialog(say.confirmAbandon(say.abandonSaved(saved))))) return;
+    const game = await createGame(mode, difficulty, Boolean(saved));
     if (game) {
       tell(say.started(mode));
       enterGame(game);
@@ -232,9 +267,15 @@ export function createActions(store) {
   async function restart() {
     const g = S().game;
     if (!g || S().busy) return;
+    const playing = g.status === "in_progress";
+    // U3 + F2: immediate before any box is scored; after that, one tap confirms.
+    if (playing && Object.values(g.players.human.boxes).some((points) => points !== null)) {
+      if (!(await confirmDialog(say.confirmRestart(g))) || S().game !== g) return;
+    }
     replay.stop();
     dispatch({ type: "replayCancel" });
-    const game = await act(() => api.create(g.mode, g.difficulty || CONFIG.default_difficulty));
+    const difficulty = g.difficulty || CONFIG.default_difficulty;
+    const game = await createGame(g.mode, difficulty, playing);
     if (game) {
       tell(say.RESTARTED);
       enterGame(game);
@@ -256,6 +297,7 @@ export function createActions(store) {
       else await goLobby();
     } else {
       replay.stop();
+      newLobbyVisit();
       dispatch({ type: "leaveGame" });
       dispatch({ type: "navigate", view });
       if (location.pathname !== "/") history.replaceState(null, "", "/");

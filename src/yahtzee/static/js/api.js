@@ -48,8 +48,14 @@ const id = (gameId) => encodeURIComponent(gameId);
 export const api = {
   records: () => request("GET", "/api/records"),
   game: (gameId) => request("GET", `/api/games/${id(gameId)}`),
-  create: (mode, difficulty) =>
-    request("POST", "/api/games", mode === "vs_computer" ? { mode, difficulty } : { mode }),
+  // replace: abandon the unfinished game; without it the server answers 409
+  // game_in_progress while one is saved (F2).
+  create: (mode, difficulty, replace = false) =>
+    request("POST", "/api/games", {
+      mode,
+      ...(mode === "vs_computer" ? { difficulty } : {}),
+      ...(replace ? { replace: true } : {}),
+    }),
   roll: (game, hold) => request("POST", `/api/games/${id(game.id)}/roll`, { version: game.version, hold }),
   score: (game, category, confirmZero) =>
     request("POST", `/api/games/${id(game.id)}/score`, {

@@ -91,13 +91,28 @@ export function continued(game) {
   return `继续上次的游戏：第 ${game.round} 回合重新开始，已登记的分数都保留。`;
 }
 
-/** Starting a new game while one is saved. */
-export function confirmNewGame() {
+/** A saved game's short name: 人机对战（普通），第 5 回合. */
+export function savedName(game) {
+  const mode = game.mode === "solo" ? "单人挑战" : `人机对战（${level(game.difficulty)}）`;
+  return `${mode}，第 ${game.round} 回合`;
+}
+
+/** F2: asking before a saved game is abandoned; `text` names it. */
+export function confirmAbandon(text) {
+  return { title: "放弃没下完的那一局？", text, yes: "放弃旧局，开新局", no: "取消" };
+}
+
+export function abandonSaved(game) {
+  return `你有一局${savedName(game)}还没下完。开始新游戏会放弃那一局，确定吗？`;
+}
+
+/** U3 + F2: 重新开始 once a box is scored. */
+export function confirmRestart(game) {
   return {
-    title: "开始新游戏？",
-    text: "你还有一局没打完。开始新游戏会放弃那一局，确定吗？",
-    yes: "放弃旧局，开新局",
-    no: "取消",
+    title: "重新开始？",
+    text: `这一局已经打到第 ${game.round} 回合。重新开始会放弃它，已登记的分数都不再保留，确定吗？`,
+    yes: "放弃这局，重新开始",
+    no: "继续这局",
   };
 }
 

@@ -38,6 +38,11 @@ const reducers = {
     return message(state, text, kind, view);
   },
 
+  /** F2: the lobby's buttons act only on this visit's data. */
+  lobbyReady(state, { ready }) {
+    return state.lobbyReady === ready ? state : { ...state, lobbyReady: ready };
+  },
+
   records(state, { records }) {
     const current = records.current_game;
     const saved = current && current.status === "in_progress" ? current : null;

@@ -161,6 +161,12 @@ function renderLobby(state) {
   }
   $("#recent-empty").hidden = recent.length > 0;
 
+  // F2: the start buttons never act on a previous visit's data (is a game saved?).
+  for (const id of ["start-solo", "start-vs", "continue"]) {
+    const button = byTestId(id);
+    if (button.disabled === state.lobbyReady) button.disabled = !state.lobbyReady;
+  }
+
   const saved = state.saved;
   $("#continue-box").hidden = !saved;
   if (saved) {
@@ -507,7 +513,7 @@ function renderGameOver(state) {
   const h = g.players.human;
   const c = g.players.computer;
   setText(byTestId("result"), say.resultTitle(g));
-  byTestId("new-record").hidden = !g.new_record;
+  byTestId("new-record").hidden = !(g.new_record && g.result === "solo"); // U7: never in vs
   const rows = ["upper_subtotal", "upper_bonus", "lower_total", "yahtzee_bonus", "total"].map(
     (field) => [say.SUM_NAMES[field], field],
   );

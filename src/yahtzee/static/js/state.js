@@ -25,6 +25,7 @@ export function initialState() {
     previousView: "lobby", // where 「返回」 on the rules page goes
     records: null, // GET /api/records
     saved: null, // the unfinished game (GET /api/games/current), for 「继续游戏」
+    lobbyReady: false, // this lobby visit's data has loaded: only then may its buttons act (F2)
     game: null, // the game object being played
     hold: [false, false, false, false, false], // the player's holds, sent with 「再掷」
     hintHold: null, // dice the last hint suggested keeping (gold)

@@ -27,7 +27,7 @@ actions a second. Each connection has its own loopback address (127.0.1.x; all o
 are 4 new ids per address. The same players keep playing through all phases and rounds,
 continuing their unfinished games (never abandoning one).
 
-The client is :class:`yahtzee.server.testing.RawClient`, a minimal HTTP/1.1 client:
+The client is ``RawClient`` (tests/server_process.py), a minimal HTTP/1.1 client:
 httpx costs about 1 ms of CPU per request here, more than the server, so with it the
 benchmark would mostly measure its own client (both share the machine's two cores).
 

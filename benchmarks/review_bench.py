@@ -85,7 +85,7 @@ def bench(games: int, mode: str, difficulty: str | None, db: Path) -> dict[str, 
     rng = random.Random(2024)
     # The games are played at machine speed, far beyond a person's clicks: the rate limits
     # (F5) are off for this one client, which measures reviews, not the server's defences.
-    off = Limits(new_games_per_minute=0, new_players_per_minute=0, actions_per_second=0)
+    off = Limits(0, 0, 0, new_games_per_minute_per_address=0)
     with TestClient(create_app(Settings(db=db, dice_seed=99, limits=off))) as client:
         ids = [play(client, mode, difficulty, rng) for _ in range(games)]
         reviews: ReviewService = client.app.state.reviews  # type: ignore[attr-defined]

@@ -21,6 +21,9 @@ class Limits:
     new_players_per_minute: int = 60  # per client address: new player ids issued
     actions_per_second: int = 20  # per player: every game action (roll, score, hint, ...)
     prune_after_days: float = 7.0  # games abandoned before their first roll are deleted
+    # per client address, whatever the number of its player ids: what bounds the growth of
+    # the database per address (README)
+    new_games_per_minute_per_address: int = 60
 
 
 def _count(text: str) -> int:
@@ -70,6 +73,13 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         help=f"per player, 0 = no limit (default {default.actions_per_second})",
     )
     parser.add_argument(
+        "--max-new-games-per-minute-per-address",
+        type=_count,
+        default=default.new_games_per_minute_per_address,
+        help=f"new games per client address, 0 = no limit "
+        f"(default {default.new_games_per_minute_per_address})",
+    )
+    parser.add_argument(
         "--prune-after-days",
         type=_days,
         default=default.prune_after_days,
@@ -85,4 +95,5 @@ def limits_from(args: argparse.Namespace) -> Limits:
         new_players_per_minute=args.max_new_players_per_minute,
         actions_per_second=args.max_actions_per_second,
         prune_after_days=args.prune_after_days,
+        new_games_per_minute_per_address=args.max_new_games_per_minute_per_address,
     )

@@ -16,7 +16,12 @@ from yahtzee.server.views import ErrorOut
 
 NO_HOLD = [False] * 5
 # The rate limits off (F5), for tests that play at machine speed (see conftest.py).
-NO_LIMITS = Limits(new_games_per_minute=0, new_players_per_minute=0, actions_per_second=0)
+NO_LIMITS = Limits(
+    new_games_per_minute=0,
+    new_players_per_minute=0,
+    actions_per_second=0,
+    new_games_per_minute_per_address=0,
+)
 ALL_CATEGORIES = tuple(c.value for c in Category)
 
 

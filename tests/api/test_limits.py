@@ -53,6 +53,7 @@ def test_f5_defaults() -> None:
         new_players_per_minute=60,
         actions_per_second=20,
         prune_after_days=7.0,
+        new_games_per_minute_per_address=60,
     )
 
 
@@ -107,11 +108,27 @@ def test_f5_30_new_games_a_minute_per_player(
     api = Api(limited())
     for _ in range(30):
         api.new(replace=True)
-    r = api.client.post("/api/games", json={"mode": "solo"})
+    r = api.client.post("/api/games", json={"mode": "solo", "replace": True})
     assert_rate_limited(r, 2)  # one more game every 2 s
     clock.now += 2.0
     api.new(replace=True)
-    assert_rate_limited(api.client.post("/api/games", json={"mode": "solo"}), 2)
+    assert_rate_limited(api.client.post("/api/games", json={"mode": "solo", "replace": True}), 2)
+
+
+def test_f5_60_new_games_a_minute_per_address_whatever_its_player_ids(
+    limited: Callable[..., TestClient], clock: Clock
+) -> None:
+    client = limited()
+    for i in range(60):
+        if i % 30 == 0:
+            client.cookies.clear()  # a fresh player id every 30 games
+        assert client.post("/api/games", json={"mode": "solo", "replace": True}).status_code == 201
+    client.cookies.clear()
+    assert_rate_limited(client.post("/api/games", json={"mode": "solo", "replace": True}), 1)
+    other = TestClient(client.app, client=("203.0.113.9", 5000))
+    assert other.post("/api/games", json={"mode": "solo", "replace": True}).status_code == 201
+    clock.now += 1.0
+    assert client.post("/api/games", json={"mode": "solo", "replace": True}).status_code == 201
 
 
 def test_f5_60_new_player_ids_a_minute_per_address(
@@ -125,15 +142,14 @@ def test_f5_60_new_player_ids_a_minute_per_address(
     r = client.get("/api/records")
     assert_rate_limited(r, 1)
     assert "set-cookie" not in r.headers  # no id was issued
-    r = client.post("/api/games", json={"mode": "solo"})
+    r = client.post("/api/games", json={"mode": "solo", "replace": True})
     assert_rate_limited(r, 1)
     # What needs no player still works; players with an id still play.
     assert client.get("/api/health").status_code == 200
     assert client.get("/").status_code == 200
     # Another address is not affected.
-    other = limited()
-    other_addr = TestClient(other.app, client=("203.0.113.7", 5000))
-    assert other_addr.get("/api/records").status_code == 200
+    other = TestClient(client.app, client=("203.0.113.7", 5000))
+    assert other.get("/api/records").status_code == 200
     clock.now += 1.0
     assert client.get("/api/records").status_code == 200
 

@@ -75,6 +75,11 @@ def test_l1_vs_review_has_the_computer(api: Api) -> None:
     assert (
         abs(254.5878 + computer["luck"] - computer["skill_loss"] - computer["final_score"]) < 0.01
     )
+    chances = [p["win_probability"] for p in review["timeline"]]
+    assert len(chances) == 14
+    assert 0.8 < chances[0] < 0.9  # vs 入门, before any move
+    human, machine = game["players"]["human"]["total"], game["players"]["computer"]["total"]
+    assert chances[-1] == (1.0 if human > machine else 0.0 if human < machine else 0.5)
 
 
 def test_l1_review_refused_while_in_progress_or_abandoned(api: Api) -> None:
@@ -126,3 +131,14 @@ def test_l1_cli_review_errors(api: Api, tmp_path: Path, capsys: pytest.CaptureFi
     assert cli.main(["review", "x", "--db", str(tmp_path / "missing.db")]) == 2
     assert "no database" in capsys.readouterr().err
     assert not (tmp_path / "missing.db").exists()
+
+
+def test_l1_review_and_stats_pages_are_the_app(api: Api) -> None:
+    """``/review/{id}`` and ``/stats`` serve the single-page app; nothing deeper does."""
+    for path in ("/stats", "/review/0123abcd"):
+        r = api.client.get(path)
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("text/html")
+        assert 'id="view-review"' in r.text
+    assert api.client.get("/review/a/b").status_code == 404
+    assert api.client.get("/review/").status_code == 404

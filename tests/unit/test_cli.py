@@ -250,9 +250,11 @@ def test_f5_serve_flags_set_the_limits_and_the_secret_file(
         "50",
         "--prune-after-days",
         "2.5",
+        "--max-new-games-per-minute-per-address",
+        "7",
     ]
     assert main(argv) == 0
-    assert seen == [(Path("/etc/yahtzee.key"), Limits(5, 0, 50, 2.5))]
+    assert seen == [(Path("/etc/yahtzee.key"), Limits(5, 0, 50, 2.5, 7))]
 
 
 def test_f5_a_negative_limit_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

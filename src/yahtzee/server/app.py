@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
 import mimetypes
@@ -31,17 +33,18 @@ from yahtzee.server.identity import (
 )
 from yahtzee.server.limits import Guard
 from yahtzee.server.middleware import ServerMiddleware
+from yahtzee.server.pruning import prune, prune_now_and_daily
 from yahtzee.server.reviews import ReviewService
 from yahtzee.server.routers import advice, config, games, health, records, review, stats
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import Settings
-from yahtzee.storage import open_storage
+from yahtzee.storage import StorageError, open_storage
 from yahtzee.turn import Player
 
 log = logging.getLogger("yahtzee.server")
 
 # The page is a single-page app: these paths all load index.html (lobby/game/rules views).
-SPA_PATHS = ("/", "/lobby", "/game", "/rules")
+SPA_PATHS = ("/", "/lobby", "/game", "/rules", "/stats", "/review/{game_id}")
 
 # ES modules must be served as JavaScript or the browser refuses them (nosniff is on).
 for _type, _ext in (
@@ -99,8 +102,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     index = static_dir / "index.html"
     if not index.is_file():  # a broken installation: say so now, not on the first visit
         raise FileNotFoundError(f"the browser game is missing: {index} does not exist")
-    signer = PlayerSigner(_secret(settings))
     storage = open_storage(settings.db, synchronous=settings.synchronous)
+    try:
+        signer = PlayerSigner(_secret(settings))
+    except BaseException:
+        storage.close()
+        raise
     service = GameService(storage, _dice(settings), _players(settings))
     guard = Guard(settings.limits, settings.clock)
     players = PlayerIds(signer, storage.owns_games, guard.new_players.take)
@@ -115,7 +122,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # whole process: keep it out of the garbage collector's scans.
         gc.collect()
         gc.freeze()
+        # F5: unplayed abandoned games go on start-up (before serving), then daily.
+        days = settings.limits.prune_after_days
+        try:
+            await prune(storage, days)
+        except StorageError as exc:  # a read-only disk must not keep the games from being read
+            log.warning("pruning unplayed games failed: %s", exc)
+        pruner = asyncio.create_task(prune_now_and_daily(storage, days, first=False))
         yield
+        pruner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await pruner
         storage.close()
 
     app = FastAPI(

@@ -110,7 +110,14 @@ class StaticAssets:
             raise FileNotFoundError(f"the browser game is missing: {directory}/index.html")
         html = index.decode() if prepare_page is None else prepare_page(index.decode())
         self.page = Asset.of(self._versioned(html).encode(), "text/html; charset=utf-8")
-        self.page_paths = frozenset(page_paths)
+        paths = list(page_paths)
+        self.page_paths = frozenset(p for p in paths if "{" not in p)
+        # Templated pages ("/review/{game_id}"): one path segment per placeholder.
+        self.page_patterns = tuple(
+            re.compile(re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(p)) + "$")
+            for p in paths
+            if "{" in p
+        )
 
     def _versioned(self, html: str) -> str:
         """``html`` with its own files under the release prefix, and every module of the
@@ -121,7 +128,12 @@ class StaticAssets:
             return f'{attr}="{self.prefix}{path}"' if path in self.files else match.group(0)
 
         html = _ASSET_REF.sub(swap, html)
-        modules = sorted(n for n in self.files if n.startswith("/js/") and n.endswith(".js"))
+        # Modules under /js/lazy/ (the review and stats pages) load on first use, not here.
+        modules = sorted(
+            n
+            for n in self.files
+            if n.startswith("/js/") and n.endswith(".js") and not n.startswith("/js/lazy/")
+        )
         preload = "".join(
             f'\n  <link rel="modulepreload" href="{self.prefix}{n}">' for n in modules
         )
@@ -129,7 +141,11 @@ class StaticAssets:
 
     def lookup(self, path: str) -> tuple[Asset, bytes] | None:
         """The asset at ``path`` and its ``Cache-Control``, or ``None``."""
-        if path in self.page_paths or path == "/index.html":
+        if (
+            path in self.page_paths
+            or path == "/index.html"
+            or any(p.match(path) for p in self.page_patterns)
+        ):
             return self.page, REVALIDATE
         if path.startswith(self.prefix + "/"):
             asset = self.files.get(path[len(self.prefix) :])

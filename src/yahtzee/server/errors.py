@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yahtzee import errors as domain
+from yahtzee.storage import StorageUnavailableError
 
 log = logging.getLogger("yahtzee.server")
 
@@ -149,6 +150,13 @@ def to_api_error(exc: Exception) -> ApiError:
         return ApiError(409, "stale_version", "这一步已经过期，请刷新后再试。")
     if isinstance(exc, domain.GameNotFoundError):
         return ApiError(404, "not_found", "找不到这局游戏。")
+    if isinstance(exc, StorageUnavailableError):
+        return ApiError(
+            503,
+            "storage_unavailable",
+            "服务器暂时无法保存游戏（存储空间已满或不可写），这一步没有生效，请稍后再试。",
+            headers={"retry-after": "30"},
+        )
     if isinstance(exc, domain.GameInProgressError):
         return ApiError(409, "game_in_progress", _game_in_progress_message(exc))
     if isinstance(exc, domain.IllegalMoveError):
@@ -180,7 +188,9 @@ def error_response(error: ApiError) -> JSONResponse:
 async def handle_error(request: Request, exc: Exception) -> JSONResponse:
     """The exception handler: the error response of ``exc`` (500s are logged)."""
     error = to_api_error(exc)
-    if error.status >= 500:
+    if error.code == "storage_unavailable":
+        log.warning("storage unavailable on %s %s: %s", request.method, request.url.path, exc)
+    elif error.status >= 500:
         log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return error_response(error)
 
@@ -190,6 +200,7 @@ async def handle_error(request: Request, exc: Exception) -> JSONResponse:
 HANDLED: tuple[type[Exception], ...] = (
     ApiError,
     domain.YahtzeeError,
+    StorageUnavailableError,
     RequestValidationError,
     ValidationError,
     StarletteHTTPException,

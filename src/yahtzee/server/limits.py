@@ -91,10 +91,11 @@ class RateLimiter:
 
 
 class Guard:
-    """The server's three rate limiters (one instance per application)."""
+    """The server's rate limiters (one instance per application)."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self.new_players = RateLimiter(limits.new_players_per_minute, 60.0, clock=clock)
         self.new_games = RateLimiter(limits.new_games_per_minute, 60.0, clock=clock)
         self.actions = RateLimiter(limits.actions_per_second, 1.0, clock=clock)
+        self.address_games = RateLimiter(limits.new_games_per_minute_per_address, 60.0, clock=clock)

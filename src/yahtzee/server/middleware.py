@@ -24,6 +24,7 @@ instead of an extra task and a response copy.
 from __future__ import annotations
 
 import json
+import logging
 from urllib.parse import urlsplit
 
 from starlette.exceptions import HTTPException
@@ -31,6 +32,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from yahtzee.server.errors import ApiError, to_api_error
 from yahtzee.server.identity import PlayerIds
+
+log = logging.getLogger("yahtzee.server")
 
 COOKIE_NAME = "yahtzee_player"
 COOKIE_MAX_AGE = 365 * 24 * 3600
@@ -231,8 +234,12 @@ class ServerMiddleware:
         signer = self.players.signer
         api = scope["path"].startswith("/api/")
 
+        started = False
+
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = list(message.get("headers", []))
                 headers.extend(SECURITY_HEADERS)
                 if api:
@@ -273,14 +280,25 @@ class ServerMiddleware:
                     raise HTTPException(413)
             return message
 
-        await self.app(scope, limited_receive, send_with_headers)
+        try:
+            await self.app(scope, limited_receive, send_with_headers)
+        except Exception as exc:
+            # What the application did not answer: Starlette's outermost error middleware
+            # would send a bare 500 outside this one, without the security headers. Answer
+            # here instead, in the error shape, with every header (503 for storage faults).
+            if started:
+                raise
+            error = to_api_error(exc)
+            if error.code != "storage_unavailable":
+                log.error("unhandled error on %s %s", scope["method"], scope["path"], exc_info=exc)
+            await send_error(send_with_headers, error)
 
 
 _CHECKED_HEADERS = frozenset({b"origin", b"sec-fetch-site", b"content-type", b"host"})
 
 
 async def send_error(send: Send, error: ApiError, *, close: bool = False) -> None:
-    """Answer with ``error`` in the one error shape (before the application ran)."""
+    """Answer with ``error`` in the one error shape (when the application has not)."""
     body = json.dumps(
         {"error": {"code": error.code, "message": error.message}}, ensure_ascii=False
     ).encode()

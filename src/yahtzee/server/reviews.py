@@ -16,6 +16,7 @@ from yahtzee.errors import AbandonedGameError, GameNotFoundError, NotReviewableE
 from yahtzee.game import Status
 from yahtzee.review import review_events, review_json
 from yahtzee.review.stats import FinishedGame, stats_json
+from yahtzee.review.winprob import timeline
 from yahtzee.rules import Scorecard
 from yahtzee.storage import Storage
 
@@ -59,7 +60,12 @@ class ReviewService:
 
     def _compute(self, game_id: str) -> dict[str, Any]:
         review = review_events(self.storage.events(game_id))
-        return review_json(review, game_id)
+        chances = None
+        if review.computer is not None and review.difficulty is not None:
+            chances = timeline(
+                review.human.turn_cards, review.computer.turn_cards, review.difficulty
+            )
+        return review_json(review, game_id, chances)
 
     def _summary(self, game_id: str) -> tuple[Scorecard, float]:
         with self._lock:

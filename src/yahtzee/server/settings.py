@@ -43,7 +43,7 @@ class Settings:
     dice: DiceSource | None = None
     players: Callable[[str], Player] | None = None
     static_dir: Path = STATIC_DIR
-    synchronous: str = "NORMAL"
+    synchronous: str = "FULL"  # F6: an acknowledged action survives a machine crash
     max_body_bytes: int = 64 * 1024
     secret: str | None = field(default_factory=lambda: os.environ.get("YAHTZEE_SECRET") or None)
     secret_file: Path | None = None

@@ -278,9 +278,11 @@ class RecordsOut(_Out):
 
 
 class HealthOut(_Out):
-    """Liveness."""
+    """Liveness; ``degraded`` (503) while writes to the database fail (F6)."""
 
-    status: Literal["ok"]
+    status: Literal["ok", "degraded"]
+    storage: Literal["unavailable"] | None = None
+    detail: str | None = None
 
 
 class CategoryInfo(_Out):

@@ -13,6 +13,7 @@ from yahtzee.storage.base import (
     Records,
     Storage,
     StorageError,
+    StorageUnavailableError,
     StoredGame,
 )
 from yahtzee.storage.events import Event, apply_event, replay, start
@@ -25,6 +26,7 @@ __all__ = [
     "SQLiteStorage",
     "Storage",
     "StorageError",
+    "StorageUnavailableError",
     "StoredGame",
     "apply_event",
     "open_storage",
@@ -33,6 +35,6 @@ __all__ = [
 ]
 
 
-def open_storage(path: Path | str, *, synchronous: str = "NORMAL") -> Storage:
+def open_storage(path: Path | str, *, synchronous: str = "FULL") -> Storage:
     """Open (creating and migrating if needed) the database at ``path``."""
     return SQLiteStorage(path, synchronous=synchronous)

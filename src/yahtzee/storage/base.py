@@ -24,6 +24,13 @@ class StorageError(Exception):
     """Base class of the storage layer's own errors."""
 
 
+class StorageUnavailableError(StorageError):
+    """The database cannot be used right now: disk full, read-only, I/O error (F6).
+
+    Nothing was written. Writes work again once the disk does, without a restart.
+    """
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     """A game's header as stored: everything the API shows except the log itself.
@@ -138,6 +145,20 @@ class Storage(Protocol):
 
     def finished_games(self, player_id: str) -> list[RecentGame]:
         """Every finished game of the player, oldest first (the stats page, L5)."""
+        ...
+
+    def prune_unplayed(self, before: str, limit: int = 500) -> int:
+        """Delete up to ``limit`` games abandoned before their first roll whose last change
+        is older than ``before`` (an ISO 8601 UTC time, as stored), with their events;
+        returns how many (F5). Nothing else is ever deleted."""
+        ...
+
+    #: Why the last write failed (:class:`StorageUnavailableError`), or ``None`` once a
+    #: write has succeeded since (F6: ``/api/health`` says "degraded" meanwhile).
+    write_failure: str | None
+
+    def probe_write(self) -> None:
+        """Make one tiny write; raise :class:`StorageUnavailableError` if it fails (F6)."""
         ...
 
     def close(self) -> None:

@@ -2,13 +2,17 @@
 
 One connection per process, guarded by a lock: SQLite serialises writers anyway, and a
 single connection keeps every statement prepared and avoids reopening costs. The database
-runs in WAL mode with ``synchronous=NORMAL``: a commit survives the death of the process
-(``kill -9``) because the WAL is written before the commit returns; only an operating
-system crash or power loss may drop the last transactions (``synchronous="FULL"`` closes
-that gap at the cost of an fsync per action).
+runs in WAL mode with ``synchronous=FULL`` (F6): the WAL is fsynced before a commit
+returns, so an acknowledged action survives the death of the process and a crash or power
+loss of the machine (``NORMAL`` only survived the former, one fsync per action cheaper).
+
+A full, read-only or failing disk raises :class:`StorageUnavailableError` (nothing is
+written) and is remembered in ``write_failure`` until a write commits again; the same
+connection carries on once the disk does.
 
 The schema is versioned with ``PRAGMA user_version`` and upgraded by :data:`MIGRATIONS`
-when the database is opened. Events are append-only: triggers refuse UPDATE and DELETE.
+when the database is opened. Events are append-only: triggers refuse UPDATE and DELETE,
+except the deletion of a whole game that was abandoned before its first roll (pruning, F5).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,6 +35,7 @@ from yahtzee.storage.base import (
     RecentGame,
     Records,
     StorageError,
+    StorageUnavailableError,
     StoredGame,
 )
 from yahtzee.storage.events import Event
@@ -72,6 +77,28 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """CREATE TRIGGER events_no_delete BEFORE DELETE ON events
             BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
     ),
+    # v2 (F5): the one exception to the append-only log, stated in the schema itself. A
+    # game abandoned before its first roll may be deleted whole (pruning, see
+    # SQLiteStorage.prune_unplayed); any other event or game still refuses DELETE, whoever
+    # issues it. The condition holds for every row while such a game's events are deleted
+    # (it has no roll event to lose), then the game row goes once it has no events left.
+    (
+        "DROP TRIGGER events_no_delete",
+        """CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+            WHEN (SELECT status FROM games WHERE id = OLD.game_id) IS NOT 'abandoned'
+                OR EXISTS (SELECT 1 FROM events
+                           WHERE game_id = OLD.game_id AND kind = 'roll')
+            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
+        """CREATE TRIGGER games_no_delete BEFORE DELETE ON games
+            WHEN OLD.status IS NOT 'abandoned'
+                OR EXISTS (SELECT 1 FROM events WHERE game_id = OLD.id)
+            BEGIN SELECT RAISE(ABORT, 'only an unplayed abandoned game can be deleted'); END""",
+        # F6: one row that /api/health rewrites to learn whether writes work again.
+        """CREATE TABLE heartbeat (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            at TEXT NOT NULL
+        )""",
+    ),
 )
 
 # Pages (4 KiB) of WAL between automatic checkpoints: a WAL file of up to ~16 MiB.
@@ -81,6 +108,13 @@ _GAME_COLUMNS = (
     "id, player_id, mode, difficulty, status, version, created_at, updated_at, "
     "finished_at, result, human_total, computer_total, new_record"
 )
+
+
+def _is_unavailable(exc: sqlite3.Error) -> bool:
+    """A fault of the database file or its disk, not of our SQL: full, read-only, I/O
+    error, cannot open, locked past the busy timeout, corrupt. (IntegrityError and
+    ProgrammingError are bugs or refusals and keep their own type.)"""
+    return isinstance(exc, sqlite3.OperationalError) or type(exc) is sqlite3.DatabaseError
 
 
 def _now() -> str:
@@ -99,46 +133,102 @@ class SQLiteStorage:
         self,
         path: Path | str,
         *,
-        synchronous: str = "NORMAL",
+        synchronous: str = "FULL",
         clock: Callable[[], str] = _now,
     ) -> None:
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"bad synchronous mode {synchronous!r}")
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._clock = clock
         self._lock = threading.Lock()
+        self.write_failure: str | None = None
+        try:
+            self._conn = self._open(path, synchronous.upper())
+        except (OSError, sqlite3.Error) as exc:
+            # One line naming the file (``yahtzee serve`` prints it and exits with 2).
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise StorageError(f"cannot open the database {path}: {reason}") from None
+        try:
+            self._migrate()
+        except (sqlite3.Error, StorageUnavailableError) as exc:
+            self._conn.close()
+            cause = exc.__cause__ if isinstance(exc, StorageUnavailableError) else exc
+            raise StorageError(f"cannot open the database {path}: {cause}") from None
+        except BaseException:
+            self._conn.close()
+            raise
+
+    @staticmethod
+    def _open(path: Path | str, synchronous: str) -> sqlite3.Connection:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: we issue BEGIN IMMEDIATE / COMMIT ourselves.
-        self._conn = sqlite3.connect(
+        conn = sqlite3.connect(
             str(path), isolation_level=None, check_same_thread=False, cached_statements=64
         )
-        self._conn.execute("PRAGMA busy_timeout = 5000")
-        mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if mode != "wal" and str(path) != ":memory:":
-            raise StorageError(f"could not switch {path} to WAL mode (got {mode})")
-        self._conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
-        # Checkpoint (copy the WAL back into the database, with its two fsyncs) every
-        # WAL_AUTOCHECKPOINT pages rather than SQLite's 1000: each checkpoint then costs
-        # about the same (a hot page is written back once however often it changed), so
-        # a write costs ~20% less. Commits are as durable either way (in the WAL).
-        self._conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}")
-        self._conn.execute("PRAGMA foreign_keys = ON")
-        self._migrate()
+        try:
+            conn.execute("PRAGMA busy_timeout = 5000")
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode != "wal" and str(path) != ":memory:":
+                raise StorageError(f"could not switch {path} to WAL mode (got {mode})")
+            # FULL (F6): the WAL is synced at every commit, so an acknowledged action
+            # survives a power loss or kernel crash too, not only the death of the process.
+            conn.execute(f"PRAGMA synchronous = {synchronous}")
+            # Checkpoint (copy the WAL back into the database, with its two fsyncs) every
+            # WAL_AUTOCHECKPOINT pages rather than SQLite's 1000: each checkpoint then
+            # costs about the same (a hot page is written back once however often it
+            # changed), so a write costs ~20% less. Commits are as durable either way.
+            conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}")
+            conn.execute("PRAGMA foreign_keys = ON")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     # -- plumbing ---------------------------------------------------------------------
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; a fault of the disk (full, read-only, I/O) becomes
+        :class:`StorageUnavailableError` and is remembered in :attr:`write_failure` until
+        a later write commits."""
         with self._lock:
             conn = self._conn
-            conn.execute("BEGIN IMMEDIATE")
             try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                    conn.execute("COMMIT")
+                except BaseException:
+                    # SQLite may already have rolled back (a full disk does): only if open.
+                    if conn.in_transaction:
+                        with suppress(sqlite3.Error):
+                            conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                if not _is_unavailable(exc):
+                    raise
+                self.write_failure = str(exc)
+                raise StorageUnavailableError(f"{self.path}: {exc}") from exc
+            self.write_failure = None
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """The lock for a read; a fault of the disk becomes :class:`StorageUnavailableError`."""
+        with self._lock:
+            try:
+                yield
+            except sqlite3.Error as exc:
+                if not _is_unavailable(exc):
+                    raise
+                raise StorageUnavailableError(f"{self.path}: {exc}") from exc
+
+    def probe_write(self) -> None:
+        """See :meth:`Storage.probe_write`: one tiny write transaction."""
+        with self._transaction() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO heartbeat (id, at) VALUES (1, ?)", (self._clock(),)
+            )
 
     @property
     def schema_version(self) -> int:
@@ -250,12 +340,12 @@ class SQLiteStorage:
 
     def get_game(self, game_id: str) -> StoredGame | None:
         """See :meth:`Storage.get_game`."""
-        with self._lock:
+        with self._reading():
             return self._get(self._conn, game_id)
 
     def current_game(self, player_id: str) -> StoredGame | None:
         """See :meth:`Storage.current_game`."""
-        with self._lock:
+        with self._reading():
             row = self._conn.execute(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE player_id = ? AND status = 'in_progress'",
                 (player_id,),
@@ -264,7 +354,7 @@ class SQLiteStorage:
 
     def owns_games(self, player_id: str) -> bool:
         """See :meth:`Storage.owns_games` (two lookups, each in a partial index)."""
-        with self._lock:
+        with self._reading():
             for status in ("in_progress", "finished"):
                 row = self._conn.execute(
                     "SELECT 1 FROM games WHERE player_id = ? AND status = ? LIMIT 1",
@@ -361,7 +451,7 @@ class SQLiteStorage:
 
     def events(self, game_id: str, after: int = 0) -> list[Event]:
         """See :meth:`Storage.events`."""
-        with self._lock:
+        with self._reading():
             rows = self._conn.execute(
                 "SELECT kind, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
                 (game_id, after),
@@ -370,7 +460,7 @@ class SQLiteStorage:
 
     def records(self, player_id: str, recent: int = 10) -> Records:
         """See :meth:`Storage.records`."""
-        with self._lock:
+        with self._reading():
             played, best, wins, losses, draws = self._conn.execute(
                 "SELECT COUNT(*), MAX(CASE WHEN mode = 'solo' THEN human_total END), "
                 "COALESCE(SUM(result = 'win'), 0), COALESCE(SUM(result = 'loss'), 0), "
@@ -395,7 +485,7 @@ class SQLiteStorage:
 
     def finished_games(self, player_id: str) -> list[RecentGame]:
         """See :meth:`Storage.finished_games`."""
-        with self._lock:
+        with self._reading():
             rows = self._conn.execute(
                 "SELECT id, finished_at, mode, difficulty, human_total, computer_total, result "
                 "FROM games WHERE player_id = ? AND status = 'finished' "
@@ -403,6 +493,23 @@ class SQLiteStorage:
                 (player_id,),
             ).fetchall()
         return [_recent(*row) for row in rows]
+
+    def prune_unplayed(self, before: str, limit: int = 500) -> int:
+        """See :meth:`Storage.prune_unplayed`: one transaction of at most ``limit`` games."""
+        with self._transaction() as conn:
+            ids = [
+                row[0]
+                for row in conn.execute(
+                    "SELECT id FROM games WHERE status = 'abandoned' AND updated_at < ? "
+                    "AND NOT EXISTS (SELECT 1 FROM events "
+                    "WHERE events.game_id = games.id AND kind = 'roll') LIMIT ?",
+                    (before, limit),
+                )
+            ]
+            for game_id in ids:  # the triggers check every row of it again
+                conn.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+                conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        return len(ids)
 
     def integrity_check(self) -> str:
         """``PRAGMA integrity_check``: ``"ok"`` for a healthy file."""

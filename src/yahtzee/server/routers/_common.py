@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import Request
 
 from yahtzee.server.limits import Guard
-from yahtzee.server.middleware import player_of
+from yahtzee.server.middleware import client_address, player_of
 from yahtzee.server.service import GameService
 from yahtzee.server.views import ErrorOut
 
@@ -25,9 +25,12 @@ def acting_player(request: Request) -> str:
 
 
 def starting_player(request: Request) -> str:
-    """The player starting a game, charged to its new-games rate limit (F5)."""
+    """The player starting a game, charged to its new-games rate limits (F5): the
+    player's and its client address's."""
     player = player_of(request.scope)
-    guard(request).new_games.take(player)
+    limits = guard(request)
+    limits.new_games.take(player)
+    limits.address_games.take(client_address(request.scope))
     return player
 
 

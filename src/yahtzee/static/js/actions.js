@@ -338,6 +338,11 @@ export function createActions(store) {
     rulesBack,
     showResult,
     skipReplay: () => replay.skip(),
+    /** Leaving the table for a page of its own (复盘, 统计): no replay runs behind it. */
+    stopReplay: () => {
+      replay.stop();
+      dispatch({ type: "replayCancel" });
+    },
     turnLog,
   };
 }

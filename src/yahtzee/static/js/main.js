@@ -4,6 +4,7 @@
 
 import { createActions } from "./actions.js";
 import { installKeyboard } from "./keyboard.js";
+import { installPageLinks } from "./pages.js";
 import { reduce } from "./reducer.js";
 import { buildScorecard, render } from "./render.js";
 import { chosenDifficulty, installSettings } from "./settings.js";
@@ -12,6 +13,23 @@ import { createStore } from "./store.js";
 
 const store = createStore(reduce, initialState(), render);
 const actions = createActions(store);
+// 复盘 and 统计 (loaded on first visit): they change the view through the store too.
+const pages = installPageLinks({
+  get state() {
+    return store.state;
+  },
+  show(view) {
+    store.dispatch({ type: "navigate", view });
+    store.dispatch({ type: "showGameOver", show: false });
+  },
+  afterRender: (fn) => store.afterRender(fn),
+});
+
+/** The address changed (load, reload, back/forward): 复盘/统计, else the game's views. */
+function route() {
+  if (pages.route(location.pathname.replace(/\/+$/, "") || "/")) actions.stopReplay();
+  else actions.route();
+}
 
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 
@@ -74,11 +92,11 @@ function wire() {
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && store.state.turnLogOpen) actions.turnLog(false);
   });
-  window.addEventListener("popstate", actions.route);
+  window.addEventListener("popstate", route);
   installSettings();
 }
 
 buildScorecard();
 wire();
 store.flush();
-actions.route();
+route();

@@ -139,7 +139,15 @@ export const SUM_NAMES = {
   total: "总分",
 };
 export const upperSubtotalTitle = (goal, bonus) => `一点到六点相加，满 ${goal} 分奖励 ${bonus} 分`;
-export const VIEW_TITLES = { lobby: "快艇骰子", game: "快艇骰子 · 牌桌", rules: "快艇骰子 · 规则" };
+export const VIEW_TITLES = {
+  lobby: "快艇骰子",
+  game: "快艇骰子 · 牌桌",
+  rules: "快艇骰子 · 规则",
+  review: "快艇骰子 · 复盘",
+  stats: "快艇骰子 · 统计",
+};
+export const REVIEW = "复盘";
+export const reviewLabel = (mode, score) => `复盘 ${mode} ${score}`;
 export const YOU = "你";
 export const COMPUTER = "电脑";
 

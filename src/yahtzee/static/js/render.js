@@ -109,7 +109,7 @@ export function buildScorecard() {
 // ---------------------------------------------------------------------------- views
 
 function renderViews(state) {
-  for (const view of ["lobby", "game", "rules"]) {
+  for (const view of ["lobby", "game", "rules", "review", "stats"]) {
     const el = $(`#view-${view}`);
     const hidden = state.view !== view;
     if (el.hidden !== hidden) el.hidden = hidden;
@@ -154,7 +154,15 @@ function renderLobby(state) {
         const when = document.createElement("span");
         when.className = "recent-when";
         when.textContent = formatDate(g.finished_at);
-        li.append(badge, text, when);
+        // 复盘: the review page of this game (pages.js handles the link).
+        const review = document.createElement("a");
+        review.className = "recent-review";
+        review.href = `/review/${encodeURIComponent(g.id)}`;
+        review.dataset.page = "review";
+        review.dataset.testid = "recent-review";
+        review.textContent = say.REVIEW;
+        review.setAttribute("aria-label", say.reviewLabel(mode, score));
+        li.append(badge, text, when, review);
         return li;
       }),
     );

@@ -1,0 +1,174 @@
+"""Check the review's win probabilities against simulation (L4).
+
+Takes positions from seeded vs games (the human's and the computer's cards after a given
+round) and compares :func:`yahtzee.review.winprob.win_probability` with a simulation: the
+human's remaining turns played ``--human-games`` times by the expert (vectorised, with the
+solver's batched kernel) and the computer's ``--computer-games`` times by its level
+(:func:`yahtzee.turn.play_turn`), every pair of outcomes compared (P(win) + P(draw)/2).
+Prints estimate, reference, difference and the reference's standard error.
+
+    python scripts/winprob_reference.py [--human-games 200000] [--computer-games 20000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+import numpy.typing as npt
+
+from yahtzee.dice import SeededDice
+from yahtzee.game import ROLLS_PER_TURN, GameState, Mode
+from yahtzee.players import get_player
+from yahtzee.review import review_events
+from yahtzee.review.selfplay import play_log
+from yahtzee.review.winprob import win_probability
+from yahtzee.rules import (
+    CATEGORIES,
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    YAHTZEE_BONUS,
+    YAHTZEE_POINTS,
+    Category,
+    Scorecard,
+)
+from yahtzee.solver import load_table, state_of
+from yahtzee.solver.kernel import category_values, keep_values, reroll, turn_start_e0
+from yahtzee.solver.tables import (
+    CODE_TO_KEEP,
+    COUNT_CODE_WEIGHTS,
+    DICE_COUNTS,
+    KEEP_COUNTS,
+    LEVEL_OFFSETS,
+    N_KEEPS,
+    SUB_KEEPS,
+    UPPER_CAP,
+)
+from yahtzee.turn import play_turn
+
+_Y = Category.YAHTZEE.index
+_KEEP_CODE = KEEP_COUNTS @ COUNT_CODE_WEIGHTS
+_KEEP_SIZE = KEEP_COUNTS.sum(axis=1)
+_CODE_TO_DICE = np.where(LEVEL_OFFSETS[5] <= CODE_TO_KEEP, CODE_TO_KEEP - LEVEL_OFFSETS[5], -1)
+I64 = npt.NDArray[np.int64]
+
+
+def _roll(rng: np.random.Generator, kept_code: I64, kept_size: I64) -> I64:
+    fresh = COUNT_CODE_WEIGHTS[rng.integers(0, 6, size=(kept_code.shape[0], 5))]
+    fresh[np.arange(5)[None, :] >= (5 - kept_size)[:, None]] = 0
+    out: I64 = _CODE_TO_DICE[kept_code + fresh.sum(axis=1)]
+    return out
+
+
+def expert_finals(card: Scorecard, n: int, rng: np.random.Generator) -> I64:
+    """Final totals of ``n`` optimal continuations of ``card`` (in vectorised batches)."""
+    parts = [_expert_batch(card, min(4096, n - a), rng) for a in range(0, n, 4096)]
+    return np.concatenate(parts)
+
+
+def _expert_batch(card: Scorecard, n: int, rng: np.random.Generator) -> I64:
+    v = load_table().flat
+    m0, _, f0 = state_of(card)
+    games = np.arange(n)
+    mask = np.full(n, m0, dtype=np.intp)
+    upper = np.full(n, card.upper_subtotal, dtype=np.intp)
+    flag = np.full(n, f0, dtype=np.intp)
+    gained = np.zeros(n, dtype=np.int64)
+    nothing = np.zeros(n, dtype=np.intp)
+    keeps = np.empty((2, N_KEEPS, n), dtype=np.float32)
+    for _ in range(len(CATEGORIES) - card.filled_count):
+        up = np.minimum(upper, UPPER_CAP)
+        e0, _shift = turn_start_e0(v, mask, up, flag)
+        _, e1 = reroll(e0, keeps[0])
+        keep_values(e1, keeps[1])
+        dice = _roll(rng, nothing, nothing)
+        for rolls_left in range(ROLLS_PER_TURN - 1, 0, -1):
+            subs = SUB_KEEPS[dice]
+            cand = np.take(keeps[rolls_left - 1].reshape(-1), subs * n + games[:, None])
+            keep = subs[games, np.argmax(cand, axis=1)]
+            dice = _roll(rng, _KEEP_CODE[keep], _KEEP_SIZE[keep])
+        values, points = category_values(v, mask, up, flag, dice)
+        cat = np.argmax(values, axis=0)
+        pts = points[cat, games]
+        is_y = DICE_COUNTS[dice].max(axis=1) == 5
+        gained += YAHTZEE_BONUS * (is_y & ((mask >> _Y) & 1 == 1) & (flag == 1))
+        crossing = (
+            (cat < 6) & (upper < UPPER_BONUS_THRESHOLD) & (upper + pts >= UPPER_BONUS_THRESHOLD)
+        )
+        gained += pts + UPPER_BONUS * crossing
+        upper += np.where(cat < 6, pts, 0)
+        flag = np.where(cat == _Y, (pts == YAHTZEE_POINTS).astype(np.intp), flag)
+        mask |= 1 << cat
+    return card.total + gained
+
+
+def level_finals(card: Scorecard, level: str, n: int, seed: int) -> I64:
+    """Final totals of ``n`` continuations of ``card`` by ``level`` (one by one)."""
+    player = get_player(level, random.Random(seed))
+    dice = SeededDice(seed)
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        state = GameState(Mode.SOLO, (card,))
+        while not state.is_over:
+            state = play_turn(state, player, dice).state
+        out[i] = state.current_card.total
+    return out
+
+
+def compare(h: I64, c: I64) -> tuple[float, float]:
+    """P(H > C) + P(H = C)/2 over all pairs, and its standard error."""
+    hs, cs = np.sort(h), np.sort(c)
+    below = np.searchsorted(cs, h, side="left") + 0.5 * (
+        np.searchsorted(cs, h, side="right") - np.searchsorted(cs, h, side="left")
+    )
+    per_h = below / len(c)
+    above = len(h) - np.searchsorted(hs, c, side="right")
+    ties = np.searchsorted(hs, c, side="right") - np.searchsorted(hs, c, side="left")
+    per_c = (above + 0.5 * ties) / len(h)
+    p = float(per_h.mean())
+    se = float(np.sqrt(per_h.var() / len(h) + per_c.var() / len(c)))
+    return p, se
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--human-games", type=int, default=200_000)
+    parser.add_argument("--computer-games", type=int, default=20_000)
+    parser.add_argument("--rounds", default="0,3,6,8,9,10,11,12")
+    parser.add_argument("--games", type=int, default=1, help="vs games per level")
+    args = parser.parse_args()
+    table = load_table()
+    rounds = [int(r) for r in args.rounds.split(",")]
+    print("level        game round  estimate  reference  diff     se")
+    worst = 0.0
+    for level in ("expert", "intermediate", "novice"):
+        for g in range(args.games):
+            log, _ = play_log(
+                get_player("intermediate", random.Random(g)),
+                SeededDice(1000 + g),
+                get_player(level, random.Random(g)),
+            )
+            review = review_events(log, table)
+            assert review.computer is not None
+            for r in rounds:
+                human, computer = review.human.turn_cards[r], review.computer.turn_cards[r]
+                start = time.perf_counter()
+                estimate = win_probability(human, computer, level, table)
+                ms = 1000 * (time.perf_counter() - start)
+                rng = np.random.default_rng(r * 1000 + g)
+                h = expert_finals(human, args.human_games, rng)
+                c = level_finals(computer, level, args.computer_games, r * 7 + g)
+                ref, se = compare(h, c)
+                worst = max(worst, abs(estimate - ref))
+                print(
+                    f"{level:12} {g:4} {r:5}  {estimate:8.4f}  {ref:9.4f}  {estimate - ref:+.4f}"
+                    f"  {se:.4f}   ({ms:.0f} ms)",
+                    flush=True,
+                )
+    print(f"largest |estimate - reference|: {worst:.4f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,321 @@
+// 复盘 (/review/{id}) and 统计 (/stats): pages of their own, reached from the end panel,
+// the lobby's recent games and the lobby link. Loaded on first visit by pages.js, which
+// main.js asks first when routing; everything else lives here and in stats.js.
+
+import { ApiError } from "../api.js";
+import { lineChart } from "./chart.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES } from "../state.js";
+import { renderStats } from "./stats.js";
+
+export const MARK_NAMES = { best: "最佳", inaccuracy: "欠佳", mistake: "失误", blunder: "大错" };
+const MARKS = ["best", "inaccuracy", "mistake", "blunder"];
+
+/** GET a JSON API path; failures become ApiError with the server's Chinese message. */
+export async function getJson(path) {
+  let response;
+  try {
+    response = await fetch(path, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+  } catch {
+    throw new ApiError(0, "network", "连不上服务器，请检查网络后再试。");
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const err = data && data.error ? data.error : {};
+    throw new ApiError(response.status, err.code || `http_${response.status}`, err.message || `服务器出错了（${response.status}）。`);
+  }
+  return data;
+}
+
+/** An HTML element with a class and text. */
+export function el(tag, className = "", text = null, attrs = {}) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== null) e.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+export const fmt = (v, digits = 1) => (v === null || v === undefined ? "—" : Number(v).toFixed(digits));
+const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v).toFixed(1);
+
+function choiceText(choice) {
+  if (!choice) return "";
+  if (choice.category) return `记「${CATEGORY_NAMES[choice.category]}」${choice.points} 分`;
+  if (choice.keep === "stop") return "不再掷，直接登记";
+  return choice.keep.length ? `保留 ${choice.keep.join(" ")}` : "全部重掷";
+}
+
+const sameChoice = (a, b) =>
+  a.category ? a.category === b.category : JSON.stringify(a.keep) === JSON.stringify(b.keep);
+
+// -------------------------------------------------------------------------- review page
+
+function summary(r) {
+  const box = el("div", "rv-summary panel");
+  const dl = el("dl", "rv-figures");
+  const add = (label, value, testid) => {
+    const div = el("div", "rv-figure");
+    div.append(el("dt", "", label), el("dd", "", value, { "data-testid": testid }));
+    dl.append(div);
+  };
+  add("准确率", `${fmt(r.accuracy)}%`, "review-accuracy");
+  add("技术损失", `${fmt(r.skill_loss)} 分`, "review-skill-loss");
+  add("运气", `${signed(r.luck)} 分`, "review-luck");
+  add("终局", `${r.final_score} 分`, "review-final");
+  box.append(dl);
+  box.append(
+    el(
+      "p",
+      "fine rv-identity",
+      `开局期望 ${fmt(r.start_value, 2)} ${r.luck >= 0 ? "+" : "−"} 运气 ${Math.abs(r.luck).toFixed(2)} − 技术损失 ${r.skill_loss.toFixed(2)} = 终局 ${r.final_score}`,
+    ),
+  );
+  const counts = el("ul", "rv-counts", null, { "aria-label": "各类评价的次数" });
+  for (const m of MARKS) {
+    const li = el("li", `rv-chip mark-${m}`, `${MARK_NAMES[m]} ${r.counts[m]}`, { "data-testid": `count-${m}` });
+    counts.append(li);
+  }
+  box.append(counts);
+  if (r.computer) {
+    box.append(
+      el(
+        "p",
+        "fine",
+        `电脑（${DIFFICULTY_NAMES[r.difficulty] || ""}）：终局 ${r.computer.final_score}，准确率 ${fmt(r.computer.accuracy)}%，运气 ${signed(r.computer.luck)}，技术损失 ${fmt(r.computer.skill_loss)}。`,
+      ),
+    );
+  }
+  return box;
+}
+
+function timelineSection(r, select) {
+  const vs = r.mode === "vs_computer";
+  const section = el("section", "rv-timeline panel", null, { "aria-labelledby": "rv-timeline-title" });
+  section.append(el("h2", "", vs ? "胜率走势" : "预计终局走势", { id: "rv-timeline-title" }));
+  const value = (p) => (vs ? p.win_probability : p.expected_final);
+  const points = r.timeline.map((p) => ({ x: p.round, y: value(p) }));
+  const ys = points.map((p) => p.y);
+  const yMin = vs ? 0 : Math.floor((Math.min(...ys) - 10) / 10) * 10;
+  const yMax = vs ? 1 : Math.ceil((Math.max(...ys) + 10) / 10) * 10;
+  const at = (round, roll) => {
+    // Decisions sit between the turn's start (round - 1) and its end (round).
+    const a = points[round - 1].y;
+    const b = points[round].y;
+    const f = roll / 4;
+    return { x: round - 1 + f, y: a + (b - a) * f };
+  };
+  const markers = r.decisions
+    .map((d, i) => ({ d, i }))
+    .filter(({ d }) => d.mark !== "best")
+    .map(({ d, i }) => ({
+      ...at(d.round, d.roll + (d.kind === "score" ? 0.5 : 0)),
+      className: `mark-${d.mark}`,
+      label: `第 ${d.round} 回合：${MARK_NAMES[d.mark]}，损失 ${d.loss.toFixed(2)} 分`,
+      onSelect: () => select(i),
+    }));
+  const first = value(r.timeline[0]);
+  const last = value(r.timeline[r.timeline.length - 1]);
+  const desc = vs
+    ? `开局胜率 ${Math.round(first * 100)}%，最后 ${Math.round(last * 100)}%。彩色圆点是有损失的决策。`
+    : `开局预计终局 ${first.toFixed(1)} 分，最后 ${last} 分。彩色圆点是有损失的决策。`;
+  const chart = lineChart({
+    points,
+    markers,
+    yMin,
+    yMax,
+    title: vs ? "每回合后你的胜率" : "每回合后的预计终局",
+    desc,
+    xLabel: "回合",
+    yFormat: vs ? (v) => `${Math.round(v * 100)}%` : (v) => String(v),
+    band: vs ? 0.5 : null,
+    className: "rv-chart",
+  });
+  chart.dataset.testid = "review-chart";
+  section.append(chart);
+  // The text alternative: every point of the chart as a table.
+  const details = el("details", "rv-data");
+  details.append(el("summary", "", "图表数据（表格）"));
+  const table = el("table", "rv-table");
+  const head = el("tr");
+  head.append(el("th", "", "回合", { scope: "col" }), el("th", "", vs ? "胜率" : "预计终局", { scope: "col" }));
+  if (vs) head.append(el("th", "", "预计终局", { scope: "col" }));
+  table.append(head);
+  for (const p of r.timeline) {
+    const tr = el("tr");
+    tr.append(el("th", "", p.round === 0 ? "开局" : `第 ${p.round} 回合后`, { scope: "row" }));
+    tr.append(el("td", "", vs ? `${(p.win_probability * 100).toFixed(1)}%` : fmt(p.expected_final, 2)));
+    if (vs) tr.append(el("td", "", fmt(p.expected_final, 2)));
+    table.append(tr);
+  }
+  details.append(table);
+  section.append(details);
+  return section;
+}
+
+function positionPanel(d) {
+  const panel = el("section", "rv-position panel", null, { "aria-labelledby": "rv-position-title", "data-testid": "review-position" });
+  const stage = d.kind === "score" && d.rolls_left === 0 ? "第三次掷骰后登记" : `第 ${d.roll} 次掷骰后`;
+  panel.append(el("h2", "", `第 ${d.round} 回合 · ${stage}`, { id: "rv-position-title", tabindex: "-1" }));
+  const dice = el("div", "rv-dice", null, { role: "img", "aria-label": `骰子 ${d.dice.join("、")}` });
+  const held = d.hold || null;
+  d.dice.forEach((f, i) => {
+    const die = el("span", `rv-die${held && held[i] ? " rv-held" : ""}`, String(f), { "aria-hidden": "true" });
+    dice.append(die);
+  });
+  panel.append(dice);
+  if (held) panel.append(el("p", "fine", `你保留了 ${d.dice.filter((_, i) => held[i]).join(" ") || "（没有）"}，重掷其余。`));
+
+  const table = el("table", "rv-table rv-options", null, { "data-testid": "review-options" });
+  table.append(el("caption", "", `剩余 ${d.rolls_left} 次掷骰 · 三个最好的选择`));
+  const head = el("tr");
+  for (const t of ["选择", "预计终局", "差距"]) head.append(el("th", "", t, { scope: "col" }));
+  table.append(head);
+  const rows = [...d.options];
+  if (!rows.some((o) => sameChoice(o, d.chosen))) rows.push(d.chosen);
+  for (const o of rows) {
+    const mine = sameChoice(o, d.chosen);
+    const tr = el("tr", mine ? "rv-mine" : "");
+    const label = choiceText(o) + (mine ? "（你的选择）" : "") + (o === d.options[0] ? " ★" : "");
+    tr.append(el("th", "", label, { scope: "row" }));
+    tr.append(el("td", "", fmt(o.value, 2)));
+    tr.append(el("td", "", o === d.options[0] ? "—" : `−${(d.options[0].value - o.value).toFixed(2)}`));
+    table.append(tr);
+  }
+  panel.append(table);
+  panel.append(
+    el(
+      "p",
+      `rv-verdict mark-${d.mark}`,
+      d.mark === "best"
+        ? `${MARK_NAMES.best}：和高手的选择一样好。`
+        : `${MARK_NAMES[d.mark]}：比高手的选择平均少 ${d.loss.toFixed(2)} 分。`,
+      { "data-testid": "review-verdict" },
+    ),
+  );
+  const boxes = Object.entries(d.card.boxes);
+  const card = el("p", "fine rv-card");
+  card.textContent = boxes.length
+    ? `已登记：${boxes.map(([c, p]) => `${CATEGORY_NAMES[c]} ${p}`).join("，")}${d.card.yahtzee_bonus ? `，快艇加成 ${d.card.yahtzee_bonus}` : ""}（共 ${d.card.total} 分）`
+    : "计分表还是空的。";
+  panel.append(card);
+  return panel;
+}
+
+function decisionList(r, select) {
+  const section = el("section", "rv-decisions panel", null, { "aria-labelledby": "rv-decisions-title" });
+  section.append(el("h2", "", `全部决策（${r.decisions.length}）`, { id: "rv-decisions-title" }));
+  if (!r.decisions.length) {
+    section.append(el("p", "fine", "这局没有需要选择的地方。"));
+    return section;
+  }
+  section.append(el("p", "fine", "选一个决策，看当时的局面、三个最好的选择和你的选择。上下方向键可以在列表里移动。"));
+  const list = el("ol", "rv-list", null, { "data-testid": "decision-list" });
+  r.decisions.forEach((d, i) => {
+    const li = el("li");
+    const btn = el("button", `rv-item mark-${d.mark}`, null, { type: "button", "data-index": i, "aria-pressed": "false", "data-testid": `decision-${i}` });
+    btn.append(
+      el("span", "rv-where", `第 ${d.round} 回合 · ${d.kind === "score" ? "登记" : `第 ${d.roll} 掷`}`),
+      el("span", "rv-what", choiceText(d.chosen)),
+      el("span", `rv-chip mark-${d.mark}`, d.mark === "best" ? MARK_NAMES.best : `${MARK_NAMES[d.mark]} −${d.loss.toFixed(2)}`),
+    );
+    btn.addEventListener("click", () => select(i));
+    btn.addEventListener("keydown", (event) => {
+      const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
+      if (!step) return;
+      event.preventDefault();
+      const next = list.querySelector(`[data-index="${i + step}"]`);
+      if (next) next.focus();
+    });
+    li.append(btn);
+    list.append(li);
+  });
+  section.append(list);
+  return section;
+}
+
+function renderReview(body, r) {
+  const vs = r.mode === "vs_computer";
+  const intro = el(
+    "p",
+    "rv-intro",
+    vs
+      ? `人机对战 · ${DIFFICULTY_NAMES[r.difficulty] || ""}：你 ${r.final_score} 分，电脑 ${r.computer.final_score} 分。`
+      : `单人挑战：${r.final_score} 分。`,
+  );
+  const layout = el("div", "rv-layout");
+  const side = el("div", "rv-side");
+  let selected = -1;
+  const select = (i, focus = true) => {
+    selected = i;
+    for (const b of body.querySelectorAll(".rv-item")) b.setAttribute("aria-pressed", String(Number(b.dataset.index) === i));
+    side.replaceChildren(positionPanel(r.decisions[i]));
+    if (focus) side.querySelector("h2").focus({ preventScroll: window.innerWidth > 700 });
+  };
+  layout.append(decisionList(r, select), side);
+  body.replaceChildren(intro, summary(r), timelineSection(r, select), layout);
+  // Start on the costliest decision (or the first), without moving the focus.
+  if (r.decisions.length) {
+    let worst = 0;
+    r.decisions.forEach((d, i) => {
+      if (d.loss > r.decisions[worst].loss) worst = i;
+    });
+    select(worst, false);
+  }
+  return selected;
+}
+
+// ------------------------------------------------------------------------------ routing
+
+/**
+ * Install the two pages. `ctx` = {state, show(view), afterRender(fn)} (the page's store:
+ * `show` dispatches the view change). Returns {route(path)}: true when the path is one of
+ * these pages (main.js then stops routing).
+ */
+export function installReviewPages(ctx) {
+  let loadSerial = 0;
+
+  function show(view, title) {
+    ctx.show(view);
+    ctx.afterRender(() => {
+      document.title = title;
+      window.scrollTo(0, 0);
+      document.getElementById(`${view}-title`).focus({ preventScroll: true });
+    });
+  }
+
+  async function load(view, path, draw) {
+    const body = document.getElementById(`${view}-body`);
+    const serial = ++loadSerial;
+    body.setAttribute("aria-busy", "true");
+    body.replaceChildren(el("p", "fine", view === "review" ? "正在复盘……" : "正在统计……"));
+    try {
+      const data = await getJson(path);
+      if (serial !== loadSerial) return;
+      draw(body, data);
+    } catch (err) {
+      if (serial !== loadSerial) return;
+      const text = err instanceof ApiError ? err.message : "出错了，请稍后再试。";
+      const p = el("p", "rv-error", text, { role: "alert", "data-testid": `${view}-error` });
+      body.replaceChildren(p);
+    } finally {
+      if (serial === loadSerial) body.removeAttribute("aria-busy");
+    }
+  }
+
+  function route(path) {
+    const review = path.match(/^\/review\/([0-9A-Za-z_-]{1,64})$/);
+    if (review) {
+      show("review", "快艇骰子 · 复盘");
+      load("review", `/api/games/${encodeURIComponent(review[1])}/review`, renderReview);
+      return true;
+    }
+    if (path === "/stats") {
+      show("stats", "快艇骰子 · 统计");
+      load("stats", "/api/stats", renderStats);
+      return true;
+    }
+    return false;
+  }
+
+  return { route };
+}

@@ -1,0 +1,150 @@
+// 统计 (/stats): this browser's games beside the expert (GET /api/stats). Drawn by
+// review.js's router into #stats-body.
+
+import { barChart, lineChart } from "./chart.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES } from "../state.js";
+import { el, fmt } from "./review.js";
+
+const pct = (v) => (v === null || v === undefined ? "—" : `${(v * 100).toFixed(0)}%`);
+
+function section(title, id) {
+  const s = el("section", "st-section panel", null, { "aria-labelledby": id });
+  s.append(el("h2", "", title, { id }));
+  return s;
+}
+
+function dataTable(caption, head, rows, testid) {
+  const details = el("details", "rv-data");
+  details.append(el("summary", "", caption));
+  const table = el("table", "rv-table", null, testid ? { "data-testid": testid } : {});
+  const tr = el("tr");
+  for (const h of head) tr.append(el("th", "", h, { scope: "col" }));
+  table.append(tr);
+  for (const row of rows) {
+    const r = el("tr");
+    row.forEach((cell, i) => r.append(el(i ? "td" : "th", "", cell, i ? {} : { scope: "row" })));
+    table.append(r);
+  }
+  details.append(table);
+  return details;
+}
+
+function soloSection(solo) {
+  const s = section("单人挑战", "st-solo-title");
+  const dl = el("dl", "rv-figures");
+  const add = (label, value, testid) => {
+    const div = el("div", "rv-figure");
+    div.append(el("dt", "", label), el("dd", "", value, { "data-testid": testid }));
+    dl.append(div);
+  };
+  add("局数", String(solo.games), "stats-solo-games");
+  add("平均", solo.mean === null ? "—" : fmt(solo.mean), "stats-solo-mean");
+  add("最高", solo.best === null ? "—" : String(solo.best), "stats-solo-best");
+  add("上区奖励率", `${pct(solo.upper_bonus_rate)}（高手 ${pct(solo.expert.upper_bonus_rate)}）`, "stats-bonus-rate");
+  add("快艇率", `${pct(solo.yahtzee_rate)}（高手 ${pct(solo.expert.yahtzee_rate)}）`, "stats-yahtzee-rate");
+  s.append(dl);
+  if (!solo.games) {
+    s.append(
+      el(
+        "p",
+        "st-empty",
+        "还没有打完的单人挑战。回大厅开一局「单人挑战」，打完后这里会画出你的分数分布，和高手的分布放在一起。",
+        { "data-testid": "stats-empty-solo" },
+      ),
+    );
+  }
+  // Histogram: the player's share of games per bin (bars) over the expert's (line).
+  const bins = solo.histogram.map((b) => ({
+    label: String(b.from),
+    value: solo.games ? b.games / solo.games : 0,
+    ref: b.expert,
+  }));
+  s.append(el("h3", "", "总分分布"));
+  const chart = barChart({
+    bins,
+    title: "你的单人挑战总分分布与高手的分布",
+    desc: `柱子是你每个分数段的局数占比，折线是高手（${solo.expert.games.toLocaleString("zh-CN")} 局模拟）的占比。高手平均 ${fmt(solo.expert.mean)} 分${solo.games ? `，你平均 ${fmt(solo.mean)} 分` : ""}。`,
+    yFormat: (v) => `${Math.round(v * 100)}%`,
+    className: "st-hist",
+  });
+  chart.dataset.testid = "stats-histogram";
+  s.append(chart);
+  s.append(el("p", "fine st-legend", "柱子：你　折线：高手"));
+  s.append(
+    dataTable(
+      "分布数据（表格）",
+      ["分数段", "你的局数", "高手占比"],
+      solo.histogram.map((b) => [b.to === null ? `${b.from} 以上` : `${b.from}–${b.to}`, String(b.games), `${(b.expert * 100).toFixed(1)}%`]),
+    ),
+  );
+  // Accuracy over time.
+  s.append(el("h3", "", "准确率变化"));
+  if (solo.accuracy.length) {
+    const points = solo.accuracy.map((a, i) => ({ x: i + 1, y: a }));
+    if (points.length === 1) points.push({ x: 1.0001, y: points[0].y });
+    const acc = lineChart({
+      points,
+      yMin: Math.max(0, Math.floor(Math.min(...solo.accuracy) / 10) * 10 - 10),
+      yMax: 100,
+      title: "每局单人挑战的准确率",
+      desc: `共 ${solo.accuracy.length} 局，第一局 ${fmt(solo.accuracy[0])}%，最近一局 ${fmt(solo.accuracy[solo.accuracy.length - 1])}%。`,
+      xLabel: "第几局",
+      xTickEvery: Math.max(1, Math.ceil(solo.accuracy.length / 10)),
+      yFormat: (v) => `${v}%`,
+      className: "st-acc",
+    });
+    acc.dataset.testid = "stats-accuracy";
+    s.append(acc);
+    s.append(dataTable("准确率数据（表格）", ["第几局", "准确率"], solo.accuracy.map((a, i) => [String(i + 1), `${fmt(a)}%`])));
+  } else {
+    s.append(el("p", "st-empty", "打完一局单人挑战后，这里会显示每局的准确率；点大厅里对局旁的「复盘」可以看每一步。"));
+  }
+  return s;
+}
+
+function vsSection(vs) {
+  const s = section("人机对战", "st-vs-title");
+  const total = Object.values(vs).reduce((n, v) => n + v.games, 0);
+  if (!total) {
+    s.append(el("p", "st-empty", "还没有打完的人机对战。回大厅选一个难度开一局吧。", { "data-testid": "stats-empty-vs" }));
+  }
+  const table = el("table", "rv-table", null, { "data-testid": "stats-vs" });
+  const head = el("tr");
+  for (const h of ["难度", "局数", "胜", "负", "平", "平均分"]) head.append(el("th", "", h, { scope: "col" }));
+  table.append(head);
+  for (const [level, v] of Object.entries(vs)) {
+    const tr = el("tr");
+    tr.append(el("th", "", DIFFICULTY_NAMES[level] || level, { scope: "row" }));
+    for (const cell of [v.games, v.wins, v.losses, v.draws, v.mean === null ? "—" : fmt(v.mean)]) tr.append(el("td", "", String(cell)));
+    table.append(tr);
+  }
+  s.append(table);
+  return s;
+}
+
+function boxesSection(boxes) {
+  const s = section("每一格的平均分", "st-boxes-title");
+  s.append(el("p", "fine", "你在所有打完的对局里每格的平均得分，和高手比一比：差得最多的格子最值得琢磨。"));
+  const table = el("table", "rv-table st-boxes", null, { "data-testid": "stats-boxes" });
+  const head = el("tr");
+  for (const h of ["格子", "你", "高手", "差"]) head.append(el("th", "", h, { scope: "col" }));
+  table.append(head);
+  for (const [cat, b] of Object.entries(boxes)) {
+    const tr = el("tr");
+    tr.append(el("th", "", CATEGORY_NAMES[cat], { scope: "row" }));
+    const diff = b.mean === null ? null : b.mean - b.expert_mean;
+    tr.append(
+      el("td", "", b.mean === null ? "—" : fmt(b.mean)),
+      el("td", "", fmt(b.expert_mean)),
+      el("td", diff !== null && diff < -1 ? "st-behind" : "", diff === null ? "—" : `${diff >= 0 ? "+" : "−"}${Math.abs(diff).toFixed(1)}`),
+    );
+    table.append(tr);
+  }
+  s.append(table);
+  return s;
+}
+
+/** Draw the stats object into ``body``. */
+export function renderStats(body, data) {
+  body.replaceChildren(soloSection(data.solo), vsSection(data.vs), boxesSection(data.boxes));
+}

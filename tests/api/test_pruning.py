@@ -1,0 +1,122 @@
+"""F5: games abandoned before their first roll are deleted after 7 days; nothing else is."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from yahtzee.game import Mode, Status
+from yahtzee.server.pruning import prune
+from yahtzee.storage import Event, SQLiteStorage, Storage, StoredGame
+from yahtzee.storage.sqlite import MIGRATIONS
+
+OLD = "2026-01-01T00:00:00.000000+00:00"
+NOW = datetime(2026, 1, 10, tzinfo=UTC)  # 9 days later
+RECENT = "2026-01-05T00:00:00.000000+00:00"  # 5 days before NOW
+ROLL = Event("roll", {"seat": "human", "hold": [False] * 5, "faces": [1, 2, 3, 4, 5]})
+
+
+def _new(store: Storage, game_id: str, player: str) -> StoredGame:
+    return store.create_game(
+        game_id=game_id,
+        player_id=player,
+        mode=Mode.SOLO,
+        difficulty=None,
+        events=[Event("start", {"mode": "solo", "difficulty": None})],
+        replace=True,  # abandons the player's unfinished game, if any
+    )
+
+
+def _scenario(path: Path) -> None:
+    """Games of every kind, written on the dates their names say."""
+    old = SQLiteStorage(path, clock=lambda: OLD)
+    _new(old, "unplayed-old", "a")
+    played = _new(old, "played-old", "a")  # abandons unplayed-old
+    old.append(played, [ROLL], status=Status.IN_PROGRESS)
+    _new(old, "unplayed-old-2", "b")
+    _new(old, "in-progress-old", "c")
+    old.close()
+    recent = SQLiteStorage(path, clock=lambda: RECENT)
+    _new(recent, "after-played", "a")  # abandons played-old (it had a roll)
+    _new(recent, "b-now", "b")  # abandons unplayed-old-2: 5 days ago, too recent
+    _new(recent, "unplayed-recent", "d")
+    _new(recent, "d-now", "d")
+    recent.close()
+
+
+def test_f5_prune_deletes_only_old_unplayed_abandoned_games(tmp_path: Path) -> None:
+    _scenario(tmp_path / "g.db")
+    store = SQLiteStorage(tmp_path / "g.db")
+    assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 1
+    assert store.get_game("unplayed-old") is None
+    assert store.events("unplayed-old") == []
+    for kept in ("played-old", "unplayed-old-2", "in-progress-old", "unplayed-recent"):
+        assert store.get_game(kept) is not None, kept
+        assert store.events(kept), kept
+    assert [e.kind for e in store.events("played-old")] == ["start", "roll", "abandon"]
+    # Four days later the one abandoned 5 days ago (unplayed) goes too.
+    later = datetime(2026, 1, 14, tzinfo=UTC)
+    assert asyncio.run(prune(store, 7.0, now=lambda: later)) == 2
+    assert store.get_game("unplayed-old-2") is None
+    assert store.get_game("unplayed-recent") is None
+    assert store.get_game("played-old") is not None
+    assert store.integrity_check() == "ok"
+
+
+def test_f5_prune_works_in_batches(tmp_path: Path) -> None:
+    store = SQLiteStorage(tmp_path / "g.db", clock=lambda: OLD)
+    for i in range(1201):
+        _new(store, f"g{i}", "flood")  # each abandons the one before
+    assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 1200
+    assert store.get_game("g1200") is not None  # the unfinished one stays
+
+
+def test_f5_the_schema_still_refuses_every_other_delete(tmp_path: Path) -> None:
+    _scenario(tmp_path / "g.db")
+    conn = sqlite3.connect(tmp_path / "g.db")
+    for game_id in ("played-old", "in-progress-old"):
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            conn.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+        with pytest.raises(sqlite3.DatabaseError, match="only an unplayed abandoned game"):
+            conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        conn.execute("DELETE FROM events")  # a whole-table delete hits a played game
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        conn.execute("UPDATE events SET kind = 'x' WHERE game_id = 'unplayed-old'")
+    # An unplayed abandoned game's row cannot go while its events remain.
+    with pytest.raises(sqlite3.DatabaseError, match="only an unplayed abandoned game"):
+        conn.execute("DELETE FROM games WHERE id = 'unplayed-old'")
+    conn.close()
+
+
+def test_f5_a_version_1_database_is_migrated(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "v1.db")
+    for statement in MIGRATIONS[0]:
+        conn.execute(statement)
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    _scenario(tmp_path / "v1.db")
+    store = SQLiteStorage(tmp_path / "v1.db")
+    assert store.schema_version == len(MIGRATIONS)
+    assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 1
+
+
+def test_f5_the_server_prunes_on_start_up(
+    make_client: Callable[..., TestClient], tmp_path: Path
+) -> None:
+    """The old unplayed game goes when the server starts; the played ones stay."""
+    db = tmp_path / "games.db"
+    _scenario(db)  # (its dates are all more than 7 days before today)
+    make_client(db=db)
+    store = SQLiteStorage(db)
+    assert store.get_game("unplayed-old") is None
+    assert store.get_game("unplayed-old-2") is None
+    assert store.get_game("played-old") is not None
+    assert store.get_game("in-progress-old") is not None

@@ -1,0 +1,205 @@
+"""复盘 and 统计 pages (L1-L5): content, keyboard, text alternatives, 375 px and desktop.
+
+Games are finished quickly through the page's own origin (fetch from the page, so the
+browser's cookie and the same-origin rules apply); one test plays through the table to
+reach the end panel's 「复盘」 button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from e2e.helpers import ConsoleWatch, Table
+
+pytestmark = pytest.mark.e2e
+
+FINISH_JS = """
+async ([mode, difficulty, holdSome]) => {
+  const post = async (path, body) => {
+    // Paced under the server's 20 actions a second per player (a 429 would be logged).
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+                                 body: JSON.stringify(body)});
+    if (!r.ok) throw new Error(path + " " + r.status + " " + await r.text());
+    return r.json();
+  };
+  const order = ["ones","twos","threes","fours","fives","sixes","three_of_a_kind",
+    "four_of_a_kind","full_house","small_straight","large_straight","yahtzee","chance"];
+  let g = await post("/api/games", mode === "solo" ? {mode} : {mode, difficulty});
+  while (g.status === "in_progress") {
+    const none = [false, false, false, false, false];
+    g = await post(`/api/games/${g.id}/roll`, {version: g.version, hold: none});
+    if (holdSome && g.rolls_left > 0) {
+      const six = g.dice.map((d) => d >= 5);
+      if (!six.every(Boolean)) {
+        g = await post(`/api/games/${g.id}/roll`, {version: g.version, hold: six});
+      }
+    }
+    const boxes = g.players.human.boxes;
+    const cat = order.find((c) => boxes[c] === null && g.preview[c].allowed);
+    const body = {version: g.version, category: cat, confirm_zero: true};
+    g = await post(`/api/games/${g.id}/score`, body);
+  }
+  return g.id;
+}
+"""
+
+VIEWPORTS = [pytest.param((1280, 800), id="desktop"), pytest.param((375, 667), id="phone")]
+
+
+@pytest.fixture
+def sized(request: pytest.FixtureRequest, browser: Browser, server_url: str) -> Iterator[Table]:
+    """A fresh context of ``request.param`` = (width, height) on the lobby."""
+    width, height = request.param
+    phone = width < 600
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=phone,
+        has_touch=phone,
+        locale="zh-CN",
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    console = ConsoleWatch()
+    console.watch(page)
+    ui = Table(page, server_url)
+    ui.open_lobby()
+    yield ui
+    context.close()
+    assert console.errors == [], "console errors:\n" + "\n".join(console.errors)
+
+
+def _finish(page: Page, mode: str = "solo", difficulty: str | None = None) -> str:
+    game_id: str = page.evaluate(FINISH_JS, [mode, difficulty, True])
+    return game_id
+
+
+def _review(page: Page, game_id: str) -> Any:
+    return page.evaluate("async (id) => (await fetch(`/api/games/${id}/review`)).json()", game_id)
+
+
+def _no_sideways_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    viewport = page.viewport_size
+    assert viewport is not None
+    assert width <= viewport["width"], f"page is {width} px wide in a {viewport['width']} px view"
+
+
+@pytest.mark.parametrize("sized", VIEWPORTS, indirect=True)
+def test_l1_review_page_summary_chart_decisions_position(sized: Table) -> None:
+    page = sized.page
+    game_id = _finish(page)
+    review = _review(page, game_id)
+    page.goto(f"{sized.base_url}/review/{game_id}")
+    expect(page).to_have_title("快艇骰子 · 复盘")
+    expect(page.locator("#review-title")).to_be_focused()
+    expect(sized.by("review-accuracy")).to_have_text(f"{review['accuracy']:.1f}%")
+    expect(sized.by("review-final")).to_have_text(f"{review['final_score']} 分")
+    for mark, n in review["counts"].items():
+        expect(sized.by(f"count-{mark}")).to_contain_text(str(n))
+    # L4: the chart is an image with a title and a description, and its data as a table.
+    chart = sized.by("review-chart")
+    expect(chart).to_be_visible()
+    assert chart.get_attribute("role") == "img"
+    expect(chart.locator(":scope > title")).to_have_text("每回合后的预计终局")
+    expect(page.locator(".rv-data table tr")).to_have_count(15)  # header + 14 points
+    markers = page.locator(".chart-marker")
+    assert markers.count() == sum(1 for d in review["decisions"] if d["mark"] != "best")
+    # The decision list: one button each; the costliest is shown first.
+    items = sized.by("decision-list").locator("button")
+    expect(items).to_have_count(len(review["decisions"]))
+    losses = [d["loss"] for d in review["decisions"]]
+    worst = losses.index(max(losses))
+    expect(sized.by(f"decision-{worst}")).to_have_attribute("aria-pressed", "true")
+    # Keyboard: focus the first decision, arrow down, Enter shows that position.
+    sized.by("decision-0").focus()
+    page.keyboard.press("ArrowDown")
+    expect(sized.by("decision-1")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(sized.by("decision-1")).to_have_attribute("aria-pressed", "true")
+    d = review["decisions"][1]
+    position = sized.by("review-position")
+    expect(position.locator("h2")).to_contain_text(f"第 {d['round']} 回合")
+    expect(position.locator("h2")).to_be_focused()
+    expect(position.locator(".rv-die")).to_have_count(5)
+    assert position.locator(".rv-die").all_inner_texts() == [str(f) for f in d["dice"]]
+    rows = sized.by("review-options").locator("tr")
+    assert rows.count() >= min(3, len(d["options"])) + 1
+    expect(sized.by("review-options").locator(".rv-mine")).to_have_count(1)
+    expect(sized.by("review-verdict")).to_contain_text(
+        {"best": "最佳", "inaccuracy": "欠佳", "mistake": "失误", "blunder": "大错"}[d["mark"]]
+    )
+    _no_sideways_scroll(page)
+    # Back to the lobby: the finished game is listed with its own 复盘 link.
+    sized.by("review-back").click()
+    expect(sized.by("start-solo")).to_be_visible()
+    link = sized.by("recent-review").first
+    expect(link).to_have_attribute("href", f"/review/{game_id}")
+    link.click()
+    expect(page).to_have_url(f"{sized.base_url}/review/{game_id}")
+    expect(sized.by("review-accuracy")).to_be_visible()
+
+
+def test_l4_vs_review_draws_the_win_probability(ui: Table) -> None:
+    page = ui.page
+    game_id = _finish(page, "vs_computer", "novice")
+    review = _review(page, game_id)
+    page.goto(f"{ui.base_url}/review/{game_id}")
+    chart = ui.by("review-chart")
+    expect(chart.locator(":scope > title")).to_have_text("每回合后你的胜率")
+    first = review["timeline"][0]["win_probability"]
+    expect(chart.locator(":scope > desc")).to_contain_text(f"开局胜率 {round(first * 100)}%")
+    expect(page.locator(".rv-data table tr").nth(1)).to_contain_text(f"{first * 100:.1f}%")
+
+
+def test_l1_end_panel_review_button(ui: Table) -> None:
+    ui.start_solo()
+    ui.play_to_end()
+    ui.by("game-over-review").click()
+    expect(ui.page).to_have_url(f"{ui.base_url}/review/" + ui.page.url.rsplit("/", 1)[-1])
+    assert "/review/" in ui.page.url
+    expect(ui.by("game-over")).to_be_hidden()
+    expect(ui.by("review-accuracy")).to_be_visible()
+    ui.page.go_back()
+    expect(ui.by("review-body")).to_be_hidden()
+
+
+def test_l1_review_of_a_game_in_progress_says_so(ui: Table, console: ConsoleWatch) -> None:
+    ui.start_solo()
+    ui.roll()
+    game_id = ui.page.evaluate(
+        "async () => (await (await fetch('/api/records')).json()).current_game.id"
+    )
+    console.allowed.append("/review")
+    ui.page.goto(f"{ui.base_url}/review/{game_id}")
+    expect(ui.by("review-error")).to_contain_text("还没有结束")
+
+
+@pytest.mark.parametrize("sized", VIEWPORTS, indirect=True)
+def test_l5_stats_page_empty_then_filled(sized: Table) -> None:
+    page = sized.page
+    sized.by("stats-link").click()
+    expect(page).to_have_url(f"{sized.base_url}/stats")
+    expect(page).to_have_title("快艇骰子 · 统计")
+    # Empty states say what to do; the expert's distribution is drawn anyway.
+    expect(sized.by("stats-empty-solo")).to_contain_text("开一局")
+    expect(sized.by("stats-empty-vs")).to_be_visible()
+    expect(sized.by("stats-histogram")).to_be_visible()
+    expect(sized.by("stats-histogram").locator(".chart-ref")).to_have_count(1)
+    _no_sideways_scroll(page)
+    for _ in range(2):
+        _finish(page)
+    _finish(page, "vs_computer", "novice")
+    page.reload()
+    expect(sized.by("stats-solo-games")).to_have_text("2")
+    expect(sized.by("stats-empty-solo")).to_have_count(0)
+    expect(sized.by("stats-histogram").locator(".chart-bar")).not_to_have_count(0)
+    expect(sized.by("stats-accuracy")).to_be_visible()
+    expect(sized.by("stats-boxes").locator("tr")).to_have_count(14)
+    expect(sized.by("stats-vs").locator("tr").nth(1)).to_contain_text("入门")
+    expect(sized.by("stats-vs").locator("tr").nth(1).locator("td").first).to_have_text("1")
+    _no_sideways_scroll(page)

@@ -28,25 +28,12 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from yahtzee.rules import Category
 from yahtzee.serve_config import Limits
 from yahtzee.server import Settings, create_app
 from yahtzee.server.reviews import ReviewService
 
-CATEGORIES = (
-    "ones",
-    "twos",
-    "threes",
-    "fours",
-    "fives",
-    "sixes",
-    "three_of_a_kind",
-    "four_of_a_kind",
-    "full_house",
-    "small_straight",
-    "large_straight",
-    "yahtzee",
-    "chance",
-)
+CATEGORIES = tuple(c.value for c in Category)
 
 
 def play(client: TestClient, mode: str, difficulty: str | None, rng: random.Random) -> str:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from yahtzee.dice import SeededDice
-from yahtzee.game import ROUNDS, GameState, Mode
+from yahtzee.game import ROUNDS, Game, Mode
 from yahtzee.players import get_player
 from yahtzee.review.winprob import features
 from yahtzee.solver import load_table, state_of
@@ -66,7 +66,7 @@ def main() -> None:
         sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
         hists: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
         for _ in range(args.games):
-            state = GameState.new(Mode.SOLO)
+            state = Game.new(Mode.SOLO)
             marks: list[tuple[str, float, int]] = []
             for turn in range(ROUNDS):
                 card = state.current_card

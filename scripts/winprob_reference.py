@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from yahtzee.dice import SeededDice
-from yahtzee.game import ROLLS_PER_TURN, GameState, Mode
+from yahtzee.game import ROLLS_PER_TURN, Game, Mode
 from yahtzee.players import get_player
 from yahtzee.review import review_events
 from yahtzee.review.selfplay import play_log
@@ -110,7 +110,7 @@ def level_finals(card: Scorecard, level: str, n: int, seed: int) -> I64:
     dice = SeededDice(seed)
     out = np.empty(n, dtype=np.int64)
     for i in range(n):
-        state = GameState(Mode.SOLO, (card,))
+        state = Game(Mode.SOLO, (card,))
         while not state.is_over:
             state = play_turn(state, player, dice).state
         out[i] = state.current_card.total

@@ -1,7 +1,7 @@
 """The game state machine: solo (单人挑战) and human-vs-computer (人机对战).
 
-:class:`GameState` is immutable: every action returns a new state, so a game is exactly the
-fold of its actions over :meth:`GameState.new` (the server's event log replays this way).
+:class:`Game` is immutable: every action returns a new state, so a game is exactly the
+fold of its actions over :meth:`Game.new` (the server's event log replays this way).
 Each illegal action raises a specific :class:`~yahtzee.errors.IllegalMoveError` subclass
 whose message names what was wrong.
 """
@@ -74,7 +74,7 @@ def as_hold(hold: Sequence[bool]) -> Hold:
 
 
 @dataclass(frozen=True, slots=True)
-class GameState:
+class Game:
     """A position: both scorecards, whose turn it is, the dice and the counters.
 
     ``dice`` is ``None`` before the first roll of a turn; ``rolls_left`` counts down from 3.
@@ -88,7 +88,7 @@ class GameState:
     hints_left: int = HINTS_PER_GAME
 
     @classmethod
-    def new(cls, mode: Mode) -> GameState:
+    def new(cls, mode: Mode) -> Game:
         """A fresh game of ``mode``: empty cards, the human to roll, three hints."""
         players = 2 if mode is Mode.VS_COMPUTER else 1
         return cls(mode=mode, cards=tuple(Scorecard() for _ in range(players)))
@@ -181,9 +181,7 @@ class GameState:
             raise IllegalMoveError("all five dice are held; there is nothing to roll")
         return mask
 
-    def roll(
-        self, hold: Sequence[bool], source: DiceSource, *, by: Seat | None = None
-    ) -> GameState:
+    def roll(self, hold: Sequence[bool], source: DiceSource, *, by: Seat | None = None) -> Game:
         """Roll the dice not held (all five on a turn's first roll), R1."""
         mask = self.check_roll(hold, by=by)
         fresh = source.roll(mask.count(False))
@@ -191,7 +189,7 @@ class GameState:
 
     def apply_roll(
         self, hold: Sequence[bool], fresh: Sequence[int], *, by: Seat | None = None
-    ) -> GameState:
+    ) -> Game:
         """Apply a roll whose new faces are known (``fresh``: one per unheld die, in order).
 
         Used by :meth:`roll` and to replay a stored game.
@@ -205,7 +203,7 @@ class GameState:
         dice = Dice.of(old[i] if mask[i] else next(new_faces) for i in range(NUM_DICE))
         return replace(self, dice=dice, rolls_left=self.rolls_left - 1)
 
-    def score(self, category: Category, *, by: Seat | None = None) -> GameState:
+    def score(self, category: Category, *, by: Seat | None = None) -> Game:
         """Write the dice in ``category`` and pass the turn (R2-R6, R8)."""
         self._check_turn(by)
         if self.dice is None:
@@ -217,7 +215,7 @@ class GameState:
         next_seat = seats[(index + 1) % len(seats)]
         return replace(self, cards=cards, seat=next_seat, dice=None, rolls_left=ROLLS_PER_TURN)
 
-    def use_hint(self) -> GameState:
+    def use_hint(self) -> Game:
         """Spend one of the human's three hints (U4); the advice itself comes from a player."""
         self._check_turn(Seat.HUMAN)
         if self.dice is None:
@@ -226,7 +224,7 @@ class GameState:
             raise NoHintsLeftError(f"all {HINTS_PER_GAME} hints of this game are used")
         return replace(self, hints_left=self.hints_left - 1)
 
-    def restart_turn(self) -> GameState:
+    def restart_turn(self) -> Game:
         """Start the current turn over (continue from the lobby, U6); scores stay."""
         self._check_turn(None)
         return replace(self, dice=None, rolls_left=ROLLS_PER_TURN)

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from yahtzee.dice import SeededDice
-from yahtzee.game import ROLLS_PER_TURN, ROUNDS, GameState, Mode
+from yahtzee.game import ROLLS_PER_TURN, ROUNDS, Game, Mode
 from yahtzee.rules import (
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
@@ -211,7 +211,7 @@ def play_game(player: Player, rng: random.Random) -> Scorecard:
     Each turn is :func:`~yahtzee.turn.play_turn`: every decision is checked by the rules.
     """
     dice = SeededDice(rng=rng)
-    state = GameState.new(Mode.SOLO)
+    state = Game.new(Mode.SOLO)
     for _ in range(ROUNDS):
         state = play_turn(state, player, dice).state
     return state.current_card
@@ -226,7 +226,7 @@ def simulate_player(
     progress: ProgressFn | None = None,
 ) -> SimulationResult:
     """Play ``games`` games of a :class:`~yahtzee.turn.Player`, one decision at a time
-    (legality is enforced by :class:`~yahtzee.game.GameState`).
+    (legality is enforced by :class:`~yahtzee.game.Game`).
 
     Games come in blocks of :data:`PLAYER_BLOCK`; each block gets a fresh player from
     ``make_player(rng)`` and its own dice, both seeded from ``seed`` and the block number,

@@ -7,7 +7,7 @@ now? It answers :class:`Keep` (these faces stay, the others are rolled again) or
 names the *faces* kept, and :meth:`Keep.hold` is the one place that turns faces into the
 per-die hold mask the game uses.
 
-:func:`play_turn` drives a whole turn of one player through :class:`~yahtzee.game.GameState`
+:func:`play_turn` drives a whole turn of one player through :class:`~yahtzee.game.Game`
 (so every rule is checked there) and returns the new state with the turn's steps. The
 server's computer turn, the simulations and the tests all play turns through it.
 """
@@ -20,7 +20,7 @@ from typing import Protocol
 
 from yahtzee.dice import DiceSource
 from yahtzee.errors import IllegalMoveError, NotRolledError, RollLimitError
-from yahtzee.game import NO_HOLD, GameState, Hold, Seat
+from yahtzee.game import NO_HOLD, Game, Hold, Seat
 from yahtzee.rules import NUM_DICE, Category, Dice, Scorecard, ScoreOption, score_options
 
 
@@ -127,7 +127,7 @@ Step = RollStep | ScoreStep
 class TurnPlay:
     """A played turn: the state after it, its steps in order and any decision replaced."""
 
-    state: GameState
+    state: Game
     steps: tuple[Step, ...]
     corrections: tuple[str, ...] = ()
 
@@ -142,7 +142,7 @@ def best_points_now(position: Position) -> Category:
 
 
 def play_turn(
-    state: GameState,
+    state: Game,
     player: Player,
     dice: DiceSource,
     *,
@@ -152,7 +152,7 @@ def play_turn(
     """Play the current turn of ``state`` to its end with ``player``'s decisions.
 
     Rolls all five dice first if the turn has not started, then asks ``player`` after every
-    roll. Every action goes through :class:`GameState`, so an illegal decision raises its
+    roll. Every action goes through :class:`Game`, so an illegal decision raises its
     :class:`IllegalMoveError` — unless ``fallback`` is given: then the illegal decision is
     replaced by a score in ``fallback(position)`` and described in ``corrections`` (a server
     must not fail a human's request for a computer player's bug).
@@ -184,9 +184,7 @@ def play_turn(
             return TurnPlay(state, tuple(steps), tuple(corrections))
 
 
-def _roll(
-    state: GameState, hold: Hold, dice: DiceSource, seat: Seat | None, steps: list[Step]
-) -> GameState:
+def _roll(state: Game, hold: Hold, dice: DiceSource, seat: Seat | None, steps: list[Step]) -> Game:
     mask = state.check_roll(hold, by=seat)
     fresh = tuple(dice.roll(mask.count(False)))
     state = state.apply_roll(mask, fresh, by=seat)
@@ -195,7 +193,7 @@ def _roll(
     return state
 
 
-def _score(state: GameState, category: Category, seat: Seat | None, steps: list[Step]) -> GameState:
+def _score(state: Game, category: Category, seat: Seat | None, steps: list[Step]) -> Game:
     if state.dice is None:
         raise NotRolledError(f"cannot score {category.value} before the first roll")
     option = score_options(state.current_card, state.dice).get(category)

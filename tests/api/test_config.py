@@ -26,7 +26,7 @@ def test_b1_config_names_come_from_the_enums(client: TestClient) -> None:
     assert [c["id"] for c in config["categories"]] == [c.value for c in Category]
     assert [c["zh"] for c in config["categories"]][:3] == ["一点", "二点", "三点"]
     assert [d["id"] for d in config["difficulties"]] == [d.value for d in Difficulty]
-    assert [d["zh"] for d in config["difficulties"]] == ["入门", "普通", "高手"]
+    assert [d["zh"] for d in config["difficulties"]] == [d.zh for d in Difficulty]
     assert config["default_difficulty"] == DEFAULT_DIFFICULTY.value == "expert"
     limits = config["limits"]
     assert (limits["rounds"], limits["hints_per_game"]) == (ROUNDS, HINTS_PER_GAME)

@@ -99,3 +99,24 @@ def test_same_responses_with_and_without_the_fast_path(
         assert _normal(a, ids_fast) == _normal(b, ids_slow), a.request.url
     statuses = [r.status_code for r in fast_responses]
     assert {200, 201, 403, 404, 405, 409, 413, 415, 422} <= set(statuses)
+
+
+def test_b2_the_action_table_generates_the_routes_and_their_openapi_entries(
+    client: TestClient,
+) -> None:
+    """Issue 11 §5: one declarative table; OpenAPI and the fast path both follow it."""
+    from yahtzee.server.fastpath import _ACTION_PATH
+    from yahtzee.server.routers.games import ACTIONS
+
+    paths = client.get("/openapi.json").json()["paths"]
+    documented = {p.rsplit("/", 1)[1] for p in paths if p.startswith("/api/games/{game_id}/")}
+    assert set(ACTIONS) <= documented
+    for name, action in ACTIONS.items():
+        post = paths[f"/api/games/{{game_id}}/{name}"]["post"]
+        assert post["summary"] == action.summary
+        body = post["requestBody"]["content"]["application/json"]["schema"]
+        assert body["title"] == action.body.__name__
+        ok = post["responses"]["200"]["content"]["application/json"]["schema"]
+        assert ok["$ref"].endswith("/" + action.response.__name__)
+        assert {int(s) for s in post["responses"] if s != "200"} >= set(action.errors)
+        assert _ACTION_PATH.fullmatch(f"/api/games/abc/{name}")

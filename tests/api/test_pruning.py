@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from yahtzee.game import Mode, Status
 from yahtzee.server.pruning import prune
-from yahtzee.storage import Event, SQLiteStorage, Storage, StoredGame
+from yahtzee.storage import Event, GameRecord, SQLiteStorage, Storage
 from yahtzee.storage.sqlite import MIGRATIONS
 
 OLD = "2026-01-01T00:00:00.000000+00:00"
@@ -22,7 +22,7 @@ RECENT = "2026-01-05T00:00:00.000000+00:00"  # 5 days before NOW
 ROLL = Event("roll", {"seat": "human", "hold": [False] * 5, "faces": [1, 2, 3, 4, 5]})
 
 
-def _new(store: Storage, game_id: str, player: str) -> StoredGame:
+def _new(store: Storage, game_id: str, player: str) -> GameRecord:
     return store.create_game(
         game_id=game_id,
         player_id=player,

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from fastapi.testclient import TestClient
 
+from yahtzee.players import Difficulty
 from yahtzee.rules import CATEGORIES
 
 from .helpers import Api
@@ -22,7 +23,7 @@ def test_l5_stats_empty(api: Api) -> None:
     assert sum(b["games"] for b in solo["histogram"]) == 0
     assert abs(sum(b["expert"] for b in solo["histogram"]) - 1) < 1e-3
     assert 250 < solo["expert"]["mean"] < 260
-    assert set(stats["vs"]) == {"novice", "intermediate", "expert"}
+    assert list(stats["vs"]) == [d.value for d in Difficulty]  # every level, weakest first
     assert stats["vs"]["expert"] == {"games": 0, "wins": 0, "losses": 0, "draws": 0, "mean": None}
     assert list(stats["boxes"]) == [c.value for c in CATEGORIES]
     assert stats["boxes"]["yahtzee"]["mean"] is None

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from yahtzee.errors import GameInProgressError, StaleVersionError
-from yahtzee.game import GameState, Mode, Result, Status
+from yahtzee.game import Game, Mode, Result, Status
 from yahtzee.rules import Category, Scorecard
 from yahtzee.storage import (
     Event,
@@ -120,7 +120,7 @@ def test_f2_a_new_game_without_replace_keeps_the_unfinished_one(tmp_path: Path) 
     assert (kept.status, kept.version) == (Status.IN_PROGRESS, 1)
     assert [e.kind for e in store.events("g1")] == ["start"]
     # Once it is finished, a new game needs no replace.
-    final = GameState(Mode.SOLO, (_complete_card(150),))
+    final = Game(Mode.SOLO, (_complete_card(150),))
     store.append(kept, [], status=Status.FINISHED, final=final)
     _new(store, "g3")
     current = store.current_game(PLAYER)
@@ -161,7 +161,7 @@ def test_u7_records_and_new_record_are_solo_only(tmp_path: Path) -> None:
         game = store.get_game(f"g{i}")
         assert game is not None
         cards = [_complete_card(total)] + ([] if computer is None else [_complete_card(computer)])
-        final = GameState(mode, tuple(cards))
+        final = Game(mode, tuple(cards))
         assert final.result is result
         done = store.append(game, [], status=Status.FINISHED, final=final)
         assert (done.result, done.human_total, done.computer_total) == (result, total, computer)

@@ -11,16 +11,11 @@ import re
 
 from playwright.sync_api import ConsoleMessage, Error, Locator, Page, expect
 
-UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
-LOWER = (
-    "three_of_a_kind",
-    "four_of_a_kind",
-    "full_house",
-    "small_straight",
-    "large_straight",
-    "yahtzee",
-    "chance",
-)
+from yahtzee.rules import LOWER as RULES_LOWER
+from yahtzee.rules import UPPER as RULES_UPPER
+
+UPPER = tuple(c.value for c in RULES_UPPER)
+LOWER = tuple(c.value for c in RULES_LOWER)
 CATEGORIES = UPPER + LOWER
 _NUMBER = re.compile(r"-?\d+")
 

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.helpers import Table
+from yahtzee.players import SUGGESTED_DIFFICULTY, Difficulty
 
 pytestmark = pytest.mark.e2e
 
@@ -15,17 +16,16 @@ def test_u5_lobby_offers_both_modes_difficulties_and_records(ui: Table) -> None:
     expect(page).to_have_title("快艇骰子")
     expect(ui.by("start-solo")).to_have_text("开始单人挑战")
     expect(ui.by("start-vs")).to_have_text("开始人机对战")
-    # B1/P5: three difficulties, one click each; 普通 (intermediate) for a new player.
+    # B1/P5: every level of the registry, one click each, weakest first (入门 普通 高手);
+    # 普通 (intermediate) for a new player.
     picker = ui.by("difficulty")
     radios = picker.locator("input[type=radio]")
-    expect(radios).to_have_count(3)
-    assert [radios.nth(i).get_attribute("value") for i in range(3)] == [
-        "novice",
-        "intermediate",
-        "expert",
-    ]
-    assert picker.locator("label").all_inner_texts() == ["入门", "普通", "高手"]
-    expect(picker.locator("input:checked")).to_have_value("intermediate")
+    expect(radios).to_have_count(len(Difficulty))
+    values = [radios.nth(i).get_attribute("value") for i in range(len(Difficulty))]
+    assert values == [d.value for d in Difficulty]
+    assert picker.locator("label").all_inner_texts() == [d.zh for d in Difficulty]
+    assert {"入门", "普通", "高手"} <= {d.zh for d in Difficulty}
+    expect(picker.locator("input:checked")).to_have_value(SUGGESTED_DIFFICULTY.value)
     # A new browser has empty records and nothing to continue.
     expect(ui.by("continue")).to_be_hidden()
     expect(ui.by("best-score")).to_have_text("—")

@@ -15,14 +15,14 @@ from yahtzee.errors import (
     RollLimitError,
     WrongPlayerError,
 )
-from yahtzee.game import GameState, Mode, Result, Seat
+from yahtzee.game import Game, Mode, Result, Seat
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard
 
 NO_HOLD = [False] * 5
 
 
 def test_r1_first_roll_rolls_all_five_and_holds_keep_their_dice() -> None:
-    game = GameState.new(Mode.SOLO)
+    game = Game.new(Mode.SOLO)
     assert game.dice is None
     assert game.rolls_left == 3
     game = game.roll(NO_HOLD, ScriptedDice([6, 6, 2, 3, 1, 6, 5, 4, 6]))
@@ -37,7 +37,7 @@ def test_r1_first_roll_rolls_all_five_and_holds_keep_their_dice() -> None:
 
 
 def test_r1_a_fourth_roll_is_refused() -> None:
-    game = GameState.new(Mode.SOLO)
+    game = Game.new(Mode.SOLO)
     dice = SeededDice(1)
     for _ in range(3):
         game = game.roll(NO_HOLD, dice)
@@ -47,36 +47,36 @@ def test_r1_a_fourth_roll_is_refused() -> None:
 
 def test_r1_scoring_before_the_first_roll_is_refused() -> None:
     with pytest.raises(NotRolledError, match="before the first roll"):
-        GameState.new(Mode.SOLO).score(Category.CHANCE)
+        Game.new(Mode.SOLO).score(Category.CHANCE)
 
 
 def test_r1_holding_before_the_first_roll_is_refused() -> None:
     with pytest.raises(NotRolledError, match="hold"):
-        GameState.new(Mode.SOLO).roll([True, False, False, False, False], SeededDice(1))
+        Game.new(Mode.SOLO).roll([True, False, False, False, False], SeededDice(1))
 
 
 def test_r1_rolling_with_all_dice_held_is_refused() -> None:
-    game = GameState.new(Mode.SOLO).roll(NO_HOLD, SeededDice(1))
+    game = Game.new(Mode.SOLO).roll(NO_HOLD, SeededDice(1))
     with pytest.raises(IllegalMoveError, match="all five dice are held"):
         game.roll([True] * 5, SeededDice(1))
 
 
 @pytest.mark.parametrize("hold", [[True] * 4, [1, 0, 0, 0, 0], "TFTFT"])
 def test_malformed_hold_names_the_value(hold: object) -> None:
-    game = GameState.new(Mode.SOLO).roll(NO_HOLD, SeededDice(1))
+    game = Game.new(Mode.SOLO).roll(NO_HOLD, SeededDice(1))
     with pytest.raises(IllegalMoveError, match="hold must be five booleans"):
         game.roll(hold, SeededDice(1))  # type: ignore[arg-type]
 
 
 def test_r1_score_after_first_roll_passes_the_turn() -> None:
-    game = GameState.new(Mode.SOLO).roll(NO_HOLD, ScriptedDice([6, 6, 6, 1, 2]))
+    game = Game.new(Mode.SOLO).roll(NO_HOLD, ScriptedDice([6, 6, 6, 1, 2]))
     game = game.score(Category.THREE_OF_A_KIND)
     assert game.card(Seat.HUMAN)[Category.THREE_OF_A_KIND] == 21
     assert (game.dice, game.rolls_left, game.round) == (None, 3, 2)
 
 
 def test_scoring_a_used_box_is_refused() -> None:
-    game = GameState.new(Mode.SOLO).roll(NO_HOLD, ScriptedDice([6, 6, 6, 1, 2]))
+    game = Game.new(Mode.SOLO).roll(NO_HOLD, ScriptedDice([6, 6, 6, 1, 2]))
     game = game.score(Category.CHANCE).roll(NO_HOLD, ScriptedDice([1, 2, 3, 4, 5]))
     with pytest.raises(CategoryUsedError, match="chance"):
         game.score(Category.CHANCE)
@@ -84,7 +84,7 @@ def test_scoring_a_used_box_is_refused() -> None:
 
 def test_r6_joker_forbidden_box_is_refused_by_the_game() -> None:
     card = Scorecard.parse("yahtzee=50")
-    game = GameState(mode=Mode.SOLO, cards=(card,)).roll(NO_HOLD, ScriptedDice([2] * 5))
+    game = Game(mode=Mode.SOLO, cards=(card,)).roll(NO_HOLD, ScriptedDice([2] * 5))
     with pytest.raises(JokerRuleError, match="allowed: twos"):
         game.score(Category.CHANCE)
     game = game.score(Category.TWOS)
@@ -93,7 +93,7 @@ def test_r6_joker_forbidden_box_is_refused_by_the_game() -> None:
 
 def test_r8_vs_computer_alternates_and_wrong_player_is_refused() -> None:
     dice = SeededDice(7)
-    game = GameState.new(Mode.VS_COMPUTER)
+    game = Game.new(Mode.VS_COMPUTER)
     with pytest.raises(WrongPlayerError, match="human's turn, not the computer's"):
         game.roll(NO_HOLD, dice, by=Seat.COMPUTER)
     game = game.roll(NO_HOLD, dice, by=Seat.HUMAN).score(Category.CHANCE, by=Seat.HUMAN)
@@ -107,7 +107,7 @@ def test_r8_vs_computer_alternates_and_wrong_player_is_refused() -> None:
     assert (game.seat, game.round) == (Seat.HUMAN, 2)
 
 
-def _play_out(game: GameState, seed: int) -> GameState:
+def _play_out(game: Game, seed: int) -> Game:
     dice = SeededDice(seed)
     while not game.is_over:
         game = game.roll(NO_HOLD, dice)
@@ -116,7 +116,7 @@ def _play_out(game: GameState, seed: int) -> GameState:
 
 
 def test_r8_thirteen_turns_each_then_game_over() -> None:
-    game = _play_out(GameState.new(Mode.VS_COMPUTER), seed=3)
+    game = _play_out(Game.new(Mode.VS_COMPUTER), seed=3)
     assert all(c.filled_count == 13 for c in game.cards)
     assert game.round == 13
     human, computer = (c.total for c in game.cards)
@@ -130,18 +130,18 @@ def test_r8_thirteen_turns_each_then_game_over() -> None:
 
 def test_r8_equal_totals_are_a_draw() -> None:
     full = Scorecard.from_scores(dict.fromkeys(CATEGORIES[:12], 0) | {Category.CHANCE: 20})
-    game = GameState(mode=Mode.VS_COMPUTER, cards=(full, full))
+    game = Game(mode=Mode.VS_COMPUTER, cards=(full, full))
     assert game.is_over
     assert game.result is Result.DRAW
 
 
 def test_solo_result() -> None:
-    assert _play_out(GameState.new(Mode.SOLO), seed=4).result is Result.SOLO
-    assert GameState.new(Mode.SOLO).result is None
+    assert _play_out(Game.new(Mode.SOLO), seed=4).result is Result.SOLO
+    assert Game.new(Mode.SOLO).result is None
 
 
 def test_u4_three_hints_per_game_and_only_after_a_roll() -> None:
-    game = GameState.new(Mode.SOLO)
+    game = Game.new(Mode.SOLO)
     with pytest.raises(NotRolledError, match="roll first"):
         game.use_hint()
     game = game.roll(NO_HOLD, SeededDice(1))
@@ -153,7 +153,7 @@ def test_u4_three_hints_per_game_and_only_after_a_roll() -> None:
 
 
 def test_u6_restart_turn_keeps_scores_and_rerolls() -> None:
-    game = GameState.new(Mode.SOLO).roll(NO_HOLD, ScriptedDice([1, 1, 1, 1, 1]))
+    game = Game.new(Mode.SOLO).roll(NO_HOLD, ScriptedDice([1, 1, 1, 1, 1]))
     game = game.score(Category.YAHTZEE).roll(NO_HOLD, ScriptedDice([2, 3, 4, 5, 6]))
     restarted = game.restart_turn()
     assert restarted.dice is None
@@ -163,11 +163,11 @@ def test_u6_restart_turn_keeps_scores_and_rerolls() -> None:
 
 def test_apply_roll_checks_the_number_of_faces() -> None:
     with pytest.raises(IllegalMoveError, match="5 dice are rolled but 4 faces"):
-        GameState.new(Mode.SOLO).apply_roll(NO_HOLD, [1, 2, 3, 4])
+        Game.new(Mode.SOLO).apply_roll(NO_HOLD, [1, 2, 3, 4])
 
 
 def test_canonical_text_names_everything() -> None:
-    game = GameState.new(Mode.VS_COMPUTER).roll(NO_HOLD, ScriptedDice([1, 3, 3, 5, 6]))
+    game = Game.new(Mode.VS_COMPUTER).roll(NO_HOLD, ScriptedDice([1, 3, 3, 5, 6]))
     assert str(game) == (
         "mode=vs_computer seat=human dice=13356 rolls_left=2 hints_left=3 human=[] computer=[]"
     )

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from yahtzee.dice import SeededDice
 from yahtzee.errors import IllegalMoveError
-from yahtzee.game import GameState, Mode, Seat
+from yahtzee.game import Game, Mode, Seat
 from yahtzee.rules import (
     CATEGORIES,
     UPPER_BONUS,
@@ -89,7 +89,7 @@ def test_any_action_sequence_keeps_the_game_consistent(
 ) -> None:
     """Random (often illegal) actions never corrupt a game; legal play ends after 13 each."""
     dice = SeededDice(seed)
-    game = GameState.new(mode)
+    game = Game.new(mode)
     for kind, arg in script:
         before = game
         try:

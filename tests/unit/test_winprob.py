@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from yahtzee.dice import SeededDice
-from yahtzee.game import GameState, Mode, Seat
+from yahtzee.game import Game, Mode, Seat
 from yahtzee.players import get_player
 from yahtzee.review import review_events
 from yahtzee.review.selfplay import play_log
@@ -40,7 +40,7 @@ def _cards(level: str, seed: int) -> list[Scorecard]:
     """The card at the start of each of the 13 turns of a solo game played by ``level``."""
     log, _ = play_log(get_player(level, random.Random(seed)), SeededDice(seed))
     cards = []
-    state = GameState.new(Mode.SOLO)
+    state = Game.new(Mode.SOLO)
     for e in log[1:]:
         if e.kind == "roll":
             state = state.apply_roll(e.data["hold"], e.data["faces"], by=Seat.HUMAN)

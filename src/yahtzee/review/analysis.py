@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from yahtzee.errors import IllegalMoveError, NotReviewableError
-from yahtzee.game import GameState, Mode, Seat
+from yahtzee.game import Game, Mode, Seat
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard
 from yahtzee.solver import ValueTable, load_table, state_of
 from yahtzee.solver.advice import category_options, turn_arrays
@@ -267,7 +267,7 @@ class _Side:
             return self.keep_options(card, dice, rolls_left)[0].value
         return self.box_options(card, dice)[0].value
 
-    def before_roll(self, before: GameState, hold: Sequence[bool]) -> None:
+    def before_roll(self, before: Game, hold: Sequence[bool]) -> None:
         """The keep decision (if dice are on the table) that this roll carries out."""
         state = before
         if state.dice is None:
@@ -278,7 +278,7 @@ class _Side:
         chosen = next(o for o in options if o.keep == kept)
         self._decide("keep", before, chosen, options, tuple(bool(h) for h in hold))
 
-    def after_roll(self, after: GameState) -> None:
+    def after_roll(self, after: Game) -> None:
         """Luck: how much this roll moved the expected final score."""
         self._keep_options = self._box_options = None
         state = after
@@ -287,7 +287,7 @@ class _Side:
         self.luck += value - self.current
         self.current = value
 
-    def on_score(self, before: GameState, after: GameState, category: Category) -> None:
+    def on_score(self, before: Game, after: Game, category: Category) -> None:
         """The stop (with rolls left) and the box choice."""
         state = before
         assert state.dice is not None
@@ -308,7 +308,7 @@ class _Side:
         self.turn_cards.append(new_card)
         self._keep_options = self._box_options = None
 
-    def on_restart(self, after: GameState) -> None:
+    def on_restart(self, after: Game) -> None:
         """A legacy ``restart_turn``: the dice are thrown away, the turn starts over.
 
         The jump back to the turn's start value is counted as luck (a free re-roll),
@@ -323,7 +323,7 @@ class _Side:
     def _decide(
         self,
         kind: Literal["keep", "score"],
-        before: GameState,
+        before: Game,
         chosen: Choice,
         options: tuple[Choice, ...],
         hold: tuple[bool, ...] | None,
@@ -372,7 +372,7 @@ def review_events(events: Iterable[LoggedEvent], table: ValueTable | None = None
         raise IllegalMoveError("a game log must begin with a start event")
     mode = Mode(first.data["mode"])
     difficulty: str | None = first.data.get("difficulty")
-    state = GameState.new(mode)
+    state = Game.new(mode)
     sides = {seat: _Side(seat, table) for seat in state.seats}
     for event in it:
         before, data = state, event.data

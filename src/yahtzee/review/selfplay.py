@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from yahtzee.dice import DiceSource
-from yahtzee.game import GameState, Mode, Seat
+from yahtzee.game import Game, Mode, Seat
 from yahtzee.turn import Player, RollStep, play_turn
 
 
@@ -26,12 +26,12 @@ class LogEntry:
 
 def play_log(
     human: Player, dice: DiceSource, computer: Player | None = None
-) -> tuple[list[LogEntry], GameState]:
+) -> tuple[list[LogEntry], Game]:
     """Play a whole game (solo, or vs ``computer``) and return its log and final position."""
     mode = Mode.SOLO if computer is None else Mode.VS_COMPUTER
     difficulty = None if computer is None else computer.name
     log = [LogEntry("start", {"mode": mode.value, "difficulty": difficulty})]
-    state = GameState.new(mode)
+    state = Game.new(mode)
     while not state.is_over:
         seat = state.seat
         player = human if seat is Seat.HUMAN else computer

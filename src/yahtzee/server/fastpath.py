@@ -7,7 +7,8 @@ pure-ASGI middleware sits just inside :class:`~yahtzee.server.middleware.ServerM
 (so cookie, body limit and security headers are unchanged) and runs the very same code
 as the routes (:data:`yahtzee.server.routers.games.ACTIONS`), with the same error
 mapping. Everything else, and any request it does not recognise exactly, goes on to the
-application, whose routes also document these endpoints in the OpenAPI page.
+application, whose routes (generated from the same table) document these endpoints in the
+OpenAPI page.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from yahtzee.server.routers.games import ACTIONS
 from yahtzee.server.service import GameService
 from yahtzee.server.views import dump_json
 
-# As Starlette matches ``/api/games/{game_id}/roll``: a ``str`` parameter is [^/]+.
-_ACTION_PATH = re.compile(r"/api/games/([^/]+)/(roll|score|hint|resume)")
+# As Starlette matches ``/api/games/{game_id}/roll``: a ``str`` parameter is [^/]+; the
+# actions are the table's.
+_ACTION_PATH = re.compile(rf"/api/games/([^/]+)/({'|'.join(map(re.escape, ACTIONS))})")
 _JSON = (b"content-type", b"application/json")
 
 

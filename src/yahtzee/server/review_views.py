@@ -6,12 +6,16 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from yahtzee.game import Mode
+from yahtzee.players import Difficulty
+from yahtzee.rules import Category
+
 
 class ChoiceOut(BaseModel):
     """A keep (``keep``: faces kept, or ``"stop"``) or a box (``category``, ``points``)."""
 
     keep: list[int] | Literal["stop"] | None = None
-    category: str | None = None
+    category: Category | None = None
     points: int | None = None
     value: float = Field(description="expected final score after this choice")
 
@@ -67,8 +71,8 @@ class ReviewOut(BaseModel):
     """A finished game reviewed by the expert (L1-L4)."""
 
     game_id: str
-    mode: Literal["solo", "vs_computer"]
-    difficulty: Literal["novice", "intermediate", "expert"] | None
+    mode: Mode
+    difficulty: Difficulty | None
     start_value: float
     final_score: int
     luck: float

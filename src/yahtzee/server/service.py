@@ -1,7 +1,7 @@
 """The game service: load a game, apply one player action by the rules, store the events.
 
 Handlers call these methods; each one is a pure computation through
-:class:`~yahtzee.game.GameState` and one compare-and-set write of the new events. The
+:class:`~yahtzee.game.Game` and one compare-and-set write of the new events. The
 ``version`` the client sends is checked against the position in memory (fast refusal)
 and by the storage's conditional update, which is the real guarantee: two racing
 requests, in one process or several, can never both succeed.
@@ -34,7 +34,7 @@ from yahtzee.errors import (
     StaleVersionError,
     ZeroNeedsConfirmationError,
 )
-from yahtzee.game import GameState, Mode, Seat, Status
+from yahtzee.game import Game, Mode, Seat, Status
 from yahtzee.players import HINT_DIFFICULTY, Difficulty
 from yahtzee.rules import (
     Category,
@@ -47,9 +47,9 @@ from yahtzee.rules import (
 from yahtzee.server.explain import Explanation, explain
 from yahtzee.storage import (
     Event,
+    GameRecord,
     Records,
     Storage,
-    StoredGame,
     apply_event,
     replay,
     start,
@@ -84,19 +84,19 @@ TurnRecord = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
-class Loaded:
-    """A stored game with what the page is shown of its log, all folded from the events:
-    the position, the computer's last turn (``None`` before its first) and every finished
-    turn of both players, in order (each dict shared between successive folds)."""
+class GameView:
+    """A game as the server holds and shows it: its stored ``record`` and, folded from its
+    event log, the position (``game``), the computer's last turn (``None`` before its first)
+    and every finished turn of both players, in order (each dict shared between folds)."""
 
-    stored: StoredGame
-    game: GameState
+    record: GameRecord
+    game: Game
     computer_turn: ComputerTurn | None = None
     turns: tuple[TurnRecord, ...] = ()
 
 
 def advance_computer_turn(
-    turn: ComputerTurn | None, event: Event, before: GameState, after: GameState
+    turn: ComputerTurn | None, event: Event, before: Game, after: Game
 ) -> ComputerTurn | None:
     """The computer's last turn once ``event`` took ``before`` to ``after``."""
     data = event.data
@@ -124,7 +124,7 @@ def advance_computer_turn(
     return {"round": turn["round"], "steps": [*turn["steps"], step]}
 
 
-def finished_turn(event: Event, before: GameState, after: GameState) -> TurnRecord | None:
+def finished_turn(event: Event, before: Game, after: Game) -> TurnRecord | None:
     """The turn-log line of ``event`` when it is a score (which ends a turn), else ``None``."""
     if event.kind != "score":
         return None
@@ -142,12 +142,12 @@ def finished_turn(event: Event, before: GameState, after: GameState) -> TurnReco
     }
 
 
-def from_log(stored: StoredGame, events: Sequence[Event]) -> Loaded:
+def from_log(stored: GameRecord, events: Sequence[Event]) -> GameView:
     """A game rebuilt from its whole log (which begins with its ``start`` event)."""
-    fold = _Fold(Loaded(stored, replay(events[:1])))
+    fold = _Fold(GameView(stored, replay(events[:1])))
     for event in events[1:]:
         fold.add(event)
-    return Loaded(stored, fold.game, fold.computer_turn, fold.turns)
+    return GameView(stored, fold.game, fold.computer_turn, fold.turns)
 
 
 class GameService:
@@ -164,7 +164,7 @@ class GameService:
         self.dice = dice
         self._player_factory = players
         self._players: dict[str, Player] = {}
-        self._cache: OrderedDict[str, Loaded] = OrderedDict()
+        self._cache: OrderedDict[str, GameView] = OrderedDict()
         self._cache_size = cache_size
 
     def player(self, name: str) -> Player:
@@ -181,48 +181,48 @@ class GameService:
 
     # -- reads --------------------------------------------------------------------------
 
-    def load(self, player_id: str, game_id: str) -> Loaded:
+    def load(self, player_id: str, game_id: str) -> GameView:
         """The player's game ``game_id`` as stored now; another player's game is "not found"."""
         stored = self.storage.get_game(game_id)
         if stored is None or stored.player_id != player_id:
             raise GameNotFoundError(f"no game {game_id} for this player")
         return self._position(stored)
 
-    def current(self, player_id: str) -> Loaded:
+    def current(self, player_id: str) -> GameView:
         """The player's unfinished game."""
         stored = self.storage.current_game(player_id)
         if stored is None:
             raise GameNotFoundError("this player has no unfinished game")
         return self._position(stored)
 
-    def replayed(self, game_id: str) -> Loaded:
+    def replayed(self, game_id: str) -> GameView:
         """The game rebuilt from its whole stored log, bypassing the cache (tests, review)."""
         stored = self.storage.get_game(game_id)
         if stored is None:
             raise GameNotFoundError(f"no game {game_id}")
         return from_log(stored, self.storage.events(game_id))
 
-    def _position(self, stored: StoredGame) -> Loaded:
+    def _position(self, stored: GameRecord) -> GameView:
         """``stored`` with its position: from the cache, caught up from the log if behind."""
         cached = self._cache.get(stored.id)
-        if cached is not None and cached.stored.version == stored.version:
-            return self._remember(Loaded(stored, cached.game, cached.computer_turn, cached.turns))
-        if cached is not None and cached.stored.version < stored.version:
+        if cached is not None and cached.record.version == stored.version:
+            return self._remember(GameView(stored, cached.game, cached.computer_turn, cached.turns))
+        if cached is not None and cached.record.version < stored.version:
             fold = _Fold(cached)
-            for event in self.storage.events(stored.id, after=cached.stored.version):
+            for event in self.storage.events(stored.id, after=cached.record.version):
                 fold.add(event)
-            return self._remember(Loaded(stored, fold.game, fold.computer_turn, fold.turns))
+            return self._remember(GameView(stored, fold.game, fold.computer_turn, fold.turns))
         return self._remember(from_log(stored, self.storage.events(stored.id)))
 
-    def _remember(self, loaded: Loaded) -> Loaded:
+    def _remember(self, loaded: GameView) -> GameView:
         cache = self._cache
-        if loaded.stored.status is not Status.IN_PROGRESS:
+        if loaded.record.status is not Status.IN_PROGRESS:
             # Over: rarely read again (a replay serves it). Keeping the live heap small
             # also keeps the garbage collector's full passes cheap.
-            cache.pop(loaded.stored.id, None)
+            cache.pop(loaded.record.id, None)
             return loaded
-        cache[loaded.stored.id] = loaded
-        cache.move_to_end(loaded.stored.id)
+        cache[loaded.record.id] = loaded
+        cache.move_to_end(loaded.record.id)
         while len(cache) > self._cache_size:
             cache.popitem(last=False)
         return loaded
@@ -240,7 +240,7 @@ class GameService:
         difficulty: Difficulty | None,
         *,
         replace: bool = False,
-    ) -> Loaded:
+    ) -> GameView:
         """Start a game. The player's unfinished game is abandoned only with ``replace``
         (重新开始); otherwise :class:`~yahtzee.errors.GameInProgressError` names it (F2).
 
@@ -263,15 +263,15 @@ class GameService:
             saved = self.load(player_id, exc.game_id)
             raise GameInProgressError(
                 exc.game_id,
-                mode=saved.stored.mode.value,
-                difficulty=saved.stored.difficulty.value if saved.stored.difficulty else None,
+                mode=saved.record.mode.value,
+                difficulty=saved.record.difficulty.value if saved.record.difficulty else None,
                 round_=saved.game.round,
             ) from None
-        return self._remember(Loaded(stored, game))
+        return self._remember(GameView(stored, game))
 
     async def roll(
         self, player_id: str, game_id: str, version: int, hold: Sequence[bool]
-    ) -> Loaded:
+    ) -> GameView:
         """Roll the unheld dice (all five on the turn's first roll), R1."""
         loaded = self._for_action(player_id, game_id, version)
         fold = _Fold(loaded)
@@ -280,7 +280,7 @@ class GameService:
 
     async def score(
         self, player_id: str, game_id: str, version: int, category: Category, confirm_zero: bool
-    ) -> Loaded:
+    ) -> GameView:
         """Write the dice in ``category``; in a vs game the computer then plays its turn."""
         loaded = self._for_action(player_id, game_id, version)
         fold = _Fold(loaded)
@@ -290,10 +290,10 @@ class GameService:
         if not confirm_zero and needs_zero_confirmation(options, category):
             raise ZeroNeedsConfirmationError(f"{category.value} would score 0")
         if fold.game.mode is Mode.VS_COMPUTER and not fold.game.is_over:
-            self._computer_turn(fold, loaded.stored.difficulty)
+            self._computer_turn(fold, loaded.record.difficulty)
         return await self._commit(loaded, fold)
 
-    async def hint(self, player_id: str, game_id: str, version: int) -> tuple[Hint, Loaded]:
+    async def hint(self, player_id: str, game_id: str, version: int) -> tuple[Hint, GameView]:
         """Spend a hint and return the expert's advice for the current dice (U4)."""
         loaded = self._for_action(player_id, game_id, version)
         state = loaded.game
@@ -313,7 +313,7 @@ class GameService:
         fold.add(Event("hint", data))
         return hint, await self._commit(loaded, fold)
 
-    async def resume(self, player_id: str, game_id: str, version: int) -> Loaded:
+    async def resume(self, player_id: str, game_id: str, version: int) -> GameView:
         """Continue from the lobby: the current turn starts over (U6)."""
         loaded = self._for_action(player_id, game_id, version)
         fold = _Fold(loaded)
@@ -322,19 +322,19 @@ class GameService:
 
     # -- internals ----------------------------------------------------------------------
 
-    def _for_action(self, player_id: str, game_id: str, version: int) -> Loaded:
+    def _for_action(self, player_id: str, game_id: str, version: int) -> GameView:
         cached = self._cache.get(game_id)
-        if cached is not None and cached.stored.version == version:
+        if cached is not None and cached.record.version == version:
             # Fast path, no read: if the game moved on elsewhere, the write's
             # compare-and-set refuses it and the entry is dropped.
             loaded = cached
-            if loaded.stored.player_id != player_id:
+            if loaded.record.player_id != player_id:
                 raise GameNotFoundError(f"no game {game_id} for this player")
         else:
             loaded = self.load(player_id, game_id)
-        if loaded.stored.version != version:
+        if loaded.record.version != version:
             raise StaleVersionError(game_id)
-        if loaded.stored.status is Status.ABANDONED:
+        if loaded.record.status is Status.ABANDONED:
             raise AbandonedGameError(game_id)
         return loaded
 
@@ -385,28 +385,28 @@ class GameService:
                 }
                 fold.add(Event("score", data))
 
-    async def _commit(self, loaded: Loaded, fold: _Fold) -> Loaded:
+    async def _commit(self, loaded: GameView, fold: _Fold) -> GameView:
         game = fold.game
         try:
             stored = self.storage.append(
-                loaded.stored,
+                loaded.record,
                 fold.events,
                 status=game.status,
                 final=game if game.is_over else None,
             )
         except StaleVersionError:
-            self._cache.pop(loaded.stored.id, None)
-            fresh = self.storage.get_game(loaded.stored.id)
+            self._cache.pop(loaded.record.id, None)
+            fresh = self.storage.get_game(loaded.record.id)
             if fresh is not None and fresh.status is Status.ABANDONED:
-                raise AbandonedGameError(loaded.stored.id) from None
+                raise AbandonedGameError(loaded.record.id) from None
             raise
-        return self._remember(Loaded(stored, game, fold.computer_turn, fold.turns))
+        return self._remember(GameView(stored, game, fold.computer_turn, fold.turns))
 
 
 class _Fold:
     """New events of a game and the position they lead to, each applied once."""
 
-    def __init__(self, loaded: Loaded) -> None:
+    def __init__(self, loaded: GameView) -> None:
         self.game = loaded.game
         self.computer_turn = loaded.computer_turn
         self.turns = loaded.turns
@@ -429,7 +429,7 @@ def options_for(card: Scorecard, dice: Dice) -> dict[Category, ScoreOption]:
     return score_options(card, dice)
 
 
-def _options(state: GameState) -> dict[Category, ScoreOption]:
+def _options(state: Game) -> dict[Category, ScoreOption]:
     if state.dice is None:
         return {}
     return options_for(state.current_card, state.dice)

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from yahtzee.game import Mode, Result, Seat, Status
 from yahtzee.players import Difficulty
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, needs_zero_confirmation
-from yahtzee.server.service import Hint, Loaded, options_for
+from yahtzee.server.service import GameView, Hint, options_for
 from yahtzee.storage import Records
 
 
@@ -65,9 +65,9 @@ def preview_json(card: Scorecard, dice: Dice) -> dict[str, Any]:
     }
 
 
-def game_json(loaded: Loaded) -> dict[str, Any]:
+def game_json(loaded: GameView) -> dict[str, Any]:
     """The game object of ``docs/api.md``."""
-    stored, state = loaded.stored, loaded.game
+    stored, state = loaded.record, loaded.game
     in_progress = stored.status is Status.IN_PROGRESS
     preview = None
     if in_progress and state.seat is Seat.HUMAN and state.dice is not None:
@@ -93,7 +93,7 @@ def game_json(loaded: Loaded) -> dict[str, Any]:
     }
 
 
-def hint_json(hint: Hint, loaded: Loaded) -> dict[str, Any]:
+def hint_json(hint: Hint, loaded: GameView) -> dict[str, Any]:
     """The hint response: ``hold`` or ``category`` (the other is null) and the game."""
     why = hint.explanation
     return {
@@ -105,7 +105,7 @@ def hint_json(hint: Hint, loaded: Loaded) -> dict[str, Any]:
     }
 
 
-def records_json(records: Records, current: Loaded | None = None) -> dict[str, Any]:
+def records_json(records: Records, current: GameView | None = None) -> dict[str, Any]:
     """``GET /api/records``; ``current`` is the player's unfinished game, if any."""
     return {
         "best_score": records.best_score,

@@ -9,25 +9,25 @@ from __future__ import annotations
 from pathlib import Path
 
 from yahtzee.storage.base import (
+    GameRecord,
     RecentGame,
     Records,
     Storage,
     StorageError,
     StorageUnavailableError,
-    StoredGame,
 )
 from yahtzee.storage.events import Event, apply_event, replay, start
 from yahtzee.storage.sqlite import SQLiteStorage
 
 __all__ = [
     "Event",
+    "GameRecord",
     "RecentGame",
     "Records",
     "SQLiteStorage",
     "Storage",
     "StorageError",
     "StorageUnavailableError",
-    "StoredGame",
     "apply_event",
     "open_storage",
     "replay",

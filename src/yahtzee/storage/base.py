@@ -15,7 +15,7 @@ from typing import Protocol
 
 from yahtzee.errors import GameNotFoundError as GameNotFoundError  # raised here too
 from yahtzee.errors import StaleVersionError as StaleVersionError
-from yahtzee.game import GameState, Mode, Result, Status
+from yahtzee.game import Game, Mode, Result, Status
 from yahtzee.players import Difficulty
 from yahtzee.storage.events import Event
 
@@ -32,7 +32,7 @@ class StorageUnavailableError(StorageError):
 
 
 @dataclass(frozen=True, slots=True)
-class StoredGame:
+class GameRecord:
     """A game's header as stored: everything the API shows except the log itself.
 
     ``version`` is the number of events in the log (the ``start`` event is version 1).
@@ -95,7 +95,7 @@ class Storage(Protocol):
         difficulty: Difficulty | None,
         events: Sequence[Event],
         replace: bool = False,
-    ) -> StoredGame:
+    ) -> GameRecord:
         """Store a new game, in one transaction with the check of the player's unfinished one.
 
         With ``replace`` the unfinished game, if any, becomes ``abandoned``: it gets an
@@ -104,11 +104,11 @@ class Storage(Protocol):
         """
         ...
 
-    def get_game(self, game_id: str) -> StoredGame | None:
+    def get_game(self, game_id: str) -> GameRecord | None:
         """The game with this id, or ``None``."""
         ...
 
-    def current_game(self, player_id: str) -> StoredGame | None:
+    def current_game(self, player_id: str) -> GameRecord | None:
         """The player's unfinished game, or ``None``."""
         ...
 
@@ -119,12 +119,12 @@ class Storage(Protocol):
 
     def append(
         self,
-        game: StoredGame,
+        game: GameRecord,
         events: Sequence[Event],
         *,
         status: Status,
-        final: GameState | None = None,
-    ) -> StoredGame:
+        final: Game | None = None,
+    ) -> GameRecord:
         """Append ``events`` if the game is still in progress at ``game.version``.
 
         Returns the updated header. Raises :class:`StaleVersionError` otherwise (nothing

@@ -1,7 +1,7 @@
 """The append-only event log of one game, and its replay.
 
 Every change to a game is one :class:`Event`; the position is exactly the fold of its
-events over :meth:`GameState.new` (through ``apply_roll``/``score``/``use_hint``/
+events over :meth:`Game.new` (through ``apply_roll``/``score``/``use_hint``/
 ``restart_turn``). The server folds each new event with :func:`apply_event`, the same
 function :func:`replay` uses, and keeps the folded positions in memory; after a restart (or
 a cache miss) it rebuilds them by replaying the stored log. The tests and the crash script
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from yahtzee.errors import IllegalMoveError
-from yahtzee.game import GameState, Mode, Seat
+from yahtzee.game import Game, Mode, Seat
 from yahtzee.players import Difficulty
 from yahtzee.rules import Category
 
@@ -44,13 +44,13 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-def start(mode: Mode, difficulty: Difficulty | None) -> tuple[Event, GameState]:
+def start(mode: Mode, difficulty: Difficulty | None) -> tuple[Event, Game]:
     """The first event of a game and the position it creates."""
     level = difficulty.value if difficulty is not None else None
-    return Event("start", {"mode": mode.value, "difficulty": level}), GameState.new(mode)
+    return Event("start", {"mode": mode.value, "difficulty": level}), Game.new(mode)
 
 
-def apply_event(state: GameState, event: Event) -> GameState:
+def apply_event(state: Game, event: Event) -> Game:
     """The position after ``event``; raises :class:`IllegalMoveError` if the rules forbid it."""
     data = event.data
     if event.kind == "roll":
@@ -68,13 +68,13 @@ def apply_event(state: GameState, event: Event) -> GameState:
     raise CorruptLogError(f"unexpected event {event.kind!r} in the middle of a log")
 
 
-def replay(events: Iterable[Event]) -> GameState:
+def replay(events: Iterable[Event]) -> Game:
     """Rebuild a game's position from its whole log (first event ``start``)."""
     it = iter(events)
     first = next(it, None)
     if first is None or first.kind != "start":
         raise CorruptLogError("a game log must begin with a start event")
-    state = GameState.new(Mode(first.data["mode"]))
+    state = Game.new(Mode(first.data["mode"]))
     for event in it:
         state = apply_event(state, event)
     return state

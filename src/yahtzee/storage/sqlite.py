@@ -29,14 +29,14 @@ from typing import Any
 import orjson
 
 from yahtzee.errors import GameInProgressError, GameNotFoundError, StaleVersionError
-from yahtzee.game import GameState, Mode, Result, Status
+from yahtzee.game import Game, Mode, Result, Status
 from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
+    GameRecord,
     RecentGame,
     Records,
     StorageError,
     StorageUnavailableError,
-    StoredGame,
 )
 from yahtzee.storage.events import Event
 
@@ -249,9 +249,9 @@ class SQLiteStorage:
                 conn.execute(f"PRAGMA user_version = {version}")
 
     @staticmethod
-    def _game(row: tuple[Any, ...]) -> StoredGame:
+    def _game(row: tuple[Any, ...]) -> GameRecord:
         new_record = row[12]
-        return StoredGame(
+        return GameRecord(
             id=row[0],
             player_id=row[1],
             mode=Mode(row[2]),
@@ -267,7 +267,7 @@ class SQLiteStorage:
             new_record=None if new_record is None else bool(new_record),
         )
 
-    def _get(self, conn: sqlite3.Connection, game_id: str) -> StoredGame | None:
+    def _get(self, conn: sqlite3.Connection, game_id: str) -> GameRecord | None:
         row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         return None if row is None else self._game(row)
 
@@ -291,7 +291,7 @@ class SQLiteStorage:
         difficulty: Difficulty | None,
         events: Sequence[Event],
         replace: bool = False,
-    ) -> StoredGame:
+    ) -> GameRecord:
         """See :meth:`Storage.create_game`."""
         now = self._clock()
         with self._transaction() as conn:
@@ -322,7 +322,7 @@ class SQLiteStorage:
                 ),
             )
             self._insert_events(conn, game_id, 1, events, now)
-        return StoredGame(
+        return GameRecord(
             id=game_id,
             player_id=player_id,
             mode=mode,
@@ -338,12 +338,12 @@ class SQLiteStorage:
             new_record=None,
         )
 
-    def get_game(self, game_id: str) -> StoredGame | None:
+    def get_game(self, game_id: str) -> GameRecord | None:
         """See :meth:`Storage.get_game`."""
         with self._reading():
             return self._get(self._conn, game_id)
 
-    def current_game(self, player_id: str) -> StoredGame | None:
+    def current_game(self, player_id: str) -> GameRecord | None:
         """See :meth:`Storage.current_game`."""
         with self._reading():
             row = self._conn.execute(
@@ -366,12 +366,12 @@ class SQLiteStorage:
 
     def append(
         self,
-        game: StoredGame,
+        game: GameRecord,
         events: Sequence[Event],
         *,
         status: Status,
-        final: GameState | None = None,
-    ) -> StoredGame:
+        final: Game | None = None,
+    ) -> GameRecord:
         """See :meth:`Storage.append`."""
         now = self._clock()
         new_version = game.version + len(events)
@@ -398,7 +398,7 @@ class SQLiteStorage:
                 raise StaleVersionError(game.id)
             self._insert_events(conn, game.id, game.version + 1, events, now)
             if final is None:
-                return StoredGame(  # (not dataclasses.replace: several times slower)
+                return GameRecord(  # (not dataclasses.replace: several times slower)
                     game.id,
                     game.player_id,
                     game.mode,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, TypeVar
+from dataclasses import dataclass
+from typing import Annotated, Any, Generic, TypeVar
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
@@ -129,103 +130,118 @@ async def get_game(game_id: str, request: Request) -> JSONResponse:
     return JSONResponse(game_json(service(request).load(player_id(request), game_id)))
 
 
-async def roll_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
-    """``roll``: the body is :class:`RollIn`; the game object."""
-    body = parse_body(RollIn, raw)
+async def _roll(svc: GameService, player: str, game_id: str, body: RollIn) -> Any:
     return game_json(await svc.roll(player, game_id, body.version, body.hold))
 
 
-async def score_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
-    """``score``: the body is :class:`ScoreIn`; the game object."""
-    body = parse_body(ScoreIn, raw)
+async def _score(svc: GameService, player: str, game_id: str, body: ScoreIn) -> Any:
     loaded = await svc.score(player, game_id, body.version, body.category, body.confirm_zero)
     return game_json(loaded)
 
 
-async def hint_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
-    """``hint``: the body is :class:`VersionIn`; the hint and the game object."""
-    body = parse_body(VersionIn, raw)
+async def _hint(svc: GameService, player: str, game_id: str, body: VersionIn) -> Any:
     advice, loaded = await svc.hint(player, game_id, body.version)
     return hint_json(advice, loaded)
 
 
-async def resume_action(svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
-    """``resume``: the body is :class:`VersionIn`; the game object."""
-    body = parse_body(VersionIn, raw)
+async def _resume(svc: GameService, player: str, game_id: str, body: VersionIn) -> Any:
     return game_json(await svc.resume(player, game_id, body.version))
 
 
-Action = Callable[[GameService, str, str, bytes], Awaitable[Any]]
+B = TypeVar("B", bound=StrictBody)
+ACTION_ERRORS = (403, 404, 409, 413, 415, 422, 429, 503)
 
-# ``POST /api/games/{game_id}/{action}``: what the routes below and the fast path
-# (:class:`yahtzee.server.fastpath.ActionFastPath`) both run. The body is validated here
-# (:func:`~yahtzee.server.jsonbody.parse_body`: strict types, no duplicate keys), not
-# declared as a parameter: FastAPI's dependency solving costs about as much as a whole game
-# action's domain work. Errors are 422 ``invalid_request``.
-ACTIONS: dict[str, Action] = {
-    "roll": roll_action,
-    "score": score_action,
-    "hint": hint_action,
-    "resume": resume_action,
+
+@dataclass(frozen=True, slots=True)
+class GameAction(Generic[B]):
+    """One game action, ``POST /api/games/{game_id}/<name>``: its body model, handler,
+    response model, OpenAPI summary and description, and the error statuses it documents.
+
+    Calling it runs the action from the raw body: the body is validated here
+    (:func:`~yahtzee.server.jsonbody.parse_body`: strict types, no duplicate keys), not
+    declared as a FastAPI parameter, whose dependency solving costs about as much as a
+    whole game action's domain work. Errors are 422 ``invalid_request``.
+    """
+
+    name: str
+    body: type[B]
+    handler: Callable[[GameService, str, str, B], Awaitable[Any]]
+    response: type[BaseModel]
+    summary: str
+    description: str
+    errors: tuple[int, ...] = ACTION_ERRORS
+
+    async def __call__(self, svc: GameService, player: str, game_id: str, raw: bytes) -> Any:
+        """The response content of the action on ``game_id`` for ``player``."""
+        return await self.handler(svc, player, game_id, parse_body(self.body, raw))
+
+
+# The one table of game actions: the routes below and their OpenAPI entries are generated
+# from it, and the fast path (:class:`yahtzee.server.fastpath.ActionFastPath`) dispatches
+# through it.
+ACTIONS: dict[str, GameAction[Any]] = {
+    action.name: action
+    for action in (
+        GameAction(
+            "roll",
+            RollIn,
+            _roll,
+            GameOut,
+            "Roll the dice",
+            "Roll all five (first roll of a turn) or reroll the dice not held (R1).",
+        ),
+        GameAction(
+            "score",
+            ScoreIn,
+            _score,
+            GameOut,
+            "Write the dice in a box",
+            "Write the dice in ``category``.\n\nA 0 while another open box would score more is "
+            "refused with ``zero_needs_confirmation`` unless ``confirm_zero`` is true (U2; the "
+            "preview marks such boxes ``needs_confirmation``). In a vs game the computer then "
+            "plays its whole turn; its steps are in ``computer_turn`` (U8).",
+        ),
+        GameAction(
+            "hint",
+            VersionIn,
+            _hint,
+            HintOut,
+            "Ask the expert (3 hints per game)",
+            "The expert's advice for the current dice: ``hold`` while rolling on is best, "
+            "else ``category``. Spends one of the game's 3 hints; refused (nothing spent) at "
+            "0 hints or before the first roll (U4).",
+        ),
+        GameAction(
+            "resume",
+            VersionIn,
+            _resume,
+            GameOut,
+            "Continue from the lobby (the turn starts over)",
+            "Continue a saved game: the current turn starts over, scores stay (U6).",
+        ),
+    )
 }
 
 
-async def _run(request: Request, action: Action) -> JSONResponse:
-    game_id: str = request.path_params["game_id"]
-    player = acting_player(request)  # F5: charged before any work
-    return JSONResponse(await action(service(request), player, game_id, await request.body()))
+def _endpoint(action: GameAction[Any]) -> Callable[[Request], Awaitable[JSONResponse]]:
+    async def endpoint(request: Request) -> JSONResponse:
+        game_id: str = request.path_params["game_id"]
+        player = acting_player(request)  # F5: charged before any work
+        content = await action(service(request), player, game_id, await request.body())
+        return JSONResponse(content)
+
+    return endpoint
 
 
-@router.post(
-    "/{game_id}/roll",
-    openapi_extra=body_doc(RollIn),
-    response_model=GameOut,
-    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
-    summary="Roll the dice",
-)
-async def roll(request: Request) -> JSONResponse:
-    """Roll all five (first roll of a turn) or reroll the dice not held (R1)."""
-    return await _run(request, roll_action)
-
-
-@router.post(
-    "/{game_id}/score",
-    openapi_extra=body_doc(ScoreIn),
-    response_model=GameOut,
-    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
-    summary="Write the dice in a box",
-)
-async def score(request: Request) -> JSONResponse:
-    """Write the dice in ``category``.
-
-    A 0 while another open box would score more is refused with
-    ``zero_needs_confirmation`` unless ``confirm_zero`` is true (U2). In a vs game the
-    computer then plays its whole turn; its steps are in ``computer_turn`` (U8).
-    """
-    return await _run(request, score_action)
-
-
-@router.post(
-    "/{game_id}/hint",
-    openapi_extra=body_doc(VersionIn),
-    response_model=HintOut,
-    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
-    summary="Ask the expert (3 hints per game)",
-)
-async def hint(request: Request) -> JSONResponse:
-    """The expert's advice for the current dice: ``hold`` while rolling on is best, else
-    ``category``. Spends one of the game's 3 hints; refused (nothing spent) at 0 hints or
-    before the first roll (U4)."""
-    return await _run(request, hint_action)
-
-
-@router.post(
-    "/{game_id}/resume",
-    openapi_extra=body_doc(VersionIn),
-    response_model=GameOut,
-    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
-    summary="Continue from the lobby (the turn starts over)",
-)
-async def resume(request: Request) -> JSONResponse:
-    """Continue a saved game: the current turn starts over, scores stay (U6)."""
-    return await _run(request, resume_action)
+for _action in ACTIONS.values():
+    router.add_api_route(
+        f"/{{game_id}}/{_action.name}",
+        _endpoint(_action),
+        methods=["POST"],
+        name=_action.name,
+        response_model=_action.response,
+        responses=errors(*_action.errors),
+        summary=_action.summary,
+        description=_action.description,
+        openapi_extra=body_doc(_action.body),
+    )

@@ -11,7 +11,8 @@
    acknowledged one, and replaying the log up to that version gives exactly the position
    the player was shown);
 5. the server restarts on the same file, and every player continues their game through
-   HTTP (resume, roll, score).
+   HTTP exactly where it stood (``GET /api/games/current``, then roll if a roll is left,
+   and score).
 
     .venv/bin/python benchmarks/crash_test.py            # 20 players, kill after 5 s
     .venv/bin/python benchmarks/crash_test.py --quick    # what the test suite runs
@@ -177,12 +178,10 @@ async def _continue(port: int, players: list[Player]) -> tuple[int, list[str]]:
                 else:
                     raise
             gid = game["id"]
-            game = await client.request(
-                "POST", f"/api/games/{gid}/resume", {"version": game["version"]}
-            )
-            game = await client.request(
-                "POST", f"/api/games/{gid}/roll", {"version": game["version"]}
-            )
+            if game["rolls_left"]:  # the position as it stood: no fresh turn (F1)
+                game = await client.request(
+                    "POST", f"/api/games/{gid}/roll", {"version": game["version"]}
+                )
             allowed = [c for c, o in game["preview"].items() if o["allowed"]]
             body = {"version": game["version"], "category": allowed[0], "confirm_zero": True}
             await client.request("POST", f"/api/games/{gid}/score", body)

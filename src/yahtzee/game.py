@@ -225,6 +225,8 @@ class Game:
         return replace(self, hints_left=self.hints_left - 1)
 
     def restart_turn(self) -> Game:
-        """Start the current turn over (continue from the lobby, U6); scores stay."""
+        """Start the current turn over; scores stay. Only to replay *legacy* logs: older
+        versions did this when a game was continued (a fourth roll at will). No request can
+        do it any more (F1, U6 changed), see :mod:`yahtzee.storage.events`."""
         self._check_turn(None)
         return replace(self, dice=None, rolls_left=ROLLS_PER_TURN)

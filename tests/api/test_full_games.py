@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from yahtzee.game import Status
 from yahtzee.rules import CATEGORIES
 from yahtzee.server.service import GameService
 from yahtzee.server.views import game_json
-from yahtzee.storage import replay
+from yahtzee.storage import Event, replay
 from yahtzee.turn import Decision, Keep, Position, Score
 
 from .helpers import Api, error_code
@@ -150,7 +151,9 @@ def test_games_survive_a_restart_by_replaying_the_log(
     second = Api(make_client(db=tmp_path / "r.db"))
     second.client.cookies.update(first.client.cookies)
     assert second.get(game["id"]) == game
-    assert second.play_turn(second.ok(game, "resume"))["round"] == 4
+    assert second.client.get("/api/games/current").json() == game  # the exact position
+    allowed = [c for c, o in game["preview"].items() if o["allowed"]]
+    assert second.score(game, allowed[0])["round"] == 4
 
 
 def test_b2_advice_endpoint(client: TestClient) -> None:
@@ -202,7 +205,6 @@ def test_openapi_documents_every_endpoint_and_docs_work_offline(client: TestClie
         ("/api/games/{game_id}/roll", "post"),
         ("/api/games/{game_id}/score", "post"),
         ("/api/games/{game_id}/hint", "post"),
-        ("/api/games/{game_id}/resume", "post"),
         ("/api/records", "get"),
         ("/api/advice", "get"),
         ("/api/health", "get"),
@@ -312,3 +314,38 @@ def test_p4_turns_list_every_finished_turn_of_both_players(api: Api) -> None:
     # The same log after a reload (rebuilt from the stored events).
     assert api.get(game["id"])["turns"] == game["turns"]
     assert api.client.get("/api/games/current").json()["turns"] == game["turns"]
+
+
+def _legacy_game(api: Api, restarts: int) -> tuple[str, int]:
+    """A game as an older version stored it: a roll, then ``restarts`` restart_turn events
+    (what each ``POST /resume`` wrote), then another roll."""
+    service = _service(api)
+    game = api.roll(api.play_turn(api.new("vs_computer", "novice")))
+    stored = service.storage.get_game(game["id"])
+    assert stored is not None
+    legacy = [Event("restart_turn")] * restarts
+    roll = Event("roll", {"seat": "human", "hold": [False] * 5, "faces": [6, 6, 6, 6, 5]})
+    after = service.storage.append(stored, [*legacy, roll], status=Status.IN_PROGRESS)
+    return str(game["id"]), after.version
+
+
+@pytest.mark.parametrize("restarts", [2, 3000])
+def test_f1_legacy_logs_with_restart_turn_still_replay(
+    make_client: Callable[..., TestClient], tmp_path: Path, restarts: int
+) -> None:
+    """Existing databases keep their games: legacy restart_turn events replay as before
+    (3000 of them, beyond the rules' bound, take the off-the-event-loop path)."""
+    first = Api(make_client(db=tmp_path / "legacy.db"))
+    game_id, version = _legacy_game(first, restarts)
+    later = Api(make_client(db=tmp_path / "legacy.db"))  # a restart: nothing cached
+    later.client.cookies.update(first.client.cookies)
+    game = later.client.get("/api/games/current").json()
+    assert game["id"] == game_id
+    assert game["version"] == version
+    assert (game["dice"], game["rolls_left"], game["round"]) == ([6, 6, 6, 6, 5], 2, 2)
+    _assert_stored_equals_replay(later, game)
+    # It plays on; nothing new is ever a restart_turn.
+    game = later.play_turn(later.roll(game, [True] * 4 + [False]))
+    assert game["round"] == 3
+    kinds = [e.kind for e in _service(later).storage.events(game_id)]
+    assert kinds.count("restart_turn") == restarts

@@ -317,14 +317,22 @@ def test_u4_hint_alternative_stop_is_worth_the_best_box(
     }
 
 
-def test_u6_resume_restarts_the_turn_and_keeps_scores(api: Api) -> None:
+def test_f1_resume_is_gone_and_changes_nothing(api: Api) -> None:
+    """F1/U6: /resume gave a fresh turn at will; now 410 gone, whatever the body."""
     game = api.play_turn(api.new())
-    game = api.roll(game)
-    resumed = api.ok(game, "resume")
-    assert (resumed["dice"], resumed["rolls_left"], resumed["preview"]) == (None, 3, None)
-    assert resumed["players"] == game["players"]
-    assert resumed["version"] == game["version"] + 1
-    assert resumed["hints_left"] == game["hints_left"]
+    game = api.roll(api.roll(api.roll(game), [True] * 4 + [False]), [True] * 4 + [False])
+    assert game["rolls_left"] == 0
+    for body in ({"version": game["version"]}, {"version": game["version"] - 1}, [1, 2]):
+        r = api.client.post(f"/api/games/{game['id']}/resume", json=body)
+        assert (r.status_code, error_code(r)) == (410, "gone"), body
+        assert "GET /api/games/current" in r.json()["error"]["message"]
+    r = api.client.post("/api/games/nope/resume", json={"version": 1})
+    assert (r.status_code, error_code(r)) == (410, "gone")
+    # Continuing is a read: the exact position, and still no fourth roll.
+    assert api.client.get("/api/games/current").json() == game
+    assert api.get(game["id"]) == game
+    r = api.post(game, "roll", hold=NO_HOLD)
+    assert (r.status_code, error_code(r)) == (409, "illegal_action")
 
 
 def test_invalid_requests_are_422_in_the_error_shape(api: Api) -> None:
@@ -343,7 +351,6 @@ def test_invalid_requests_are_422_in_the_error_shape(api: Api) -> None:
         (f"{url}/score", {"version": v, "category": "bonus"}),
         (f"{url}/score", {"version": v}),
         (f"{url}/hint", {}),
-        (f"{url}/resume", [1, 2]),
     ]
     for path, body in bad:
         r = api.client.post(path, json=body)

@@ -107,3 +107,22 @@ def test_f2_a_game_saved_in_another_tab_is_asked_about_not_lost(
     expect(ui.cell("chance", "computer")).to_be_hidden()
     assert _current(ui)["mode"] == "solo"
     other.page.close()
+
+
+def test_f1_no_fourth_roll_through_the_lobby(ui: Table) -> None:
+    """The old trick: 「大厅」 → 「继续游戏」 gave a fresh turn. Now the turn stays locked."""
+    ui.start_vs("novice")
+    dice = [ui.roll() for _ in range(3)][-1]
+    expect(ui.by("roll")).to_be_disabled()
+    version = _current(ui)["version"]
+    for _ in range(5):
+        ui.by("lobby").click()
+        ui.by("continue").click()
+        expect(ui.by("roll")).to_be_visible()
+        expect(ui.by("rolls-left")).to_have_text("剩余 0 次")
+        expect(ui.by("roll")).to_be_disabled()
+        assert ui.dice() == dice
+    ui.page.reload()
+    expect(ui.by("rolls-left")).to_have_text("剩余 0 次")
+    assert ui.dice() == dice
+    assert _current(ui)["version"] == version  # continuing wrote nothing

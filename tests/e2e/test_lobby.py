@@ -86,9 +86,11 @@ def test_u10_rules_page_from_lobby_and_game_in_chinese(ui: Table) -> None:
     for heading in ("简介", "怎么玩", "计分表", "术语", "常见问题"):
         expect(rules.get_by_role("heading", name=heading, exact=True)).to_be_visible()
     # Our behaviour, not just any Yahtzee: forced Joker, zero confirmation, 3 hints, H key,
-    # continuing restarts the turn.
-    for phrase in ("必须", "再问你一次", "3 次提示", "H 键", "当前这个回合会从头开始", "63", "35"):
+    # continuing keeps the turn exactly as it was (U6 changed), never a re-roll.
+    for phrase in ("必须", "再问你一次", "3 次提示", "H 键", "原样保留", "63", "35"):
         expect(rules).to_contain_text(phrase)
+    for stale in ("重新掷", "从头开始"):
+        expect(rules).not_to_contain_text(stale)
     page.get_by_test_id("rules-back").click()
     expect(ui.by("start-solo")).to_be_visible()
 

@@ -223,28 +223,55 @@ def test_u4_hint_after_last_roll_marks_a_box(ui: Table) -> None:
     expect(ui.by("message")).to_contain_text("提示")
 
 
-def test_u6_continue_from_lobby_restarts_the_turn_scores_stay(ui: Table) -> None:
+def _held(ui: Table) -> list[bool]:
+    return [ui.die(i).get_attribute("aria-pressed") == "true" for i in range(5)]
+
+
+def test_u6_continue_and_reload_return_to_the_exact_position_with_holds(ui: Table) -> None:
+    """U6 (changed), F1, P3: dice, rolls left, holds and scores exactly as left."""
     ui.start_solo()
     ui.play_round(1)
-    written = [c for c in CATEGORIES if ui.shown_points(c) is not None]
+    written = [c for c in CATEGORIES if ui.shown_points(c) is not None]  # no dice: no previews
+    points = {c: ui.shown_points(c) for c in written}
     total = ui.total()
     ui.roll()
     ui.die(0).click()
-    ui.roll()
-    assert ui.rolls_left() == 1
+    dice = ui.roll()
+    ui.die(3).click()  # holds now: 0 (kept from the roll) and 3 (toggled since)
+    expect(ui.die(3)).to_have_attribute("aria-pressed", "true")
+    holds = [True, False, False, True, False]
+    assert _held(ui) == holds
+
+    def assert_as_left() -> None:
+        expect(ui.by("round")).to_have_text("第 2 / 13 回合")
+        expect(ui.by("rolls-left")).to_have_text("剩余 1 次")
+        assert ui.dice() == dice
+        for i, held in enumerate(holds):
+            expect(ui.die(i)).to_have_attribute("aria-pressed", "true" if held else "false")
+        scored = {c: ui.shown_points(c) for c in written}
+        assert scored == points  # the boxes already written keep their scores
+        assert ui.selectable() == [c for c in CATEGORIES if c not in written]
+        assert ui.total() == total
 
     ui.by("lobby").click()
-    expect(ui.by("continue")).to_be_visible()
     ui.by("continue").click()
-    expect(ui.by("round")).to_have_text("第 2 / 13 回合")
-    # The turn starts over: three rolls again, no dice, no holds; scores are kept.
-    expect(ui.by("rolls-left")).to_have_text("剩余 3 次")
-    expect(ui.by("roll")).to_have_text("掷骰子")
-    assert ui.dice() == [0, 0, 0, 0, 0]
-    assert [c for c in CATEGORIES if ui.shown_points(c) is not None] == written
-    assert ui.total() == total
-    ui.roll()
-    assert all(ui.die(i).get_attribute("aria-pressed") == "false" for i in range(5))
+    expect(ui.by("roll")).to_be_visible()
+    assert_as_left()
+    ui.page.reload()  # a reload on the table
+    expect(ui.by("roll")).to_be_visible()
+    assert_as_left()
+    ui.page.goto(ui.base_url + "/")  # another visit: the lobby, then 「继续游戏」
+    ui.by("continue").click()
+    expect(ui.by("roll")).to_be_visible()
+    assert_as_left()
+    # The last roll rerolls only the unheld dice, and then the turn is locked.
+    last = ui.roll()
+    assert [last[i] for i in (0, 3)] == [dice[i] for i in (0, 3)]
+    expect(ui.by("rolls-left")).to_have_text("剩余 0 次")
+    # Scoring ends the turn: no holds are kept for it any more (stale entries go).
+    ui.score(ui.best_box())
+    expect(ui.by("round")).to_have_text("第 3 / 13 回合")
+    assert ui.page.evaluate("() => localStorage.getItem('yahtzee.hold')") is None
 
 
 def test_starting_new_game_while_one_is_saved_asks_first(ui: Table) -> None:

@@ -220,3 +220,10 @@ test("F2: lobbyReady flips only on change", () => {
   assert.equal(s.lobbyReady, true);
   assert.equal(reduce(s, { type: "lobbyReady", ready: true }), s);
 });
+
+test("U6: entering a game restores the holds kept for it", () => {
+  const g = game({ dice: [4, 4, 1, 2, 4], rolls_left: 1 });
+  const s = run(initialState(), { type: "enterGame", game: g, hold: [true, true, false, false, true] });
+  assert.deepEqual(s.hold, [true, true, false, false, true]);
+  assert.deepEqual(run(initialState(), { type: "enterGame", game: g, hold: null }).hold, [false, false, false, false, false]);
+});

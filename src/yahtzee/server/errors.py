@@ -130,7 +130,7 @@ def _game_in_progress_message(exc: domain.GameInProgressError) -> str:
     )
 
 
-class ResumeRemovedError(ApiError):
+class ResumeRemovedError(ApiError):  # (raised by a route, so an ApiError of its own)
     """410 ``gone``: ``POST /api/games/{id}/resume`` was removed (F1, U6 changed)."""
 
     def __init__(self) -> None:

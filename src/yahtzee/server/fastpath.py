@@ -1,6 +1,6 @@
 """A direct route for the game actions, ``POST /api/games/{game_id}/{action}``.
 
-These four endpoints are nearly all of a game's traffic. Through FastAPI each request
+These three endpoints are nearly all of a game's traffic. Through FastAPI each request
 also pays for the route search, the request/response objects, two exit stacks, the
 dependency solver and the telemetry hooks: about as much CPU as the action itself. This
 pure-ASGI middleware sits just inside :class:`~yahtzee.server.middleware.ServerMiddleware`

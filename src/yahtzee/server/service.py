@@ -13,11 +13,16 @@ improve and the paced p99 latency tripled, from the GIL handoffs.)
 
 Positions are kept in a bounded in-memory cache keyed by game id and version. A miss (a
 restart, an eviction, or a game another process advanced) is filled by replaying the
-stored event log, so the log stays the only source of truth.
+stored event log, so the log stays the only source of truth. The rules bound a log at
+:data:`~yahtzee.storage.events.MAX_EVENTS` (109) events, whose replay takes well under a
+millisecond (``benchmarks/replay_bench.py``), so it runs inline. Only a legacy log
+(``restart_turn`` events from the removed ``/resume``) can be longer: such a replay runs in
+a worker thread, reading the log in chunks, so the event loop keeps serving meanwhile.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections import OrderedDict
@@ -54,7 +59,11 @@ from yahtzee.storage import (
     replay,
     start,
 )
+from yahtzee.storage.events import MAX_EVENTS, replay_event
 from yahtzee.turn import Keep, Player, Position, RollStep, Score, best_points_now, play_turn
+
+# Events read at a time when a legacy log is replayed in a worker thread.
+_LONG_LOG_CHUNK = 4096
 
 log = logging.getLogger("yahtzee.server")
 
@@ -144,7 +153,7 @@ def finished_turn(event: Event, before: Game, after: Game) -> TurnRecord | None:
 
 def from_log(stored: GameRecord, events: Sequence[Event]) -> GameView:
     """A game rebuilt from its whole log (which begins with its ``start`` event)."""
-    fold = _Fold(GameView(stored, replay(events[:1])))
+    fold = _Fold(GameView(stored, replay(events[:1])), stored=True)
     for event in events[1:]:
         fold.add(event)
     return GameView(stored, fold.game, fold.computer_turn, fold.turns)
@@ -181,19 +190,19 @@ class GameService:
 
     # -- reads --------------------------------------------------------------------------
 
-    def load(self, player_id: str, game_id: str) -> GameView:
+    async def load(self, player_id: str, game_id: str) -> GameView:
         """The player's game ``game_id`` as stored now; another player's game is "not found"."""
         stored = self.storage.get_game(game_id)
         if stored is None or stored.player_id != player_id:
             raise GameNotFoundError(f"no game {game_id} for this player")
-        return self._position(stored)
+        return await self._position(stored)
 
-    def current(self, player_id: str) -> GameView:
-        """The player's unfinished game."""
+    async def current(self, player_id: str) -> GameView:
+        """The player's unfinished game, exactly as it stands (「继续游戏」, U6)."""
         stored = self.storage.current_game(player_id)
         if stored is None:
             raise GameNotFoundError("this player has no unfinished game")
-        return self._position(stored)
+        return await self._position(stored)
 
     def replayed(self, game_id: str) -> GameView:
         """The game rebuilt from its whole stored log, bypassing the cache (tests, review)."""
@@ -202,17 +211,43 @@ class GameService:
             raise GameNotFoundError(f"no game {game_id}")
         return from_log(stored, self.storage.events(game_id))
 
-    def _position(self, stored: GameRecord) -> GameView:
+    async def _position(self, stored: GameRecord) -> GameView:
         """``stored`` with its position: from the cache, caught up from the log if behind."""
         cached = self._cache.get(stored.id)
         if cached is not None and cached.record.version == stored.version:
             return self._remember(GameView(stored, cached.game, cached.computer_turn, cached.turns))
-        if cached is not None and cached.record.version < stored.version:
-            fold = _Fold(cached)
-            for event in self.storage.events(stored.id, after=cached.record.version):
+        base = cached if cached is not None and cached.record.version < stored.version else None
+        if stored.version - (base.record.version if base is not None else 0) > MAX_EVENTS:
+            # Longer than any legal game: a legacy log. Fold it off the event loop.
+            loaded = await asyncio.to_thread(self._fold_long_log, stored, base)
+            newer = self._cache.get(stored.id)
+            if newer is not None and newer.record.version > stored.version:
+                return loaded  # the game moved on meanwhile: keep the newer entry
+            return self._remember(loaded)
+        if base is not None:
+            fold = _Fold(base, stored=True)
+            for event in self.storage.events(stored.id, after=base.record.version):
                 fold.add(event)
             return self._remember(GameView(stored, fold.game, fold.computer_turn, fold.turns))
         return self._remember(from_log(stored, self.storage.events(stored.id)))
+
+    def _fold_long_log(self, stored: GameRecord, base: GameView | None) -> GameView:
+        """(In a worker thread.) ``stored`` folded from ``base`` (or its start), reading the
+        log in chunks: each read holds the storage's lock only briefly, so the event loop's
+        own queries are not held up behind it."""
+        done = base.record.version if base is not None else 0
+        fold = _Fold(base, stored=True) if base is not None else None
+        while done < stored.version:
+            upto = min(stored.version, done + _LONG_LOG_CHUNK)
+            events = self.storage.events(stored.id, after=done, until=upto)
+            if fold is None:
+                fold = _Fold(GameView(stored, replay(events[:1])), stored=True)
+                events = events[1:]
+            for event in events:
+                fold.add(event)
+            done = upto
+        assert fold is not None
+        return GameView(stored, fold.game, fold.computer_turn, fold.turns)
 
     def _remember(self, loaded: GameView) -> GameView:
         cache = self._cache
@@ -260,7 +295,7 @@ class GameService:
                 replace=replace,
             )
         except GameInProgressError as exc:
-            saved = self.load(player_id, exc.game_id)
+            saved = await self.load(player_id, exc.game_id)
             raise GameInProgressError(
                 exc.game_id,
                 mode=saved.record.mode.value,
@@ -273,7 +308,7 @@ class GameService:
         self, player_id: str, game_id: str, version: int, hold: Sequence[bool]
     ) -> GameView:
         """Roll the unheld dice (all five on the turn's first roll), R1."""
-        loaded = self._for_action(player_id, game_id, version)
+        loaded = await self._for_action(player_id, game_id, version)
         fold = _Fold(loaded)
         self._roll(fold, Seat.HUMAN, hold)
         return await self._commit(loaded, fold)
@@ -282,7 +317,7 @@ class GameService:
         self, player_id: str, game_id: str, version: int, category: Category, confirm_zero: bool
     ) -> GameView:
         """Write the dice in ``category``; in a vs game the computer then plays its turn."""
-        loaded = self._for_action(player_id, game_id, version)
+        loaded = await self._for_action(player_id, game_id, version)
         fold = _Fold(loaded)
         # _score applies the rules first (turn, rolled, open box, Joker): a confirmation is
         # only asked for a move that is otherwise legal.
@@ -295,7 +330,7 @@ class GameService:
 
     async def hint(self, player_id: str, game_id: str, version: int) -> tuple[Hint, GameView]:
         """Spend a hint and return the expert's advice for the current dice (U4)."""
-        loaded = self._for_action(player_id, game_id, version)
+        loaded = await self._for_action(player_id, game_id, version)
         state = loaded.game
         state.use_hint()  # refuses at 0 hints or before the first roll, spending nothing
         assert state.dice is not None
@@ -313,16 +348,9 @@ class GameService:
         fold.add(Event("hint", data))
         return hint, await self._commit(loaded, fold)
 
-    async def resume(self, player_id: str, game_id: str, version: int) -> GameView:
-        """Continue from the lobby: the current turn starts over (U6)."""
-        loaded = self._for_action(player_id, game_id, version)
-        fold = _Fold(loaded)
-        fold.add(Event("restart_turn"))
-        return await self._commit(loaded, fold)
-
     # -- internals ----------------------------------------------------------------------
 
-    def _for_action(self, player_id: str, game_id: str, version: int) -> GameView:
+    async def _for_action(self, player_id: str, game_id: str, version: int) -> GameView:
         cached = self._cache.get(game_id)
         if cached is not None and cached.record.version == version:
             # Fast path, no read: if the game moved on elsewhere, the write's
@@ -331,7 +359,7 @@ class GameService:
             if loaded.record.player_id != player_id:
                 raise GameNotFoundError(f"no game {game_id} for this player")
         else:
-            loaded = self.load(player_id, game_id)
+            loaded = await self.load(player_id, game_id)
         if loaded.record.version != version:
             raise StaleVersionError(game_id)
         if loaded.record.status is Status.ABANDONED:
@@ -404,17 +432,20 @@ class GameService:
 
 
 class _Fold:
-    """New events of a game and the position they lead to, each applied once."""
+    """Events of a game and the position they lead to, each applied once: new events (the
+    rules refuse legacy kinds), or with ``stored`` the events of a stored log (which replay
+    legacy ``restart_turn`` events too, see :mod:`yahtzee.storage.events`)."""
 
-    def __init__(self, loaded: GameView) -> None:
+    def __init__(self, loaded: GameView, *, stored: bool = False) -> None:
         self.game = loaded.game
         self.computer_turn = loaded.computer_turn
         self.turns = loaded.turns
         self.events: list[Event] = []
+        self._apply = replay_event if stored else apply_event
 
     def add(self, event: Event) -> None:
         before = self.game
-        self.game = apply_event(before, event)  # raises if the rules forbid it
+        self.game = self._apply(before, event)  # raises if the rules forbid it
         self.computer_turn = advance_computer_turn(self.computer_turn, event, before, self.game)
         done = finished_turn(event, before, self.game)
         if done is not None:

@@ -135,8 +135,8 @@ class Storage(Protocol):
         """
         ...
 
-    def events(self, game_id: str, after: int = 0) -> list[Event]:
-        """The log of a game from version ``after + 1`` on (everything by default)."""
+    def events(self, game_id: str, after: int = 0, until: int | None = None) -> list[Event]:
+        """The log of a game from version ``after + 1`` to ``until`` (default: the end)."""
         ...
 
     def records(self, player_id: str, recent: int = 10) -> Records:

@@ -449,12 +449,14 @@ class SQLiteStorage:
             new_record=new_record,
         )
 
-    def events(self, game_id: str, after: int = 0) -> list[Event]:
+    def events(self, game_id: str, after: int = 0, until: int | None = None) -> list[Event]:
         """See :meth:`Storage.events`."""
+        last = until if until is not None else 2**62
         with self._reading():
             rows = self._conn.execute(
-                "SELECT kind, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
-                (game_id, after),
+                "SELECT kind, data FROM events WHERE game_id = ? AND seq > ? AND seq <= ? "
+                "ORDER BY seq",
+                (game_id, after, last),
             ).fetchall()
         return [Event(kind, orjson.loads(data)) for kind, data in rows]
 

@@ -53,6 +53,7 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
         409: "`stale_version`, `illegal_action`, `zero_needs_confirmation` or (new game) "
         "`game_in_progress`",
         403: "`forbidden`: a request from another site (F3)",
+        410: "`gone`: a removed endpoint (nothing is changed)",
         413: "`payload_too_large`: body over 64 KB",
         415: "`unsupported_media_type`: the body is not `application/json` (F3)",
         429: "`rate_limited`: too many requests; `Retry-After` says how many seconds to wait",

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, StrictBool
 from yahtzee.game import Mode
 from yahtzee.players import DEFAULT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category
+from yahtzee.server.errors import ResumeRemovedError
 from yahtzee.server.jsonbody import StrictBody, json_body, parse_body
 from yahtzee.server.routers._common import (
     acting_player,
@@ -121,13 +122,13 @@ async def create_game(
 )
 async def current_game(request: Request) -> JSONResponse:
     """The player's unfinished game, or 404 ``not_found`` when there is none."""
-    return JSONResponse(game_json(service(request).current(player_id(request))))
+    return JSONResponse(game_json(await service(request).current(player_id(request))))
 
 
 @router.get("/{game_id}", response_model=GameOut, responses=errors(404), summary="A game")
 async def get_game(game_id: str, request: Request) -> JSONResponse:
     """One of the player's games (another player's game is reported as not found)."""
-    return JSONResponse(game_json(service(request).load(player_id(request), game_id)))
+    return JSONResponse(game_json(await service(request).load(player_id(request), game_id)))
 
 
 async def _roll(svc: GameService, player: str, game_id: str, body: RollIn) -> Any:
@@ -142,10 +143,6 @@ async def _score(svc: GameService, player: str, game_id: str, body: ScoreIn) -> 
 async def _hint(svc: GameService, player: str, game_id: str, body: VersionIn) -> Any:
     advice, loaded = await svc.hint(player, game_id, body.version)
     return hint_json(advice, loaded)
-
-
-async def _resume(svc: GameService, player: str, game_id: str, body: VersionIn) -> Any:
-    return game_json(await svc.resume(player, game_id, body.version))
 
 
 B = TypeVar("B", bound=StrictBody)
@@ -211,14 +208,6 @@ ACTIONS: dict[str, GameAction[Any]] = {
             "else ``category``. Spends one of the game's 3 hints; refused (nothing spent) at "
             "0 hints or before the first roll (U4).",
         ),
-        GameAction(
-            "resume",
-            VersionIn,
-            _resume,
-            GameOut,
-            "Continue from the lobby (the turn starts over)",
-            "Continue a saved game: the current turn starts over, scores stay (U6).",
-        ),
     )
 }
 
@@ -245,3 +234,18 @@ for _action in ACTIONS.values():
         description=_action.description,
         openapi_extra=body_doc(_action.body),
     )
+
+
+@router.post(
+    "/{game_id}/resume",
+    deprecated=True,
+    status_code=410,
+    response_model=None,
+    responses=errors(403, 410, 413, 415, 429),
+    summary="Removed: answers 410 gone (continue with GET /api/games/current)",
+)
+async def resume_removed(game_id: str) -> JSONResponse:  # noqa: ARG001 (the path's id)
+    """Removed (F1, U6 changed): it started the turn over, a fourth roll at will. A saved game
+    is continued exactly as it stands with ``GET /api/games/current``; this answers 410
+    ``gone`` and changes nothing, so that an old client learns why (not a bare 404)."""
+    raise ResumeRemovedError()

@@ -22,7 +22,7 @@ async def records(request: Request) -> JSONResponse:
     """
     svc, player = service(request), player_id(request)
     try:
-        current = svc.current(player)
+        current = await svc.current(player)
     except GameNotFoundError:
         current = None
     return JSONResponse(records_json(svc.records(player), current))

@@ -9,7 +9,7 @@ import * as say from "./messages.js";
 import { createReplay } from "./replay.js";
 import { go, viewOf } from "./router.js";
 import { CONFIG } from "./config.js";
-import { canAct } from "./state.js";
+import { canAct, storedHold } from "./state.js";
 
 const NO_HOLD = [false, false, false, false, false];
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
@@ -225,7 +225,8 @@ export function createActions(store) {
 
   function enterGame(game) {
     replay.stop();
-    dispatch({ type: "enterGame", game });
+    // U6: the holds as the player left them (kept in this browser for this game's version).
+    dispatch({ type: "enterGame", game, hold: storedHold(game) });
     go(store, "game");
     keepFocus();
   }
@@ -255,7 +256,8 @@ export function createActions(store) {
     const saved = S().saved;
     if (!saved || S().busy) return;
     dispatch({ type: "resync", game: saved });
-    const game = await act(() => api.resume(saved));
+    // U6/F1: the saved game exactly as it stands (dice, rolls left, scores): nothing restarts.
+    const game = await act(() => api.current());
     if (game) {
       tell(say.continued(game));
       enterGame(game);

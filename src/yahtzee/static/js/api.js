@@ -47,6 +47,7 @@ const id = (gameId) => encodeURIComponent(gameId);
 
 export const api = {
   records: () => request("GET", "/api/records"),
+  current: () => request("GET", "/api/games/current"),
   game: (gameId) => request("GET", `/api/games/${id(gameId)}`),
   // replace: abandon the unfinished game; without it the server answers 409
   // game_in_progress while one is saved (F2).
@@ -64,5 +65,4 @@ export const api = {
       confirm_zero: confirmZero,
     }),
   hint: (game) => request("POST", `/api/games/${id(game.id)}/hint`, { version: game.version }),
-  resume: (game) => request("POST", `/api/games/${id(game.id)}/resume`, { version: game.version }),
 };

@@ -8,10 +8,14 @@ import { installPageLinks } from "./pages.js";
 import { reduce } from "./reducer.js";
 import { buildScorecard, render } from "./render.js";
 import { chosenDifficulty, installSettings } from "./settings.js";
-import { initialState } from "./state.js";
+import { initialState, rememberHold } from "./state.js";
 import { createStore } from "./store.js";
 
-const store = createStore(reduce, initialState(), render);
+// Each render also keeps this turn's holds in the browser (U6/P3: they survive a reload).
+const store = createStore(reduce, initialState(), (state) => {
+  rememberHold(state);
+  render(state);
+});
 const actions = createActions(store);
 // 复盘 and 统计 (loaded on first visit): they change the view through the store too.
 const pages = installPageLinks({

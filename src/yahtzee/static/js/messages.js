@@ -88,7 +88,9 @@ export function started(mode) {
 }
 
 export function continued(game) {
-  return `继续上次的游戏：第 ${game.round} 回合重新开始，已登记的分数都保留。`;
+  return game.dice === null
+    ? `继续上次的游戏：第 ${game.round} 回合，请掷骰子。`
+    : `继续上次的游戏：第 ${game.round} 回合，骰子和剩余次数都和离开时一样。`;
 }
 
 /** A saved game's short name: 人机对战（普通），第 5 回合. */

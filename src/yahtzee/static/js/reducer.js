@@ -49,9 +49,11 @@ const reducers = {
     return { ...state, records, saved };
   },
 
-  enterGame(state, { game }) {
+  enterGame(state, { game, hold = null }) {
+    const next = clearTurnMarks(state);
     return {
-      ...clearTurnMarks(state),
+      ...next,
+      hold: hold ? hold.slice() : next.hold,
       game,
       lastDice: null,
       replay: null,

@@ -41,6 +41,60 @@ export function initialState() {
   };
 }
 
+// U6/P3: the holds are the page's until the next roll. They are kept in this browser for the
+// game and version they belong to (one entry: any other game's or version's is stale), so
+// continuing the game or reloading the page shows them again.
+const HOLD_KEY = "yahtzee.hold";
+
+function holdable(g) {
+  return (
+    g !== null &&
+    g.status === "in_progress" &&
+    g.current_player === "human" &&
+    g.dice !== null &&
+    g.rolls_left > 0
+  );
+}
+
+/** Store the holds of `state.game` (or drop them once that game has moved past them). Only
+ * on the table: elsewhere `state.hold` may not be that game's (the lobby, before 继续游戏). */
+export function rememberHold(state) {
+  const g = state.game;
+  if (state.view !== "game") return;
+  try {
+    const stored = localStorage.getItem(HOLD_KEY);
+    if (holdable(g)) {
+      const value = JSON.stringify({ id: g.id, version: g.version, hold: state.hold });
+      if (stored !== value) localStorage.setItem(HOLD_KEY, value);
+    } else if (g !== null && stored !== null && JSON.parse(stored).id === g.id) {
+      localStorage.removeItem(HOLD_KEY);
+    }
+  } catch {
+    // No storage (private mode, quota): the holds just do not survive a reload.
+  }
+}
+
+/** The holds stored for exactly this game and version, or null (a stale entry is removed). */
+export function storedHold(game) {
+  try {
+    const stored = localStorage.getItem(HOLD_KEY);
+    if (stored === null) return null;
+    const entry = JSON.parse(stored);
+    const fits =
+      holdable(game) &&
+      entry.id === game.id &&
+      entry.version === game.version &&
+      Array.isArray(entry.hold) &&
+      entry.hold.length === 5 &&
+      entry.hold.every((h) => typeof h === "boolean");
+    if (fits) return entry.hold.slice();
+    localStorage.removeItem(HOLD_KEY);
+  } catch {
+    // Unreadable storage or entry: nothing to restore.
+  }
+  return null;
+}
+
 /** Whether the player may act on the table right now. */
 export function canAct(state) {
   const g = state.game;

@@ -1,0 +1,142 @@
+"""Replay benchmark (issue 7, F1): rebuilding the longest legal game from its event log.
+
+A game's log is bounded by the rules (:func:`yahtzee.storage.events.max_events`): the
+longest legal game is a finished vs game in which both players roll three times every turn
+and the human spends all three hints (108 events; the bound 109 also counts an ``abandon``).
+That is what a cache miss (a restart, an eviction, another process's move) replays on the
+event loop, so it must stay far below what a person or ``/api/health`` would notice.
+
+Printed, each as the median of ``--runs`` timings:
+
+* ``fold``: :func:`~yahtzee.storage.events.replay` of the in-memory log;
+* ``load_and_fold``: reading the log from SQLite and folding it as the server does on a
+  cache miss (:func:`~yahtzee.server.service.from_log`: the position, the computer's last
+  turn and the turn log);
+* ``legacy``: for comparison, a log of ``--legacy-events`` ``restart_turn`` events, which the
+  removed ``/resume`` endpoint could grow without bound (such logs, from older databases,
+  are replayed off the event loop, see :mod:`yahtzee.server.service`).
+
+The target is a median under 5 ms for ``load_and_fold``; the ratio to it is printed.
+``--quick`` runs a few repetitions (the test suite's smoke run); ``--json`` prints one
+JSON object instead of text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from yahtzee.game import HINTS_PER_GAME, NO_HOLD, Game, Mode, Seat
+from yahtzee.players import Difficulty
+from yahtzee.server.service import from_log
+from yahtzee.storage import Event, SQLiteStorage, apply_event, replay, start
+from yahtzee.storage.events import max_events
+
+TARGET_S = 0.005
+
+
+def longest_game(seed: int = 7) -> list[Event]:
+    """A legal finished vs game with the most events the rules allow (no abandon)."""
+    rng = random.Random(seed)
+    event, game = start(Mode.VS_COMPUTER, Difficulty.EXPERT)
+    events = [event]
+
+    def add(e: Event) -> Game:
+        events.append(e)
+        return apply_event(game, e)  # raises if the rules refuse it
+
+    hints = HINTS_PER_GAME
+    while not game.is_over:
+        seat = game.seat
+        while game.rolls_left:
+            hold = NO_HOLD if game.dice is None else (True, False, True, False, False)
+            faces = [rng.randint(1, 6) for held in hold if not held]
+            game = add(Event("roll", {"seat": seat.value, "hold": list(hold), "faces": faces}))
+            if seat is Seat.HUMAN and hints:
+                game = add(Event("hint", {"hold": None, "category": None}))
+                hints -= 1
+        options = game.preview()
+        best = max((o for o in options.values() if o.legal), key=lambda o: o.gain)
+        game = add(Event("score", {"seat": seat.value, "category": best.category.value}))
+    return events
+
+
+def _median(fn: Callable[[], object], runs: int) -> float:
+    times: list[float] = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def run(runs: int, legacy_events: int) -> dict[str, Any]:
+    """Time the replays; returns the figures (seconds)."""
+    events = longest_game()
+    assert len(events) == max_events(Mode.VS_COMPUTER) - 1  # all but the abandon
+    assert replay(events).is_over
+    legacy = [events[0], *(Event("restart_turn") for _ in range(legacy_events))]
+    with tempfile.TemporaryDirectory(prefix="yahtzee-replay-") as tmp:
+        store = SQLiteStorage(Path(tmp) / "r.db")
+        store.create_game(
+            game_id="longest",
+            player_id="p" * 32,
+            mode=Mode.VS_COMPUTER,
+            difficulty=Difficulty.EXPERT,
+            events=events,
+        )
+        stored = store.get_game("longest")
+        assert stored is not None
+        fold = _median(lambda: replay(events), runs)
+        load_and_fold = _median(lambda: from_log(stored, store.events("longest")), runs)
+        legacy_fold = _median(lambda: replay(legacy), max(1, runs // 20))
+        store.close()
+    return {
+        "events": len(events),
+        "bound": max_events(Mode.VS_COMPUTER),
+        "fold_median_s": fold,
+        "load_and_fold_median_s": load_and_fold,
+        "target_s": TARGET_S,
+        "ratio_to_target": load_and_fold / TARGET_S,
+        "legacy_events": legacy_events,
+        "legacy_fold_median_s": legacy_fold,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; see the module docstring."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--runs", type=int, default=200, help="timings per figure")
+    parser.add_argument("--legacy-events", type=int, default=100_000)
+    parser.add_argument("--quick", action="store_true", help="a few runs (smoke test)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    runs, legacy = (5, 1000) if args.quick else (args.runs, args.legacy_events)
+    figures = run(runs, legacy)
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+    ms = 1000
+    print(f"longest legal game: {figures['events']} events (log bound {figures['bound']})")
+    print(f"replay in memory:         median {figures['fold_median_s'] * ms:.3f} ms")
+    print(
+        f"read from SQLite + replay: median {figures['load_and_fold_median_s'] * ms:.3f} ms"
+        f" = {figures['ratio_to_target']:.3f} x the {TARGET_S * ms:.0f} ms target"
+    )
+    print(
+        f"(legacy log of {legacy:,} restart_turn events: median "
+        f"{figures['legacy_fold_median_s'] * ms:.1f} ms; replayed off the event loop)"
+    )
+    return 0 if figures["load_and_fold_median_s"] < TARGET_S else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -142,3 +142,28 @@ def test_l1_review_and_stats_pages_are_the_app(api: Api) -> None:
         assert 'id="view-review"' in r.text
     assert api.client.get("/review/a/b").status_code == 404
     assert api.client.get("/review/").status_code == 404
+
+
+def test_l4_live_meter_solo_and_vs(api: Api, make_client: Callable[..., TestClient]) -> None:
+    """``GET /api/games/{id}/meter``: expected final now; in vs games the chance to win."""
+    game = api.new()
+    url = f"/api/games/{game['id']}/meter"
+    start = api.client.get(url).json()
+    assert start == {"expected_final": 254.59, "win_probability": None}
+    game = api.roll(game)
+    rolled = api.client.get(url).json()
+    assert rolled["expected_final"] != start["expected_final"]
+    game = _play_to_end(api, game)
+    assert api.client.get(url).json()["expected_final"] == game["players"]["human"]["total"]
+    assert make_client().get(url).status_code == 404
+
+    vs = api.new("vs_computer", "expert")
+    vs_url = f"/api/games/{vs['id']}/meter"
+    assert api.client.get(vs_url).json()["win_probability"] == 0.5
+    vs = api.roll(vs)
+    chance = api.client.get(vs_url).json()["win_probability"]
+    assert 0 < chance < 1
+    vs = _play_to_end(api, vs)
+    human, machine = vs["players"]["human"]["total"], vs["players"]["computer"]["total"]
+    final = api.client.get(vs_url).json()["win_probability"]
+    assert final == (1.0 if human > machine else 0.0 if human < machine else 0.5)

@@ -222,7 +222,7 @@ def test_p2_hint_scrolls_its_box_into_view_and_its_gap_adds_up(
                    return r.top >= 0 && r.bottom <= innerHeight; }"""
     )
     text = ui.message()
-    match = re.search(r"再得 ([\d.]+) 分.*平均 ([\d.]+) 分（少 ([\d.]+) 分）", text)
+    match = re.search(r"预计终局 ([\d.]+) 分.*预计终局 ([\d.]+) 分（少 ([\d.]+) 分）", text)
     assert match, text
     best, alt, gap = (float(g) for g in match.groups())
     assert (best, alt) == (241.8, 239.7)

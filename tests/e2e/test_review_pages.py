@@ -203,3 +203,31 @@ def test_l5_stats_page_empty_then_filled(sized: Table) -> None:
     expect(sized.by("stats-vs").locator("tr").nth(1)).to_contain_text("入门")
     expect(sized.by("stats-vs").locator("tr").nth(1).locator("td").first).to_have_text("1")
     _no_sideways_scroll(page)
+
+
+def test_l4_live_meter_shows_hides_and_remembers(ui: Table) -> None:
+    page = ui.page
+    ui.start_solo()
+    text = ui.by("live-meter-text")
+    expect(text).to_have_text("预计终局 254.6")
+    ui.roll()
+    expect(text).not_to_have_text("预计终局 254.6")
+    expect(text).to_contain_text("预计终局 ")
+    # Hidden on request, and still hidden after a reload (this browser remembers).
+    ui.by("live-meter-toggle").click()
+    expect(text).to_be_hidden()
+    expect(ui.by("live-meter-toggle")).to_have_text("显示预计")
+    page.reload()
+    expect(ui.by("live-meter-toggle")).to_have_text("显示预计")
+    expect(text).to_be_hidden()
+    ui.by("live-meter-toggle").click()
+    expect(text).to_contain_text("预计终局 ")
+    # vs: the chance to win, with a bar.
+    ui.by("lobby").click()
+    ui.by("difficulty").locator('input[value="expert"]').check()
+    ui.by("start-vs").click()
+    dialog = ui.by("confirm-dialog")
+    if dialog.is_visible():
+        ui.by("confirm-yes").click()
+    expect(text).to_contain_text("胜率 50%")
+    expect(page.locator("#live-meter-bar")).to_be_visible()

@@ -174,7 +174,7 @@ def test_u4_hints_three_per_game_by_button_and_h_key(ui: Table) -> None:
     expect(hint).to_have_text("提示 (2)")
     _assert_hint_marked(ui)
     # The hint teaches expected value: what following it is worth, and the next best choice.
-    expect(ui.by("message")).to_contain_text(re.compile(r"平均还能再得 \d+\.\d 分；次好的是"))
+    expect(ui.by("message")).to_contain_text(re.compile(r"预计终局 \d+\.\d 分；次好的是"))
 
     ui.page.keyboard.press("H")
     expect(hint).to_have_text("提示 (1)")

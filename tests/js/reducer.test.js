@@ -156,14 +156,14 @@ test("hinted: dice to keep (gold) or a box, and a gap that adds up as shown (P2)
   const s = run(inGame(), { type: "hinted", res });
   assert.deepEqual(s.hintHold, [true, true, false, false, true]);
   assert.deepEqual(s.hold, s.hintHold);
-  assert.match(s.message.text, /平均还能再得 241\.8 分；次好的是保留 5、5 再掷，平均 239\.7 分（少 2\.1 分）。$/);
+  assert.match(s.message.text, /预计终局 241\.8 分；次好的是保留 5、5 再掷，预计终局 239\.7 分（少 2\.1 分）。$/);
   const boxHint = run(inGame(), { type: "hinted", res: { hold: null, category: "chance", value: null, alternative: null, game: g } });
   assert.equal(boxHint.hintCategory, "chance");
   assert.equal(boxHint.message.text, "提示：登记在金色标出的「机会」（还剩 2 次提示）。");
   // Whatever the values, the sentence's numbers add up as printed.
   for (const [a, b] of [[10.05, 10.04], [241.84, 239.66], [199.95, 197.04], [3.26, 0.14]]) {
     const text = hinted({ ...res, value: a, alternative: { ...res.alternative, value: b } });
-    const [, best, alt, gap] = text.match(/再得 ([\d.]+) 分.*平均 ([\d.]+) 分（少 ([\d.]+) 分）/);
+    const [, best, alt, gap] = text.match(/预计终局 ([\d.]+) 分.*预计终局 ([\d.]+) 分（少 ([\d.]+) 分）/);
     assert.equal((Number(best) - Number(alt)).toFixed(1), gap, text);
   }
 });

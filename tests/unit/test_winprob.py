@@ -27,6 +27,7 @@ from yahtzee.review.winprob import (
     Side,
     compare,
     remaining_distribution,
+    side,
     timeline,
     win_probability,
 )
@@ -151,3 +152,35 @@ def test_l4_timeline_ends_with_the_result(level: str, table: ValueTable) -> None
         assert all(0 <= p <= 1 for p in points)
         human, computer = (c.total for c in state.cards)
         assert points[-1] == (1.0 if human > computer else 0.0 if human < computer else 0.5)
+
+
+def test_l4_live_meter_mid_turn_matches_the_review(table: ValueTable) -> None:
+    """Mid-turn, the meter's expected final is the review's position value, and the human
+    side's mean (one enumerated turn from the dice on the table + centred tails, or exact
+    near the end) is that same number."""
+    from yahtzee.review.live import live_meter
+
+    log, _ = play_log(
+        get_player("novice", random.Random(8)),
+        SeededDice(8),
+        get_player("expert", random.Random(8)),
+    )
+    state = Game.new(Mode.VS_COMPUTER)
+    checked = 0
+    for e in log[1:]:
+        seat = Seat(e.data["seat"])
+        if e.kind == "roll":
+            state = state.apply_roll(e.data["hold"], e.data["faces"], by=seat)
+        else:
+            state = state.score(Category(e.data["category"]), by=seat)
+        if seat is Seat.HUMAN and state.dice is not None and state.rolls_left > 0:
+            meter = live_meter(state, "expert", table)
+            card = state.card(Seat.HUMAN)
+            h = side(ExpertModel(table), card, table, state.dice, state.rolls_left)
+            mean = float(h.weights @ h.bases) - sum(
+                float(w) * h.tail_of[k][0] for w, k in zip(h.weights, h.tails, strict=True) if k
+            )
+            assert mean == pytest.approx(meter["expected_final"], abs=0.02)
+            assert 0 <= meter["win_probability"] <= 1
+            checked += 1
+    assert checked >= 10

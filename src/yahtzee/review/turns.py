@@ -237,14 +237,22 @@ class NoviceModel:
 Model = ExpertModel | IntermediateModel | NoviceModel
 
 
-def turn_outcomes(model: Model, state: State) -> Outcomes:
-    """Every end of one turn from ``state`` (canonical) under ``model``, exactly."""
+def turn_outcomes(
+    model: Model, state: State, dice: int | None = None, rolls_left: int = 2
+) -> Outcomes:
+    """Every end of one turn from ``state`` (canonical) under ``model``, exactly: from its
+    start, or (``dice``: a roll index, see ``tables.LEVELS[5]``) from that roll with
+    ``rolls_left`` rolls to come (the live meter, mid-turn)."""
     writes = _Writes(state)
     box, keeps = model.policy(state, writes)
-    p = PROB5.copy()
+    if dice is None:
+        p = PROB5.copy()
+    else:
+        p = np.zeros(N_DICE)
+        p[dice] = 1.0
     end = np.zeros(N_DICE)
-    for rolls_left in (2, 1):
-        kp = keeps[rolls_left] * p[:, None]
+    for r in range(rolls_left, 0, -1):
+        kp = keeps[r] * p[:, None]
         end += kp[_ROLLS, STOP_SLOT]
         w = np.bincount(SUBS[_PROPER], weights=kp[_PROPER], minlength=N_KEEPS)[:_FULL]
         p = w @ _COMPLETE

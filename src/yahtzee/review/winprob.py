@@ -43,10 +43,11 @@ from yahtzee.review.turns import (
     canonical,
     model_for,
     state_at,
+    turn_outcomes,
 )
-from yahtzee.rules import CATEGORIES, UPPER_BONUS_THRESHOLD, Scorecard
+from yahtzee.rules import CATEGORIES, UPPER_BONUS_THRESHOLD, Dice, Scorecard
 from yahtzee.solver import ValueTable, load_table, state_of
-from yahtzee.solver.tables import YAHTZEE_BIT
+from yahtzee.solver.tables import YAHTZEE_BIT, dice_index
 
 F64 = npt.NDArray[np.float64]
 EXACT_TURNS = 4
@@ -181,17 +182,50 @@ def remaining_distribution(model: Model, state: State) -> F64:
     return out
 
 
-def side(model: Model, card: Scorecard, table: ValueTable) -> Side:
-    """The distribution of this player's final total from the start of its next turn."""
+def side(
+    model: Model,
+    card: Scorecard,
+    table: ValueTable,
+    dice: Dice | None = None,
+    rolls_left: int = 2,
+) -> Side:
+    """The distribution of this player's final total from the start of its next turn, or
+    (``dice``) from this roll of the current turn with ``rolls_left`` rolls to come."""
     state = canonical(state_of(card))
     total = float(card.total)
     left = len(CATEGORIES) - card.filled_count
+    if dice is not None:
+        succ, gain, prob = turn_outcomes(model, state, dice_index(dice.values), rolls_left)
+        if left - 1 <= EXACT_TURNS:
+            weights, bases_list = [], []
+            for s, g, p in zip(succ.tolist(), gain.tolist(), prob.tolist(), strict=True):
+                dist = remaining_distribution(model, state_at(s))
+                support = np.nonzero(dist)[0]
+                weights.append(p * dist[support])
+                bases_list.append(total + g + support)
+            w = np.concatenate(weights)
+            b: F64 = np.concatenate(bases_list).astype(np.float64)
+            return Side(w, b, (None,) * len(w), {})
+        return _tails(model, total, left, succ, gain, prob, table)
     if left <= EXACT_TURNS:
         dist = remaining_distribution(model, state)
         support = np.nonzero(dist)[0]
         bases: F64 = (total + support).astype(np.float64)
         return Side(dist[support], bases, (None,) * len(support), {})
     succ, gain, prob = cached_outcomes(model, state)
+    return _tails(model, total, left, succ, gain, prob, table)
+
+
+def _tails(
+    model: Model,
+    total: float,
+    left: int,
+    succ: npt.NDArray[np.intp],
+    gain: npt.NDArray[np.intp],
+    prob: F64,
+    table: ValueTable,
+) -> Side:
+    """Components after one enumerated turn, each with its empirical tail."""
     cal = calibration()
     bases = np.empty(len(succ))
     tails: list[str | None] = []

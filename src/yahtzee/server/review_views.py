@@ -138,3 +138,12 @@ class StatsOut(BaseModel):
     solo: SoloStatsOut
     vs: dict[str, VsStatsOut]
     boxes: dict[str, BoxStatsOut]
+
+
+class MeterOut(BaseModel):
+    """The live meter (L4) of one of the player's games."""
+
+    expected_final: float = Field(description="points on the card + the solver's value now")
+    win_probability: float | None = Field(
+        description="vs games: P(win) + P(draw)/2 for the human; null in solo games"
+    )

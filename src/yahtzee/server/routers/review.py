@@ -1,13 +1,15 @@
-"""``/api/games/{id}/review``: a finished game judged by the expert (复盘, L1-L4)."""
+"""``/api/games/{id}/review`` (复盘, L1-L4) and ``/api/games/{id}/meter`` (the live meter)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
-from yahtzee.server.review_views import ReviewOut
+from yahtzee.review.live import live_meter
+from yahtzee.server.review_views import MeterOut, ReviewOut
 from yahtzee.server.reviews import ReviewService
-from yahtzee.server.routers._common import errors, player_id
+from yahtzee.server.routers._common import errors, player_id, service
 
 router = APIRouter(prefix="/api/games", tags=["review"])
 
@@ -30,3 +32,19 @@ def review(game_id: str, request: Request) -> JSONResponse:
     in progress or after it was abandoned. (A plain ``def``: the first review of a vs game
     takes a while, so it runs in the thread pool, never on the event loop.)"""
     return JSONResponse(reviews(request).review(player_id(request), game_id))
+
+
+@router.get(
+    "/{game_id}/meter",
+    response_model=MeterOut,
+    responses=errors(404),
+    summary="The live meter: expected final score, chance to win (L4)",
+)
+async def meter(game_id: str, request: Request) -> JSONResponse:
+    """The human's expected final score now and, in a vs game, the chance to win, by the
+    review's models. Asked by the page after each roll and score (only while the meter is
+    shown), never part of the actions themselves. The models run in the thread pool."""
+    loaded = await service(request).load(player_id(request), game_id)
+    difficulty = loaded.record.difficulty
+    level = difficulty.value if difficulty is not None else None
+    return JSONResponse(await run_in_threadpool(live_meter, loaded.game, level))

@@ -4,6 +4,7 @@
 
 import { createActions } from "./actions.js";
 import { installKeyboard } from "./keyboard.js";
+import { installMeter } from "./meter.js";
 import { installPageLinks } from "./pages.js";
 import { reduce } from "./reducer.js";
 import { buildScorecard, render } from "./render.js";
@@ -11,10 +12,13 @@ import { chosenDifficulty, installSettings } from "./settings.js";
 import { initialState, rememberHold } from "./state.js";
 import { createStore } from "./store.js";
 
-// Each render also keeps this turn's holds in the browser (U6/P3: they survive a reload).
+const meter = installMeter();
+// Each render also keeps this turn's holds in the browser (U6/P3: they survive a reload)
+// and lets the live meter (L4) ask for the new position's figure.
 const store = createStore(reduce, initialState(), (state) => {
   rememberHold(state);
   render(state);
+  meter.refresh(state);
 });
 const actions = createActions(store);
 // 复盘 and 统计 (loaded on first visit): they change the view through the store too.

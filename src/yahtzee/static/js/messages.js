@@ -44,11 +44,12 @@ export function keptFaces(hold, dice) {
   return hold.map((h, i) => (h ? dice[i] : null)).filter((v) => v !== null);
 }
 
-const shown = (v) => Math.round(v * 10) / 10;
-
-/** A hint: what to do, then its expected-value lesson (P2: the gap shown is the difference
- * of the two values as shown, so the sentence adds up). */
+/** A hint: what to do, then its expected-value lesson, as expected final scores (the points
+ * on the card plus the advice's value: "heading for 241.8, or 239.7 the other way"). P2: the
+ * gap shown is the difference of the two values as shown, so the sentence adds up. */
 export function hinted(res) {
+  const card = res.game && res.game.players ? res.game.players.human.total : 0;
+  const shown = (v) => Math.round((card + v) * 10) / 10;
   const left = `（还剩 ${res.game.hints_left} 次提示）`;
   let text;
   if (res.hold) {
@@ -60,7 +61,7 @@ export function hinted(res) {
     text = `提示：登记在金色标出的「${box(res.category)}」${left}。`;
   }
   if (typeof res.value !== "number") return text;
-  let lesson = `高手算过：照这样做，这一局往后平均还能再得 ${shown(res.value).toFixed(1)} 分`;
+  let lesson = `高手算过：照这样做，预计终局 ${shown(res.value).toFixed(1)} 分`;
   const alt = res.alternative;
   if (alt) {
     let what;
@@ -70,7 +71,7 @@ export function hinted(res) {
       what = kept.length ? `保留 ${list(kept)} 再掷` : "全部重掷";
     }
     const gap = (shown(res.value) - shown(alt.value)).toFixed(1);
-    lesson += `；次好的是${what}，平均 ${shown(alt.value).toFixed(1)} 分（少 ${gap} 分）`;
+    lesson += `；次好的是${what}，预计终局 ${shown(alt.value).toFixed(1)} 分（少 ${gap} 分）`;
   }
   return `${text}${lesson}。`;
 }

@@ -73,7 +73,15 @@ async def _play(port: int, group: list[Player], address: str, stop: asyncio.Even
     games: dict[int, dict[str, Any]] = {}
 
     async def act(player: Player, method: str, path: str, body: Any = None) -> Any:
-        result = await client.request(method, path, body)
+        while True:
+            try:
+                result = await client.request(method, path, body)
+                break
+            except HttpError as exc:
+                if exc.status != 429:
+                    raise
+                # Over a rate limit (a fast machine): wait as Retry-After asks (1 s).
+                await asyncio.sleep(1.0)
         player.cookie = client.cookie
         game = result.get("game", result) if isinstance(result, dict) else result
         if isinstance(game, dict) and "version" in game:
@@ -199,7 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=20, help="concurrent connections")
     parser.add_argument("--ids", type=int, default=8, help="players per connection")
     parser.add_argument("--seconds", type=float, default=5.0, help="load time before the kill")
-    parser.add_argument("--quick", action="store_true", help="8 players, kill after 1.5 s")
+    parser.add_argument(
+        "--quick", action="store_true", help="8 connections (of --ids players), kill after 1.5 s"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.players, args.seconds = 8, 1.5
@@ -233,10 +243,15 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             restarted.stop()
         problems += more
-        print(f"games continued after the restart: {continued}/{len(players)}")
+        # A player the kill caught before its first answer has nothing to continue.
+        started = sum(1 for p in players if p.cookie is not None)
+        print(
+            f"games continued after the restart: {continued}/{started} "
+            f"(players that had an answer before the kill, of {len(players)})"
+        )
     for problem in problems[:20]:
         print("PROBLEM:", problem)
-    ok = integrity == "ok" and not problems and acked > 0 and continued == len(players)
+    ok = integrity == "ok" and not problems and acked > 0 and continued == started > 0
     print("crash test:", "PASS" if ok else "FAIL")
     return 0 if ok else 1
 

@@ -104,20 +104,23 @@ def kept_faces(dice: Dice, hold: Hold) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class RollStep:
-    """A roll: the dice held, the new faces (one per rolled die, in order), the result."""
+    """A roll: the dice held, the new faces (one per rolled die, in order), the result, and
+    the game after it."""
 
     hold: Hold
     fresh: tuple[int, ...]
     dice: Dice
+    game: Game
 
 
 @dataclass(frozen=True, slots=True)
 class ScoreStep:
-    """A score: the box, the dice written there and what it earned."""
+    """A score: the box, the dice written there, what it earned, and the game after it."""
 
     category: Category
     dice: Dice
     option: ScoreOption
+    game: Game
 
 
 Step = RollStep | ScoreStep
@@ -189,15 +192,27 @@ def _roll(state: Game, hold: Hold, dice: DiceSource, seat: Seat | None, steps: l
     fresh = tuple(dice.roll(mask.count(False)))
     state = state.apply_roll(mask, fresh, by=seat)
     assert state.dice is not None
-    steps.append(RollStep(mask, fresh, state.dice))
+    steps.append(RollStep(mask, fresh, state.dice, state))
     return state
 
 
 def _score(state: Game, category: Category, seat: Seat | None, steps: list[Step]) -> Game:
     if state.dice is None:
         raise NotRolledError(f"cannot score {category.value} before the first roll")
-    option = score_options(state.current_card, state.dice).get(category)
+    dice, card = state.dice, state.current_card
     after = state.score(category, by=seat)  # raises for a used box or the Joker rule
-    assert option is not None
-    steps.append(ScoreStep(category, state.dice, option))
+    # What the write earned, read off the two cards (the rules engine scored it once).
+    new = after.cards[state.seats.index(state.seat)]
+    points = new[category]
+    assert points is not None
+    joker = dice.is_yahtzee and card[Category.YAHTZEE] is not None
+    option = ScoreOption(
+        category,
+        points,
+        new.yahtzee_bonus - card.yahtzee_bonus,
+        new.upper_bonus - card.upper_bonus,
+        True,
+        joker,
+    )
+    steps.append(ScoreStep(category, dice, option, after))
     return after

@@ -6,10 +6,11 @@ Handlers call these methods; each one is a pure computation through
 and by the storage's conditional update, which is the real guarantee: two racing
 requests, in one process or several, can never both succeed.
 
-The methods are coroutines, but the SQLite writes run inline on the event loop: a commit
-in WAL mode with ``synchronous=NORMAL`` costs tens of microseconds, less than handing it
-to a thread. (A writer thread with group commit was tried and measured: throughput did not
-improve and the paced p99 latency tripled, from the GIL handoffs.)
+A game action's write goes through :class:`~yahtzee.server.group_commit.GroupCommit`:
+with ``synchronous=FULL`` (F6) a commit waits for the disk, so the appends of concurrent
+requests share one transaction in a worker thread. (With ``NORMAL`` a commit cost tens of
+microseconds and ran inline; a writer thread then only added GIL handoffs.) Starting a
+game still commits inline.
 
 Positions are kept in a bounded in-memory cache keyed by game id and version. A miss (a
 restart, an eviction, or a game another process advanced) is filled by replaying the
@@ -50,6 +51,7 @@ from yahtzee.rules import (
     score_options,
 )
 from yahtzee.server.explain import Explanation, explain
+from yahtzee.server.group_commit import GroupCommit
 from yahtzee.storage import (
     Event,
     GameRecord,
@@ -170,6 +172,7 @@ class GameService:
         cache_size: int = 4096,
     ) -> None:
         self.storage = storage
+        self._writes = GroupCommit(storage)  # F6: one fsync for concurrent actions
         self.dice = dice
         self._player_factory = players
         self._players: dict[str, Player] = {}
@@ -400,7 +403,8 @@ class GameService:
                             "faces": list(step.fresh),
                             "dice": list(step.dice.values),
                         },
-                    )
+                    ),
+                    step.game,
                 )
             else:
                 option = step.option
@@ -411,12 +415,12 @@ class GameService:
                     "yahtzee_bonus": option.yahtzee_bonus,
                     "dice": list(step.dice.values),
                 }
-                fold.add(Event("score", data))
+                fold.add(Event("score", data), step.game)
 
     async def _commit(self, loaded: GameView, fold: _Fold) -> GameView:
         game = fold.game
         try:
-            stored = self.storage.append(
+            stored = await self._writes.append(
                 loaded.record,
                 fold.events,
                 status=game.status,
@@ -443,9 +447,12 @@ class _Fold:
         self.events: list[Event] = []
         self._apply = replay_event if stored else apply_event
 
-    def add(self, event: Event) -> None:
+    def add(self, event: Event, after: Game | None = None) -> None:
+        """Fold ``event``; ``after`` is the game it leads to when the rules engine already
+        played it (the computer's steps from :func:`~yahtzee.turn.play_turn`)."""
         before = self.game
-        self.game = self._apply(before, event)  # raises if the rules forbid it
+        # _apply raises if the rules forbid the event.
+        self.game = self._apply(before, event) if after is None else after
         self.computer_turn = advance_computer_turn(self.computer_turn, event, before, self.game)
         done = finished_turn(event, before, self.game)
         if done is not None:

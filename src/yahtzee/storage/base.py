@@ -83,6 +83,10 @@ class Records:
     recent: tuple[RecentGame, ...]
 
 
+#: One :meth:`Storage.append` as data: (game, events, status, final position or None).
+Append = tuple["GameRecord", Sequence[Event], Status, "Game | None"]
+
+
 class Storage(Protocol):
     """What the server needs from a database. Every method is atomic and durable on return."""
 
@@ -133,6 +137,12 @@ class Storage(Protocol):
         for a solo game whose total beats every earlier finished solo game of the player
         (U7); always false for a vs game.
         """
+        ...
+
+    def append_many(self, appends: Sequence[Append]) -> list[GameRecord | Exception]:
+        """Several :meth:`append` in one durable transaction (group commit, F6); each
+        result is the updated header or the refusal (StaleVersionError,
+        GameNotFoundError) of that append alone. A storage fault fails them all."""
         ...
 
     def events(self, game_id: str, after: int = 0, until: int | None = None) -> list[Event]:

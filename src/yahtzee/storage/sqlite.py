@@ -32,6 +32,7 @@ from yahtzee.errors import GameInProgressError, GameNotFoundError, StaleVersionE
 from yahtzee.game import Game, Mode, Result, Status
 from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
+    Append,
     GameRecord,
     RecentGame,
     Records,
@@ -373,70 +374,96 @@ class SQLiteStorage:
         final: Game | None = None,
     ) -> GameRecord:
         """See :meth:`Storage.append`."""
-        now = self._clock()
-        new_version = game.version + len(events)
         with self._transaction() as conn:
-            # The compare-and-set: only one writer can move the game from this version.
-            # The status column is only written when it changes: writing it, even unchanged,
-            # makes SQLite maintain both partial indexes that filter on it (~30% of a write).
-            if status is Status.IN_PROGRESS:
-                cur = conn.execute(
-                    "UPDATE games SET version = ?, updated_at = ? "
-                    "WHERE id = ? AND version = ? AND status = 'in_progress'",
-                    (new_version, now, game.id, game.version),
-                )
-            else:
-                cur = conn.execute(
-                    "UPDATE games SET version = ?, status = ?, updated_at = ? "
-                    "WHERE id = ? AND version = ? AND status = 'in_progress'",
-                    (new_version, status.value, now, game.id, game.version),
-                )
-            if cur.rowcount != 1:
-                exists = conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone()
-                if exists is None:
-                    raise GameNotFoundError(game.id)
-                raise StaleVersionError(game.id)
-            self._insert_events(conn, game.id, game.version + 1, events, now)
-            if final is None:
-                return GameRecord(  # (not dataclasses.replace: several times slower)
-                    game.id,
-                    game.player_id,
-                    game.mode,
-                    game.difficulty,
-                    status,
-                    new_version,
-                    game.created_at,
-                    now,
-                    game.finished_at,
-                    game.result,
-                    game.human_total,
-                    game.computer_total,
-                    game.new_record,
-                )
-            result = final.result
-            assert result is not None, "a final position is a finished game"
-            human_total = final.cards[0].total
-            computer_total = final.cards[1].total if len(final.cards) > 1 else None
-            new_record = False  # U7: vs games count wins/losses/draws, never records
-            if result is Result.SOLO:
-                best = conn.execute(
-                    "SELECT MAX(human_total) FROM games WHERE player_id = ? "
-                    "AND status = 'finished' AND mode = 'solo' AND id != ?",
-                    (game.player_id, game.id),
-                ).fetchone()[0]
-                new_record = best is None or human_total > best
-            conn.execute(
-                "UPDATE games SET finished_at = ?, result = ?, human_total = ?, "
-                "computer_total = ?, new_record = ? WHERE id = ?",
-                (
-                    now,
-                    result.value,
-                    human_total,
-                    computer_total,
-                    int(new_record),
-                    game.id,
-                ),
+            return self._append(conn, game, events, status, final, self._clock())
+
+    def append_many(self, appends: Sequence[Append]) -> list[GameRecord | Exception]:
+        """See :meth:`Storage.append_many`: one transaction, one sync to disk; each append
+        in its own savepoint, so a refused one (stale version) leaves the others."""
+        now = self._clock()
+        results: list[GameRecord | Exception] = []
+        with self._transaction() as conn:
+            for game, events, status, final in appends:
+                conn.execute("SAVEPOINT one_append")
+                try:
+                    results.append(self._append(conn, game, events, status, final, now))
+                except (StaleVersionError, GameNotFoundError) as exc:
+                    conn.execute("ROLLBACK TO one_append")
+                    results.append(exc)
+                conn.execute("RELEASE one_append")
+        return results
+
+    def _append(
+        self,
+        conn: sqlite3.Connection,
+        game: GameRecord,
+        events: Sequence[Event],
+        status: Status,
+        final: Game | None,
+        now: str,
+    ) -> GameRecord:
+        new_version = game.version + len(events)
+        # The compare-and-set: only one writer can move the game from this version.
+        # The status column is only written when it changes: writing it, even unchanged,
+        # makes SQLite maintain both partial indexes that filter on it (~30% of a write).
+        if status is Status.IN_PROGRESS:
+            cur = conn.execute(
+                "UPDATE games SET version = ?, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'in_progress'",
+                (new_version, now, game.id, game.version),
             )
+        else:
+            cur = conn.execute(
+                "UPDATE games SET version = ?, status = ?, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'in_progress'",
+                (new_version, status.value, now, game.id, game.version),
+            )
+        if cur.rowcount != 1:
+            exists = conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone()
+            if exists is None:
+                raise GameNotFoundError(game.id)
+            raise StaleVersionError(game.id)
+        self._insert_events(conn, game.id, game.version + 1, events, now)
+        if final is None:
+            return GameRecord(  # (not dataclasses.replace: several times slower)
+                game.id,
+                game.player_id,
+                game.mode,
+                game.difficulty,
+                status,
+                new_version,
+                game.created_at,
+                now,
+                game.finished_at,
+                game.result,
+                game.human_total,
+                game.computer_total,
+                game.new_record,
+            )
+        result = final.result
+        assert result is not None, "a final position is a finished game"
+        human_total = final.cards[0].total
+        computer_total = final.cards[1].total if len(final.cards) > 1 else None
+        new_record = False  # U7: vs games count wins/losses/draws, never records
+        if result is Result.SOLO:
+            best = conn.execute(
+                "SELECT MAX(human_total) FROM games WHERE player_id = ? "
+                "AND status = 'finished' AND mode = 'solo' AND id != ?",
+                (game.player_id, game.id),
+            ).fetchone()[0]
+            new_record = best is None or human_total > best
+        conn.execute(
+            "UPDATE games SET finished_at = ?, result = ?, human_total = ?, "
+            "computer_total = ?, new_record = ? WHERE id = ?",
+            (
+                now,
+                result.value,
+                human_total,
+                computer_total,
+                int(new_record),
+                game.id,
+            ),
+        )
         return replace(
             game,
             version=new_version,

@@ -582,7 +582,9 @@ function renderMessage(state) {
 export function render(state) {
   renderViews(state);
   renderMessage(state);
-  if (state.view === "lobby") renderLobby(state);
+  // The lobby is kept current even while hidden, so that it shows this visit's data the
+  // moment it appears (the store renders one frame after the click that opens it).
+  renderLobby(state);
   if (state.game) {
     renderTopbar(state);
     renderDice(state);

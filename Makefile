@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test lint typecheck unit browser node jstest bench clean
+.PHONY: run test lint typecheck unit browser services node jstest bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ run: $(STAMP)
 ## browser: Debian's chromium (and CJK fonts) for the browser tests
 browser:
 	@scripts/install-browser.sh
+
+## services: Debian's postgresql and nginx (the tests start private instances of both)
+services:
+	@scripts/install-services.sh
 
 ## node: Debian's nodejs, for the page's reducer tests
 node:
@@ -39,7 +43,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 ## test: everything CI runs — lint, types, unit, API and browser tests
-test: $(STAMP) browser lint typecheck jstest
+test: $(STAMP) browser services lint typecheck jstest
 	$(BIN)/pytest
 
 unit: $(STAMP)
@@ -51,6 +55,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/load_bench.py --rounds 5
 	$(BIN)/python benchmarks/crash_test.py
 	$(BIN)/python benchmarks/first_load.py
+	$(BIN)/python benchmarks/replay_bench.py
 	$(BIN)/python benchmarks/review_bench.py
 
 clean:

@@ -29,30 +29,12 @@ import sqlite3
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from yahtzee.server.service import from_log
-from yahtzee.server.views import game_json
-from yahtzee.storage import SQLiteStorage, replay
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test helpers
-from server_process import HttpError, RawClient, ServerProcess
-
-# The parts of the game object that the event log determines.
-POSITION_KEYS: tuple[str, ...] = (
-    "mode",
-    "difficulty",
-    "round",
-    "current_player",
-    "dice",
-    "rolls_left",
-    "hints_left",
-    "players",
-    "preview",
-    "computer_turn",
-)
+from server_process import HttpError, RawClient, ServerProcess, check_log
 
 
 @dataclass
@@ -140,32 +122,7 @@ async def _load(
 
 def _check_log(db: Path, players: list[Player]) -> tuple[int, list[str]]:
     """Every acknowledged game object must be reproduced by the stored log."""
-    problems: list[str] = []
-    checked = 0
-    storage = SQLiteStorage(db)
-    try:
-        for player in players:
-            for gid, acks in player.acked.items():
-                stored = storage.get_game(gid)
-                if stored is None:
-                    problems.append(f"game {gid} lost")
-                    continue
-                log = storage.events(gid)
-                for shown in acks:
-                    checked += 1
-                    version = shown["version"]
-                    if len(log) < version:
-                        problems.append(f"game {gid}: {len(log)} events < acked v{version}")
-                        continue
-                    status = replay(log[:version]).status
-                    at_version = replace(stored, status=status, version=version)
-                    rebuilt = game_json(from_log(at_version, log[:version]))
-                    for key in POSITION_KEYS:
-                        if rebuilt[key] != shown[key]:
-                            problems.append(f"game {gid} v{version}: {key} differs")
-    finally:
-        storage.close()
-    return checked, problems
+    return asyncio.run(check_log(db, players))
 
 
 async def _continue(port: int, players: list[Player]) -> tuple[int, list[str]]:

@@ -7,7 +7,9 @@ environment — reads the same table, built at most once per checkout.
 
 from __future__ import annotations
 
+import itertools
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,9 +24,45 @@ REPO = Path(__file__).resolve().parents[1]
 os.environ.setdefault("YAHTZEE_CACHE_DIR", str(REPO / ".cache" / "yahtzee-test"))
 
 from yahtzee.solver import ValueTable, load_table  # noqa: E402  (after the env var is set)
+from yahtzee.storage.pgcluster import TempCluster  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def table() -> ValueTable:
     """The solver's value table (built on first use, then loaded from the cache)."""
     return load_table()
+
+
+# -- PostgreSQL (S1) -------------------------------------------------------------------------
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[TempCluster]:
+    """A throw-away PostgreSQL cluster for the whole session (started on first use).
+
+    Debian's ``postgresql`` package is installed by ``scripts/install-services.sh`` (the
+    Makefile's test target); the cluster lives in a temporary directory, listens on a free
+    loopback port and is stopped and deleted at the end.
+    """
+    with TempCluster(durable=False) as cluster:
+        yield cluster
+
+
+_databases = itertools.count()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: TempCluster) -> str:
+    """The URL of a new, empty database of :func:`pg_cluster` (one per test)."""
+    return pg_cluster.create_database(f"t{os.getpid()}_{next(_databases)}")
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """A fresh database for each backend: an SQLite file, or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return tmp_path / "games.db"
+    url: str = request.getfixturevalue("pg_url")
+    return url

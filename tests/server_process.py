@@ -1,9 +1,11 @@
-"""Run a real server in a subprocess (benchmarks, the crash test, end-to-end tests).
+"""Run a real server in a subprocess (benchmarks, the crash tests, end-to-end tests).
 
 A test helper, not part of the package (the wheel ships no test code): the tests import it
 as ``server_process`` (pytest puts ``tests/`` on the path) and the benchmarks and scripts
 add ``tests/`` to ``sys.path`` first. The subprocess is ``python -m yahtzee.server``,
-exactly what ``yahtzee serve`` runs, with its own database file.
+exactly what ``yahtzee serve`` runs, with its own database (a file or a PostgreSQL URL).
+:class:`SimPlayer`/:func:`play` are simulated browsers that remember every acknowledged
+game object, and :func:`check_log` proves the database still reproduces each of them.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -20,9 +23,10 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 
 def free_port() -> int:
@@ -43,7 +47,7 @@ class ServerProcess:
 
     def __init__(
         self,
-        db: Path,
+        db: Path | str,
         port: int | None = None,
         log: Path | None = None,
         *,
@@ -52,7 +56,9 @@ class ServerProcess:
     ) -> None:
         self.db = db
         self.port = port or free_port()
-        self.log = log or db.with_suffix(".log")
+        if log is None and not isinstance(db, Path):
+            raise ValueError("a server on a database URL needs an explicit log file")
+        self.log = log or Path(db).with_suffix(".log")
         self.program = list(program)
         self.args = list(args)
         self.proc: subprocess.Popen[bytes] | None = None
@@ -213,3 +219,182 @@ class RawClient:
             writer.close()
             with contextlib.suppress(ConnectionError, OSError):
                 await writer.wait_closed()
+
+
+# -- simulated players and the check of their acknowledged games ---------------------------
+
+# The parts of the game object that the event log determines.
+POSITION_KEYS: tuple[str, ...] = (
+    "mode",
+    "difficulty",
+    "round",
+    "current_player",
+    "dice",
+    "rolls_left",
+    "hints_left",
+    "players",
+    "preview",
+    "computer_turn",
+)
+
+
+@dataclass
+class SimPlayer:
+    """One simulated browser: its cookie and every game object it was shown, per game."""
+
+    seed: int
+    cookie: str | None = None
+    acked: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    actions: int = 0
+    unavailable: int = 0  # 503 answers (the database was down)
+    resyncs: int = 0  # times the player reloaded its game after a failure
+
+
+class _ResyncError(Exception):
+    """The last request's fate is unknown or refused: reload the game and carry on."""
+
+
+class _GoneError(Exception):
+    """No server left to talk to."""
+
+
+async def play(
+    player: SimPlayer,
+    stop: asyncio.Event,
+    ports: Sequence[int],
+    *,
+    resilient: bool = False,
+    host: str = "127.0.0.1",
+) -> None:
+    """Play games until ``stop``, sending each request to the next of ``ports`` in turn.
+
+    Plain mode ends at the first connection error (the crash test kills the one server).
+    ``resilient`` mode is a browser that survives: a dead server is dropped from the
+    rotation, a 503 is waited out, a 409 ``stale_version`` (an action that was applied
+    but whose answer was lost) is followed by reloading the game.
+    """
+    rng = random.Random(player.seed)
+    clients = {port: RawClient(host, port) for port in ports}
+    live = list(ports)
+    turn = 0
+
+    async def act(method: str, path: str, body: Any = None) -> Any:
+        nonlocal turn
+        if not live:
+            raise _GoneError
+        port = live[turn % len(live)]
+        turn += 1
+        client = clients[port]
+        client.cookie = player.cookie
+        try:
+            result = await client.request(method, path, body)
+        except (OSError, asyncio.IncompleteReadError, ValueError):
+            if not resilient:
+                raise _GoneError from None
+            live.remove(port)
+            raise _ResyncError from None
+        except HttpError as exc:
+            if resilient and exc.status == 503:
+                player.unavailable += 1
+                await asyncio.sleep(0.05)
+                raise _ResyncError from None
+            if resilient and exc.status == 409 and b"stale_version" in exc.body:
+                raise _ResyncError from None
+            raise
+        player.cookie = client.cookie
+        game = result.get("game", result) if isinstance(result, dict) else result
+        if isinstance(game, dict) and "version" in game:
+            player.acked.setdefault(game["id"], []).append(game)
+            player.actions += 1
+        return result
+
+    async def current() -> dict[str, Any] | None:
+        try:
+            game: dict[str, Any] = await act("GET", "/api/games/current")
+        except HttpError as exc:
+            if exc.status == 404:
+                return None
+            raise
+        return game
+
+    game: dict[str, Any] | None = None
+    try:
+        while not stop.is_set():
+            try:
+                if game is None and player.cookie is not None:
+                    game = await current()
+                if game is None or game["status"] != "in_progress":
+                    mode = rng.choice(["solo", "vs_computer"])
+                    game = await act("POST", "/api/games", {"mode": mode})
+                game = await _play_turn(act, rng, game)
+            except _ResyncError:
+                player.resyncs += 1
+                game = None
+    except _GoneError:
+        return
+    finally:
+        for client in clients.values():
+            await client.close()
+
+
+async def _play_turn(act: Any, rng: random.Random, game: dict[str, Any]) -> dict[str, Any]:
+    """One human turn: roll, maybe roll again holding some dice, maybe a hint, score."""
+    gid = game["id"]
+    game = await act("POST", f"/api/games/{gid}/roll", {"version": game["version"]})
+    if rng.random() < 0.5 and game["rolls_left"]:
+        hold = [rng.random() < 0.5 for _ in range(4)] + [False]
+        game = await act(
+            "POST", f"/api/games/{gid}/roll", {"version": game["version"], "hold": hold}
+        )
+    if rng.random() < 0.1 and game["hints_left"]:
+        game = (await act("POST", f"/api/games/{gid}/hint", {"version": game["version"]}))["game"]
+    allowed = [c for c, o in game["preview"].items() if o["allowed"]]
+    body = {"version": game["version"], "category": rng.choice(allowed), "confirm_zero": True}
+    result: dict[str, Any] = await act("POST", f"/api/games/{gid}/score", body)
+    return result
+
+
+class Acked(Protocol):
+    """A simulated player as :func:`check_log` reads it."""
+
+    acked: dict[str, list[dict[str, Any]]]
+
+
+async def check_log(db: Path | str, players: Sequence[Acked]) -> tuple[int, list[str]]:
+    """Check every acknowledged game object against the database ``db``.
+
+    For each, the stored version is at least the acknowledged one and replaying the log up
+    to that version gives exactly the position the player was shown. Returns the number
+    of objects checked and the problems found.
+    """
+    from yahtzee.server.service import from_log
+    from yahtzee.server.views import game_json
+    from yahtzee.storage import open_storage, replay
+
+    problems: list[str] = []
+    checked = 0
+    storage = open_storage(db)
+    await storage.open()
+    try:
+        for player in players:
+            for gid, acks in player.acked.items():
+                stored = await storage.get_game(gid)
+                if stored is None:
+                    problems.append(f"game {gid} lost")
+                    continue
+                log = await storage.events(gid)
+                for shown in acks:
+                    checked += 1
+                    version = shown["version"]
+                    if len(log) < version:
+                        problems.append(f"game {gid}: {len(log)} events < acked v{version}")
+                        continue
+                    status = replay(log[:version]).status
+                    at_version = replace(stored, status=status, version=version)
+                    rebuilt = game_json(from_log(at_version, log[:version]))
+                    for key in POSITION_KEYS:
+                        if rebuilt[key] != shown[key]:
+                            problems.append(f"game {gid} v{version}: {key} differs")
+    finally:
+        await storage.close()
+    return checked, problems

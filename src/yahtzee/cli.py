@@ -160,22 +160,31 @@ def _cmd_review(args: argparse.Namespace) -> int:
     from yahtzee.game import Status
     from yahtzee.review import MARK_ZH, review_events, review_json
     from yahtzee.server.settings import default_db_path
-    from yahtzee.storage import open_storage
+    from yahtzee.storage import Event, StorageError, is_postgres_url, open_storage, run_coroutine
 
     db = args.db if args.db is not None else default_db_path()
-    if not Path(db).is_file():
+    if not is_postgres_url(db) and not Path(db).is_file():
         raise UsageError(f"no database at {db}")
-    storage = open_storage(db)
+
+    async def load() -> list[Event]:
+        storage = open_storage(db)
+        try:
+            await storage.open()
+            stored = await storage.get_game(args.game_id)
+            if stored is None:
+                raise UsageError(f"no game {args.game_id!r} in {db}")
+            if stored.status is not Status.FINISHED:
+                status = stored.status.value
+                raise NotReviewableError(f"game {args.game_id} is {status}: only finished games")
+            return await storage.events(args.game_id)
+        finally:
+            await storage.close()
+
     try:
-        stored = storage.get_game(args.game_id)
-        if stored is None:
-            raise UsageError(f"no game {args.game_id!r} in {db}")
-        if stored.status is not Status.FINISHED:
-            status = stored.status.value
-            raise NotReviewableError(f"game {args.game_id} is {status}: only finished games")
-        out = review_json(review_events(storage.events(args.game_id)), args.game_id)
-    finally:
-        storage.close()
+        events = run_coroutine(load())
+    except StorageError as exc:
+        raise UsageError(str(exc)) from None
+    out = review_json(review_events(events), args.game_id)
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
         return 0
@@ -224,16 +233,19 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from yahtzee.serve_config import limits_from
+    from yahtzee.serve_config import db_argument, limits_from
     from yahtzee.server import StartupError, serve  # lazy: the web stack only here
 
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
     try:
         serve(
             host=args.host,
             port=args.port,
-            db=args.db,
+            db=db_argument(args.db),
             secret_file=args.secret_file,
             limits=limits_from(args),
+            workers=args.workers,
         )
     except StartupError as exc:  # a database or secret file that cannot be used
         raise UsageError(str(exc)) from None
@@ -274,7 +286,7 @@ def _parser() -> _Parser:
 
     rev = sub.add_parser("review", help="review a finished game (复盘) from the database")
     rev.add_argument("game_id", help="the game's id (as in the URL /review/GAME_ID)")
-    rev.add_argument("--db", type=Path, default=None, help="SQLite database file")
+    rev.add_argument("--db", default=None, help="SQLite database file or postgresql:// URL")
     rev.add_argument("--json", action="store_true", help="print the API's review object")
     rev.set_defaults(func=_cmd_review)
 

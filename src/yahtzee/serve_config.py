@@ -45,7 +45,17 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
     default = Limits()
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--db", type=Path, default=None, help="SQLite database file")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="SQLite database file, or a PostgreSQL URL postgresql://user@host:port/dbname",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes sharing the port and the database (default 1)",
+    )
     parser.add_argument(
         "--secret-file",
         type=Path,
@@ -86,6 +96,17 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         help=f"delete games abandoned before their first roll after this many days "
         f"(default {default.prune_after_days:g})",
     )
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def db_argument(value: str | Path | None) -> Path | str | None:
+    """``--db``: a ``postgresql://`` (or ``postgres://``) URL stays text, anything else is a
+    file path (so a URL is never taken for a file name, S1)."""
+    if value is None or isinstance(value, Path):
+        return value
+    return value if value.startswith(POSTGRES_SCHEMES) else Path(value)
 
 
 def limits_from(args: argparse.Namespace) -> Limits:

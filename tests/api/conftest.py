@@ -1,5 +1,8 @@
 """Fixtures of the API tests: a fresh app and database per test, seeded dice.
 
+Every test that uses :func:`make_client` (or ``client``/``api``) runs twice: on SQLite
+and on PostgreSQL (the ``db`` fixture of ``tests/conftest.py``).
+
 The tests play at machine speed (hundreds of actions a second from one player), which the
 rate limits (F5) exist to refuse; so the fixture's apps run with the limits off, said
 here rather than hidden. ``tests/api/test_limits.py`` builds its apps with the default
@@ -21,17 +24,20 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from yahtzee.server import Settings, create_app
+from yahtzee.storage import is_postgres_url
 
-from .helpers import NO_LIMITS, Api, DocumentedResponses
+from .helpers import NO_LIMITS, TEST_SECRET, Api, DocumentedResponses
 
 
 @pytest.fixture
-def make_client(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
+def make_client(db: Path | str) -> Iterator[Callable[..., TestClient]]:
     """Build clients on fresh apps: ``make_client(dice=..., static_dir=...)``."""
     clients: list[TestClient] = []
 
     def make(**overrides: Any) -> TestClient:
-        defaults = {"db": tmp_path / "games.db", "dice_seed": 1234, "limits": NO_LIMITS}
+        defaults: dict[str, Any] = {"db": db, "dice_seed": 1234, "limits": NO_LIMITS}
+        if is_postgres_url(db):
+            defaults["secret"] = TEST_SECRET  # PostgreSQL: the secret comes from configuration
         settings = Settings(**{**defaults, **overrides})
         app = create_app(settings)
         client = TestClient(app)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import httpx
 from fastapi import FastAPI
@@ -22,6 +23,8 @@ NO_LIMITS = Limits(
     actions_per_second=0,
     new_games_per_minute_per_address=0,
 )
+# The cookie secret of the PostgreSQL runs (S1: it comes from the configuration there).
+TEST_SECRET = "test-secret-" + "0123456789abcdef" * 2
 ALL_CATEGORIES = tuple(c.value for c in Category)
 
 
@@ -150,3 +153,17 @@ def error_code(response: Any) -> str:
     assert body["error"]["message"], body
     code: str = body["error"]["code"]
     return code
+
+
+T = TypeVar("T")
+
+
+def on_app_loop(client: TestClient, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """Await ``fn(*args)`` on the app's event loop, where its database pool lives.
+
+    (A PostgreSQL pool belongs to the loop that opened it; the TestClient runs the app's
+    loop in a thread of its own.)
+    """
+    portal = client.portal
+    assert portal is not None, "the client must be entered (lifespan started)"
+    return portal.call(fn, *args)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import threading
@@ -87,21 +88,23 @@ def test_20_concurrent_identical_rolls_exactly_one_succeeds(server: ServerProces
     assert current == ok[0]
     storage = SQLiteStorage(server.db)
     try:
-        events = storage.events(game["id"])
+        events = asyncio.run(storage.events(game["id"]))
         assert [e.kind for e in events] == ["start", "roll", "roll"]
-        stored = storage.get_game(game["id"])
+        stored = asyncio.run(storage.get_game(game["id"]))
         assert stored is not None
         assert game_json(from_log(stored, events)) == current
     finally:
-        storage.close()
+        asyncio.run(storage.close())
 
 
 def test_compare_and_set_across_connections(tmp_path: Path) -> None:
     """Two storage objects (as two server processes would) racing on one game."""
     db = tmp_path / "cas.db"
     stores = [SQLiteStorage(db), SQLiteStorage(db)]
-    game = stores[0].create_game(
-        game_id="g", player_id="p" * 32, mode=Mode.SOLO, difficulty=None, events=[_start()]
+    game = asyncio.run(
+        stores[0].create_game(
+            game_id="g", player_id="p" * 32, mode=Mode.SOLO, difficulty=None, events=[_start()]
+        )
     )
     barrier = threading.Barrier(N)
     wins: list[int] = []
@@ -110,7 +113,9 @@ def test_compare_and_set_across_connections(tmp_path: Path) -> None:
     def append(i: int) -> None:
         barrier.wait()
         try:
-            stores[i % 2].append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
+            asyncio.run(
+                stores[i % 2].append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
+            )
             wins.append(i)
         except StaleVersionError:
             stale.append(i)
@@ -121,9 +126,9 @@ def test_compare_and_set_across_connections(tmp_path: Path) -> None:
     for t in threads:
         t.join()
     assert (len(wins), len(stale)) == (1, N - 1)
-    assert [e.kind for e in stores[1].events("g")] == ["start", "restart_turn"]
+    assert [e.kind for e in asyncio.run(stores[1].events("g"))] == ["start", "restart_turn"]
     for store in stores:
-        store.close()
+        asyncio.run(store.close())
 
 
 def _start() -> Event:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from fastapi.testclient import TestClient
 
 from yahtzee.serve_config import Limits
@@ -13,6 +14,8 @@ from .test_same_origin import assert_security_headers
 from .test_storage_faults import read_only
 
 
+# SQLite only: the 503 comes from a read-only SQLite file (PostgreSQL's 503: test_storage.py).
+@pytest.mark.parametrize("db", ["sqlite"], indirect=True)
 def test_415_403_422_429_503_all_carry_the_security_headers(
     make_client: Callable[..., TestClient],
 ) -> None:

@@ -87,10 +87,10 @@ def _normal(response: Any, ids: dict[str, str]) -> tuple[Any, ...]:
 
 
 def test_same_responses_with_and_without_the_fast_path(
-    make_client: Callable[..., TestClient], tmp_path: Any
+    make_client: Callable[..., TestClient],
 ) -> None:
-    fast = make_client(db=tmp_path / "fast.db")
-    slow = _without_fast_path(make_client(db=tmp_path / "slow.db"))
+    fast = make_client()  # two apps on one database (two players: their own cookies)
+    slow = _without_fast_path(make_client())
     fast_responses, slow_responses = list(_script(fast)), list(_script(slow))
     assert len(fast_responses) == len(slow_responses)
     ids_fast = {fast_responses[0].json()["id"]: "GAME"}

@@ -14,10 +14,10 @@ from yahtzee.game import Status
 from yahtzee.rules import CATEGORIES
 from yahtzee.server.service import GameService
 from yahtzee.server.views import game_json
-from yahtzee.storage import Event, replay
+from yahtzee.storage import Event, GameRecord, replay
 from yahtzee.turn import Decision, Keep, Position, Score
 
-from .helpers import Api, error_code
+from .helpers import Api, error_code, on_app_loop
 
 
 def _service(api: Api) -> GameService:
@@ -28,7 +28,7 @@ def _service(api: Api) -> GameService:
 def _assert_stored_equals_replay(api: Api, game: dict[str, Any]) -> None:
     """The game the API shows equals the replay of its stored event log."""
     service = _service(api)
-    view = game_json(service.replayed(game["id"]))
+    view = game_json(on_app_loop(api.client, service.replayed, game["id"]))
     assert view == api.get(game["id"])
 
 
@@ -144,11 +144,11 @@ def test_u5_records_carry_the_saved_game_until_it_is_finished(api: Api) -> None:
 
 
 def test_games_survive_a_restart_by_replaying_the_log(
-    make_client: Callable[..., TestClient], tmp_path: Path
+    make_client: Callable[..., TestClient],
 ) -> None:
-    first = Api(make_client(db=tmp_path / "r.db"))
+    first = Api(make_client())
     game = first.roll(first.play_turn(first.play_turn(first.new("vs_computer", "novice"))))
-    second = Api(make_client(db=tmp_path / "r.db"))
+    second = Api(make_client())  # a new app (a new process) on the same database
     second.client.cookies.update(first.client.cookies)
     assert second.get(game["id"]) == game
     assert second.client.get("/api/games/current").json() == game  # the exact position
@@ -252,7 +252,7 @@ def test_replay_rebuilds_the_same_position(api: Api) -> None:
     game = api.roll(api.play_turn(api.new("vs_computer")))
     hint = api.ok(game, "hint")
     service = _service(api)
-    rebuilt = replay(service.storage.events(game["id"]))
+    rebuilt = replay(on_app_loop(api.client, service.storage.events, game["id"]))
     assert rebuilt.hints_left == hint["game"]["hints_left"]
     assert rebuilt.dice is not None
     assert list(rebuilt.dice.values) == hint["game"]["dice"]
@@ -321,11 +321,16 @@ def _legacy_game(api: Api, restarts: int) -> tuple[str, int]:
     (what each ``POST /resume`` wrote), then another roll."""
     service = _service(api)
     game = api.roll(api.play_turn(api.new("vs_computer", "novice")))
-    stored = service.storage.get_game(game["id"])
+    stored = on_app_loop(api.client, service.storage.get_game, game["id"])
     assert stored is not None
     legacy = [Event("restart_turn")] * restarts
     roll = Event("roll", {"seat": "human", "hold": [False] * 5, "faces": [6, 6, 6, 6, 5]})
-    after = service.storage.append(stored, [*legacy, roll], status=Status.IN_PROGRESS)
+
+    async def append() -> GameRecord:
+        assert stored is not None
+        return await service.storage.append(stored, [*legacy, roll], status=Status.IN_PROGRESS)
+
+    after = on_app_loop(api.client, append)
     return str(game["id"]), after.version
 
 
@@ -347,5 +352,5 @@ def test_f1_legacy_logs_with_restart_turn_still_replay(
     # It plays on; nothing new is ever a restart_turn.
     game = later.play_turn(later.roll(game, [True] * 4 + [False]))
     assert game["round"] == 3
-    kinds = [e.kind for e in _service(later).storage.events(game_id)]
+    kinds = [e.kind for e in on_app_loop(later.client, _service(later).storage.events, game_id)]
     assert kinds.count("restart_turn") == restarts

@@ -19,12 +19,14 @@ ROLL = Event("roll", {"seat": "human", "hold": [False] * 5, "faces": [1, 2, 3, 4
 
 def _games(store: SQLiteStorage, n: int) -> list[GameRecord]:
     return [
-        store.create_game(
-            game_id=f"g{i}",
-            player_id=f"p{i}",
-            mode=Mode.SOLO,
-            difficulty=None,
-            events=[Event("start", {"mode": "solo", "difficulty": None})],
+        asyncio.run(
+            store.create_game(
+                game_id=f"g{i}",
+                player_id=f"p{i}",
+                mode=Mode.SOLO,
+                difficulty=None,
+                events=[Event("start", {"mode": "solo", "difficulty": None})],
+            )
         )
         for i in range(n)
     ]
@@ -54,8 +56,8 @@ def test_f6_append_many_refuses_one_stale_append_and_keeps_the_others(tmp_path: 
     assert isinstance(results[1], StaleVersionError)
     assert isinstance(results[2], GameRecord)
     assert results[0].version == results[2].version == 2
-    assert [e.kind for e in store.events("g0")] == ["start", "roll"]
-    assert [e.kind for e in store.events("g1")] == ["start", "roll"]
+    assert [e.kind for e in asyncio.run(store.events("g0"))] == ["start", "roll"]
+    assert [e.kind for e in asyncio.run(store.events("g1"))] == ["start", "roll"]
 
 
 def test_f6_concurrent_appends_share_transactions(tmp_path: Path) -> None:
@@ -74,7 +76,7 @@ def test_f6_concurrent_appends_share_transactions(tmp_path: Path) -> None:
     assert sum(store.batches) == 20
     assert len(store.batches) < 20  # the first write alone, the rest while it synced
     for game in games:
-        assert [e.kind for e in store.events(game.id)] == ["start", "roll"]
+        assert [e.kind for e in asyncio.run(store.events(game.id))] == ["start", "roll"]
 
 
 def test_f6_a_stale_append_in_a_batch_raises_for_its_request_only(tmp_path: Path) -> None:
@@ -93,4 +95,4 @@ def test_f6_a_stale_append_in_a_batch_raises_for_its_request_only(tmp_path: Path
     assert isinstance(first, GameRecord)
     assert isinstance(second, StaleVersionError)
     with pytest.raises(StaleVersionError):
-        store.append(game, [ROLL], status=Status.IN_PROGRESS)
+        asyncio.run(store.append(game, [ROLL], status=Status.IN_PROGRESS))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from fastapi.testclient import TestClient
@@ -19,17 +20,31 @@ from yahtzee.storage.sqlite import MIGRATIONS
 OLD = "2026-01-01T00:00:00.000000+00:00"
 NOW = datetime(2026, 1, 10, tzinfo=UTC)  # 9 days later
 RECENT = "2026-01-05T00:00:00.000000+00:00"  # 5 days before NOW
+T = TypeVar("T")
 ROLL = Event("roll", {"seat": "human", "hold": [False] * 5, "faces": [1, 2, 3, 4, 5]})
 
 
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """SQLite only here (PostgreSQL's pruning: test_storage.py)."""
+    return tmp_path / "games.db"
+
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    """The storage's coroutines, run to completion (SQLite runs them inline)."""
+    return asyncio.run(coro)
+
+
 def _new(store: Storage, game_id: str, player: str) -> GameRecord:
-    return store.create_game(
-        game_id=game_id,
-        player_id=player,
-        mode=Mode.SOLO,
-        difficulty=None,
-        events=[Event("start", {"mode": "solo", "difficulty": None})],
-        replace=True,  # abandons the player's unfinished game, if any
+    return _run(
+        store.create_game(
+            game_id=game_id,
+            player_id=player,
+            mode=Mode.SOLO,
+            difficulty=None,
+            events=[Event("start", {"mode": "solo", "difficulty": None})],
+            replace=True,  # abandons the player's unfinished game, if any
+        )
     )
 
 
@@ -38,34 +53,34 @@ def _scenario(path: Path) -> None:
     old = SQLiteStorage(path, clock=lambda: OLD)
     _new(old, "unplayed-old", "a")
     played = _new(old, "played-old", "a")  # abandons unplayed-old
-    old.append(played, [ROLL], status=Status.IN_PROGRESS)
+    _run(old.append(played, [ROLL], status=Status.IN_PROGRESS))
     _new(old, "unplayed-old-2", "b")
     _new(old, "in-progress-old", "c")
-    old.close()
+    _run(old.close())
     recent = SQLiteStorage(path, clock=lambda: RECENT)
     _new(recent, "after-played", "a")  # abandons played-old (it had a roll)
     _new(recent, "b-now", "b")  # abandons unplayed-old-2: 5 days ago, too recent
     _new(recent, "unplayed-recent", "d")
     _new(recent, "d-now", "d")
-    recent.close()
+    _run(recent.close())
 
 
 def test_f5_prune_deletes_only_old_unplayed_abandoned_games(tmp_path: Path) -> None:
     _scenario(tmp_path / "g.db")
     store = SQLiteStorage(tmp_path / "g.db")
     assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 1
-    assert store.get_game("unplayed-old") is None
-    assert store.events("unplayed-old") == []
+    assert _run(store.get_game("unplayed-old")) is None
+    assert _run(store.events("unplayed-old")) == []
     for kept in ("played-old", "unplayed-old-2", "in-progress-old", "unplayed-recent"):
-        assert store.get_game(kept) is not None, kept
-        assert store.events(kept), kept
-    assert [e.kind for e in store.events("played-old")] == ["start", "roll", "abandon"]
+        assert _run(store.get_game(kept)) is not None, kept
+        assert _run(store.events(kept)), kept
+    assert [e.kind for e in _run(store.events("played-old"))] == ["start", "roll", "abandon"]
     # Four days later the one abandoned 5 days ago (unplayed) goes too.
     later = datetime(2026, 1, 14, tzinfo=UTC)
     assert asyncio.run(prune(store, 7.0, now=lambda: later)) == 2
-    assert store.get_game("unplayed-old-2") is None
-    assert store.get_game("unplayed-recent") is None
-    assert store.get_game("played-old") is not None
+    assert _run(store.get_game("unplayed-old-2")) is None
+    assert _run(store.get_game("unplayed-recent")) is None
+    assert _run(store.get_game("played-old")) is not None
     assert store.integrity_check() == "ok"
 
 
@@ -74,7 +89,7 @@ def test_f5_prune_works_in_batches(tmp_path: Path) -> None:
     for i in range(1201):
         _new(store, f"g{i}", "flood")  # each abandons the one before
     assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 1200
-    assert store.get_game("g1200") is not None  # the unfinished one stays
+    assert _run(store.get_game("g1200")) is not None  # the unfinished one stays
 
 
 def test_f5_the_schema_still_refuses_every_other_delete(tmp_path: Path) -> None:
@@ -116,7 +131,7 @@ def test_f5_the_server_prunes_on_start_up(
     _scenario(db)  # (its dates are all more than 7 days before today)
     make_client(db=db)
     store = SQLiteStorage(db)
-    assert store.get_game("unplayed-old") is None
-    assert store.get_game("unplayed-old-2") is None
-    assert store.get_game("played-old") is not None
-    assert store.get_game("in-progress-old") is not None
+    assert _run(store.get_game("unplayed-old")) is None
+    assert _run(store.get_game("unplayed-old-2")) is None
+    assert _run(store.get_game("played-old")) is not None
+    assert _run(store.get_game("in-progress-old")) is not None

@@ -106,12 +106,12 @@ def test_l1_review_of_unknown_or_another_players_game_is_not_found(
 
 
 def test_l1_cli_review_prints_the_same_review(
-    api: Api, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    api: Api, db: Path | str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``yahtzee review GAME_ID --db PATH [--json]`` (issue 9 §6)."""
+    """``yahtzee review GAME_ID --db PATH|URL [--json]`` (issue 9 §6; S1 for the URL)."""
     game = _play_to_end(api, api.new())
     review = api.client.get(f"/api/games/{game['id']}/review").json()
-    db = str(tmp_path / "games.db")
+    db = str(db)
     assert cli.main(["review", game["id"], "--db", db, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == review
     assert cli.main(["review", game["id"], "--db", db]) == 0
@@ -121,9 +121,11 @@ def test_l1_cli_review_prints_the_same_review(
     assert table.count("\n") >= len(review["decisions"]) + 4
 
 
-def test_l1_cli_review_errors(api: Api, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_l1_cli_review_errors(
+    api: Api, db: Path | str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     game = api.roll(api.new())
-    db = str(tmp_path / "games.db")
+    db = str(db)
     assert cli.main(["review", game["id"], "--db", db]) == 2
     assert "in_progress" in capsys.readouterr().err
     assert cli.main(["review", "nope", "--db", db]) == 2

@@ -17,11 +17,14 @@ def test_db_path_defaults_to_the_data_dir_and_yahtzee_db_overrides(
 ) -> None:
     monkeypatch.delenv("YAHTZEE_DB", raising=False)
     default = default_db_path()
+    assert isinstance(default, Path)
     assert default.name == "yahtzee.db"
     assert "yahtzee" in str(default.parent)
     monkeypatch.setenv("YAHTZEE_DB", str(tmp_path / "x.db"))
     assert default_db_path() == tmp_path / "x.db"
     assert Settings().db == tmp_path / "x.db"
+    monkeypatch.setenv("YAHTZEE_DB", "postgresql://u@h:5/d")  # a URL stays text (S1)
+    assert Settings().db == "postgresql://u@h:5/d"
 
 
 def test_production_dice_are_the_os_csprng_and_a_seed_needs_an_explicit_setting(

@@ -18,28 +18,34 @@ browser ever started, the invariants are checked on the **stored event log** its
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import warnings
 from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from yahtzee.game import HINTS_PER_GAME, ROLLS_PER_TURN, ROUNDS, Mode, Status
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, score_options
 from yahtzee.server import Settings, create_app
 from yahtzee.server.service import GameService
 from yahtzee.server.views import game_json
+from yahtzee.storage import is_postgres_url
 from yahtzee.storage.events import max_events
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from .helpers import ALL_CATEGORIES, NO_LIMITS, error_code
+from .helpers import ALL_CATEGORIES, NO_LIMITS, TEST_SECRET, error_code, on_app_loop
 
 holds = st.lists(st.booleans(), min_size=5, max_size=5)
 junk = st.one_of(
@@ -70,12 +76,18 @@ class Browser:
 
 
 class WholeApi(RuleBasedStateMachine):
-    """Two browsers, each with a model of its game (see the module docstring)."""
+    """Two browsers, each with a model of its game (see the module docstring).
+
+    Each example is a new app (a new process, as it were) and new browsers (new players)
+    on the database ``db``, which the examples of one run share.
+    """
+
+    db: Path | str = ""
 
     def __init__(self) -> None:
         super().__init__()
-        self.tmp = Path(tempfile.mkdtemp(prefix="yahtzee-stateful-"))
-        app = create_app(Settings(db=self.tmp / "g.db", dice_seed=7, limits=NO_LIMITS))
+        secret = TEST_SECRET if is_postgres_url(self.db) else None
+        app = create_app(Settings(db=self.db, dice_seed=7, limits=NO_LIMITS, secret=secret))
         first = TestClient(app)
         first.__enter__()  # the lifespan (players, solver table) runs once
         self.browsers = [Browser(first), Browser(TestClient(app))]
@@ -84,7 +96,6 @@ class WholeApi(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         self.browsers[0].client.__exit__(None, None, None)
-        shutil.rmtree(self.tmp, ignore_errors=True)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -330,10 +341,11 @@ class WholeApi(RuleBasedStateMachine):
     def every_stored_log_obeys_the_rules(self) -> None:
         """F1 on the log itself, for every game ever started, whatever the requests were."""
         storage = self.service.storage
+        client = self.browsers[0].client
         for game_id, owner in self.owners.items():
-            stored = storage.get_game(game_id)
+            stored = on_app_loop(client, storage.get_game, game_id)
             assert stored is not None
-            log = storage.events(game_id)
+            log = on_app_loop(client, storage.events, game_id)
             assert len(log) == stored.version
             assert len(log) <= max_events(Mode(stored.mode)), len(log)
             assert log[0].kind == "start"
@@ -353,7 +365,7 @@ class WholeApi(RuleBasedStateMachine):
                     assert scores[seat] <= ROUNDS, (game_id, scores)
             # The server's view equals the replay of the log.
             served = self.browsers[owner].client.get(f"/api/games/{game_id}").json()
-            assert game_json(self.service.replayed(game_id)) == served
+            assert game_json(on_app_loop(client, self.service.replayed, game_id)) == served
 
     @invariant()
     def each_browser_sees_its_game_as_the_model_says(self) -> None:
@@ -388,10 +400,15 @@ class WholeApi(RuleBasedStateMachine):
             assert game["new_record"] is False
 
 
-TestWholeApi = WholeApi.TestCase
-TestWholeApi.settings = settings(
+SETTINGS = settings(
     max_examples=25,
     stateful_step_count=50,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+
+
+def test_whole_api_state_machine(db: Path | str) -> None:
+    """The state machine above, on SQLite and on PostgreSQL (S1)."""
+    machine = type("WholeApiOnDb", (WholeApi,), {"db": db})
+    run_state_machine_as_test(machine, settings=SETTINGS)

@@ -1,10 +1,17 @@
-"""The SQLite backend: migrations, WAL, append-only log, compare-and-set, records."""
+"""Both storage backends: migrations, append-only log, compare-and-set, records (S1).
+
+The behaviour tests run on SQLite and on PostgreSQL (the ``db`` fixture); the tests of a
+backend's own mechanics (WAL, ``user_version``, the migrations table) run on that one.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from yahtzee.errors import GameInProgressError, StaleVersionError
@@ -12,18 +19,38 @@ from yahtzee.game import Game, Mode, Result, Status
 from yahtzee.rules import Category, Scorecard
 from yahtzee.storage import (
     Event,
+    PostgresStorage,
     SQLiteStorage,
     Storage,
     StorageError,
+    StorageUnavailableError,
     open_storage,
 )
+from yahtzee.storage import postgres as pg
+from yahtzee.storage.pgcluster import TempCluster
 from yahtzee.storage.sqlite import MIGRATIONS
 
 PLAYER = "p" * 32
 
 
-def _new(store: Storage, game_id: str, mode: Mode = Mode.SOLO, *, replace: bool = False) -> None:
-    store.create_game(
+def _with_store(db: Path | str, body: Callable[[Storage], Awaitable[None]]) -> None:
+    """Open the storage of ``db``, run ``body`` on it in a new event loop, close it."""
+
+    async def main() -> None:
+        store = open_storage(db)
+        await store.open()
+        try:
+            await body(store)
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
+async def _new(
+    store: Storage, game_id: str, mode: Mode = Mode.SOLO, *, replace: bool = False
+) -> None:
+    await store.create_game(
         game_id=game_id,
         player_id=PLAYER,
         mode=mode,
@@ -64,13 +91,24 @@ def _complete_card(total: int) -> Scorecard:
     return card
 
 
+def test_open_storage_picks_the_backend_by_the_db_value(tmp_path: Path) -> None:
+    assert isinstance(open_storage("postgresql://u@127.0.0.1:1/x"), PostgresStorage)
+    assert isinstance(open_storage("postgres://u@127.0.0.1:1/x"), PostgresStorage)
+    store = open_storage(tmp_path / "postgresql" / "a.db")  # a path, even one named so
+    assert isinstance(store, SQLiteStorage)
+    assert pg.redact("postgresql://ann:s3cret@db:5432/y") == "postgresql://ann:***@db:5432/y"
+
+
+# -- SQLite's own mechanics --------------------------------------------------------------
+
+
 def test_new_database_is_migrated_and_in_wal_mode(tmp_path: Path) -> None:
     store = SQLiteStorage(tmp_path / "sub" / "a.db")
     assert store.schema_version == len(MIGRATIONS)
     conn = sqlite3.connect(tmp_path / "sub" / "a.db")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.integrity_check() == "ok"
-    store.close()
+    asyncio.run(store.close())
     # Reopening does not re-run migrations.
     assert SQLiteStorage(tmp_path / "sub" / "a.db").schema_version == len(MIGRATIONS)
 
@@ -83,9 +121,8 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
         SQLiteStorage(tmp_path / "b.db")
 
 
-def test_the_event_log_is_append_only(tmp_path: Path) -> None:
-    store = SQLiteStorage(tmp_path / "c.db")
-    _new(store, "g")
+def test_the_sqlite_event_log_is_append_only(tmp_path: Path) -> None:
+    _with_store(tmp_path / "c.db", lambda store: _new(store, "g"))
     conn = sqlite3.connect(tmp_path / "c.db")
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         conn.execute("UPDATE events SET kind = 'x'")
@@ -93,82 +130,248 @@ def test_the_event_log_is_append_only(tmp_path: Path) -> None:
         conn.execute("DELETE FROM events")
 
 
-def test_one_unfinished_game_per_player_and_abandon_event(tmp_path: Path) -> None:
-    store = SQLiteStorage(tmp_path / "d.db")
-    _new(store, "g1")
-    _new(store, "g2", replace=True)
-    old = store.get_game("g1")
-    assert old is not None
-    assert (old.status, old.version) == (Status.ABANDONED, 2)
-    assert [e.kind for e in store.events("g1")] == ["start", "abandon"]
-    current = store.current_game(PLAYER)
-    assert current is not None
-    assert current.id == "g2"
-    with pytest.raises(StaleVersionError):  # an abandoned game takes no more events
-        store.append(old, [Event("restart_turn")], status=Status.IN_PROGRESS)
+# -- PostgreSQL's own mechanics ----------------------------------------------------------
 
 
-def test_f2_a_new_game_without_replace_keeps_the_unfinished_one(tmp_path: Path) -> None:
-    store = SQLiteStorage(tmp_path / "d2.db")
-    _new(store, "g1")
-    with pytest.raises(GameInProgressError) as caught:
-        _new(store, "g2")
-    assert caught.value.game_id == "g1"
-    assert store.get_game("g2") is None  # nothing written
-    kept = store.get_game("g1")
-    assert kept is not None
-    assert (kept.status, kept.version) == (Status.IN_PROGRESS, 1)
-    assert [e.kind for e in store.events("g1")] == ["start"]
-    # Once it is finished, a new game needs no replace.
-    final = Game(Mode.SOLO, (_complete_card(150),))
-    store.append(kept, [], status=Status.FINISHED, final=final)
-    _new(store, "g3")
-    current = store.current_game(PLAYER)
-    assert current is not None
-    assert current.id == "g3"
+def test_s1_postgres_is_migrated_once_with_versioned_migrations(pg_url: str) -> None:
+    async def body(store: Storage) -> None:
+        assert isinstance(store, PostgresStorage)
+        assert await store.schema_version() == len(pg.MIGRATIONS)
+
+    _with_store(pg_url, body)
+    _with_store(pg_url, body)  # reopening applies nothing twice
+    with psycopg.connect(pg_url) as conn:
+        rows = conn.execute("SELECT version FROM schema_migrations ORDER BY version").fetchall()
+    assert [r[0] for r in rows] == list(range(1, len(pg.MIGRATIONS) + 1))
 
 
-def test_append_is_compare_and_set(tmp_path: Path) -> None:
-    store = SQLiteStorage(tmp_path / "e.db")
-    _new(store, "g")
-    game = store.get_game("g")
-    assert game is not None
-    after = store.append(
-        game, [Event("restart_turn"), Event("restart_turn")], status=Status.IN_PROGRESS
-    )
-    assert after.version == 3
-    with pytest.raises(StaleVersionError):
-        store.append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
-    assert len(store.events("g")) == 3
-    assert [e.kind for e in store.events("g", after=2)] == ["restart_turn"]
+def test_s1_postgres_refuses_a_newer_schema(pg_url: str) -> None:
+    _with_store(pg_url, lambda store: _new(store, "g"))
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO schema_migrations VALUES (%s, 'later')", (len(pg.MIGRATIONS) + 1,)
+        )
+    with pytest.raises(StorageError, match="newer than this program"):
+        _with_store(pg_url, lambda store: _new(store, "h"))
 
 
-def test_u7_records_and_new_record_are_solo_only(tmp_path: Path) -> None:
-    store = open_storage(tmp_path / "f.db")
-    totals = [
-        (200, Result.SOLO, None),
-        (180, Result.WIN, 150),
-        (250, Result.LOSS, 260),  # a vs total above the solo best: not a record (U7)...
-        (250, Result.DRAW, 250),
-        (230, Result.SOLO, None),  # ...nor does it raise the bar for solo games
-        (230, Result.SOLO, None),  # equal to the best is not a new record
-        (190, Result.SOLO, None),
-    ]
-    flags = []
-    for i, (total, result, computer) in enumerate(totals):
-        mode = Mode.SOLO if computer is None else Mode.VS_COMPUTER
-        _new(store, f"g{i}", mode)
-        game = store.get_game(f"g{i}")
+def test_s1_the_postgres_event_log_is_append_only(pg_url: str) -> None:
+    _with_store(pg_url, lambda store: _new(store, "g"))
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        for statement in (
+            "UPDATE events SET kind = 'x'",
+            "DELETE FROM events",
+            "TRUNCATE events CASCADE",
+        ):
+            with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+                conn.execute(statement)
+        assert conn.execute("SELECT COUNT(*) FROM events").fetchone() == (1,)
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("postgresql://postgres@127.0.0.1:{port}/no_such_db", 'database "no_such_db"'),
+        ("postgresql://nobody_here@127.0.0.1:{port}/postgres", 'role "nobody_here"'),
+        ("postgresql://postgres@127.0.0.1:{free}/postgres", "Connection refused"),
+        ("postgresql://postgres@127.0.0.1:notaport/postgres", "invalid"),
+    ],
+)
+def test_s1_an_unusable_url_fails_to_open_with_one_line(
+    pg_cluster: TempCluster, url: str, says: str
+) -> None:
+    from server_process import free_port
+
+    url = url.format(port=pg_cluster.port, free=free_port())
+    with pytest.raises(StorageError) as info:
+        _with_store(url, lambda store: _new(store, "g"))
+    message = str(info.value)
+    assert "\n" not in message
+    assert says in message
+    assert message.startswith("cannot connect to PostgreSQL at postgresql://")
+
+
+def test_s1_a_password_never_appears_in_errors(pg_cluster: TempCluster) -> None:
+    url = f"postgresql://postgres:hunter2@127.0.0.1:{pg_cluster.port}/no_such_db"
+    with pytest.raises(StorageError) as info:
+        _with_store(url, lambda store: _new(store, "g"))
+    assert "hunter2" not in str(info.value)
+    assert "postgres:***@" in str(info.value)
+
+
+def test_s1_a_lost_database_is_503_then_reconnects_by_itself(pg_url: str) -> None:
+    """Every connection of the pool killed: reads retry; the next write works again."""
+
+    async def body(store: Storage) -> None:
+        await _new(store, "g")
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        game = await store.get_game("g")  # retried on a fresh connection
         assert game is not None
-        cards = [_complete_card(total)] + ([] if computer is None else [_complete_card(computer)])
-        final = Game(mode, tuple(cards))
-        assert final.result is result
-        done = store.append(game, [], status=Status.FINISHED, final=final)
-        assert (done.result, done.human_total, done.computer_total) == (result, total, computer)
-        flags.append(done.new_record)
-    assert flags == [True, False, False, False, True, False, False]
-    records = store.records(PLAYER)
-    assert (records.best_score, records.games_played) == (230, 7)  # the best SOLO total
-    assert (records.wins, records.losses, records.draws) == (1, 1, 1)
-    assert [g.id for g in records.recent] == [f"g{i}" for i in range(6, -1, -1)]
-    assert store.records("someone else").games_played == 0
+        outcomes = []
+        for _ in range(12):  # at most one failure per pooled connection
+            try:
+                game = await store.append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
+                outcomes.append("ok")
+            except StorageUnavailableError:
+                outcomes.append("503")
+        assert outcomes[-1] == "ok"
+        assert game.version == 1 + outcomes.count("ok")
+
+    _with_store(pg_url, body)
+
+
+# -- the same behaviour on both ----------------------------------------------------------
+
+
+def test_one_unfinished_game_per_player_and_abandon_event(db: Path | str) -> None:
+    async def body(store: Storage) -> None:
+        await _new(store, "g1")
+        await _new(store, "g2", replace=True)
+        old = await store.get_game("g1")
+        assert old is not None
+        assert (old.status, old.version) == (Status.ABANDONED, 2)
+        assert [e.kind for e in await store.events("g1")] == ["start", "abandon"]
+        current = await store.current_game(PLAYER)
+        assert current is not None
+        assert current.id == "g2"
+        with pytest.raises(StaleVersionError):  # an abandoned game takes no more events
+            await store.append(old, [Event("restart_turn")], status=Status.IN_PROGRESS)
+
+    _with_store(db, body)
+
+
+def test_append_is_compare_and_set(db: Path | str) -> None:
+    async def body(store: Storage) -> None:
+        await _new(store, "g")
+        game = await store.get_game("g")
+        assert game is not None
+        two = [Event("restart_turn"), Event("restart_turn")]
+        after = await store.append(game, two, status=Status.IN_PROGRESS)
+        assert after.version == 3
+        assert after == await store.get_game("g")
+        with pytest.raises(StaleVersionError):
+            await store.append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
+        assert len(await store.events("g")) == 3
+        assert [e.kind for e in await store.events("g", after=2)] == ["restart_turn"]
+
+    _with_store(db, body)
+
+
+def test_s1_20_concurrent_identical_appends_apply_once(db: Path | str) -> None:
+    """20 writers on one version (PostgreSQL: on 10 pooled connections): one wins."""
+
+    async def body(store: Storage) -> None:
+        await _new(store, "g")
+        game = await store.get_game("g")
+        assert game is not None
+
+        async def roll() -> bool:
+            try:
+                await store.append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
+            except StaleVersionError:
+                return False
+            return True
+
+        results = await asyncio.gather(*(roll() for _ in range(20)))
+        assert results.count(True) == 1
+        assert [e.kind for e in await store.events("g")] == ["start", "restart_turn"]
+
+    _with_store(db, body)
+
+
+def test_f2_a_new_game_without_replace_keeps_the_unfinished_one(db: Path | str) -> None:
+    async def body(store: Storage) -> None:
+        await _new(store, "g1")
+        with pytest.raises(GameInProgressError) as caught:
+            await _new(store, "g2")
+        assert caught.value.game_id == "g1"
+        assert await store.get_game("g2") is None  # nothing written
+        kept = await store.get_game("g1")
+        assert kept is not None
+        assert (kept.status, kept.version) == (Status.IN_PROGRESS, 1)
+        assert [e.kind for e in await store.events("g1")] == ["start"]
+        # Once it is finished, a new game needs no replace.
+        final = Game(Mode.SOLO, (_complete_card(150),))
+        await store.append(kept, [], status=Status.FINISHED, final=final)
+        await _new(store, "g3")
+        current = await store.current_game(PLAYER)
+        assert current is not None
+        assert current.id == "g3"
+
+    _with_store(db, body)
+
+
+def test_u7_records_and_new_record_are_solo_only(db: Path | str) -> None:
+    async def body(store: Storage) -> None:
+        totals = [
+            (200, Result.SOLO, None),
+            (180, Result.WIN, 150),
+            (250, Result.LOSS, 260),  # a vs total above the solo best: not a record (U7)...
+            (250, Result.DRAW, 250),
+            (230, Result.SOLO, None),  # ...nor does it raise the bar for solo games
+            (230, Result.SOLO, None),  # equal to the best is not a new record
+            (190, Result.SOLO, None),
+        ]
+        flags = []
+        for i, (total, result, computer) in enumerate(totals):
+            mode = Mode.SOLO if computer is None else Mode.VS_COMPUTER
+            await _new(store, f"g{i}", mode)
+            game = await store.get_game(f"g{i}")
+            assert game is not None
+            cards = [_complete_card(total)]
+            cards += [] if computer is None else [_complete_card(computer)]
+            final = Game(mode, tuple(cards))
+            assert final.result is result
+            done = await store.append(game, [], status=Status.FINISHED, final=final)
+            assert (done.result, done.human_total, done.computer_total) == (
+                result,
+                total,
+                computer,
+            )
+            assert done == await store.get_game(f"g{i}")
+            flags.append(done.new_record)
+        assert flags == [True, False, False, False, True, False, False]
+        records = await store.records(PLAYER)
+        assert (records.best_score, records.games_played) == (230, 7)  # the best SOLO total
+        assert (records.wins, records.losses, records.draws) == (1, 1, 1)
+        assert [g.id for g in records.recent] == [f"g{i}" for i in range(6, -1, -1)]
+        assert (await store.records("someone else")).games_played == 0
+        finished = await store.finished_games(PLAYER)
+        assert [g.id for g in finished] == [f"g{i}" for i in range(7)]  # oldest first (L5)
+
+    _with_store(db, body)
+
+
+def test_f5_s1_postgres_prunes_only_unplayed_abandoned_games(pg_url: str) -> None:
+    """The one deliberate exception to the append-only log, enforced by the triggers."""
+
+    async def body(store: Storage) -> None:
+        assert isinstance(store, PostgresStorage)
+        await _new(store, "unplayed")
+        await _new(store, "rolled", replace=True)  # abandons "unplayed"
+        rolled = await store.get_game("rolled")
+        assert rolled is not None
+        await store.append(rolled, [Event("roll", {"faces": [1] * 5})], status=Status.IN_PROGRESS)
+        await _new(store, "current", replace=True)  # abandons "rolled" (which has a roll)
+        assert not store.owns_games(PLAYER)  # no unsigned (legacy) ids on PostgreSQL
+        assert await store.prune_unplayed("0000") == 0  # nothing that old
+        assert await store.prune_unplayed("9999") == 1
+        assert await store.get_game("unplayed") is None
+        assert await store.get_game("rolled") is not None
+        assert await store.get_game("current") is not None
+        assert await store.prune_unplayed("9999") == 0
+
+    _with_store(pg_url, body)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        for statement in (
+            "DELETE FROM events WHERE game_id = 'rolled'",  # abandoned, but played
+            "DELETE FROM events WHERE game_id = 'current'",  # in progress
+            "DELETE FROM games WHERE id = 'rolled'",
+            "TRUNCATE games CASCADE",
+        ):
+            with pytest.raises(psycopg.errors.RaiseException):
+                conn.execute(statement)

@@ -18,9 +18,16 @@ from fastapi.testclient import TestClient
 
 from yahtzee.storage import SQLiteStorage
 
-from .helpers import NO_HOLD, Api, error_code
+from .helpers import NO_HOLD, Api, error_code, on_app_loop
 from .test_fastpath import _without_fast_path
 from .test_same_origin import assert_security_headers
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """SQLite only: these faults are a disk's (PostgreSQL's are in test_storage.py and
+    test_multiprocess.py)."""
+    return tmp_path / "games.db"
 
 
 def _storage(client: TestClient) -> SQLiteStorage:
@@ -91,7 +98,8 @@ def test_f6_read_only_database_503_then_recovers_without_restart(
     rolled = api.roll(game)
     assert rolled["version"] == game["version"] + 1
     assert _storage(client).write_failure is None
-    replayed = client.app.state.service.replayed(game["id"])  # type: ignore[attr-defined]
+    service = client.app.state.service  # type: ignore[attr-defined]
+    replayed = on_app_loop(client, service.replayed, game["id"])
     assert replayed.game.rolls_left == rolled["rolls_left"] == 1
 
 

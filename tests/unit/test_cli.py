@@ -208,25 +208,45 @@ def test_progress_bar_only_on_a_terminal(
 
 
 def test_serve_calls_the_server_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, int, Path | None]] = []
+    calls: list[tuple[str, int, Path | str | None, int]] = []
     options: list[tuple[Path | None, Limits | None]] = []
 
     def fake_serve(
         host: str,
         port: int,
-        db: Path | None,
+        db: Path | str | None,
         *,
         secret_file: Path | None = None,
         limits: Limits | None = None,
+        workers: int = 1,
     ) -> None:
-        calls.append((host, port, db))
+        calls.append((host, port, db, workers))
         options.append((secret_file, limits))
 
     monkeypatch.setattr(yahtzee.server, "serve", fake_serve)
     assert main(["serve", "--port", "8123", "--db", "games.db"]) == 0
     assert main(["serve"]) == 0
-    assert calls == [("127.0.0.1", 8123, Path("games.db")), ("127.0.0.1", 8000, None)]
+    url = "postgresql://u@127.0.0.1:5432/y"
+    assert main(["serve", "--db", url, "--workers", "3"]) == 0
+    assert calls == [
+        ("127.0.0.1", 8123, Path("games.db"), 1),
+        ("127.0.0.1", 8000, None, 1),
+        ("127.0.0.1", 8000, url, 3),  # a URL is not taken for a file name (S1)
+    ]
     assert options[1] == (None, Limits())
+
+
+def test_s1_serve_with_an_unreachable_database_fails_with_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from server_process import free_port
+
+    url = f"postgresql://postgres@127.0.0.1:{free_port()}/yahtzee"
+    assert main(["serve", "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("yahtzee: error: cannot connect to PostgreSQL at postgresql://")
+    assert main(["serve", "--workers", "0"]) == 2
 
 
 def test_f5_serve_flags_set_the_limits_and_the_secret_file(

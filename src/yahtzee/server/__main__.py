@@ -1,5 +1,5 @@
-"""``python -m yahtzee.server [--host H] [--port P] [--db PATH] [...]``: same as
-``yahtzee serve`` (same options).
+"""``python -m yahtzee.server [--host H] [--port P] [--db PATH|URL] [--workers N] [...]``:
+same as ``yahtzee serve`` (same options).
 
 Used by the benchmarks and the crash test, which must not depend on the CLI module.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from yahtzee.serve_config import add_serve_options, limits_from
+from yahtzee.serve_config import add_serve_options, db_argument, limits_from
 from yahtzee.server import StartupError, serve
 
 
@@ -19,7 +19,14 @@ def main(argv: list[str] | None = None) -> None:
     add_serve_options(parser)
     args = parser.parse_args(argv)
     try:
-        serve(args.host, args.port, args.db, secret_file=args.secret_file, limits=limits_from(args))
+        serve(
+            args.host,
+            args.port,
+            db_argument(args.db),
+            secret_file=args.secret_file,
+            limits=limits_from(args),
+            workers=args.workers,
+        )
     except StartupError as exc:
         print(f"yahtzee: error: {exc}", file=sys.stderr)
         sys.exit(2)

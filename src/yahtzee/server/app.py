@@ -27,6 +27,7 @@ from yahtzee.server.identity import (
     SECRET_BYTES,
     PlayerIds,
     PlayerSigner,
+    SecretError,
     check_secret,
     default_secret_path,
     load_secret,
@@ -38,7 +39,7 @@ from yahtzee.server.reviews import ReviewService
 from yahtzee.server.routers import advice, config, games, health, records, review, stats
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import Settings
-from yahtzee.storage import StorageError, open_storage
+from yahtzee.storage import StorageError, is_postgres_url, open_storage, run_coroutine
 from yahtzee.turn import Player
 
 log = logging.getLogger("yahtzee.server")
@@ -85,17 +86,33 @@ def _secret(settings: Settings) -> bytes:
     """The cookie-signing secret (F4): given, or from its file (created if missing)."""
     if settings.secret is not None:
         return check_secret(settings.secret)
+    if settings.secret_file is None and is_postgres_url(settings.db):
+        # Every process, on every machine, must sign with the same secret: there is no
+        # shared directory to keep one in, so it comes from the configuration.
+        raise SecretError(
+            "with a PostgreSQL database every server process needs the same cookie secret: "
+            "set YAHTZEE_SECRET or --secret-file (the same for all of them)"
+        )
     path = settings.secret_file or default_secret_path(settings.db)
     if path is None:  # an in-memory database: ids cannot outlive the process anyway
         return secrets.token_urlsafe(SECRET_BYTES).encode()
     return load_secret(path)
 
 
+def create_app_from_env() -> FastAPI:
+    """The app of ``yahtzee serve --workers N``: each worker process builds its own, from
+    the configuration the parent put in the environment."""
+    from yahtzee.server import settings_from_env
+
+    return create_app(settings_from_env())
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the ASGI app: API routers, static front end, docs, middleware, error mapping.
 
-    The database is opened (and migrated) here; the computer players, and so the solver
-    table, are loaded once at startup by the lifespan handler, never per request.
+    An SQLite database is opened (and migrated) here; a PostgreSQL one connects and
+    migrates in the lifespan handler, which also loads the computer players, and so the
+    solver table, once at startup, never per request.
     """
     settings = settings or Settings()
     static_dir = Path(settings.static_dir)
@@ -106,7 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     try:
         signer = PlayerSigner(_secret(settings))
     except BaseException:
-        storage.close()
+        run_coroutine(storage.close())  # (not yet serving: no event loop of ours runs)
         raise
     service = GameService(storage, _dice(settings), _players(settings))
     guard = Guard(settings.limits, settings.clock)
@@ -114,6 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await storage.open()
         try:
             service.warm_up()
         except ImportError as exc:  # the solver package is missing: only solo play works
@@ -133,7 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         pruner.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await pruner
-        storage.close()
+        await storage.close()
 
     app = FastAPI(
         title="快艇骰子 API",

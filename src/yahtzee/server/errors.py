@@ -154,7 +154,7 @@ def to_api_error(exc: Exception) -> ApiError:
         return ApiError(
             503,
             "storage_unavailable",
-            "服务器暂时无法保存游戏（存储空间已满或不可写），这一步没有生效，请稍后再试。",
+            "服务器暂时无法保存游戏（存储空间已满、不可写或数据库暂不可用），这一步没有生效，请稍后再试。",
             headers={"retry-after": "30"},
         )
     if isinstance(exc, domain.GameInProgressError):

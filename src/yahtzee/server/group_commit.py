@@ -17,14 +17,14 @@ import asyncio
 from collections.abc import Sequence
 
 from yahtzee.game import Game, Status
-from yahtzee.storage import Event, GameRecord, Storage
-from yahtzee.storage.base import Append
+from yahtzee.storage import Event, GameRecord
+from yahtzee.storage.base import Append, BatchAppender
 
 
 class GroupCommit:
     """Batches :meth:`Storage.append` calls of concurrent requests (see the module doc)."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: BatchAppender) -> None:
         self._storage = storage
         self._queue: list[tuple[Append, asyncio.Future[GameRecord]]] = []
         self._writer: asyncio.Task[None] | None = None

@@ -34,7 +34,7 @@ async def prune(storage: Storage, days: float, now: Callable[[], datetime] = _ut
     before = (now() - timedelta(days=days)).isoformat(timespec="microseconds")
     total = 0
     while True:
-        deleted = storage.prune_unplayed(before, BATCH)
+        deleted = await storage.prune_unplayed(before, BATCH)
         total += deleted
         if deleted < BATCH:
             return total

@@ -8,6 +8,7 @@ version only guards against a stale entry). The analysis itself lives in
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from threading import Lock
 from typing import Any
@@ -18,7 +19,7 @@ from yahtzee.review import review_events, review_json
 from yahtzee.review.stats import FinishedGame, stats_json
 from yahtzee.review.winprob import timeline
 from yahtzee.rules import Scorecard
-from yahtzee.storage import Storage
+from yahtzee.storage import Event, Storage
 
 CACHE_SIZE = 512
 SUMMARY_CACHE_SIZE = 50_000
@@ -35,10 +36,11 @@ class ReviewService:
         # game id -> (final card, accuracy): what the stats need of each finished game.
         self._summaries: OrderedDict[str, tuple[Scorecard, float]] = OrderedDict()
 
-    def review(self, player_id: str, game_id: str) -> dict[str, Any]:
+    async def review(self, player_id: str, game_id: str) -> dict[str, Any]:
         """The review object; 404 for another player's or an unknown game, 409 unless
-        the game is finished."""
-        stored = self.storage.get_game(game_id)
+        the game is finished. The log is read on the event loop (where the database
+        pool lives); the analysis, which takes a while for a vs game, runs in a thread."""
+        stored = await self.storage.get_game(game_id)
         if stored is None or stored.player_id != player_id:
             raise GameNotFoundError(f"no game {game_id} for this player")
         if stored.status is Status.ABANDONED:
@@ -51,41 +53,34 @@ class ReviewService:
             if hit is not None:
                 self._cache.move_to_end(key)
                 return hit
-        out = self._compute(game_id)
+        events = await self.storage.events(game_id)
+        out = await asyncio.to_thread(_compute, events, game_id)
         with self._lock:
             self._cache[key] = out
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
         return out
 
-    def _compute(self, game_id: str) -> dict[str, Any]:
-        review = review_events(self.storage.events(game_id))
-        chances = None
-        if review.computer is not None and review.difficulty is not None:
-            chances = timeline(
-                review.human.turn_cards, review.computer.turn_cards, review.difficulty
-            )
-        return review_json(review, game_id, chances)
-
-    def _summary(self, game_id: str) -> tuple[Scorecard, float]:
+    async def _summary(self, game_id: str) -> tuple[Scorecard, float]:
         with self._lock:
             hit = self._summaries.get(game_id)
             if hit is not None:
                 self._summaries.move_to_end(game_id)
                 return hit
-        human = review_events(self.storage.events(game_id)).human
-        summary = (human.turn_cards[-1], human.accuracy)
+        events = await self.storage.events(game_id)
+        summary = await asyncio.to_thread(_summarise, events)
         with self._lock:
             self._summaries[game_id] = summary
             while len(self._summaries) > SUMMARY_CACHE_SIZE:
                 self._summaries.popitem(last=False)
         return summary
 
-    def stats(self, player_id: str) -> dict[str, Any]:
-        """``GET /api/stats``: the player's finished games summed up (L5)."""
+    async def stats(self, player_id: str) -> dict[str, Any]:
+        """``GET /api/stats``: the player's finished games summed up (L5). Each game is
+        analysed once per process, in a thread (not on the event loop)."""
         games = []
-        for game in self.storage.finished_games(player_id):
-            card, accuracy = self._summary(game.id)
+        for game in await self.storage.finished_games(player_id):
+            card, accuracy = await self._summary(game.id)
             games.append(
                 FinishedGame(
                     mode=game.mode,
@@ -97,3 +92,16 @@ class ReviewService:
                 )
             )
         return stats_json(games)
+
+
+def _compute(events: list[Event], game_id: str) -> dict[str, Any]:
+    review = review_events(events)
+    chances = None
+    if review.computer is not None and review.difficulty is not None:
+        chances = timeline(review.human.turn_cards, review.computer.turn_cards, review.difficulty)
+    return review_json(review, game_id, chances)
+
+
+def _summarise(events: list[Event]) -> tuple[Scorecard, float]:
+    human = review_events(events).human
+    return human.turn_cards[-1], human.accuracy

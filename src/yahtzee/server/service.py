@@ -6,19 +6,39 @@ Handlers call these methods; each one is a pure computation through
 and by the storage's conditional update, which is the real guarantee: two racing
 requests, in one process or several, can never both succeed.
 
-A game action's write goes through :class:`~yahtzee.server.group_commit.GroupCommit`:
-with ``synchronous=FULL`` (F6) a commit waits for the disk, so the appends of concurrent
-requests share one transaction in a worker thread. (With ``NORMAL`` a commit cost tens of
-microseconds and ran inline; a writer thread then only added GIL handoffs.) Starting a
-game still commits inline.
+The methods are coroutines and await the storage. On SQLite a game action's write goes
+through :class:`~yahtzee.server.group_commit.GroupCommit`: with ``synchronous=FULL`` (F6) a
+commit waits for the disk, so the appends of concurrent requests share one transaction in
+a worker thread. (With ``NORMAL`` a commit cost tens of microseconds and ran inline; a
+writer thread then only added GIL handoffs.) Starting a game still commits inline. On
+PostgreSQL each append is one statement on a pooled connection, awaited: the server
+itself flushes the commits of concurrent connections together.
 
 Positions are kept in a bounded in-memory cache keyed by game id and version. A miss (a
 restart, an eviction, or a game another process advanced) is filled by replaying the
 stored event log, so the log stays the only source of truth. The rules bound a log at
 :data:`~yahtzee.storage.events.MAX_EVENTS` (109) events, whose replay takes well under a
 millisecond (``benchmarks/replay_bench.py``), so it runs inline. Only a legacy log
-(``restart_turn`` events from the removed ``/resume``) can be longer: such a replay runs in
-a worker thread, reading the log in chunks, so the event loop keeps serving meanwhile.
+(``restart_turn`` events from the removed ``/resume``) can be longer: such a log is folded
+in a worker thread, so the event loop keeps serving meanwhile.
+
+Why the cache is safe with any number of processes on one database (S1): the cache only
+ever answers "what is the position at version v of game g", and that answer never changes
+(the log is append-only, so version v of a game is the same position forever, in every
+process). What can be out of date is *which* version is current, and that is never taken
+from the cache:
+
+* every read (``GET`` a game, the lobby) reads the game's header, with its version, from
+  the database first, and uses the cache only for exactly that version, catching up from
+  the log (never past the version read) when the entry is older;
+* every action is a compare-and-set in the database: the events are appended, in the same
+  statement/transaction, only if the game is still at the version the client acted on. A
+  process whose cache is behind (another process moved the game) has its write refused
+  (409 ``stale_version``), drops the entry, and the client reloads the game, which is then
+  read from the database.
+
+So a roll acknowledged by one process is what every other process shows on its next read.
+``tests/api/test_multiprocess.py`` alternates a game between two servers to prove it.
 """
 
 from __future__ import annotations
@@ -61,11 +81,9 @@ from yahtzee.storage import (
     replay,
     start,
 )
+from yahtzee.storage.base import BatchAppender
 from yahtzee.storage.events import MAX_EVENTS, replay_event
 from yahtzee.turn import Keep, Player, Position, RollStep, Score, best_points_now, play_turn
-
-# Events read at a time when a legacy log is replayed in a worker thread.
-_LONG_LOG_CHUNK = 4096
 
 log = logging.getLogger("yahtzee.server")
 
@@ -153,6 +171,17 @@ def finished_turn(event: Event, before: Game, after: Game) -> TurnRecord | None:
     }
 
 
+def _fold_log(stored: GameRecord, base: GameView | None, events: Sequence[Event]) -> GameView:
+    """``stored``: ``base`` (an older position of it) followed by ``events``, or, with no
+    base, the whole log ``events`` replayed."""
+    if base is None:
+        return from_log(stored, events)
+    fold = _Fold(base, stored=True)
+    for event in events:
+        fold.add(event)
+    return GameView(stored, fold.game, fold.computer_turn, fold.turns)
+
+
 def from_log(stored: GameRecord, events: Sequence[Event]) -> GameView:
     """A game rebuilt from its whole log (which begins with its ``start`` event)."""
     fold = _Fold(GameView(stored, replay(events[:1])), stored=True)
@@ -172,7 +201,8 @@ class GameService:
         cache_size: int = 4096,
     ) -> None:
         self.storage = storage
-        self._writes = GroupCommit(storage)  # F6: one fsync for concurrent actions
+        # F6: one fsync for concurrent actions (SQLite; PostgreSQL groups its own commits).
+        self._writes = GroupCommit(storage) if isinstance(storage, BatchAppender) else None
         self.dice = dice
         self._player_factory = players
         self._players: dict[str, Player] = {}
@@ -195,62 +225,46 @@ class GameService:
 
     async def load(self, player_id: str, game_id: str) -> GameView:
         """The player's game ``game_id`` as stored now; another player's game is "not found"."""
-        stored = self.storage.get_game(game_id)
+        stored = await self.storage.get_game(game_id)
         if stored is None or stored.player_id != player_id:
             raise GameNotFoundError(f"no game {game_id} for this player")
         return await self._position(stored)
 
     async def current(self, player_id: str) -> GameView:
         """The player's unfinished game, exactly as it stands (「继续游戏」, U6)."""
-        stored = self.storage.current_game(player_id)
+        stored = await self.storage.current_game(player_id)
         if stored is None:
             raise GameNotFoundError("this player has no unfinished game")
         return await self._position(stored)
 
-    def replayed(self, game_id: str) -> GameView:
+    async def replayed(self, game_id: str) -> GameView:
         """The game rebuilt from its whole stored log, bypassing the cache (tests, review)."""
-        stored = self.storage.get_game(game_id)
+        stored = await self.storage.get_game(game_id)
         if stored is None:
             raise GameNotFoundError(f"no game {game_id}")
-        return from_log(stored, self.storage.events(game_id))
+        return from_log(stored, await self.storage.events(game_id, until=stored.version))
 
     async def _position(self, stored: GameRecord) -> GameView:
-        """``stored`` with its position: from the cache, caught up from the log if behind."""
+        """``stored`` with its position: from the cache, caught up from the log if behind.
+
+        The log is read after the header, so another process may have appended more
+        events in between: only those up to the header's version are applied, so the
+        position always matches the version the response shows.
+        """
         cached = self._cache.get(stored.id)
         if cached is not None and cached.record.version == stored.version:
             return self._remember(GameView(stored, cached.game, cached.computer_turn, cached.turns))
         base = cached if cached is not None and cached.record.version < stored.version else None
-        if stored.version - (base.record.version if base is not None else 0) > MAX_EVENTS:
+        after = base.record.version if base is not None else 0
+        log = await self.storage.events(stored.id, after=after, until=stored.version)
+        if stored.version - after > MAX_EVENTS:
             # Longer than any legal game: a legacy log. Fold it off the event loop.
-            loaded = await asyncio.to_thread(self._fold_long_log, stored, base)
+            loaded = await asyncio.to_thread(_fold_log, stored, base, log)
             newer = self._cache.get(stored.id)
             if newer is not None and newer.record.version > stored.version:
                 return loaded  # the game moved on meanwhile: keep the newer entry
             return self._remember(loaded)
-        if base is not None:
-            fold = _Fold(base, stored=True)
-            for event in self.storage.events(stored.id, after=base.record.version):
-                fold.add(event)
-            return self._remember(GameView(stored, fold.game, fold.computer_turn, fold.turns))
-        return self._remember(from_log(stored, self.storage.events(stored.id)))
-
-    def _fold_long_log(self, stored: GameRecord, base: GameView | None) -> GameView:
-        """(In a worker thread.) ``stored`` folded from ``base`` (or its start), reading the
-        log in chunks: each read holds the storage's lock only briefly, so the event loop's
-        own queries are not held up behind it."""
-        done = base.record.version if base is not None else 0
-        fold = _Fold(base, stored=True) if base is not None else None
-        while done < stored.version:
-            upto = min(stored.version, done + _LONG_LOG_CHUNK)
-            events = self.storage.events(stored.id, after=done, until=upto)
-            if fold is None:
-                fold = _Fold(GameView(stored, replay(events[:1])), stored=True)
-                events = events[1:]
-            for event in events:
-                fold.add(event)
-            done = upto
-        assert fold is not None
-        return GameView(stored, fold.game, fold.computer_turn, fold.turns)
+        return self._remember(_fold_log(stored, base, log))
 
     def _remember(self, loaded: GameView) -> GameView:
         cache = self._cache
@@ -265,9 +279,9 @@ class GameService:
             cache.popitem(last=False)
         return loaded
 
-    def records(self, player_id: str) -> Records:
+    async def records(self, player_id: str) -> Records:
         """The player's records (U9)."""
-        return self.storage.records(player_id)
+        return await self.storage.records(player_id)
 
     # -- actions ------------------------------------------------------------------------
 
@@ -289,7 +303,7 @@ class GameService:
             difficulty = None
         event, game = start(mode, difficulty)
         try:
-            stored = self.storage.create_game(
+            stored = await self.storage.create_game(
                 game_id=secrets.token_hex(16),
                 player_id=player_id,
                 mode=mode,
@@ -420,15 +434,14 @@ class GameService:
     async def _commit(self, loaded: GameView, fold: _Fold) -> GameView:
         game = fold.game
         try:
-            stored = await self._writes.append(
-                loaded.record,
-                fold.events,
-                status=game.status,
-                final=game if game.is_over else None,
+            final = game if game.is_over else None
+            writer = self._writes if self._writes is not None else self.storage
+            stored = await writer.append(
+                loaded.record, fold.events, status=game.status, final=final
             )
         except StaleVersionError:
             self._cache.pop(loaded.record.id, None)
-            fresh = self.storage.get_game(loaded.record.id)
+            fresh = await self.storage.get_game(loaded.record.id)
             if fresh is not None and fresh.status is Status.ABANDONED:
                 raise AbandonedGameError(loaded.record.id) from None
             raise
@@ -444,7 +457,8 @@ class _Fold:
         self.game = loaded.game
         self.computer_turn = loaded.computer_turn
         self.turns = loaded.turns
-        self.events: list[Event] = []
+        self.events: list[Event] = []  # the new events, to be written (none when stored)
+        self._stored = stored
         self._apply = replay_event if stored else apply_event
 
     def add(self, event: Event, after: Game | None = None) -> None:
@@ -457,7 +471,8 @@ class _Fold:
         done = finished_turn(event, before, self.game)
         if done is not None:
             self.turns = (*self.turns, done)
-        self.events.append(event)
+        if not self._stored:  # (a long stored log is not kept in memory twice)
+            self.events.append(event)
 
 
 @lru_cache(maxsize=4096)

@@ -12,16 +12,18 @@ import platformdirs
 
 from yahtzee.dice import DiceSource
 from yahtzee.serve_config import Limits
+from yahtzee.storage import is_postgres_url
 from yahtzee.turn import Player
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
 
-def default_db_path() -> Path:
-    """``$YAHTZEE_DB`` if set, else ``yahtzee.db`` in the user's data directory."""
+def default_db_path() -> Path | str:
+    """``$YAHTZEE_DB`` if set (a path, or a ``postgresql://`` URL kept as text), else
+    ``yahtzee.db`` in the user's data directory."""
     env = os.environ.get("YAHTZEE_DB")
     if env:
-        return Path(env)
+        return env if is_postgres_url(env) else Path(env)
     return Path(platformdirs.user_data_dir("yahtzee", appauthor=False)) / "yahtzee.db"
 
 
@@ -38,6 +40,7 @@ class Settings:
     ``limits`` are the rate limits and the pruning age (F5).
     """
 
+    # A file path (SQLite) or a ``postgresql://`` URL (PostgreSQL).
     db: Path | str = field(default_factory=default_db_path)
     dice_seed: int | None = None
     dice: DiceSource | None = None

@@ -1,12 +1,17 @@
 """Durable storage of games, their event logs and the players' records.
 
 The server talks only to the :class:`Storage` interface; :func:`open_storage` picks the
-backend (SQLite today; a PostgreSQL backend for multi-server deployments will follow).
+backend: a file path is SQLite (the embedded default), a ``postgresql://`` (or
+``postgres://``) URL is PostgreSQL, for several server processes on several machines.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 from yahtzee.storage.base import (
     GameRecord,
@@ -17,11 +22,13 @@ from yahtzee.storage.base import (
     StorageUnavailableError,
 )
 from yahtzee.storage.events import Event, apply_event, replay, start
+from yahtzee.storage.postgres import PostgresStorage, is_postgres_url
 from yahtzee.storage.sqlite import SQLiteStorage
 
 __all__ = [
     "Event",
     "GameRecord",
+    "PostgresStorage",
     "RecentGame",
     "Records",
     "SQLiteStorage",
@@ -29,12 +36,34 @@ __all__ = [
     "StorageError",
     "StorageUnavailableError",
     "apply_event",
+    "is_postgres_url",
     "open_storage",
     "replay",
+    "run_coroutine",
     "start",
 ]
 
 
-def open_storage(path: Path | str, *, synchronous: str = "FULL") -> Storage:
-    """Open (creating and migrating if needed) the database at ``path``."""
-    return SQLiteStorage(path, synchronous=synchronous)
+def open_storage(db: Path | str, *, synchronous: str = "FULL") -> Storage:
+    """The storage for ``db``: a PostgreSQL URL, else an SQLite file path.
+
+    SQLite is opened (created, migrated) here; PostgreSQL connects in :meth:`Storage.open`,
+    which the server awaits at startup. ``synchronous`` is SQLite's durability mode.
+    """
+    if is_postgres_url(db):
+        return PostgresStorage(str(db))
+    return SQLiteStorage(db, synchronous=synchronous)
+
+
+T = TypeVar("T")
+
+
+def run_coroutine(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coro)`` for the storage's coroutines outside the server (commands,
+    startup checks), in a thread of its own when this thread already runs an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

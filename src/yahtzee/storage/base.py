@@ -1,4 +1,4 @@
-"""The narrow storage interface the server depends on (SQLite today, PostgreSQL later).
+"""The narrow storage interface the server depends on (SQLite or PostgreSQL).
 
 A backend stores, per game, a header row (owner, status, ``version``, and the result once
 finished) and the game's append-only event log, from which the position is rebuilt by
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from yahtzee.errors import GameNotFoundError as GameNotFoundError  # raised here too
 from yahtzee.errors import StaleVersionError as StaleVersionError
@@ -25,9 +25,11 @@ class StorageError(Exception):
 
 
 class StorageUnavailableError(StorageError):
-    """The database cannot be used right now: disk full, read-only, I/O error (F6).
+    """The database cannot be used right now: disk full, read-only, I/O error (F6), or a
+    PostgreSQL server that cannot be reached (a restart, S1).
 
-    Nothing was written. Writes work again once the disk does, without a restart.
+    Nothing was written. Writes work again once the disk (or the server) does, without a
+    restart of the app.
     """
 
 
@@ -87,10 +89,33 @@ class Records:
 Append = tuple["GameRecord", Sequence[Event], Status, "Game | None"]
 
 
-class Storage(Protocol):
-    """What the server needs from a database. Every method is atomic and durable on return."""
+@runtime_checkable
+class BatchAppender(Protocol):
+    """A storage that can run several appends as one durable transaction (SQLite: group
+    commit, F6). Called from a worker thread, so not a coroutine."""
 
-    def create_game(
+    def append_many(self, appends: Sequence[Append]) -> list[GameRecord | Exception]:
+        """Several :meth:`Storage.append` in one durable transaction; each result is the
+        updated header or the refusal (StaleVersionError, GameNotFoundError) of that
+        append alone. A storage fault fails them all."""
+        ...
+
+
+class Storage(Protocol):
+    """What the server needs from a database. Every method is atomic and durable on return.
+
+    The methods are coroutines so that a networked database (PostgreSQL) does not block
+    the event loop; the SQLite backend runs its sub-millisecond statements inline.
+    """
+
+    async def open(self) -> None:
+        """Connect and apply pending schema migrations (the server calls it at startup).
+
+        Raises :class:`StorageError` with one readable line if the database is unusable.
+        """
+        ...
+
+    async def create_game(
         self,
         *,
         game_id: str,
@@ -108,20 +133,22 @@ class Storage(Protocol):
         """
         ...
 
-    def get_game(self, game_id: str) -> GameRecord | None:
+    async def get_game(self, game_id: str) -> GameRecord | None:
         """The game with this id, or ``None``."""
         ...
 
-    def current_game(self, player_id: str) -> GameRecord | None:
+    async def current_game(self, player_id: str) -> GameRecord | None:
         """The player's unfinished game, or ``None``."""
         ...
 
     def owns_games(self, player_id: str) -> bool:
         """Whether the player has an unfinished or a finished game (F4: adopting the
-        unsigned ids of older versions)."""
+        unsigned ids of older versions). Not a coroutine: it is asked while a request's
+        cookie is resolved, synchronously; PostgreSQL answers ``False`` at once, as no
+        version that issued unsigned ids ever wrote to it."""
         ...
 
-    def append(
+    async def append(
         self,
         game: GameRecord,
         events: Sequence[Event],
@@ -139,25 +166,19 @@ class Storage(Protocol):
         """
         ...
 
-    def append_many(self, appends: Sequence[Append]) -> list[GameRecord | Exception]:
-        """Several :meth:`append` in one durable transaction (group commit, F6); each
-        result is the updated header or the refusal (StaleVersionError,
-        GameNotFoundError) of that append alone. A storage fault fails them all."""
-        ...
-
-    def events(self, game_id: str, after: int = 0, until: int | None = None) -> list[Event]:
+    async def events(self, game_id: str, after: int = 0, until: int | None = None) -> list[Event]:
         """The log of a game from version ``after + 1`` to ``until`` (default: the end)."""
         ...
 
-    def records(self, player_id: str, recent: int = 10) -> Records:
+    async def records(self, player_id: str, recent: int = 10) -> Records:
         """The player's records and most recent finished games (newest first)."""
         ...
 
-    def finished_games(self, player_id: str) -> list[RecentGame]:
+    async def finished_games(self, player_id: str) -> list[RecentGame]:
         """Every finished game of the player, oldest first (the stats page, L5)."""
         ...
 
-    def prune_unplayed(self, before: str, limit: int = 500) -> int:
+    async def prune_unplayed(self, before: str, limit: int = 500) -> int:
         """Delete up to ``limit`` games abandoned before their first roll whose last change
         is older than ``before`` (an ISO 8601 UTC time, as stored), with their events;
         returns how many (F5). Nothing else is ever deleted."""
@@ -167,10 +188,10 @@ class Storage(Protocol):
     #: write has succeeded since (F6: ``/api/health`` says "degraded" meanwhile).
     write_failure: str | None
 
-    def probe_write(self) -> None:
+    async def probe_write(self) -> None:
         """Make one tiny write; raise :class:`StorageUnavailableError` if it fails (F6)."""
         ...
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Release the database."""
         ...

@@ -26,7 +26,7 @@ async def health(request: Request) -> JSONResponse:
     storage = service(request).storage
     if storage.write_failure is not None:
         try:
-            storage.probe_write()
+            await storage.probe_write()
         except StorageUnavailableError:
             # The database's own words ("database or disk is full"), not its path.
             detail = storage.write_failure or "unavailable"

@@ -25,4 +25,4 @@ async def records(request: Request) -> JSONResponse:
         current = await svc.current(player)
     except GameNotFoundError:
         current = None
-    return JSONResponse(records_json(svc.records(player), current))
+    return JSONResponse(records_json(await svc.records(player), current))

@@ -26,12 +26,12 @@ def reviews(request: Request) -> ReviewService:
     responses=errors(404, 409),
     summary="Review a finished game (复盘)",
 )
-def review(game_id: str, request: Request) -> JSONResponse:
+async def review(game_id: str, request: Request) -> JSONResponse:
     """Every decision of a finished game with the expert's best, the loss and its mark;
     luck, skill loss, accuracy and the timeline. 409 ``illegal_action`` while the game is
-    in progress or after it was abandoned. (A plain ``def``: the first review of a vs game
-    takes a while, so it runs in the thread pool, never on the event loop.)"""
-    return JSONResponse(reviews(request).review(player_id(request), game_id))
+    in progress or after it was abandoned. (The first review of a vs game takes a while:
+    the analysis runs in a thread, never on the event loop.)"""
+    return JSONResponse(await reviews(request).review(player_id(request), game_id))
 
 
 @router.get(

@@ -13,8 +13,8 @@ router = APIRouter(prefix="/api", tags=["stats"])
 
 
 @router.get("/stats", response_model=StatsOut, summary="Stats of this browser (统计)")
-def stats(request: Request) -> JSONResponse:
+async def stats(request: Request) -> JSONResponse:
     """Solo totals (histogram over the expert's distribution, rates, accuracy per game,
     oldest first), vs results per level, and each box's mean beside the expert's. Each
-    game is analysed once per process (a plain ``def``: the thread pool, not the loop)."""
-    return JSONResponse(reviews(request).stats(player_id(request)))
+    game is analysed once per process, in a thread (not on the event loop)."""
+    return JSONResponse(await reviews(request).stats(player_id(request)))

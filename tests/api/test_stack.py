@@ -1,0 +1,208 @@
+"""The production stack on loopback (S1, S2): ``scripts/stack.sh`` starts PostgreSQL, two app
+processes and nginx with ``deploy/nginx/yahtzee.conf``; this checks what nginx adds."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_process import RawClient, free_port
+from yahtzee.server.middleware import SECURITY_HEADERS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Stack:
+    """The ports and directory of a running ``scripts/stack.sh``."""
+
+    def __init__(self, base: Path) -> None:
+        self.dir = base / "stack"
+        self.port = free_port()
+        self.app_ports = [free_port(), free_port()]
+        self.env = {
+            **os.environ,
+            "STACK_PORT": str(self.port),
+            "STACK_APP_PORTS": " ".join(map(str, self.app_ports)),
+            "STACK_PYTHON": sys.executable,
+        }
+
+    def run(self, action: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["bash", str(ROOT / "scripts" / "stack.sh"), action, str(self.dir)],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+            check=False,
+        )
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    base = tmp_path_factory.mktemp("stack")
+    # PostgreSQL runs as its own user when we are root: let it reach its directory.
+    top = Path(tempfile.gettempdir())
+    for path in (base, *base.parents):
+        if path == top or path.stat().st_uid != os.geteuid():
+            break
+        path.chmod(path.stat().st_mode | 0o005)
+    stack = Stack(base)
+    started = stack.run("start")
+    try:
+        assert started.returncode == 0, started.stdout + started.stderr
+        assert f"stack up: http://127.0.0.1:{stack.port}/" in started.stdout
+        yield stack
+    finally:
+        stack.run("stop")
+
+
+def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, headers=headers)
+    with urllib.request.urlopen(request, timeout=10) as r:
+        return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read()
+
+
+@pytest.mark.parametrize("path", ["/", "/lobby", "/js/main.js", "/css/app.css"])
+def test_s2_nginx_serves_precompressed_static_files_with_the_apps_headers(
+    stack: Stack, path: str
+) -> None:
+    url = f"http://127.0.0.1:{stack.port}{path}"
+    _, plain_headers, plain = _get(url)
+    for encoding, decode in (("br", _unbrotli), ("gzip", _gunzip)):
+        status, headers, body = _get(url, **{"Accept-Encoding": encoding})
+        assert status == 200
+        assert headers.get("content-encoding") == encoding
+        assert len(body) < len(plain)
+        assert decode(body) == plain
+        assert "accept-encoding" in headers.get("vary", "").lower()
+    assert "content-encoding" not in plain_headers
+    for name, value in SECURITY_HEADERS:
+        assert plain_headers[name.decode()] == value.decode(), name
+    assert plain_headers["cache-control"] == "no-cache"
+
+
+def test_s2_nginx_serves_the_apps_page_and_its_release_files(stack: Stack) -> None:
+    """The same page as the app (P6), its versioned files cached for a year."""
+    front = f"http://127.0.0.1:{stack.port}"
+    _, _, page = _get(f"{front}/")
+    _, _, app_page = _get(f"http://127.0.0.1:{stack.app_ports[0]}/")
+    assert page == app_page
+    release = re.search(rb'src="(/v/[0-9a-f]+)/js/main\.js"', page)
+    assert release is not None
+    status, headers, body = _get(f"{front}{release[1].decode()}/js/main.js")
+    assert headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert body == _get(f"{front}/js/main.js")[2]
+    # A page of an older release still gets today's files (from the app).
+    status, headers, old = _get(f"{front}/v/000000000000/js/main.js")
+    assert (status, old) == (200, body)
+    assert headers["cache-control"] == "no-cache"
+
+
+def _gunzip(data: bytes) -> bytes:
+    import gzip
+
+    return gzip.decompress(data)
+
+
+def _unbrotli(data: bytes) -> bytes:
+    import brotli
+
+    result: bytes = brotli.decompress(data)
+    return result
+
+
+def test_s1_a_game_through_nginx_is_the_same_on_every_app_process(stack: Stack) -> None:
+    async def main() -> None:
+        front = RawClient("127.0.0.1", stack.port)
+        game: dict[str, Any] = await front.request("POST", "/api/games", {"mode": "vs_computer"})
+        for _ in range(3):
+            game = await front.request(
+                "POST", f"/api/games/{game['id']}/roll", {"version": game["version"]}
+            )
+            allowed = [c for c, o in game["preview"].items() if o["allowed"]]
+            body = {"version": game["version"], "category": allowed[0], "confirm_zero": True}
+            game = await front.request("POST", f"/api/games/{game['id']}/score", body)
+        for port in stack.app_ports:
+            direct = RawClient("127.0.0.1", port)
+            direct.cookie = front.cookie
+            assert await direct.request("GET", f"/api/games/{game['id']}") == game
+            await direct.close()
+        await front.close()
+
+    asyncio.run(main())
+
+
+def test_s2_a_slow_request_head_is_cut_off_by_nginx(stack: Stack) -> None:
+    """slowloris: a head that never ends is closed (client_header_timeout, 5 s)."""
+    with socket.create_connection(("127.0.0.1", stack.port), timeout=30) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: slow\r\n")
+        started = time.monotonic()
+        closed = False
+        while time.monotonic() - started < 25:
+            try:
+                sock.sendall(b"X")
+                sock.settimeout(1.0)
+                if sock.recv(1024) == b"":
+                    closed = True
+                    break
+            except TimeoutError:
+                continue
+            except OSError:  # reset_timedout_connection: an RST
+                closed = True
+                break
+        assert closed
+
+
+def test_s1_s2_one_app_process_down_nginx_serves_from_the_other(stack: Stack) -> None:
+    pid = int((stack.dir / f"app-{stack.app_ports[0]}.pid").read_text())
+    url = f"http://127.0.0.1:{stack.port}/api/records"
+    assert _get(url)[0] == 200
+    os.kill(pid, 9)
+    try:
+        for _ in range(10):  # every request, whatever process its cookie maps to
+            assert _get(url)[0] == 200
+    finally:
+        # Restart it so that the stack stops cleanly (the pid file names the new one).
+        log = (stack.dir / f"app-{stack.app_ports[0]}.log").open("ab")
+        url_db = (stack.dir / "db-url").read_text().strip()
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "yahtzee.server",
+                "--port",
+                str(stack.app_ports[0]),
+                "--db",
+                url_db,
+                "--secret-file",
+                str(stack.dir / "cookie.secret"),
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        (stack.dir / f"app-{stack.app_ports[0]}.pid").write_text(str(proc.pid))
+
+
+def test_s2_scale_benchmark_quick_mode_has_no_errors() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "scale_bench.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "scale benchmark: PASS" in done.stdout
+    assert "0 refused" in done.stdout

@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test lint typecheck unit browser services bench clean
+.PHONY: run test lint typecheck unit browser services node jstest bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,14 @@ browser:
 services:
 	@scripts/install-services.sh
 
+## node: Debian's nodejs, for the page's reducer tests
+node:
+	@scripts/install-node.sh
+
+## jstest: the page's pure modules (reducer, messages) under `node --test`
+jstest: node
+	node --test tests/js/
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
@@ -35,7 +43,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 ## test: everything CI runs — lint, types, unit, API and browser tests
-test: $(STAMP) browser services lint typecheck
+test: $(STAMP) browser services lint typecheck jstest
 	$(BIN)/pytest
 
 unit: $(STAMP)

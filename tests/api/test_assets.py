@@ -103,3 +103,34 @@ def test_p6_first_load_is_at_most_40_kb_sent(client: TestClient) -> None:
     assert sent <= TARGET, f"first load {sent} bytes sent"
     assert sent < raw / 2
     assert client.get("/", headers=GZIP).headers["content-encoding"] == "gzip"
+
+
+def test_p6_comments_are_left_out_line_numbers_kept() -> None:
+    from yahtzee.server.assets import without_comments
+
+    js = (
+        "// a file comment\n"
+        "/** A doc comment\n"
+        " * over lines. */\n"
+        'const url = "http://x"; // kept: not a whole line\n'
+        "/* one line */\n"
+        "export const a = `//${url}`;\n"
+    )
+    out = without_comments("/js/m.js", js.encode()).decode()
+    assert out.split("\n") == [
+        "",
+        "",
+        "",
+        'const url = "http://x"; // kept: not a whole line',
+        "",
+        "export const a = `//${url}`;",
+        "",
+    ]
+    css = '/* head\n   more */\n.a { content: "/* not a comment */"; }\n'
+    assert without_comments("/css/a.css", css.encode()).decode() == (
+        '\n\n.a { content: "/* not a comment */"; }\n'
+    )
+    html = "<p>a</p>\n<!-- note\n  two -->\n<p>b</p><!-- x -->\n"
+    assert without_comments("/index.html", html.encode()).decode() == "<p>a</p>\n\n\n<p>b</p>\n"
+    svg = b"<svg><!-- kept --></svg>"
+    assert without_comments("/favicon.svg", svg) == svg

@@ -16,7 +16,8 @@ function stylesheet() {
   });
 }
 
-/** ``ctx`` = {state, update}. Returns {route(path)}: true when ``path`` is one of the pages. */
+/** ``ctx`` = {state, show(view), afterRender(fn)}. Returns {route(path)}: true when
+ * ``path`` is one of the pages. */
 export function installPageLinks(ctx) {
   const pages = () => {
     if (!loading) {

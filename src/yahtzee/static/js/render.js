@@ -2,8 +2,6 @@
 // and afterwards only updates text and attributes, so focus and running animations survive.
 
 import {
-  CATEGORY_NAMES,
-  DIFFICULTY_NAMES,
   FACES,
   LIMITS,
   LOWER,
@@ -12,6 +10,7 @@ import {
   UPPER,
   canAct,
 } from "./state.js";
+import * as say from "./messages.js";
 
 const $ = (sel) => document.querySelector(sel);
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
@@ -88,7 +87,8 @@ export function buildScorecard() {
   if (upper.childElementCount) return;
   for (const [cat, name] of UPPER) upper.append(buildRow(cat, name));
   const sums = $("#upper-sums");
-  sums.append(buildSumRow("upper_subtotal", "上区小计", "upper-subtotal-human", null, "sum-row"));
+  const N = say.SUM_NAMES;
+  sums.append(buildSumRow("upper_subtotal", N.upper_subtotal, "upper-subtotal-human", null, "sum-row"));
   // P4: how far the player is from the upper bonus, right under the subtotal.
   const progress = document.createElement("tr");
   progress.className = "progress-row";
@@ -97,13 +97,13 @@ export function buildScorecard() {
   cell.dataset.testid = "upper-progress";
   progress.append(cell);
   sums.append(progress);
-  sums.append(buildSumRow("upper_bonus", "上区奖励", "upper-bonus-human", null, "sum-row"));
+  sums.append(buildSumRow("upper_bonus", N.upper_bonus, "upper-bonus-human", null, "sum-row"));
   const lower = $("#lower-body");
   for (const [cat, name] of LOWER) lower.append(buildRow(cat, name));
   $("#lower-sums").append(
-    buildSumRow("yahtzee_bonus", "快艇加成", "yahtzee-bonus-human", null, "sum-row"),
+    buildSumRow("yahtzee_bonus", N.yahtzee_bonus, "yahtzee-bonus-human", null, "sum-row"),
   );
-  $("#totals").append(buildSumRow("total", "总分", "total-human", "total-computer", "total-row"));
+  $("#totals").append(buildSumRow("total", N.total, "total-human", "total-computer", "total-row"));
 }
 
 // ---------------------------------------------------------------------------- views
@@ -115,14 +115,8 @@ function renderViews(state) {
     if (el.hidden !== hidden) el.hidden = hidden;
   }
   document.body.dataset.view = state.view;
-  const titles = {
-    lobby: "快艇骰子",
-    game: "快艇骰子 · 牌桌",
-    rules: "快艇骰子 · 规则",
-    review: "快艇骰子 · 复盘",
-    stats: "快艇骰子 · 统计",
-  };
-  if (document.title !== titles[state.view]) document.title = titles[state.view];
+  const title = say.VIEW_TITLES[state.view];
+  if (document.title !== title) document.title = title;
 }
 
 // ---------------------------------------------------------------------------- lobby
@@ -130,8 +124,7 @@ function renderViews(state) {
 function formatDate(iso) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
-  const pad = (n) => String(n).padStart(2, "0");
-  return `${d.getMonth() + 1}月${d.getDate()}日 ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return say.shortDate(d);
 }
 
 function renderLobby(state) {
@@ -150,10 +143,8 @@ function renderLobby(state) {
       ...recent.map((g) => {
         const li = document.createElement("li");
         li.className = `recent-item result-${g.result}`;
-        const mode =
-          g.mode === "solo" ? "单人挑战" : `人机对战 · ${DIFFICULTY_NAMES[g.difficulty] || ""}`;
-        const score =
-          g.mode === "solo" ? `${g.human_total} 分` : `${g.human_total} : ${g.computer_total}`;
+        const mode = say.modeName(g.mode, g.difficulty);
+        const score = say.recentScore(g);
         const badge = document.createElement("span");
         badge.className = "recent-result";
         badge.textContent = RESULT_NAMES[g.result] || "";
@@ -163,14 +154,14 @@ function renderLobby(state) {
         const when = document.createElement("span");
         when.className = "recent-when";
         when.textContent = formatDate(g.finished_at);
-        // 复盘: the review page of this game (js/review.js handles the link).
+        // 复盘: the review page of this game (pages.js handles the link).
         const review = document.createElement("a");
         review.className = "recent-review";
         review.href = `/review/${encodeURIComponent(g.id)}`;
         review.dataset.page = "review";
         review.dataset.testid = "recent-review";
-        review.textContent = "复盘";
-        review.setAttribute("aria-label", `复盘 ${mode} ${score}`);
+        review.textContent = say.REVIEW;
+        review.setAttribute("aria-label", say.reviewLabel(mode, score));
         li.append(badge, text, when, review);
         return li;
       }),
@@ -187,15 +178,7 @@ function renderLobby(state) {
   const saved = state.saved;
   $("#continue-box").hidden = !saved;
   if (saved) {
-    const mode =
-      saved.mode === "solo"
-        ? "单人挑战"
-        : `人机对战（${DIFFICULTY_NAMES[saved.difficulty] || "高手"}）`;
-    setText(
-      $("#continue-summary"),
-      `有一局没打完：${mode}，第 ${saved.round} / ${ROUNDS} 回合，你 ${saved.players.human.total} 分` +
-        (saved.players.computer ? `，电脑 ${saved.players.computer.total} 分。` : "。"),
-    );
+    setText($("#continue-summary"), say.savedSummary(saved, ROUNDS));
   }
 }
 
@@ -264,11 +247,8 @@ function renderDice(state) {
     const usable = act && value !== null && !view.locked;
     setAttr(die, "aria-disabled", usable ? null : "true");
     const tag = die.querySelector(".hold-tag");
-    setText(tag, view.locked ? "锁定" : held ? "保留" : "");
-    let label = `第 ${i + 1} 颗：`;
-    if (value === null) label += "还没掷";
-    else label += `${value} 点` + (view.locked ? "，已锁定" : held ? "，已保留" : "");
-    setAttr(die, "aria-label", label);
+    setText(tag, say.dieTag(view.locked, held));
+    setAttr(die, "aria-label", say.dieLabel(i, value, view.locked, held));
     // Replay the roll animation whenever a new roll landed on this die, even if the value
     // is unchanged: the class is removed, a reflow is forced, and it is added again.
     const serial = String(state.rollSerial);
@@ -299,11 +279,9 @@ const UPPER_GOAL = LIMITS.upper_bonus_threshold;
 /** P4: the upper-bonus progress line, honest when 63 can no longer be reached. */
 export function upperProgress(card) {
   const sub = card.upper_subtotal;
-  if (card.upper_bonus > 0) return `上区 ${sub}/${UPPER_GOAL} · 已得奖励`;
   let best = sub;
   for (const [cat] of UPPER) if (card.boxes[cat] === null) best += LIMITS.dice * FACES[cat];
-  if (best < UPPER_GOAL) return `上区 ${sub}/${UPPER_GOAL} · 已拿不到奖励`;
-  return `上区 ${sub}/${UPPER_GOAL} · 还差 ${UPPER_GOAL - sub}`;
+  return say.upperProgress(sub, UPPER_GOAL, card.upper_bonus > 0, best);
 }
 
 function renderScorecard(state) {
@@ -313,14 +291,14 @@ function renderScorecard(state) {
   const act = canAct({ ...state, busy: false });
   const isVs = g.mode === "vs_computer";
   $("#view-game").classList.toggle("solo", !isVs);
-  const level = DIFFICULTY_NAMES[g.difficulty] || "高手";
+  const level = say.computerHeadLevel(g.difficulty);
   for (const head of document.querySelectorAll(".computer-head")) {
     if (head.dataset.level !== level) {
       head.dataset.level = level;
       const small = document.createElement("span");
       small.className = "head-level";
-      small.textContent = `（${level}）`;
-      head.replaceChildren("电脑", small);
+      small.textContent = level;
+      head.replaceChildren(say.COMPUTER, small);
     }
   }
 
@@ -341,35 +319,27 @@ function renderScorecard(state) {
     const filled = human.boxes[cat];
     const p = !state.replay && g.preview ? g.preview[cat] : null;
     let text = "";
-    let label = `${name}：`;
+    let kind = "open";
     let selectable = false;
-    let cls = "";
+    let cls = "open";
     let extra = "";
     if (filled !== null && filled !== undefined) {
       text = String(filled);
+      kind = "filled";
       cls = filled === 0 ? "filled zero" : "filled";
-      label += `已登记 ${filled} 分`;
     } else if (p) {
       text = p.allowed ? previewText(p) : String(p.points);
       if (!p.allowed) {
-        cls = "forbidden";
-        label += `${p.points} 分，百搭规则不允许登记在这里`;
+        kind = cls = "forbidden";
       } else {
+        kind = "preview";
         selectable = act;
         cls = p.points === 0 ? "preview zero" : "preview";
-        label += `可得 ${p.points} 分`;
-        if (p.yahtzee_bonus) label += `，另加快艇加成 ${p.yahtzee_bonus}`;
-        if (p.upper_bonus) {
-          label += `，并拿到上区奖励 ${p.upper_bonus}`;
-          extra = `+${p.upper_bonus}奖`;
-        }
+        if (p.upper_bonus) extra = say.UPPER_BONUS_TAG(p.upper_bonus);
       }
-    } else {
-      label += "空";
-      cls = "open";
     }
     const hinted = state.hintCategory === cat && !state.replay;
-    if (hinted) label += "（提示建议登记这里）";
+    const label = say.boxLabel(name, kind, kind === "filled" ? filled : p, hinted);
     if (btn.dataset.text !== text + "|" + extra) {
       btn.dataset.text = text + "|" + extra;
       btn.replaceChildren(document.createTextNode(text));
@@ -384,7 +354,7 @@ function renderScorecard(state) {
     setAttr(td, "data-selectable", selectable ? "true" : "false");
     btn.disabled = !selectable;
     setAttr(btn, "aria-label", label);
-    setAttr(btn, "title", cls === "forbidden" ? "百搭规则：这一手快艇不能登记在这里" : null);
+    setAttr(btn, "title", kind === "forbidden" ? say.FORBIDDEN_TITLE : null);
 
     const ctd = byTestId(`cell-computer-${cat}`);
     const cval = computer ? computer.boxes[cat] : null;
@@ -405,8 +375,8 @@ function renderScorecard(state) {
     setText(row.children[2], computer ? fmt(computer) : "");
   }
   const sub = document.querySelector('tr[data-sum="upper_subtotal"] th');
-  setText(sub, "上区小计");
-  setAttr(sub, "title", `一点到六点相加，满 ${UPPER_GOAL} 分奖励 ${LIMITS.upper_bonus} 分`);
+  setText(sub, say.SUM_NAMES.upper_subtotal);
+  setAttr(sub, "title", say.upperSubtotalTitle(UPPER_GOAL, LIMITS.upper_bonus));
   setText(byTestId("upper-progress"), upperProgress(human));
 }
 
@@ -415,23 +385,16 @@ function renderScorecard(state) {
 function renderTopbar(state) {
   const g = state.game;
   const hint = byTestId("hint");
-  setText(hint, `提示 (${g.hints_left})`);
+  setText(hint, say.hintButton(g.hints_left));
   // Busy is not a reason to disable (that would drop the focus, P2): clicks wait instead.
   hint.disabled = !canAct({ ...state, busy: false }) || g.hints_left <= 0 || g.dice === null;
-  setAttr(
-    hint,
-    "title",
-    g.hints_left <= 0 ? `这一局的 ${LIMITS.hints_per_game} 次提示已经用完` : g.dice === null ? "先掷骰子再要提示" : "按 H 也可以",
-  );
+  setAttr(hint, "title", say.hintTitle(g.hints_left, g.dice !== null, LIMITS.hints_per_game));
   let round = g.round;
   if (state.replay) round = state.replay.round || round;
-  setText(byTestId("round"), `第 ${round} / ${ROUNDS} 回合`);
-  const rollsLeft = state.replay ? "电脑回合" : g.status !== "in_progress" ? "已结束" : `剩余 ${g.rolls_left} 次`;
+  setText(byTestId("round"), say.roundLabel(round, ROUNDS));
+  const rollsLeft = say.rollsLabel(Boolean(state.replay), g.status !== "in_progress", g.rolls_left);
   setText(byTestId("rolls-left"), rollsLeft);
-  setText(
-    $("#mode-badge"),
-    g.mode === "solo" ? "单人挑战" : `人机对战 · ${DIFFICULTY_NAMES[g.difficulty] || "高手"}`,
-  );
+  setText($("#mode-badge"), say.modeName(g.mode, g.difficulty));
   setAttr($("#view-game"), "aria-busy", state.busy ? "true" : null);
 }
 
@@ -443,7 +406,7 @@ function renderRoll(state) {
   const g = state.game;
   const act = canAct({ ...state, busy: false });
   const roll = byTestId("roll");
-  setText(roll, g.dice === null ? "掷骰子" : "再掷");
+  setText(roll, say.rollButton(g.dice === null));
   roll.disabled = !act || g.rolls_left <= 0 || (g.dice !== null && allHeld(state));
   byTestId("skip-replay").hidden = !state.replay;
   byTestId("show-result").hidden = !(g.status === "finished" && !state.showGameOver && !state.replay);
@@ -453,35 +416,20 @@ function renderRoll(state) {
   $(".felt").classList.toggle("computer-turn", Boolean(state.replay));
   if (state.replay) {
     const step = state.replay.steps[state.replay.index];
-    setText(banner, "电脑回合");
-    setText(help, describeStep(step, state.replay.index));
+    setText(banner, say.BANNER.computer);
+    setText(help, say.describeStep(step, state.replay.index));
   } else if (g.status !== "in_progress") {
-    setText(banner, "游戏结束");
-    setText(help, "看看结算吧。");
+    setText(banner, say.BANNER.over);
+    setText(help, say.HELP.over);
   } else {
-    setText(banner, "轮到你了");
-    if (g.dice === null) setText(help, "点「掷骰子」开始这一回合。");
+    setText(banner, say.BANNER.you);
+    if (g.dice === null) setText(help, say.HELP.start);
     else if (g.preview && Object.values(g.preview).some((p) => !p.allowed))
-      setText(help, "百搭！快艇格已经填过，这手快艇只能登记在计分表里可以点的格子。");
-    else if (g.rolls_left === 0) setText(help, "三次掷完了，骰子已锁定：在「你」这一列选一格登记。");
-    else if (allHeld(state)) setText(help, "五颗都保留了：取消保留一颗再掷，或者直接登记。");
-    else setText(help, "点骰子保留或取消，点「再掷」重掷其余的，或者直接在计分表里登记。");
+      setText(help, say.HELP.joker);
+    else if (g.rolls_left === 0) setText(help, say.HELP.locked);
+    else if (allHeld(state)) setText(help, say.HELP.allHeld);
+    else setText(help, say.HELP.play);
   }
-}
-
-/** One sentence describing a step of the computer's turn (also announced, U8). */
-export function describeStep(step, index) {
-  const dice = step.dice.join("、");
-  if (step.action === "score") {
-    return `电脑把 ${dice} 登记在「${CATEGORY_NAMES[step.category] || step.category}」，得 ${step.points} 分。`;
-  }
-  if (index === 0) return `电脑掷出 ${dice}。`;
-  const kept = step.hold
-    .map((h, i) => (h ? step.dice[i] : null))
-    .filter((v) => v !== null);
-  return kept.length
-    ? `电脑保留 ${kept.join("、")}，再掷得到 ${dice}。`
-    : `电脑全部重掷，得到 ${dice}。`;
 }
 
 // -------------------------------------------------- the computer's last turn, in words
@@ -495,10 +443,7 @@ function renderComputerLog(state) {
   const show = g.mode === "vs_computer" && Boolean(turn) && turn.steps.length > 0;
   if (log.hidden === show) log.hidden = !show;
   if (!show) return;
-  setText(
-    $("#computer-log-title"),
-    state.replay ? `电脑正在打第 ${turn.round} 回合` : `电脑的第 ${turn.round} 回合`,
-  );
+  setText($("#computer-log-title"), say.computerLogTitle(turn.round, Boolean(state.replay)));
   const list = $("#computer-log-steps");
   const key = JSON.stringify(turn);
   if (list.dataset.key === key) return;
@@ -506,7 +451,7 @@ function renderComputerLog(state) {
   list.replaceChildren(
     ...turn.steps.map((step, i) => {
       const li = document.createElement("li");
-      li.textContent = describeStep(step, i);
+      li.textContent = say.describeStep(step, i);
       return li;
     }),
   );
@@ -546,19 +491,19 @@ function renderTurnLog(state) {
       li.className = `turn-log-item by-${t.player}`;
       const round = document.createElement("span");
       round.className = "tl-round";
-      round.textContent = `第 ${t.round} 回合`;
+      round.textContent = say.turnRound(t.round);
       const who = document.createElement("span");
       who.className = "tl-who";
-      who.textContent = t.player === "human" ? "你" : "电脑";
+      who.textContent = say.turnPlayer(t.player);
       const dice = document.createElement("span");
       dice.className = "tl-dice";
       dice.textContent = t.dice.join(" ");
       const box = document.createElement("span");
       box.className = "tl-box";
-      box.textContent = `→ ${CATEGORY_NAMES[t.category] || t.category}`;
+      box.textContent = say.turnBox(t.category);
       const points = document.createElement("span");
       points.className = "tl-points";
-      points.textContent = `${t.points} 分` + (t.yahtzee_bonus ? ` +${t.yahtzee_bonus}` : "");
+      points.textContent = say.turnPoints(t);
       li.append(round, ...(vs ? [who] : []), dice, box, points);
       return li;
     }),
@@ -575,27 +520,17 @@ function renderGameOver(state) {
   if (!show) return;
   const h = g.players.human;
   const c = g.players.computer;
-  const titles = {
-    win: "你赢了！",
-    loss: "电脑赢了",
-    draw: "平局",
-    solo: `本局得分 ${h.total}`,
-  };
-  setText(byTestId("result"), titles[g.result] || "游戏结束");
+  setText(byTestId("result"), say.resultTitle(g));
   byTestId("new-record").hidden = !(g.new_record && g.result === "solo"); // U7: never in vs
-  const rows = [
-    ["上区小计", "upper_subtotal"],
-    ["上区奖励", "upper_bonus"],
-    ["下区", "lower_total"],
-    ["快艇加成", "yahtzee_bonus"],
-    ["总分", "total"],
-  ];
+  const rows = ["upper_subtotal", "upper_bonus", "lower_total", "yahtzee_bonus", "total"].map(
+    (field) => [say.SUM_NAMES[field], field],
+  );
   const table = $("#final-table");
   const key = JSON.stringify([h, c]);
   if (table.dataset.key === key) return;
   table.dataset.key = key;
   const head = document.createElement("tr");
-  for (const t of ["", "你", ...(c ? ["电脑"] : [])]) {
+  for (const t of ["", say.YOU, ...(c ? [say.COMPUTER] : [])]) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = t;
@@ -647,7 +582,9 @@ function renderMessage(state) {
 export function render(state) {
   renderViews(state);
   renderMessage(state);
-  if (state.view === "lobby") renderLobby(state);
+  // The lobby is kept current even while hidden, so that it shows this visit's data the
+  // moment it appears (the store renders one frame after the click that opens it).
+  renderLobby(state);
   if (state.game) {
     renderTopbar(state);
     renderDice(state);

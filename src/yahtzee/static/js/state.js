@@ -36,7 +36,7 @@ export function initialState() {
     rolledMask: null, // which dice the last roll threw (held ones do not tumble)
     lastDice: null, // the dice of the last scored turn, left on the table when the game ends
     replay: null, // {before, steps, index}: the computer's turn being shown step by step
-    message: { text: "", kind: "info", serial: 0 },
+    message: { text: "", kind: "info", serial: 0, view: "game" },
     showGameOver: false,
   };
 }

@@ -267,21 +267,20 @@ function renderReview(body, r) {
 // ------------------------------------------------------------------------------ routing
 
 /**
- * Install the two pages. `ctx` = {state, update}. Returns {route(path)}: true when the path
- * is one of these pages (main.js then stops routing).
+ * Install the two pages. `ctx` = {state, show(view), afterRender(fn)} (the page's store:
+ * `show` dispatches the view change). Returns {route(path)}: true when the path is one of
+ * these pages (main.js then stops routing).
  */
 export function installReviewPages(ctx) {
-  const { state, update } = ctx;
   let loadSerial = 0;
 
   function show(view, title) {
-    if (state.view !== view) state.previousView = state.view;
-    state.view = view;
-    state.showGameOver = false;
-    update();
-    document.title = title;
-    window.scrollTo(0, 0);
-    document.getElementById(`${view}-title`).focus({ preventScroll: true });
+    ctx.show(view);
+    ctx.afterRender(() => {
+      document.title = title;
+      window.scrollTo(0, 0);
+      document.getElementById(`${view}-title`).focus({ preventScroll: true });
+    });
   }
 
   async function load(view, path, draw) {

@@ -1,0 +1,350 @@
+// What the player's clicks and keys do: ask the server, then dispatch what it answered.
+// The server is the referee: nothing here decides what a roll scores or whether a move is
+// legal. State changes only through `store.dispatch` (reducer.js); this module owns the
+// effects: requests, the replay timer, dialogs, focus and scrolling after a render.
+
+import { ApiError, api } from "./api.js";
+import { confirmDialog } from "./dialog.js";
+import * as say from "./messages.js";
+import { createReplay } from "./replay.js";
+import { go, viewOf } from "./router.js";
+import { CONFIG } from "./config.js";
+import { canAct, storedHold } from "./state.js";
+
+const NO_HOLD = [false, false, false, false, false];
+const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
+const smooth = () => (matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth");
+
+export function createActions(store) {
+  const S = () => store.state;
+  const dispatch = (action) => store.dispatch(action);
+  const tell = (text, kind = "info", view = "game") => dispatch({ type: "say", text, kind, view });
+  const replay = createReplay(store, () => afterTurn());
+  let lobbyVisit = 0; // bumps on every arrival in the lobby: its data must be this visit's (F2)
+
+  // ------------------------------------------------------------------------ focus (P2)
+
+  /** Put focus on the roll button when it would otherwise be lost (B3, P2): never the body. */
+  function focusTable() {
+    const active = document.activeElement;
+    const lost =
+      !active || active === document.body || active.disabled || active.closest("[hidden]");
+    if (!lost || S().view !== "game") return;
+    // preventScroll: the whole turn fits the screen (P1); focusing must not jump the page.
+    const roll = byTestId("roll");
+    if (!roll.disabled) roll.focus({ preventScroll: true });
+    else if (S().game && S().game.dice !== null) byTestId("die-0").focus({ preventScroll: true });
+    else document.getElementById("main").focus({ preventScroll: true });
+  }
+
+  const keepFocus = () => store.afterRender(focusTable);
+
+  /** P2: bring the hinted dice or box on screen (nothing moves when it already is). */
+  function showHinted() {
+    const category = S().hintCategory;
+    const target = category
+      ? byTestId(`cell-human-${category}`)
+      : document.querySelector(".die.hint") || byTestId("die-0");
+    if (!target) return;
+    const box = target.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    target.scrollIntoView({ block: "center", behavior: smooth() });
+  }
+
+  // ------------------------------------------------------------------- server actions
+
+  /** Run one server action; on failure show why and re-sync from the server ("never stuck"). */
+  async function act(fn) {
+    if (S().busy) return null;
+    const view = S().view; // an error is told where the action was asked for
+    dispatch({ type: "busy", busy: true });
+    try {
+      return await fn();
+    } catch (err) {
+      await recover(err, view);
+      return null;
+    } finally {
+      dispatch({ type: "busy", busy: false });
+      keepFocus();
+    }
+  }
+
+  async function recover(err, view) {
+    const apiErr = err instanceof ApiError ? err : new ApiError(0, "client", say.PAGE_RESYNCED);
+    if (!(err instanceof ApiError)) console.warn(err);
+    // A stale version means another click or tab got there first: just re-sync, silently.
+    if (apiErr.code !== "stale_version") tell(apiErr.message, "error", view);
+    const g = S().game;
+    if (!g) return;
+    try {
+      const fresh = await api.game(g.id);
+      dispatch({ type: "resync", game: fresh });
+      if (fresh.status === "abandoned") {
+        tell(say.GAME_GONE, "error", "lobby");
+        await goLobby(true);
+      }
+    } catch (again) {
+      if (again instanceof ApiError && again.code === "not_found") {
+        tell(say.GAME_NOT_FOUND, "error", "lobby");
+        dispatch({ type: "noGame" });
+        await goLobby(true);
+      } else if (again instanceof ApiError) {
+        tell(again.message, "error", view);
+      }
+    }
+  }
+
+  async function roll() {
+    const g = S().game;
+    if (!canAct(S()) || g.rolls_left <= 0) return;
+    const hold = g.dice === null ? NO_HOLD : S().hold.slice();
+    if (hold.every(Boolean)) return;
+    await act(async () => {
+      dispatch({ type: "rolled", game: await api.roll(g, hold), hold });
+    });
+  }
+
+  function toggleDie(index) {
+    dispatch({ type: "toggleHold", index });
+  }
+
+  async function askZero(category) {
+    const yes = await confirmDialog(say.confirmZero(category));
+    if (!yes) tell(say.ZERO_CANCELLED);
+    return yes;
+  }
+
+  async function score(category, confirmZero = false) {
+    const before = S().game;
+    if (!canAct(S())) return;
+    const p = before.preview ? before.preview[category] : null;
+    if (!p || !p.allowed) return;
+    // U2: the server marks each box whose score it would refuse without confirmation (it
+    // answers zero_needs_confirmation, which also opens the dialog, should the two disagree).
+    if (!confirmZero && p.needs_confirmation) {
+      if (await askZero(category)) await score(category, true);
+      return;
+    }
+    let needsConfirm = false;
+    await act(async () => {
+      let game;
+      try {
+        game = await api.score(before, category, confirmZero);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === "zero_needs_confirmation") {
+          needsConfirm = true;
+          return;
+        }
+        throw err;
+      }
+      dispatch({ type: "scored", before, game, category });
+      const turn = game.computer_turn;
+      if (game.mode === "vs_computer" && turn && turn.steps.length) startReplay(before, turn);
+      else afterTurn();
+    });
+    if (needsConfirm && (await askZero(category))) await score(category, true);
+  }
+
+  /** The player's turn is over (and the computer's replayed): the end, or the next turn. */
+  function afterTurn() {
+    if (S().game.status === "finished") {
+      refreshLobbyData();
+      store.afterRender(() => byTestId("play-again").focus());
+    } else {
+      keepFocus();
+    }
+  }
+
+  function startReplay(before, turn) {
+    replay.start(before, turn);
+    if (!S().replay) return; // 直接跳过: already over
+    store.afterRender(() => {
+      // The box just chosen is disabled now; a keyboard player lands on 「跳过」 instead.
+      const active = document.activeElement;
+      if (!active || active === document.body || active.disabled) {
+        byTestId("skip-replay").focus({ preventScroll: true });
+      }
+      // Keep the tray in view for the computer's turn ("nearest": no jump when it is).
+      document.querySelector(".felt").scrollIntoView({ block: "nearest", behavior: smooth() });
+    });
+  }
+
+  async function hint() {
+    const g = S().game;
+    if (!g || S().view !== "game" || !canAct(S())) return;
+    if (g.hints_left <= 0) return tell(say.NO_HINTS_LEFT, "error");
+    if (g.dice === null) return tell(say.ROLL_FIRST);
+    await act(async () => {
+      dispatch({ type: "hinted", res: await api.hint(g) });
+      store.afterRender(showHinted);
+    });
+  }
+
+  // ------------------------------------------------------------------ lobby and games
+
+  async function refreshLobbyData() {
+    // One request: the records carry the saved game too (no probing request that 404s).
+    const visit = lobbyVisit;
+    try {
+      dispatch({ type: "records", records: await api.records() });
+    } catch (err) {
+      if (err instanceof ApiError) tell(err.message, "error", "lobby");
+    }
+    // Even after a failure the buttons may act: the server's 409 game_in_progress still asks.
+    if (visit === lobbyVisit) dispatch({ type: "lobbyReady", ready: true });
+  }
+
+  /** Arriving in the lobby: its buttons wait for this visit's data (F2). */
+  function newLobbyVisit() {
+    lobbyVisit += 1;
+    dispatch({ type: "lobbyReady", ready: false });
+  }
+
+  /** POST /api/games. A game saved meanwhile (another tab) makes the server answer 409
+   * game_in_progress, naming it: ask, then replace it only on a yes (F2). */
+  async function createGame(mode, difficulty, replace) {
+    let savedElsewhere = null;
+    const game = await act(async () => {
+      try {
+        return await api.create(mode, difficulty, replace);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === "game_in_progress") {
+          savedElsewhere = err.message;
+          return null;
+        }
+        throw err;
+      }
+    });
+    if (game || savedElsewhere === null) return game;
+    if (await confirmDialog(say.confirmAbandon(savedElsewhere))) {
+      return act(() => api.create(mode, difficulty, true));
+    }
+    if (S().view === "lobby") await refreshLobbyData(); // show the saved game to continue
+    return null;
+  }
+
+  function enterGame(game) {
+    replay.stop();
+    // U6: the holds as the player left them (kept in this browser for this game's version).
+    dispatch({ type: "enterGame", game, hold: storedHold(game) });
+    go(store, "game");
+    keepFocus();
+  }
+
+  async function goLobby(keepMessage = false) {
+    replay.stop();
+    dispatch({ type: "leaveGame" });
+    // The table's last announcement means nothing in the lobby.
+    if (!keepMessage) tell("", "info", "lobby");
+    newLobbyVisit();
+    go(store, "lobby");
+    await refreshLobbyData();
+  }
+
+  async function startNew(mode, difficulty) {
+    if (S().busy || !S().lobbyReady) return;
+    const saved = S().saved;
+    if (saved && !(await confirmDialog(say.confirmAbandon(say.abandonSaved(saved))))) return;
+    const game = await createGame(mode, difficulty, Boolean(saved));
+    if (game) {
+      tell(say.started(mode));
+      enterGame(game);
+    }
+  }
+
+  async function continueGame() {
+    const saved = S().saved;
+    if (!saved || S().busy) return;
+    dispatch({ type: "resync", game: saved });
+    // U6/F1: the saved game exactly as it stands (dice, rolls left, scores): nothing restarts.
+    const game = await act(() => api.current());
+    if (game) {
+      tell(say.continued(game));
+      enterGame(game);
+    } else {
+      await refreshLobbyData();
+    }
+  }
+
+  async function restart() {
+    const g = S().game;
+    if (!g || S().busy) return;
+    const playing = g.status === "in_progress";
+    // U3 + F2: immediate before any box is scored; after that, one tap confirms.
+    if (playing && Object.values(g.players.human.boxes).some((points) => points !== null)) {
+      if (!(await confirmDialog(say.confirmRestart(g))) || S().game !== g) return;
+    }
+    replay.stop();
+    dispatch({ type: "replayCancel" });
+    const difficulty = g.difficulty || CONFIG.default_difficulty;
+    const game = await createGame(g.mode, difficulty, playing);
+    if (game) {
+      tell(say.RESTARTED);
+      enterGame(game);
+    }
+  }
+
+  /** The address changed (a reload, back/forward): show its view. */
+  async function route() {
+    const view = viewOf(location.pathname);
+    if (view === "rules") {
+      dispatch({ type: "navigate", view });
+      store.afterRender(() => window.scrollTo(0, 0));
+    } else if (view === "game" && S().game) {
+      dispatch({ type: "navigate", view });
+    } else if (view === "game") {
+      // A reload on the table: show the saved game as it stands.
+      await refreshLobbyData();
+      if (S().saved) enterGame(S().saved);
+      else await goLobby();
+    } else {
+      replay.stop();
+      newLobbyVisit();
+      dispatch({ type: "leaveGame" });
+      dispatch({ type: "navigate", view });
+      if (location.pathname !== "/") history.replaceState(null, "", "/");
+      await refreshLobbyData();
+    }
+  }
+
+  // ------------------------------------------------------------------- small controls
+
+  function showResult(show) {
+    dispatch({ type: "showGameOver", show });
+    store.afterRender(() => byTestId(show ? "play-again" : "show-result").focus());
+  }
+
+  function rulesBack() {
+    if (S().previousView === "game" && S().game) go(store, "game");
+    else goLobby();
+  }
+
+  function turnLog(open) {
+    if (S().turnLogOpen === open) return;
+    dispatch({ type: "turnLog", open });
+    const target = open ? "turn-log-close" : "turn-log-toggle";
+    store.afterRender(() => byTestId(target).focus({ preventScroll: true }));
+  }
+
+  return {
+    roll,
+    toggleDie,
+    score,
+    hint,
+    startNew,
+    continueGame,
+    restart,
+    goLobby,
+    route,
+    rules: () => go(store, "rules"),
+    rulesBack,
+    showResult,
+    skipReplay: () => replay.skip(),
+    /** Leaving the table for a page of its own (复盘, 统计): no replay runs behind it. */
+    stopReplay: () => {
+      replay.stop();
+      dispatch({ type: "replayCancel" });
+    },
+    turnLog,
+  };
+}

@@ -1,0 +1,256 @@
+// Every sentence the page says to the player (Simplified Chinese), in one place. Pure
+// functions of plain data: no DOM, no state; the reducer and the actions call them.
+
+import { CATEGORY_NAMES, DIFFICULTY_NAMES, LIMITS } from "./state.js";
+
+const list = (dice) => dice.join("、");
+const box = (category) => CATEGORY_NAMES[category] || category;
+
+/** 你掷出了 …: after the player's roll. */
+export function rolled(game) {
+  const rest =
+    game.rolls_left === 0 ? "三次掷完，骰子已锁定，请选一格登记。" : `还能再掷 ${game.rolls_left} 次。`;
+  return `你掷出了 ${list(game.dice)}。${rest}`;
+}
+
+/** After the player wrote a box. */
+export function scored(dice, category, points) {
+  return `你把 ${list(dice)} 登记在「${box(category)}」，得 ${points} 分。`;
+}
+
+/** One step of the computer's turn (also announced, U8). */
+export function describeStep(step, index) {
+  const dice = list(step.dice);
+  if (step.action === "score") {
+    return `电脑把 ${dice} 登记在「${box(step.category)}」，得 ${step.points} 分。`;
+  }
+  if (index === 0) return `电脑掷出 ${dice}。`;
+  const kept = keptFaces(step.hold, step.dice);
+  return kept.length ? `电脑保留 ${list(kept)}，再掷得到 ${dice}。` : `电脑全部重掷，得到 ${dice}。`;
+}
+
+/** The end of a game, said in the table's message. */
+export function gameOver(game) {
+  const h = game.players.human.total;
+  let text =
+    game.result === "solo"
+      ? `游戏结束，总分 ${h}。`
+      : `游戏结束：你 ${h} 分，电脑 ${game.players.computer.total} 分。`;
+  if (game.new_record && game.result === "solo") text += "新纪录！"; // U7: never in vs
+  return text;
+}
+
+export function keptFaces(hold, dice) {
+  return hold.map((h, i) => (h ? dice[i] : null)).filter((v) => v !== null);
+}
+
+/** A hint: what to do, then its expected-value lesson, as expected final scores (the points
+ * on the card plus the advice's value: "heading for 241.8, or 239.7 the other way"). P2: the
+ * gap shown is the difference of the two values as shown, so the sentence adds up. */
+export function hinted(res) {
+  const card = res.game && res.game.players ? res.game.players.human.total : 0;
+  const shown = (v) => Math.round((card + v) * 10) / 10;
+  const left = `（还剩 ${res.game.hints_left} 次提示）`;
+  let text;
+  if (res.hold) {
+    const kept = keptFaces(res.hold, res.game.dice);
+    text = kept.length
+      ? `提示：保留金色标出的 ${list(kept)}，再掷其余的${left}。`
+      : `提示：全部重掷${left}。`;
+  } else {
+    text = `提示：登记在金色标出的「${box(res.category)}」${left}。`;
+  }
+  if (typeof res.value !== "number") return text;
+  let lesson = `高手算过：照这样做，预计终局 ${shown(res.value).toFixed(1)} 分`;
+  const alt = res.alternative;
+  if (alt) {
+    let what;
+    if (alt.category) what = `登记「${box(alt.category)}」`;
+    else {
+      const kept = keptFaces(alt.hold, res.game.dice);
+      what = kept.length ? `保留 ${list(kept)} 再掷` : "全部重掷";
+    }
+    const gap = (shown(res.value) - shown(alt.value)).toFixed(1);
+    lesson += `；次好的是${what}，预计终局 ${shown(alt.value).toFixed(1)} 分（少 ${gap} 分）`;
+  }
+  return `${text}${lesson}。`;
+}
+
+export const NO_HINTS_LEFT = `这一局的 ${LIMITS.hints_per_game} 次提示已经用完了。`;
+export const ROLL_FIRST = "先掷骰子，再来要提示。";
+export const ZERO_CANCELLED = "已取消，什么都没有改变。";
+export const GAME_GONE = "这一局已经结束或在别处重新开始了，已回到大厅。";
+export const GAME_NOT_FOUND = "找不到这一局了，已回到大厅。";
+export const PAGE_RESYNCED = "页面出了点问题，已重新同步。";
+export const RESTARTED = "已重新开始一局。";
+
+export function started(mode) {
+  return mode === "solo" ? "单人挑战开始：点「掷骰子」。" : "人机对战开始，你先手：点「掷骰子」。";
+}
+
+export function continued(game) {
+  return game.dice === null
+    ? `继续上次的游戏：第 ${game.round} 回合，请掷骰子。`
+    : `继续上次的游戏：第 ${game.round} 回合，骰子和剩余次数都和离开时一样。`;
+}
+
+/** A saved game's short name: 人机对战（普通），第 5 回合. */
+export function savedName(game) {
+  const mode = game.mode === "solo" ? "单人挑战" : `人机对战（${level(game.difficulty)}）`;
+  return `${mode}，第 ${game.round} 回合`;
+}
+
+/** F2: asking before a saved game is abandoned; `text` names it. */
+export function confirmAbandon(text) {
+  return { title: "放弃没下完的那一局？", text, yes: "放弃旧局，开新局", no: "取消" };
+}
+
+export function abandonSaved(game) {
+  return `你有一局${savedName(game)}还没下完。开始新游戏会放弃那一局，确定吗？`;
+}
+
+/** U3 + F2: 重新开始 once a box is scored. */
+export function confirmRestart(game) {
+  return {
+    title: "重新开始？",
+    text: `这一局已经打到第 ${game.round} 回合。重新开始会放弃它，已登记的分数都不再保留，确定吗？`,
+    yes: "放弃这局，重新开始",
+    no: "继续这局",
+  };
+}
+
+/** U2: the zero confirmation dialog. */
+export function confirmZero(category) {
+  const name = box(category);
+  return {
+    title: "登记 0 分？",
+    text: `这一手记在「${name}」是 0 分，而别的格子还能得分。确定要在「${name}」写 0 吗？登记后不能更改。`,
+    yes: "确定写 0",
+    no: "再想想",
+  };
+}
+
+// ------------------------------------------------------- the page's labels (render.js)
+
+const level = (difficulty) => DIFFICULTY_NAMES[difficulty] || difficulty;
+
+export const SUM_NAMES = {
+  upper_subtotal: "上区小计",
+  upper_bonus: "上区奖励",
+  lower_total: "下区",
+  yahtzee_bonus: "快艇加成",
+  total: "总分",
+};
+export const upperSubtotalTitle = (goal, bonus) => `一点到六点相加，满 ${goal} 分奖励 ${bonus} 分`;
+export const VIEW_TITLES = {
+  lobby: "快艇骰子",
+  game: "快艇骰子 · 牌桌",
+  rules: "快艇骰子 · 规则",
+  review: "快艇骰子 · 复盘",
+  stats: "快艇骰子 · 统计",
+};
+export const REVIEW = "复盘";
+export const reviewLabel = (mode, score) => `复盘 ${mode} ${score}`;
+export const YOU = "你";
+export const COMPUTER = "电脑";
+
+export function modeName(mode, difficulty, sep = " · ") {
+  return mode === "solo" ? "单人挑战" : `人机对战${sep}${level(difficulty)}`;
+}
+
+export function computerHeadLevel(difficulty) {
+  return `（${level(difficulty)}）`;
+}
+
+export function savedSummary(saved, rounds) {
+  const mode = saved.mode === "solo" ? "单人挑战" : `人机对战（${level(saved.difficulty)}）`;
+  const them = saved.players.computer ? `，电脑 ${saved.players.computer.total} 分。` : "。";
+  return `有一局没打完：${mode}，第 ${saved.round} / ${rounds} 回合，你 ${saved.players.human.total} 分${them}`;
+}
+
+export function recentScore(g) {
+  return g.mode === "solo" ? `${g.human_total} 分` : `${g.human_total} : ${g.computer_total}`;
+}
+
+export function shortDate(d) {
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getMonth() + 1}月${d.getDate()}日 ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+export function dieTag(locked, held) {
+  return locked ? "锁定" : held ? "保留" : "";
+}
+
+export function dieLabel(i, value, locked, held) {
+  if (value === null) return `第 ${i + 1} 颗：还没掷`;
+  return `第 ${i + 1} 颗：${value} 点` + (locked ? "，已锁定" : held ? "，已保留" : "");
+}
+
+/** A box's accessible name: what it holds or would score. */
+export function boxLabel(name, kind, p, hinted) {
+  let label = `${name}：`;
+  if (kind === "filled") label += `已登记 ${p} 分`;
+  else if (kind === "forbidden") label += `${p.points} 分，百搭规则不允许登记在这里`;
+  else if (kind === "preview") {
+    label += `可得 ${p.points} 分`;
+    if (p.yahtzee_bonus) label += `，另加快艇加成 ${p.yahtzee_bonus}`;
+    if (p.upper_bonus) label += `，并拿到上区奖励 ${p.upper_bonus}`;
+  } else label += "空";
+  return hinted ? `${label}（提示建议登记这里）` : label;
+}
+
+export const UPPER_BONUS_TAG = (bonus) => `+${bonus}奖`;
+export const FORBIDDEN_TITLE = "百搭规则：这一手快艇不能登记在这里";
+
+/** P4: the upper-bonus progress line (`best` = the most the upper boxes can still reach). */
+export function upperProgress(subtotal, goal, earned, best) {
+  if (earned) return `上区 ${subtotal}/${goal} · 已得奖励`;
+  if (best < goal) return `上区 ${subtotal}/${goal} · 已拿不到奖励`;
+  return `上区 ${subtotal}/${goal} · 还差 ${goal - subtotal}`;
+}
+
+export const hintButton = (left) => `提示 (${left})`;
+
+export function hintTitle(left, rolled, perGame) {
+  if (left <= 0) return `这一局的 ${perGame} 次提示已经用完`;
+  return rolled ? "按 H 也可以" : "先掷骰子再要提示";
+}
+
+export const roundLabel = (round, rounds) => `第 ${round} / ${rounds} 回合`;
+
+export function rollsLabel(replaying, over, left) {
+  if (replaying) return "电脑回合";
+  return over ? "已结束" : `剩余 ${left} 次`;
+}
+
+export const rollButton = (first) => (first ? "掷骰子" : "再掷");
+
+export const BANNER = { computer: "电脑回合", over: "游戏结束", you: "轮到你了" };
+
+export const HELP = {
+  over: "看看结算吧。",
+  start: "点「掷骰子」开始这一回合。",
+  joker: "百搭！快艇格已经填过，这手快艇只能登记在计分表里可以点的格子。",
+  locked: "三次掷完了，骰子已锁定：在「你」这一列选一格登记。",
+  allHeld: "五颗都保留了：取消保留一颗再掷，或者直接登记。",
+  play: "点骰子保留或取消，点「再掷」重掷其余的，或者直接在计分表里登记。",
+};
+
+export function computerLogTitle(round, live) {
+  return live ? `电脑正在打第 ${round} 回合` : `电脑的第 ${round} 回合`;
+}
+
+export const turnRound = (round) => `第 ${round} 回合`;
+export const turnPlayer = (player) => (player === "human" ? YOU : COMPUTER);
+export const turnBox = (category) => `→ ${box(category)}`;
+export const turnPoints = (t) => `${t.points} 分` + (t.yahtzee_bonus ? ` +${t.yahtzee_bonus}` : "");
+
+export function resultTitle(game) {
+  const titles = {
+    win: "你赢了！",
+    loss: "电脑赢了",
+    draw: "平局",
+    solo: `本局得分 ${game.players.human.total}`,
+  };
+  return titles[game.result] || "游戏结束";
+}

@@ -1,0 +1,229 @@
+// The page's reducer (src/yahtzee/static/js/reducer.js) is pure: these run it in Node, with
+// no browser. `node --test tests/js/` (run by `make test`).
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+// The page reads the game's names and limits from a JSON block the server embeds in
+// index.html (config.js). Here that block is tests/js/config.json, which a Python test
+// (tests/api/test_page_config_fixture.py) keeps equal to the server's page_config().
+const CONFIG_TEXT = readFileSync(new URL("./config.json", import.meta.url), "utf-8");
+globalThis.document = {
+  getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : null),
+};
+
+const { describeStep, hinted } = await import("../../src/yahtzee/static/js/messages.js");
+const { reduce } = await import("../../src/yahtzee/static/js/reducer.js");
+const { initialState } = await import("../../src/yahtzee/static/js/state.js");
+
+const CATS = [
+  "ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",
+  "full_house", "small_straight", "large_straight", "yahtzee", "chance",
+];
+
+function card(filled = {}) {
+  const boxes = Object.fromEntries(CATS.map((c) => [c, c in filled ? filled[c] : null]));
+  const total = Object.values(filled).reduce((a, b) => a + b, 0);
+  return { boxes, upper_subtotal: 0, upper_bonus: 0, lower_total: 0, yahtzee_bonus: 0, total };
+}
+
+function game(over = {}) {
+  return {
+    id: "g1", version: 1, mode: "solo", difficulty: null, status: "in_progress", round: 1,
+    current_player: "human", dice: null, rolls_left: 3, hints_left: 3,
+    players: { human: card() }, preview: null, computer_turn: null, turns: [],
+    result: null, new_record: false, ...over,
+  };
+}
+
+/** Fold `actions` over `state`, checking on the way that no state is ever mutated. */
+function run(state, ...actions) {
+  for (const action of actions) {
+    const frozen = JSON.stringify(state);
+    const next = reduce(state, action);
+    assert.equal(JSON.stringify(state), frozen, `${action.type} mutated its input`);
+    state = next;
+  }
+  return state;
+}
+
+const inGame = (g = game()) => run(initialState(), { type: "enterGame", game: g });
+
+test("an unknown action is a programming error", () => {
+  assert.throws(() => reduce(initialState(), { type: "nope" }), /unknown action nope/);
+});
+
+test("navigate remembers where the player came from (the rules page's 返回)", () => {
+  const s = run(initialState(), { type: "navigate", view: "game" }, { type: "navigate", view: "rules" });
+  assert.equal(s.view, "rules");
+  assert.equal(s.previousView, "game");
+  assert.equal(reduce(s, { type: "navigate", view: "rules" }), s, "no change, same object");
+});
+
+test("P3: each message carries its view and a fresh serial", () => {
+  const a = run(initialState(), { type: "say", text: "你好" });
+  const b = run(a, { type: "say", text: "你好", kind: "error", view: "lobby" });
+  assert.deepEqual(a.message, { text: "你好", kind: "info", view: "game", serial: 1 });
+  assert.deepEqual(b.message, { text: "你好", kind: "error", view: "lobby", serial: 2 });
+});
+
+test("rolled keeps the holds, marks the thrown dice and clears the hint", () => {
+  const g = game({ dice: [2, 2, 5, 6, 1], rolls_left: 1 });
+  const before = { ...inGame(), hintHold: [true, true, false, false, false], hintCategory: null };
+  const s = run(before, { type: "rolled", game: g, hold: [true, true, false, false, false] });
+  assert.deepEqual(s.rolledMask, [false, false, true, true, true]);
+  assert.deepEqual(s.hold, [true, true, false, false, false]);
+  assert.equal(s.hintHold, null);
+  assert.equal(s.rollSerial, before.rollSerial + 1);
+  assert.equal(s.message.text, "你掷出了 2、2、5、6、1。还能再掷 1 次。");
+});
+
+test("toggleHold only while the player may act and rolls remain", () => {
+  const rolled = run(inGame(), { type: "rolled", game: game({ dice: [1, 2, 3, 4, 5], rolls_left: 2 }), hold: [false, false, false, false, false] });
+  const held = run(rolled, { type: "toggleHold", index: 3 });
+  assert.deepEqual(held.hold, [false, false, false, true, false]);
+  assert.deepEqual(run(held, { type: "toggleHold", index: 3 }).hold, [false, false, false, false, false]);
+  const busy = run(rolled, { type: "busy", busy: true });
+  assert.equal(reduce(busy, { type: "toggleHold", index: 0 }), busy);
+  const locked = run(inGame(), { type: "rolled", game: game({ dice: [1, 2, 3, 4, 5], rolls_left: 0 }), hold: [false, false, false, false, false] });
+  assert.equal(reduce(locked, { type: "toggleHold", index: 0 }), locked);
+});
+
+test("scored in solo says the box and, at the end, opens the end panel", () => {
+  const before = game({ dice: [6, 6, 6, 1, 2], rolls_left: 2 });
+  const after = game({ round: 2, players: { human: card({ three_of_a_kind: 21 }) } });
+  const s = run(inGame(before), { type: "scored", before, game: after, category: "three_of_a_kind" });
+  assert.equal(s.message.text, "你把 6、6、6、1、2 登记在「三条」，得 21 分。");
+  assert.equal(s.showGameOver, false);
+  assert.deepEqual(s.lastDice, [6, 6, 6, 1, 2]);
+  const last = game({ status: "finished", result: "solo", new_record: true, players: { human: card({ chance: 300 }) } });
+  const end = run(inGame(before), { type: "scored", before, game: last, category: "chance" });
+  assert.equal(end.showGameOver, true);
+  assert.equal(end.message.text, "游戏结束，总分 300。新纪录！");
+});
+
+test("U7: a vs game never says 新纪录", () => {
+  const before = game({ mode: "vs_computer", dice: [1, 1, 1, 1, 1] });
+  const vs = game({
+    mode: "vs_computer", status: "finished", result: "loss", new_record: true,
+    players: { human: card({ yahtzee: 50 }), computer: card({ chance: 90 }) },
+  });
+  const s = run(inGame(before), { type: "scored", before, game: vs, category: "yahtzee" });
+  assert.equal(s.message.text, "游戏结束：你 50 分，电脑 90 分。");
+});
+
+test("vs: the computer's turn is replayed step by step, then the turn ends", () => {
+  const steps = [
+    { action: "roll", hold: [false, false, false, false, false], dice: [2, 2, 5, 6, 2] },
+    { action: "roll", hold: [true, true, false, false, true], dice: [2, 2, 2, 1, 2] },
+    { action: "score", category: "twos", points: 8, dice: [2, 2, 2, 1, 2] },
+  ];
+  const turn = { round: 1, steps };
+  const before = game({ mode: "vs_computer", dice: [3, 3, 3, 4, 5] });
+  const after = game({ mode: "vs_computer", round: 2, computer_turn: turn });
+  let s = run(inGame(before), { type: "scored", before, game: after, category: "threes" });
+  assert.deepEqual(s.lastDice, [2, 2, 2, 1, 2], "the computer's last dice stay on the table");
+  s = run(s, { type: "replayStart", before, turn });
+  assert.equal(s.replay.index, 0);
+  assert.equal(s.message.text, "电脑掷出 2、2、5、6、2。");
+  s = run(s, { type: "replayStep" });
+  assert.equal(s.message.text, "电脑保留 2、2、2，再掷得到 2、2、2、1、2。");
+  s = run(s, { type: "replayStep" }, { type: "replayStep" });
+  assert.equal(s.replay.index, 2, "never past the last step");
+  s = run(s, { type: "replayEnd", skipped: false });
+  assert.equal(s.replay, null);
+  assert.equal(s.message.text, "电脑把 2、2、2、1、2 登记在「二点」，得 8 分。");
+});
+
+test("skipping a replay says its last step at once", () => {
+  const steps = [
+    { action: "roll", hold: [false, false, false, false, false], dice: [6, 6, 6, 6, 1] },
+    { action: "score", category: "sixes", points: 24, dice: [6, 6, 6, 6, 1] },
+  ];
+  let s = run(inGame(), { type: "replayStart", before: game(), turn: { round: 3, steps } });
+  s = run(s, { type: "replayEnd", skipped: true });
+  assert.equal(s.message.text, describeStep(steps[1], 1));
+  assert.equal(s.replay, null);
+});
+
+test("hinted: dice to keep (gold) or a box, and a gap that adds up as shown (P2)", () => {
+  const g = game({ dice: [5, 5, 2, 3, 5], rolls_left: 2, hints_left: 2 });
+  const res = {
+    hold: [true, true, false, false, true], category: null, value: 241.84,
+    alternative: { hold: [true, true, false, false, false], category: null, value: 239.66 }, game: g,
+  };
+  const s = run(inGame(), { type: "hinted", res });
+  assert.deepEqual(s.hintHold, [true, true, false, false, true]);
+  assert.deepEqual(s.hold, s.hintHold);
+  assert.match(s.message.text, /预计终局 241\.8 分；次好的是保留 5、5 再掷，预计终局 239\.7 分（少 2\.1 分）。$/);
+  const boxHint = run(inGame(), { type: "hinted", res: { hold: null, category: "chance", value: null, alternative: null, game: g } });
+  assert.equal(boxHint.hintCategory, "chance");
+  assert.equal(boxHint.message.text, "提示：登记在金色标出的「机会」（还剩 2 次提示）。");
+  // Whatever the values, the sentence's numbers add up as printed.
+  for (const [a, b] of [[10.05, 10.04], [241.84, 239.66], [199.95, 197.04], [3.26, 0.14]]) {
+    const text = hinted({ ...res, value: a, alternative: { ...res.alternative, value: b } });
+    const [, best, alt, gap] = text.match(/预计终局 ([\d.]+) 分.*预计终局 ([\d.]+) 分（少 ([\d.]+) 分）/);
+    assert.equal((Number(best) - Number(alt)).toFixed(1), gap, text);
+  }
+});
+
+test("resync keeps this turn's holds, clears them when the turn changed", () => {
+  const g = game({ dice: [1, 2, 3, 4, 5], rolls_left: 2 });
+  const held = { ...inGame(g), hold: [true, false, false, false, false] };
+  assert.deepEqual(run(held, { type: "resync", game: { ...g, version: 9 } }).hold, held.hold);
+  const next = run(held, { type: "resync", game: game({ round: 2 }) });
+  assert.deepEqual(next.hold, [false, false, false, false, false]);
+});
+
+test("records: the saved game to continue is the in-progress one only", () => {
+  const records = { best_score: 200, wins: 1, losses: 0, draws: 0, recent: [], current_game: game() };
+  assert.equal(run(initialState(), { type: "records", records }).saved.id, "g1");
+  const none = { ...records, current_game: null };
+  assert.equal(run(initialState(), { type: "records", records: none }).saved, null);
+});
+
+test("enterGame starts clean; leaveGame and noGame drop the replay", () => {
+  const dirty = { ...initialState(), hold: [true, true, true, true, false], replay: { index: 1 }, saved: game() };
+  const s = run(dirty, { type: "enterGame", game: game() });
+  assert.deepEqual(s.hold, [false, false, false, false, false]);
+  assert.equal(s.replay, null);
+  assert.equal(s.saved, null);
+  assert.equal(run(dirty, { type: "leaveGame" }).replay, null);
+  assert.equal(run(dirty, { type: "noGame" }).game, null);
+  assert.equal(run(dirty, { type: "replayCancel" }).replay, null);
+});
+
+test("the store renders once per animation frame, then runs what waited for it", async () => {
+  const { createStore } = await import("../../src/yahtzee/static/js/store.js");
+  const frames = [];
+  globalThis.requestAnimationFrame = (fn) => frames.push(fn);
+  globalThis.cancelAnimationFrame = () => {};
+  const renders = [];
+  const store = createStore(reduce, initialState(), (s) => renders.push(s.message.serial));
+  store.dispatch({ type: "say", text: "一" });
+  store.dispatch({ type: "say", text: "二" });
+  let after = null;
+  store.afterRender(() => (after = renders.length));
+  store.dispatch({ type: "say", text: "三" });
+  assert.equal(frames.length, 1, "one frame requested for three actions");
+  assert.deepEqual(renders, []);
+  frames.shift()();
+  assert.deepEqual(renders, [3], "one render, of the latest state");
+  assert.equal(after, 1);
+  store.dispatch({ type: "navigate", view: "lobby" }); // no change: nothing to render
+  assert.equal(frames.length, 0);
+});
+
+test("F2: lobbyReady flips only on change", () => {
+  const s = run(initialState(), { type: "lobbyReady", ready: true });
+  assert.equal(s.lobbyReady, true);
+  assert.equal(reduce(s, { type: "lobbyReady", ready: true }), s);
+});
+
+test("U6: entering a game restores the holds kept for it", () => {
+  const g = game({ dice: [4, 4, 1, 2, 4], rolls_left: 1 });
+  const s = run(initialState(), { type: "enterGame", game: g, hold: [true, true, false, false, true] });
+  assert.deepEqual(s.hold, [true, true, false, false, true]);
+  assert.deepEqual(run(initialState(), { type: "enterGame", game: g, hold: null }).hold, [false, false, false, false, false]);
+});

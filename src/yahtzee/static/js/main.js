@@ -49,7 +49,11 @@ function wire() {
   on("start-solo", () => actions.startNew("solo", null));
   on("start-vs", () => actions.startNew("vs_computer", chosenDifficulty()));
   on("continue", actions.continueGame);
-  on("roll", actions.roll);
+  // The second click of a double click (detail 2) is the same intent as the first: one roll,
+  // however fast the first request came back. Keyboard activation has detail 0.
+  on("roll", (event) => {
+    if (event.detail <= 1) actions.roll();
+  });
   on("hint", actions.hint);
   on("restart", actions.restart);
   on("lobby", () => actions.goLobby());

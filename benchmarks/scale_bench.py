@@ -29,8 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,7 +39,7 @@ from load_bench import Identity, Stats, _phase  # the load benchmark's players (
 from server_process import (  # (load_bench put tests/ on the path)
     NO_LIMIT_ARGS,
     ServerProcess,
-    free_port,
+    Stack,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,53 +81,30 @@ def _children(pid: int) -> list[int]:
     return kids
 
 
-class Stack:
-    """``scripts/stack.sh`` in a temporary directory, on free ports."""
+def _start_stack(base: Path) -> Stack:
+    """Start PostgreSQL, the app processes and nginx, without rate limits (raises if any fails)."""
+    stack = Stack(base, NO_LIMIT_ARGS)
+    started = stack.run("start")
+    if started.returncode != 0:
+        raise RuntimeError(f"scripts/stack.sh start failed:\n{started.stdout}{started.stderr}")
+    return stack
 
-    def __init__(self, base: Path) -> None:
-        self.dir = base / "stack"
-        self.port = free_port()
-        self.app_ports = [free_port(), free_port()]
-        self.env = {
-            **os.environ,
-            "STACK_PORT": str(self.port),
-            "STACK_APP_PORTS": " ".join(map(str, self.app_ports)),
-            "STACK_PYTHON": sys.executable,
-            "STACK_APP_ARGS": " ".join(NO_LIMIT_ARGS),
-        }
 
-    def start(self) -> Stack:
-        """Start PostgreSQL, the app processes and nginx (raises if any fails)."""
-        subprocess.run(
-            ["bash", str(ROOT / "scripts" / "stack.sh"), "start", str(self.dir)],
-            env=self.env,
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        return self
+def _app_pids(stack: Stack) -> list[int]:
+    """The app processes."""
+    return [int((stack.dir / f"app-{p}.pid").read_text()) for p in stack.app_ports]
 
-    def stop(self) -> None:
-        """Stop everything."""
-        subprocess.run(
-            ["bash", str(ROOT / "scripts" / "stack.sh"), "stop", str(self.dir)],
-            env=self.env,
-            check=False,
-            stdout=subprocess.DEVNULL,
-        )
 
-    def app_pids(self) -> list[int]:
-        """The app processes."""
-        return [int((self.dir / f"app-{p}.pid").read_text()) for p in self.app_ports]
+def _nginx_pids(stack: Stack) -> list[int]:
+    """nginx's master and workers."""
+    master = int((stack.dir / "nginx.pid").read_text())
+    return [master, *_children(master)]
 
-    def nginx_pids(self) -> list[int]:
-        """nginx's master and workers."""
-        master = int((self.dir / "nginx.pid").read_text())
-        return [master, *_children(master)]
 
-    def postgres_pids(self) -> list[int]:
-        """The postmaster and its backends."""
-        master = int((self.dir / "pg" / "data" / "postmaster.pid").read_text().split()[0])
-        return [master, *_children(master)]
+def _postgres_pids(stack: Stack) -> list[int]:
+    """The postmaster and its backends."""
+    master = int((stack.dir / "pg" / "data" / "postmaster.pid").read_text().split()[0])
+    return [master, *_children(master)]
 
 
 # -- slowloris --------------------------------------------------------------------------------
@@ -221,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             server.stop()
 
-        stack = Stack(base).start()
+        stack = _start_stack(base)
         try:
             for n in args.players:
                 stats = asyncio.run(_phase(stack.port, _players(n), args.seconds, seed=n))
@@ -237,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
             # Players as people play: a pause before each action (exponential, mean 0.1 s,
             # a very fast clicker; the load benchmark's paced phase).
             stats = asyncio.run(_phase(stack.port, players, args.seconds, seed=7, think=0.1))
-            nginx_during = sum(_pss_kb(p) for p in stack.nginx_pids())
+            nginx_during = sum(_pss_kb(p) for p in _nginx_pids(stack))
             counters = report.get(timeout=args.seconds + 60)
             slow.join()
             row = _row(f"(b) + {args.slow} slowloris sockets", args.slow_players, stats)
@@ -252,23 +227,23 @@ def main(argv: list[str] | None = None) -> int:
             if row["p99_ms"] > SLOWLORIS_P99_MS and not args.quick:  # quick: a smoke test
                 print(f"  FAIL: players' p99 must be <= {SLOWLORIS_P99_MS:.0f} ms")
                 failed = True
-            for port, pid in zip(stack.app_ports, stack.app_pids(), strict=True):
+            for port, pid in zip(stack.app_ports, _app_pids(stack), strict=True):
                 rss.append(
                     f"(b) app process :{port} (PostgreSQL): peak RSS "
                     f"{_status_kb(pid, 'VmHWM') / 1024:.0f} MiB"
                 )
-            nginx = stack.nginx_pids()
+            nginx = _nginx_pids(stack)
             rss.append(
                 f"(b) nginx, {len(nginx)} processes: PSS {nginx_during / 1024:.1f} MiB in all "
                 f"during slowloris, {sum(_pss_kb(p) for p in nginx) / 1024:.1f} MiB after"
             )
-            pg = stack.postgres_pids()
+            pg = _postgres_pids(stack)
             rss.append(
                 f"(b) PostgreSQL, {len(pg)} processes: PSS "
                 f"{sum(_pss_kb(p) for p in pg) / 1024:.0f} MiB in all"
             )
         finally:
-            stack.stop()
+            stack.run("stop")
     print("memory:")
     for line in rss:
         print("  " + line)

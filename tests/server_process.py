@@ -42,6 +42,9 @@ NO_LIMIT_ARGS: tuple[str, ...] = (
 )
 
 
+_ROOT = Path(__file__).resolve().parents[1]
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nobody listens on right now."""
     with socket.socket() as s:
@@ -148,6 +151,34 @@ class ServerProcess:
         tb: TracebackType | None,
     ) -> None:
         self.stop()
+
+
+class Stack:
+    """``scripts/stack.sh`` (PostgreSQL, two app processes, nginx) in ``base/stack``, on free
+    loopback ports; ``app_args`` are more ``yahtzee serve`` options for the app processes."""
+
+    def __init__(self, base: Path, app_args: Sequence[str] = ()) -> None:
+        self.dir = base / "stack"
+        self.port = free_port()
+        self.app_ports = [free_port(), free_port()]
+        self.env = {
+            **os.environ,
+            "STACK_PORT": str(self.port),
+            "STACK_APP_PORTS": " ".join(map(str, self.app_ports)),
+            "STACK_PYTHON": sys.executable,
+            "STACK_APP_ARGS": " ".join(app_args),
+        }
+
+    def run(self, action: str) -> subprocess.CompletedProcess[str]:
+        """``stack.sh ACTION DIR`` (``start`` or ``stop``), its output captured."""
+        return subprocess.run(
+            ["bash", str(_ROOT / "scripts" / "stack.sh"), action, str(self.dir)],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+            check=False,
+        )
 
 
 class HttpError(Exception):

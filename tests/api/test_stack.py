@@ -18,35 +18,10 @@ from typing import Any
 
 import pytest
 
-from server_process import RawClient, free_port
+from server_process import RawClient, Stack
 from yahtzee.server.middleware import SECURITY_HEADERS
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class Stack:
-    """The ports and directory of a running ``scripts/stack.sh``."""
-
-    def __init__(self, base: Path) -> None:
-        self.dir = base / "stack"
-        self.port = free_port()
-        self.app_ports = [free_port(), free_port()]
-        self.env = {
-            **os.environ,
-            "STACK_PORT": str(self.port),
-            "STACK_APP_PORTS": " ".join(map(str, self.app_ports)),
-            "STACK_PYTHON": sys.executable,
-        }
-
-    def run(self, action: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            ["bash", str(ROOT / "scripts" / "stack.sh"), action, str(self.dir)],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=180,
-            check=False,
-        )
 
 
 @pytest.fixture(scope="module")

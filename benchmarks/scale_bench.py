@@ -40,6 +40,7 @@ from server_process import (  # (load_bench put tests/ on the path)
     NO_LIMIT_ARGS,
     ServerProcess,
     Stack,
+    child_pids,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,18 +70,6 @@ def _pss_kb(pid: int) -> int:
     return 0
 
 
-def _children(pid: int) -> list[int]:
-    kids = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            kids.append(int(stat.parent.name))
-    return kids
-
-
 def _start_stack(base: Path) -> Stack:
     """Start PostgreSQL, the app processes and nginx, without rate limits (raises if any fails)."""
     stack = Stack(base, NO_LIMIT_ARGS)
@@ -98,13 +87,13 @@ def _app_pids(stack: Stack) -> list[int]:
 def _nginx_pids(stack: Stack) -> list[int]:
     """nginx's master and workers."""
     master = int((stack.dir / "nginx.pid").read_text())
-    return [master, *_children(master)]
+    return [master, *child_pids(master)]
 
 
 def _postgres_pids(stack: Stack) -> list[int]:
     """The postmaster and its backends."""
     master = int((stack.dir / "pg" / "data" / "postmaster.pid").read_text().split()[0])
-    return [master, *_children(master)]
+    return [master, *child_pids(master)]
 
 
 # -- slowloris --------------------------------------------------------------------------------

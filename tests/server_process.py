@@ -153,6 +153,19 @@ class ServerProcess:
         self.stop()
 
 
+def child_pids(pid: int) -> list[int]:
+    """The pids of the processes whose parent is ``pid`` (read from /proc)."""
+    kids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            kids.append(int(stat.parent.name))
+    return kids
+
+
 class Stack:
     """``scripts/stack.sh`` (PostgreSQL, two app processes, nginx) in ``base/stack``, on free
     loopback ports; ``app_args`` are more ``yahtzee serve`` options for the app processes."""

@@ -21,6 +21,7 @@ from server_process import (
     ServerProcess,
     SimPlayer,
     check_log,
+    child_pids,
     play,
 )
 from yahtzee.storage.pgcluster import TempCluster
@@ -222,7 +223,7 @@ def test_s1_serve_workers_n_runs_n_processes_on_one_database(pg_url: str, tmp_pa
     args = ["--workers", "2", *_options(tmp_path)]
     with ServerProcess(pg_url, log=tmp_path / "workers.log", args=args) as server:
         assert server.proc is not None
-        workers = _children(server.proc.pid)
+        workers = child_pids(server.proc.pid)
         assert len(workers) >= 2
 
         async def main() -> None:
@@ -251,15 +252,3 @@ def test_s1_serve_workers_n_runs_n_processes_on_one_database(pg_url: str, tmp_pa
                 await client.close()
 
         asyncio.run(main())
-
-
-def _children(pid: int) -> list[int]:
-    kids = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            kids.append(int(stat.parent.name))
-    return kids

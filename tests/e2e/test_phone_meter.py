@@ -368,8 +368,15 @@ def test_p1_a_message_too_long_for_the_phone_is_cut_at_a_line_and_opens_with_a_t
     more.click()
     expect(message).to_have_class(re.compile(r"\bexpanded\b"))
 
-    # The next message starts closed; one that fits needs no button.
+    # The next message starts closed; one that fits needs no button. A hint asked with H
+    # while 收起 has the focus: the button goes, and the focus with it to 再掷 (P2).
     page.unroute(re.compile(r"/api/games/[^/]+/roll$"))
+    more.focus()
+    page.keyboard.press("h")
+    expect(ui.by("hint")).to_have_text("提示 (2)")
+    expect(more).to_be_hidden()
+    expect(message).not_to_have_class(re.compile(r"\b(clamped|expanded)\b"))
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "roll"
     ui.roll()
     expect(message).to_contain_text("你掷出了")
     expect(more).to_be_hidden()

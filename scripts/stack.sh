@@ -8,7 +8,9 @@
 #   scripts/stack.sh stop [DIR]    # stops nginx, the app processes and PostgreSQL
 #
 # Environment: STACK_PORT (nginx, default 8080), STACK_APP_PORTS (default "8001 8002"),
-# STACK_PYTHON (default .venv/bin/python), STACK_APP_ARGS (more `serve` options). Needs Debian's postgresql, nginx and
+# STACK_PYTHON (default .venv/bin/python), STACK_APP_ARGS (more `serve` options),
+# STACK_LIMIT_EXEMPT (networks exempt from nginx's per-address limits besides 127.0.0.1 and
+# ::1, e.g. "127.0.1.0/24"; default none). Needs Debian's postgresql, nginx and
 # libnginx-mod-http-brotli-static (scripts/install-services.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -19,6 +21,7 @@ PORT="${STACK_PORT:-8080}"
 APP_PORTS="${STACK_APP_PORTS:-8001 8002}"
 NGINX="${NGINX:-/usr/sbin/nginx}"
 STACK_APP_ARGS="${STACK_APP_ARGS:-}"  # more options for the app processes
+LIMIT_EXEMPT="${STACK_LIMIT_EXEMPT:-}"
 
 stop() {
     if [ -f "$DIR/nginx.pid" ]; then
@@ -71,11 +74,16 @@ start() {
     # 3. The static files, precompressed, and nginx's own configuration.
     "$PYTHON" "$ROOT/scripts/precompress.py" "$DIR/static" >/dev/null
     mkdir -p "$DIR/nginx-tmp"
+    exempt=""
+    for net in $LIMIT_EXEMPT; do
+        exempt+="    $net 0;\n"
+    done
     sed -e "s#^    listen 8080 #    listen 127.0.0.1:$PORT #" \
         -e "s#root /var/lib/yahtzee/static;#root $DIR/static;#" \
         -e "s#include /etc/nginx/snippets/yahtzee-headers.conf;#include $ROOT/deploy/nginx/yahtzee-headers.conf;#" \
         -e "/^    server 127.0.0.1:800[0-9] max_fails=0;$/d" \
         -e "s#^upstream yahtzee_app {#upstream yahtzee_app {\n$upstreams#" \
+        -e "s#^    ::1 0;#    ::1 0;\n$exempt#" \
         "$ROOT/deploy/nginx/yahtzee.conf" >"$DIR/site.conf"
     nofile="$(ulimit -Hn)"
     [ "$nofile" = unlimited ] && nofile=65536

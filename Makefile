@@ -54,6 +54,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/solver_bench.py
 	$(BIN)/python benchmarks/load_bench.py --rounds 5
 	$(BIN)/python benchmarks/crash_test.py
+	$(BIN)/python benchmarks/crash_test.py --db postgresql
+	$(BIN)/python benchmarks/new_game_burst.py
 	$(BIN)/python benchmarks/first_load.py
 	$(BIN)/python benchmarks/replay_bench.py
 	$(BIN)/python benchmarks/review_bench.py

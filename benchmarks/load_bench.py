@@ -204,14 +204,15 @@ async def _phase(
     seed: int = 0,
     vs_share: float = 0.5,
     think: float = 0.0,
+    first_address: int = 0,
 ) -> Stats:
     """Run one phase with one connection per entry of ``players``; see the module
-    docstring."""
+    docstring. Connection ``i`` comes from ``_address(first_address + i)``."""
     stats = Stats()
     stop_at = time.perf_counter() + seconds
     sessions = [
         Session(
-            RawClient("127.0.0.1", port, local_addr=_address(i)),
+            RawClient("127.0.0.1", port, local_addr=_address(first_address + i)),
             identities,
             random.Random(seed * 1000 + i),
             stats,

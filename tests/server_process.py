@@ -168,9 +168,12 @@ def child_pids(pid: int) -> list[int]:
 
 class Stack:
     """``scripts/stack.sh`` (PostgreSQL, two app processes, nginx) in ``base/stack``, on free
-    loopback ports; ``app_args`` are more ``yahtzee serve`` options for the app processes."""
+    loopback ports; ``app_args`` are more ``yahtzee serve`` options for the app processes,
+    ``limit_exempt`` networks exempt from nginx's per-address limits (besides 127.0.0.1)."""
 
-    def __init__(self, base: Path, app_args: Sequence[str] = ()) -> None:
+    def __init__(
+        self, base: Path, app_args: Sequence[str] = (), limit_exempt: Sequence[str] = ()
+    ) -> None:
         self.dir = base / "stack"
         self.port = free_port()
         self.app_ports = [free_port(), free_port()]
@@ -180,6 +183,7 @@ class Stack:
             "STACK_APP_PORTS": " ".join(map(str, self.app_ports)),
             "STACK_PYTHON": sys.executable,
             "STACK_APP_ARGS": " ".join(app_args),
+            "STACK_LIMIT_EXEMPT": " ".join(limit_exempt),
         }
 
     def run(self, action: str) -> subprocess.CompletedProcess[str]:

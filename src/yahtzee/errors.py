@@ -92,3 +92,13 @@ class GameInProgressError(YahtzeeError):
 
 class NotReviewableError(IllegalMoveError):
     """A review (复盘) of a game that is not finished: still in progress, or abandoned."""
+
+
+class RateLimitExceededError(YahtzeeError):
+    """Over a rate limit the database keeps for every server process (F5): the bucket
+    ``bucket`` has no token left; one comes back in ``retry_after`` seconds."""
+
+    def __init__(self, bucket: str, retry_after: int) -> None:
+        super().__init__(f"rate limit {bucket!r} exceeded: retry after {retry_after} s")
+        self.bucket = bucket
+        self.retry_after = retry_after

@@ -5,14 +5,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from yahtzee.errors import StaleVersionError
+from yahtzee.errors import GameInProgressError, RateLimitExceededError, StaleVersionError
 from yahtzee.game import Mode, Status
 from yahtzee.server.group_commit import GroupCommit
 from yahtzee.storage import Event, GameRecord, SQLiteStorage
-from yahtzee.storage.base import Append
+from yahtzee.storage.base import Charge, Write
 
 ROLL = Event("roll", {"seat": "human", "hold": [False] * 5, "faces": [1, 2, 3, 4, 5]})
 
@@ -33,13 +34,13 @@ def _games(store: SQLiteStorage, n: int) -> list[GameRecord]:
 
 
 class CountingStorage(SQLiteStorage):
-    """Counts the transactions of append_many."""
+    """Counts the transactions of write_many (each one commit, one fsync)."""
 
     batches: list[int]
 
-    def append_many(self, appends: Sequence[Append]) -> list[GameRecord | Exception]:
-        self.batches.append(len(appends))
-        return super().append_many(appends)
+    def write_many(self, writes: Sequence[Write]) -> list[GameRecord | Exception | None]:
+        self.batches.append(len(writes))
+        return super().write_many(writes)
 
 
 def test_f6_append_many_refuses_one_stale_append_and_keeps_the_others(tmp_path: Path) -> None:
@@ -64,6 +65,7 @@ def test_f6_concurrent_appends_share_transactions(tmp_path: Path) -> None:
     store = CountingStorage(tmp_path / "g.db")
     store.batches = []
     games = _games(store, 20)
+    store.batches.clear()  # (each creation was a write_many of its own)
 
     async def run() -> list[GameRecord]:
         writes = GroupCommit(store)
@@ -96,3 +98,73 @@ def test_f6_a_stale_append_in_a_batch_raises_for_its_request_only(tmp_path: Path
     assert isinstance(second, StaleVersionError)
     with pytest.raises(StaleVersionError):
         asyncio.run(store.append(game, [ROLL], status=Status.IN_PROGRESS))
+
+
+START = Event("start", {"mode": "solo", "difficulty": None})
+
+
+def test_f6_new_games_share_transactions_with_the_actions(tmp_path: Path) -> None:
+    """POST /api/games is no longer a commit of its own on the event loop: a burst of new
+    games rides in the same batches as the actions (one fsync for many)."""
+    store = CountingStorage(tmp_path / "g.db")
+    store.batches = []
+    games = _games(store, 10)
+    store.batches.clear()
+
+    async def run() -> list[GameRecord]:
+        writes = GroupCommit(store)
+        news = [
+            writes.create_game(
+                game_id=f"new{i}",
+                player_id=f"q{i}",
+                mode=Mode.SOLO,
+                difficulty=None,
+                events=[START],
+            )
+            for i in range(30)
+        ]
+        rolls = [writes.append(game, [ROLL], status=Status.IN_PROGRESS) for game in games]
+        return await asyncio.gather(*news, *rolls)
+
+    records = asyncio.run(run())
+    assert [r.version for r in records] == [1] * 30 + [2] * 10
+    assert sum(store.batches) == 40
+    assert len(store.batches) <= 2  # the first write alone, then everything else at once
+    assert asyncio.run(store.get_game("new29")) is not None
+
+
+def test_f5_a_refused_new_game_in_a_batch_leaves_the_others(tmp_path: Path) -> None:
+    """An empty bucket or a kept game refuses its own write only; a kept game still spends
+    its token (the refusal counts against the limit)."""
+    store = SQLiteStorage(tmp_path / "g.db")
+
+    def charge() -> list[Charge]:
+        return [Charge("new_games", "alice", 2, 60.0, 1000.0)]
+
+    def new(i: int, player: str, charges: list[Charge]) -> Any:
+        return writes.create_game(
+            game_id=f"n{i}",
+            player_id=player,
+            mode=Mode.SOLO,
+            difficulty=None,
+            events=[START],
+            charges=charges,
+        )
+
+    async def run() -> list[Any]:
+        return await asyncio.gather(  # type: ignore[return-value]
+            new(0, "alice", charge()),  # token 1 of 2
+            new(1, "alice", charge()),  # token 2: refused, alice has a game (409)
+            new(2, "alice", charge()),  # no token left: 429
+            new(3, "bob", []),
+            return_exceptions=True,
+        )
+
+    writes = GroupCommit(store)
+    first, kept, limited, other = asyncio.run(run())
+    assert isinstance(first, GameRecord)
+    assert isinstance(kept, GameInProgressError)
+    assert isinstance(limited, RateLimitExceededError)
+    assert limited.retry_after == 30
+    assert isinstance(other, GameRecord)
+    assert asyncio.run(store.get_game("n2")) is None

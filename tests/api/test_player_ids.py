@@ -85,8 +85,8 @@ def test_f4_an_invented_unsigned_id_is_ignored(api: Api) -> None:
     assert _issued(r).partition(".")[0] != invented
 
 
-# SQLite only: no version that issued unsigned ids ever wrote to PostgreSQL (S1).
-@pytest.mark.parametrize("db", ["sqlite"], indirect=True)
+# On both backends: a database of an older version can be moved to PostgreSQL, and its
+# players' unsigned cookies must keep their games there too.
 def test_f4_an_older_versions_unsigned_id_that_owns_games_is_adopted_once(api: Api) -> None:
     """A cookie from before F4 (the bare id) keeps its games and is re-issued signed."""
     finished = api.play_to_end(api.new())

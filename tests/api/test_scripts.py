@@ -14,3 +14,16 @@ def test_kill_9_mid_load_loses_no_acknowledged_action() -> None:
 def test_load_benchmark_quick_mode_has_no_errors() -> None:
     out = run_quick("load_bench.py")
     assert "errors                  : 0 (must be 0)" in out
+
+
+def test_kill_9_of_server_and_postmaster_on_a_durable_postgresql_loses_nothing() -> None:
+    """F6 on PostgreSQL, measured with fsync on (the suite's own cluster runs without)."""
+    out = run_quick("crash_test.py", "--db", "postgresql")
+    assert "PostgreSQL fsync=on, synchronous_commit=on, full_page_writes=on" in out
+    assert out.count("amcheck of the indexes: ok") == 2
+    assert "crash test: PASS" in out
+
+
+def test_new_game_burst_quick_mode_has_no_errors() -> None:
+    out = run_quick("new_game_burst.py")
+    assert "errors                  : 0 (must be 0)" in out

@@ -1,15 +1,20 @@
 """The production stack on loopback (S1, S2): ``scripts/stack.sh`` starts PostgreSQL, two app
-processes and nginx with ``deploy/nginx/yahtzee.conf``; this checks what nginx adds."""
+processes and nginx with ``deploy/nginx/nginx.conf`` and ``yahtzee.conf``; this checks what
+nginx adds."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import http.client
+import json
 import os
 import re
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -181,3 +186,179 @@ def test_s2_scale_benchmark_quick_mode_has_no_errors() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "scale benchmark: PASS" in done.stdout
     assert "0 refused" in done.stdout
+
+
+# -- nginx's per-address limits (S2): real, and only for the address over them -------------
+
+
+class _Client:
+    """One keep-alive HTTP connection to nginx from a loopback address of its own."""
+
+    def __init__(self, port: int, address: str) -> None:
+        self.conn = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=30, source_address=(address, 0)
+        )
+        self.cookie = ""
+
+    def send(self, method: str, path: str, body: Any = None) -> tuple[int, dict[str, str], Any]:
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        payload = None
+        if body is not None:
+            payload = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        self.conn.request(method, path, payload, headers)
+        response = self.conn.getresponse()
+        data = response.read()
+        found = {k.lower(): v for k, v in response.getheaders()}
+        if "set-cookie" in found:
+            self.cookie = found["set-cookie"].split(";", 1)[0]
+        return response.status, found, json.loads(data) if data else None
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _play_a_turn(port: int, address: str) -> None:
+    """A new solo game, a roll and a score from ``address``, each answered with success."""
+    client = _Client(port, address)
+    try:
+        status, _, game = client.send("POST", "/api/games", {"mode": "solo"})
+        assert status == 201, (address, status, game)
+        status, _, game = client.send(
+            "POST", f"/api/games/{game['id']}/roll", {"version": game["version"]}
+        )
+        assert status == 200, (address, status, game)
+        allowed = [c for c, o in game["preview"].items() if o["allowed"]]
+        body = {"version": game["version"], "category": allowed[0], "confirm_zero": True}
+        status, _, game = client.send("POST", f"/api/games/{game['id']}/score", body)
+        assert status == 200, (address, status, game)
+    finally:
+        client.close()
+
+
+def _assert_rate_limited_answer(headers: dict[str, str], body: Any) -> None:
+    """nginx's 429 has the app's error shape, Retry-After and the security headers."""
+    assert body["error"]["code"] == "rate_limited"
+    assert "秒后再试" in body["error"]["message"]
+    assert headers["content-type"] == "application/json"
+    assert headers["retry-after"] == "1"
+    assert headers["cache-control"] == "no-store"
+    for name, value in SECURITY_HEADERS:
+        assert headers[name.decode()] == value.decode(), name
+
+
+def _nginx_log(stack: Stack) -> str:
+    return (stack.dir / "nginx-error.log").read_text(errors="replace")
+
+
+def test_s2_nginx_limit_req_refuses_one_address_over_its_rate_while_another_plays(
+    stack: Stack,
+) -> None:
+    """limit_req (20/s, burst 40, on /api): 10 connections from 127.0.9.1 sending as fast as
+    they can get 429 ``rate_limited``; meanwhile 127.0.9.2 plays a turn untouched, and the
+    exempt 127.0.0.1 (local health probes) is never refused."""
+    flooder = "127.0.9.1"
+    refused = threading.Event()
+    done = threading.Event()
+    answers: list[tuple[int, dict[str, str], Any]] = []
+
+    def flood() -> None:
+        client = _Client(stack.port, flooder)
+        try:
+            for _ in range(300):  # a few seconds at most, even on a slow machine
+                if done.is_set():
+                    break
+                answer = client.send("GET", "/api/health")
+                answers.append(answer)
+                if answer[0] == 429:
+                    refused.set()
+        finally:
+            client.close()
+
+    threads = [threading.Thread(target=flood) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    try:
+        assert refused.wait(60), "no 429 for 3,000 requests from one address"
+        _play_a_turn(stack.port, "127.0.9.2")  # while 127.0.9.1 is being refused
+        still_refused = sum(1 for a in answers[-20:] if a[0] == 429)
+    finally:
+        done.set()
+        for thread in threads:
+            thread.join()
+    statuses = {a[0] for a in answers}
+    assert statuses == {200, 429}, statuses
+    assert still_refused > 0  # the flood was still being refused while the other played
+    _, headers, body = next(a for a in answers if a[0] == 429)
+    _assert_rate_limited_answer(headers, body)
+    assert f'zone "yahtzee_api", client: {flooder}' in _nginx_log(stack)
+
+    # The exempt address: as fast as it likes.
+    local = _Client(stack.port, "127.0.0.1")
+    try:
+        assert {local.send("GET", "/api/health")[0] for _ in range(200)} == {200}
+    finally:
+        local.close()
+
+
+def test_s2_nginx_limit_conn_refuses_the_65th_request_in_progress_of_one_address(
+    stack: Stack,
+) -> None:
+    """limit_conn (64 requests in progress per address): 64 uploads from 127.0.9.3 that
+    never end (a body byte a second, so client_body_timeout never fires), opened slower
+    than the rate limit; a 65th request from 127.0.9.3 gets 429 ``rate_limited``, while
+    127.0.9.4 plays a turn; once the uploads end, 127.0.9.3 is served again."""
+    hog = "127.0.9.3"
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def trickle() -> None:
+        while not stop.wait(1.0):
+            for sock in held:
+                with contextlib.suppress(OSError):
+                    sock.sendall(b" ")
+
+    trickler = threading.Thread(target=trickle)
+    trickler.start()
+    try:
+        head = (
+            b"POST /api/games HTTP/1.1\r\nHost: hog\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 1000\r\n\r\n"
+        )
+        for _ in range(64):
+            sock = socket.create_connection(
+                ("127.0.0.1", stack.port), timeout=30, source_address=(hog, 0)
+            )
+            sock.sendall(head)
+            held.append(sock)
+            time.sleep(0.06)  # 16 a second: under limit_req's 20/s, so only limit_conn counts
+        answer = None
+        for _ in range(100):  # until nginx has read all 64 heads (two workers)
+            client = _Client(stack.port, hog)
+            try:
+                answer = client.send("GET", "/api/health")
+            finally:
+                client.close()
+            if answer[0] == 429:
+                break
+            time.sleep(0.1)
+        assert answer is not None
+        assert answer[0] == 429, answer
+        _assert_rate_limited_answer(answer[1], answer[2])
+        assert f'limiting connections by zone "yahtzee_conn", client: {hog}' in _nginx_log(stack)
+        _play_a_turn(stack.port, "127.0.9.4")
+    finally:
+        stop.set()
+        trickler.join()
+        for sock in held:
+            sock.close()
+    for _ in range(100):  # nginx notices the closed uploads
+        client = _Client(stack.port, hog)
+        try:
+            status = client.send("GET", "/api/health")[0]
+        finally:
+            client.close()
+        if status == 200:
+            break
+        time.sleep(0.1)
+    assert status == 200

@@ -357,7 +357,6 @@ def test_f5_s1_postgres_prunes_only_unplayed_abandoned_games(pg_url: str) -> Non
         assert rolled is not None
         await store.append(rolled, [Event("roll", {"faces": [1] * 5})], status=Status.IN_PROGRESS)
         await _new(store, "current", replace=True)  # abandons "rolled" (which has a roll)
-        assert not store.owns_games(PLAYER)  # no unsigned (legacy) ids on PostgreSQL
         assert await store.prune_unplayed("0000") == 0  # nothing that old
         assert await store.prune_unplayed("9999") == 1
         assert await store.get_game("unplayed") is None

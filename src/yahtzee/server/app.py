@@ -32,7 +32,7 @@ from yahtzee.server.identity import (
     default_secret_path,
     load_secret,
 )
-from yahtzee.server.limits import Guard
+from yahtzee.server.limits import PROCESS_TTL_BEATS, Guard, ProcessRegistration
 from yahtzee.server.middleware import ServerMiddleware
 from yahtzee.server.pruning import prune, prune_now_and_daily
 from yahtzee.server.reviews import ReviewService
@@ -126,8 +126,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         run_coroutine(storage.close())  # (not yet serving: no event loop of ours runs)
         raise
     service = GameService(storage, _dice(settings), _players(settings))
-    guard = Guard(settings.limits, settings.clock)
-    players = PlayerIds(signer, storage.owns_games, guard.new_players.take)
+    guard = Guard(settings.limits, service.writer, settings.clock)
+    players = PlayerIds(signer, storage.owns_games, guard.new_player)
+    registration = ProcessRegistration(
+        storage,
+        guard,
+        clock=settings.clock,
+        every=settings.heartbeat_seconds,
+        ttl=PROCESS_TTL_BEATS * settings.heartbeat_seconds,
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -147,10 +154,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except StorageError as exc:  # a read-only disk must not keep the games from being read
             log.warning("pruning unplayed games failed: %s", exc)
         pruner = asyncio.create_task(prune_now_and_daily(storage, days, first=False))
+        # F5: the share of the action limit needs the count of live processes first.
+        await registration.beat()
+        heartbeat = asyncio.create_task(registration.run())
         yield
-        pruner.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await pruner
+        for task in (pruner, heartbeat):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await registration.leave()
         await storage.close()
 
     app = FastAPI(

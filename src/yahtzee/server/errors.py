@@ -36,6 +36,19 @@ class ApiError(Exception):
         self.headers = headers  # extra response headers (``Retry-After`` of a 429)
 
 
+class RateLimitedError(ApiError):
+    """Over a limit: 429 ``rate_limited`` with the seconds to wait (``Retry-After``)."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            429,
+            "rate_limited",
+            f"操作太频繁了，请 {retry_after} 秒后再试。",
+            headers={"retry-after": str(retry_after)},
+        )
+        self.retry_after = retry_after
+
+
 class InvalidInputError(ApiError):
     """A query the domain refused as malformed or impossible (``/api/advice``)."""
 
@@ -159,6 +172,8 @@ def to_api_error(exc: Exception) -> ApiError:
         )
     if isinstance(exc, domain.GameInProgressError):
         return ApiError(409, "game_in_progress", _game_in_progress_message(exc))
+    if isinstance(exc, domain.RateLimitExceededError):  # a limit kept in the database
+        return RateLimitedError(exc.retry_after)
     if isinstance(exc, domain.IllegalMoveError):
         for cls, code, message in _ILLEGAL_MESSAGES:
             if isinstance(exc, cls):

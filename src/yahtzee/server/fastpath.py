@@ -51,7 +51,7 @@ class ActionFastPath:
         self, scope: Scope, receive: Receive, send: Send, game_id: str, name: str
     ) -> None:
         try:
-            player = player_of(scope)
+            player = await player_of(scope)
             self.guard.actions.take(player)  # F5, before any work
             content = await ACTIONS[name](self.service, player, game_id, await _body(receive))
         except HANDLED as exc:  # the same answer as the application's exception handlers

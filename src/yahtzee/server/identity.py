@@ -32,7 +32,7 @@ import hmac
 import os
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 SECRET_BYTES = 32
@@ -142,28 +142,29 @@ class PlayerIds:
 
     ``owns_games(id)`` says whether a bare legacy id owns a game (then it is adopted);
     ``before_mint(address)`` runs before a new id is made for a client address (the rate
-    limit of new players raises there, F5).
+    limit of new players raises there, F5). Both ask the database, so resolving is a
+    coroutine.
     """
 
     def __init__(
         self,
         signer: PlayerSigner,
-        owns_games: Callable[[str], bool],
-        before_mint: Callable[[str], None] | None = None,
+        owns_games: Callable[[str], Awaitable[bool]],
+        before_mint: Callable[[str], Awaitable[None]] | None = None,
     ) -> None:
         self.signer = signer
         self._owns_games = owns_games
         self._before_mint = before_mint
 
-    def resolve(self, cookie: str | None, address: str) -> tuple[str, bool]:
+    async def resolve(self, cookie: str | None, address: str) -> tuple[str, bool]:
         """``(player_id, issue_cookie)`` for a request carrying ``cookie`` (or none)."""
         if cookie is not None:
             player_id = self.signer.verify(cookie)
             if player_id is not None:
                 return player_id, False
             bare = legacy_id(cookie)
-            if bare is not None and self._owns_games(bare):
+            if bare is not None and await self._owns_games(bare):
                 return bare, True  # an older version's cookie: signed from now on
         if self._before_mint is not None:
-            self._before_mint(address)
+            await self._before_mint(address)
         return new_player_id(), True

@@ -1,41 +1,82 @@
-"""Rate limits (F5): token buckets per player and per client address, in process.
+"""Rate limits (F5), held across every server process on one database.
 
-Each limit is a rate with a burst of the same size (``30`` a minute: up to 30 at once,
-then one every 2 s). A bucket remembers only its level and when it was last topped up;
-buckets that have refilled completely carry no information and are dropped, and the table
-holds at most ``max_keys`` of them (the least recently used go first), so the memory is
-bounded whatever the number of clients.
+The limits, each a rate with a burst of the same size (``30`` a minute: up to 30 at once,
+then one every 2 s), per player and per client address:
 
-One process's limits count that process's requests only: with several server processes a
-client gets up to that many times the rate (the limits stay a bound, just a looser one).
+* new games per player, new games per client address, new player ids per client address:
+  rare requests, each of which makes the database grow. These are counted **in the
+  database**, in a small table of buckets shared by every process (``rate_buckets``; one
+  number per bucket, see :class:`~yahtzee.storage.base.Charge`). A new game's tokens are
+  taken in the very transaction that inserts it, so no interleaving of processes can
+  create more games than the limit allows, and a refused start writes nothing. On SQLite
+  these writes ride in the group commit with the game actions (no fsync of their own); on
+  PostgreSQL the table is ``UNLOGGED`` (no WAL flush) and the upsert is one statement, in
+  the transaction the new game needs anyway.
+* game actions per player (roll, score, hint): every request of a game, the hot path, and
+  a guard against floods rather than against growth (the rules bound a game's log). A
+  shared bucket there would cost a write, and on PostgreSQL a round trip, per action and
+  per refusal, the very work a flood guard must not cause. So each process keeps its own
+  buckets in memory, but with **its share** of the limit: ``rate / n`` tokens a second
+  and a burst of ``max(1, rate / n)``, where ``n`` is the number of live server processes
+  on the database. Each process registers itself in the database every
+  :data:`HEARTBEAT_SECONDS` and counts the processes seen within :data:`PROCESS_TTL`, on
+  every machine. However a player spreads their requests over the processes, they get at
+  most ``rate`` actions a second in all; a player whose requests all reach one process
+  gets ``rate / n`` (10 a second of the default 20 with two processes, still several
+  times what a person clicks). A new process knows the count at once; the others learn
+  it at their next heartbeat (until then a player could get one more share). A process
+  that died stays counted until its registration expires: the limit is then stricter,
+  never looser.
+
+Over a limit: 429 ``rate_limited`` with ``Retry-After`` (whole seconds).
+
+The times are wall-clock seconds (``time.time``), shared by processes and machines (keep
+their clocks in sync, as NTP does; a skew of a few milliseconds moves a limit by as much).
+An in-memory bucket that has refilled completely carries no information and is dropped,
+and the table holds at most ``max_keys`` of them (the least recently used go first), so
+the memory is bounded whatever the number of clients; full buckets in the database are
+deleted by the same periodic task that keeps the process registration alive.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import math
+import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from yahtzee.serve_config import Limits
-from yahtzee.server.errors import ApiError
+from yahtzee.server.errors import RateLimitedError as RateLimitedError  # (re-exported)
+from yahtzee.storage import Storage, StorageError
+from yahtzee.storage.base import Charge
 
+log = logging.getLogger("yahtzee.server")
 
-class RateLimitedError(ApiError):
-    """Over a limit: 429 ``rate_limited`` with the seconds to wait (``Retry-After``)."""
+#: Seconds between two registrations of a live process (and its count of the others);
+#: ``$YAHTZEE_HEARTBEAT_SECONDS`` sets it (:class:`~yahtzee.server.settings.Settings`).
+HEARTBEAT_SECONDS = 10.0
+#: A process not seen for this many heartbeats is taken for dead (three missed, and a half).
+PROCESS_TTL_BEATS = 3.5
+PROCESS_TTL = PROCESS_TTL_BEATS * HEARTBEAT_SECONDS
+#: Full buckets are deleted from the database every this many heartbeats (a minute).
+PRUNE_EVERY = 6
 
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(
-            429,
-            "rate_limited",
-            f"操作太频繁了，请 {retry_after} 秒后再试。",
-            headers={"retry-after": str(retry_after)},
-        )
-        self.retry_after = retry_after
+# The names of the shared buckets in the database.
+NEW_GAMES = "new_games"  # per player
+ADDRESS_GAMES = "address_games"  # per client address
+NEW_PLAYERS = "new_players"  # per client address
 
 
 class RateLimiter:
-    """Token buckets of ``rate`` tokens per ``per`` seconds, one per key."""
+    """Token buckets of ``rate`` tokens per ``per`` seconds, one per key, in memory.
+
+    :meth:`share` gives this process ``1/n`` of the limit (see the module docstring).
+    """
 
     def __init__(
         self,
@@ -43,22 +84,37 @@ class RateLimiter:
         per: float,
         *,
         max_keys: int = 50_000,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
     ) -> None:
-        self.capacity = float(rate)
-        self.refill = rate / per  # tokens per second
+        self.rate = rate
+        self.per = per
         self.max_keys = max_keys
         self._clock = clock
+        self.capacity = float(rate)
+        self.refill = rate / per  # tokens per second
+        self.processes = 1
         # key -> (tokens, when); least recently used first.
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
 
     @property
     def enabled(self) -> bool:
         """``False`` for a rate of 0 (no limit)."""
-        return self.capacity > 0
+        return self.rate > 0
 
     def __len__(self) -> int:
         return len(self._buckets)
+
+    def share(self, processes: int) -> None:
+        """Keep ``1/processes`` of the limit from now on: that many processes share it."""
+        processes = max(1, processes)
+        if processes == self.processes:
+            return
+        self.processes = processes
+        self.capacity = max(1.0, self.rate / processes)
+        self.refill = self.rate / self.per / processes
+        # A bucket never holds more than the new burst.
+        for key, (tokens, when) in self._buckets.items():
+            self._buckets[key] = (min(tokens, self.capacity), when)
 
     def take(self, key: str) -> None:
         """Spend one token of ``key``'s bucket, or raise :class:`RateLimitedError`."""
@@ -70,7 +126,8 @@ class RateLimiter:
         if entry is None:
             tokens = self.capacity
         else:
-            tokens = min(self.capacity, entry[0] + (now - entry[1]) * self.refill)
+            # (max: a wall clock stepped back must not take tokens away)
+            tokens = min(self.capacity, entry[0] + max(0.0, now - entry[1]) * self.refill)
         if tokens < 1.0:
             buckets[key] = (tokens, now)
             raise RateLimitedError(max(1, math.ceil((1.0 - tokens) / self.refill)))
@@ -90,12 +147,93 @@ class RateLimiter:
             del buckets[key]
 
 
-class Guard:
-    """The server's rate limiters (one instance per application)."""
+class TokenWriter(Protocol):
+    """Where shared tokens are taken: the storage, or its group commit (SQLite)."""
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+    async def take(self, charges: Sequence[Charge]) -> None:
+        """See :meth:`Storage.take`."""
+        ...
+
+
+class Guard:
+    """The server's rate limits (one instance per application; see the module docstring)."""
+
+    def __init__(
+        self, limits: Limits, writer: TokenWriter, clock: Callable[[], float] = time.time
+    ) -> None:
         self.limits = limits
-        self.new_players = RateLimiter(limits.new_players_per_minute, 60.0, clock=clock)
-        self.new_games = RateLimiter(limits.new_games_per_minute, 60.0, clock=clock)
+        self._writer = writer
+        self._clock = clock
         self.actions = RateLimiter(limits.actions_per_second, 1.0, clock=clock)
-        self.address_games = RateLimiter(limits.new_games_per_minute_per_address, 60.0, clock=clock)
+
+    def _charge(self, bucket: str, key: str, rate: int, per: float) -> list[Charge]:
+        return [Charge(bucket, key, rate, per, self._clock())] if rate > 0 else []
+
+    def new_game_charges(self, player: str, address: str) -> list[Charge]:
+        """The tokens a new game takes, in its own transaction: the player's and its
+        client address's."""
+        limits = self.limits
+        return [
+            *self._charge(NEW_GAMES, player, limits.new_games_per_minute, 60.0),
+            *self._charge(ADDRESS_GAMES, address, limits.new_games_per_minute_per_address, 60.0),
+        ]
+
+    async def new_player(self, address: str) -> None:
+        """Take the token of a new player id for ``address``, or raise (429)."""
+        charges = self._charge(NEW_PLAYERS, address, self.limits.new_players_per_minute, 60.0)
+        if charges:
+            await self._writer.take(charges)
+
+
+class ProcessRegistration:
+    """This process's entry in the database's list of live server processes, from which
+    the action limiter takes its share (1 / live processes; see the module docstring).
+
+    :meth:`beat` registers (the server awaits one before serving); :meth:`run` beats every
+    ``every`` seconds and deletes the full buckets now and then, until cancelled;
+    :meth:`leave` withdraws the registration at shutdown.
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        guard: Guard,
+        *,
+        clock: Callable[[], float] = time.time,
+        every: float = HEARTBEAT_SECONDS,
+        ttl: float = PROCESS_TTL,
+    ) -> None:
+        self.storage = storage
+        self.guard = guard
+        self.process_id = secrets.token_hex(8)
+        self._clock = clock
+        self.every = every
+        self.ttl = ttl
+        self._beats = 0
+
+    async def beat(self) -> int:
+        """Register now and share the action limit; returns the live processes' count.
+        A storage fault is logged (the share stays as it was)."""
+        try:
+            processes = await self.storage.register_process(
+                self.process_id, self._clock(), self.ttl
+            )
+            self.guard.actions.share(processes)
+            if self._beats % PRUNE_EVERY == 0:
+                await self.storage.prune_buckets(self._clock())
+        except StorageError as exc:
+            log.warning("registering the server process failed: %s", exc)
+            processes = self.guard.actions.processes
+        self._beats += 1
+        return processes
+
+    async def run(self) -> None:
+        """Beat every ``every`` seconds until cancelled."""
+        while True:
+            await asyncio.sleep(self.every)
+            await self.beat()
+
+    async def leave(self) -> None:
+        """Withdraw the registration (a fault is ignored: it expires by itself)."""
+        with contextlib.suppress(StorageError):
+            await self.storage.unregister_process(self.process_id)

@@ -82,17 +82,17 @@ class Visitor:
         self.player_id: str | None = None
         self.issue = False
 
-    def resolve(self) -> str:
+    async def resolve(self) -> str:
         """The player id (minted, F5-limited, or adopted on first call)."""
         if self.player_id is None:
-            self.player_id, self.issue = self._ids.resolve(self._cookie, self._address)
+            self.player_id, self.issue = await self._ids.resolve(self._cookie, self._address)
         return self.player_id
 
 
-def player_of(scope: Scope) -> str:
+async def player_of(scope: Scope) -> str:
     """The request's player id (see :class:`Visitor`)."""
     visitor: Visitor = scope[PLAYER_SCOPE_KEY]
-    return visitor.resolve()
+    return await visitor.resolve()
 
 
 def client_address(scope: Scope) -> str:

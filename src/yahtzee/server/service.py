@@ -6,13 +6,13 @@ Handlers call these methods; each one is a pure computation through
 and by the storage's conditional update, which is the real guarantee: two racing
 requests, in one process or several, can never both succeed.
 
-The methods are coroutines and await the storage. On SQLite a game action's write goes
-through :class:`~yahtzee.server.group_commit.GroupCommit`: with ``synchronous=FULL`` (F6) a
-commit waits for the disk, so the appends of concurrent requests share one transaction in
-a worker thread. (With ``NORMAL`` a commit cost tens of microseconds and ran inline; a
-writer thread then only added GIL handoffs.) Starting a game still commits inline. On
-PostgreSQL each append is one statement on a pooled connection, awaited: the server
-itself flushes the commits of concurrent connections together.
+The methods are coroutines and await the storage. On SQLite every write (a game action's
+append, a new game) goes through :class:`~yahtzee.server.group_commit.GroupCommit`: with
+``synchronous=FULL`` (F6) a commit waits for the disk, so the writes of concurrent
+requests share one transaction in a worker thread. (With ``NORMAL`` a commit cost tens of
+microseconds and ran inline; a writer thread then only added GIL handoffs.) On
+PostgreSQL each write is awaited on a pooled connection: the server itself flushes the
+commits of concurrent connections together.
 
 Positions are kept in a bounded in-memory cache keyed by game id and version. A miss (a
 restart, an eviction, or a game another process advanced) is filled by replaying the
@@ -81,7 +81,7 @@ from yahtzee.storage import (
     replay,
     start,
 )
-from yahtzee.storage.base import BatchAppender
+from yahtzee.storage.base import BatchWriter, Charge
 from yahtzee.storage.events import MAX_EVENTS, replay_event
 from yahtzee.turn import Keep, Player, Position, RollStep, Score, best_points_now, play_turn
 
@@ -201,8 +201,10 @@ class GameService:
         cache_size: int = 4096,
     ) -> None:
         self.storage = storage
-        # F6: one fsync for concurrent actions (SQLite; PostgreSQL groups its own commits).
-        self._writes = GroupCommit(storage) if isinstance(storage, BatchAppender) else None
+        # F6: one fsync for concurrent writes (SQLite; PostgreSQL groups its own commits).
+        self.writer: Storage | GroupCommit = (
+            GroupCommit(storage) if isinstance(storage, BatchWriter) else storage
+        )
         self.dice = dice
         self._player_factory = players
         self._players: dict[str, Player] = {}
@@ -292,24 +294,26 @@ class GameService:
         difficulty: Difficulty | None,
         *,
         replace: bool = False,
+        charges: Sequence[Charge] = (),
     ) -> GameView:
         """Start a game. The player's unfinished game is abandoned only with ``replace``
         (重新开始); otherwise :class:`~yahtzee.errors.GameInProgressError` names it (F2).
 
-        The check and the insert are one storage transaction, so two racing requests cannot
-        both pass it.
+        The rate-limit tokens (``charges``, F5), the check and the insert are one storage
+        transaction, so racing requests, in one process or several, cannot pass either.
         """
         if mode is Mode.SOLO:
             difficulty = None
         event, game = start(mode, difficulty)
         try:
-            stored = await self.storage.create_game(
+            stored = await self.writer.create_game(
                 game_id=secrets.token_hex(16),
                 player_id=player_id,
                 mode=mode,
                 difficulty=difficulty,
                 events=[event],
                 replace=replace,
+                charges=charges,
             )
         except GameInProgressError as exc:
             saved = await self.load(player_id, exc.game_id)
@@ -435,8 +439,7 @@ class GameService:
         game = fold.game
         try:
             final = game if game.is_over else None
-            writer = self._writes if self._writes is not None else self.storage
-            stored = await writer.append(
+            stored = await self.writer.append(
                 loaded.record, fold.events, status=game.status, final=final
             )
         except StaleVersionError:

@@ -27,6 +27,13 @@ def default_db_path() -> Path | str:
     return Path(platformdirs.user_data_dir("yahtzee", appauthor=False)) / "yahtzee.db"
 
 
+def _heartbeat_seconds() -> float:
+    value = float(os.environ.get("YAHTZEE_HEARTBEAT_SECONDS") or 10.0)
+    if not value > 0:
+        raise ValueError(f"YAHTZEE_HEARTBEAT_SECONDS must be more than 0, got {value}")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything :func:`yahtzee.server.create_app` needs.
@@ -51,4 +58,8 @@ class Settings:
     secret: str | None = field(default_factory=lambda: os.environ.get("YAHTZEE_SECRET") or None)
     secret_file: Path | None = None
     limits: Limits = field(default_factory=Limits)
-    clock: Callable[[], float] = time.monotonic  # of the rate limits (tests stop it)
+    # Of the rate limits: wall-clock seconds, shared by every process (tests stop it).
+    clock: Callable[[], float] = time.time
+    # How often a process registers itself in the database (its share of the action
+    # limit, F5): $YAHTZEE_HEARTBEAT_SECONDS, else 10 s.
+    heartbeat_seconds: float = field(default_factory=_heartbeat_seconds)

@@ -9,6 +9,7 @@ the number of server processes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -85,19 +86,78 @@ class Records:
     recent: tuple[RecentGame, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Charge:
+    """One token to take, at wall-clock time ``now`` (seconds since the epoch), from the
+    shared rate-limit bucket ``(bucket, key)``, which holds ``rate`` tokens and regains
+    them at ``rate`` per ``per`` seconds (F5; see :mod:`yahtzee.server.limits`).
+
+    The database keeps one number per bucket (the generic cell rate algorithm): ``full_at``,
+    the time at which the bucket will be full again. Taking a token is allowed while
+    ``full_at - now <= slack`` and moves ``full_at`` to ``max(full_at, now) + interval``;
+    this is exactly a token bucket of ``rate`` tokens, in one conditional upsert.
+    """
+
+    bucket: str
+    key: str
+    rate: int
+    per: float
+    now: float
+
+    @property
+    def interval(self) -> float:
+        """Seconds per token."""
+        return self.per / self.rate
+
+    @property
+    def slack(self) -> float:
+        """How far ``full_at`` may lie ahead of ``now`` for one more token: the burst
+        (``rate - 1`` tokens' worth), plus a nanosecond against float rounding."""
+        return (self.rate - 1) * self.interval + 1e-9
+
+    def retry_after(self, full_at: float) -> int:
+        """Whole seconds until the refused bucket ``full_at`` has a token (at least 1)."""
+        return max(1, math.ceil(full_at - self.now - self.slack))
+
+
 #: One :meth:`Storage.append` as data: (game, events, status, final position or None).
 Append = tuple["GameRecord", Sequence[Event], Status, "Game | None"]
 
 
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """One :meth:`Storage.create_game` as data (for :meth:`BatchWriter.write_many`)."""
+
+    game_id: str
+    player_id: str
+    mode: Mode
+    difficulty: Difficulty | None
+    events: Sequence[Event]
+    replace: bool = False
+    charges: Sequence[Charge] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TakeTokens:
+    """One :meth:`Storage.take` as data (for :meth:`BatchWriter.write_many`)."""
+
+    charges: Sequence[Charge]
+
+
+#: A write of a batch: an append, a new game, or tokens taken from rate-limit buckets.
+Write = Append | NewGame | TakeTokens
+
+
 @runtime_checkable
-class BatchAppender(Protocol):
-    """A storage that can run several appends as one durable transaction (SQLite: group
+class BatchWriter(Protocol):
+    """A storage that can run several writes as one durable transaction (SQLite: group
     commit, F6). Called from a worker thread, so not a coroutine."""
 
-    def append_many(self, appends: Sequence[Append]) -> list[GameRecord | Exception]:
-        """Several :meth:`Storage.append` in one durable transaction; each result is the
-        updated header or the refusal (StaleVersionError, GameNotFoundError) of that
-        append alone. A storage fault fails them all."""
+    def write_many(self, writes: Sequence[Write]) -> list[GameRecord | Exception | None]:
+        """Several writes in one durable transaction, each in a savepoint of its own. Each
+        result is what the write returns (the game's header; ``None`` for tokens taken)
+        or its refusal alone (StaleVersionError, GameNotFoundError, GameInProgressError,
+        RateLimitExceededError); a storage fault fails them all."""
         ...
 
 
@@ -124,13 +184,24 @@ class Storage(Protocol):
         difficulty: Difficulty | None,
         events: Sequence[Event],
         replace: bool = False,
+        charges: Sequence[Charge] = (),
     ) -> GameRecord:
-        """Store a new game, in one transaction with the check of the player's unfinished one.
+        """Store a new game, in one transaction with the check of the player's unfinished
+        one and with its rate limits (F5).
 
+        First a token is taken from each of ``charges``' buckets: if one is empty,
+        :class:`~yahtzee.errors.RateLimitExceededError` is raised and nothing is written.
         With ``replace`` the unfinished game, if any, becomes ``abandoned``: it gets an
         ``abandon`` event (and its version goes up by one). Without it, an unfinished game
-        raises :class:`GameInProgressError` and nothing is written (F2).
+        raises :class:`GameInProgressError` and nothing but the tokens is written (F2: a
+        refused start still counts against the limits).
         """
+        ...
+
+    async def take(self, charges: Sequence[Charge]) -> None:
+        """Take one token from each bucket of ``charges``, in one transaction, or none at
+        all and raise :class:`~yahtzee.errors.RateLimitExceededError` (F5). The buckets are
+        shared by every process on the database."""
         ...
 
     async def get_game(self, game_id: str) -> GameRecord | None:
@@ -141,11 +212,9 @@ class Storage(Protocol):
         """The player's unfinished game, or ``None``."""
         ...
 
-    def owns_games(self, player_id: str) -> bool:
-        """Whether the player has an unfinished or a finished game (F4: adopting the
-        unsigned ids of older versions). Not a coroutine: it is asked while a request's
-        cookie is resolved, synchronously; PostgreSQL answers ``False`` at once, as no
-        version that issued unsigned ids ever wrote to it."""
+    async def owns_games(self, player_id: str) -> bool:
+        """Whether the player has an unfinished or a finished game (F4: the unsigned id of
+        an older version is adopted only then)."""
         ...
 
     async def append(
@@ -182,6 +251,21 @@ class Storage(Protocol):
         """Delete up to ``limit`` games abandoned before their first roll whose last change
         is older than ``before`` (an ISO 8601 UTC time, as stored), with their events;
         returns how many (F5). Nothing else is ever deleted."""
+        ...
+
+    async def prune_buckets(self, now: float, limit: int = 5000) -> int:
+        """Delete up to ``limit`` rate-limit buckets that are full again at ``now`` (they
+        carry no information) and the process registrations that expired; returns how
+        many rows went."""
+        ...
+
+    async def register_process(self, process_id: str, now: float, ttl: float) -> int:
+        """Record that server process ``process_id`` is alive at ``now`` and return how
+        many processes are (those seen in the last ``ttl`` seconds, this one included)."""
+        ...
+
+    async def unregister_process(self, process_id: str) -> None:
+        """Forget ``process_id`` (it is shutting down)."""
         ...
 
     #: Why the last write failed (:class:`StorageUnavailableError`), or ``None`` once a

@@ -43,10 +43,16 @@ import orjson
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
-from yahtzee.errors import GameInProgressError, GameNotFoundError, StaleVersionError
+from yahtzee.errors import (
+    GameInProgressError,
+    GameNotFoundError,
+    RateLimitExceededError,
+    StaleVersionError,
+)
 from yahtzee.game import Game, Mode, Result, Status
 from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
+    Charge,
     GameRecord,
     RecentGame,
     Records,
@@ -124,7 +130,32 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """CREATE TRIGGER games_no_truncate BEFORE TRUNCATE ON games
             FOR EACH STATEMENT EXECUTE FUNCTION games_no_delete()""",
     ),
+    # v2 (F5 across processes): the rate limits every process shares (one number per
+    # bucket, see storage.base.Charge), and the live server processes, by which each
+    # process divides its share of the per-player action limit (server/limits.py).
+    # UNLOGGED: no WAL, so a token costs no disk flush; after a crash of the database
+    # server PostgreSQL empties them, which only forgives the limits for a minute.
+    (
+        """CREATE UNLOGGED TABLE rate_buckets (
+            bucket TEXT NOT NULL,
+            key TEXT NOT NULL,
+            full_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (bucket, key)
+        )""",
+        """CREATE UNLOGGED TABLE server_processes (
+            id TEXT PRIMARY KEY,
+            seen_at DOUBLE PRECISION NOT NULL
+        )""",
+    ),
 )
+
+# One token of a shared bucket (storage.base.Charge): the conditional upsert returns the
+# new full_at, or no row when the bucket is empty (then nothing changed).
+_TAKE = """INSERT INTO rate_buckets AS b (bucket, key, full_at)
+    VALUES (%(bucket)s, %(key)s, %(now)s + %(interval)s)
+    ON CONFLICT (bucket, key) DO UPDATE SET full_at = GREATEST(b.full_at, %(now)s) + %(interval)s
+    WHERE b.full_at - %(now)s <= %(slack)s
+    RETURNING full_at"""
 
 # Serialises migrations between processes (an arbitrary constant: "yahtzee" in ASCII).
 _MIGRATION_LOCK = 0x7961687473656500
@@ -341,10 +372,13 @@ class PostgresStorage:
         difficulty: Difficulty | None,
         events: Sequence[Event],
         replace: bool = False,
+        charges: Sequence[Charge] = (),
     ) -> GameRecord:
         """See :meth:`Storage.create_game`."""
         now = self._clock()
+        kept: str | None = None  # the unfinished game that refuses this one (F2)
         async with self._connection() as conn, conn.transaction():
+            await self._take(conn, charges)  # (an empty bucket raises: all rolled back)
             # Two processes creating a game for one player at once take turns here, so
             # exactly one abandons the old game and the other abandons the first's.
             await conn.execute(
@@ -356,28 +390,31 @@ class PostgresStorage:
             )
             old = await cur.fetchone()
             if old is not None and not replace:
-                raise GameInProgressError(old[0])  # (rolls back: nothing written)
-            if old is not None:
+                kept = old[0]  # refused, but the tokens taken stay taken (committed)
+            elif old is not None:
                 await conn.execute(
                     "UPDATE games SET status = 'abandoned', version = version + 1, "
                     "updated_at = %s WHERE id = %s",
                     (now, old[0]),
                 )
                 await self._insert_events(conn, old[0], old[1] + 1, [Event("abandon")], now)
-            await conn.execute(
-                "INSERT INTO games (id, player_id, mode, difficulty, status, version, "
-                "created_at, updated_at) VALUES (%s, %s, %s, %s, 'in_progress', %s, %s, %s)",
-                (
-                    game_id,
-                    player_id,
-                    mode.value,
-                    None if difficulty is None else difficulty.value,
-                    len(events),
-                    now,
-                    now,
-                ),
-            )
-            await self._insert_events(conn, game_id, 1, events, now)
+            if kept is None:
+                await conn.execute(
+                    "INSERT INTO games (id, player_id, mode, difficulty, status, version, "
+                    "created_at, updated_at) VALUES (%s, %s, %s, %s, 'in_progress', %s, %s, %s)",
+                    (
+                        game_id,
+                        player_id,
+                        mode.value,
+                        None if difficulty is None else difficulty.value,
+                        len(events),
+                        now,
+                        now,
+                    ),
+                )
+                await self._insert_events(conn, game_id, 1, events, now)
+        if kept is not None:
+            raise GameInProgressError(kept)
         return GameRecord(
             id=game_id,
             player_id=player_id,
@@ -393,6 +430,39 @@ class PostgresStorage:
             computer_total=None,
             new_record=None,
         )
+
+    async def take(self, charges: Sequence[Charge]) -> None:
+        """See :meth:`Storage.take`: one transaction (one statement per bucket)."""
+        if not charges:
+            return
+        async with self._connection() as conn:
+            if len(charges) == 1:
+                await self._take(conn, charges)
+                return
+            async with conn.transaction():
+                await self._take(conn, charges)
+
+    @staticmethod
+    async def _take(conn: psycopg.AsyncConnection[Any], charges: Sequence[Charge]) -> None:
+        """One token of each bucket, or :class:`RateLimitExceededError` (the caller's
+        transaction rolls back what was taken)."""
+        for charge in charges:
+            params = {
+                "bucket": charge.bucket,
+                "key": charge.key,
+                "now": charge.now,
+                "interval": charge.interval,
+                "slack": charge.slack,
+            }
+            cur = await conn.execute(_TAKE, params)
+            if await cur.fetchone() is None:
+                cur = await conn.execute(
+                    "SELECT full_at FROM rate_buckets WHERE bucket = %s AND key = %s",
+                    (charge.bucket, charge.key),
+                )
+                row = await cur.fetchone()
+                full_at = row[0] if row is not None else charge.now
+                raise RateLimitExceededError(charge.bucket, charge.retry_after(full_at))
 
     @staticmethod
     async def _insert_events(
@@ -600,11 +670,22 @@ class PostgresStorage:
         result: list[RecentGame] = await self._read(query)
         return result
 
-    def owns_games(self, player_id: str) -> bool:  # noqa: ARG002 (the interface's)
-        """See :meth:`Storage.owns_games`: always ``False`` here. Unsigned ids were issued
-        only by versions that knew no PostgreSQL, so none owns a game in this database
-        (and the question is asked synchronously, while a cookie is resolved)."""
-        return False
+    async def owns_games(self, player_id: str) -> bool:
+        """See :meth:`Storage.owns_games` (one lookup in the unique index of unfinished
+        games, one in the index of finished ones)."""
+
+        async def query(conn: psycopg.AsyncConnection[Any]) -> bool:
+            cur = await conn.execute(
+                "SELECT EXISTS (SELECT 1 FROM games WHERE player_id = %s "
+                "AND status = 'in_progress') OR EXISTS (SELECT 1 FROM games "
+                "WHERE player_id = %s AND status = 'finished')",
+                (player_id, player_id),
+            )
+            row = await cur.fetchone()
+            return bool(row and row[0])
+
+        result: bool = await self._read(query)
+        return result
 
     async def prune_unplayed(self, before: str, limit: int = 500) -> int:
         """Delete up to ``limit`` games abandoned before their first roll and unchanged
@@ -623,6 +704,34 @@ class PostgresStorage:
                 await conn.execute("DELETE FROM events WHERE game_id = ANY(%s)", (ids,))
                 await conn.execute("DELETE FROM games WHERE id = ANY(%s)", (ids,))
         return len(ids)
+
+    async def prune_buckets(self, now: float, limit: int = 5000) -> int:
+        """See :meth:`Storage.prune_buckets`."""
+        async with self._connection() as conn:
+            cur = await conn.execute(
+                "DELETE FROM rate_buckets WHERE (bucket, key) IN (SELECT bucket, key "
+                "FROM rate_buckets WHERE full_at <= %s LIMIT %s FOR UPDATE SKIP LOCKED)",
+                (now, limit),
+            )
+            return cur.rowcount
+
+    async def register_process(self, process_id: str, now: float, ttl: float) -> int:
+        """See :meth:`Storage.register_process`: one statement."""
+        async with self._connection() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO server_processes (id, seen_at) VALUES (%s, %s) "
+                "ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at",
+                (process_id, now),
+            )
+            await conn.execute("DELETE FROM server_processes WHERE seen_at < %s", (now - ttl,))
+            cur = await conn.execute("SELECT COUNT(*) FROM server_processes")
+            row = await cur.fetchone()
+        return int(row[0]) if row else 1
+
+    async def unregister_process(self, process_id: str) -> None:
+        """See :meth:`Storage.unregister_process`."""
+        async with self._connection() as conn:
+            await conn.execute("DELETE FROM server_processes WHERE id = %s", (process_id,))
 
     async def probe_write(self) -> None:
         """See :meth:`Storage.probe_write`: one round trip on a pooled connection."""

@@ -22,6 +22,7 @@ except the deletion of a whole game that was abandoned before its first roll (pr
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -33,18 +34,30 @@ from typing import Any
 
 import orjson
 
-from yahtzee.errors import GameInProgressError, GameNotFoundError, StaleVersionError
+from yahtzee.errors import (
+    GameInProgressError,
+    GameNotFoundError,
+    RateLimitExceededError,
+    StaleVersionError,
+)
 from yahtzee.game import Game, Mode, Result, Status
 from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
     Append,
+    Charge,
     GameRecord,
+    NewGame,
     RecentGame,
     Records,
     StorageError,
     StorageUnavailableError,
+    TakeTokens,
+    Write,
 )
 from yahtzee.storage.events import Event
+
+# The refusals of one write of a batch: they roll back that write alone.
+_REFUSALS = (StaleVersionError, GameNotFoundError, GameInProgressError, RateLimitExceededError)
 
 # Each migration is a list of statements run in one transaction; never edit a shipped one,
 # append a new one instead.
@@ -105,7 +118,29 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             at TEXT NOT NULL
         )""",
     ),
+    # v3 (F5 across processes): the rate limits every process shares (one number per
+    # bucket, see storage.base.Charge), and the live server processes, by which each
+    # process divides its share of the per-player action limit (server/limits.py).
+    (
+        """CREATE TABLE rate_buckets (
+            bucket TEXT NOT NULL,
+            key TEXT NOT NULL,
+            full_at REAL NOT NULL,
+            PRIMARY KEY (bucket, key)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE server_processes (
+            id TEXT PRIMARY KEY,
+            seen_at REAL NOT NULL
+        ) WITHOUT ROWID""",
+    ),
 )
+
+# One token of a shared bucket (storage.base.Charge): the conditional upsert returns the
+# new full_at, or no row when the bucket is empty (then nothing changed).
+_TAKE = """INSERT INTO rate_buckets (bucket, key, full_at) VALUES (:bucket, :key, :now + :interval)
+    ON CONFLICT (bucket, key) DO UPDATE SET full_at = MAX(full_at, :now) + :interval
+    WHERE full_at - :now <= :slack
+    RETURNING full_at"""
 
 # Pages (4 KiB) of WAL between automatic checkpoints: a WAL file of up to ~16 MiB.
 WAL_AUTOCHECKPOINT = 4000
@@ -300,44 +335,82 @@ class SQLiteStorage:
         difficulty: Difficulty | None,
         events: Sequence[Event],
         replace: bool = False,
+        charges: Sequence[Charge] = (),
     ) -> GameRecord:
-        """See :meth:`Storage.create_game`."""
-        now = self._clock()
-        with self._transaction() as conn:
-            old = conn.execute(
-                "SELECT id, version FROM games WHERE player_id = ? AND status = 'in_progress'",
-                (player_id,),
-            ).fetchone()
-            if old is not None and not replace:
-                raise GameInProgressError(old[0])  # (rolls back: nothing written)
-            if old is not None:
-                conn.execute(
-                    "UPDATE games SET status = 'abandoned', version = version + 1, "
-                    "updated_at = ? WHERE id = ?",
-                    (now, old[0]),
-                )
-                self._insert_events(conn, old[0], old[1] + 1, [Event("abandon")], now)
+        """See :meth:`Storage.create_game` (one transaction, inline; the server batches
+        its new games with the actions instead, through :meth:`write_many`)."""
+        write = NewGame(game_id, player_id, mode, difficulty, events, replace, charges)
+        result = self.write_many([write])[0]
+        if isinstance(result, Exception):
+            raise result
+        assert result is not None
+        return result
+
+    async def take(self, charges: Sequence[Charge]) -> None:
+        """See :meth:`Storage.take` (inline; the server batches it, :meth:`write_many`)."""
+        result = self.write_many([TakeTokens(charges)])[0]
+        if isinstance(result, Exception):
+            raise result
+
+    @staticmethod
+    def _take(conn: sqlite3.Connection, charges: Sequence[Charge]) -> None:
+        """One token of each bucket, or :class:`RateLimitExceededError` (the caller rolls
+        back what was taken)."""
+        for charge in charges:
+            params = {
+                "bucket": charge.bucket,
+                "key": charge.key,
+                "now": charge.now,
+                "interval": charge.interval,
+                "slack": charge.slack,
+            }
+            if conn.execute(_TAKE, params).fetchone() is None:
+                (full_at,) = conn.execute(
+                    "SELECT full_at FROM rate_buckets WHERE bucket = ? AND key = ?",
+                    (charge.bucket, charge.key),
+                ).fetchone()
+                raise RateLimitExceededError(charge.bucket, charge.retry_after(full_at))
+
+    def _create(
+        self, conn: sqlite3.Connection, new: NewGame, now: str
+    ) -> GameRecord | GameInProgressError:
+        """A new game (see :meth:`Storage.create_game`); a kept unfinished game is returned
+        as the refusal, not raised, so that the tokens taken stay taken."""
+        self._take(conn, new.charges)
+        old = conn.execute(
+            "SELECT id, version FROM games WHERE player_id = ? AND status = 'in_progress'",
+            (new.player_id,),
+        ).fetchone()
+        if old is not None and not new.replace:
+            return GameInProgressError(old[0])
+        if old is not None:
             conn.execute(
-                "INSERT INTO games (id, player_id, mode, difficulty, status, version, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, 'in_progress', ?, ?, ?)",
-                (
-                    game_id,
-                    player_id,
-                    mode.value,
-                    None if difficulty is None else difficulty.value,
-                    len(events),
-                    now,
-                    now,
-                ),
+                "UPDATE games SET status = 'abandoned', version = version + 1, "
+                "updated_at = ? WHERE id = ?",
+                (now, old[0]),
             )
-            self._insert_events(conn, game_id, 1, events, now)
+            self._insert_events(conn, old[0], old[1] + 1, [Event("abandon")], now)
+        conn.execute(
+            "INSERT INTO games (id, player_id, mode, difficulty, status, version, "
+            "created_at, updated_at) VALUES (?, ?, ?, ?, 'in_progress', ?, ?, ?)",
+            (
+                new.game_id,
+                new.player_id,
+                new.mode.value,
+                None if new.difficulty is None else new.difficulty.value,
+                len(new.events),
+                now,
+                now,
+            ),
+        )
+        self._insert_events(conn, new.game_id, 1, new.events, now)
         return GameRecord(
-            id=game_id,
-            player_id=player_id,
-            mode=mode,
-            difficulty=difficulty,
+            id=new.game_id,
+            player_id=new.player_id,
+            mode=new.mode,
+            difficulty=new.difficulty,
             status=Status.IN_PROGRESS,
-            version=len(events),
+            version=len(new.events),
             created_at=now,
             updated_at=now,
             finished_at=None,
@@ -361,7 +434,7 @@ class SQLiteStorage:
             ).fetchone()
         return None if row is None else self._game(row)
 
-    def owns_games(self, player_id: str) -> bool:
+    async def owns_games(self, player_id: str) -> bool:
         """See :meth:`Storage.owns_games` (two lookups, each in a partial index)."""
         with self._reading():
             for status in ("in_progress", "finished"):
@@ -386,19 +459,31 @@ class SQLiteStorage:
             return self._append(conn, game, events, status, final, self._clock())
 
     def append_many(self, appends: Sequence[Append]) -> list[GameRecord | Exception]:
-        """See :meth:`Storage.append_many`: one transaction, one sync to disk; each append
-        in its own savepoint, so a refused one (stale version) leaves the others."""
+        """Several appends in one transaction (:meth:`write_many` of appends only)."""
+        return [r for r in self.write_many(appends) if r is not None]
+
+    def write_many(self, writes: Sequence[Write]) -> list[GameRecord | Exception | None]:
+        """See :meth:`BatchWriter.write_many`: one transaction, one sync to disk; each write
+        in its own savepoint, so a refused one (stale version, a game in progress, an empty
+        rate-limit bucket) leaves the others."""
         now = self._clock()
-        results: list[GameRecord | Exception] = []
+        results: list[GameRecord | Exception | None] = []
         with self._transaction() as conn:
-            for game, events, status, final in appends:
-                conn.execute("SAVEPOINT one_append")
+            for write in writes:
+                conn.execute("SAVEPOINT one_write")
                 try:
-                    results.append(self._append(conn, game, events, status, final, now))
-                except (StaleVersionError, GameNotFoundError) as exc:
-                    conn.execute("ROLLBACK TO one_append")
+                    if isinstance(write, NewGame):
+                        results.append(self._create(conn, write, now))
+                    elif isinstance(write, TakeTokens):
+                        self._take(conn, write.charges)
+                        results.append(None)
+                    else:
+                        game, events, status, final = write
+                        results.append(self._append(conn, game, events, status, final, now))
+                except _REFUSALS as exc:
+                    conn.execute("ROLLBACK TO one_write")
                     results.append(exc)
-                conn.execute("RELEASE one_append")
+                conn.execute("RELEASE one_write")
         return results
 
     def _append(
@@ -547,6 +632,38 @@ class SQLiteStorage:
                 conn.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
                 conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
         return len(ids)
+
+    async def prune_buckets(self, now: float, limit: int = 5000) -> int:
+        """See :meth:`Storage.prune_buckets` (a commit: in a worker thread)."""
+        return await asyncio.to_thread(self._prune_buckets, now, limit)
+
+    def _prune_buckets(self, now: float, limit: int) -> int:
+        with self._transaction() as conn:
+            return conn.execute(
+                "DELETE FROM rate_buckets WHERE (bucket, key) IN "
+                "(SELECT bucket, key FROM rate_buckets WHERE full_at <= ? LIMIT ?)",
+                (now, limit),
+            ).rowcount
+
+    def _register(self, process_id: str, now: float, ttl: float) -> int:
+        with self._transaction() as conn:
+            conn.execute(
+                "INSERT INTO server_processes (id, seen_at) VALUES (?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at",
+                (process_id, now),
+            )
+            conn.execute("DELETE FROM server_processes WHERE seen_at < ?", (now - ttl,))
+            (count,) = conn.execute("SELECT COUNT(*) FROM server_processes").fetchone()
+        return int(count)
+
+    async def register_process(self, process_id: str, now: float, ttl: float) -> int:
+        """See :meth:`Storage.register_process` (a commit: in a worker thread)."""
+        return await asyncio.to_thread(self._register, process_id, now, ttl)
+
+    async def unregister_process(self, process_id: str) -> None:
+        """See :meth:`Storage.unregister_process`."""
+        with self._transaction() as conn:
+            conn.execute("DELETE FROM server_processes WHERE id = ?", (process_id,))
 
     def integrity_check(self) -> str:
         """``PRAGMA integrity_check``: ``"ok"`` for a healthy file."""

@@ -10,28 +10,26 @@ from yahtzee.server.limits import Guard
 from yahtzee.server.middleware import client_address, player_of
 from yahtzee.server.service import GameService
 from yahtzee.server.views import ErrorOut
+from yahtzee.storage.base import Charge
 
 
-def player_id(request: Request) -> str:
+async def player_id(request: Request) -> str:
     """The request's anonymous player id (from its signed cookie, or newly issued)."""
-    return player_of(request.scope)
+    return await player_of(request.scope)
 
 
-def acting_player(request: Request) -> str:
+async def acting_player(request: Request) -> str:
     """The player of a game action, charged to its actions rate limit (F5)."""
-    player = player_of(request.scope)
+    player = await player_of(request.scope)
     guard(request).actions.take(player)
     return player
 
 
-def starting_player(request: Request) -> str:
-    """The player starting a game, charged to its new-games rate limits (F5): the
-    player's and its client address's."""
-    player = player_of(request.scope)
-    limits = guard(request)
-    limits.new_games.take(player)
-    limits.address_games.take(client_address(request.scope))
-    return player
+async def starting_player(request: Request) -> tuple[str, list[Charge]]:
+    """The player starting a game and the tokens the new game takes, in the transaction
+    that stores it (F5): the player's and its client address's."""
+    player = await player_of(request.scope)
+    return player, guard(request).new_game_charges(player, client_address(request.scope))
 
 
 def guard(request: Request) -> Guard:

@@ -108,8 +108,9 @@ async def create_game(
     """
     mode = body.mode
     difficulty = (body.difficulty or DEFAULT_DIFFICULTY) if mode is Mode.VS_COMPUTER else None
+    player, charges = await starting_player(request)
     loaded = await service(request).new_game(
-        starting_player(request), mode, difficulty, replace=body.replace
+        player, mode, difficulty, replace=body.replace, charges=charges
     )
     return JSONResponse(game_json(loaded), status_code=201)
 
@@ -122,13 +123,13 @@ async def create_game(
 )
 async def current_game(request: Request) -> JSONResponse:
     """The player's unfinished game, or 404 ``not_found`` when there is none."""
-    return JSONResponse(game_json(await service(request).current(player_id(request))))
+    return JSONResponse(game_json(await service(request).current(await player_id(request))))
 
 
 @router.get("/{game_id}", response_model=GameOut, responses=errors(404), summary="A game")
 async def get_game(game_id: str, request: Request) -> JSONResponse:
     """One of the player's games (another player's game is reported as not found)."""
-    return JSONResponse(game_json(await service(request).load(player_id(request), game_id)))
+    return JSONResponse(game_json(await service(request).load(await player_id(request), game_id)))
 
 
 async def _roll(svc: GameService, player: str, game_id: str, body: RollIn) -> Any:
@@ -215,7 +216,7 @@ ACTIONS: dict[str, GameAction[Any]] = {
 def _endpoint(action: GameAction[Any]) -> Callable[[Request], Awaitable[JSONResponse]]:
     async def endpoint(request: Request) -> JSONResponse:
         game_id: str = request.path_params["game_id"]
-        player = acting_player(request)  # F5: charged before any work
+        player = await acting_player(request)  # F5: charged before any work
         content = await action(service(request), player, game_id, await request.body())
         return JSONResponse(content)
 

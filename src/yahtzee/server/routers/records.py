@@ -20,7 +20,7 @@ async def records(request: Request) -> JSONResponse:
     ``current_game`` is the unfinished game, if any: the lobby needs both, and a lobby that
     probed ``GET /api/games/current`` would log a failed request whenever none is saved.
     """
-    svc, player = service(request), player_id(request)
+    svc, player = service(request), await player_id(request)
     try:
         current = await svc.current(player)
     except GameNotFoundError:

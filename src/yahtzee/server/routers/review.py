@@ -31,7 +31,7 @@ async def review(game_id: str, request: Request) -> JSONResponse:
     luck, skill loss, accuracy and the timeline. 409 ``illegal_action`` while the game is
     in progress or after it was abandoned. (The first review of a vs game takes a while:
     the analysis runs in a thread, never on the event loop.)"""
-    return JSONResponse(await reviews(request).review(player_id(request), game_id))
+    return JSONResponse(await reviews(request).review(await player_id(request), game_id))
 
 
 @router.get(
@@ -44,7 +44,7 @@ async def meter(game_id: str, request: Request) -> JSONResponse:
     """The human's expected final score now and, in a vs game, the chance to win, by the
     review's models. Asked by the page after each roll and score (only while the meter is
     shown), never part of the actions themselves. The models run in the thread pool."""
-    loaded = await service(request).load(player_id(request), game_id)
+    loaded = await service(request).load(await player_id(request), game_id)
     difficulty = loaded.record.difficulty
     level = difficulty.value if difficulty is not None else None
     return JSONResponse(await run_in_threadpool(live_meter, loaded.game, level))

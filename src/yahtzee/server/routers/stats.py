@@ -17,4 +17,4 @@ async def stats(request: Request) -> JSONResponse:
     """Solo totals (histogram over the expert's distribution, rates, accuracy per game,
     oldest first), vs results per level, and each box's mean beside the expert's. Each
     game is analysed once per process, in a thread (not on the event loop)."""
-    return JSONResponse(await reviews(request).stats(player_id(request)))
+    return JSONResponse(await reviews(request).stats(await player_id(request)))

@@ -8,7 +8,8 @@ clicking like a player, and saves
 * ``docs/screenshots/game-vs.png``  — a game against the computer in progress (desktop);
 * ``docs/screenshots/game-vs-dark.png`` — the same in the dark theme;
 * ``docs/screenshots/game-over.png`` — the end-of-game panel of a vs game;
-* ``docs/screenshots/phone.png``, ``phone-dark.png`` — that game on a 375x667 phone.
+* ``docs/screenshots/phone.png``, ``phone-dark.png`` — that game on a 375x667 phone, with
+  the live meter on the totals line and a hint in the phone's words.
 
 Needs Debian's chromium (``make browser``).
 """
@@ -154,6 +155,7 @@ def shoot(url: str, out: Path) -> None:
         expect(page.get_by_test_id("rolls-left")).to_have_text("剩余 2 次")
         page.get_by_test_id("hint").click()
         expect(page.get_by_test_id("hint")).to_have_text("提示 (2)")
+        expect(page.locator(".meter-chance .meter-num")).not_to_have_text("—")
         page.wait_for_timeout(300)
         page.screenshot(path=str(out / "game-vs.png"))
         set_theme(page, "dark")
@@ -174,6 +176,10 @@ def shoot(url: str, out: Path) -> None:
         small = phone.new_page()
         small.goto(url + "/game")
         expect(small.get_by_test_id("roll")).to_be_visible()
+        # The live meter on the totals line, and a hint in the phone's shorter words.
+        expect(small.locator(".meter-chance .meter-num")).not_to_have_text("—")
+        small.get_by_test_id("hint").click()
+        expect(small.get_by_test_id("hint")).to_have_text("提示 (1)")
         small.wait_for_timeout(300)
         small.screenshot(path=str(out / "phone.png"))
         set_theme(small, "dark")

@@ -13,7 +13,9 @@ globalThis.document = {
   getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : null),
 };
 
-const { describeStep, hinted } = await import("../../src/yahtzee/static/js/messages.js");
+const { describeStep, hinted, hintedShort, meterSaid, meterText } = await import(
+  "../../src/yahtzee/static/js/messages.js"
+);
 const { reduce } = await import("../../src/yahtzee/static/js/reducer.js");
 const { initialState } = await import("../../src/yahtzee/static/js/state.js");
 
@@ -166,6 +168,51 @@ test("hinted: dice to keep (gold) or a box, and a gap that adds up as shown (P2)
     const [, best, alt, gap] = text.match(/预计终局 ([\d.]+) 分.*预计终局 ([\d.]+) 分（少 ([\d.]+) 分）/);
     assert.equal((Number(best) - Number(alt)).toFixed(1), gap, text);
   }
+});
+
+test("P1: a hint has phone words — the same figures, shorter, adding up as shown", () => {
+  const g = game({ dice: [1, 2, 3, 4, 6], rolls_left: 2, hints_left: 2 });
+  const res = {
+    hold: [true, true, true, true, false], category: null, value: 253.94,
+    alternative: { hold: [false, true, true, true, true], category: null, value: 251.81 }, game: g,
+  };
+  const s = run(inGame(), { type: "hinted", res });
+  assert.equal(s.message.text, hinted(res));
+  assert.equal(
+    s.message.short,
+    "提示（剩 2 次）：留 1、2、3、4 再掷，预计终局 253.9 分；次好：留 2、3、4、6 再掷，251.8 分（少 2.1）。",
+  );
+  // Every phone wording is well under three quarters of the full one.
+  const box = { hold: null, category: "large_straight", value: 40.5,
+    alternative: { hold: null, category: "small_straight", value: 38.25 }, game: g };
+  const all = { hold: [false, false, false, false, false], category: null, value: 12.5,
+    alternative: { hold: [true, false, false, false, false], category: null, value: 12.4 }, game: g };
+  for (const r of [res, box, all]) {
+    assert.ok(hintedShort(r).length <= hinted(r).length * 0.7, hintedShort(r));
+  }
+  assert.equal(hintedShort(box), "提示（剩 2 次）：记「大顺」，预计终局 40.5 分；次好：记「小顺」，38.3 分（少 2.2）。");
+  assert.equal(hintedShort({ ...box, value: null, alternative: null }), "提示（剩 2 次）：记「大顺」。");
+  for (const [a, b] of [[10.05, 10.04], [241.84, 239.66], [199.95, 197.04], [3.26, 0.14]]) {
+    const text = hintedShort({ ...res, value: a, alternative: { ...res.alternative, value: b } });
+    const [, best, alt, gap] = text.match(/预计终局 ([\d.]+) 分.*，([\d.]+) 分（少 ([\d.]+)）/);
+    assert.equal((Number(best) - Number(alt)).toFixed(1), gap, text);
+  }
+  // Other messages have one wording.
+  assert.equal(run(inGame(), { type: "say", text: "你好" }).message.short, undefined);
+});
+
+test("L4: the meter's words — figures in fixed boxes, said once a turn", () => {
+  assert.deepEqual(meterText(null, false), {
+    expected: { before: "预计终局 ", num: "—", after: "" },
+  });
+  const m = { expected_final: 248.26, win_probability: 0.6249 };
+  assert.deepEqual(meterText(m, true), {
+    expected: { before: "预计终局 ", num: "248.3", after: "" },
+    chance: { before: "胜率 ", num: "62%", after: "" },
+  });
+  assert.equal(meterText(null, true).chance.num, "—");
+  assert.equal(meterSaid(m, { mode: "vs_computer" }), "胜率 62%。");
+  assert.equal(meterSaid({ ...m, win_probability: null }, { mode: "solo" }), "预计终局 248.3 分。");
 });
 
 test("resync keeps this turn's holds, clears them when the turn changed", () => {

@@ -3,6 +3,7 @@
 // addresses in router.js, the replay timer in replay.js.
 
 import { createActions } from "./actions.js";
+import { installMessageFit } from "./fit.js";
 import { installKeyboard } from "./keyboard.js";
 import { installMeter } from "./meter.js";
 import { installPageLinks } from "./pages.js";
@@ -13,11 +14,14 @@ import { initialState, rememberHold } from "./state.js";
 import { createStore } from "./store.js";
 
 const meter = installMeter();
-// Each render also keeps this turn's holds in the browser (U6/P3: they survive a reload)
-// and lets the live meter (L4) ask for the new position's figure.
+const messageFit = installMessageFit();
+// Each render also keeps this turn's holds in the browser (U6/P3: they survive a reload),
+// fits the message to the phone table (P1) and lets the live meter (L4) ask for the new
+// position's figure.
 const store = createStore(reduce, initialState(), (state) => {
   rememberHold(state);
   render(state);
+  messageFit.fit();
   meter.refresh(state);
 });
 const actions = createActions(store);

@@ -44,12 +44,25 @@ export function keptFaces(hold, dice) {
   return hold.map((h, i) => (h ? dice[i] : null)).filter((v) => v !== null);
 }
 
+/** A hint's figures as shown: the expected final scores (the points on the card plus the
+ * advice's values, rounded to 0.1) and the alternative's gap, computed from the shown values
+ * (P2: the sentence adds up). */
+function hintFigures(res) {
+  const card = res.game && res.game.players ? res.game.players.human.total : 0;
+  const shown = (v) => Math.round((card + v) * 10) / 10;
+  const best = shown(res.value);
+  const alt = res.alternative ? shown(res.alternative.value) : null;
+  return {
+    best: best.toFixed(1),
+    alt: alt === null ? null : alt.toFixed(1),
+    gap: alt === null ? null : (best - alt).toFixed(1),
+  };
+}
+
 /** A hint: what to do, then its expected-value lesson, as expected final scores (the points
  * on the card plus the advice's value: "heading for 241.8, or 239.7 the other way"). P2: the
  * gap shown is the difference of the two values as shown, so the sentence adds up. */
 export function hinted(res) {
-  const card = res.game && res.game.players ? res.game.players.human.total : 0;
-  const shown = (v) => Math.round((card + v) * 10) / 10;
   const left = `（还剩 ${res.game.hints_left} 次提示）`;
   let text;
   if (res.hold) {
@@ -61,7 +74,8 @@ export function hinted(res) {
     text = `提示：登记在金色标出的「${box(res.category)}」${left}。`;
   }
   if (typeof res.value !== "number") return text;
-  let lesson = `高手算过：照这样做，预计终局 ${shown(res.value).toFixed(1)} 分`;
+  const f = hintFigures(res);
+  let lesson = `高手算过：照这样做，预计终局 ${f.best} 分`;
   const alt = res.alternative;
   if (alt) {
     let what;
@@ -70,10 +84,54 @@ export function hinted(res) {
       const kept = keptFaces(alt.hold, res.game.dice);
       what = kept.length ? `保留 ${list(kept)} 再掷` : "全部重掷";
     }
-    const gap = (shown(res.value) - shown(alt.value)).toFixed(1);
-    lesson += `；次好的是${what}，预计终局 ${shown(alt.value).toFixed(1)} 分（少 ${gap} 分）`;
+    lesson += `；次好的是${what}，预计终局 ${f.alt} 分（少 ${f.gap} 分）`;
   }
   return `${text}${lesson}。`;
+}
+
+/** The same hint in phone words: the same facts and figures, about half as long, so that it
+ * fits the phone table's three-line message without scrolling or cutting. */
+export function hintedShort(res) {
+  const left = `（剩 ${res.game.hints_left} 次）`;
+  const keep = (hold) => {
+    const kept = keptFaces(hold, res.game.dice);
+    return kept.length ? `留 ${list(kept)} 再掷` : "全部重掷";
+  };
+  const what = res.hold ? keep(res.hold) : `记「${box(res.category)}」`;
+  let text = `提示${left}：${what}`;
+  if (typeof res.value !== "number") return `${text}。`;
+  const f = hintFigures(res);
+  text += `，预计终局 ${f.best} 分`;
+  const alt = res.alternative;
+  if (alt) {
+    const other = alt.category ? `记「${box(alt.category)}」` : keep(alt.hold);
+    text += `；次好：${other}，${f.alt} 分（少 ${f.gap}）`;
+  }
+  return `${text}。`;
+}
+
+// ------------------------------------------------------------- the live meter (L4)
+
+const percent = (p) => `${Math.round(p * 100)}%`;
+
+/** The meter's figures as {before, num, after} parts (the number gets a fixed-width box):
+ * `m` = the meter's answer, or null before it came (a dash holds the number's place). */
+export function meterText(m, vs) {
+  const ef = m ? m.expected_final.toFixed(1) : "—";
+  const out = { expected: { before: "预计终局 ", num: ef, after: "" } };
+  if (vs) {
+    const p = m && m.win_probability !== null ? percent(m.win_probability) : "—";
+    out.chance = { before: "胜率 ", num: p, after: "" };
+  }
+  return out;
+}
+
+/** What a screen reader hears once a turn (the meter's hidden live region). */
+export function meterSaid(m, game) {
+  if (game.mode === "vs_computer" && m.win_probability !== null) {
+    return `胜率 ${percent(m.win_probability)}。`;
+  }
+  return `预计终局 ${m.expected_final.toFixed(1)} 分。`;
 }
 
 export const NO_HINTS_LEFT = `这一局的 ${LIMITS.hints_per_game} 次提示已经用完了。`;

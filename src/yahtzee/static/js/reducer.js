@@ -7,10 +7,12 @@ import { canAct } from "./state.js";
 
 const NO_HOLD = Object.freeze([false, false, false, false, false]);
 
-function message(state, text, kind = "info", view = "game") {
-  // P3: a message belongs to the view it was said for.
+function message(state, text, kind = "info", view = "game", short = null) {
+  // P3: a message belongs to the view it was said for. `short`: the same message in fewer
+  // words for the phone table's three-line message area (render.js shows one of the two).
   const serial = state.message.serial + 1;
-  return { ...state, message: { text, kind, view, serial } };
+  const m = { text, kind, view, serial };
+  return { ...state, message: short ? { ...m, short } : m };
 }
 
 function clearTurnMarks(state) {
@@ -121,7 +123,7 @@ const reducers = {
     const marks = res.hold
       ? { hold: res.hold.slice(), hintHold: res.hold.slice(), hintCategory: null }
       : { hintHold: null, hintCategory: res.category };
-    return message({ ...next, ...marks }, say.hinted(res));
+    return message({ ...next, ...marks }, say.hinted(res), "info", "game", say.hintedShort(res));
   },
 
   replayStart(state, { before, turn }) {

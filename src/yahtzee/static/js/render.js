@@ -576,7 +576,19 @@ function renderMessage(state) {
   el.classList.toggle("empty", !text);
   // Re-setting identical text would not be re-announced; the serial makes each new message
   // a fresh node so screen readers hear repeats too.
-  el.replaceChildren(text ? document.createTextNode(text) : "");
+  if (text && m.short) {
+    // Both wordings; the css shows the phone's on a phone, the full one elsewhere (a hidden
+    // one is not read out either).
+    const full = document.createElement("span");
+    full.className = "msg-full";
+    full.textContent = text;
+    const short = document.createElement("span");
+    short.className = "msg-short";
+    short.textContent = m.short;
+    el.replaceChildren(full, short);
+  } else {
+    el.replaceChildren(text ? document.createTextNode(text) : "");
+  }
 }
 
 export function render(state) {

@@ -1,0 +1,66 @@
+// The table's message on a phone (P1, P3). The phone table is one screen, so the message
+// gets the height the rest leaves it (three lines at 360x640). The long messages have
+// shorter phone words (messages.js) that fit; anything that still does not fit is never
+// scrolled inside that small box: it is cut after its last whole line (with 「…」), and
+// 「全文」 opens the whole text over the card; 「收起」, Escape or the next message close it.
+// Screen readers always get the whole text: the cut is drawn, the words are all there.
+
+const PHONE = matchMedia("(max-width: 560px)");
+
+export function installMessageFit() {
+  const el = document.getElementById("message");
+  const more = document.getElementById("message-more");
+  let serial = null;
+
+  function setExpanded(on) {
+    el.classList.toggle("expanded", on);
+    more.textContent = on ? "收起" : "全文";
+    more.setAttribute("aria-expanded", String(on));
+  }
+
+  function unclamp() {
+    el.classList.remove("clamped");
+    el.style.removeProperty("--lines");
+  }
+
+  /** Measure the message where it stands; cut it at a whole line if it overflows. */
+  function fit() {
+    if (el.dataset.serial !== serial) {
+      serial = el.dataset.serial;
+      setExpanded(false); // a new message starts closed
+    }
+    if (el.classList.contains("expanded")) return;
+    unclamp();
+    const onTable = el.parentElement && el.parentElement.dataset.slot === "game";
+    const over =
+      onTable &&
+      PHONE.matches &&
+      !el.classList.contains("empty") &&
+      el.scrollHeight > el.clientHeight + 1;
+    more.hidden = !over;
+    if (!over) return;
+    const css = getComputedStyle(el);
+    const line = parseFloat(css.lineHeight);
+    const room = el.clientHeight - parseFloat(css.paddingTop) - parseFloat(css.paddingBottom);
+    // +1: clientHeight is rounded down to a whole pixel.
+    el.style.setProperty("--lines", String(Math.max(1, Math.floor((room + 1) / line))));
+    el.classList.add("clamped");
+  }
+
+  more.addEventListener("click", () => {
+    const open = !el.classList.contains("expanded");
+    if (open) unclamp();
+    setExpanded(open);
+    if (!open) fit();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && el.classList.contains("expanded")) {
+      setExpanded(false);
+      fit();
+      more.focus();
+    }
+  });
+  window.addEventListener("resize", fit);
+  PHONE.addEventListener("change", fit);
+  return { fit };
+}

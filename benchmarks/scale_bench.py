@@ -62,7 +62,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -278,6 +278,15 @@ def _players(connections: int) -> list[list[Identity]]:
     return [[Identity() for _ in range(IDS_PER_CONNECTION)] for _ in range(connections)]
 
 
+def _paced_phase(port: int, players: int, seconds: float) -> Coroutine[Any, Any, Stats]:
+    """New players playing as people play: a pause before each action (exponential, mean
+    0.1 s, a very fast clicker; the load benchmark's paced phase), from addresses that
+    nginx's per-address limits count (127.0.3.x: not in STACK_LIMIT_EXEMPT)."""
+    return _phase(
+        port, _players(players), seconds, seed=7, think=0.1, first_address=LIMITED_PLAYERS_FROM
+    )
+
+
 def _row(label: str, players: int, stats: Stats) -> dict[str, Any]:
     s = stats.summary()
     row = {"setup": label, "players": players, **s}
@@ -335,6 +344,10 @@ def main(argv: list[str] | None = None) -> int:
                 stats = asyncio.run(_phase(stack.port, _players(n), args.seconds, seed=n))
                 failed |= _row("(b) nginx + 2 processes, PostgreSQL", n, stats)["errors"] > 0
 
+            # The slowloris phase's players first without the attack: what it adds.
+            stats = asyncio.run(_paced_phase(stack.port, args.slow_players, args.seconds))
+            failed |= _row("(b) players pausing ~0.1 s", args.slow_players, stats)["errors"] > 0
+
             report: multiprocessing.Queue[dict[str, int]] = multiprocessing.Queue()
             slow = multiprocessing.Process(
                 target=_slowloris,
@@ -355,24 +368,12 @@ def main(argv: list[str] | None = None) -> int:
                 },
             )
             sampler.start()
-            # Players as people play: a pause before each action (exponential, mean 0.1 s,
-            # a very fast clicker; the load benchmark's paced phase), from addresses that
-            # nginx's per-address limits count (127.0.3.x: not in STACK_LIMIT_EXEMPT).
-            stats = asyncio.run(
-                _phase(
-                    stack.port,
-                    _players(args.slow_players),
-                    args.seconds,
-                    seed=7,
-                    think=0.1,
-                    first_address=LIMITED_PLAYERS_FROM,
-                )
-            )
+            stats = asyncio.run(_paced_phase(stack.port, args.slow_players, args.seconds))
             sampler.stop()
             nginx_during = sum(_pss_kb(p) for p in _nginx_pids(stack))
             counters = report.get(timeout=args.seconds + 60)
             slow.join()
-            row = _row(f"(b) + {args.slow} slowloris sockets", args.slow_players, stats)
+            row = _row(f"(b) same + {args.slow} slowloris sockets", args.slow_players, stats)
             held = sorted(sampler.reading) or [0]
             print(
                 f"  slow sockets: {counters['peak']} open at once at the peak, nginx reading "

@@ -1,5 +1,6 @@
 """The production stack on loopback (S1, S2): ``scripts/stack.sh`` starts PostgreSQL, two app
-processes and nginx with ``deploy/nginx/yahtzee.conf``; this checks what nginx adds."""
+processes and nginx with ``deploy/nginx/nginx.conf`` and ``yahtzee.conf``; this checks what
+nginx adds."""
 
 from __future__ import annotations
 

@@ -1,17 +1,18 @@
 """Exact moments of each level's points still to come, split by the big lumps.
 
-The points a player still scores from a turn-start state are lumpy: the upper bonus is 35
-or nothing, the 快艇 box 50 or nothing, each further 快艇 100 more. So the moments are kept
-per **event combination** ``c`` (bit 4: the upper bonus will be made; bit 2: the 快艇 box
-will get its 50; bit 1: at least one 100-point 快艇 bonus will come): P(c) and the mean
-and standard deviation of the points still to come given ``c``. Within one combination
-what is left is smooth enough for a normal curve (:mod:`yahtzee.review.winprob`).
+The points a player still scores from a turn-start state are lumpy: the large straight is
+40 or nothing, the upper bonus 35 or nothing, the 快艇 box 50 or nothing, each further 快艇
+100 more. So the moments are kept per **event combination** ``c`` (bit 8: the large
+straight will get its 40; bit 4: the upper bonus will be made; bit 2: the 快艇 box will get
+its 50; bit 1: at least one 100-point 快艇 bonus will come): P(c) and the mean and standard
+deviation of the points still to come given ``c``. Within one combination what is left is
+smooth enough for a normal curve (:mod:`yahtzee.review.winprob`).
 
 ``scripts/winprob_moments.py`` computes them exactly, once, by a backward pass over every
 reachable canonical state with each level's exact turn policy (:mod:`yahtzee.review.turns`)
-and ships them as ``winprob_moments.npz.xz`` (see :func:`pack`) for the states with at least
-:data:`MIN_TURNS_LEFT` turns left, the only ones the win probability needs them for. A
-state only stores the combinations its card still allows (:func:`combos`).
+and ships them as ``winprob_moments.npz.xz`` (see :func:`pack`) for the states with at
+least :data:`MIN_TURNS_LEFT` turns left, the only ones the win probability needs them for.
+A state only stores the combinations its card still allows (:func:`combos`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from yahtzee.rules import UPPER_BONUS_THRESHOLD
+from yahtzee.rules import UPPER_BONUS_THRESHOLD, Category
 from yahtzee.solver import ValueTable, load_table
 from yahtzee.solver.build import canonical_upper, reachable_states
 from yahtzee.solver.cache import RULES_VERSION
@@ -36,9 +37,9 @@ I64 = npt.NDArray[np.int64]
 LEVEL_NAMES = ("expert", "intermediate", "novice")
 MIN_TURNS_LEFT = 5
 """Moments are shipped for states with at least this many turns left."""
-BONUS, YAHTZEE, YAHTZEE_BONUS = 4, 2, 1
+LARGE_STRAIGHT, BONUS, YAHTZEE, YAHTZEE_BONUS = 8, 4, 2, 1
 """The event bits of a combination."""
-N_COMBOS = 8
+N_COMBOS = 16
 
 
 def reachable_canonical() -> npt.NDArray[np.bool_]:
@@ -59,9 +60,10 @@ def stored_states() -> I64:
 
 
 def combos(flat: I64) -> npt.NDArray[np.bool_]:
-    """(len(flat), 8): which event combinations each state still allows. The bonus only
-    while it is open and within reach; the 50 only while the 快艇 box is open; a 100-point
-    bonus only with 50 in the box (now, or together with the 50 event)."""
+    """(len(flat), 16): which event combinations each state still allows. The straight's
+    40 only while its box is open; the bonus only while it is open and within reach; the
+    50 only while the 快艇 box is open; a 100-point bonus only with 50 in the box (now, or
+    together with the 50 event)."""
     flag = flat % 2
     up = (flat // 2) % N_UP
     mask = flat // (2 * N_UP)
@@ -70,8 +72,10 @@ def combos(flat: I64) -> npt.NDArray[np.bool_]:
     open_faces = sum(f * ((mask >> (f - 1)) & 1 == 0) for f in range(1, 7))
     bonus_open &= up + 5 * open_faces >= UPPER_BONUS_THRESHOLD
     y_open = (mask & YAHTZEE_BIT) == 0
+    ls_open = (mask >> Category.LARGE_STRAIGHT.index) & 1 == 0
     c = np.arange(N_COMBOS)[None, :]
-    ok = ((c & BONUS) == 0) | bonus_open[:, None]
+    ok = ((c & LARGE_STRAIGHT) == 0) | ls_open[:, None]
+    ok &= ((c & BONUS) == 0) | bonus_open[:, None]
     ok &= ((c & YAHTZEE) == 0) | y_open[:, None]
     ok &= ((c & YAHTZEE_BONUS) == 0) | (((c & YAHTZEE) != 0) | (flag == 1)[:, None])
     out: npt.NDArray[np.bool_] = ok
@@ -79,13 +83,13 @@ def combos(flat: I64) -> npt.NDArray[np.bool_]:
 
 
 def pack(raw: dict[str, tuple[F64, F64, F64]], table: ValueTable | None = None) -> bytes:
-    """Raw sums per level — (8, n) P(c), E[S·1c], E[S²·1c] over the states of
+    """Raw sums per level — (16, n) P(c), E[S·1c], E[S²·1c] over the states of
     :func:`reachable_canonical` in flat order — into the shipped file's bytes.
 
-    Per stored state and level a byte of the combinations kept (those :func:`combos` allows
+    Per stored state and level a bit set of the combinations kept (those :func:`combos` allows
     with P(c) ≥ 1/510), and per kept combination P(c) in 255ths, the shortfall of the
     conditional mean against the solver's value in quarter points and the conditional sd
-    in thirds of a point (at most 85): about 4 MB for the three levels (lzma). The kept
+    in thirds of a point (at most 85): about 6 MB for the three levels (lzma). The kept
     means are shifted together so that each state's overall mean stays exact (to the
     quarter point) despite the rounded and left-out probabilities."""
     table = table or load_table()
@@ -112,7 +116,7 @@ def pack(raw: dict[str, tuple[F64, F64, F64]], table: ValueTable | None = None) 
         overall = s1.sum(axis=1) / pc.sum(axis=1)
         mean += (overall - (approx * mean).sum(axis=1))[:, None]
         bits = (kept * (1 << np.arange(N_COMBOS))[None, :]).sum(axis=1)
-        arrays[f"{level}_kept"] = bits.astype(np.uint8)
+        arrays[f"{level}_kept"] = bits.astype(np.uint16)
         arrays[f"{level}_p"] = q[kept].astype(np.uint8)
         shortfall = np.round((value[:, None] - mean) * 4)[kept]
         arrays[f"{level}_shortfall"] = shortfall.astype(np.int16)

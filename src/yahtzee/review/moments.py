@@ -50,11 +50,12 @@ def reachable_canonical() -> npt.NDArray[np.bool_]:
     return out
 
 
+@cache
 def stored_states() -> I64:
     """Flat indices of the states the moments are shipped for, ascending."""
     flat = np.flatnonzero(reachable_canonical())
     mask = flat // (2 * N_UP)
-    filled = np.array([m.bit_count() for m in mask.tolist()])
+    filled = sum((mask >> b) & 1 for b in range(NUM_CATS))
     out: I64 = flat[filled <= NUM_CATS - MIN_TURNS_LEFT].astype(np.int64)
     return out
 

@@ -12,7 +12,7 @@ from yahtzee.dice import SeededDice
 from yahtzee.game import Game, Mode, Seat
 from yahtzee.players import get_player
 from yahtzee.review import review_events
-from yahtzee.review.moments import MIN_TURNS_LEFT, _data, combos, moments
+from yahtzee.review.moments import MIN_TURNS_LEFT, _read, combos, moments
 from yahtzee.review.selfplay import play_log
 from yahtzee.review.turns import (
     STOP_SLOT,
@@ -199,7 +199,7 @@ def test_l4_moments_match_the_table_and_rules() -> None:
     assert np.allclose(total_p, 1.0, atol=5e-3)
     shortfall = np.bincount(owner, weights=mom.p[entry] * mom.shortfall[entry])
     assert np.abs(shortfall).max() < 0.13  # quarter points
-    assert str(_data()["rules_version"]) == RULES_VERSION
+    assert str(_read()["rules_version"]) == RULES_VERSION
     with pytest.raises(ValueError, match="'grandmaster'"):
         moments("grandmaster")
     with pytest.raises(ValueError, match="no moments stored"):

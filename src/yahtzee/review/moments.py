@@ -131,19 +131,24 @@ def pack(raw: dict[str, tuple[F64, F64, F64]], table: ValueTable | None = None) 
 class Moments:
     """One level's shipped moments. For the state at flat index ``i`` its entries are
     ``first[i]`` up to ``first[i] + count[i]`` of ``p``, ``shortfall`` and ``sd`` (``count``
-    0: not stored), one per kept event combination, in the order of their bits ``combo``."""
+    0: not stored), one per kept event combination, in the order of their bits ``combo``.
 
-    first: I64
-    count: I64
-    combo: I64
-    p: F64
-    shortfall: F64
-    sd: F64
+    The arrays use the smallest types that hold them (every server process that reviews a
+    game or shows the meter keeps all three levels in memory: 68 MiB as float32, 170 MiB
+    as float64): float32 holds the shortfall (quarter points) exactly, the sd and P(c) to
+    a relative 1e-7, far below what they were rounded to when packed."""
+
+    first: npt.NDArray[np.int32]
+    count: npt.NDArray[np.uint8]
+    combo: npt.NDArray[np.uint8]
+    p: npt.NDArray[np.float32]
+    shortfall: npt.NDArray[np.float32]
+    sd: npt.NDArray[np.float32]
 
     def entries(self, flat: npt.NDArray[np.intp]) -> tuple[I64, I64]:
         """For states ``flat``: the owning position in ``flat`` and the entry index of each
         of their event combinations."""
-        counts = self.count[flat]
+        counts = self.count[flat].astype(np.int64)
         if np.any(counts == 0):
             raise ValueError(f"no moments stored for states {flat[counts == 0].tolist()}")
         owner = np.repeat(np.arange(len(flat)), counts)
@@ -154,21 +159,29 @@ class Moments:
 FILE = "winprob_moments.npz.xz"
 
 
-@cache
-def _data() -> dict[str, npt.NDArray[np.generic]]:
+def _read() -> dict[str, npt.NDArray[np.generic]]:
     raw = resources.files("yahtzee.review").joinpath(FILE).read_bytes()
     with np.load(io.BytesIO(lzma.decompress(raw))) as data:
         return {k: data[k] for k in data.files}
 
 
-@cache
 def moments(level: str) -> Moments:
-    """The shipped moments of ``level`` (read once per process)."""
+    """The shipped moments of ``level`` (the file is read once per process, for all
+    three levels; the packed arrays are not kept)."""
     if level not in LEVEL_NAMES:
         raise ValueError(f"unknown level {level!r}")
-    data = _data()
+    return _all()[level]
+
+
+@cache
+def _all() -> dict[str, Moments]:
+    data = _read()
     if str(data["rules_version"]) != RULES_VERSION:
         raise ValueError(f"{FILE} was computed for other rules ({data['rules_version']})")
+    return {level: _unpack(data, level) for level in LEVEL_NAMES}
+
+
+def _unpack(data: dict[str, npt.NDArray[np.generic]], level: str) -> Moments:
     flat = stored_states()
     bits = data[f"{level}_kept"].astype(np.int64)
     if len(bits) != len(flat):
@@ -176,15 +189,15 @@ def moments(level: str) -> Moments:
     has = (bits[:, None] >> np.arange(N_COMBOS)[None, :]) & 1 == 1
     counts = has.sum(axis=1)
     size = (1 << NUM_CATS) * N_UP * 2
-    first = np.zeros(size, dtype=np.int64)
-    count = np.zeros(size, dtype=np.int64)
+    first = np.zeros(size, dtype=np.int32)
+    count = np.zeros(size, dtype=np.uint8)
     first[flat] = np.cumsum(counts) - counts
     count[flat] = counts
-    combo = np.nonzero(has)[1].astype(np.int64)
+    combo = np.nonzero(has)[1].astype(np.uint8)
     q = data[f"{level}_p"].astype(np.float64)
     # P(c) back from 255ths, renormalised so each state's combinations add up to 1.
     owner = np.repeat(np.arange(len(flat)), counts)
-    p = q / np.bincount(owner, weights=q)[owner]
-    shortfall = data[f"{level}_shortfall"].astype(np.float64) / 4
-    sd = data[f"{level}_sd"].astype(np.float64) / 3
+    p = (q / np.bincount(owner, weights=q)[owner]).astype(np.float32)
+    shortfall = data[f"{level}_shortfall"].astype(np.float32) * np.float32(0.25)
+    sd = (data[f"{level}_sd"].astype(np.float64) / 3).astype(np.float32)
     return Moments(first, count, combo, p, shortfall, sd)

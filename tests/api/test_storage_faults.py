@@ -16,6 +16,7 @@ from typing import Any, cast
 import pytest
 from fastapi.testclient import TestClient
 
+from yahtzee.serve_config import Limits
 from yahtzee.storage import SQLiteStorage
 
 from .helpers import NO_HOLD, Api, error_code, on_app_loop
@@ -146,6 +147,21 @@ def test_f6_a_new_player_during_the_fault_gets_its_cookie_later(client: TestClie
         assert_unavailable(r)
     r = client.post("/api/games", json={"mode": "solo", "replace": True})
     assert r.status_code == 201
+
+
+def test_f6_f5_a_new_visitor_can_still_read_while_the_disk_refuses_writes(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """The new-id limit is a write to the shared buckets (F5); while the disk refuses
+    writes the id is issued uncounted, so a new visitor's reads still work."""
+    client = make_client(limits=Limits())
+    with read_only(client):
+        r = client.get("/api/records")
+        assert r.status_code == 200
+        assert r.json()["games_played"] == 0
+        assert "set-cookie" in r.headers
+        assert_unavailable(client.post("/api/games", json={"mode": "solo"}))
+    assert client.post("/api/games", json={"mode": "solo"}).status_code == 201
 
 
 def test_f6_an_unexpected_error_is_a_500_with_every_header(

@@ -52,7 +52,7 @@ from typing import Protocol
 
 from yahtzee.serve_config import Limits
 from yahtzee.server.errors import RateLimitedError as RateLimitedError  # (re-exported)
-from yahtzee.storage import Storage, StorageError
+from yahtzee.storage import Storage, StorageError, StorageUnavailableError
 from yahtzee.storage.base import Charge
 
 log = logging.getLogger("yahtzee.server")
@@ -179,10 +179,18 @@ class Guard:
         ]
 
     async def new_player(self, address: str) -> None:
-        """Take the token of a new player id for ``address``, or raise (429)."""
+        """Take the token of a new player id for ``address``, or raise (429).
+
+        When the database cannot be written (a full disk, F6) the id is issued anyway:
+        reads must keep working, and an id is only a cookie until it writes something,
+        which then fails the same way.
+        """
         charges = self._charge(NEW_PLAYERS, address, self.limits.new_players_per_minute, 60.0)
         if charges:
-            await self._writer.take(charges)
+            try:
+                await self._writer.take(charges)
+            except StorageUnavailableError as exc:
+                log.debug("new player id not counted (storage unavailable): %s", exc)
 
 
 class ProcessRegistration:

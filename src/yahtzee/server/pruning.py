@@ -5,8 +5,9 @@ it is what a script flooding ``POST /api/games`` leaves behind. Played games, fi
 abandoned, are kept: they are the players' history. The storage's schema itself refuses
 any other deletion (see :data:`yahtzee.storage.sqlite.MIGRATIONS`, v2).
 
-Runs once at start-up, then daily, on the event loop in batches of a few hundred games
-(each batch a short transaction, then the loop serves requests again).
+Runs once at start-up, then daily, in batches of a few hundred games (each batch a short
+transaction, on SQLite in a worker thread so that its fsync does not hold the event loop;
+between batches the loop serves requests again).
 """
 
 from __future__ import annotations

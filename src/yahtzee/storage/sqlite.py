@@ -617,7 +617,11 @@ class SQLiteStorage:
         return [_recent(*row) for row in rows]
 
     async def prune_unplayed(self, before: str, limit: int = 500) -> int:
-        """See :meth:`Storage.prune_unplayed`: one transaction of at most ``limit`` games."""
+        """See :meth:`Storage.prune_unplayed`: one transaction of at most ``limit`` games,
+        in a worker thread (its commit waits for the disk; the event loop must not)."""
+        return await asyncio.to_thread(self._prune_unplayed, before, limit)
+
+    def _prune_unplayed(self, before: str, limit: int) -> int:
         with self._transaction() as conn:
             ids = [
                 row[0]

@@ -13,6 +13,7 @@ Layout is asserted with bounding boxes against the viewport, never with screensh
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -83,6 +84,12 @@ def _assert_meter_on_the_totals_line(ui: Table, where: str) -> None:
         assert b["width"] > 0, f"{where}: {testid} has no room"
 
 
+def _percent(chance: float) -> int:
+    """The page's whole percent: JavaScript's Math.round rounds halves up, Python's round()
+    to even (0.885 shows as 89 %, round(88.5) is 88)."""
+    return math.floor(chance * 100 + 0.5)
+
+
 def _shown_chance(ui: Table) -> str:
     text: str = ui.page.locator(".meter-chance").inner_text()
     return text
@@ -131,9 +138,7 @@ def test_l4_p1_phone_meter_fits_the_one_screen_table_and_updates_after_roll_and_
     with page.expect_response(_is_meter) as rolled:
         ui.roll()
     chance = rolled.value.json()["win_probability"]
-    expect(page.locator(".meter-chance")).to_have_text(
-        re.compile(rf"^胜率 +{round(chance * 100)}%$")
-    )
+    expect(page.locator(".meter-chance")).to_have_text(re.compile(rf"^胜率 +{_percent(chance)}%$"))
     assert abs(float(bar.evaluate("m => m.value")) - chance) < 1e-9
     _assert_whole_turn_on_screen(ui, "vs with the meter")
     _assert_touch_targets(ui)
@@ -143,10 +148,8 @@ def test_l4_p1_phone_meter_fits_the_one_screen_table_and_updates_after_roll_and_
         ui.score(ui.best_box())
         ui.wait_for_my_turn(2)
     chance = after_turn.value.json()["win_probability"]
-    expect(said).to_have_text(f"胜率 {round(chance * 100)}%。")
-    expect(page.locator(".meter-chance")).to_have_text(
-        re.compile(rf"^胜率 +{round(chance * 100)}%$")
-    )
+    expect(said).to_have_text(f"胜率 {_percent(chance)}%。")
+    expect(page.locator(".meter-chance")).to_have_text(re.compile(rf"^胜率 +{_percent(chance)}%$"))
     ui.roll()
     _assert_whole_turn_on_screen(ui, "vs round 2 with the meter")
     _assert_meter_on_the_totals_line(ui, "vs round 2")

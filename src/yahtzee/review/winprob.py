@@ -2,39 +2,37 @@
 
 The human is modelled as the expert, the computer as its real level; the two play
 independently (neither looks at the other's card), so each side's final total has its
-own distribution and the chance to win compares the two. Each side is a list of
-components ``(weight, base, tail)``: the final total is ``base - x`` with ``x`` drawn from
-the tail's distribution (none: exactly ``base``).
+own distribution (a :class:`Side`: probabilities over whole points) and the chance to win
+compares the two with one cumulative sum.
 
-* **exact** when at most :data:`EXACT_TURNS` turns are left: every way the remaining
-  turns can go is enumerated with the level's exact turn outcomes
-  (:mod:`yahtzee.review.turns`); the components are the possible final totals;
+* **exact** from the start of a turn with at most ``EXACT_TURNS + 1`` turns left (or
+  mid-turn with at most that many, the current one included): the next turn is enumerated
+  with the level's exact turn outcomes (:mod:`yahtzee.review.turns`) and after it every way
+  the last :data:`EXACT_TURNS` turns can go;
 * **otherwise** the next turn is enumerated exactly (a Yahtzee now, the bonus now) and
-  after it each successor state gets an empirical tail: ``base`` = points + the solver's
-  value of the successor, ``x`` = (solver value − points the level really went on to
-  score), whose distribution was measured on simulated games per (level, turns left,
-  快艇-box and upper-bonus status) by ``scripts/winprob_calibration.py`` and ships as
-  ``winprob_calibration.json`` (2-point bins). The tails keep the lumps a normal curve
-  would smooth away (a last-turn Yahtzee is 50 points or nothing). For the expert the
-  tail is centred: the solver's value is its exact mean.
+  after it each successor state's points still to come are a mixture over the **event
+  combinations** the state still allows — the upper bonus made or not, 50 in the 快艇 box
+  or not, a 100-point 快艇 bonus or not — with each combination's exact probability and the
+  exact mean and standard deviation given it (a backward pass over every state with the
+  level's own policy, :mod:`yahtzee.review.moments`); given the combination, a normal
+  curve. The big lumps (35, 50, 100 points or nothing) are thus where they belong instead
+  of being smeared out, and each state's own spread and, for the computer levels, its own
+  shortfall against the solver are exact.
 
-For two components P(H > C) + P(H = C)/2 = P(x_H − x_C < base_H − base_C): the
-distribution of x_H − x_C is the convolution of the two tails (cached per pair). The
-measured error against simulations is in the README.
+The measured error against simulation and against exact enumeration
+(``scripts/winprob_reference.py``) is in the README.
 """
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from threading import Lock
 
 import numpy as np
 import numpy.typing as npt
 
+from yahtzee.review.moments import moments
 from yahtzee.review.turns import (
     ExpertModel,
     Model,
@@ -45,111 +43,43 @@ from yahtzee.review.turns import (
     state_at,
     turn_outcomes,
 )
-from yahtzee.rules import CATEGORIES, UPPER_BONUS_THRESHOLD, Dice, Scorecard
+from yahtzee.rules import CATEGORIES, Dice, Scorecard
 from yahtzee.solver import ValueTable, load_table, state_of
-from yahtzee.solver.tables import YAHTZEE_BIT, dice_index
+from yahtzee.solver.tables import dice_index
 
 F64 = npt.NDArray[np.float64]
 EXACT_TURNS = 4
 """Up to this many turns left, a side's distribution is enumerated exactly."""
-MIN_SAMPLES = 200
-"""Calibration cells with fewer samples fall back to all cells with the same turns left."""
 _FULL_MASK = (1 << len(CATEGORIES)) - 1
 
 
-def features(state: State) -> str:
-    """The calibration's state features: 快艇 box (o open, y 50, z 0) and upper bonus
-    (o open, m made, x out of reach)."""
-    mask, up, flag = state
-    y = "o" if not mask & YAHTZEE_BIT else ("y" if flag else "z")
-    open_faces = sum(f for f in range(1, 7) if not mask >> (f - 1) & 1)
-    if up >= UPPER_BONUS_THRESHOLD:
-        b = "m"
-    elif up + 5 * open_faces < UPPER_BONUS_THRESHOLD:
-        b = "x"
-    else:
-        b = "o"
-    return y + b
-
-
-Tail = tuple[float, npt.NDArray[np.float64], int]
-"""A tail: (mean of x, probabilities of x on the grid, x of the first grid point / BIN)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Calibration:
-    """Per level and ``"turns_left:features"``: the distribution of x (see the module)."""
-
-    bin: int
-    cells: dict[str, dict[str, tuple[int, Tail]]]
-
-    def tail(self, level: str, turns_left: int, state: State) -> tuple[str, Tail]:
-        """The tail's key and distribution for ``state`` with ``turns_left`` turns left."""
-        cells = self.cells[level]
-        key = f"{turns_left}:{features(state)}"
-        hit = cells.get(key)
-        if hit is not None and hit[0] >= MIN_SAMPLES:
-            return key, hit[1]
-        return f"{turns_left}:*", self.pooled(level, turns_left)
-
-    def pooled(self, level: str, turns_left: int) -> Tail:
-        """Every cell with these turns left together (for rare states)."""
-        return _pooled(self, level, turns_left)
-
-
-_POOLED: dict[tuple[str, int], Tail] = {}
-
-
-def _pooled(cal: Calibration, level: str, turns_left: int) -> Tail:
-    hit = _POOLED.get((level, turns_left))
-    if hit is not None:
-        return hit
-    prefix = f"{turns_left}:"
-    parts = [c for k, c in cal.cells[level].items() if k.startswith(prefix)]
-    lo = min(t[2] for _, t in parts)
-    hi = max(t[2] + len(t[1]) for _, t in parts)
-    probs = np.zeros(hi - lo)
-    n = sum(count for count, _ in parts)
-    mean = 0.0
-    for count, (m, p, start) in parts:
-        probs[start - lo : start - lo + len(p)] += count / n * p
-        mean += count / n * m
-    _POOLED[(level, turns_left)] = (mean, probs, lo)
-    return mean, probs, lo
-
-
-def _tail(raw: list[list[int]]) -> Tail:
-    bins = np.array([b for b, _ in raw], dtype=np.intp)
-    counts = np.array([k for _, k in raw], dtype=np.float64)
-    probs = np.zeros(int(bins.max() - bins.min()) + 1)
-    probs[bins - bins.min()] = counts / counts.sum()
-    return 0.0, probs, int(bins.min())
-
-
-@cache
-def calibration() -> Calibration:
-    """The shipped calibration (read once per process)."""
-    text = resources.files("yahtzee.review").joinpath("winprob_calibration.json").read_text("utf-8")
-    data = json.loads(text)
-    width = int(data["bin"])
-    cells: dict[str, dict[str, tuple[int, Tail]]] = {}
-    for level, raw in data["levels"].items():
-        cells[level] = {}
-        for key, (n, mean, _var, hist) in raw.items():
-            _, probs, start = _tail(hist)
-            cells[level][key] = (int(n), (float(mean), probs, start))
-    return Calibration(width, cells)
+def _normal_cdf(x: F64) -> F64:
+    """Φ(x) by Abramowitz & Stegun 7.1.26 (|error| < 1e-7, far below what matters here)."""
+    z = np.abs(x) / np.sqrt(2.0)
+    t = 1.0 / (1.0 + 0.3275911 * z)
+    poly = t * (
+        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
+    )
+    erf = 1.0 - poly * np.exp(-z * z)
+    out: F64 = 0.5 * (1.0 + np.sign(x) * erf)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
 class Side:
-    """One player's final total: components ``base - x`` (``x`` from the named tail, or 0
-    where the tail is ``None``), with their weights."""
+    """One player's final total as a distribution over whole points:
+    ``pmf[k]`` = P(total = ``start`` + k); ``mean`` is its exact mean."""
 
-    weights: F64
-    bases: F64
-    tails: tuple[str | None, ...]
-    tail_of: dict[str, Tail]
+    start: int
+    pmf: F64
+    mean: float
+
+    @classmethod
+    def exact(cls, weights: F64, totals: npt.NDArray[np.intp]) -> Side:
+        """Point masses ``weights`` at the whole-point ``totals``."""
+        start = int(totals.min())
+        pmf = np.bincount(totals - start, weights=weights).astype(np.float64)
+        return cls(start, pmf, float(weights @ totals))
 
 
 _exact: OrderedDict[tuple[str, State], F64] = OrderedDict()
@@ -192,93 +122,68 @@ def side(
     """The distribution of this player's final total from the start of its next turn, or
     (``dice``) from this roll of the current turn with ``rolls_left`` rolls to come."""
     state = canonical(state_of(card))
-    total = float(card.total)
+    total = card.total
     left = len(CATEGORIES) - card.filled_count
-    if dice is not None:
-        succ, gain, prob = turn_outcomes(model, state, dice_index(dice.values), rolls_left)
-        if left - 1 <= EXACT_TURNS:
-            weights, bases_list = [], []
-            for s, g, p in zip(succ.tolist(), gain.tolist(), prob.tolist(), strict=True):
-                dist = remaining_distribution(model, state_at(s))
-                support = np.nonzero(dist)[0]
-                weights.append(p * dist[support])
-                bases_list.append(total + g + support)
-            w = np.concatenate(weights)
-            b: F64 = np.concatenate(bases_list).astype(np.float64)
-            return Side(w, b, (None,) * len(w), {})
-        return _tails(model, total, left, succ, gain, prob, table)
-    if left <= EXACT_TURNS:
+    if dice is None and left <= EXACT_TURNS:
         dist = remaining_distribution(model, state)
         support = np.nonzero(dist)[0]
-        bases: F64 = (total + support).astype(np.float64)
-        return Side(dist[support], bases, (None,) * len(support), {})
-    succ, gain, prob = cached_outcomes(model, state)
-    return _tails(model, total, left, succ, gain, prob, table)
+        return Side.exact(dist[support], total + support)
+    if dice is None:
+        succ, gain, prob = cached_outcomes(model, state)
+    else:
+        succ, gain, prob = turn_outcomes(model, state, dice_index(dice.values), rolls_left)
+    if left - 1 > EXACT_TURNS:
+        return _tails(model, total, succ, gain, prob, table)
+    weights, totals = [], []
+    for s, g, p in zip(succ.tolist(), gain.tolist(), prob.tolist(), strict=True):
+        dist = remaining_distribution(model, state_at(s))
+        support = np.nonzero(dist)[0]
+        weights.append(p * dist[support])
+        totals.append(total + g + support)
+    return Side.exact(np.concatenate(weights), np.concatenate(totals))
 
 
 def _tails(
     model: Model,
-    total: float,
-    left: int,
+    total: int,
     succ: npt.NDArray[np.intp],
     gain: npt.NDArray[np.intp],
     prob: F64,
     table: ValueTable,
 ) -> Side:
-    """Components after one enumerated turn, each with its empirical tail."""
-    cal = calibration()
-    bases = np.empty(len(succ))
-    tails: list[str | None] = []
-    tail_of: dict[str, Tail] = {}
-    for i, s in enumerate(succ.tolist()):
-        key, tail = cal.tail(model.name, left - 1, state_at(s))
-        key = f"{model.name}|{key}"
-        tail_of[key] = tail
-        tails.append(key)
-        # The expert's tail is centred: the solver's value is its exact mean.
-        centre = tail[0] if isinstance(model, ExpertModel) else 0.0
-        bases[i] = total + gain[i] + float(table.flat[s]) + centre
-    return Side(prob, bases, tuple(tails), tail_of)
-
-
-_CDF: dict[tuple[str | None, str | None], tuple[F64, F64]] = {}
-
-
-def _difference_cdf(h: Side, kh: str | None, c: Side, kc: str | None) -> tuple[F64, F64]:
-    """Points (xp, fp) of the CDF of x_H − x_C for np.interp (2-point grid, each grid mass
-    spread over its bin)."""
-    key = (kh, kc)
-    hit = _CDF.get(key)
-    if hit is not None:
-        return hit
-    width = calibration().bin
-    ph, sh = (h.tail_of[kh][1], h.tail_of[kh][2]) if kh is not None else (np.ones(1), 0)
-    pc, sc = (c.tail_of[kc][1], c.tail_of[kc][2]) if kc is not None else (np.ones(1), 0)
-    probs = np.convolve(ph, pc[::-1])
-    first = sh - (sc + len(pc) - 1)
-    values = width * (first + np.arange(len(probs), dtype=np.float64))
-    xp = np.concatenate(([values[0] - width / 2], values + width / 2))
-    fp = np.concatenate(([0.0], np.cumsum(probs)))
-    _CDF[key] = (xp, fp)
-    return xp, fp
+    """After one enumerated turn: for each successor and each event combination it still
+    allows (:mod:`yahtzee.review.moments`), a normal curve with the exact conditional mean
+    and sd of the points still to come, weighted by the combination's exact probability."""
+    mom = moments(model.name)
+    owner, entry = mom.entries(succ)
+    weight = prob[owner] * mom.p[entry]
+    s = succ[owner]
+    centre = total + gain[owner] + table.flat[s].astype(np.float64) - mom.shortfall[entry]
+    if isinstance(model, ExpertModel):
+        # The expert's mean is exactly the solver's value: take out the rounding of the
+        # stored shortfalls (quarter points) so the mean is that value to the float.
+        off = np.bincount(owner, weights=mom.p[entry] * mom.shortfall[entry], minlength=len(succ))
+        centre += off[owner]
+    # A floor on the scale: some combinations leave (almost) nothing to chance.
+    scale = np.maximum(mom.sd[entry], 0.3)
+    lo = int(np.floor(float(np.min(centre - 7 * scale))))
+    hi = int(np.ceil(float(np.max(centre + 7 * scale))))
+    # P(total = t) = P(t − ½ ≤ normal < t + ½), from the CDF at the half points.
+    edges = np.arange(lo, hi + 2, dtype=np.float64) - 0.5
+    cdf = _normal_cdf((edges[None, :] - centre[:, None]) / scale[:, None])
+    pmf = weight @ np.diff(cdf, axis=1)
+    return Side(lo, pmf / pmf.sum(), float(weight @ centre))
 
 
 def compare(h: Side, c: Side) -> float:
     """P(H > C) + P(H = C) / 2 for independent sides."""
-    total = 0.0
-    h_tails, c_tails = np.array(h.tails, dtype=object), np.array(c.tails, dtype=object)
-    for kh in dict.fromkeys(h.tails):
-        ih = h_tails == kh
-        for kc in dict.fromkeys(c.tails):
-            ic = c_tails == kc
-            diff = h.bases[ih][:, None] - c.bases[ic][None, :]
-            if kh is None and kc is None:
-                p = np.where(diff > 0, 1.0, np.where(diff < 0, 0.0, 0.5))
-            else:
-                xp, fp = _difference_cdf(h, kh, c, kc)
-                p = np.interp(diff, xp, fp)
-            total += float(h.weights[ih] @ p @ c.weights[ic])
-    return total
+    lo = min(h.start, c.start)
+    size = max(h.start + len(h.pmf), c.start + len(c.pmf)) - lo
+    ph, pc = np.zeros(size), np.zeros(size)
+    ph[h.start - lo : h.start - lo + len(h.pmf)] = h.pmf
+    pc[c.start - lo : c.start - lo + len(c.pmf)] = c.pmf
+    below = np.cumsum(pc) - pc  # P(C < t)
+    return float(ph @ (below + 0.5 * pc) / (ph.sum() * pc.sum()))
 
 
 _win_cache: OrderedDict[tuple[State, int, State, int, str], float] = OrderedDict()

@@ -7,7 +7,7 @@
 // Screen readers: the figure itself is not a live region (it changes on every roll, which
 // would talk over the roll's own message). Once per turn — when a new turn starts, after
 // the player's score (and, in vs, after the computer's turn) — a hidden polite live region
-// says the new figure. Nothing is said on load, and nothing while the meter is hidden.
+// says the new figure. Nothing is said on load, at the end, or while the meter is hidden.
 //
 // No layout shift: the numbers sit in boxes of a fixed minimum width (css), so 99.5 and
 // 248.3, 5% and 100% take the same room; on a phone the meter has a fixed width.
@@ -138,10 +138,11 @@ export function installMeter() {
       paint();
       return;
     }
-    // Said aloud once a turn: a new turn of the same game (its dice not rolled yet), or
-    // the game's end — never on the first figure after a load or a switch of games.
+    // Said aloud once a turn: a new turn of the same game (its dice not rolled yet) —
+    // never on the first figure after a load or a switch of games, nor at the end (the end
+    // panel says the result).
     const sameGame = lastKey !== null && lastKey.startsWith(`${g.id}:`);
-    const turnStart = g.dice === null || g.status !== "in_progress";
+    const turnStart = g.dice === null && g.status === "in_progress";
     lastKey = key;
     paint();
     load(g, sameGame && turnStart);

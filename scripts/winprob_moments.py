@@ -3,13 +3,14 @@
 
 For every reachable canonical turn-start state and each level's exact turn policy
 (:mod:`yahtzee.review.turns`), a backward pass over the states (most boxes filled first)
-computes, for each combination c of the events "the upper bonus will be made", "the 快艇
-box will get 50" and "a 100-point 快艇 bonus will come", P(c), E[S·1c] and E[S²·1c] for
+computes, for each combination c of the events "the large straight will get 40", "the
+upper bonus will be made", "the 快艇 box will get 50" and "a 100-point 快艇 bonus will
+come", P(c), E[S·1c] and E[S²·1c] for
 the points S still to come: with one turn's outcomes (successor s', points g, the events
 e the turn itself made, probability p), the sums over c' of s' with c' | e = c of
 p·P, p·(g·P + E[S'·1]) and p·(g²·P + 2g·E[S'·1] + E[S'²·1]). It writes
 ``src/yahtzee/review/winprob_moments.npz.xz``. ``--levels`` and ``--merge`` let the levels run
-in parallel processes (about 5 minutes each on one core):
+in parallel processes (about 5 to 15 minutes each on one core):
 
     python scripts/winprob_moments.py                          # all levels, then pack
     python scripts/winprob_moments.py --levels novice --raw F  # one level's raw sums
@@ -27,6 +28,7 @@ import numpy.typing as npt
 
 from yahtzee.review.moments import (
     BONUS,
+    LARGE_STRAIGHT,
     N_COMBOS,
     YAHTZEE,
     YAHTZEE_BONUS,
@@ -34,18 +36,19 @@ from yahtzee.review.moments import (
     reachable_canonical,
 )
 from yahtzee.review.turns import model_for, state_at, turn_outcomes
-from yahtzee.rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD
+from yahtzee.rules import UPPER_BONUS, UPPER_BONUS_THRESHOLD, Category
 from yahtzee.rules import YAHTZEE_BONUS as BONUS_POINTS
 from yahtzee.solver import load_table
 from yahtzee.solver.tables import N_UP
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "yahtzee" / "review" / "winprob_moments.npz.xz"
 LEVELS = ("expert", "intermediate", "novice")
+LS_BIT = 1 << Category.LARGE_STRAIGHT.index
 F64 = npt.NDArray[np.float64]
 
 
 def raw_sums(level: str) -> tuple[F64, F64, F64]:
-    """(8, n) P(c), E[S·1c], E[S²·1c] over the reachable canonical states (flat order)."""
+    """(16, n) P(c), E[S·1c], E[S²·1c] over the reachable canonical states (flat order)."""
     table = load_table()
     model = model_for(level, table)
     flat = np.flatnonzero(reachable_canonical())
@@ -61,21 +64,23 @@ def raw_sums(level: str) -> tuple[F64, F64, F64]:
             succ, gain, prob = turn_outcomes(model, (mask, up, flag))
             g = gain.astype(np.float64)
             k = at[succ]
-            up2, flag2 = (succ // 2) % N_UP, succ % 2
+            up2, flag2, mask2 = (succ // 2) % N_UP, succ % 2, succ // (2 * N_UP)
             bonus = (up < UPPER_BONUS_THRESHOLD) & (up2 >= UPPER_BONUS_THRESHOLD)
-            # The turn's own events: the bonus crossed, the 50 written, a 100 bonus earned
+            # The turn's own events: 40 in the large straight (its points are 40 or 0, plus
+            # 100 with a 快艇 bonus), the bonus crossed, the 50 written, a 100 bonus earned
             # (only a 快艇 bonus lifts a turn's points, bonus aside, to 100).
+            straight = (mask & LS_BIT == 0) & (mask2 & LS_BIT != 0) & (gain % 100 == 40)
             made = (
-                BONUS * bonus
+                LARGE_STRAIGHT * straight
+                + BONUS * bonus
                 + YAHTZEE * ((flag == 0) & (flag2 == 1))
                 + YAHTZEE_BONUS * ((flag == 1) & (g - UPPER_BONUS * bonus >= BONUS_POINTS))
             )
-            for c in range(N_COMBOS):
-                pc, a1, a2 = p[c, k], m1[c, k], m2[c, k]
-                to = c | made
-                np.add.at(p[:, j], to, prob * pc)
-                np.add.at(m1[:, j], to, prob * (g * pc + a1))
-                np.add.at(m2[:, j], to, prob * (g * g * pc + 2 * g * a1 + a2))
+            pc, a1, a2 = p[:, k], m1[:, k], m2[:, k]
+            to = (np.arange(N_COMBOS)[:, None] | made[None, :]).ravel()
+            p[:, j] = np.bincount(to, (prob * pc).ravel(), N_COMBOS)
+            m1[:, j] = np.bincount(to, (prob * (g * pc + a1)).ravel(), N_COMBOS)
+            m2[:, j] = np.bincount(to, (prob * (g * g * pc + 2 * g * a1 + a2)).ravel(), N_COMBOS)
         print(f"{level}: {count} filled, {time.perf_counter() - start:.0f} s", flush=True)
     return p, m1, m2
 

@@ -11,16 +11,19 @@ compares the two with one cumulative sum.
   the last :data:`EXACT_TURNS` turns can go;
 * **otherwise** the next turn is enumerated exactly (a Yahtzee now, the bonus now) and
   after it each successor state's points still to come are a mixture over the **event
-  combinations** the state still allows — the upper bonus made or not, 50 in the 快艇 box
-  or not, a 100-point 快艇 bonus or not — with each combination's exact probability and the
-  exact mean and standard deviation given it (a backward pass over every state with the
-  level's own policy, :mod:`yahtzee.review.moments`); given the combination, a normal
-  curve. The big lumps (35, 50, 100 points or nothing) are thus where they belong instead
-  of being smeared out, and each state's own spread and, for the computer levels, its own
-  shortfall against the solver are exact.
+  combinations** the state still allows — 40 in the large straight or not, the upper
+  bonus made or not, 50 in the 快艇 box or not, a 100-point 快艇 bonus or not — with each
+  combination's exact probability and the exact mean and standard deviation given it (a
+  backward pass over every state with the level's own policy,
+  :mod:`yahtzee.review.moments`); given the combination, a normal curve. The big lumps
+  (40, 35, 50, 100 points or nothing) are thus where they belong instead of being smeared
+  out, and each state's own spread and, for the computer levels, its own shortfall
+  against the solver are exact.
 
-The measured error against simulation and against exact enumeration
-(``scripts/winprob_reference.py``) is in the README.
+Measured (``scripts/winprob_reference.py``, README): within ±0.01 of a 200,000-game
+simulation at every tested position of rounds 1–12; against exact enumeration at rounds
+6–7, 0.007 RMS, with 1 position in 9 off by 0.01–0.04 (the small straight's and full
+house's lumps are not modelled).
 """
 
 from __future__ import annotations

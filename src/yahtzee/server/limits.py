@@ -8,7 +8,7 @@ then one every 2 s), per player and per client address:
   database**, in a small table of buckets shared by every process (``rate_buckets``; one
   number per bucket, see :class:`~yahtzee.storage.base.Charge`). A new game's tokens are
   taken in the very transaction that inserts it, so no interleaving of processes can
-  create more games than the limit allows, and a refused start writes nothing. On SQLite
+  create more games than the limit allows, and a start over a limit writes nothing. On SQLite
   these writes ride in the group commit with the game actions (no fsync of their own); on
   PostgreSQL the table is ``UNLOGGED`` (no WAL flush) and the upsert is one statement, in
   the transaction the new game needs anyway.

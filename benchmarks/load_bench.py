@@ -115,8 +115,12 @@ class Session:
         except (HttpError, OSError, ValueError) as exc:
             self.stats.fail(f"{method} {path}: {exc!r}")
             return None
-        self.stats.latencies.append(time.perf_counter() - start)
+        self.record(start, time.perf_counter() - start)
         return result
+
+    def record(self, start: float, latency: float) -> None:  # noqa: ARG002 (for subclasses)
+        """Keep one answered request's latency (subclasses keep its start too)."""
+        self.stats.latencies.append(latency)
 
 
 async def _player(session: Session, stop_at: float, vs_share: float) -> None:

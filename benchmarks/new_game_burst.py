@@ -28,12 +28,11 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test helpers
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load_bench
-from server_process import HttpError, RawClient, ServerProcess
+from server_process import RawClient, ServerProcess
 
 
 @dataclass
@@ -42,18 +41,10 @@ class Timed(load_bench.Session):
 
     started: list[tuple[float, float]] = field(default_factory=list)  # (start, latency)
 
-    async def call(self, method: str, path: str, body: Any = None) -> Any:
-        """One timed request (see :meth:`load_bench.Session.call`)."""
-        if self.think:
-            await asyncio.sleep(self.rng.expovariate(1 / self.think))
-        start = time.perf_counter()
-        try:
-            result = await self.client.request(method, path, body)
-        except (HttpError, OSError, ValueError) as exc:
-            self.stats.fail(f"{method} {path}: {exc!r}")
-            return None
-        self.started.append((start, time.perf_counter() - start))
-        return result
+    def record(self, start: float, latency: float) -> None:
+        """Keep when the request started, to tell the requests made during a burst from
+        the others."""
+        self.started.append((start, latency))
 
 
 async def _burst(port: int, n: int, first: int) -> tuple[float, float, int]:

@@ -115,6 +115,16 @@ class Charge:
         (``rate - 1`` tokens' worth), plus a nanosecond against float rounding."""
         return (self.rate - 1) * self.interval + 1e-9
 
+    def params(self) -> dict[str, str | float]:
+        """The named parameters of both backends' upsert (``:bucket``, ``%(bucket)s``...)."""
+        return {
+            "bucket": self.bucket,
+            "key": self.key,
+            "now": self.now,
+            "interval": self.interval,
+            "slack": self.slack,
+        }
+
     def retry_after(self, full_at: float) -> int:
         """Whole seconds until the refused bucket ``full_at`` has a token (at least 1)."""
         return max(1, math.ceil(full_at - self.now - self.slack))

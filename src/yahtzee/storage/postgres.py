@@ -447,13 +447,7 @@ class PostgresStorage:
         """One token of each bucket, or :class:`RateLimitExceededError` (the caller's
         transaction rolls back what was taken)."""
         for charge in charges:
-            params = {
-                "bucket": charge.bucket,
-                "key": charge.key,
-                "now": charge.now,
-                "interval": charge.interval,
-                "slack": charge.slack,
-            }
+            params = charge.params()
             cur = await conn.execute(_TAKE, params)
             if await cur.fetchone() is None:
                 cur = await conn.execute(

@@ -357,13 +357,7 @@ class SQLiteStorage:
         """One token of each bucket, or :class:`RateLimitExceededError` (the caller rolls
         back what was taken)."""
         for charge in charges:
-            params = {
-                "bucket": charge.bucket,
-                "key": charge.key,
-                "now": charge.now,
-                "interval": charge.interval,
-                "slack": charge.slack,
-            }
+            params = charge.params()
             if conn.execute(_TAKE, params).fetchone() is None:
                 (full_at,) = conn.execute(
                     "SELECT full_at FROM rate_buckets WHERE bucket = ? AND key = ?",

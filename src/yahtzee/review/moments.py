@@ -11,7 +11,8 @@ smooth enough for a normal curve (:mod:`yahtzee.review.winprob`).
 ``scripts/winprob_moments.py`` computes them exactly, once, by a backward pass over every
 reachable canonical state with each level's exact turn policy (:mod:`yahtzee.review.turns`)
 and ships them as ``winprob_moments.npz.xz`` (see :func:`pack`) for the states with at
-least :data:`MIN_TURNS_LEFT` turns left, the only ones the win probability needs them for.
+least :data:`MIN_TURNS_LEFT` turns left (since :data:`~yahtzee.review.winprob.EXACT_TURNS`
+became 5 the win probability reads only those with 6 or more; the file was built before).
 A state only stores the combinations its card still allows (:func:`combos`).
 """
 

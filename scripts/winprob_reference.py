@@ -26,90 +26,29 @@ import numpy as np
 import numpy.typing as npt
 
 from yahtzee.dice import SeededDice
-from yahtzee.game import ROLLS_PER_TURN, Game, Mode
+from yahtzee.game import Game, Mode
 from yahtzee.players import get_player
 from yahtzee.review import review_events
 from yahtzee.review.selfplay import play_log
 from yahtzee.review.turns import canonical, model_for
 from yahtzee.review.winprob import Side, remaining_distribution, win_probability
 from yahtzee.review.winprob import compare as exact_compare
-from yahtzee.rules import (
-    CATEGORIES,
-    UPPER_BONUS,
-    UPPER_BONUS_THRESHOLD,
-    YAHTZEE_BONUS,
-    YAHTZEE_POINTS,
-    Category,
-    Scorecard,
-)
+from yahtzee.rules import Scorecard
+from yahtzee.simulation import play_expert
 from yahtzee.solver import load_table, state_of
-from yahtzee.solver.kernel import category_values, keep_values, reroll, turn_start_e0
-from yahtzee.solver.tables import (
-    CODE_TO_KEEP,
-    COUNT_CODE_WEIGHTS,
-    DICE_COUNTS,
-    KEEP_COUNTS,
-    LEVEL_OFFSETS,
-    N_KEEPS,
-    SUB_KEEPS,
-    UPPER_CAP,
-)
 from yahtzee.turn import play_turn
 
-_Y = Category.YAHTZEE.index
-_KEEP_CODE = KEEP_COUNTS @ COUNT_CODE_WEIGHTS
-_KEEP_SIZE = KEEP_COUNTS.sum(axis=1)
-_CODE_TO_DICE = np.where(LEVEL_OFFSETS[5] <= CODE_TO_KEEP, CODE_TO_KEEP - LEVEL_OFFSETS[5], -1)
 I64 = npt.NDArray[np.int64]
-
-
-def _roll(rng: np.random.Generator, kept_code: I64, kept_size: I64) -> I64:
-    fresh = COUNT_CODE_WEIGHTS[rng.integers(0, 6, size=(kept_code.shape[0], 5))]
-    fresh[np.arange(5)[None, :] >= (5 - kept_size)[:, None]] = 0
-    out: I64 = _CODE_TO_DICE[kept_code + fresh.sum(axis=1)]
-    return out
 
 
 def expert_finals(card: Scorecard, n: int, rng: np.random.Generator) -> I64:
     """Final totals of ``n`` optimal continuations of ``card`` (in vectorised batches)."""
-    parts = [_expert_batch(card, min(4096, n - a), rng) for a in range(0, n, 4096)]
-    return np.concatenate(parts)
-
-
-def _expert_batch(card: Scorecard, n: int, rng: np.random.Generator) -> I64:
     v = load_table().flat
-    m0, _, f0 = state_of(card)
-    games = np.arange(n)
-    mask = np.full(n, m0, dtype=np.intp)
-    upper = np.full(n, card.upper_subtotal, dtype=np.intp)
-    flag = np.full(n, f0, dtype=np.intp)
-    gained = np.zeros(n, dtype=np.int64)
-    nothing = np.zeros(n, dtype=np.intp)
-    keeps = np.empty((2, N_KEEPS, n), dtype=np.float32)
-    for _ in range(len(CATEGORIES) - card.filled_count):
-        up = np.minimum(upper, UPPER_CAP)
-        e0, _shift = turn_start_e0(v, mask, up, flag)
-        _, e1 = reroll(e0, keeps[0])
-        keep_values(e1, keeps[1])
-        dice = _roll(rng, nothing, nothing)
-        for rolls_left in range(ROLLS_PER_TURN - 1, 0, -1):
-            subs = SUB_KEEPS[dice]
-            cand = np.take(keeps[rolls_left - 1].reshape(-1), subs * n + games[:, None])
-            keep = subs[games, np.argmax(cand, axis=1)]
-            dice = _roll(rng, _KEEP_CODE[keep], _KEEP_SIZE[keep])
-        values, points = category_values(v, mask, up, flag, dice)
-        cat = np.argmax(values, axis=0)
-        pts = points[cat, games]
-        is_y = DICE_COUNTS[dice].max(axis=1) == 5
-        gained += YAHTZEE_BONUS * (is_y & ((mask >> _Y) & 1 == 1) & (flag == 1))
-        crossing = (
-            (cat < 6) & (upper < UPPER_BONUS_THRESHOLD) & (upper + pts >= UPPER_BONUS_THRESHOLD)
-        )
-        gained += pts + UPPER_BONUS * crossing
-        upper += np.where(cat < 6, pts, 0)
-        flag = np.where(cat == _Y, (pts == YAHTZEE_POINTS).astype(np.intp), flag)
-        mask |= 1 << cat
-    return card.total + gained
+    parts = [
+        card.total + play_expert(v, min(4096, n - a), rng, card).gained(card.upper_subtotal)
+        for a in range(0, n, 4096)
+    ]
+    return np.concatenate(parts)
 
 
 def level_finals(card: Scorecard, level: str, n: int, seed: int) -> I64:

@@ -25,6 +25,7 @@ import numpy.typing as npt
 from yahtzee.dice import SeededDice
 from yahtzee.game import ROLLS_PER_TURN, ROUNDS, Game, Mode
 from yahtzee.rules import (
+    CATEGORIES,
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_BONUS,
@@ -32,7 +33,7 @@ from yahtzee.rules import (
     Category,
     Scorecard,
 )
-from yahtzee.solver.cache import ValueTable, load_table
+from yahtzee.solver.cache import ValueTable, load_table, state_of
 from yahtzee.solver.kernel import category_values, keep_values, reroll, turn_start_e0
 from yahtzee.solver.pool import (
     ProgressFn,
@@ -109,19 +110,54 @@ def _roll(rng: np.random.Generator, kept_code: IntArray, kept_size: IntArray) ->
     return dice
 
 
-def _expert_batch(
-    v: npt.NDArray[np.float32], n: int, seed: np.random.SeedSequence
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    rng = np.random.default_rng(seed)
+@dataclass(frozen=True, slots=True)
+class ExpertPlay:
+    """What ``n`` optimal continuations of one position scored, game by game."""
+
+    boxes: npt.NDArray[np.int64]
+    """(n, 13): the points each continuation wrote in each box (0 in boxes filled before)."""
+    upper: npt.NDArray[np.intp]
+    """The upper subtotal at the end, the starting card's included."""
+    yahtzee_bonus: npt.NDArray[np.int64]
+    """The 快艇 bonuses earned during the continuation."""
+    flag: npt.NDArray[np.intp]
+    """1 where the 快艇 box holds 50 at the end."""
+
+    def upper_bonus(self, start_upper: int = 0) -> npt.NDArray[np.bool_]:
+        """Where the upper bonus was earned during the continuation (from ``start_upper``)."""
+        made: npt.NDArray[np.bool_] = self.upper >= UPPER_BONUS_THRESHOLD
+        return made & (start_upper < UPPER_BONUS_THRESHOLD)
+
+    def gained(self, start_upper: int = 0) -> npt.NDArray[np.int64]:
+        """The points each continuation added to the card's total, bonuses included."""
+        out: npt.NDArray[np.int64] = (
+            self.boxes.sum(axis=1)
+            + UPPER_BONUS * self.upper_bonus(start_upper)
+            + self.yahtzee_bonus
+        )
+        return out
+
+
+def play_expert(
+    v: npt.NDArray[np.float32],
+    n: int,
+    rng: np.random.Generator,
+    card: Scorecard | None = None,
+) -> ExpertPlay:
+    """Play ``n`` optimal continuations of ``card`` (a new game without it) to the end,
+    all at once: every turn is one (252, n) batch of the solver's kernel, the dice drawn
+    from ``rng`` and each game's keep and box picked by argmax."""
+    card = card or Scorecard()
+    mask0, _, flag0 = state_of(card)
     games = np.arange(n)
-    mask = np.zeros(n, dtype=np.intp)
-    upper = np.zeros(n, dtype=np.intp)  # true upper subtotal (uncapped)
-    flag = np.zeros(n, dtype=np.intp)
-    lower = np.zeros(n, dtype=np.int64)
+    mask = np.full(n, mask0, dtype=np.intp)
+    upper = np.full(n, card.upper_subtotal, dtype=np.intp)  # true subtotal (uncapped)
+    flag = np.full(n, flag0, dtype=np.intp)
+    boxes = np.zeros((n, len(CATEGORIES)), dtype=np.int64)
     ybonus = np.zeros(n, dtype=np.int64)
     nothing = np.zeros(n, dtype=np.intp)
     keeps = np.empty((2, N_KEEPS, n), dtype=np.float32)  # flat keep values, 1 and 2 rolls left
-    for _ in range(ROUNDS):
+    for _ in range(len(CATEGORIES) - card.filled_count):
         up = np.minimum(upper, UPPER_CAP)
         e0, _shift = turn_start_e0(v, mask, up, flag)
         _, e1 = reroll(e0, keeps[0])
@@ -140,14 +176,18 @@ def _expert_batch(
         pts = points[cat, games]
         is_y_roll = DICE_COUNTS[dice].max(axis=1) == 5
         ybonus += YAHTZEE_BONUS * (is_y_roll & ((mask >> _Y) & 1 == 1) & (flag == 1))
-        is_upper = cat < 6
-        upper += np.where(is_upper, pts, 0)
-        lower += np.where(is_upper, 0, pts)
+        boxes[games, cat] = pts
+        upper += np.where(cat < 6, pts, 0)
         flag = np.where(cat == _Y, (pts == YAHTZEE_POINTS).astype(np.intp), flag)
         mask |= 1 << cat
-    bonus = upper >= UPPER_BONUS_THRESHOLD
-    total = upper + UPPER_BONUS * bonus + lower + ybonus
-    return total.astype(np.int64), bonus, flag == 1
+    return ExpertPlay(boxes, upper, ybonus, flag)
+
+
+def _expert_batch(
+    v: npt.NDArray[np.float32], n: int, seed: np.random.SeedSequence
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    play = play_expert(v, n, np.random.default_rng(seed))
+    return play.gained(), play.upper_bonus(), play.flag == 1
 
 
 class _Results:

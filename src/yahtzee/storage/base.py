@@ -55,6 +55,68 @@ class GameRecord:
     computer_total: int | None
     new_record: bool | None
 
+    def appended(self, status: Status, version: int, now: str) -> GameRecord:
+        """This header after an append at ``now`` that left the game unfinished (built
+        field by field: :func:`dataclasses.replace` is several times slower, and this is
+        every action's path)."""
+        return GameRecord(
+            self.id,
+            self.player_id,
+            self.mode,
+            self.difficulty,
+            status,
+            version,
+            self.created_at,
+            now,
+            self.finished_at,
+            self.result,
+            self.human_total,
+            self.computer_total,
+            self.new_record,
+        )
+
+    def finished(
+        self, status: Status, version: int, now: str, ending: Ending, new_record: bool
+    ) -> GameRecord:
+        """This header after the append at ``now`` that finished the game."""
+        return GameRecord(
+            self.id,
+            self.player_id,
+            self.mode,
+            self.difficulty,
+            status,
+            version,
+            self.created_at,
+            now,
+            now,
+            ending.result,
+            ending.human_total,
+            ending.computer_total,
+            new_record,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """What a finished game's header records of its final position."""
+
+    result: Result
+    human_total: int
+    computer_total: int | None
+
+    @classmethod
+    def of(cls, final: Game) -> Ending:
+        """The result and totals of the finished position ``final``."""
+        result = final.result
+        assert result is not None, "a final position is a finished game"
+        computer = final.cards[1].total if len(final.cards) > 1 else None
+        return cls(result, final.cards[0].total, computer)
+
+    def solo_record(self, best: int | None) -> bool:
+        """U7: a solo total above the best earlier solo total (``best``) is a new record;
+        vs games count wins/losses/draws, never records."""
+        return self.result is Result.SOLO and (best is None or self.human_total > best)
+
 
 @dataclass(frozen=True, slots=True)
 class RecentGame:

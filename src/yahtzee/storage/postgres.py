@@ -53,6 +53,7 @@ from yahtzee.game import Game, Mode, Result, Status
 from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
     Charge,
+    Ending,
     GameRecord,
     RecentGame,
     Records,
@@ -531,66 +532,34 @@ class PostgresStorage:
                 cur = await conn.execute(sql, params)
                 if cur.rowcount != max(1, len(events)):
                     await self._refused(conn, game.id)
-                return GameRecord(
-                    game.id,
-                    game.player_id,
-                    game.mode,
-                    game.difficulty,
-                    status,
-                    new_version,
-                    game.created_at,
-                    now,
-                    game.finished_at,
-                    game.result,
-                    game.human_total,
-                    game.computer_total,
-                    game.new_record,
-                )
+                return game.appended(status, new_version, now)
+            ending = Ending.of(final)
+            new_record = False
             async with conn.transaction():
                 cur = await conn.execute(sql, params)
                 if cur.rowcount != max(1, len(events)):
                     await self._refused(conn, game.id)
-                result = final.result
-                assert result is not None, "a final position is a finished game"
-                human_total = final.cards[0].total
-                computer_total = final.cards[1].total if len(final.cards) > 1 else None
-                new_record = False  # U7: vs games count wins/losses/draws, never records
-                if result is Result.SOLO:
+                if ending.result is Result.SOLO:
                     cur = await conn.execute(
                         "SELECT MAX(human_total) FROM games WHERE player_id = %s "
                         "AND status = 'finished' AND mode = 'solo' AND id <> %s",
                         (game.player_id, game.id),
                     )
                     row = await cur.fetchone()
-                    best = row[0] if row else None
-                    new_record = best is None or human_total > best
+                    new_record = ending.solo_record(row[0] if row else None)
                 await conn.execute(
                     "UPDATE games SET finished_at = %s, result = %s, human_total = %s, "
                     "computer_total = %s, new_record = %s WHERE id = %s",
                     (
                         now,
-                        result.value,
-                        human_total,
-                        computer_total,
+                        ending.result.value,
+                        ending.human_total,
+                        ending.computer_total,
                         new_record,
                         game.id,
                     ),
                 )
-        return GameRecord(
-            game.id,
-            game.player_id,
-            game.mode,
-            game.difficulty,
-            status,
-            new_version,
-            game.created_at,
-            now,
-            now,
-            result,
-            human_total,
-            computer_total,
-            new_record,
-        )
+        return game.finished(status, new_version, now, ending, new_record)
 
     @staticmethod
     async def _refused(conn: psycopg.AsyncConnection[Any], game_id: str) -> None:

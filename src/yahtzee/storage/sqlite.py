@@ -27,7 +27,6 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -45,6 +44,7 @@ from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
     Append,
     Charge,
+    Ending,
     GameRecord,
     NewGame,
     RecentGame,
@@ -512,56 +512,29 @@ class SQLiteStorage:
             raise StaleVersionError(game.id)
         self._insert_events(conn, game.id, game.version + 1, events, now)
         if final is None:
-            return GameRecord(  # (not dataclasses.replace: several times slower)
-                game.id,
-                game.player_id,
-                game.mode,
-                game.difficulty,
-                status,
-                new_version,
-                game.created_at,
-                now,
-                game.finished_at,
-                game.result,
-                game.human_total,
-                game.computer_total,
-                game.new_record,
-            )
-        result = final.result
-        assert result is not None, "a final position is a finished game"
-        human_total = final.cards[0].total
-        computer_total = final.cards[1].total if len(final.cards) > 1 else None
-        new_record = False  # U7: vs games count wins/losses/draws, never records
-        if result is Result.SOLO:
+            return game.appended(status, new_version, now)
+        ending = Ending.of(final)
+        new_record = False
+        if ending.result is Result.SOLO:
             best = conn.execute(
                 "SELECT MAX(human_total) FROM games WHERE player_id = ? "
                 "AND status = 'finished' AND mode = 'solo' AND id != ?",
                 (game.player_id, game.id),
             ).fetchone()[0]
-            new_record = best is None or human_total > best
+            new_record = ending.solo_record(best)
         conn.execute(
             "UPDATE games SET finished_at = ?, result = ?, human_total = ?, "
             "computer_total = ?, new_record = ? WHERE id = ?",
             (
                 now,
-                result.value,
-                human_total,
-                computer_total,
+                ending.result.value,
+                ending.human_total,
+                ending.computer_total,
                 int(new_record),
                 game.id,
             ),
         )
-        return replace(
-            game,
-            version=new_version,
-            status=status,
-            updated_at=now,
-            finished_at=now,
-            result=result,
-            human_total=human_total,
-            computer_total=computer_total,
-            new_record=new_record,
-        )
+        return game.finished(status, new_version, now, ending, new_record)
 
     async def events(self, game_id: str, after: int = 0, until: int | None = None) -> list[Event]:
         """See :meth:`Storage.events`."""

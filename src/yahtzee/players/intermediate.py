@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections import OrderedDict
-from threading import Lock
 
 import numpy as np
 
+from yahtzee.lru import LruCache
 from yahtzee.rules import FACES, UPPER, UPPER_BONUS_THRESHOLD, Scorecard, legal_options
 from yahtzee.solver import TurnArrays, roll_gains, state_of
 from yahtzee.turn import Decision, Keep, Position, Score
@@ -42,25 +41,13 @@ def _heuristic_e0(card: Scorecard) -> np.ndarray[tuple[int], np.dtype[np.float64
     return e0
 
 
-_CACHE_SIZE = 1024  # ~12 kB each; early-game states recur in every game
-_cache: OrderedDict[tuple[int, int, int], TurnArrays] = OrderedDict()
-_lock = Lock()
+# ~12 kB each; early-game states recur in every game
+_cache: LruCache[tuple[int, int, int], TurnArrays] = LruCache(1024)
 
 
 def _arrays(card: Scorecard) -> TurnArrays:
     """This state's rule-of-thumb turn arrays (deterministic, so shared process-wide)."""
-    key = state_of(card)
-    with _lock:
-        arrays = _cache.get(key)
-        if arrays is not None:
-            _cache.move_to_end(key)
-            return arrays
-    arrays = TurnArrays(_heuristic_e0(card))
-    with _lock:
-        _cache[key] = arrays
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-    return arrays
+    return _cache.get_or_compute(state_of(card), lambda: TurnArrays(_heuristic_e0(card)))
 
 
 class IntermediatePlayer:

@@ -16,12 +16,10 @@ level's policy is written here vectorised over the 252 rolls and mirrors the pla
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from threading import Lock
-
 import numpy as np
 import numpy.typing as npt
 
+from yahtzee.lru import LruCache
 from yahtzee.players.intermediate import MARGIN, PAR_WEIGHT, TEMPERATURE, TYPICAL
 from yahtzee.players.novice import GOOD_ENOUGH, _longest_run
 from yahtzee.rules import UPPER_BONUS_THRESHOLD, YAHTZEE_POINTS, Category, Dice
@@ -266,25 +264,13 @@ def turn_outcomes(
     return (uniq // 1024).astype(np.intp), (uniq % 1024).astype(np.intp), total
 
 
-_cache: OrderedDict[tuple[str, State], Outcomes] = OrderedDict()
-_lock = Lock()
 CACHE_SIZE = 20_000
+_cache: LruCache[tuple[str, State], Outcomes] = LruCache(CACHE_SIZE)
 
 
 def cached_outcomes(model: Model, state: State) -> Outcomes:
     """:func:`turn_outcomes`, memoised per (level, state) process-wide (LRU)."""
-    key = (model.name, state)
-    with _lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-            return hit
-    out = turn_outcomes(model, state)
-    with _lock:
-        _cache[key] = out
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-    return out
+    return _cache.get_or_compute((model.name, state), lambda: turn_outcomes(model, state))
 
 
 def model_for(level: str, table: ValueTable | None = None) -> Model:

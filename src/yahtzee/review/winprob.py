@@ -28,13 +28,12 @@ straight's and full house's lumps are not modelled).
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
-from threading import Lock
 
 import numpy as np
 import numpy.typing as npt
 
+from yahtzee.lru import LruCache
 from yahtzee.review.moments import moments
 from yahtzee.review.turns import (
     ExpertModel,
@@ -87,33 +86,24 @@ class Side:
         return cls(start, pmf, float(weights @ totals))
 
 
-_exact: OrderedDict[tuple[str, State], F64] = OrderedDict()
-_exact_lock = Lock()
-_EXACT_CACHE = 20_000
+_exact: LruCache[tuple[str, State], F64] = LruCache(20_000)
 
 
 def remaining_distribution(model: Model, state: State) -> F64:
     """Exact distribution of the points still to come from turn-start ``state``
     (canonical): ``out[x]`` = P(x more points). Memoised (LRU)."""
-    key = (model.name, state)
-    with _exact_lock:
-        hit = _exact.get(key)
-        if hit is not None:
-            _exact.move_to_end(key)
-            return hit
+    return _exact.get_or_compute((model.name, state), lambda: _remaining(model, state))
+
+
+def _remaining(model: Model, state: State) -> F64:
     if state[0] == _FULL_MASK:
-        out = np.ones(1)
-    else:
-        succ, gain, prob = cached_outcomes(model, state)
-        parts = [(g, p, remaining_distribution(model, state_at(s))) for s, g, p in
-                 zip(succ.tolist(), gain.tolist(), prob.tolist(), strict=True)]  # fmt: skip
-        out = np.zeros(max(g + len(d) for g, _, d in parts))
-        for g, p, d in parts:
-            out[g : g + len(d)] += p * d
-    with _exact_lock:
-        _exact[key] = out
-        while len(_exact) > _EXACT_CACHE:
-            _exact.popitem(last=False)
+        return np.ones(1)
+    succ, gain, prob = cached_outcomes(model, state)
+    parts = [(g, p, remaining_distribution(model, state_at(s))) for s, g, p in
+             zip(succ.tolist(), gain.tolist(), prob.tolist(), strict=True)]  # fmt: skip
+    out = np.zeros(max(g + len(d) for g, _, d in parts))
+    for g, p, d in parts:
+        out[g : g + len(d)] += p * d
     return out
 
 
@@ -191,8 +181,7 @@ def compare(h: Side, c: Side) -> float:
     return float(ph @ (below + 0.5 * pc) / (ph.sum() * pc.sum()))
 
 
-_win_cache: OrderedDict[tuple[State, int, State, int, str], float] = OrderedDict()
-_WIN_CACHE = 4096
+_win_cache: LruCache[tuple[State, int, State, int, str], float] = LruCache(4096)
 
 
 def win_probability(
@@ -207,20 +196,15 @@ def win_probability(
         computer.total,
         level,
     )
-    with _exact_lock:
-        hit = _win_cache.get(key)
-    if hit is not None:
-        return hit
+    return _win_cache.get_or_compute(key, lambda: _win(human, computer, level, table))
+
+
+def _win(human: Scorecard, computer: Scorecard, level: str, table: ValueTable) -> float:
     p = compare(
         side(model_for("expert", table), human, table),
         side(model_for(level, table), computer, table),
     )
-    p = min(1.0, max(0.0, p))
-    with _exact_lock:
-        _win_cache[key] = p
-        while len(_win_cache) > _WIN_CACHE:
-            _win_cache.popitem(last=False)
-    return p
+    return min(1.0, max(0.0, p))
 
 
 def timeline(

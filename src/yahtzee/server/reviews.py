@@ -9,12 +9,11 @@ version only guards against a stale entry). The analysis itself lives in
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
-from threading import Lock
 from typing import Any
 
 from yahtzee.errors import AbandonedGameError, GameNotFoundError, NotReviewableError
 from yahtzee.game import Status
+from yahtzee.lru import LruCache
 from yahtzee.review import review_events, review_json
 from yahtzee.review.stats import FinishedGame, stats_json
 from yahtzee.review.winprob import timeline
@@ -30,11 +29,9 @@ class ReviewService:
 
     def __init__(self, storage: Storage, cache_size: int = CACHE_SIZE) -> None:
         self.storage = storage
-        self._cache: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
-        self._cache_size = cache_size
-        self._lock = Lock()
+        self._cache: LruCache[tuple[str, int], dict[str, Any]] = LruCache(cache_size)
         # game id -> (final card, accuracy): what the stats need of each finished game.
-        self._summaries: OrderedDict[str, tuple[Scorecard, float]] = OrderedDict()
+        self._summaries: LruCache[str, tuple[Scorecard, float]] = LruCache(SUMMARY_CACHE_SIZE)
 
     async def review(self, player_id: str, game_id: str) -> dict[str, Any]:
         """The review object; 404 for another player's or an unknown game, 409 unless
@@ -48,31 +45,21 @@ class ReviewService:
         if stored.status is not Status.FINISHED:
             raise NotReviewableError(f"game {game_id} is still in progress")
         key = (game_id, stored.version)
-        with self._lock:
-            hit = self._cache.get(key)
-            if hit is not None:
-                self._cache.move_to_end(key)
-                return hit
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
         events = await self.storage.events(game_id)
         out = await asyncio.to_thread(_compute, events, game_id)
-        with self._lock:
-            self._cache[key] = out
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
+        self._cache.put(key, out)
         return out
 
     async def _summary(self, game_id: str) -> tuple[Scorecard, float]:
-        with self._lock:
-            hit = self._summaries.get(game_id)
-            if hit is not None:
-                self._summaries.move_to_end(game_id)
-                return hit
+        hit = self._summaries.get(game_id)
+        if hit is not None:
+            return hit
         events = await self.storage.events(game_id)
         summary = await asyncio.to_thread(_summarise, events)
-        with self._lock:
-            self._summaries[game_id] = summary
-            while len(self._summaries) > SUMMARY_CACHE_SIZE:
-                self._summaries.popitem(last=False)
+        self._summaries.put(game_id, summary)
         return summary
 
     async def stats(self, player_id: str) -> dict[str, Any]:

@@ -8,7 +8,6 @@ small LRU cache, so the second and third decision of a turn cost a lookup.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from threading import Lock
@@ -18,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from yahtzee.errors import GameOverError, IllegalMoveError
+from yahtzee.lru import LruCache
 from yahtzee.rules import (
     CATEGORIES,
     JOKER_FIXED_POINTS,
@@ -164,25 +164,14 @@ class TurnArrays:
         return KEEP_FACES[subs[values.index(max(values))]]
 
 
-_CACHE_SIZE = 64
-_cache: OrderedDict[tuple[int, int, int, int], TurnArrays] = OrderedDict()
-_cache_lock = Lock()
+_cache: LruCache[tuple[int, int, int, int], TurnArrays] = LruCache(64)
 
 
 def turn_arrays(table: ValueTable, mask: int, up: int, flag: int) -> TurnArrays:
     """The (LRU-cached) optimal turn arrays of one state."""
-    key = (id(table), mask, up, flag)
-    with _cache_lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-            return hit
-    arrays = TurnArrays.optimal(table, mask, up, flag)
-    with _cache_lock:
-        _cache[key] = arrays
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
-    return arrays
+    return _cache.get_or_compute(
+        (id(table), mask, up, flag), lambda: TurnArrays.optimal(table, mask, up, flag)
+    )
 
 
 @dataclass(frozen=True, slots=True)

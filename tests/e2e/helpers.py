@@ -8,8 +8,18 @@ score themselves.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from playwright.sync_api import ConsoleMessage, Error, Locator, Page, expect
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Error,
+    Locator,
+    Page,
+    expect,
+)
 
 from yahtzee.rules import LOWER as RULES_LOWER
 from yahtzee.rules import UPPER as RULES_UPPER
@@ -214,3 +224,33 @@ class ConsoleWatch:
     def watch(self, page: Page) -> None:
         page.on("console", self.on_console)
         page.on("pageerror", self.on_page_error)
+
+
+def sized_context(browser: Browser, width: int, height: int, **extra: object) -> BrowserContext:
+    """A Chinese-locale context of this viewport; below 600 px wide a touch phone."""
+    phone = width < 600
+    return browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=phone,
+        has_touch=phone,
+        locale="zh-CN",
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+@contextmanager
+def table_at(
+    browser: Browser, server_url: str, width: int, height: int, *, timeout_ms: int
+) -> Iterator[Table]:
+    """The lobby in a fresh context of this size; on leaving, no console error may have
+    been logged."""
+    context = sized_context(browser, width, height)
+    page = context.new_page()
+    page.set_default_timeout(timeout_ms)
+    console = ConsoleWatch()
+    console.watch(page)
+    ui = Table(page, server_url)
+    ui.open_lobby()
+    yield ui
+    context.close()
+    assert console.errors == [], "console errors:\n" + "\n".join(console.errors)

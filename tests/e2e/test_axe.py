@@ -14,7 +14,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.helpers import ConsoleWatch, Table
+from e2e.helpers import ConsoleWatch, Table, sized_context
 
 pytestmark = pytest.mark.e2e
 
@@ -46,12 +46,7 @@ def test_p6_no_serious_axe_violation_on_any_view_in_either_theme(
 ) -> None:
     width, height = size
     phone = width < 600
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        is_mobile=phone,
-        has_touch=phone,
-        locale="zh-CN",
-    )
+    context = sized_context(browser, width, height)
     # A slow replay, so that the computer's turn can be checked while it is shown.
     context.add_init_script(
         "localStorage.setItem('yahtzee.settings', JSON.stringify({replay: 'slow'}))"
@@ -103,9 +98,7 @@ def test_p6_l4_phone_meter_and_a_cut_message_have_no_serious_axe_violation(
 ) -> None:
     """The phone table with the live meter on its totals line (solo, then vs with the bar),
     and with a message too long for it, cut and then opened (「全文」), in both themes."""
-    context = browser.new_context(
-        viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True, locale="zh-CN"
-    )
+    context = sized_context(browser, 360, 640)
     page = context.new_page()
     page.set_default_timeout(10_000)
     console = ConsoleWatch()

@@ -11,9 +11,9 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, Route, expect
+from playwright.sync_api import Browser, FloatRect, Page, Route, expect
 
-from e2e.helpers import CATEGORIES, ConsoleWatch, Table
+from e2e.helpers import CATEGORIES, Table, sized_context, table_at
 
 pytestmark = pytest.mark.e2e
 
@@ -21,31 +21,12 @@ PHONES = [(375, 667), (360, 640), (390, 844)]
 TOP_BAR = ("restart", "hint", "lobby", "rules-link-game", "turn-log-toggle", "settings-open-game")
 
 
-def _context(browser: Browser, width: int, height: int, **extra: object) -> BrowserContext:
-    phone = width < 600
-    return browser.new_context(
-        viewport={"width": width, "height": height},
-        is_mobile=phone,
-        has_touch=phone,
-        locale="zh-CN",
-        **extra,  # type: ignore[arg-type]
-    )
-
-
 @pytest.fixture
 def phone_ui(request: pytest.FixtureRequest, browser: Browser, server_url: str) -> Iterator[Table]:
     """A fresh phone-sized context (``request.param`` = (width, height)) on the lobby."""
     width, height = request.param
-    context = _context(browser, width, height)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    console = ConsoleWatch()
-    console.watch(page)
-    ui = Table(page, server_url)
-    ui.open_lobby()
-    yield ui
-    context.close()
-    assert console.errors == [], "console errors:\n" + "\n".join(console.errors)
+    with table_at(browser, server_url, width, height, timeout_ms=10_000) as ui:
+        yield ui
 
 
 def _box(ui: Table, testid: str) -> FloatRect:
@@ -194,7 +175,7 @@ def test_p2_hint_scrolls_its_box_into_view_and_its_gap_adds_up(
     browser: Browser, server_url: str
 ) -> None:
     # A short window where the card does not fit: the hinted box must be brought on screen.
-    context = _context(browser, 1000, 460)
+    context = sized_context(browser, 1000, 460)
     page = context.new_page()
     ui = Table(page, server_url)
     ui.open_lobby()

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.helpers import ConsoleWatch, Table
+from e2e.helpers import ConsoleWatch, Table, table_at
 
 pytestmark = pytest.mark.e2e
 
@@ -55,22 +55,8 @@ VIEWPORTS = [pytest.param((1280, 800), id="desktop"), pytest.param((375, 667), i
 def sized(request: pytest.FixtureRequest, browser: Browser, server_url: str) -> Iterator[Table]:
     """A fresh context of ``request.param`` = (width, height) on the lobby."""
     width, height = request.param
-    phone = width < 600
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        is_mobile=phone,
-        has_touch=phone,
-        locale="zh-CN",
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    console = ConsoleWatch()
-    console.watch(page)
-    ui = Table(page, server_url)
-    ui.open_lobby()
-    yield ui
-    context.close()
-    assert console.errors == [], "console errors:\n" + "\n".join(console.errors)
+    with table_at(browser, server_url, width, height, timeout_ms=15_000) as ui:
+        yield ui
 
 
 def _finish(page: Page, mode: str = "solo", difficulty: str | None = None) -> str:

@@ -98,15 +98,15 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-
-
 def db_argument(value: str | Path | None) -> Path | str | None:
     """``--db``: a ``postgresql://`` (or ``postgres://``) URL stays text, anything else is a
     file path (so a URL is never taken for a file name, S1)."""
+    # (Imported here: building the parser must not load the storage package.)
+    from yahtzee.storage.url import is_postgres_url
+
     if value is None or isinstance(value, Path):
         return value
-    return value if value.startswith(POSTGRES_SCHEMES) else Path(value)
+    return value if is_postgres_url(value) else Path(value)
 
 
 def limits_from(args: argparse.Namespace) -> Limits:

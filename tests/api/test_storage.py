@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -29,6 +31,7 @@ from yahtzee.storage import (
 from yahtzee.storage import postgres as pg
 from yahtzee.storage.pgcluster import TempCluster
 from yahtzee.storage.sqlite import MIGRATIONS
+from yahtzee.storage.url import is_postgres_url, redact
 
 PLAYER = "p" * 32
 
@@ -96,7 +99,37 @@ def test_open_storage_picks_the_backend_by_the_db_value(tmp_path: Path) -> None:
     assert isinstance(open_storage("postgres://u@127.0.0.1:1/x"), PostgresStorage)
     store = open_storage(tmp_path / "postgresql" / "a.db")  # a path, even one named so
     assert isinstance(store, SQLiteStorage)
-    assert pg.redact("postgresql://ann:s3cret@db:5432/y") == "postgresql://ann:***@db:5432/y"
+    assert redact("postgresql://ann:s3cret@db:5432/y") == "postgresql://ann:***@db:5432/y"
+
+
+def test_s1_one_function_tells_a_postgres_url_from_a_file() -> None:
+    assert is_postgres_url("postgresql://u@h/db")
+    assert is_postgres_url("postgres://u@h/db")
+    assert not is_postgres_url("games.db")
+    assert not is_postgres_url(Path("postgresql://u@h/db"))  # a Path is a file, whatever its name
+    assert not is_postgres_url("postgresql:/missing-slash")
+    # Every reader of --db and $YAHTZEE_DB asks it.
+    from yahtzee.serve_config import db_argument
+
+    assert db_argument("postgres://u@h/db") == "postgres://u@h/db"
+    assert db_argument("a.db") == Path("a.db")
+
+
+def test_s1_sqlite_runs_never_import_the_postgres_driver(tmp_path: Path) -> None:
+    """psycopg (and its pool) load only when a PostgreSQL URL is opened."""
+    code = (
+        "import sys, asyncio\n"
+        "from yahtzee.server import create_app, Settings\n"
+        f"create_app(Settings(db={str(tmp_path / 'a.db')!r}))\n"
+        "from yahtzee.storage import open_storage\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('psycopg', 'psycopg_pool')]\n"
+        "assert not bad, bad\n"
+        "assert 'yahtzee.storage.postgres' not in sys.modules\n"
+        "open_storage('postgresql://u@127.0.0.1:1/x')\n"
+        "assert 'psycopg' in sys.modules\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
 
 
 # -- SQLite's own mechanics --------------------------------------------------------------

@@ -16,7 +16,7 @@ from yahtzee.serve_config import Limits
 from yahtzee.server.app import create_app
 from yahtzee.server.identity import SecretError
 from yahtzee.server.settings import Settings, default_db_path
-from yahtzee.storage import StorageError, run_coroutine
+from yahtzee.storage import StorageError, is_postgres_url, run_coroutine
 
 __all__ = [
     "Limits",
@@ -79,9 +79,7 @@ def settings_from_env() -> Settings:
     config = json.loads(raw)
     secret_file = config.get("secret_file")
     return Settings(
-        db=config["db"]
-        if config["db"].startswith(("postgresql://", "postgres://"))
-        else Path(config["db"]),
+        db=config["db"] if is_postgres_url(config["db"]) else Path(config["db"]),
         secret_file=None if secret_file is None else Path(secret_file),
         limits=Limits(**config["limits"]),
     )
@@ -104,8 +102,7 @@ def serve(
     """
     import uvicorn
 
-    from yahtzee.storage import is_postgres_url
-    from yahtzee.storage.postgres import redact
+    from yahtzee.storage.url import redact
 
     if workers < 1:
         raise StartupError(f"--workers must be at least 1, got {workers}")

@@ -2,7 +2,9 @@
 
 The server talks only to the :class:`Storage` interface; :func:`open_storage` picks the
 backend: a file path is SQLite (the embedded default), a ``postgresql://`` (or
-``postgres://``) URL is PostgreSQL, for several server processes on several machines.
+``postgres://``) URL is PostgreSQL, for several server processes on several machines
+(:func:`~yahtzee.storage.url.is_postgres_url` decides). The PostgreSQL driver (psycopg,
+with its pool) is imported only when such a URL is opened.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import asyncio
 import concurrent.futures
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from yahtzee.storage.base import (
     GameRecord,
@@ -22,8 +24,11 @@ from yahtzee.storage.base import (
     StorageUnavailableError,
 )
 from yahtzee.storage.events import Event, apply_event, replay, start
-from yahtzee.storage.postgres import PostgresStorage, is_postgres_url
 from yahtzee.storage.sqlite import SQLiteStorage
+from yahtzee.storage.url import is_postgres_url
+
+if TYPE_CHECKING:
+    from yahtzee.storage.postgres import PostgresStorage
 
 __all__ = [
     "Event",
@@ -51,6 +56,8 @@ def open_storage(db: Path | str, *, synchronous: str = "FULL") -> Storage:
     which the server awaits at startup. ``synchronous`` is SQLite's durability mode.
     """
     if is_postgres_url(db):
+        from yahtzee.storage.postgres import PostgresStorage
+
         return PostgresStorage(str(db))
     return SQLiteStorage(db, synchronous=synchronous)
 
@@ -67,3 +74,13 @@ def run_coroutine(coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(coro)
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
+def __getattr__(name: str) -> Any:
+    """``PostgresStorage`` on first use (importing psycopg costs ~0.3 s and most runs
+    never need it)."""
+    if name == "PostgresStorage":
+        from yahtzee.storage.postgres import PostgresStorage
+
+        return PostgresStorage
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

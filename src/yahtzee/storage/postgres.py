@@ -33,11 +33,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
 import orjson
 import psycopg
@@ -61,10 +60,9 @@ from yahtzee.storage.base import (
     StorageUnavailableError,
 )
 from yahtzee.storage.events import Event
+from yahtzee.storage.url import redact
 
 log = logging.getLogger("yahtzee.storage")
-
-URL_SCHEMES: Final = ("postgresql://", "postgres://")
 
 # Each migration is a list of statements run in one transaction; never edit a shipped one,
 # append a new one instead. The applied level is the number of rows of schema_migrations.
@@ -184,16 +182,6 @@ _CAS_ONLY = """UPDATE games SET version = %(new)s, updated_at = %(now)s, status 
 _APPEND_NEW_STATUS = _APPEND.format(status=", status = %(status)s")
 
 T = TypeVar("T")
-
-
-def is_postgres_url(db: object) -> bool:
-    """Whether ``db`` (a ``--db`` value) names a PostgreSQL database rather than a file."""
-    return isinstance(db, str) and db.startswith(URL_SCHEMES)
-
-
-def redact(url: str) -> str:
-    """``url`` with its password, if any, replaced by ``***`` (for logs and errors)."""
-    return re.sub(r"^(postgres(?:ql)?://[^:/@]*:)[^@]*@", r"\1***@", url)
 
 
 def _now() -> str:

@@ -94,6 +94,16 @@ class NotReviewableError(IllegalMoveError):
     """A review (复盘) of a game that is not finished: still in progress, or abandoned."""
 
 
+class InvalidNameError(YahtzeeError):
+    """A display name that breaks the rule of :mod:`yahtzee.names`: ``reason`` is ``type``,
+    ``empty``, ``too_long`` or ``invisible``; the message names the value."""
+
+    def __init__(self, value: object, reason: str, detail: str) -> None:
+        super().__init__(f"invalid name {value!r}: {detail}")
+        self.value = value
+        self.reason = reason
+
+
 class RateLimitExceededError(YahtzeeError):
     """Over a rate limit the database keeps for every server process (F5): the bucket
     ``bucket`` has no token left; one comes back in ``retry_after`` seconds."""

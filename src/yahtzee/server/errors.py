@@ -143,6 +143,18 @@ def _game_in_progress_message(exc: domain.GameInProgressError) -> str:
     )
 
 
+def _name_message(exc: domain.InvalidNameError) -> str:
+    """Why a typed name was refused (yahtzee.names), in words a child understands."""
+    from yahtzee.names import MAX_NAME_CHARS
+
+    if exc.reason == "too_long":
+        return f"名字太长了：最多 {MAX_NAME_CHARS} 个字。"
+    return {
+        "empty": "请输入名字（至少 1 个字）。",
+        "invisible": "名字里不能有看不见的字符或控制字符，请重新输入。",
+    }.get(exc.reason, "名字应是一段文字。")
+
+
 class ResumeRemovedError(ApiError):  # (raised by a route, so an ApiError of its own)
     """410 ``gone``: ``POST /api/games/{id}/resume`` was removed (F1, U6 changed)."""
 
@@ -178,6 +190,8 @@ def to_api_error(exc: Exception) -> ApiError:
         for cls, code, message in _ILLEGAL_MESSAGES:
             if isinstance(exc, cls):
                 return ApiError(409, code, message)
+    if isinstance(exc, domain.InvalidNameError):
+        return ApiError(422, "invalid_name", _name_message(exc))
     if isinstance(exc, domain.InvalidDiceError):
         return ApiError(
             422, "invalid_request", f"骰子应是五个 1 到 6 的数字，例如 13356（{exc}）。"

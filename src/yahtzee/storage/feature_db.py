@@ -1,0 +1,263 @@
+"""A connection of its own for a feature's self-contained tables, on the games' database.
+
+The games' storage (:mod:`yahtzee.storage.sqlite`, :mod:`yahtzee.storage.postgres`) owns
+the tables of play. Features that only *refer* to games — the invite tokens, the daily
+challenge, the groups — keep their tables here instead, in the same database (so every
+process on it agrees on them) but through their own connection and their own migrations,
+so that neither side has to know the other's schema.
+
+One code path for both backends: the SQL is written once with ``?`` placeholders (turned
+into ``%s`` for psycopg) and every call runs **in a worker thread** (never on the event
+loop): :meth:`FeatureDb.run` hands a function of a :class:`Tx` to a thread, which runs it
+in one transaction. SQLite: one connection in WAL mode with ``synchronous=FULL`` (F6),
+guarded by a lock, ``BEGIN IMMEDIATE`` for writes. PostgreSQL: a small synchronous
+psycopg pool (imported only for a PostgreSQL URL). A fault of the database (a full or
+read-only disk, a server that went away) becomes
+:class:`~yahtzee.storage.base.StorageUnavailableError` (503), as for the games.
+
+Migrations are per feature: ``feature_schema`` holds one version per feature name, and
+:meth:`FeatureDb.migrate` applies the pending statements of one feature in one
+transaction (on PostgreSQL under an advisory lock, so processes starting together migrate
+once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from yahtzee.storage.base import StorageError, StorageUnavailableError
+
+T = TypeVar("T")
+Row = tuple[Any, ...]
+Params = Sequence[Any]
+
+#: Each migration of a feature is a tuple of statements; never edit a shipped one.
+Migrations = tuple[tuple[str, ...], ...]
+
+_SCHEMA = """CREATE TABLE IF NOT EXISTS feature_schema (
+    feature TEXT PRIMARY KEY,
+    version INTEGER NOT NULL
+)"""
+
+
+class Tx(Protocol):
+    """One transaction: statements with ``?`` placeholders, rows as tuples."""
+
+    def all(self, sql: str, params: Params = ()) -> list[Row]:
+        """Run ``sql`` and return every row it yields."""
+        ...
+
+    def one(self, sql: str, params: Params = ()) -> Row | None:
+        """Run ``sql`` and return its first row (or ``None``)."""
+        ...
+
+    def many(self, sql: str, rows: Sequence[Params]) -> None:
+        """Run ``sql`` once per parameter row."""
+        ...
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"`` (for the few statements that differ)."""
+        ...
+
+
+class FeatureDb(Protocol):
+    """The feature tables' database (see the module docstring)."""
+
+    dialect: str
+
+    async def run(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
+        """``work(tx)`` in one transaction, in a worker thread."""
+        ...
+
+    def run_sync(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
+        """The same, in the calling thread (benchmarks, commands, tests)."""
+        ...
+
+    async def migrate(self, feature: str, migrations: Migrations) -> None:
+        """Apply the pending migrations of ``feature``."""
+        ...
+
+    async def close(self) -> None:
+        """Release the connections."""
+        ...
+
+
+def _pending(tx: Tx, feature: str, migrations: Migrations) -> None:
+    tx.all(_SCHEMA)
+    row = tx.one("SELECT version FROM feature_schema WHERE feature = ?", (feature,))
+    current = 0 if row is None else int(row[0])
+    if current > len(migrations):
+        raise StorageError(
+            f"the {feature} tables are at v{current}, newer than this program "
+            f"(v{len(migrations)})"
+        )
+    for version in range(current + 1, len(migrations) + 1):
+        for statement in migrations[version - 1]:
+            tx.all(statement)
+    if current < len(migrations):
+        tx.all(
+            "INSERT INTO feature_schema (feature, version) VALUES (?, ?) "
+            "ON CONFLICT (feature) DO UPDATE SET version = excluded.version",
+            (feature, len(migrations)),
+        )
+
+
+class _SQLiteTx:
+    dialect = "sqlite"
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def all(self, sql: str, params: Params = ()) -> list[Row]:
+        return self._conn.execute(sql, params).fetchall()
+
+    def one(self, sql: str, params: Params = ()) -> Row | None:
+        row: Row | None = self._conn.execute(sql, params).fetchone()
+        return row
+
+    def many(self, sql: str, rows: Sequence[Params]) -> None:
+        self._conn.executemany(sql, rows)
+
+
+class SQLiteFeatureDb:
+    """The feature tables in the games' SQLite file (or a private in-memory database)."""
+
+    dialect = "sqlite"
+
+    def __init__(self, path: Path | str, *, synchronous: str = "FULL") -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        try:
+            if str(path) != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout = 5000")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
+        except (OSError, sqlite3.Error) as exc:
+            raise StorageError(f"cannot open the database {path}: {exc}") from None
+        self._conn = conn
+
+    def run_sync(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
+        with self._lock:
+            conn = self._conn
+            try:
+                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    result = work(_SQLiteTx(conn))
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        with suppress(sqlite3.Error):
+                            conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.OperationalError as exc:
+                raise StorageUnavailableError(f"{self.path}: {exc}") from exc
+            return result
+
+    async def run(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
+        return await asyncio.to_thread(self.run_sync, work, write=write)
+
+    async def migrate(self, feature: str, migrations: Migrations) -> None:
+        await self.run(lambda tx: _pending(tx, feature, migrations))
+
+    async def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class _PostgresTx:
+    dialect = "postgresql"
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    @staticmethod
+    def _sql(sql: str) -> str:
+        # (no statement here has a literal "?" or "%": placeholders only)
+        return sql.replace("?", "%s")
+
+    def all(self, sql: str, params: Params = ()) -> list[Row]:
+        cur = self._conn.execute(self._sql(sql), params)
+        return list(cur.fetchall()) if cur.description is not None else []
+
+    def one(self, sql: str, params: Params = ()) -> Row | None:
+        row: Row | None = self._conn.execute(self._sql(sql), params).fetchone()
+        return row
+
+    def many(self, sql: str, rows: Sequence[Params]) -> None:
+        with self._conn.cursor() as cur:
+            cur.executemany(self._sql(sql), rows)
+
+
+class PostgresFeatureDb:
+    """The feature tables in the games' PostgreSQL database, on a small pool of its own."""
+
+    dialect = "postgresql"
+
+    def __init__(self, url: str, *, max_size: int = 4) -> None:
+        from psycopg_pool import ConnectionPool  # (only ever for a PostgreSQL URL)
+
+        self.url = url
+        self._pool = ConnectionPool(
+            url, min_size=1, max_size=max_size, open=False, kwargs={"autocommit": False}
+        )
+        self._opened = False
+
+    def _open(self) -> None:
+        import psycopg
+
+        if not self._opened:
+            try:
+                self._pool.open(wait=True, timeout=10)
+            except (psycopg.Error, Exception) as exc:
+                raise StorageUnavailableError(f"cannot reach the database: {exc}") from exc
+            self._opened = True
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        import psycopg
+
+        self._open()
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            raise StorageUnavailableError(f"database unavailable: {exc}") from exc
+
+    def run_sync(self, work: Callable[[Tx], T], *, write: bool = True) -> T:  # noqa: ARG002
+        with self._connection() as conn, conn.transaction():
+            return work(_PostgresTx(conn))
+
+    async def run(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
+        return await asyncio.to_thread(self.run_sync, work, write=write)
+
+    async def migrate(self, feature: str, migrations: Migrations) -> None:
+        lock = zlib.crc32(f"yahtzee-feature:{feature}".encode())
+
+        def work(tx: Tx) -> None:
+            tx.all("SELECT pg_advisory_xact_lock(?)", (lock,))
+            _pending(tx, feature, migrations)
+
+        await self.run(work)
+
+    async def close(self) -> None:
+        if self._opened:
+            await asyncio.to_thread(self._pool.close)
+
+
+def open_feature_db(db: Path | str, *, synchronous: str = "FULL") -> FeatureDb:
+    """The feature database next to the games of ``db`` (a path or a PostgreSQL URL)."""
+    from yahtzee.storage import is_postgres_url  # (the package: no import cycle at call time)
+
+    if is_postgres_url(db):
+        return PostgresFeatureDb(str(db))
+    return SQLiteFeatureDb(db, synchronous=synchronous)

@@ -96,8 +96,7 @@ def _pending(tx: Tx, feature: str, migrations: Migrations) -> None:
     current = 0 if row is None else int(row[0])
     if current > len(migrations):
         raise StorageError(
-            f"the {feature} tables are at v{current}, newer than this program "
-            f"(v{len(migrations)})"
+            f"the {feature} tables are at v{current}, newer than this program (v{len(migrations)})"
         )
     for version in range(current + 1, len(migrations) + 1):
         for statement in migrations[version - 1]:

@@ -28,6 +28,7 @@ one transaction); :class:`InviteTokens` runs each in its own.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import re
@@ -74,9 +75,19 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def issue_in(tx: Tx, purpose: str, target: str) -> str:
-    """Store a new token of ``purpose`` for ``target`` and return it (shown once)."""
-    token = new_token()
+def derived_token(secret: bytes, purpose: str, target: str, serial: int) -> str:
+    """A token the server can show again without storing it: the first 128 bits of
+    ``HMAC-SHA256(secret, "yahtzee-invite-v1:<purpose>:<target>:<serial>")``. Unguessable
+    without the server's secret; a new ``serial`` gives a new, unrelated token."""
+    message = _PURPOSE + f"{purpose}:{target}:{serial}".encode()
+    mac = hmac.new(secret, message, hashlib.sha256).digest()[:TOKEN_BYTES]
+    return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+
+def issue_in(tx: Tx, purpose: str, target: str, token: str | None = None) -> str:
+    """Store a new token of ``purpose`` for ``target`` (``token``, e.g. a
+    :func:`derived_token`, or a fresh random one) and return it."""
+    token = token if token is not None else new_token()
     tx.all(
         "INSERT INTO invite_tokens (digest, purpose, target, created_at) VALUES (?, ?, ?, ?)",
         (digest_of(token), purpose, target, _now()),
@@ -106,8 +117,7 @@ def check_in(tx: Tx, purpose: str, target: str, token: object) -> bool:
     valid = isinstance(token, str) and is_token(token)
     presented = digest_of(token) if isinstance(token, str) and valid else ""
     rows = tx.all(
-        "SELECT digest FROM invite_tokens WHERE purpose = ? AND target = ? "
-        "AND revoked_at IS NULL",
+        "SELECT digest FROM invite_tokens WHERE purpose = ? AND target = ? AND revoked_at IS NULL",
         (purpose, target),
     )
     ok = False

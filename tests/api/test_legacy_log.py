@@ -1,0 +1,104 @@
+"""Old databases keep every game: a log stored by the server of commit 339df8a (seats as
+``"human"``/``"computer"``, hints with their advice, legacy ``restart_turn`` events, an
+``abandon``) replays to exactly what that server showed.
+
+``tests/fixtures/legacy_main.sqlite`` was written by that server through its HTTP API
+(``tests/fixtures/make_legacy_db.py``) and ``legacy_main.json`` holds what it answered
+then: each game, its review (or the refusal), each player's records and stats. Here the
+same database is served by today's code (SQLite: a copy of the file; PostgreSQL: its rows
+copied verbatim into a fresh database), nothing cached, and every answer must be equal.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from yahtzee.storage import is_postgres_url
+
+from .helpers import TEST_SECRET, Api
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+GOLDEN: dict[str, Any] = json.loads((FIXTURES / "legacy_main.json").read_text())
+COLUMNS = (
+    "id, player_id, mode, difficulty, status, version, created_at, updated_at, "
+    "finished_at, result, human_total, computer_total, new_record"
+)
+
+
+def _copy_into_postgres(url: str) -> None:
+    """The fixture's games and events rows, byte for byte, into the (migrated) ``url``."""
+    import psycopg
+
+    source = sqlite3.connect(FIXTURES / "legacy_main.sqlite")
+    games = source.execute(f"SELECT {COLUMNS} FROM games").fetchall()
+    events = source.execute("SELECT game_id, seq, kind, data, created_at FROM events").fetchall()
+    source.close()
+    holders = ", ".join(["%s"] * 13)
+    with psycopg.connect(url) as conn:
+        conn.cursor().executemany(
+            f"INSERT INTO games ({COLUMNS}) VALUES ({holders})",
+            [(*g[:12], None if g[12] is None else bool(g[12])) for g in games],
+        )
+        conn.cursor().executemany(
+            "INSERT INTO events (game_id, seq, kind, data, created_at) VALUES (%s, %s, %s, %s, %s)",
+            events,
+        )
+
+
+@pytest.fixture
+def legacy(db: Path | str, tmp_path: Path, make_client: Callable[..., TestClient]) -> Path | str:
+    """The legacy database on this backend (not yet opened by a server)."""
+    if is_postgres_url(db):
+        make_client(db=db, secret=TEST_SECRET)  # creates the schema
+        _copy_into_postgres(str(db))
+        return db
+    copy = tmp_path / "legacy.sqlite"
+    shutil.copyfile(FIXTURES / "legacy_main.sqlite", copy)
+    return copy
+
+
+def _browser(make_client: Callable[..., TestClient], db: Path | str, player: str) -> Api:
+    api = Api(make_client(db=db, secret=TEST_SECRET))
+    api.client.cookies.set("yahtzee_player", GOLDEN["players"][player]["cookie"])
+    return api
+
+
+def test_every_game_of_an_old_database_shows_as_it_did(
+    legacy: Path | str, make_client: Callable[..., TestClient]
+) -> None:
+    apis = {number: _browser(make_client, legacy, number) for number in GOLDEN["players"]}
+    assert len(GOLDEN["games"]) == 8
+    for name, then in GOLDEN["games"].items():
+        api = apis[str(then["player"])]
+        assert api.get(then["id"]) == then["game"], name
+        r = api.client.get(f"/api/games/{then['id']}/review")
+        assert (r.status_code, r.json()) == (then["review"]["status"], then["review"]["body"]), name
+    for number, then in GOLDEN["players"].items():
+        client = apis[number].client
+        assert client.get("/api/records").json() == then["records"], number
+        assert client.get("/api/stats").json() == then["stats"], number
+
+
+def test_old_games_in_progress_play_on(
+    legacy: Path | str, make_client: Callable[..., TestClient]
+) -> None:
+    """The legacy in-progress games take new actions (whose events are the new shape) and
+    then still replay, old and new events together."""
+    for name in ("vs_in_progress_after_hint", "solo_in_progress_restart_turn"):
+        then = GOLDEN["games"][name]
+        api = _browser(make_client, legacy, str(then["player"]))
+        game = api.get(then["id"])
+        hold = [True, False, True, False, False] if game["dice"] else [False] * 5
+        game = api.play_to_end(api.roll(game, hold))
+        assert game["status"] == "finished"
+        later = _browser(make_client, legacy, str(then["player"]))  # nothing cached
+        assert later.get(then["id"]) == game
+        assert later.client.get(f"/api/games/{then['id']}/review").status_code == 200

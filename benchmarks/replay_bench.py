@@ -1,6 +1,6 @@
 """Replay benchmark (issue 7, F1): rebuilding the longest legal game from its event log.
 
-A game's log is bounded by the rules (:func:`yahtzee.storage.events.max_events`): the
+A game's log is bounded by the rules (:func:`yahtzee.log.max_events`): the
 longest legal game is a finished vs game in which both players roll three times every turn
 and the human spends all three hints (108 events; the bound 109 also counts an ``abandon``).
 That is what a cache miss (a restart, an eviction, another process's move) replays on the
@@ -8,9 +8,9 @@ event loop, so it must stay far below what a person or ``/api/health`` would not
 
 Printed, each as the median of ``--runs`` timings:
 
-* ``fold``: :func:`~yahtzee.storage.events.replay` of the in-memory log;
+* ``fold``: :func:`~yahtzee.log.replay` of the in-memory log;
 * ``load_and_fold``: reading the log from SQLite and folding it as the server does on a
-  cache miss (:func:`~yahtzee.server.service.from_log`: the position, the computer's last
+  cache miss (:func:`~yahtzee.server.game_view.from_log`: the position, the computer's last
   turn and the turn log);
 * ``legacy``: for comparison, a log of ``--legacy-events`` ``restart_turn`` events, which the
   removed ``/resume`` endpoint could grow without bound; and the longest stall of the event
@@ -37,11 +37,12 @@ from pathlib import Path
 from typing import Any
 
 from yahtzee.dice import ScriptedDice
-from yahtzee.game import HINTS_PER_GAME, NO_HOLD, Game, Mode, Seat
+from yahtzee.game import HINTS_PER_GAME, NO_HOLD, Game, Mode, SeatKind
+from yahtzee.log import Event, Hint, RestartTurn, Roll, Score, Start, apply, max_events, replay
 from yahtzee.players import Difficulty
-from yahtzee.server.service import GameService, from_log
-from yahtzee.storage import Event, SQLiteStorage, apply_event, replay, start
-from yahtzee.storage.events import max_events
+from yahtzee.server.game_view import from_log
+from yahtzee.server.service import GameService
+from yahtzee.storage import SQLiteStorage
 
 TARGET_S = 0.005
 
@@ -49,26 +50,27 @@ TARGET_S = 0.005
 def longest_game(seed: int = 7) -> list[Event]:
     """A legal finished vs game with the most events the rules allow (no abandon)."""
     rng = random.Random(seed)
-    event, game = start(Mode.VS_COMPUTER, Difficulty.EXPERT)
-    events = [event]
+    start = Start.of(Mode.VS_COMPUTER, Difficulty.EXPERT.value)
+    events: list[Event] = [start]
+    game = start.game()
 
     def add(e: Event) -> Game:
         events.append(e)
-        return apply_event(game, e)  # raises if the rules refuse it
+        return apply(game, e)  # raises if the rules refuse it
 
     hints = HINTS_PER_GAME
     while not game.is_over:
-        seat = game.seat
+        seat = game.turn
         while game.rolls_left:
             hold = NO_HOLD if game.dice is None else (True, False, True, False, False)
-            faces = [rng.randint(1, 6) for held in hold if not held]
-            game = add(Event("roll", {"seat": seat.value, "hold": list(hold), "faces": faces}))
-            if seat is Seat.HUMAN and hints:
-                game = add(Event("hint", {"hold": None, "category": None}))
+            faces = tuple(rng.randint(1, 6) for held in hold if not held)
+            game = add(Roll(seat, hold, faces))
+            if game.kind is SeatKind.HUMAN and hints:
+                game = add(Hint(seat))
                 hints -= 1
         options = game.preview()
         best = max((o for o in options.values() if o.legal), key=lambda o: o.gain)
-        game = add(Event("score", {"seat": seat.value, "category": best.category.value}))
+        game = add(Score(seat, best.category))
     return events
 
 
@@ -126,9 +128,10 @@ def _stalls(store: SQLiteStorage, game_id: str) -> tuple[float, float]:
 def run(runs: int, legacy_events: int) -> dict[str, Any]:
     """Time the replays; returns the figures (seconds)."""
     events = longest_game()
-    assert len(events) == max_events(Mode.VS_COMPUTER) - 1  # all but the abandon
+    bound = max_events((SeatKind.HUMAN, SeatKind.COMPUTER))
+    assert len(events) == bound - 1  # all but the abandon
     assert replay(events).is_over
-    legacy = [events[0], *(Event("restart_turn") for _ in range(legacy_events))]
+    legacy = [events[0], *(RestartTurn() for _ in range(legacy_events))]
     with tempfile.TemporaryDirectory(prefix="yahtzee-replay-") as tmp:
         store = SQLiteStorage(Path(tmp) / "r.db")
         # (SQLite's coroutines run inline: asyncio.run costs a few µs, not in the timings.)
@@ -163,7 +166,7 @@ def run(runs: int, legacy_events: int) -> dict[str, Any]:
         asyncio.run(store.close())
     return {
         "events": len(events),
-        "bound": max_events(Mode.VS_COMPUTER),
+        "bound": bound,
         "fold_median_s": fold,
         "load_and_fold_median_s": load_and_fold,
         "target_s": TARGET_S,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -57,7 +58,7 @@ def level_finals(card: Scorecard, level: str, n: int, seed: int) -> I64:
     dice = SeededDice(seed)
     out = np.empty(n, dtype=np.int64)
     for i in range(n):
-        state = Game(Mode.SOLO, (card,))
+        state = replace(Game.new(Mode.SOLO), cards=(card,))
         while not state.is_over:
             state = play_turn(state, player, dice).state
         out[i] = state.current_card.total

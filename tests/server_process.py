@@ -428,9 +428,10 @@ async def check_log(db: Path | str, players: Sequence[Acked]) -> tuple[int, list
     to that version gives exactly the position the player was shown. Returns the number
     of objects checked and the problems found.
     """
-    from yahtzee.server.service import from_log
+    from yahtzee.log import replay
+    from yahtzee.server.game_view import from_log
     from yahtzee.server.views import game_json
-    from yahtzee.storage import open_storage, replay
+    from yahtzee.storage import open_storage
 
     problems: list[str] = []
     checked = 0

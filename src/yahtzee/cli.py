@@ -158,9 +158,10 @@ def _choice_text(choice: dict[str, object]) -> str:
 def _cmd_review(args: argparse.Namespace) -> int:
     from yahtzee.errors import NotReviewableError
     from yahtzee.game import Status
+    from yahtzee.log import Event
     from yahtzee.review import MARK_ZH, review_events, review_json
     from yahtzee.server.settings import default_db_path
-    from yahtzee.storage import Event, StorageError, is_postgres_url, open_storage, run_coroutine
+    from yahtzee.storage import StorageError, is_postgres_url, open_storage, run_coroutine
 
     db = args.db if args.db is not None else default_db_path()
     if not is_postgres_url(db) and not Path(db).is_file():

@@ -61,6 +61,12 @@ class AbandonedGameError(IllegalMoveError):
     """Acting on a game that a newer game replaced (重新开始)."""
 
 
+class CorruptLogError(IllegalMoveError):
+    """A stored event log that does not read or replay: a malformed event (the message
+    names the bad value), a log that does not begin with ``start``, an event where none
+    can be (a ``start`` mid-log, a legacy ``restart_turn`` offered as a new event)."""
+
+
 class GameNotFoundError(YahtzeeError):
     """No game has this id for this player (another player's game is not found either)."""
 

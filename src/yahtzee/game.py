@@ -1,7 +1,7 @@
-"""The game state machine: solo (单人挑战) and human-vs-computer (人机对战).
+"""The game state machine: solo (单人挑战) and human-vs-computer (人机对战), by seat index.
 
 :class:`Game` is immutable: every action returns a new state, so a game is exactly the
-fold of its actions over :meth:`Game.new` (the server's event log replays this way).
+fold of its actions over :meth:`Game.new` (:mod:`yahtzee.log` replays a game's log so).
 Each illegal action raises a specific :class:`~yahtzee.errors.IllegalMoveError` subclass
 whose message names what was wrong.
 """
@@ -38,8 +38,12 @@ class Mode(enum.Enum):
     VS_COMPUTER = "vs_computer"
 
 
-class Seat(enum.Enum):
-    """Who is at the table. The human always plays first in a vs game (R8)."""
+class SeatKind(enum.Enum):
+    """Who sits in a seat: a person at the screen or a computer level.
+
+    Seats are addressed by their index in :attr:`Game.seats` (0..n-1, the playing order);
+    this is what sits there. In a vs game the person plays first (R8): seat 0.
+    """
 
     HUMAN = "human"
     COMPUTER = "computer"
@@ -62,8 +66,12 @@ class Status(enum.Enum):
     ABANDONED = "abandoned"
 
 
-_VS_SEATS = (Seat.HUMAN, Seat.COMPUTER)
-_SOLO_SEATS = (Seat.HUMAN,)
+#: The seats of each mode (issue 17's table will choose its own, 2-6 of them).
+SEATS_OF: dict[Mode, tuple[SeatKind, ...]] = {
+    Mode.SOLO: (SeatKind.HUMAN,),
+    Mode.VS_COMPUTER: (SeatKind.HUMAN, SeatKind.COMPUTER),
+}
+MAX_SEATS = 6
 
 
 def as_hold(hold: Sequence[bool]) -> Hold:
@@ -75,41 +83,58 @@ def as_hold(hold: Sequence[bool]) -> Hold:
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """A position: both scorecards, whose turn it is, the dice and the counters.
+    """A position: the seats and their scorecards, whose turn it is, the dice, the counters.
 
-    ``dice`` is ``None`` before the first roll of a turn; ``rolls_left`` counts down from 3.
+    A seat is its index in ``seats`` (0..n-1, the playing order); ``turn`` is the index of
+    the seat to play. ``dice`` is ``None`` before the first roll of a turn; ``rolls_left``
+    counts down from 3. ``hints[i]`` is what seat ``i`` has left of its three hints (a
+    computer seat has none).
     """
 
     mode: Mode
+    seats: tuple[SeatKind, ...]
     cards: tuple[Scorecard, ...]
-    seat: Seat = Seat.HUMAN
+    turn: int = 0
     dice: Dice | None = None
     rolls_left: int = ROLLS_PER_TURN
-    hints_left: int = HINTS_PER_GAME
+    hints: tuple[int, ...] = (HINTS_PER_GAME,)
 
     @classmethod
-    def new(cls, mode: Mode) -> Game:
-        """A fresh game of ``mode``: empty cards, the human to roll, three hints."""
-        players = 2 if mode is Mode.VS_COMPUTER else 1
-        return cls(mode=mode, cards=tuple(Scorecard() for _ in range(players)))
+    def new(cls, mode: Mode, seats: Sequence[SeatKind] | None = None) -> Game:
+        """A fresh game of ``mode`` (by default with the mode's seats): empty cards, seat 0
+        to roll, three hints for each person."""
+        kinds = tuple(seats) if seats is not None else SEATS_OF[mode]
+        if not 1 <= len(kinds) <= MAX_SEATS:
+            raise IllegalMoveError(f"a game has 1 to {MAX_SEATS} seats, not {len(kinds)}")
+        return cls(
+            mode=mode,
+            seats=kinds,
+            cards=tuple(Scorecard() for _ in kinds),
+            hints=tuple(HINTS_PER_GAME if k is SeatKind.HUMAN else 0 for k in kinds),
+        )
 
     # -- queries ----------------------------------------------------------------------
 
-    @property
-    def seats(self) -> tuple[Seat, ...]:
-        """The seats in this game, in playing order."""
-        return _VS_SEATS if self.mode is Mode.VS_COMPUTER else _SOLO_SEATS
+    def card(self, seat: int) -> Scorecard:
+        """The scorecard of seat ``seat``."""
+        if not 0 <= seat < len(self.cards):
+            raise WrongPlayerError(f"there is no seat {seat} in a game of {len(self.cards)}")
+        return self.cards[seat]
 
-    def card(self, seat: Seat) -> Scorecard:
-        """The scorecard of ``seat``."""
-        if seat not in self.seats:
-            raise WrongPlayerError(f"there is no {seat.value} player in a {self.mode.value} game")
-        return self.cards[self.seats.index(seat)]
+    @property
+    def kind(self) -> SeatKind:
+        """Who sits in the seat whose turn it is."""
+        return self.seats[self.turn]
 
     @property
     def current_card(self) -> Scorecard:
-        """The scorecard of the player whose turn it is."""
-        return self.card(self.seat)
+        """The scorecard of the seat whose turn it is."""
+        return self.cards[self.turn]
+
+    @property
+    def hints_left(self) -> int:
+        """The hints the seat whose turn it is has left."""
+        return self.hints[self.turn]
 
     @property
     def is_over(self) -> bool:
@@ -153,23 +178,27 @@ class Game:
         """Canonical one-line text form of the position."""
         parts = [
             f"mode={self.mode.value}",
-            f"seat={self.seat.value}",
+            f"turn={self.turn}",
             f"dice={self.dice if self.dice is not None else '-'}",
             f"rolls_left={self.rolls_left}",
-            f"hints_left={self.hints_left}",
+            f"hints={','.join(map(str, self.hints))}",
         ]
-        parts += [f"{seat.value}=[{self.card(seat)}]" for seat in self.seats]
+        seats = enumerate(zip(self.seats, self.cards, strict=True))
+        parts += [f"{i}:{kind.value}=[{card}]" for i, (kind, card) in seats]
         return " ".join(parts)
 
     # -- actions ----------------------------------------------------------------------
 
-    def _check_turn(self, by: Seat | None) -> None:
+    def _check_turn(self, by: int | None) -> None:
         if self.is_over:
             raise GameOverError("the game is over; no more actions are allowed")
-        if by is not None and by is not self.seat:
-            raise WrongPlayerError(f"it is the {self.seat.value}'s turn, not the {by.value}'s")
+        if by is not None and by != self.turn:
+            raise WrongPlayerError(
+                f"it is seat {self.turn}'s turn ({self.kind.value}), not seat {by}'s"
+                + (f" ({self.seats[by].value})" if 0 <= by < len(self.seats) else "")
+            )
 
-    def check_roll(self, hold: Sequence[bool], *, by: Seat | None = None) -> Hold:
+    def check_roll(self, hold: Sequence[bool], *, by: int | None = None) -> Hold:
         """Raise unless rolling with ``hold`` is legal now; return the normalised hold."""
         self._check_turn(by)
         mask = as_hold(hold)
@@ -181,20 +210,19 @@ class Game:
             raise IllegalMoveError("all five dice are held; there is nothing to roll")
         return mask
 
-    def roll(self, hold: Sequence[bool], source: DiceSource, *, by: Seat | None = None) -> Game:
+    def roll(self, hold: Sequence[bool], source: DiceSource, *, by: int | None = None) -> Game:
         """Roll the dice not held (all five on a turn's first roll), R1."""
         mask = self.check_roll(hold, by=by)
-        fresh = source.roll(mask.count(False))
-        return self.apply_roll(mask, fresh, by=by)
+        return self._rolled(mask, source.roll(mask.count(False)))
 
     def apply_roll(
-        self, hold: Sequence[bool], fresh: Sequence[int], *, by: Seat | None = None
+        self, hold: Sequence[bool], fresh: Sequence[int], *, by: int | None = None
     ) -> Game:
-        """Apply a roll whose new faces are known (``fresh``: one per unheld die, in order).
+        """Apply a roll whose new faces are known (``fresh``: one per unheld die, in order):
+        how a logged roll (:class:`yahtzee.log.Roll`) is played."""
+        return self._rolled(self.check_roll(hold, by=by), fresh)
 
-        Used by :meth:`roll` and to replay a stored game.
-        """
-        mask = self.check_roll(hold, by=by)
+    def _rolled(self, mask: Hold, fresh: Sequence[int]) -> Game:
         need = mask.count(False)
         if len(fresh) != need:
             raise IllegalMoveError(f"{need} dice are rolled but {len(fresh)} faces were given")
@@ -203,30 +231,34 @@ class Game:
         dice = Dice.of(old[i] if mask[i] else next(new_faces) for i in range(NUM_DICE))
         return replace(self, dice=dice, rolls_left=self.rolls_left - 1)
 
-    def score(self, category: Category, *, by: Seat | None = None) -> Game:
+    def score(self, category: Category, *, by: int | None = None) -> Game:
         """Write the dice in ``category`` and pass the turn (R2-R6, R8)."""
         self._check_turn(by)
         if self.dice is None:
             raise NotRolledError(f"cannot score {category.value} before the first roll")
-        index = self.seats.index(self.seat)
+        index = self.turn
         card = self.cards[index].score(category, self.dice)
         cards = (*self.cards[:index], card, *self.cards[index + 1 :])
-        seats = self.seats
-        next_seat = seats[(index + 1) % len(seats)]
-        return replace(self, cards=cards, seat=next_seat, dice=None, rolls_left=ROLLS_PER_TURN)
+        turn = (index + 1) % len(self.cards)
+        return replace(self, cards=cards, turn=turn, dice=None, rolls_left=ROLLS_PER_TURN)
 
-    def use_hint(self) -> Game:
-        """Spend one of the human's three hints (U4); the advice itself comes from a player."""
-        self._check_turn(Seat.HUMAN)
+    def use_hint(self, *, by: int | None = None) -> Game:
+        """Spend one of the current person's three hints (U4); the advice itself comes from
+        a player."""
+        self._check_turn(by)
+        if self.kind is not SeatKind.HUMAN:
+            raise WrongPlayerError(f"hints are for people; seat {self.turn} is a {self.kind.value}")
         if self.dice is None:
             raise NotRolledError("a hint needs dice: roll first")
-        if self.hints_left <= 0:
+        left = self.hints[self.turn]
+        if left <= 0:
             raise NoHintsLeftError(f"all {HINTS_PER_GAME} hints of this game are used")
-        return replace(self, hints_left=self.hints_left - 1)
+        hints = (*self.hints[: self.turn], left - 1, *self.hints[self.turn + 1 :])
+        return replace(self, hints=hints)
 
     def restart_turn(self) -> Game:
         """Start the current turn over; scores stay. Only to replay *legacy* logs: older
         versions did this when a game was continued (a fourth roll at will). No request can
-        do it any more (F1, U6 changed), see :mod:`yahtzee.storage.events`."""
+        do it any more (F1, U6 changed), see :class:`yahtzee.log.RestartTurn`."""
         self._check_turn(None)
         return replace(self, dice=None, rolls_left=ROLLS_PER_TURN)

@@ -7,9 +7,12 @@ now? It answers :class:`Keep` (these faces stay, the others are rolled again) or
 names the *faces* kept, and :meth:`Keep.hold` is the one place that turns faces into the
 per-die hold mask the game uses.
 
-:func:`play_turn` drives a whole turn of one player through :class:`~yahtzee.game.Game`
-(so every rule is checked there) and returns the new state with the turn's steps. The
-server's computer turn, the simulations and the tests all play turns through it.
+:func:`play_turn` drives a whole turn of the seat to play: each step is a
+:mod:`yahtzee.log` event (a roll of faces drawn from the injected dice, or a score) put
+through :func:`yahtzee.log.apply`, so every rule is checked there, once. It returns the new
+state with the turn's steps (each event and the position after it), which the server logs
+as they are. The server's computer turn, self-play, the simulations and the tests all play
+turns through it.
 """
 
 from __future__ import annotations
@@ -18,10 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from yahtzee import log
 from yahtzee.dice import DiceSource
-from yahtzee.errors import IllegalMoveError, NotRolledError, RollLimitError
-from yahtzee.game import NO_HOLD, Game, Hold, Seat
-from yahtzee.rules import NUM_DICE, Category, Dice, Scorecard, ScoreOption, score_options
+from yahtzee.errors import IllegalMoveError, RollLimitError
+from yahtzee.game import NO_HOLD, Game, Hold
+from yahtzee.rules import NUM_DICE, Category, Dice, Scorecard, score_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,27 +107,11 @@ def kept_faces(dice: Dice, hold: Hold) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class RollStep:
-    """A roll: the dice held, the new faces (one per rolled die, in order), the result, and
-    the game after it."""
+class Step:
+    """One step of a turn: the event (a roll or a score, as logged) and the game after it."""
 
-    hold: Hold
-    fresh: tuple[int, ...]
-    dice: Dice
+    event: log.Roll | log.Score
     game: Game
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreStep:
-    """A score: the box, the dice written there, what it earned, and the game after it."""
-
-    category: Category
-    dice: Dice
-    option: ScoreOption
-    game: Game
-
-
-Step = RollStep | ScoreStep
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,21 +137,21 @@ def play_turn(
     player: Player,
     dice: DiceSource,
     *,
-    seat: Seat | None = None,
     fallback: Fallback | None = None,
 ) -> TurnPlay:
-    """Play the current turn of ``state`` to its end with ``player``'s decisions.
+    """Play the current turn of ``state`` (its seat ``state.turn``) to its end with
+    ``player``'s decisions.
 
     Rolls all five dice first if the turn has not started, then asks ``player`` after every
-    roll. Every action goes through :class:`Game`, so an illegal decision raises its
-    :class:`IllegalMoveError` — unless ``fallback`` is given: then the illegal decision is
-    replaced by a score in ``fallback(position)`` and described in ``corrections`` (a server
-    must not fail a human's request for a computer player's bug).
+    roll. Every action goes through :func:`yahtzee.log.apply`, so an illegal decision raises
+    its :class:`IllegalMoveError` — unless ``fallback`` is given: then the illegal decision
+    is replaced by a score in ``fallback(position)`` and described in ``corrections`` (a
+    server must not fail a human's request for a computer player's bug).
     """
     steps: list[Step] = []
     corrections: list[str] = []
     if state.dice is None:
-        state = _roll(state, NO_HOLD, dice, seat, steps)
+        state = _roll(state, NO_HOLD, dice, steps)
     while True:
         assert state.dice is not None
         position = Position(state.current_card, state.dice, state.rolls_left)
@@ -174,45 +162,28 @@ def play_turn(
                     raise RollLimitError(
                         f"{player.name} kept {list(decision.faces)} with no roll left"
                     )
-                state = _roll(state, decision.hold(state.dice), dice, seat, steps)
+                state = _roll(state, decision.hold(state.dice), dice, steps)
                 continue
-            state = _score(state, decision.category, seat, steps)
+            state = _score(state, decision.category, steps)
             return TurnPlay(state, tuple(steps), tuple(corrections))
         except IllegalMoveError as exc:
             if fallback is None:
                 raise
             corrections.append(f"{player.name}: {decision!r} is illegal ({exc})")
             category = fallback(position)
-            state = _score(state, category, seat, steps)
+            state = _score(state, category, steps)
             return TurnPlay(state, tuple(steps), tuple(corrections))
 
 
-def _roll(state: Game, hold: Hold, dice: DiceSource, seat: Seat | None, steps: list[Step]) -> Game:
-    mask = state.check_roll(hold, by=seat)
-    fresh = tuple(dice.roll(mask.count(False)))
-    state = state.apply_roll(mask, fresh, by=seat)
-    assert state.dice is not None
-    steps.append(RollStep(mask, fresh, state.dice, state))
+def _roll(state: Game, hold: Hold, dice: DiceSource, steps: list[Step]) -> Game:
+    event = log.Roll(state.turn, hold, tuple(dice.roll(hold.count(False))))
+    state = log.apply(state, event)
+    steps.append(Step(event, state))
     return state
 
 
-def _score(state: Game, category: Category, seat: Seat | None, steps: list[Step]) -> Game:
-    if state.dice is None:
-        raise NotRolledError(f"cannot score {category.value} before the first roll")
-    dice, card = state.dice, state.current_card
-    after = state.score(category, by=seat)  # raises for a used box or the Joker rule
-    # What the write earned, read off the two cards (the rules engine scored it once).
-    new = after.cards[state.seats.index(state.seat)]
-    points = new[category]
-    assert points is not None
-    joker = dice.is_yahtzee and card[Category.YAHTZEE] is not None
-    option = ScoreOption(
-        category,
-        points,
-        new.yahtzee_bonus - card.yahtzee_bonus,
-        new.upper_bonus - card.upper_bonus,
-        True,
-        joker,
-    )
-    steps.append(ScoreStep(category, dice, option, after))
-    return after
+def _score(state: Game, category: Category, steps: list[Step]) -> Game:
+    event = log.Score(state.turn, category)
+    state = log.apply(state, event)  # raises for a used box or the Joker rule
+    steps.append(Step(event, state))
+    return state

@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 
 from server_process import ServerProcess
+from yahtzee import log
 from yahtzee.errors import StaleVersionError
 from yahtzee.game import Mode, Status
-from yahtzee.server.service import from_log
+from yahtzee.server.game_view import from_log
 from yahtzee.server.views import game_json
-from yahtzee.storage import Event, SQLiteStorage
+from yahtzee.storage import SQLiteStorage
 
 N = 20
 
@@ -113,9 +114,7 @@ def test_compare_and_set_across_connections(tmp_path: Path) -> None:
     def append(i: int) -> None:
         barrier.wait()
         try:
-            asyncio.run(
-                stores[i % 2].append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
-            )
+            asyncio.run(stores[i % 2].append(game, [log.RestartTurn()], status=Status.IN_PROGRESS))
             wins.append(i)
         except StaleVersionError:
             stale.append(i)
@@ -131,5 +130,5 @@ def test_compare_and_set_across_connections(tmp_path: Path) -> None:
         asyncio.run(store.close())
 
 
-def _start() -> Event:
-    return Event("start", {"mode": "solo", "difficulty": None})
+def _start() -> log.Event:
+    return log.Start.of(Mode.SOLO)

@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from yahtzee import log
 from yahtzee.game import Status
 from yahtzee.rules import CATEGORIES
 from yahtzee.server.service import GameService
 from yahtzee.server.views import game_json
-from yahtzee.storage import Event, GameRecord, replay
+from yahtzee.storage import GameRecord
 from yahtzee.turn import Decision, Keep, Position, Score
 
 from .helpers import Api, error_code, on_app_loop
@@ -252,7 +253,7 @@ def test_replay_rebuilds_the_same_position(api: Api) -> None:
     game = api.roll(api.play_turn(api.new("vs_computer")))
     hint = api.ok(game, "hint")
     service = _service(api)
-    rebuilt = replay(on_app_loop(api.client, service.storage.events, game["id"]))
+    rebuilt = log.replay(on_app_loop(api.client, service.storage.events, game["id"]))
     assert rebuilt.hints_left == hint["game"]["hints_left"]
     assert rebuilt.dice is not None
     assert list(rebuilt.dice.values) == hint["game"]["dice"]
@@ -323,8 +324,8 @@ def _legacy_game(api: Api, restarts: int) -> tuple[str, int]:
     game = api.roll(api.play_turn(api.new("vs_computer", "novice")))
     stored = on_app_loop(api.client, service.storage.get_game, game["id"])
     assert stored is not None
-    legacy = [Event("restart_turn")] * restarts
-    roll = Event("roll", {"seat": "human", "hold": [False] * 5, "faces": [6, 6, 6, 6, 5]})
+    legacy: list[log.Event] = [log.RestartTurn()] * restarts
+    roll = log.Roll(0, (False,) * 5, (6, 6, 6, 6, 5))
 
     async def append() -> GameRecord:
         assert stored is not None

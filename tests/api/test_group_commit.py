@@ -9,13 +9,14 @@ from typing import Any
 
 import pytest
 
+from yahtzee import log
 from yahtzee.errors import GameInProgressError, RateLimitExceededError, StaleVersionError
 from yahtzee.game import Mode, Status
 from yahtzee.server.group_commit import GroupCommit
-from yahtzee.storage import Event, GameRecord, SQLiteStorage
+from yahtzee.storage import GameRecord, SQLiteStorage
 from yahtzee.storage.base import Charge, Write
 
-ROLL = Event("roll", {"seat": "human", "hold": [False] * 5, "faces": [1, 2, 3, 4, 5]})
+ROLL = log.Roll(0, (False,) * 5, (1, 2, 3, 4, 5))
 
 
 def _games(store: SQLiteStorage, n: int) -> list[GameRecord]:
@@ -26,7 +27,7 @@ def _games(store: SQLiteStorage, n: int) -> list[GameRecord]:
                 player_id=f"p{i}",
                 mode=Mode.SOLO,
                 difficulty=None,
-                events=[Event("start", {"mode": "solo", "difficulty": None})],
+                events=[log.Start.of(Mode.SOLO)],
             )
         )
         for i in range(n)
@@ -100,7 +101,7 @@ def test_f6_a_stale_append_in_a_batch_raises_for_its_request_only(tmp_path: Path
         asyncio.run(store.append(game, [ROLL], status=Status.IN_PROGRESS))
 
 
-START = Event("start", {"mode": "solo", "difficulty": None})
+START = log.Start.of(Mode.SOLO)
 
 
 def test_f6_new_games_share_transactions_with_the_actions(tmp_path: Path) -> None:

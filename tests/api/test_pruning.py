@@ -12,16 +12,17 @@ from typing import Any, TypeVar
 import pytest
 from fastapi.testclient import TestClient
 
+from yahtzee import log
 from yahtzee.game import Mode, Status
 from yahtzee.server.pruning import prune
-from yahtzee.storage import Event, GameRecord, SQLiteStorage, Storage
+from yahtzee.storage import GameRecord, SQLiteStorage, Storage
 from yahtzee.storage.sqlite import MIGRATIONS
 
 OLD = "2026-01-01T00:00:00.000000+00:00"
 NOW = datetime(2026, 1, 10, tzinfo=UTC)  # 9 days later
 RECENT = "2026-01-05T00:00:00.000000+00:00"  # 5 days before NOW
 T = TypeVar("T")
-ROLL = Event("roll", {"seat": "human", "hold": [False] * 5, "faces": [1, 2, 3, 4, 5]})
+ROLL = log.Roll(0, (False,) * 5, (1, 2, 3, 4, 5))
 
 
 @pytest.fixture
@@ -42,7 +43,7 @@ def _new(store: Storage, game_id: str, player: str) -> GameRecord:
             player_id=player,
             mode=Mode.SOLO,
             difficulty=None,
-            events=[Event("start", {"mode": "solo", "difficulty": None})],
+            events=[log.Start.of(Mode.SOLO)],
             replace=True,  # abandons the player's unfinished game, if any
         )
     )

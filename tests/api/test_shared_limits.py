@@ -18,15 +18,16 @@ from typing import Any
 import pytest
 
 from server_process import RawClient, ServerProcess
+from yahtzee import log
 from yahtzee.errors import GameInProgressError, RateLimitExceededError
 from yahtzee.game import Mode
 from yahtzee.server.limits import RateLimiter
-from yahtzee.storage import Event, Storage
+from yahtzee.storage import Storage
 from yahtzee.storage.base import Charge
 
 from .test_storage import _with_store
 
-START = Event("start", {"mode": "solo", "difficulty": None})
+START = log.Start.of(Mode.SOLO)
 
 
 async def _new(store: Storage, game_id: str, player: str, charges: list[Charge]) -> None:

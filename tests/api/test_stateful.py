@@ -10,7 +10,7 @@ browser ever started, the invariants are checked on the **stored event log** its
 * no turn has more than three ``roll`` events (F1, R1);
 * no game has more than three ``hint`` events (U4);
 * no player has more than 13 ``score`` events (R2);
-* the log is no longer than :func:`~yahtzee.storage.events.max_events` of its mode
+* the log is no longer than :func:`~yahtzee.log.max_events` of its seats
   (1 start + players x 13 turns x (3 rolls + 1 score) + 3 hints + 1 abandon: 57 solo,
   109 vs);
 * what the server shows equals the replay of the log, and the totals add up.
@@ -33,13 +33,13 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from yahtzee.game import HINTS_PER_GAME, ROLLS_PER_TURN, ROUNDS, Mode, Status
+from yahtzee import log as events_log
+from yahtzee.game import HINTS_PER_GAME, ROLLS_PER_TURN, ROUNDS, SEATS_OF, Mode, Status
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, score_options
 from yahtzee.server import Settings, create_app
 from yahtzee.server.service import GameService
 from yahtzee.server.views import game_json
 from yahtzee.storage import is_postgres_url
-from yahtzee.storage.events import max_events
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -347,15 +347,15 @@ class WholeApi(RuleBasedStateMachine):
             assert stored is not None
             log = on_app_loop(client, storage.events, game_id)
             assert len(log) == stored.version
-            assert len(log) <= max_events(Mode(stored.mode)), len(log)
+            assert len(log) <= events_log.max_events(SEATS_OF[Mode(stored.mode)]), len(log)
             assert log[0].kind == "start"
             assert sum(e.kind == "abandon" for e in log) == (stored.status is Status.ABANDONED)
             assert sum(e.kind == "hint" for e in log) <= HINTS_PER_GAME
-            rolls: dict[str, int] = {}
-            scores: dict[str, int] = {}
+            rolls: dict[int, int] = {}
+            scores: dict[int, int] = {}
             for event in log:
                 assert event.kind in ("start", "roll", "score", "hint", "abandon"), event
-                seat = str(event.data.get("seat"))
+                seat = getattr(event, "seat", -1)
                 if event.kind == "roll":
                     rolls[seat] = rolls.get(seat, 0) + 1
                     assert rolls[seat] <= ROLLS_PER_TURN, (game_id, rolls)

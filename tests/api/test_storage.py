@@ -11,16 +11,17 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 import psycopg
 import pytest
 
+from yahtzee import log
 from yahtzee.errors import GameInProgressError, StaleVersionError
 from yahtzee.game import Game, Mode, Result, Status
 from yahtzee.rules import Category, Scorecard
 from yahtzee.storage import (
-    Event,
     PostgresStorage,
     SQLiteStorage,
     Storage,
@@ -58,7 +59,7 @@ async def _new(
         player_id=PLAYER,
         mode=mode,
         difficulty=None,
-        events=[Event("start", {"mode": mode.value, "difficulty": None})],
+        events=[log.Start.of(mode, "expert" if mode is Mode.VS_COMPUTER else None)],
         replace=replace,
     )
 
@@ -247,7 +248,7 @@ def test_s1_a_lost_database_is_503_then_reconnects_by_itself(pg_url: str) -> Non
         outcomes = []
         for _ in range(12):  # at most one failure per pooled connection
             try:
-                game = await store.append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
+                game = await store.append(game, [log.RestartTurn()], status=Status.IN_PROGRESS)
                 outcomes.append("ok")
             except StorageUnavailableError:
                 outcomes.append("503")
@@ -272,7 +273,7 @@ def test_one_unfinished_game_per_player_and_abandon_event(db: Path | str) -> Non
         assert current is not None
         assert current.id == "g2"
         with pytest.raises(StaleVersionError):  # an abandoned game takes no more events
-            await store.append(old, [Event("restart_turn")], status=Status.IN_PROGRESS)
+            await store.append(old, [log.RestartTurn()], status=Status.IN_PROGRESS)
 
     _with_store(db, body)
 
@@ -282,12 +283,12 @@ def test_append_is_compare_and_set(db: Path | str) -> None:
         await _new(store, "g")
         game = await store.get_game("g")
         assert game is not None
-        two = [Event("restart_turn"), Event("restart_turn")]
+        two = [log.RestartTurn(), log.RestartTurn()]
         after = await store.append(game, two, status=Status.IN_PROGRESS)
         assert after.version == 3
         assert after == await store.get_game("g")
         with pytest.raises(StaleVersionError):
-            await store.append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
+            await store.append(game, [log.RestartTurn()], status=Status.IN_PROGRESS)
         assert len(await store.events("g")) == 3
         assert [e.kind for e in await store.events("g", after=2)] == ["restart_turn"]
 
@@ -304,7 +305,7 @@ def test_s1_20_concurrent_identical_appends_apply_once(db: Path | str) -> None:
 
         async def roll() -> bool:
             try:
-                await store.append(game, [Event("restart_turn")], status=Status.IN_PROGRESS)
+                await store.append(game, [log.RestartTurn()], status=Status.IN_PROGRESS)
             except StaleVersionError:
                 return False
             return True
@@ -328,7 +329,7 @@ def test_f2_a_new_game_without_replace_keeps_the_unfinished_one(db: Path | str) 
         assert (kept.status, kept.version) == (Status.IN_PROGRESS, 1)
         assert [e.kind for e in await store.events("g1")] == ["start"]
         # Once it is finished, a new game needs no replace.
-        final = Game(Mode.SOLO, (_complete_card(150),))
+        final = replace(Game.new(Mode.SOLO), cards=(_complete_card(150),))
         await store.append(kept, [], status=Status.FINISHED, final=final)
         await _new(store, "g3")
         current = await store.current_game(PLAYER)
@@ -357,7 +358,7 @@ def test_u7_records_and_new_record_are_solo_only(db: Path | str) -> None:
             assert game is not None
             cards = [_complete_card(total)]
             cards += [] if computer is None else [_complete_card(computer)]
-            final = Game(mode, tuple(cards))
+            final = replace(Game.new(mode), cards=tuple(cards))
             assert final.result is result
             done = await store.append(game, [], status=Status.FINISHED, final=final)
             assert (done.result, done.human_total, done.computer_total) == (
@@ -388,7 +389,7 @@ def test_f5_s1_postgres_prunes_only_unplayed_abandoned_games(pg_url: str) -> Non
         await _new(store, "rolled", replace=True)  # abandons "unplayed"
         rolled = await store.get_game("rolled")
         assert rolled is not None
-        await store.append(rolled, [Event("roll", {"faces": [1] * 5})], status=Status.IN_PROGRESS)
+        await store.append(rolled, [log.Roll(0, (False,) * 5, (1,) * 5)], status=Status.IN_PROGRESS)
         await _new(store, "current", replace=True)  # abandons "rolled" (which has a roll)
         assert await store.prune_unplayed("0000") == 0  # nothing that old
         assert await store.prune_unplayed("9999") == 1

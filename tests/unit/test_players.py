@@ -10,9 +10,10 @@ from functools import partial
 
 import pytest
 
+from yahtzee import log
 from yahtzee.dice import ScriptedDice, SeededDice
 from yahtzee.errors import IllegalMoveError, RollLimitError
-from yahtzee.game import Game, Mode, Seat
+from yahtzee.game import Game, Mode, SeatKind
 from yahtzee.players import LEVELS, Difficulty, get_player
 from yahtzee.players.expert import ExpertPlayer
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, possible_points, score_options
@@ -23,9 +24,7 @@ from yahtzee.turn import (
     Keep,
     Player,
     Position,
-    RollStep,
     Score,
-    ScoreStep,
     best_points_now,
     hold_for,
     kept_faces,
@@ -102,9 +101,9 @@ def test_r1_players_finish_games_through_the_turn_driver(name: str) -> None:
         state = Game.new(Mode.SOLO)
         while not state.is_over:
             played = play_turn(state, player, source)
-            rolls = [s for s in played.steps if isinstance(s, RollStep)]
+            rolls = [s for s in played.steps if isinstance(s.event, log.Roll)]
             assert 1 <= len(rolls) <= 3
-            assert isinstance(played.steps[-1], ScoreStep)
+            assert isinstance(played.steps[-1].event, log.Score)
             assert played.state.dice is None
             assert played.state.current_card.filled_count == state.current_card.filled_count + 1
             state = played.state
@@ -126,26 +125,21 @@ class _Scripted:
 def test_r1_play_turn_records_each_step_and_passes_the_turn() -> None:
     state = Game.new(Mode.VS_COMPUTER)
     state = state.roll((False,) * 5, ScriptedDice([1, 2, 3, 4, 6])).score(Category.CHANCE)
-    assert state.seat is Seat.COMPUTER
+    assert state.kind is SeatKind.COMPUTER
     dice = ScriptedDice([6, 6, 1, 2, 3, 6, 5, 6, 1, 2])
     player = _Scripted(Keep((6, 6)), Keep((6, 6, 6)), Score(Category.SIXES))
-    played = play_turn(state, player, dice, seat=Seat.COMPUTER)
-    assert [type(s) for s in played.steps] == [RollStep, RollStep, RollStep, ScoreStep]
-    first, second, third, score = played.steps
-    assert isinstance(first, RollStep)
-    assert str(first.dice) == "66123"
-    assert isinstance(second, RollStep)
-    assert second.hold == (True, True, False, False, False)
-    assert second.fresh == (6, 5, 6)
-    assert str(second.dice) == "66656"
-    assert isinstance(third, RollStep)
-    assert third.hold == (True, True, True, False, False)
-    assert isinstance(third, RollStep)
-    assert str(third.dice) == "66612"
-    assert isinstance(score, ScoreStep)
-    assert score.option.points == 18
-    assert played.state.seat is Seat.HUMAN
-    assert played.state.card(Seat.COMPUTER)[Category.SIXES] == 18
+    played = play_turn(state, player, dice)
+    first, second, third, score = (s.event for s in played.steps)
+    assert first == log.Roll(1, (False,) * 5, (6, 6, 1, 2, 3))
+    assert str(played.steps[0].game.dice) == "66123"
+    assert second == log.Roll(1, (True, True, False, False, False), (6, 5, 6))
+    assert str(played.steps[1].game.dice) == "66656"
+    assert third == log.Roll(1, (True, True, True, False, False), (1, 2))
+    assert str(played.steps[2].game.dice) == "66612"
+    assert score == log.Score(1, Category.SIXES)
+    assert played.steps[3].game is played.state
+    assert played.state.turn == 0
+    assert played.state.card(1)[Category.SIXES] == 18
 
 
 def test_play_turn_refuses_illegal_decisions_or_replaces_them_with_a_fallback() -> None:

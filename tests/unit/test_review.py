@@ -6,19 +6,20 @@ import random
 
 import pytest
 
+from yahtzee import log as events_log
 from yahtzee.dice import SeededDice
 from yahtzee.errors import IllegalMoveError, NotReviewableError
 from yahtzee.players import get_player
 from yahtzee.review import accuracy_of, mark_of, review_events
 from yahtzee.review.analysis import PlayerReview
-from yahtzee.review.selfplay import LogEntry, play_log
+from yahtzee.review.selfplay import play_log
 from yahtzee.rules import Dice
 from yahtzee.solver import CategoryOption, KeepOption, ValueTable, advise
 
 LEVELS = ("expert", "intermediate", "novice")
 
 
-def _log(level: str, seed: int, opponent: str | None = None) -> list[LogEntry]:
+def _log(level: str, seed: int, opponent: str | None = None) -> list[events_log.Event]:
     human = get_player(level, random.Random(seed))
     computer = get_player(opponent, random.Random(-seed)) if opponent else None
     log, state = play_log(human, SeededDice(seed), computer)
@@ -142,7 +143,7 @@ def test_unfinished_or_abandoned_games_are_not_reviewable(table: ValueTable) -> 
     with pytest.raises(NotReviewableError, match="in progress"):
         review_events(log[:-1], table)
     with pytest.raises(NotReviewableError, match="abandoned"):
-        review_events([*log[:10], LogEntry("abandon")], table)
+        review_events([*log[:10], events_log.Abandon()], table)
     with pytest.raises(IllegalMoveError, match="start event"):
         review_events(log[1:], table)
 
@@ -153,11 +154,11 @@ def test_hints_and_legacy_restarts_keep_the_identity(table: ValueTable) -> None:
     log = _log("intermediate", 11)
     plain = review_events(log, table).human
     second_roll = [i for i, e in enumerate(log) if e.kind == "roll"][1]
-    hinted = [*log[:second_roll], LogEntry("hint", {"hold": None, "category": None})]
+    hinted = [*log[:second_roll], events_log.Hint(0)]
     hinted += log[second_roll:]
     assert review_events(hinted, table).human == plain
     # Restart right after round 1's first roll, then play that turn from its top.
-    restarted = review_events([log[0], log[1], LogEntry("restart_turn"), *log[1:]], table).human
+    restarted = review_events([log[0], log[1], events_log.RestartTurn(), *log[1:]], table).human
     assert _identity_error(restarted) < 0.01
     assert restarted.final_score == plain.final_score
     assert restarted.decisions == plain.decisions

@@ -8,8 +8,9 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from yahtzee import log as events_log
 from yahtzee.dice import SeededDice
-from yahtzee.game import Game, Mode, Seat
+from yahtzee.game import Game, Mode
 from yahtzee.players import get_player
 from yahtzee.review import review_events
 from yahtzee.review.moments import MIN_TURNS_LEFT, _read, combos, moments
@@ -52,11 +53,9 @@ def _cards(level: str, seed: int) -> list[Scorecard]:
     cards = []
     state = Game.new(Mode.SOLO)
     for e in log[1:]:
-        if e.kind == "roll":
-            state = state.apply_roll(e.data["hold"], e.data["faces"], by=Seat.HUMAN)
-        else:
+        if isinstance(e, events_log.Score):
             cards.append(state.current_card)
-            state = state.score(Category(e.data["category"]), by=Seat.HUMAN)
+        state = events_log.apply(state, e)
     return cards
 
 
@@ -297,14 +296,11 @@ def test_l4_live_meter_mid_turn_matches_the_review(table: ValueTable) -> None:
     state = Game.new(Mode.VS_COMPUTER)
     checked = 0
     for e in log[1:]:
-        seat = Seat(e.data["seat"])
-        if e.kind == "roll":
-            state = state.apply_roll(e.data["hold"], e.data["faces"], by=seat)
-        else:
-            state = state.score(Category(e.data["category"]), by=seat)
-        if seat is Seat.HUMAN and state.dice is not None and state.rolls_left > 0:
+        assert isinstance(e, events_log.Roll | events_log.Score)
+        state = events_log.apply(state, e)
+        if e.seat == 0 and state.dice is not None and state.rolls_left > 0:
             meter = live_meter(state, "expert", table)
-            card = state.card(Seat.HUMAN)
+            card = state.card(0)
             h = side(ExpertModel(table), card, table, state.dice, state.rolls_left)
             assert h.mean == pytest.approx(meter["expected_final"], abs=0.02)
             assert 0 <= meter["win_probability"] <= 1

@@ -19,12 +19,13 @@ choice with more than one legal box.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
-from yahtzee.errors import IllegalMoveError, NotReviewableError
-from yahtzee.game import Game, Mode, Seat
+from yahtzee import log
+from yahtzee.errors import CorruptLogError, NotReviewableError
+from yahtzee.game import Game, Mode, SeatKind
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard
 from yahtzee.solver import ValueTable, load_table, state_of
 from yahtzee.solver.advice import category_options, turn_arrays
@@ -38,24 +39,6 @@ BEST_BELOW = 0.01
 INACCURACY_BELOW = 1.0
 MISTAKE_BELOW = 5.0
 STOP: Literal["stop"] = "stop"
-
-
-class LoggedEvent(Protocol):
-    """One entry of a game's event log (see :mod:`yahtzee.storage.events` for the kinds).
-
-    The review reads the log through this shape only, so it depends on the rules and the
-    solver, not on the storage layer.
-    """
-
-    @property
-    def kind(self) -> str:
-        """``start``, ``roll``, ``score``, ``hint``, ``restart_turn`` or ``abandon``."""
-        ...
-
-    @property
-    def data(self) -> Mapping[str, Any]:
-        """The event's details."""
-        ...
 
 
 def mark_of(loss: float) -> Mark:
@@ -105,7 +88,7 @@ class Decision:
     what was held for the next roll (a keep that rolled on), else ``None``.
     """
 
-    seat: Seat
+    seat: int
     round: int
     roll: int
     kind: Literal["keep", "score"]
@@ -168,7 +151,7 @@ class PlayerReview:
     and, at index 13, the final score.
     """
 
-    seat: Seat
+    seat: int
     start_value: float
     final_score: int
     luck: float
@@ -217,7 +200,7 @@ class GameReview:
 class _Side:
     """The running analysis of one seat while the log is folded."""
 
-    def __init__(self, seat: Seat, table: ValueTable) -> None:
+    def __init__(self, seat: int, table: ValueTable) -> None:
         self.seat = seat
         self.table = table
         self.luck = 0.0
@@ -359,44 +342,39 @@ class _Side:
         )
 
 
-def review_events(events: Iterable[LoggedEvent], table: ValueTable | None = None) -> GameReview:
+def review_events(events: Iterable[log.Event], table: ValueTable | None = None) -> GameReview:
     """Review a finished game from its event log (first event ``start``).
 
-    Raises :class:`NotReviewableError` unless the log ends with the game over, and
+    Every event goes through :func:`yahtzee.log.apply` once (a stored log: legacy
+    ``restart_turn`` events replay); each seat's side watches the positions before and
+    after. Raises :class:`NotReviewableError` unless the log ends with the game over, and
     :class:`~yahtzee.errors.IllegalMoveError` for a log that does not replay.
     """
     table = table or load_table()
     it = iter(events)
     first = next(it, None)
-    if first is None or first.kind != "start":
-        raise IllegalMoveError("a game log must begin with a start event")
-    mode = Mode(first.data["mode"])
-    difficulty: str | None = first.data.get("difficulty")
-    state = Game.new(mode)
-    sides = {seat: _Side(seat, table) for seat in state.seats}
+    if not isinstance(first, log.Start):
+        raise CorruptLogError("a game log must begin with a start event")
+    state = first.game()
+    sides = [_Side(seat, table) for seat in range(len(state.seats))]
     for event in it:
-        before, data = state, event.data
-        if event.kind == "roll":
-            seat = Seat(data["seat"])
-            state = state.apply_roll(data["hold"], data["faces"], by=seat)
-            sides[seat].before_roll(before, data["hold"])
-            sides[seat].after_roll(state)
-        elif event.kind == "score":
-            seat = Seat(data["seat"])
-            category = Category(data["category"])
-            state = state.score(category, by=seat)
-            sides[seat].on_score(before, state, category)
-        elif event.kind == "restart_turn":
-            state = state.restart_turn()
-            sides[before.seat].on_restart(state)
-        elif event.kind == "abandon":
+        if type(event) is log.Abandon:
             raise NotReviewableError("the game was abandoned before its end")
-        elif event.kind != "hint":  # a hint spends a hint and changes nothing else here
-            raise IllegalMoveError(f"unexpected event {event.kind!r} in a game log")
+        before = state
+        state = log.apply(state, event, stored=True)
+        if type(event) is log.Roll:
+            sides[event.seat].before_roll(before, event.hold)
+            sides[event.seat].after_roll(state)
+        elif type(event) is log.Score:
+            sides[event.seat].on_score(before, state, event.category)
+        elif type(event) is log.RestartTurn:
+            sides[before.turn].on_restart(state)
+        # a hint spends a hint and changes nothing else here
     if not state.is_over:
         raise NotReviewableError("the game is still in progress: review it once it is over")
-    human = sides[Seat.HUMAN].result(state.card(Seat.HUMAN))
-    computer = (
-        sides[Seat.COMPUTER].result(state.card(Seat.COMPUTER)) if Seat.COMPUTER in sides else None
+    results = [side.result(state.card(side.seat)) for side in sides]
+    computer = next(
+        (r for r, kind in zip(results, state.seats, strict=True) if kind is SeatKind.COMPUTER),
+        None,
     )
-    return GameReview(mode, difficulty, human, computer)
+    return GameReview(first.mode, first.difficulty, results[0], computer)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yahtzee.game import Game, Mode, Seat
+from yahtzee.game import Game, Mode, SeatKind
 from yahtzee.review.analysis import _Side
 from yahtzee.review.turns import model_for
 from yahtzee.review.winprob import compare, side
@@ -22,13 +22,13 @@ def live_meter(
 ) -> dict[str, Any]:
     """``{"expected_final": float, "win_probability": float | None}`` for the human."""
     table = table or load_table()
-    card = state.card(Seat.HUMAN)
-    human_turn = state.seat is Seat.HUMAN and state.dice is not None and not state.is_over
+    card = state.card(0)  # the person's seat in a solo or vs game
+    human_turn = state.kind is SeatKind.HUMAN and state.dice is not None and not state.is_over
     if card.is_complete:
         expected = float(card.total)
     elif human_turn:
         assert state.dice is not None
-        analysis = _Side(Seat.HUMAN, table)
+        analysis = _Side(0, table)
         expected = analysis.position_value(card, state.dice, state.rolls_left)
     else:
         expected = card.total + table.value(card)
@@ -37,7 +37,7 @@ def live_meter(
         dice = state.dice if human_turn else None
         rolls_left = state.rolls_left if human_turn else 2
         mine = side(model_for("expert", table), card, table, dice, rolls_left)
-        theirs = side(model_for(difficulty, table), state.card(Seat.COMPUTER), table)
+        theirs = side(model_for(difficulty, table), state.card(1), table)
         chance = min(1.0, max(0.0, compare(mine, theirs)))
     return {
         "expected_final": round(expected, 2),

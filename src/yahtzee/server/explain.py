@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from yahtzee import log
 from yahtzee.rules import Category, Dice, Scorecard
 from yahtzee.solver import CategoryOption, KeepOption, Option, StopOption, advise, hold_for
 
@@ -79,3 +80,14 @@ def _same_faces(dice: Dice, a: tuple[bool, ...], b: tuple[bool, ...]) -> bool:
     kept_a = Counter(v for v, h in zip(dice.values, a, strict=True) if h)
     kept_b = Counter(v for v, h in zip(dice.values, b, strict=True) if h)
     return kept_a == kept_b
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """A spent hint (U4) as the page is shown it: the logged event, whose ``hold`` (roll
+    on, keeping these) or ``category`` (write here) is the expert's advice, and its
+    :class:`Explanation` (``None`` only if the advice is not among the solver's ranked
+    options)."""
+
+    event: log.Hint
+    explanation: Explanation | None

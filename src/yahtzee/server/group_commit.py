@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from yahtzee.game import Game, Mode, Status
+from yahtzee.log import Event
 from yahtzee.players import Difficulty
-from yahtzee.storage import Event, GameRecord
+from yahtzee.storage import GameRecord
 from yahtzee.storage.base import BatchWriter, Charge, NewGame, TakeTokens, Write
 
 

@@ -13,12 +13,13 @@ from typing import Any
 
 from yahtzee.errors import AbandonedGameError, GameNotFoundError, NotReviewableError
 from yahtzee.game import Status
+from yahtzee.log import Event
 from yahtzee.lru import LruCache
 from yahtzee.review import review_events, review_json
 from yahtzee.review.stats import FinishedGame, stats_json
 from yahtzee.review.winprob import timeline
 from yahtzee.rules import Scorecard
-from yahtzee.storage import Event, Storage
+from yahtzee.storage import Storage
 
 CACHE_SIZE = 512
 SUMMARY_CACHE_SIZE = 50_000

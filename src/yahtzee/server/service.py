@@ -1,7 +1,10 @@
 """The game service: load a game, apply one player action by the rules, store the events.
 
-Handlers call these methods; each one is a pure computation through
-:class:`~yahtzee.game.Game` and one compare-and-set write of the new events. The
+Handlers call these methods; each one builds the action's :mod:`yahtzee.log` events (a
+roll's faces come from the injected dice), puts each through :func:`yahtzee.log.apply`
+once, and makes one compare-and-set write of the new events. What the page is shown of a
+game (the computer's last turn, the turn log) is folded alongside by
+:mod:`yahtzee.server.game_view`. The
 ``version`` the client sends is checked against the position in memory (fast refusal)
 and by the storage's conditional update, which is the real guarantee: two racing
 requests, in one process or several, can never both succeed.
@@ -17,7 +20,7 @@ commits of concurrent connections together.
 Positions are kept in a bounded in-memory cache keyed by game id and version. A miss (a
 restart, an eviction, or a game another process advanced) is filled by replaying the
 stored event log, so the log stays the only source of truth. The rules bound a log at
-:data:`~yahtzee.storage.events.MAX_EVENTS` (109) events, whose replay takes well under a
+:func:`~yahtzee.log.max_events` (109 events in a vs game), whose replay takes well under a
 millisecond (``benchmarks/replay_bench.py``), so it runs inline. Only a legacy log
 (``restart_turn`` events from the removed ``/resume``) can be longer: such a log is folded
 in a worker thread, so the event loop keeps serving meanwhile.
@@ -48,10 +51,8 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
 
+from yahtzee import log
 from yahtzee.dice import DiceSource
 from yahtzee.errors import (
     AbandonedGameError,
@@ -60,134 +61,20 @@ from yahtzee.errors import (
     StaleVersionError,
     ZeroNeedsConfirmationError,
 )
-from yahtzee.game import Game, Mode, Seat, Status
+from yahtzee.game import SEATS_OF, Mode, Status, as_hold
 from yahtzee.players import HINT_DIFFICULTY, Difficulty
-from yahtzee.rules import (
-    Category,
-    Dice,
-    Scorecard,
-    ScoreOption,
-    needs_zero_confirmation,
-    score_options,
-)
-from yahtzee.server.explain import Explanation, explain
+from yahtzee.rules import Category, needs_zero_confirmation
+from yahtzee.server.explain import Advice, explain
+from yahtzee.server.game_view import Fold, GameView, fold_log, from_log, options_for
 from yahtzee.server.group_commit import GroupCommit
-from yahtzee.storage import (
-    Event,
-    GameRecord,
-    Records,
-    Storage,
-    apply_event,
-    replay,
-    start,
-)
+from yahtzee.storage import GameRecord, Records, Storage
 from yahtzee.storage.base import BatchWriter, Charge
-from yahtzee.storage.events import MAX_EVENTS, replay_event
-from yahtzee.turn import Keep, Player, Position, RollStep, Score, best_points_now, play_turn
+from yahtzee.turn import Keep, Player, Position, Score, best_points_now, play_turn
 
-log = logging.getLogger("yahtzee.server")
+logger = logging.getLogger("yahtzee.server")
 
-
-@dataclass(frozen=True, slots=True)
-class Hint:
-    """The expert's advice (U4): dice to hold while rolling on is best, else a box.
-
-    ``explanation`` values it and the best alternative in expected points (what the hint
-    teaches); ``None`` only if the advice is not among the solver's ranked options.
-    """
-
-    hold: tuple[bool, ...] | None
-    category: Category | None
-    explanation: Explanation | None = None
-
-
-ComputerTurn = dict[str, Any]
-"""``{"round": n, "steps": [...]}``: the computer's most recent turn as the page replays it
-(U8); each step is ``{"action": "roll", "hold", "dice"}`` or ``{"action": "score",
-"category", "points", "dice"}``."""
-
-
-TurnRecord = dict[str, Any]
-"""One finished turn of either player (P4's turn log): ``{"round", "player", "dice",
-"category", "points", "yahtzee_bonus"}``."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameView:
-    """A game as the server holds and shows it: its stored ``record`` and, folded from its
-    event log, the position (``game``), the computer's last turn (``None`` before its first)
-    and every finished turn of both players, in order (each dict shared between folds)."""
-
-    record: GameRecord
-    game: Game
-    computer_turn: ComputerTurn | None = None
-    turns: tuple[TurnRecord, ...] = ()
-
-
-def advance_computer_turn(
-    turn: ComputerTurn | None, event: Event, before: Game, after: Game
-) -> ComputerTurn | None:
-    """The computer's last turn once ``event`` took ``before`` to ``after``."""
-    data = event.data
-    if event.kind not in ("roll", "score") or data["seat"] != Seat.COMPUTER.value:
-        return turn
-    if event.kind == "roll":
-        assert after.dice is not None
-        step: dict[str, Any] = {
-            "action": "roll",
-            "hold": list(data["hold"]),
-            "dice": list(after.dice.values),
-        }
-        if before.dice is None:  # first roll: a new computer turn begins
-            return {"round": after.current_card.filled_count + 1, "steps": [step]}
-    else:
-        assert before.dice is not None
-        category = Category(data["category"])
-        step = {
-            "action": "score",
-            "category": category.value,
-            "points": after.card(Seat.COMPUTER)[category],
-            "dice": list(before.dice.values),
-        }
-    assert turn is not None
-    return {"round": turn["round"], "steps": [*turn["steps"], step]}
-
-
-def finished_turn(event: Event, before: Game, after: Game) -> TurnRecord | None:
-    """The turn-log line of ``event`` when it is a score (which ends a turn), else ``None``."""
-    if event.kind != "score":
-        return None
-    assert before.dice is not None
-    seat = Seat(event.data["seat"])
-    category = Category(event.data["category"])
-    card_before, card_after = before.card(seat), after.card(seat)
-    return {
-        "round": card_before.filled_count + 1,
-        "player": seat.value,
-        "dice": list(before.dice.values),
-        "category": category.value,
-        "points": card_after[category],
-        "yahtzee_bonus": card_after.yahtzee_bonus - card_before.yahtzee_bonus,
-    }
-
-
-def _fold_log(stored: GameRecord, base: GameView | None, events: Sequence[Event]) -> GameView:
-    """``stored``: ``base`` (an older position of it) followed by ``events``, or, with no
-    base, the whole log ``events`` replayed."""
-    if base is None:
-        return from_log(stored, events)
-    fold = _Fold(base, stored=True)
-    for event in events:
-        fold.add(event)
-    return GameView(stored, fold.game, fold.computer_turn, fold.turns)
-
-
-def from_log(stored: GameRecord, events: Sequence[Event]) -> GameView:
-    """A game rebuilt from its whole log (which begins with its ``start`` event)."""
-    fold = _Fold(GameView(stored, replay(events[:1])), stored=True)
-    for event in events[1:]:
-        fold.add(event)
-    return GameView(stored, fold.game, fold.computer_turn, fold.turns)
+#: The person's seat in a solo or vs game (the only seat a request acts for there).
+PERSON = 0
 
 
 class GameService:
@@ -258,15 +145,15 @@ class GameService:
             return self._remember(GameView(stored, cached.game, cached.computer_turn, cached.turns))
         base = cached if cached is not None and cached.record.version < stored.version else None
         after = base.record.version if base is not None else 0
-        log = await self.storage.events(stored.id, after=after, until=stored.version)
-        if stored.version - after > MAX_EVENTS:
+        events = await self.storage.events(stored.id, after=after, until=stored.version)
+        if stored.version - after > log.max_events(SEATS_OF[stored.mode]):
             # Longer than any legal game: a legacy log. Fold it off the event loop.
-            loaded = await asyncio.to_thread(_fold_log, stored, base, log)
+            loaded = await asyncio.to_thread(fold_log, stored, base, events)
             newer = self._cache.get(stored.id)
             if newer is not None and newer.record.version > stored.version:
                 return loaded  # the game moved on meanwhile: keep the newer entry
             return self._remember(loaded)
-        return self._remember(_fold_log(stored, base, log))
+        return self._remember(fold_log(stored, base, events))
 
     def _remember(self, loaded: GameView) -> GameView:
         cache = self._cache
@@ -304,14 +191,14 @@ class GameService:
         """
         if mode is Mode.SOLO:
             difficulty = None
-        event, game = start(mode, difficulty)
+        start = log.Start.of(mode, difficulty.value if difficulty is not None else None)
         try:
             stored = await self.writer.create_game(
                 game_id=secrets.token_hex(16),
                 player_id=player_id,
                 mode=mode,
                 difficulty=difficulty,
-                events=[event],
+                events=[start],
                 replace=replace,
                 charges=charges,
             )
@@ -323,15 +210,17 @@ class GameService:
                 difficulty=saved.record.difficulty.value if saved.record.difficulty else None,
                 round_=saved.game.round,
             ) from None
-        return self._remember(GameView(stored, game))
+        return self._remember(GameView(stored, start.game()))
 
     async def roll(
         self, player_id: str, game_id: str, version: int, hold: Sequence[bool]
     ) -> GameView:
         """Roll the unheld dice (all five on the turn's first roll), R1."""
         loaded = await self._for_action(player_id, game_id, version)
-        fold = _Fold(loaded)
-        self._roll(fold, Seat.HUMAN, hold)
+        mask = as_hold(hold)
+        fold = Fold(loaded)
+        # The rules check the roll once, in apply (a refused roll's faces are never used).
+        fold.add(log.Roll(PERSON, mask, tuple(self.dice.roll(mask.count(False)))))
         return await self._commit(loaded, fold)
 
     async def score(
@@ -339,35 +228,37 @@ class GameService:
     ) -> GameView:
         """Write the dice in ``category``; in a vs game the computer then plays its turn."""
         loaded = await self._for_action(player_id, game_id, version)
-        fold = _Fold(loaded)
-        # _score applies the rules first (turn, rolled, open box, Joker): a confirmation is
-        # only asked for a move that is otherwise legal.
-        options = _score(fold, Seat.HUMAN, category)
+        fold = Fold(loaded)
+        # The rules first (turn, rolled, open box, Joker): a confirmation is only asked for
+        # a move that is otherwise legal.
+        fold.add(log.Score(PERSON, category))
+        before = loaded.game
+        assert before.dice is not None
+        options = options_for(before.current_card, before.dice)
         if not confirm_zero and needs_zero_confirmation(options, category):
             raise ZeroNeedsConfirmationError(f"{category.value} would score 0")
         if fold.game.mode is Mode.VS_COMPUTER and not fold.game.is_over:
             self._computer_turn(fold, loaded.record.difficulty)
         return await self._commit(loaded, fold)
 
-    async def hint(self, player_id: str, game_id: str, version: int) -> tuple[Hint, GameView]:
+    async def hint(self, player_id: str, game_id: str, version: int) -> tuple[Advice, GameView]:
         """Spend a hint and return the expert's advice for the current dice (U4)."""
         loaded = await self._for_action(player_id, game_id, version)
         state = loaded.game
-        state.use_hint()  # refuses at 0 hints or before the first roll, spending nothing
+        # Spent first (refused at 0 hints or before the first roll): the advice is only
+        # worked out for a hint the rules allow. It is logged with the hint; the position
+        # after it is the one apply returned here.
+        after = log.apply(state, log.Hint(PERSON))
         assert state.dice is not None
         position = Position(state.current_card, state.dice, state.rolls_left)
         decision = self.player(HINT_DIFFICULTY.value).decide(position)
         hold = decision.hold(state.dice) if isinstance(decision, Keep) else None
         category = decision.category if isinstance(decision, Score) else None
+        event = log.Hint(PERSON, hold, category)
         why = explain(state.current_card, state.dice, state.rolls_left, hold, category)
-        hint = Hint(hold=hold, category=category, explanation=why)
-        data = {
-            "hold": list(hint.hold) if hint.hold is not None else None,
-            "category": hint.category.value if hint.category is not None else None,
-        }
-        fold = _Fold(loaded)
-        fold.add(Event("hint", data))
-        return hint, await self._commit(loaded, fold)
+        fold = Fold(loaded)
+        fold.add(event, after)
+        return Advice(event, why), await self._commit(loaded, fold)
 
     # -- internals ----------------------------------------------------------------------
 
@@ -387,55 +278,21 @@ class GameService:
             raise AbandonedGameError(game_id)
         return loaded
 
-    def _roll(self, fold: _Fold, seat: Seat, hold: Sequence[bool]) -> None:
-        state = fold.game
-        mask = state.check_roll(hold, by=seat)
-        faces = self.dice.roll(sum(1 for held in mask if not held))
-        event = Event("roll", {"seat": seat.value, "hold": list(mask), "faces": faces})
-        fold.add(event)
-        dice = fold.game.dice
-        assert dice is not None
-        event.data["dice"] = list(dice.values)  # for readers of the log; replay ignores it
-
-    def _computer_turn(self, fold: _Fold, difficulty: Difficulty | None) -> None:
+    def _computer_turn(self, fold: Fold, difficulty: Difficulty | None) -> None:
         """Play the computer's whole turn (R8); every step is an event for the log."""
         assert difficulty is not None
         played = play_turn(
             fold.game,
             self.player(difficulty.value),
             self.dice,
-            seat=Seat.COMPUTER,
             fallback=best_points_now,  # a player bug must not break the human's request
         )
         for problem in played.corrections:
-            log.warning("%s player: %s", difficulty.value, problem)
-        seat = Seat.COMPUTER.value
+            logger.warning("%s player: %s", difficulty.value, problem)
         for step in played.steps:
-            if isinstance(step, RollStep):
-                fold.add(
-                    Event(
-                        "roll",
-                        {
-                            "seat": seat,
-                            "hold": list(step.hold),
-                            "faces": list(step.fresh),
-                            "dice": list(step.dice.values),
-                        },
-                    ),
-                    step.game,
-                )
-            else:
-                option = step.option
-                data = {
-                    "seat": seat,
-                    "category": step.category.value,
-                    "points": option.points,
-                    "yahtzee_bonus": option.yahtzee_bonus,
-                    "dice": list(step.dice.values),
-                }
-                fold.add(Event("score", data), step.game)
+            fold.add(step.event, step.game)  # applied once, by play_turn
 
-    async def _commit(self, loaded: GameView, fold: _Fold) -> GameView:
+    async def _commit(self, loaded: GameView, fold: Fold) -> GameView:
         game = fold.game
         try:
             final = game if game.is_over else None
@@ -448,58 +305,4 @@ class GameService:
             if fresh is not None and fresh.status is Status.ABANDONED:
                 raise AbandonedGameError(loaded.record.id) from None
             raise
-        return self._remember(GameView(stored, game, fold.computer_turn, fold.turns))
-
-
-class _Fold:
-    """Events of a game and the position they lead to, each applied once: new events (the
-    rules refuse legacy kinds), or with ``stored`` the events of a stored log (which replay
-    legacy ``restart_turn`` events too, see :mod:`yahtzee.storage.events`)."""
-
-    def __init__(self, loaded: GameView, *, stored: bool = False) -> None:
-        self.game = loaded.game
-        self.computer_turn = loaded.computer_turn
-        self.turns = loaded.turns
-        self.events: list[Event] = []  # the new events, to be written (none when stored)
-        self._stored = stored
-        self._apply = replay_event if stored else apply_event
-
-    def add(self, event: Event, after: Game | None = None) -> None:
-        """Fold ``event``; ``after`` is the game it leads to when the rules engine already
-        played it (the computer's steps from :func:`~yahtzee.turn.play_turn`)."""
-        before = self.game
-        # _apply raises if the rules forbid the event.
-        self.game = self._apply(before, event) if after is None else after
-        self.computer_turn = advance_computer_turn(self.computer_turn, event, before, self.game)
-        done = finished_turn(event, before, self.game)
-        if done is not None:
-            self.turns = (*self.turns, done)
-        if not self._stored:  # (a long stored log is not kept in memory twice)
-            self.events.append(event)
-
-
-@lru_cache(maxsize=4096)
-def options_for(card: Scorecard, dice: Dice) -> dict[Category, ScoreOption]:
-    """:func:`~yahtzee.rules.score_options`, memoised: a roll's response previews the
-    options and the score that follows needs them again (callers must not mutate)."""
-    return score_options(card, dice)
-
-
-def _options(state: Game) -> dict[Category, ScoreOption]:
-    if state.dice is None:
-        return {}
-    return options_for(state.current_card, state.dice)
-
-
-def _score(fold: _Fold, seat: Seat, category: Category) -> dict[Category, ScoreOption]:
-    """Append a score event; returns the options the dice had (for U2 and the log)."""
-    options = _options(fold.game)
-    event = Event("score", {"seat": seat.value, "category": category.value})
-    dice = fold.game.dice
-    fold.add(event)  # raises for every rule violation (turn, not rolled, used box, Joker)
-    assert dice is not None
-    option = options[category]
-    event.data.update(
-        points=option.points, yahtzee_bonus=option.yahtzee_bonus, dice=list(dice.values)
-    )
-    return options
+        return self._remember(fold.view(stored))

@@ -15,10 +15,11 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
-from yahtzee.game import Mode, Result, Seat, Status
+from yahtzee.game import Mode, Result, SeatKind, Status
 from yahtzee.players import Difficulty
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, needs_zero_confirmation
-from yahtzee.server.service import GameView, Hint, options_for
+from yahtzee.server.explain import Advice
+from yahtzee.server.game_view import GameView, options_for
 from yahtzee.storage import Records
 
 
@@ -70,7 +71,7 @@ def game_json(loaded: GameView) -> dict[str, Any]:
     stored, state = loaded.record, loaded.game
     in_progress = stored.status is Status.IN_PROGRESS
     preview = None
-    if in_progress and state.seat is Seat.HUMAN and state.dice is not None:
+    if in_progress and state.kind is SeatKind.HUMAN and state.dice is not None:
         preview = preview_json(state.current_card, state.dice)
     return {
         "id": stored.id,
@@ -79,11 +80,12 @@ def game_json(loaded: GameView) -> dict[str, Any]:
         "difficulty": stored.difficulty.value if stored.difficulty is not None else None,
         "status": stored.status.value,
         "round": state.round,
-        "current_player": state.seat.value,
+        "current_player": state.kind.value,
         "dice": list(state.dice.values) if state.dice is not None else None,
         "rolls_left": state.rolls_left,
-        "hints_left": state.hints_left,
-        "players": {seat.value: card_json(state.card(seat)) for seat in state.seats},
+        "hints_left": state.hints[0],  # the person's (seat 0 in solo and vs)
+        # solo/vs: each seat keyed by its kind, as the page has always read them
+        "players": {k.value: card_json(c) for k, c in zip(state.seats, state.cards, strict=True)},
         "preview": preview,
         "computer_turn": loaded.computer_turn,
         "turns": list(loaded.turns),
@@ -93,9 +95,9 @@ def game_json(loaded: GameView) -> dict[str, Any]:
     }
 
 
-def hint_json(hint: Hint, loaded: GameView) -> dict[str, Any]:
+def hint_json(advice: Advice, loaded: GameView) -> dict[str, Any]:
     """The hint response: ``hold`` or ``category`` (the other is null) and the game."""
-    why = hint.explanation
+    hint, why = advice.event, advice.explanation
     return {
         "hold": list(hint.hold) if hint.hold is not None else None,
         "category": hint.category.value if hint.category is not None else None,
@@ -196,7 +198,7 @@ class TurnOut(_Out):
     """One finished turn of either player, for the page's turn log (P4)."""
 
     round: int = Field(ge=1, le=13)
-    player: Seat
+    player: SeatKind
     dice: list[int]
     category: Category
     points: int = Field(description="what the box took (without the Yahtzee bonus)")
@@ -212,11 +214,11 @@ class GameOut(_Out):
     difficulty: Difficulty | None
     status: Status
     round: int = Field(ge=1, le=13)
-    current_player: Seat
+    current_player: SeatKind
     dice: list[int] | None
     rolls_left: int
     hints_left: int
-    players: dict[Seat, CardOut] = Field(description="'human' and, in vs games, 'computer'")
+    players: dict[SeatKind, CardOut] = Field(description="'human' and, in vs games, 'computer'")
     preview: dict[Category, PreviewOut] | None
     computer_turn: ComputerTurnOut | None
     turns: list[TurnOut] = Field(description="every finished turn of this game, in order")

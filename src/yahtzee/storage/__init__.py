@@ -23,7 +23,6 @@ from yahtzee.storage.base import (
     StorageError,
     StorageUnavailableError,
 )
-from yahtzee.storage.events import Event, apply_event, replay, start
 from yahtzee.storage.sqlite import SQLiteStorage
 from yahtzee.storage.url import is_postgres_url
 
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
     from yahtzee.storage.postgres import PostgresStorage
 
 __all__ = [
-    "Event",
     "GameRecord",
     "PostgresStorage",
     "RecentGame",
@@ -40,12 +38,9 @@ __all__ = [
     "Storage",
     "StorageError",
     "StorageUnavailableError",
-    "apply_event",
     "is_postgres_url",
     "open_storage",
-    "replay",
     "run_coroutine",
-    "start",
 ]
 
 

@@ -2,7 +2,7 @@
 
 A backend stores, per game, a header row (owner, status, ``version``, and the result once
 finished) and the game's append-only event log, from which the position is rebuilt by
-replay (:func:`yahtzee.storage.events.replay`). Writes are compare-and-set on ``version``:
+replay (:func:`yahtzee.log.replay`). Writes are compare-and-set on ``version``:
 the one mechanism that makes a double click or a second tab unable to act twice, whatever
 the number of server processes.
 """
@@ -17,8 +17,8 @@ from typing import Protocol, runtime_checkable
 from yahtzee.errors import GameNotFoundError as GameNotFoundError  # raised here too
 from yahtzee.errors import StaleVersionError as StaleVersionError
 from yahtzee.game import Game, Mode, Result, Status
+from yahtzee.log import Event
 from yahtzee.players import Difficulty
-from yahtzee.storage.events import Event
 
 
 class StorageError(Exception):

@@ -49,6 +49,7 @@ from yahtzee.errors import (
     StaleVersionError,
 )
 from yahtzee.game import Game, Mode, Result, Status
+from yahtzee.log import Abandon, Event, from_json
 from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
     Charge,
@@ -59,7 +60,6 @@ from yahtzee.storage.base import (
     StorageError,
     StorageUnavailableError,
 )
-from yahtzee.storage.events import Event
 from yahtzee.storage.url import redact
 
 log = logging.getLogger("yahtzee.storage")
@@ -386,7 +386,7 @@ class PostgresStorage:
                     "updated_at = %s WHERE id = %s",
                     (now, old[0]),
                 )
-                await self._insert_events(conn, old[0], old[1] + 1, [Event("abandon")], now)
+                await self._insert_events(conn, old[0], old[1] + 1, [Abandon()], now)
             if kept is None:
                 await conn.execute(
                     "INSERT INTO games (id, player_id, mode, difficulty, status, version, "
@@ -460,7 +460,7 @@ class PostgresStorage:
                 "INSERT INTO events (game_id, seq, kind, data, created_at) "
                 "VALUES (%s, %s, %s, %s, %s)",
                 [
-                    (game_id, first_seq + i, e.kind, _dumps(e.data), now)
+                    (game_id, first_seq + i, e.kind, _dumps(e.to_json()), now)
                     for i, e in enumerate(events)
                 ],
             )
@@ -509,7 +509,7 @@ class PostgresStorage:
             "id": game.id,
             "old": game.version,
             "kinds": [e.kind for e in events],
-            "datas": [_dumps(e.data) for e in events],
+            "datas": [_dumps(e.to_json()) for e in events],
         }
         if events:
             sql = _APPEND_SAME_STATUS if status is Status.IN_PROGRESS else _APPEND_NEW_STATUS
@@ -567,7 +567,7 @@ class PostgresStorage:
                 "ORDER BY seq",
                 (game_id, after, last),
             )
-            return [Event(kind, orjson.loads(data)) for kind, data in await cur.fetchall()]
+            return [from_json(kind, orjson.loads(data)) for kind, data in await cur.fetchall()]
 
         result: list[Event] = await self._read(query)
         return result

@@ -40,6 +40,7 @@ from yahtzee.errors import (
     StaleVersionError,
 )
 from yahtzee.game import Game, Mode, Result, Status
+from yahtzee.log import Abandon, Event, from_json
 from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
     Append,
@@ -54,7 +55,6 @@ from yahtzee.storage.base import (
     TakeTokens,
     Write,
 )
-from yahtzee.storage.events import Event
 
 # The refusals of one write of a batch: they roll back that write alone.
 _REFUSALS = (StaleVersionError, GameNotFoundError, GameInProgressError, RateLimitExceededError)
@@ -321,7 +321,10 @@ class SQLiteStorage:
     ) -> None:
         conn.executemany(
             "INSERT INTO events (game_id, seq, kind, data, created_at) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, first_seq + i, e.kind, _dumps(e.data), now) for i, e in enumerate(events)],
+            [
+                (game_id, first_seq + i, e.kind, _dumps(e.to_json()), now)
+                for i, e in enumerate(events)
+            ],
         )
 
     # -- the Storage interface ----------------------------------------------------------
@@ -383,7 +386,7 @@ class SQLiteStorage:
                 "updated_at = ? WHERE id = ?",
                 (now, old[0]),
             )
-            self._insert_events(conn, old[0], old[1] + 1, [Event("abandon")], now)
+            self._insert_events(conn, old[0], old[1] + 1, [Abandon()], now)
         conn.execute(
             "INSERT INTO games (id, player_id, mode, difficulty, status, version, "
             "created_at, updated_at) VALUES (?, ?, ?, ?, 'in_progress', ?, ?, ?)",
@@ -545,7 +548,7 @@ class SQLiteStorage:
                 "ORDER BY seq",
                 (game_id, after, last),
             ).fetchall()
-        return [Event(kind, orjson.loads(data)) for kind, data in rows]
+        return [from_json(kind, orjson.loads(data)) for kind, data in rows]
 
     async def records(self, player_id: str, recent: int = 10) -> Records:
         """See :meth:`Storage.records`."""

@@ -1,0 +1,151 @@
+"""What the page is shown of a game, folded from its event log.
+
+A :class:`GameView` is a stored header, the position, and what the page replays of the
+log: the computer's most recent turn (U8) and every finished turn (P4's turn log). A
+:class:`Fold` builds it event by event, each event put through :func:`yahtzee.log.apply`
+once; the service (:mod:`yahtzee.server.service`) folds the events of an action with it
+and :func:`from_log` / :func:`fold_log` rebuild a view from a stored log (a cache miss).
+:mod:`yahtzee.server.views` turns a view into the game object of ``docs/api.md``.
+
+The page's JSON names seats ``"human"``/``"computer"`` (solo and vs): that is the kind of
+the seat at each index, read from the game here, never stored as a name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from yahtzee import log
+from yahtzee.game import Game, SeatKind
+from yahtzee.rules import Category, Dice, Scorecard, ScoreOption, score_options
+from yahtzee.storage import GameRecord
+
+ComputerTurn = dict[str, Any]
+"""``{"round": n, "steps": [...]}``: the computer's most recent turn as the page replays it
+(U8); each step is ``{"action": "roll", "hold", "dice"}`` or ``{"action": "score",
+"category", "points", "dice"}``."""
+
+
+TurnRecord = dict[str, Any]
+"""One finished turn of either player (P4's turn log): ``{"round", "player", "dice",
+"category", "points", "yahtzee_bonus"}``."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """A game as the server holds and shows it: its stored ``record`` and, folded from its
+    event log, the position (``game``), the computer's last turn (``None`` before its first)
+    and every finished turn of both players, in order (each dict shared between folds)."""
+
+    record: GameRecord
+    game: Game
+    computer_turn: ComputerTurn | None = None
+    turns: tuple[TurnRecord, ...] = ()
+
+
+def advance_computer_turn(
+    turn: ComputerTurn | None, event: log.Event, before: Game, after: Game
+) -> ComputerTurn | None:
+    """The computer's last turn once ``event`` took ``before`` to ``after``."""
+    if type(event) is log.Roll:
+        if before.seats[event.seat] is not SeatKind.COMPUTER:
+            return turn
+        assert after.dice is not None
+        step: dict[str, Any] = {
+            "action": "roll",
+            "hold": list(event.hold),
+            "dice": list(after.dice.values),
+        }
+        if before.dice is None:  # first roll: a new computer turn begins
+            return {"round": after.current_card.filled_count + 1, "steps": [step]}
+    elif type(event) is log.Score:
+        if before.seats[event.seat] is not SeatKind.COMPUTER:
+            return turn
+        assert before.dice is not None
+        step = {
+            "action": "score",
+            "category": event.category.value,
+            "points": after.card(event.seat)[event.category],
+            "dice": list(before.dice.values),
+        }
+    else:
+        return turn
+    assert turn is not None
+    return {"round": turn["round"], "steps": [*turn["steps"], step]}
+
+
+def finished_turn(event: log.Event, before: Game, after: Game) -> TurnRecord | None:
+    """The turn-log line of ``event`` when it is a score (which ends a turn), else ``None``."""
+    if type(event) is not log.Score:
+        return None
+    assert before.dice is not None
+    seat, category = event.seat, event.category
+    card_before, card_after = before.card(seat), after.card(seat)
+    return {
+        "round": card_before.filled_count + 1,
+        "player": before.seats[seat].value,
+        "dice": list(before.dice.values),
+        "category": category.value,
+        "points": card_after[category],
+        "yahtzee_bonus": card_after.yahtzee_bonus - card_before.yahtzee_bonus,
+    }
+
+
+class Fold:
+    """Events of a game and the view they lead to, each applied once: new events (the
+    rules refuse legacy kinds), or with ``stored`` the events of a stored log (which replay
+    legacy ``restart_turn`` events too)."""
+
+    def __init__(self, loaded: GameView, *, stored: bool = False) -> None:
+        self.game = loaded.game
+        self.computer_turn = loaded.computer_turn
+        self.turns = loaded.turns
+        self.events: list[log.Event] = []  # the new events, to be written (none when stored)
+        self._stored = stored
+
+    def add(self, event: log.Event, after: Game | None = None) -> None:
+        """Fold ``event``; ``after`` is the game it leads to when :func:`yahtzee.log.apply`
+        already played it (the computer's steps from :func:`~yahtzee.turn.play_turn`, a
+        hint checked before its advice was asked)."""
+        before = self.game
+        # apply raises if the rules forbid the event.
+        self.game = log.apply(before, event, stored=self._stored) if after is None else after
+        self.computer_turn = advance_computer_turn(self.computer_turn, event, before, self.game)
+        done = finished_turn(event, before, self.game)
+        if done is not None:
+            self.turns = (*self.turns, done)
+        if not self._stored:  # (a long stored log is not kept in memory twice)
+            self.events.append(event)
+
+    def view(self, record: GameRecord) -> GameView:
+        """The folded game under the header ``record``."""
+        return GameView(record, self.game, self.computer_turn, self.turns)
+
+
+def fold_log(stored: GameRecord, base: GameView | None, events: Sequence[log.Event]) -> GameView:
+    """``stored``: ``base`` (an older position of it) followed by ``events``, or, with no
+    base, the whole log ``events`` replayed."""
+    if base is None:
+        return from_log(stored, events)
+    fold = Fold(base, stored=True)
+    for event in events:
+        fold.add(event)
+    return fold.view(stored)
+
+
+def from_log(stored: GameRecord, events: Sequence[log.Event]) -> GameView:
+    """A game rebuilt from its whole log (which begins with its ``start`` event)."""
+    fold = Fold(GameView(stored, log.replay(events[:1])), stored=True)
+    for event in events[1:]:
+        fold.add(event)
+    return fold.view(stored)
+
+
+@lru_cache(maxsize=4096)
+def options_for(card: Scorecard, dice: Dice) -> dict[Category, ScoreOption]:
+    """:func:`~yahtzee.rules.score_options`, memoised: a roll's response previews the
+    options and the score that follows needs them again (callers must not mutate)."""
+    return score_options(card, dice)

@@ -226,10 +226,17 @@ class Game:
         need = mask.count(False)
         if len(fresh) != need:
             raise IllegalMoveError(f"{need} dice are rolled but {len(fresh)} faces were given")
-        new_faces = iter(fresh)
-        old = self.dice.values if self.dice is not None else (0,) * NUM_DICE
-        dice = Dice.of(old[i] if mask[i] else next(new_faces) for i in range(NUM_DICE))
-        return replace(self, dice=dice, rolls_left=self.rolls_left - 1)
+        if self.dice is None:  # a turn's first roll: all five are fresh
+            dice = Dice.of(fresh)
+        else:
+            new_faces = iter(fresh)
+            old = self.dice.values
+            dice = Dice.of([old[i] if mask[i] else next(new_faces) for i in range(NUM_DICE)])
+        # Built field by field: dataclasses.replace costs twice as much, on every replayed
+        # event (benchmarks/replay_bench.py).
+        return Game(
+            self.mode, self.seats, self.cards, self.turn, dice, self.rolls_left - 1, self.hints
+        )
 
     def score(self, category: Category, *, by: int | None = None) -> Game:
         """Write the dice in ``category`` and pass the turn (R2-R6, R8)."""
@@ -240,7 +247,7 @@ class Game:
         card = self.cards[index].score(category, self.dice)
         cards = (*self.cards[:index], card, *self.cards[index + 1 :])
         turn = (index + 1) % len(self.cards)
-        return replace(self, cards=cards, turn=turn, dice=None, rolls_left=ROLLS_PER_TURN)
+        return Game(self.mode, self.seats, cards, turn, None, ROLLS_PER_TURN, self.hints)
 
     def use_hint(self, *, by: int | None = None) -> Game:
         """Spend one of the current person's three hints (U4); the advice itself comes from
@@ -254,7 +261,7 @@ class Game:
         if left <= 0:
             raise NoHintsLeftError(f"all {HINTS_PER_GAME} hints of this game are used")
         hints = (*self.hints[: self.turn], left - 1, *self.hints[self.turn + 1 :])
-        return replace(self, hints=hints)
+        return Game(self.mode, self.seats, self.cards, self.turn, self.dice, self.rolls_left, hints)
 
     def restart_turn(self) -> Game:
         """Start the current turn over; scores stay. Only to replay *legacy* logs: older

@@ -28,6 +28,12 @@ seat 0/1; a ``hint`` without a seat is seat 0's; the informational ``dice`` of a
 ``points``/``yahtzee_bonus``/``dice`` of a score are ignored (replay derives them).
 
 The rules bound a log (F1): at most :func:`max_events` events, growing with the seats.
+
+Room for what comes next, without a new shape: a table of 2-6 seats (issue 17) is one
+more :class:`~yahtzee.game.Mode` whose seats :class:`Start` accepts (named people,
+computers at levels: :class:`Seat` has both already; today :data:`~yahtzee.game.SEATS_OF`
+fixes solo and vs); a day's challenge (issue 20) fills :attr:`Start.date`; an undo
+(issue 21) is one more kind, ``{"seat"}``, added to the table of kinds below.
 """
 
 from __future__ import annotations

@@ -13,6 +13,18 @@ Prints estimate, reference, difference and the reference's standard error.
 ``--exact`` replaces the simulation by exact enumeration of both sides (from round 6 on).
 The positions are not chosen: ``--games`` seeded vs games per level (the human played by
 普通, the computer by the level), after each of ``--rounds``.
+
+``--table LEVELS`` (repeatable; e.g. ``expert,expert,intermediate,novice``: one model per
+seat, ``expert`` for a person) checks instead each seat's chance of first place at a table
+(T5, :func:`yahtzee.review.winprob.table_chances`): ``--games`` seeded tables, each seat
+playing its own turns (people by 普通, computers by their level; no seat looks at another's
+card, so a table's seats are independent games), and per seat ``--human-games`` simulated
+continuations for ``expert`` seats, ``--computer-games`` for the other levels; the
+reference's P(first) is exact over all tuples of simulated totals (the same tie-splitting
+sum over their empirical distributions), its standard error from a bootstrap.
+
+    python scripts/winprob_reference.py --table expert,expert,expert,intermediate,novice,expert
+        --human-games 100000 --computer-games 10000 --rounds 1,3,5,6 --samples DIR
 """
 
 from __future__ import annotations
@@ -32,7 +44,13 @@ from yahtzee.players import get_player
 from yahtzee.review import review_events
 from yahtzee.review.selfplay import play_log
 from yahtzee.review.turns import canonical, model_for
-from yahtzee.review.winprob import Side, remaining_distribution, win_probability
+from yahtzee.review.winprob import (
+    Side,
+    first_place,
+    remaining_distribution,
+    table_chances,
+    win_probability,
+)
 from yahtzee.review.winprob import compare as exact_compare
 from yahtzee.rules import Scorecard
 from yahtzee.simulation import play_expert
@@ -40,6 +58,7 @@ from yahtzee.solver import load_table, state_of
 from yahtzee.turn import play_turn
 
 I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
 
 
 def expert_finals(card: Scorecard, n: int, rng: np.random.Generator) -> I64:
@@ -108,6 +127,105 @@ def _exact(human: Scorecard, computer: Scorecard, level: str) -> float:
     return exact_compare(*sides)
 
 
+def finals(card: Scorecard, level: str, args: argparse.Namespace, seed: int) -> I64:
+    """Simulated final totals of one seat: the vectorised expert for ``expert`` seats,
+    the level's own player otherwise."""
+    if level == "expert":
+        return expert_finals(card, args.human_games, np.random.default_rng(seed))
+    return level_finals(card, level, args.computer_games, seed)
+
+
+def _empirical(totals: I64) -> Side:
+    values, counts = np.unique(totals, return_counts=True)
+    return Side.exact(counts / counts.sum(), values)
+
+
+def table_reference(samples: list[I64], boots: int, rng: np.random.Generator) -> tuple[F64, F64]:
+    """Each seat's P(first) over all tuples of the seats' simulated totals, and its
+    bootstrap standard error (each seat's totals resampled ``boots`` times)."""
+    sides = [_empirical(s) for s in samples]
+    ref = np.array(first_place(sides))
+    again = []
+    for _ in range(boots):
+        resampled = [
+            Side(s.start, rng.multinomial(len(t), s.pmf / s.pmf.sum()) / len(t), s.mean)
+            for s, t in zip(sides, samples, strict=True)
+        ]
+        again.append(first_place(resampled))
+    return ref, np.std(np.array(again), axis=0)
+
+
+def _table_cards(levels: list[str], g: int) -> list[tuple[Scorecard, ...]]:
+    """Each seat's card after 0..13 rounds of the seeded table ``g``."""
+    table = load_table()
+    out = []
+    for i, level in enumerate(levels):
+        player = "intermediate" if level == "expert" else level
+        log, _ = play_log(
+            get_player(player, random.Random(100 * g + i)), SeededDice(5000 + 100 * g + i)
+        )
+        out.append(review_events(log, table).human.turn_cards)
+    return out
+
+
+def table_main(args: argparse.Namespace) -> None:
+    """The ``--table`` check: estimate against reference per seat and position."""
+    table = load_table()
+    rounds = [int(r) for r in args.rounds.split(",")]
+    rng = np.random.default_rng(7)
+    print("table              game round seat level         estimate  reference  diff     se")
+    worst = 0.0
+    for spec in args.table:
+        levels = spec.split(",")
+        for g in range(args.games):
+            seat_cards = _table_cards(levels, g)
+            for r in rounds:
+                cards = [c[r] for c in seat_cards]
+                start = time.perf_counter()
+                estimate = table_chances(cards, levels, table)
+                ms = 1000 * (time.perf_counter() - start)
+                if args.exact:
+                    sides = []
+                    for level, card in zip(levels, cards, strict=True):
+                        model = model_for(level, table)
+                        dist = remaining_distribution(model, canonical(state_of(card)))
+                        support = np.nonzero(dist)[0]
+                        sides.append(Side.exact(dist[support], card.total + support))
+                    ref, se = np.array(first_place(sides)), np.zeros(len(levels))
+                else:
+                    samples = [
+                        _table_samples(args, spec, g, r, i, card, level)
+                        for i, (level, card) in enumerate(zip(levels, cards, strict=True))
+                    ]
+                    ref, se = table_reference(samples, 30, rng)
+                for i, level in enumerate(levels):
+                    diff = estimate[i] - ref[i]
+                    worst = max(worst, abs(diff))
+                    print(
+                        f"{len(levels)} seats            {g:4} {r:5} {i:4} {level:12}  "
+                        f"{estimate[i]:8.4f}  {ref[i]:9.4f}  {diff:+.4f}  {se[i]:.4f}",
+                        flush=True,
+                    )
+                print(f"  sum {sum(estimate):.6f}  ({ms:.0f} ms)", flush=True)
+    print(f"largest |estimate - reference|: {worst:.4f}")
+
+
+def _table_samples(
+    args: argparse.Namespace, spec: str, g: int, r: int, i: int, card: Scorecard, level: str
+) -> I64:
+    count = args.human_games if level == "expert" else args.computer_games
+    name = f"table-{spec.replace(',', '_')}-{g}-{r}-{i}-{count}.npz"
+    path = args.samples / name if args.samples is not None else None
+    if path is not None and path.exists():
+        with np.load(path) as data:
+            return np.asarray(data["t"])
+    totals = finals(card, level, args, 1_000_000 * g + 1000 * r + i)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, t=totals)
+    return totals
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--human-games", type=int, default=200_000)
@@ -128,7 +246,17 @@ def main() -> None:
         help="a folder keeping each position's simulated totals (seeded, so a rerun that "
         "only changes the estimate reads them back instead of simulating again)",
     )
+    parser.add_argument(
+        "--table",
+        action="append",
+        default=None,
+        help="check a table's chances of first place instead: one model per seat, "
+        "comma-separated (expert for a person); repeatable",
+    )
     args = parser.parse_args()
+    if args.table:
+        table_main(args)
+        return
     table = load_table()
     rounds = [int(r) for r in args.rounds.split(",")]
     print("level        game round  estimate  reference  diff     se")

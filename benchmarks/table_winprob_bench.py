@@ -28,10 +28,11 @@ import statistics
 import time
 from typing import Any
 
+from yahtzee import log
 from yahtzee.dice import SeededDice
 from yahtzee.players import get_player
 from yahtzee.review import review_events
-from yahtzee.review.selfplay import LogEntry, play_log
+from yahtzee.review.selfplay import play_log
 from yahtzee.review.winprob import live_table_chances, table_timeline
 from yahtzee.rules import Dice
 from yahtzee.solver import load_table
@@ -47,7 +48,7 @@ SEATS = (
 """Who sits where: (kind, the level that plays it). People are modelled as the expert."""
 
 
-def _table(seed: int, seats: int) -> tuple[list[list[LogEntry]], list[str]]:
+def _table(seed: int, seats: int) -> tuple[list[list[log.Event]], list[str]]:
     """Each seat's log of one seeded table, and each seat's model."""
     logs, models = [], []
     for i, (kind, level) in enumerate(SEATS[:seats]):
@@ -57,19 +58,16 @@ def _table(seed: int, seats: int) -> tuple[list[list[LogEntry]], list[str]]:
     return logs, models
 
 
-def _rolls(log: list[LogEntry]) -> list[list[tuple[Dice, int]]]:
+def _rolls(events: list[log.Event]) -> list[list[tuple[Dice, int]]]:
     """Per turn, the dice after each roll and the rolls left then."""
     turns: list[list[tuple[Dice, int]]] = [[]]
     faces: list[int] = []
-    for e in log[1:]:
-        if e.kind == "roll":
-            fresh = iter(e.data["faces"])
-            faces = [
-                f if h else next(fresh)
-                for f, h in zip(faces or [0] * 5, e.data["hold"], strict=True)
-            ]
+    for e in events:
+        if isinstance(e, log.Roll):
+            fresh = iter(e.faces)
+            faces = [f if h else next(fresh) for f, h in zip(faces or [0] * 5, e.hold, strict=True)]
             turns[-1].append((Dice.of(tuple(faces)), 2 - len(turns[-1])))
-        elif e.kind == "score":
+        elif isinstance(e, log.Score):
             turns.append([])
             faces = []
     return turns[:-1]

@@ -29,9 +29,9 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from yahtzee.rules import Category
-from yahtzee.serve_config import Limits
-from yahtzee.server import Settings, create_app
+from yahtzee.server import Settings, Wiring, create_app
 from yahtzee.server.reviews import ReviewService
+from yahtzee.server.settings import Limits
 
 CATEGORIES = tuple(c.value for c in Category)
 
@@ -73,7 +73,7 @@ def bench(games: int, mode: str, difficulty: str | None, db: Path) -> dict[str, 
     # The games are played at machine speed, far beyond a person's clicks: the rate limits
     # (F5) are off for this one client, which measures reviews, not the server's defences.
     off = Limits(0, 0, 0, new_games_per_minute_per_address=0)
-    with TestClient(create_app(Settings(db=db, dice_seed=99, limits=off))) as client:
+    with TestClient(create_app(Settings(db=db, limits=off), Wiring(dice_seed=99))) as client:
         ids = [play(client, mode, difficulty, rng) for _ in range(games)]
         reviews: ReviewService = client.app.state.reviews  # type: ignore[attr-defined]
         # The cookie is "<id>.<mac>" (docs/api.md); the games belong to the id.

@@ -221,6 +221,9 @@ def _cmd_review(args: argparse.Namespace) -> int:
         )
     points = " ".join(f"{p['expected_final']:.1f}" for p in out["timeline"])
     print(f"预计终局 expected final by round: {points}")
+    if any("win_probability" in p for p in out["timeline"]):
+        chances = " ".join(f"{100 * p['win_probability']:.0f}%" for p in out["timeline"])
+        print(f"胜率 chance to win by round: {chances}")
     if "computer" in out:
         c = out["computer"]
         print(
@@ -234,26 +237,27 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from yahtzee.serve_config import db_argument, limits_from
-    from yahtzee.server import StartupError, serve  # lazy: the web stack only here
+    from yahtzee.server import serving  # lazy: the web stack only here
+    from yahtzee.server.settings import SettingsError, from_flags
 
-    if args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
     try:
-        serve(
-            host=args.host,
-            port=args.port,
-            db=db_argument(args.db),
-            secret_file=args.secret_file,
-            limits=limits_from(args),
-            workers=args.workers,
-        )
-    except StartupError as exc:  # a database or secret file that cannot be used
+        serving.serve(from_flags(args.settings_source, args))
+    except (serving.StartupError, SettingsError) as exc:  # e.g. a database it cannot use
         raise UsageError(str(exc)) from None
     return 0
 
 
-def _parser() -> _Parser:
+def _command(argv: Sequence[str] | None) -> str | None:
+    """The subcommand ``argv`` names (its first word that is not an option), if any."""
+    words = sys.argv[1:] if argv is None else argv
+    return next((w for w in words if not w.startswith("-")), None)
+
+
+def _parser(command: str | None = None) -> _Parser:
+    """The command line's parser. ``serve``'s flags are the server's settings
+    (:class:`yahtzee.server.settings.Settings`), added only when ``command`` is ``serve``:
+    pydantic-settings takes a noticeable fraction of a second to import, which ``advise``
+    should not pay."""
     parser = _Parser(prog=PROG, description="快艇骰子 (Yahtzee): optimal solver, advisor, game")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -291,11 +295,16 @@ def _parser() -> _Parser:
     rev.add_argument("--json", action="store_true", help="print the API's review object")
     rev.set_defaults(func=_cmd_review)
 
-    srv = sub.add_parser("serve", help="serve the browser game")
-    from yahtzee.serve_config import add_serve_options  # argparse only, no web stack
+    srv = sub.add_parser(
+        "serve",
+        help="serve the browser game",
+        description="Serve the browser game. Every flag can also be set by the environment "
+        "variable named in its help (a flag wins); YAHTZEE_SECRET is the cookie secret.",
+    )
+    if command == "serve":
+        from yahtzee.server.settings import add_flags  # pydantic, no web stack
 
-    add_serve_options(srv)
-    srv.set_defaults(func=_cmd_serve)
+        srv.set_defaults(func=_cmd_serve, settings_source=add_flags(srv))
     return parser
 
 
@@ -304,7 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from yahtzee.errors import YahtzeeError
 
     try:
-        args = _parser().parse_args(argv)
+        args = _parser(_command(argv)).parse_args(argv)
         func: Callable[[argparse.Namespace], int] = args.func
         return func(args)
     except (UsageError, YahtzeeError) as exc:

@@ -11,6 +11,7 @@ limits and checks them.
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -23,7 +24,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from yahtzee.server import Settings, create_app
+from yahtzee.server import Settings, Wiring, create_app
 from yahtzee.storage import is_postgres_url
 
 from .helpers import NO_LIMITS, TEST_SECRET, Api, DocumentedResponses
@@ -31,15 +32,19 @@ from .helpers import NO_LIMITS, TEST_SECRET, Api, DocumentedResponses
 
 @pytest.fixture
 def make_client(db: Path | str) -> Iterator[Callable[..., TestClient]]:
-    """Build clients on fresh apps: ``make_client(dice=..., static_dir=...)``."""
+    """Build clients on fresh apps: ``make_client(dice=..., limits=...)`` takes both the
+    :class:`Settings` fields and the test parts of :class:`Wiring`."""
     clients: list[TestClient] = []
+    parts = {f.name for f in dataclasses.fields(Wiring)}
 
     def make(**overrides: Any) -> TestClient:
         defaults: dict[str, Any] = {"db": db, "dice_seed": 1234, "limits": NO_LIMITS}
         if is_postgres_url(db):
             defaults["secret"] = TEST_SECRET  # PostgreSQL: the secret comes from configuration
-        settings = Settings(**{**defaults, **overrides})
-        app = create_app(settings)
+        given = {**defaults, **overrides}
+        wiring = Wiring(**{k: v for k, v in given.items() if k in parts})
+        settings = Settings(**{k: v for k, v in given.items() if k not in parts})
+        app = create_app(settings, wiring)
         client = TestClient(app)
         client.event_hooks["response"].append(DocumentedResponses(app))
         client.__enter__()  # runs the lifespan: players and solver table load once

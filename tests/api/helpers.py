@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from pydantic import BaseModel
 
 from yahtzee.rules import Category
-from yahtzee.serve_config import Limits
+from yahtzee.server.settings import Limits
 from yahtzee.server.views import ErrorOut
 
 NO_HOLD = [False] * 5

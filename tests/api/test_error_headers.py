@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 from fastapi.testclient import TestClient
 
-from yahtzee.serve_config import Limits
+from yahtzee.server.settings import Limits
 
 from .helpers import NO_HOLD, Api, error_code
 from .test_same_origin import assert_security_headers

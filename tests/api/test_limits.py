@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from yahtzee.serve_config import Limits
 from yahtzee.server.limits import RateLimitedError, RateLimiter
+from yahtzee.server.settings import Limits
 
 from .helpers import NO_HOLD, Api, error_code
 from .test_same_origin import assert_security_headers

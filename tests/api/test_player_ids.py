@@ -138,7 +138,9 @@ def test_f4_secret_from_the_environment_and_from_a_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("YAHTZEE_SECRET", "e" * 32)
-    assert Settings(db=tmp_path / "x.db").secret == "e" * 32
+    secret = Settings(db=tmp_path / "x.db").secret
+    assert secret is not None
+    assert secret.get_secret_value() == "e" * 32
     secret_file = tmp_path / "shared" / "key"
     made = load_secret(secret_file)
     assert load_secret(secret_file) == made

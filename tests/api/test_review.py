@@ -121,6 +121,23 @@ def test_l1_cli_review_prints_the_same_review(
     assert table.count("\n") >= len(review["decisions"]) + 4
 
 
+def test_l1_cli_review_of_a_vs_game_prints_the_win_probabilities(
+    api: Api, db: Path | str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command shows what the API returns: the chance to win after each round."""
+    game = _play_to_end(api, api.new("vs_computer", "novice"))
+    review = api.client.get(f"/api/games/{game['id']}/review").json()
+    assert cli.main(["review", game["id"], "--db", str(db), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == review
+    assert cli.main(["review", game["id"], "--db", str(db)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    line = next(x for x in lines if x.startswith("胜率"))
+    shown = line.split(":", 1)[1].split()
+    chances = [p["win_probability"] for p in review["timeline"]]
+    assert shown == [f"{100 * p:.0f}%" for p in chances]
+    assert len(shown) == 14
+
+
 def test_l1_cli_review_errors(
     api: Api, db: Path | str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from yahtzee.dice import SeededDice, SystemDice
 from yahtzee.players import Difficulty
-from yahtzee.server import Settings, create_app, default_db_path
+from yahtzee.server import Settings, Wiring, create_app, default_db_path
 from yahtzee.server.service import GameService
 
 
@@ -33,7 +33,8 @@ def test_production_dice_are_the_os_csprng_and_a_seed_needs_an_explicit_setting(
     monkeypatch.setenv("YAHTZEE_DICE_SEED", "1")  # environment variables cannot seed dice
     service: GameService = create_app(Settings(db=tmp_path / "a.db")).state.service
     assert isinstance(service.dice, SystemDice)
-    seeded: GameService = create_app(Settings(db=tmp_path / "b.db", dice_seed=3)).state.service
+    seeded_app = create_app(Settings(db=tmp_path / "b.db"), Wiring(dice_seed=3))
+    seeded: GameService = seeded_app.state.service
     assert isinstance(seeded.dice, SeededDice)
 
 
@@ -46,7 +47,7 @@ def test_players_are_created_once_per_process(tmp_path: Path) -> None:
         made.append(name)
         return get_player(name)
 
-    app = create_app(Settings(db=tmp_path / "c.db", players=factory))  # type: ignore[arg-type]
+    app = create_app(Settings(db=tmp_path / "c.db"), Wiring(players=factory))  # type: ignore[arg-type]
     service: GameService = app.state.service
     service.warm_up()
     for _ in range(3):

@@ -36,7 +36,7 @@ from hypothesis.stateful import (
 from yahtzee import log as events_log
 from yahtzee.game import HINTS_PER_GAME, ROLLS_PER_TURN, ROUNDS, SEATS_OF, Mode, Status
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, score_options
-from yahtzee.server import Settings, create_app
+from yahtzee.server import Settings, Wiring, create_app
 from yahtzee.server.service import GameService
 from yahtzee.server.views import game_json
 from yahtzee.storage import is_postgres_url
@@ -87,7 +87,8 @@ class WholeApi(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         secret = TEST_SECRET if is_postgres_url(self.db) else None
-        app = create_app(Settings(db=self.db, dice_seed=7, limits=NO_LIMITS, secret=secret))
+        settings = Settings(db=self.db, limits=NO_LIMITS, secret=secret)
+        app = create_app(settings, Wiring(dice_seed=7))
         first = TestClient(app)
         first.__enter__()  # the lifespan (players, solver table) runs once
         self.browsers = [Browser(first), Browser(TestClient(app))]

@@ -16,7 +16,7 @@ from typing import Any, cast
 import pytest
 from fastapi.testclient import TestClient
 
-from yahtzee.serve_config import Limits
+from yahtzee.server.settings import Limits
 from yahtzee.storage import SQLiteStorage
 
 from .helpers import NO_HOLD, Api, error_code, on_app_loop

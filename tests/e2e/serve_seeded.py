@@ -3,8 +3,8 @@
 ``python tests/e2e/serve_seeded.py --port P --db PATH (--seed N | --script 3,3,3,...)``
 
 ``yahtzee serve`` has no way to seed the dice (on purpose: production dice come from the
-OS), so the tests start the same app through ``create_app(Settings(...))`` with the test-only
-``dice_seed`` / ``dice`` fields. A subprocess rather than a thread keeps the server's CPU
+OS), so the tests start the same app through ``create_app(settings, Wiring(...))`` with the
+test-only ``dice_seed`` / ``dice`` parts. A subprocess rather than a thread keeps the server's CPU
 work (the computer players) off the test process's interpreter lock.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import uvicorn
 
 from yahtzee.dice import ScriptedDice
-from yahtzee.server import Settings, create_app
+from yahtzee.server import Settings, Wiring, create_app
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -30,11 +30,11 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.script is not None:
         faces = [int(f) for f in args.script.split(",") if f.strip()]
-        settings = Settings(db=args.db, dice=ScriptedDice(faces))
+        wiring = Wiring(dice=ScriptedDice(faces))
     else:
-        settings = Settings(db=args.db, dice_seed=args.seed)
+        wiring = Wiring(dice_seed=args.seed)
     uvicorn.run(
-        create_app(settings),
+        create_app(Settings(db=args.db), wiring),
         host="127.0.0.1",
         port=args.port,
         log_level="warning",

@@ -8,13 +8,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-import yahtzee.server
 from yahtzee.cli import main
-from yahtzee.serve_config import Limits
+from yahtzee.server import serving
+from yahtzee.server.settings import Limits, Settings, from_env
 from yahtzee.solver import ValueTable
 
 pytestmark = pytest.mark.usefixtures("table")  # the solver table is built once
@@ -207,33 +206,72 @@ def test_progress_bar_only_on_a_terminal(
     assert "平均" in out
 
 
-def test_serve_calls_the_server_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, int, Path | str | None, int]] = []
-    options: list[tuple[Path | None, Limits | None]] = []
+def _fake_serve(monkeypatch: pytest.MonkeyPatch) -> list[Settings]:
+    """Replace the server by a recorder of the settings it is given."""
+    seen: list[Settings] = []
+    monkeypatch.setattr(serving, "serve", seen.append)
+    return seen
 
-    def fake_serve(
-        host: str,
-        port: int,
-        db: Path | str | None,
-        *,
-        secret_file: Path | None = None,
-        limits: Limits | None = None,
-        workers: int = 1,
-    ) -> None:
-        calls.append((host, port, db, workers))
-        options.append((secret_file, limits))
 
-    monkeypatch.setattr(yahtzee.server, "serve", fake_serve)
+def test_serve_calls_the_server_lazily(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("YAHTZEE_DB", str(tmp_path / "env.db"))
+    seen = _fake_serve(monkeypatch)
     assert main(["serve", "--port", "8123", "--db", "games.db"]) == 0
     assert main(["serve"]) == 0
     url = "postgresql://u@127.0.0.1:5432/y"
     assert main(["serve", "--db", url, "--workers", "3"]) == 0
-    assert calls == [
-        ("127.0.0.1", 8123, Path("games.db"), 1),
-        ("127.0.0.1", 8000, None, 1),
+    assert [(s.host, s.port, s.db, s.workers) for s in seen] == [
+        ("127.0.0.1", 8123, Path("games.db"), 1),  # a flag wins over its variable
+        ("127.0.0.1", 8000, tmp_path / "env.db", 1),
         ("127.0.0.1", 8000, url, 3),  # a URL is not taken for a file name (S1)
     ]
-    assert options[1] == (None, Limits())
+    assert seen[1].secret_file is None
+    assert seen[1].limits == Limits()
+
+
+def test_serve_flags_and_variables_come_from_the_settings(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every setting has a flag with help text naming its variable; the secret has none."""
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    out = capsys.readouterr().out
+    for name in Settings.model_fields:
+        env = f"YAHTZEE_{name.upper()}"
+        if name == "secret":
+            assert "--secret " not in out
+            continue
+        flag = "--" + name.replace("_", "-")
+        assert f"{flag} " in out
+        assert env in out.replace("\n", "").replace(" ", "")
+    assert "address to listen on" in out
+    assert "TCP port to listen on" in out
+    monkeypatch.setenv("YAHTZEE_PORT", "9001")
+    monkeypatch.setenv("YAHTZEE_MAX_ACTIONS_PER_SECOND", "7")
+    seen = _fake_serve(monkeypatch)
+    assert main(["serve", "--max-actions-per-second", "8"]) == 0
+    assert main(["serve"]) == 0
+    assert [(s.port, s.limits.actions_per_second) for s in seen] == [(9001, 8), (9001, 7)]
+
+
+def test_serve_settings_reach_the_worker_processes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--workers N``: the parent's settings, flags included, are what each worker
+    process reads back from its environment."""
+    given = Settings(
+        db=tmp_path / "g.db",
+        secret="w" * 40,
+        secret_file=tmp_path / "key",
+        workers=2,
+        max_actions_per_second=3,
+        prune_after_days=1.5,
+    )
+    for name in Settings.model_fields:
+        monkeypatch.delenv(f"YAHTZEE_{name.upper()}", raising=False)
+    for key, value in given.to_env().items():
+        monkeypatch.setenv(key, value)
+    assert from_env() == given
 
 
 def test_s1_serve_with_an_unreachable_database_fails_with_one_line(
@@ -252,12 +290,7 @@ def test_s1_serve_with_an_unreachable_database_fails_with_one_line(
 def test_f5_serve_flags_set_the_limits_and_the_secret_file(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    seen: list[tuple[Path | None, Limits | None]] = []
-
-    def fake_serve(**kw: Any) -> None:
-        seen.append((kw["secret_file"], kw["limits"]))
-
-    monkeypatch.setattr(yahtzee.server, "serve", fake_serve)
+    seen = _fake_serve(monkeypatch)
     argv = [
         "serve",
         "--secret-file",
@@ -274,7 +307,9 @@ def test_f5_serve_flags_set_the_limits_and_the_secret_file(
         "7",
     ]
     assert main(argv) == 0
-    assert seen == [(Path("/etc/yahtzee.key"), Limits(5, 0, 50, 2.5, 7))]
+    assert [(s.secret_file, s.limits) for s in seen] == [
+        (Path("/etc/yahtzee.key"), Limits(5, 0, 50, 2.5, 7))
+    ]
 
 
 def test_f5_a_negative_limit_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -284,17 +319,32 @@ def test_f5_a_negative_limit_is_a_usage_error(capsys: pytest.CaptureFixture[str]
     assert "must be 0 (no limit) or more" in err
 
 
-def test_cli_does_not_import_the_web_stack_for_advice() -> None:
-    code = (
-        "import sys; from yahtzee.cli import main; main(['advise', '--json']); "
-        "print('fastapi' in sys.modules, file=sys.stderr)"
-    )
+WEB_STACK = ("fastapi", "starlette", "uvicorn")
+
+
+def _modules_after(code: str) -> set[str]:
+    """The modules a fresh interpreter has loaded after running ``code``."""
+    probe = f"{code}\nimport sys; print(' '.join(sys.modules), file=sys.stderr)"
     proc = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, "-c", probe],
         capture_output=True,
         text=True,
         timeout=60,
         env={**os.environ},
         check=True,
     )
-    assert proc.stderr.strip() == "False"
+    return set(proc.stderr.split())
+
+
+def test_cli_does_not_import_the_web_stack_for_advice() -> None:
+    loaded = _modules_after("from yahtzee.cli import main; main(['advise', '--json'])")
+    assert "yahtzee.solver" in loaded  # (the probe ran the command)
+    assert not loaded & {*WEB_STACK, "pydantic_settings", "pydantic"}
+
+
+def test_the_server_package_and_its_settings_do_not_force_the_web_stack() -> None:
+    loaded = _modules_after("import yahtzee.server, yahtzee.server.settings")
+    assert "yahtzee.server.settings" in loaded
+    assert not loaded & set(WEB_STACK)
+    served = _modules_after("import yahtzee.server; yahtzee.server.create_app")
+    assert set(WEB_STACK) - {"uvicorn"} <= served  # (the names still resolve, when asked for)

@@ -2,29 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from yahtzee.game import Mode
 from yahtzee.review.analysis import GameReview
+from yahtzee.review.winprob import timeline as win_timeline
 
 
-def review_json(
-    review: GameReview,
-    game_id: str,
-    win_probabilities: Sequence[float] | None = None,
-) -> dict[str, Any]:
-    """The review object (see docs/api.md).
+def review_json(review: GameReview, game_id: str) -> dict[str, Any]:
+    """The review object (see docs/api.md), the same for the API and ``yahtzee review``.
 
-    ``win_probabilities`` (vs games): the human's chance to win before round 1 and after
-    each of the 13 rounds, as :func:`yahtzee.review.winprob.timeline` computes it.
+    A vs game's timeline carries the human's chance to win before round 1 and after each
+    of the 13 rounds (:func:`yahtzee.review.winprob.timeline`: a vs review's costly part).
     """
     human = review.human
     timeline: list[dict[str, Any]] = [
         {"round": r, "expected_final": round(v, 2)} for r, v in enumerate(human.turn_values)
     ]
-    if win_probabilities is not None:
-        for point, p in zip(timeline, win_probabilities, strict=True):
+    if review.computer is not None and review.difficulty is not None:
+        chances = win_timeline(human.turn_cards, review.computer.turn_cards, review.difficulty)
+        for point, p in zip(timeline, chances, strict=True):
             point["win_probability"] = round(p, 4)
     out: dict[str, Any] = {
         "game_id": game_id,

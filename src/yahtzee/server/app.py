@@ -9,8 +9,10 @@ import logging
 import mimetypes
 import random
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -38,7 +40,7 @@ from yahtzee.server.pruning import prune, prune_now_and_daily
 from yahtzee.server.reviews import ReviewService
 from yahtzee.server.routers import advice, config, games, health, records, review, stats
 from yahtzee.server.service import GameService
-from yahtzee.server.settings import Settings
+from yahtzee.server.settings import STATIC_DIR, Settings, from_env
 from yahtzee.storage import StorageError, is_postgres_url, open_storage, run_coroutine
 from yahtzee.turn import Player
 
@@ -59,18 +61,37 @@ for _type, _ext in (
     mimetypes.add_type(_type, _ext)
 
 
-def _dice(settings: Settings) -> DiceSource:
-    if settings.dice is not None:
-        return settings.dice
-    if settings.dice_seed is not None:
-        return SeededDice(settings.dice_seed)
+@dataclass(frozen=True, kw_only=True)
+class Wiring:
+    """The parts of the app that tests put in place of the production ones.
+
+    Not configuration: no flag or environment variable reaches them (production leaves
+    them all at their defaults). ``dice_seed`` and ``dice`` replace the operating system's
+    CSPRNG (:class:`~yahtzee.dice.SystemDice`) with seeded or scripted dice; ``players``
+    replaces :func:`yahtzee.players.get_player`; ``clock`` is the rate limits' wall clock.
+    """
+
+    dice_seed: int | None = None
+    dice: DiceSource | None = None
+    players: Callable[[str], Player] | None = None
+    clock: Callable[[], float] = time.time
+    static_dir: Path = STATIC_DIR
+    synchronous: str = "FULL"  # F6: an acknowledged action survives a machine crash
+    max_body_bytes: int = 64 * 1024
+
+
+def _dice(wiring: Wiring) -> DiceSource:
+    if wiring.dice is not None:
+        return wiring.dice
+    if wiring.dice_seed is not None:
+        return SeededDice(wiring.dice_seed)
     return SystemDice()
 
 
-def _players(settings: Settings) -> Callable[[str], Player]:
-    if settings.players is not None:
-        return settings.players
-    seed = settings.dice_seed
+def _players(wiring: Wiring) -> Callable[[str], Player]:
+    if wiring.players is not None:
+        return wiring.players
+    seed = wiring.dice_seed
 
     def make(name: str) -> Player:
         from yahtzee.players import get_player
@@ -85,7 +106,7 @@ def _players(settings: Settings) -> Callable[[str], Player]:
 def _secret(settings: Settings) -> bytes:
     """The cookie-signing secret (F4): given, or from its file (created if missing)."""
     if settings.secret is not None:
-        return check_secret(settings.secret)
+        return check_secret(settings.secret.get_secret_value())
     if settings.secret_file is None and is_postgres_url(settings.db):
         # Every process, on every machine, must sign with the same secret: there is no
         # shared directory to keep one in, so it comes from the configuration.
@@ -101,37 +122,37 @@ def _secret(settings: Settings) -> bytes:
 
 def create_app_from_env() -> FastAPI:
     """The app of ``yahtzee serve --workers N``: each worker process builds its own, from
-    the configuration the parent put in the environment."""
-    from yahtzee.server import settings_from_env
-
-    return create_app(settings_from_env())
+    the settings the parent put in the environment (:meth:`Settings.to_env`)."""
+    return create_app(from_env())
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -> FastAPI:
     """Build the ASGI app: API routers, static front end, docs, middleware, error mapping.
 
+    ``settings`` default to the environment's (:class:`Settings`); ``wiring`` is for tests.
     An SQLite database is opened (and migrated) here; a PostgreSQL one connects and
     migrates in the lifespan handler, which also loads the computer players, and so the
     solver table, once at startup, never per request.
     """
     settings = settings or Settings()
-    static_dir = Path(settings.static_dir)
+    wiring = wiring or Wiring()
+    static_dir = Path(wiring.static_dir)
     index = static_dir / "index.html"
     if not index.is_file():  # a broken installation: say so now, not on the first visit
         raise FileNotFoundError(f"the browser game is missing: {index} does not exist")
-    storage = open_storage(settings.db, synchronous=settings.synchronous)
+    storage = open_storage(settings.db, synchronous=wiring.synchronous)
     try:
         signer = PlayerSigner(_secret(settings))
     except BaseException:
         run_coroutine(storage.close())  # (not yet serving: no event loop of ours runs)
         raise
-    service = GameService(storage, _dice(settings), _players(settings))
-    guard = Guard(settings.limits, service.writer, settings.clock)
+    service = GameService(storage, _dice(wiring), _players(wiring))
+    guard = Guard(settings.limits, service.writer, wiring.clock)
     players = PlayerIds(signer, storage.owns_games, guard.new_player)
     registration = ProcessRegistration(
         storage,
         guard,
-        clock=settings.clock,
+        clock=wiring.clock,
         every=settings.heartbeat_seconds,
         ttl=PROCESS_TTL_BEATS * settings.heartbeat_seconds,
     )
@@ -181,7 +202,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     # Added first, so it runs inside ServerMiddleware (cookie, body limit, headers).
     app.add_middleware(ActionFastPath, service=service, guard=guard)
-    app.add_middleware(ServerMiddleware, players=players, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(ServerMiddleware, players=players, max_body_bytes=wiring.max_body_bytes)
     for module in (games, review, stats, records, advice, config, health):
         app.include_router(module.router)
 

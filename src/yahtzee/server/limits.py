@@ -50,8 +50,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from yahtzee.serve_config import Limits
 from yahtzee.server.errors import RateLimitedError as RateLimitedError  # (re-exported)
+from yahtzee.server.settings import Limits
 from yahtzee.storage import Storage, StorageError, StorageUnavailableError
 from yahtzee.storage.base import Charge
 

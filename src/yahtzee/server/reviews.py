@@ -17,7 +17,6 @@ from yahtzee.log import Event
 from yahtzee.lru import LruCache
 from yahtzee.review import review_events, review_json
 from yahtzee.review.stats import FinishedGame, stats_json
-from yahtzee.review.winprob import timeline
 from yahtzee.rules import Scorecard
 from yahtzee.storage import Storage
 
@@ -83,11 +82,7 @@ class ReviewService:
 
 
 def _compute(events: list[Event], game_id: str) -> dict[str, Any]:
-    review = review_events(events)
-    chances = None
-    if review.computer is not None and review.difficulty is not None:
-        chances = timeline(review.human.turn_cards, review.computer.turn_cards, review.difficulty)
-    return review_json(review, game_id, chances)
+    return review_json(review_events(events), game_id)
 
 
 def _summarise(events: list[Event]) -> tuple[Scorecard, float]:

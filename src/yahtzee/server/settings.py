@@ -1,65 +1,270 @@
-"""Server configuration."""
+"""The server's configuration: one class, read from flags, the environment and defaults.
+
+:class:`Settings` is the one definition of every option of ``yahtzee serve``: its fields
+are the command-line flags (``--max-actions-per-second``, help from the descriptions, see
+:func:`add_flags`), the environment variables (``YAHTZEE_MAX_ACTIONS_PER_SECOND``; a flag
+wins over its variable, a variable over the default) and the hand-off to the worker
+processes of ``--workers N`` (:meth:`Settings.to_env`: new interpreters read the same
+variables back).
+
+This module needs pydantic only: the command line imports it without the web stack.
+"""
 
 from __future__ import annotations
 
+import argparse
 import os
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, Any
 
 import platformdirs
+from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, CliSettingsSource, SettingsConfigDict
 
-from yahtzee.dice import DiceSource
-from yahtzee.serve_config import Limits
-from yahtzee.storage import is_postgres_url
-from yahtzee.turn import Player
+from yahtzee.storage.url import is_postgres_url
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+ENV_PREFIX = "YAHTZEE_"
 
 
 def default_db_path() -> Path | str:
     """``$YAHTZEE_DB`` if set (a path, or a ``postgresql://`` URL kept as text), else
     ``yahtzee.db`` in the user's data directory."""
-    env = os.environ.get("YAHTZEE_DB")
+    env = os.environ.get(f"{ENV_PREFIX}DB")
     if env:
-        return env if is_postgres_url(env) else Path(env)
+        return _database(env)
     return Path(platformdirs.user_data_dir("yahtzee", appauthor=False)) / "yahtzee.db"
 
 
-def _heartbeat_seconds() -> float:
-    value = float(os.environ.get("YAHTZEE_HEARTBEAT_SECONDS") or 10.0)
-    if not value > 0:
-        raise ValueError(f"YAHTZEE_HEARTBEAT_SECONDS must be more than 0, got {value}")
+def _database(value: object) -> Path | str:
+    """A PostgreSQL URL stays text, anything else is a file path (so a URL is never taken
+    for a file name, S1); nothing given means the default."""
+    if value is None or value == "":
+        return default_db_path()
+    if isinstance(value, Path):
+        return value
+    if isinstance(value, str) and is_postgres_url(value):
+        return value
+    return Path(str(value))
+
+
+def _count(value: int) -> int:
+    if value < 0:
+        raise ValueError(f"must be 0 (no limit) or more, got {value}")
     return value
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Everything :func:`yahtzee.server.create_app` needs.
+def _days(value: float) -> float:
+    if not value > 0:
+        raise ValueError(f"must be more than 0 days, got {value:g}")
+    return value
 
-    ``dice_seed`` and ``dice`` exist for tests only: production leaves both ``None`` and
-    every die comes from the operating system's CSPRNG (:class:`~yahtzee.dice.SystemDice`).
-    ``players`` replaces :func:`yahtzee.players.get_player` (tests).
 
-    ``secret`` signs the player cookies (F4): by default ``$YAHTZEE_SECRET``, else the
-    contents of ``secret_file``, else of ``<db>.secret`` (created on the first start).
-    ``limits`` are the rate limits and the pruning age (F5).
+def _positive(value: float) -> float:
+    if not value > 0:
+        raise ValueError(f"must be more than 0, got {value:g}")
+    return value
+
+
+def _at_least_one(value: int) -> int:
+    if value < 1:
+        raise ValueError(f"must be at least 1, got {value}")
+    return value
+
+
+Count = Annotated[int, AfterValidator(_count)]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The configurable limits of F5 (see :mod:`yahtzee.server.limits`); ``0`` switches a
+    rate limit off."""
+
+    new_games_per_minute: int = 30  # per player
+    new_players_per_minute: int = 60  # per client address: new player ids issued
+    actions_per_second: int = 20  # per player: every game action (roll, score, hint, ...)
+    prune_after_days: float = 7.0  # games abandoned before their first roll are deleted
+    # per client address, whatever the number of its player ids: what bounds the growth of
+    # the database per address (docs/deployment.md)
+    new_games_per_minute_per_address: int = 60
+
+
+_DEFAULT_LIMITS = Limits()
+# Settings field -> Limits field: the flags say "max", the limiter says what is counted.
+_LIMIT_FIELDS = {
+    "max_new_games_per_minute": "new_games_per_minute",
+    "max_new_players_per_minute": "new_players_per_minute",
+    "max_actions_per_second": "actions_per_second",
+    "max_new_games_per_minute_per_address": "new_games_per_minute_per_address",
+    "prune_after_days": "prune_after_days",
+}
+# Read from the environment only: a flag's value is visible to every user of the machine
+# (ps), a secret's must not be.
+_ENV_ONLY = frozenset({"secret"})
+_METAVARS = {
+    "host": "ADDRESS",
+    "db": "PATH|URL",
+    "workers": "N",
+    "secret_file": "PATH",
+    **{name: "N" for name in _LIMIT_FIELDS if name.startswith("max_")},
+    "prune_after_days": "DAYS",
+    "heartbeat_seconds": "SECONDS",
+}
+
+
+class SettingsError(ValueError):
+    """A setting has a value that cannot be used; the message is one line naming the flag
+    and its environment variable."""
+
+
+class Settings(BaseSettings):
+    """Everything ``yahtzee serve`` and :func:`yahtzee.server.create_app` are configured by.
+
+    Each field is a flag (``--secret-file``), an environment variable (``YAHTZEE_SECRET_FILE``)
+    and a value handed to the worker processes; the cookie secret is a variable only.
+    ``limits=Limits(...)`` may be given instead of the five limit fields (tests).
     """
 
-    # A file path (SQLite) or a ``postgresql://`` URL (PostgreSQL).
-    db: Path | str = field(default_factory=default_db_path)
-    dice_seed: int | None = None
-    dice: DiceSource | None = None
-    players: Callable[[str], Player] | None = None
-    static_dir: Path = STATIC_DIR
-    synchronous: str = "FULL"  # F6: an acknowledged action survives a machine crash
-    max_body_bytes: int = 64 * 1024
-    secret: str | None = field(default_factory=lambda: os.environ.get("YAHTZEE_SECRET") or None)
-    secret_file: Path | None = None
-    limits: Limits = field(default_factory=Limits)
-    # Of the rate limits: wall-clock seconds, shared by every process (tests stop it).
-    clock: Callable[[], float] = time.time
-    # How often a process registers itself in the database (its share of the action
-    # limit, F5): $YAHTZEE_HEARTBEAT_SECONDS, else 10 s.
-    heartbeat_seconds: float = field(default_factory=_heartbeat_seconds)
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_ignore_empty=True,  # YAHTZEE_DB= means the default, as it always did
+        frozen=True,
+        extra="forbid",
+        validate_default=True,
+    )
+
+    host: str = Field("127.0.0.1", description="address to listen on (0.0.0.0: every IPv4 one)")
+    port: int = Field(8000, ge=0, le=65535, description="TCP port to listen on")
+    db: Annotated[Path | str, BeforeValidator(_database)] = Field(
+        default_factory=default_db_path,
+        description="SQLite database file, or a PostgreSQL URL postgresql://user@host:port/dbname "
+        "(default: yahtzee.db in the user's data directory)",
+    )
+    workers: Annotated[int, AfterValidator(_at_least_one)] = Field(
+        1, description="server processes sharing the port and the database"
+    )
+    secret: SecretStr | None = Field(
+        None,
+        description="the cookie-signing secret (F4), 32+ characters; needed with PostgreSQL "
+        "unless --secret-file is given",
+    )
+    secret_file: Path | None = Field(
+        None,
+        description="file holding the cookie-signing secret, created if missing "
+        "(default: <db>.secret; YAHTZEE_SECRET overrides both)",
+    )
+    max_new_games_per_minute: Count = Field(
+        _DEFAULT_LIMITS.new_games_per_minute, description="new games per player, 0 = no limit"
+    )
+    max_new_players_per_minute: Count = Field(
+        _DEFAULT_LIMITS.new_players_per_minute,
+        description="new player ids per client address, 0 = no limit",
+    )
+    max_actions_per_second: Count = Field(
+        _DEFAULT_LIMITS.actions_per_second, description="game actions per player, 0 = no limit"
+    )
+    max_new_games_per_minute_per_address: Count = Field(
+        _DEFAULT_LIMITS.new_games_per_minute_per_address,
+        description="new games per client address, 0 = no limit",
+    )
+    prune_after_days: Annotated[float, AfterValidator(_days)] = Field(
+        _DEFAULT_LIMITS.prune_after_days,
+        description="delete games abandoned before their first roll after this many days",
+    )
+    heartbeat_seconds: Annotated[float, AfterValidator(_positive)] = Field(
+        10.0,
+        description="how often a process registers itself in the database (its share of "
+        "the action limit, F5)",
+    )
+
+    def __init__(self, *, limits: Limits | None = None, **values: Any) -> None:
+        if limits is not None:
+            values = {**{f: getattr(limits, name) for f, name in _LIMIT_FIELDS.items()}, **values}
+        super().__init__(**values)
+
+    @property
+    def limits(self) -> Limits:
+        """The rate limits and the pruning age, as the limiter takes them."""
+        return Limits(**{name: getattr(self, f) for f, name in _LIMIT_FIELDS.items()})
+
+    def to_env(self) -> dict[str, str]:
+        """The environment variables that give a new process these settings (the hand-off
+        to ``--workers`` processes: each builds ``Settings()`` from them)."""
+        env: dict[str, str] = {}
+        for name in type(self).model_fields:
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, SecretStr):
+                value = value.get_secret_value()
+            env[f"{ENV_PREFIX}{name.upper()}"] = str(value)
+        return env
+
+
+def flag_name(field: str) -> str:
+    """The command-line flag of a :class:`Settings` field."""
+    return "--" + field.replace("_", "-")
+
+
+def _one_line(exc: ValidationError) -> str:
+    """A validation error as one line that names the flag and its environment variable."""
+    parts = []
+    for error in exc.errors():
+        field = str(error["loc"][0]) if error["loc"] else ""
+        message = str(error["msg"]).removeprefix("Value error, ")
+        if "got" not in message:
+            message += f", got {error.get('input')!r}"
+        if field in Settings.model_fields:
+            where = f"{ENV_PREFIX}{field.upper()}"
+            if field not in _ENV_ONLY:
+                where = f"{flag_name(field)} ({where})"
+            parts.append(f"{where}: {message}")
+        else:
+            parts.append(message)
+    return "; ".join(parts)
+
+
+def _add_flag(parser: Any, *names: str, **kwargs: Any) -> Any:
+    """How a field becomes a flag: pydantic-settings' argument, with a readable metavar
+    and without the "(default: null)" or "(default factory: …)" that a field whose default
+    is none or computed would show (its description says what the default is)."""
+    dest = kwargs.get("dest", "")
+    if dest in _ENV_ONLY:
+        return None
+    if "metavar" in kwargs:
+        kwargs["metavar"] = _METAVARS.get(dest, dest.upper())
+    if isinstance(kwargs.get("help"), str):
+        kwargs["help"] = re.sub(r" \((?:default: null|default factory: \w+)\)", "", kwargs["help"])
+    return parser.add_argument(*names, **kwargs)
+
+
+def add_flags(parser: argparse.ArgumentParser) -> CliSettingsSource[Settings]:
+    """Add one flag per setting to ``parser``; pass what it parsed to :func:`from_flags`."""
+    return CliSettingsSource(
+        Settings,
+        root_parser=parser,
+        cli_kebab_case=True,
+        cli_show_env_vars=True,
+        add_argument_method=_add_flag,
+    )
+
+
+def from_flags(source: CliSettingsSource[Settings], args: argparse.Namespace) -> Settings:
+    """The settings of the parsed flags over the environment over the defaults; a value that
+    cannot be used raises :class:`SettingsError` (one line)."""
+    values = {k: v for k, v in vars(args).items() if k in Settings.model_fields}
+    try:
+        return Settings(_cli_settings_source=source(parsed_args=argparse.Namespace(**values)))
+    except ValidationError as exc:
+        raise SettingsError(_one_line(exc)) from None
+
+
+def from_env() -> Settings:
+    """The settings given by the environment (a ``--workers`` process); :class:`SettingsError`
+    if one cannot be used."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise SettingsError(_one_line(exc)) from None

@@ -1,13 +1,21 @@
-"""Helpers shared by the routers."""
+"""What the routers share: their typed dependencies and the OpenAPI error entries.
+
+A handler names what it needs as a parameter of one of the ``Annotated`` types below
+(``svc: Service, player: PlayerId``) and FastAPI provides it; the process-wide objects live
+on ``app.state`` (set by :func:`yahtzee.server.app.create_app`) and nowhere else. The game
+actions themselves (roll, score, hint) skip FastAPI's parameter solving, see
+:class:`yahtzee.server.routers.games.GameAction`.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Depends, Request
 
 from yahtzee.server.limits import Guard
 from yahtzee.server.middleware import client_address, player_of
+from yahtzee.server.reviews import ReviewService
 from yahtzee.server.service import GameService
 from yahtzee.server.views import ErrorOut
 from yahtzee.storage.base import Charge
@@ -42,6 +50,22 @@ def service(request: Request) -> GameService:
     """The process-wide game service."""
     svc: GameService = request.app.state.service
     return svc
+
+
+def reviews(request: Request) -> ReviewService:
+    """The process-wide review service."""
+    svc: ReviewService = request.app.state.reviews
+    return svc
+
+
+#: The request's anonymous player id (signed cookie, or newly issued).
+PlayerId = Annotated[str, Depends(player_id)]
+#: A player starting a game, with the rate-limit tokens the new game takes (F5).
+StartingPlayer = Annotated[tuple[str, list[Charge]], Depends(starting_player)]
+#: The game service.
+Service = Annotated[GameService, Depends(service)]
+#: The review service (复盘, 统计).
+Reviews = Annotated[ReviewService, Depends(reviews)]
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:

@@ -17,11 +17,12 @@ from yahtzee.rules import Category
 from yahtzee.server.errors import ResumeRemovedError
 from yahtzee.server.jsonbody import StrictBody, json_body, parse_body
 from yahtzee.server.routers._common import (
+    PlayerId,
+    Service,
+    StartingPlayer,
     acting_player,
     errors,
-    player_id,
     service,
-    starting_player,
 )
 from yahtzee.server.service import GameService
 from yahtzee.server.views import GameOut, HintOut, game_json, hint_json
@@ -97,7 +98,9 @@ def body_doc(model: type[BaseModel], *, game_id: bool = True) -> dict[str, Any]:
     summary="Start a game (replace: true abandons the unfinished one: 重新开始)",
 )
 async def create_game(
-    request: Request, body: Annotated[NewGameIn, Depends(json_body(NewGameIn))]
+    body: Annotated[NewGameIn, Depends(json_body(NewGameIn))],
+    starting: StartingPlayer,
+    svc: Service,
 ) -> JSONResponse:
     """Start a solo or vs-computer game.
 
@@ -108,10 +111,8 @@ async def create_game(
     """
     mode = body.mode
     difficulty = (body.difficulty or DEFAULT_DIFFICULTY) if mode is Mode.VS_COMPUTER else None
-    player, charges = await starting_player(request)
-    loaded = await service(request).new_game(
-        player, mode, difficulty, replace=body.replace, charges=charges
-    )
+    player, charges = starting
+    loaded = await svc.new_game(player, mode, difficulty, replace=body.replace, charges=charges)
     return JSONResponse(game_json(loaded), status_code=201)
 
 
@@ -121,15 +122,15 @@ async def create_game(
     responses=errors(404),
     summary="The player's unfinished game (「继续游戏」)",
 )
-async def current_game(request: Request) -> JSONResponse:
+async def current_game(player: PlayerId, svc: Service) -> JSONResponse:
     """The player's unfinished game, or 404 ``not_found`` when there is none."""
-    return JSONResponse(game_json(await service(request).current(await player_id(request))))
+    return JSONResponse(game_json(await svc.current(player)))
 
 
 @router.get("/{game_id}", response_model=GameOut, responses=errors(404), summary="A game")
-async def get_game(game_id: str, request: Request) -> JSONResponse:
+async def get_game(game_id: str, player: PlayerId, svc: Service) -> JSONResponse:
     """One of the player's games (another player's game is reported as not found)."""
-    return JSONResponse(game_json(await service(request).load(await player_id(request), game_id)))
+    return JSONResponse(game_json(await svc.load(player, game_id)))
 
 
 async def _roll(svc: GameService, player: str, game_id: str, body: RollIn) -> Any:

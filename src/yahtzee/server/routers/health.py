@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from yahtzee.server.routers._common import service
+from yahtzee.server.routers._common import Service
 from yahtzee.server.views import HealthOut
 from yahtzee.storage import StorageUnavailableError
 
@@ -18,12 +18,12 @@ router = APIRouter(prefix="/api", tags=["health"])
     responses={503: {"model": HealthOut, "description": "degraded: writes are failing"}},
     summary="Liveness and storage health",
 )
-async def health(request: Request) -> JSONResponse:
+async def health(svc: Service) -> JSONResponse:
     """``{"status": "ok"}``; after a write failed (disk full, read-only), 503
     ``{"status": "degraded", "storage": "unavailable", "detail": ...}`` until a write
     succeeds again: each call then tries one tiny write, so it also notices the recovery
     (F6)."""
-    storage = service(request).storage
+    storage = svc.storage
     if storage.write_failure is not None:
         try:
             await storage.probe_write()

@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from yahtzee.errors import GameNotFoundError
-from yahtzee.server.routers._common import player_id, service
+from yahtzee.server.routers._common import PlayerId, Service
 from yahtzee.server.views import RecordsOut, records_json
 
 router = APIRouter(prefix="/api", tags=["records"])
 
 
 @router.get("/records", response_model=RecordsOut, summary="Records of this browser")
-async def records(request: Request) -> JSONResponse:
+async def records(player: PlayerId, svc: Service) -> JSONResponse:
     """Best score, wins/losses/draws and games played over finished games, with the 10 most
     recent finished games (newest first). Abandoned games do not count.
 
     ``current_game`` is the unfinished game, if any: the lobby needs both, and a lobby that
     probed ``GET /api/games/current`` would log a failed request whenever none is saved.
     """
-    svc, player = service(request), await player_id(request)
     try:
         current = await svc.current(player)
     except GameNotFoundError:

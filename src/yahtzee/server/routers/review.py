@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from yahtzee.review.live import live_meter
 from yahtzee.server.review_views import MeterOut, ReviewOut
-from yahtzee.server.reviews import ReviewService
-from yahtzee.server.routers._common import errors, player_id, service
+from yahtzee.server.routers._common import PlayerId, Reviews, Service, errors
 
 router = APIRouter(prefix="/api/games", tags=["review"])
-
-
-def reviews(request: Request) -> ReviewService:
-    """The process-wide review service."""
-    svc: ReviewService = request.app.state.reviews
-    return svc
 
 
 @router.get(
@@ -26,12 +19,12 @@ def reviews(request: Request) -> ReviewService:
     responses=errors(404, 409),
     summary="Review a finished game (复盘)",
 )
-async def review(game_id: str, request: Request) -> JSONResponse:
+async def review(game_id: str, player: PlayerId, reviews: Reviews) -> JSONResponse:
     """Every decision of a finished game with the expert's best, the loss and its mark;
     luck, skill loss, accuracy and the timeline. 409 ``illegal_action`` while the game is
     in progress or after it was abandoned. (The first review of a vs game takes a while:
     the analysis runs in a thread, never on the event loop.)"""
-    return JSONResponse(await reviews(request).review(await player_id(request), game_id))
+    return JSONResponse(await reviews.review(player, game_id))
 
 
 @router.get(
@@ -40,11 +33,11 @@ async def review(game_id: str, request: Request) -> JSONResponse:
     responses=errors(404),
     summary="The live meter: expected final score, chance to win (L4)",
 )
-async def meter(game_id: str, request: Request) -> JSONResponse:
+async def meter(game_id: str, player: PlayerId, svc: Service) -> JSONResponse:
     """The human's expected final score now and, in a vs game, the chance to win, by the
     review's models. Asked by the page after each roll and score (only while the meter is
     shown), never part of the actions themselves. The models run in the thread pool."""
-    loaded = await service(request).load(await player_id(request), game_id)
+    loaded = await svc.load(player, game_id)
     difficulty = loaded.record.difficulty
     level = difficulty.value if difficulty is not None else None
     return JSONResponse(await run_in_threadpool(live_meter, loaded.game, level))

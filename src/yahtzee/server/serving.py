@@ -1,0 +1,102 @@
+"""``yahtzee serve``: check the configuration, load the solver, run uvicorn."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+from pathlib import Path
+
+from yahtzee.server.identity import SecretError
+from yahtzee.server.settings import Settings, SettingsError
+from yahtzee.storage import StorageError, run_coroutine
+from yahtzee.storage.url import is_postgres_url
+
+
+class StartupError(Exception):
+    """The server cannot start (a database or secret file it cannot use): one line for
+    the user, exit status 2, no traceback."""
+
+
+def _load_solver() -> None:
+    """Load (building with progress, if missing) the solver table before serving."""
+    try:
+        from yahtzee.solver import load_table
+    except ImportError as exc:
+        print(f"warning: solver unavailable ({exc}); computer players disabled", file=sys.stderr)
+        return
+    print("loading the solver table (built once if missing)…", flush=True)
+    load_table(progress=True)
+
+
+def check_storage(db: Path | str) -> None:
+    """Open (creating and migrating) the database once and close it again.
+
+    Raises :class:`~yahtzee.storage.StorageError` with one readable line when it cannot be
+    used (a bad path, an unreachable or wrong PostgreSQL URL), so that ``serve`` fails at
+    start rather than on the first request.
+    """
+    from yahtzee.storage import open_storage
+
+    async def probe() -> None:
+        try:
+            storage = open_storage(db)
+        except (OSError, sqlite3.Error) as exc:
+            raise StorageError(f"cannot open the database {db}: {exc}") from None
+        try:
+            await storage.open()
+        finally:
+            await storage.close()
+
+    run_coroutine(probe())
+
+
+def _shown_host(host: str) -> str:
+    """The host part of the URL to open (a wildcard address is opened on loopback)."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("[::1]" if host == "::" else host)
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return shown
+
+
+def serve(settings: Settings | None = None) -> None:
+    """Run the game server until interrupted; prints the URL to open.
+
+    ``settings.db`` is an SQLite file or a ``postgresql://`` URL. With ``settings.workers``
+    > 1, that many processes share the port (uvicorn's supervisor) and the database (S1);
+    each builds its app from the same settings, handed over in the environment
+    (:meth:`Settings.to_env`). Raises :class:`StartupError` when the database or the
+    secret cannot be used.
+    """
+    import uvicorn
+
+    from yahtzee.server.app import create_app
+    from yahtzee.storage.url import redact
+
+    settings = settings or Settings()
+    try:
+        check_storage(settings.db)  # connects and migrates: a bad path or URL fails now
+        app = create_app(settings)
+    except (StorageError, SecretError, SettingsError) as exc:
+        raise StartupError(str(exc)) from None
+    _load_solver()
+    where = redact(str(settings.db)) if is_postgres_url(settings.db) else settings.db
+    workers = settings.workers
+    plural = f", {workers} worker processes" if workers > 1 else ""
+    print(
+        f"快艇骰子 is running: open http://{_shown_host(settings.host)}:{settings.port}/"
+        f"  (database: {where}{plural})"
+    )
+    print("press Ctrl+C to stop", flush=True)
+    common = {"host": settings.host, "port": settings.port, "access_log": False}
+    if workers == 1:
+        uvicorn.run(app, log_level="warning", **common)  # type: ignore[arg-type]
+        return
+    os.environ.update(settings.to_env())  # the workers are new interpreters: see app.py
+    uvicorn.run(
+        "yahtzee.server.app:create_app_from_env",
+        factory=True,
+        workers=workers,
+        log_level="warning",
+        **common,  # type: ignore[arg-type]
+    )

@@ -2,20 +2,31 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-stamp
+PIP    := $(BIN)/pip --quiet --disable-pip-version-check
+# Two installs, two stamps: `make run` needs only what serving needs ([project]
+# dependencies); the test targets add the dev tools ([dev]) on top of the same venv.
+RUNTIME := $(VENV)/.runtime-stamp
+DEV     := $(VENV)/.dev-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# pytest-xdist processes for `make test` (auto = one per CPU); JOBS=0 runs in one process.
+JOBS   ?= auto
 
 .PHONY: run test lint typecheck unit browser services node jstest bench clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
 
-## run: create the venv, install, build the solver table if needed and serve the game
-run: $(STAMP)
+$(RUNTIME): pyproject.toml | $(BIN)/python
+	$(PIP) install -e .
+	touch $@
+
+$(DEV): $(RUNTIME)
+	$(PIP) install -e '.[dev]'
+	touch $@
+
+## run: create the venv, install the runtime, build the solver table if needed and serve
+run: $(RUNTIME)
 	$(BIN)/yahtzee serve --host $(HOST) --port $(PORT)
 
 ## browser: Debian's chromium (and CJK fonts) for the browser tests
@@ -34,23 +45,23 @@ node:
 jstest: node
 	node --test tests/js/
 
-lint: $(STAMP)
+lint: $(DEV)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/lint-imports
 
-typecheck: $(STAMP)
+typecheck: $(DEV)
 	$(BIN)/mypy
 
 ## test: everything CI runs — lint, types, unit, API and browser tests
-test: $(STAMP) browser services lint typecheck jstest
-	$(BIN)/pytest
+test: $(DEV) browser services lint typecheck jstest
+	$(BIN)/pytest -n $(JOBS)
 
-unit: $(STAMP)
+unit: $(DEV)
 	$(BIN)/pytest tests/unit
 
 ## bench: the full benchmarks (a few minutes; the test suite runs them in quick mode)
-bench: $(STAMP)
+bench: $(DEV)
 	$(BIN)/python benchmarks/solver_bench.py
 	$(BIN)/python benchmarks/load_bench.py --rounds 5
 	$(BIN)/python benchmarks/crash_test.py

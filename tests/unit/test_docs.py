@@ -1,0 +1,215 @@
+"""Every path and command the README and docs/ name exists (issue 16 §5).
+
+A path in code quotes (``src/yahtzee/server/limits.py``, ``deploy/nginx/``,
+``js/store.js`` under the page's folder) or a relative link must be in the checkout; a
+``make`` target must be in the Makefile; ``yahtzee SUB --flag`` must be a subcommand with
+that flag; ``python benchmarks/x.py --flag`` must name a script that takes the flag.
+Placeholders (``DIR``, ``PATH``, ``{id}``, ``…``), URLs and system paths (``/etc/…``) are
+not paths of the checkout and are left alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from yahtzee import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "src" / "yahtzee"
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+INLINE = re.compile(r"`([^`\n]+)`")
+FENCE = re.compile(r"^```[a-z]*\n(.*?)^```", re.S | re.M)
+LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
+# Where a path's first folder says it starts: the checkout, the package or the page.
+TOP = {"src", "tests", "benchmarks", "scripts", "deploy", "docs", ".ci"}
+IN_PACKAGE = {"server", "storage", "review", "solver", "players", "static"}
+IN_PAGE = {"js", "css"}
+PATHLIKE = re.compile(r"^[\w.@-]+(?:/[\w.@-]*)+$")
+FILENAME = re.compile(r"^[\w.@-]+\.(?:py|md|toml|sh|js|css|conf|json|service|env|html)$")
+PLACEHOLDER = re.compile(r"(?:^|/)[A-Z][A-Z_]+(?:/|$)")
+
+
+def _text(doc: Path) -> str:
+    return doc.read_text(encoding="utf-8")
+
+
+def _tracked() -> set[str]:
+    out = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return set(out.split())
+
+
+def _fences(text: str) -> list[str]:
+    return FENCE.findall(text)
+
+
+def _outside_fences(text: str) -> str:
+    return FENCE.sub("", text)
+
+
+def _spans(doc: Path) -> Iterator[str]:
+    """The inline code spans of ``doc`` and the words of its code blocks."""
+    text = _text(doc)
+    yield from INLINE.findall(_outside_fences(text))
+    for block in _fences(text):
+        for line in block.splitlines():
+            yield from line.split("#", 1)[0].split()
+
+
+def _resolve(token: str) -> Path | None:
+    """The checkout path a quoted token names, or ``None`` when it names none."""
+    token = token.split("::", 1)[0].strip("()[],;:")
+    if not token or token[0] in "/~" or "://" in token or PLACEHOLDER.search(token):
+        return None
+    if PATHLIKE.match(token):
+        first = token.split("/", 1)[0]
+        if first in TOP:
+            return ROOT / token
+        if first in IN_PACKAGE:
+            return PACKAGE / token
+        if first in IN_PAGE:
+            return PACKAGE / "static" / token
+        if first == "yahtzee":
+            return PACKAGE.parent / token
+    return None
+
+
+def _paths(doc: Path) -> Iterator[tuple[str, Path]]:
+    for token in _spans(doc):
+        for word in token.split():
+            path = _resolve(word)
+            if path is not None:
+                yield word, path
+    for target in LINK.findall(_outside_fences(_text(doc))):
+        if "://" not in target and not target.startswith(("/", "mailto:")):
+            yield target, (doc.parent / target)
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda d: d.name)
+def test_every_path_named_exists(doc: Path) -> None:
+    missing = sorted({word for word, path in _paths(doc) if not path.exists()})
+    assert not missing, f"{doc.name} names paths that are not in the checkout: {missing}"
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda d: d.name)
+def test_every_file_name_named_exists(doc: Path) -> None:
+    """A bare file name (``limits.py``, ``pyproject.toml``) is some file of the checkout."""
+    names = {Path(p).name for p in _tracked()}
+    quoted = {w.strip("()[],;:") for t in INLINE.findall(_text(doc)) for w in t.split()}
+    unknown = sorted(w for w in quoted if FILENAME.match(w) and "/" not in w and w not in names)
+    assert not unknown, f"{doc.name} names files that are not in the checkout: {unknown}"
+
+
+# -- commands ----------------------------------------------------------------------------------
+
+
+def _commands(doc: Path) -> Iterator[list[str]]:
+    """Each command of ``doc``: the lines of its code blocks and the code spans that start
+    with a command word, split into words (``&&`` and ``|`` start a new command)."""
+    text = _text(doc)
+    lines = [line.split("#", 1)[0] for block in _fences(text) for line in block.splitlines()]
+    lines += INLINE.findall(_outside_fences(text))
+    for line in lines:
+        try:
+            words = shlex.split(line.replace("[", " ").replace("]", " "))
+        except ValueError:
+            words = line.split()
+        command: list[str] = []
+        for word in [*words, "&&"]:
+            if word in ("&&", "|", ";"):
+                if command:
+                    yield command
+                command = []
+            else:
+                command.append(word)
+
+
+def _make_targets() -> set[str]:
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    return set(re.findall(r"^([a-z][\w-]*)\s*:(?!=)", text, re.M))
+
+
+def _subcommands() -> dict[str, set[str]]:
+    """Each ``yahtzee`` subcommand and its option strings."""
+    found: dict[str, set[str]] = {}
+    for name in ("solve", "advise", "simulate", "review", "serve"):
+        parser = cli._parser(name)
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        for command, subparser in sub.choices.items():
+            if command == name:
+                found[command] = {s for a in subparser._actions for s in a.option_strings}
+    return found
+
+
+def _program(words: list[str]) -> tuple[str, list[str]] | None:
+    """``("make" | "yahtzee" | "script", arguments)`` of a command, else ``None``."""
+    while words and "=" in words[0] and not words[0].startswith("-"):
+        words = words[1:]  # VAR=value before the command
+    if not words:
+        return None
+    head = Path(words[0]).name
+    if head == "make":
+        return "make", words[1:]
+    if head == "yahtzee":
+        return "yahtzee", words[1:]
+    if head.startswith("python") and len(words) > 1:
+        if words[1:3] == ["-m", "yahtzee"]:
+            return "yahtzee", words[3:]
+        if words[1].endswith(".py"):
+            return "script", words[1:]
+    return None
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda d: d.name)
+def test_every_command_named_exists(doc: Path) -> None:
+    targets, subcommands = _make_targets(), _subcommands()
+    wrong: list[str] = []
+    for words in _commands(doc):
+        found = _program(words)
+        if found is None:
+            continue
+        kind, args = found
+        flags = [a.split("=", 1)[0] for a in args if a.startswith("--")]
+        if kind == "make":
+            wrong += [f"make {a}" for a in args if "=" not in a and a not in targets]
+        elif kind == "yahtzee":
+            if not args:
+                continue  # the program's name alone
+            if args[0] not in subcommands:
+                wrong.append(" ".join(["yahtzee", *args[:1]]))
+                continue
+            wrong += [f"yahtzee {args[0]} {f}" for f in flags if f not in subcommands[args[0]]]
+        else:
+            script = ROOT / args[0]
+            if not script.is_file():
+                wrong.append(args[0])
+                continue
+            source = script.read_text(encoding="utf-8")
+            wrong += [f"{args[0]} {f}" for f in flags if f'"{f}"' not in source]
+    assert not wrong, f"{doc.name} names commands that do not exist: {sorted(set(wrong))}"
+
+
+def test_the_checker_sees_what_it_checks() -> None:
+    """The checks above find the README's paths and commands (they cannot pass vacuously)."""
+    readme = ROOT / "README.md"
+    assert any(word.startswith("docs/") for word, _ in _paths(readme))
+    programs = [p for p in map(_program, _commands(readme)) if p is not None]
+    assert ("make", ["run"]) in programs
+    assert any(kind == "yahtzee" and args[:1] == ["serve"] for kind, args in programs)
+    assert _resolve("static/js/nowhere.js") == PACKAGE / "static" / "js" / "nowhere.js"
+    assert _resolve("DIR/pg") is None
+    assert {"run", "test"} <= _make_targets()
+    assert "--max-actions-per-second" in _subcommands()["serve"]

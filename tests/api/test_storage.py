@@ -109,11 +109,11 @@ def test_s1_one_function_tells_a_postgres_url_from_a_file() -> None:
     assert not is_postgres_url("games.db")
     assert not is_postgres_url(Path("postgresql://u@h/db"))  # a Path is a file, whatever its name
     assert not is_postgres_url("postgresql:/missing-slash")
-    # Every reader of --db and $YAHTZEE_DB asks it.
-    from yahtzee.serve_config import db_argument
+    # The one reader of --db and $YAHTZEE_DB (the settings) asks it.
+    from yahtzee.server.settings import Settings
 
-    assert db_argument("postgres://u@h/db") == "postgres://u@h/db"
-    assert db_argument("a.db") == Path("a.db")
+    assert Settings(db="postgres://u@h/db").db == "postgres://u@h/db"
+    assert Settings(db="a.db").db == Path("a.db")
 
 
 def test_s1_sqlite_runs_never_import_the_postgres_driver(tmp_path: Path) -> None:

@@ -2,7 +2,10 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-PIP    := $(BIN)/pip --quiet --disable-pip-version-check
+# --no-compile: Python compiles each module on its first import anyway; compiling every
+# installed file up front cost a quarter of the install's CPU (docs/benchmarks.md).
+PIP    := $(BIN)/pip --quiet --disable-pip-version-check --no-input
+INSTALL := $(PIP) install --no-compile
 # Two installs, two stamps: `make run` needs only what serving needs ([project]
 # dependencies); the test targets add the dev tools ([dev]) on top of the same venv.
 RUNTIME := $(VENV)/.runtime-stamp
@@ -19,11 +22,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(RUNTIME): pyproject.toml | $(BIN)/python
-	$(PIP) install -e .
+	$(INSTALL) -e .
 	touch $@
 
 $(DEV): $(RUNTIME)
-	$(PIP) install -e '.[dev]'
+	$(INSTALL) -e '.[dev]'
 	touch $@
 
 ## run: create the venv, install the runtime, build the solver table if needed and serve

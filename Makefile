@@ -59,7 +59,7 @@ typecheck: $(DEV)
 
 ## test: everything CI runs — lint, types, unit, API and browser tests
 test: $(DEV) browser services lint typecheck jstest
-	$(BIN)/pytest -n $(JOBS)
+	$(BIN)/pytest -n $(JOBS) --dist loadgroup
 
 unit: $(DEV)
 	$(BIN)/pytest tests/unit

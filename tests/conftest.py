@@ -66,3 +66,23 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
         return tmp_path / "games.db"
     url: str = request.getfixturevalue("pg_url")
     return url
+
+
+# -- running in parallel (make test JOBS=auto) ---------------------------------------------
+
+# The tests that start whole stacks or kill servers mid-load (several processes, their own
+# PostgreSQL or nginx, timing-sensitive recovery) run one after another on one pytest-xdist
+# worker (``--dist loadgroup``), never against each other; everything else spreads out.
+SERVER_HEAVY = (
+    "tests/api/test_scripts.py",
+    "tests/api/test_stack.py",
+    "tests/api/test_multiprocess.py",
+    "tests/api/test_shared_limits.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put :data:`SERVER_HEAVY` tests in one xdist group (no effect without xdist)."""
+    for item in items:
+        if item.path.relative_to(REPO).as_posix() in SERVER_HEAVY:
+            item.add_marker(pytest.mark.xdist_group("server-heavy"))

@@ -42,14 +42,22 @@ def _text(doc: Path) -> str:
 
 
 def _tracked() -> set[str]:
-    out = subprocess.run(
+    """The checkout's files (git's list; every file under the root outside a git clone)."""
+    done = subprocess.run(
         ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        check=True,
-    ).stdout
-    return set(out.split())
+        check=False,
+    )
+    if done.returncode == 0:
+        return set(done.stdout.split())
+    skip = {".git", ".venv", ".cache", "node_modules"}
+    return {
+        p.relative_to(ROOT).as_posix()
+        for p in ROOT.rglob("*")
+        if p.is_file() and not skip & set(p.relative_to(ROOT).parts)
+    }
 
 
 def _fences(text: str) -> list[str]:

@@ -247,7 +247,9 @@ test("the store renders once per animation frame, then runs what waited for it",
   globalThis.requestAnimationFrame = (fn) => frames.push(fn);
   globalThis.cancelAnimationFrame = () => {};
   const renders = [];
-  const store = createStore(reduce, initialState(), (s) => renders.push(s.message.serial));
+  const store = createStore(reduce, initialState(), {
+    render: (s) => renders.push(s.message.serial),
+  });
   store.dispatch({ type: "say", text: "一" });
   store.dispatch({ type: "say", text: "二" });
   let after = null;
@@ -262,10 +264,15 @@ test("the store renders once per animation frame, then runs what waited for it",
   assert.equal(frames.length, 0);
 });
 
-test("F2: lobbyReady flips only on change", () => {
-  const s = run(initialState(), { type: "lobbyReady", ready: true });
+test("F2: lobbyReady flips only on change, and only for this lobby visit", () => {
+  const visit = run(initialState(), { type: "lobbyVisit" });
+  assert.equal(visit.lobbyReady, false);
+  const s = run(visit, { type: "lobbyReady", visit: visit.lobbyVisit });
   assert.equal(s.lobbyReady, true);
-  assert.equal(reduce(s, { type: "lobbyReady", ready: true }), s);
+  assert.equal(reduce(s, { type: "lobbyReady", visit: visit.lobbyVisit }), s);
+  // The records of an earlier visit came back late: the buttons still wait.
+  const again = run(s, { type: "lobbyVisit" });
+  assert.equal(run(again, { type: "lobbyReady", visit: visit.lobbyVisit }).lobbyReady, false);
 });
 
 test("U6: entering a game restores the holds kept for it", () => {

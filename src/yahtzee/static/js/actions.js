@@ -6,21 +6,33 @@
 import { ApiError, api } from "./api.js";
 import { confirmDialog } from "./dialog.js";
 import * as say from "./messages.js";
+import { href, match } from "./paths.js";
+import { storedHold } from "./remember.js";
 import { createReplay } from "./replay.js";
-import { go, viewOf } from "./router.js";
 import { CONFIG } from "./config.js";
-import { canAct, storedHold } from "./state.js";
+import { canAct } from "./state.js";
 
 const NO_HOLD = [false, false, false, false, false];
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 const smooth = () => (matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth");
+
+/** Show `view` (lobby, game): the state changes through the store, the address
+ * follows, and screen readers are told where they are (the view's heading takes the focus;
+ * the table puts it on the roll button itself). */
+function go(store, view) {
+  store.dispatch({ type: "navigate", view });
+  const path = href(view);
+  if (location.pathname !== path) history.pushState(null, "", path);
+  store.afterRender(() => {
+    if (view === "lobby") document.getElementById("lobby-title").focus({ preventScroll: true });
+  });
+}
 
 export function createActions(store) {
   const S = () => store.state;
   const dispatch = (action) => store.dispatch(action);
   const tell = (text, kind = "info", view = "game") => dispatch({ type: "say", text, kind, view });
   const replay = createReplay(store, () => afterTurn());
-  let lobbyVisit = 0; // bumps on every arrival in the lobby: its data must be this visit's (F2)
 
   // ------------------------------------------------------------------------ focus (P2)
 
@@ -184,21 +196,18 @@ export function createActions(store) {
 
   async function refreshLobbyData() {
     // One request: the records carry the saved game too (no probing request that 404s).
-    const visit = lobbyVisit;
+    const visit = S().lobbyVisit;
     try {
       dispatch({ type: "records", records: await api.records() });
     } catch (err) {
       if (err instanceof ApiError) tell(err.message, "error", "lobby");
     }
     // Even after a failure the buttons may act: the server's 409 game_in_progress still asks.
-    if (visit === lobbyVisit) dispatch({ type: "lobbyReady", ready: true });
+    dispatch({ type: "lobbyReady", visit });
   }
 
   /** Arriving in the lobby: its buttons wait for this visit's data (F2). */
-  function newLobbyVisit() {
-    lobbyVisit += 1;
-    dispatch({ type: "lobbyReady", ready: false });
-  }
+  const newLobbyVisit = () => dispatch({ type: "lobbyVisit" });
 
   /** POST /api/games. A game saved meanwhile (another tab) makes the server answer 409
    * game_in_progress, naming it: ask, then replace it only on a yes (F2). */
@@ -286,11 +295,8 @@ export function createActions(store) {
 
   /** The address changed (a reload, back/forward): show its view. */
   async function route() {
-    const view = viewOf(location.pathname);
-    if (view === "rules") {
-      dispatch({ type: "navigate", view });
-      store.afterRender(() => window.scrollTo(0, 0));
-    } else if (view === "game" && S().game) {
+    const { view } = match(location.pathname);
+    if (view === "game" && S().game) {
       dispatch({ type: "navigate", view });
     } else if (view === "game") {
       // A reload on the table: show the saved game as it stands.
@@ -302,7 +308,7 @@ export function createActions(store) {
       newLobbyVisit();
       dispatch({ type: "leaveGame" });
       dispatch({ type: "navigate", view });
-      if (location.pathname !== "/") history.replaceState(null, "", "/");
+      if (location.pathname !== href("lobby")) history.replaceState(null, "", href("lobby"));
       await refreshLobbyData();
     }
   }
@@ -336,14 +342,15 @@ export function createActions(store) {
     restart,
     goLobby,
     route,
-    rules: () => go(store, "rules"),
     rulesBack,
     showResult,
     skipReplay: () => replay.skip(),
-    /** Leaving the table for a page of its own (复盘, 统计): no replay runs behind it. */
-    stopReplay: () => {
+    /** Leaving the table for a page of its own (复盘, 统计): no replay runs behind it,
+     * and the end panel is closed. */
+    leaveTable: () => {
       replay.stop();
       dispatch({ type: "replayCancel" });
+      dispatch({ type: "showGameOver", show: false });
     },
     turnLog,
   };

@@ -1,5 +1,9 @@
-// Thin fetch wrappers for the API in docs/api.md. Every failure becomes an ApiError whose
-// `message` is fit to show a player (the server's Chinese message when it sent one).
+// The page's one way to the server (docs/api.md). Every failure becomes an ApiError with
+// the server's error shape, `{status, code, message}` from `{"error": {"code", "message"}}`;
+// `message` is fit to show a player (the server's Chinese message when it sent one). The
+// paths come from paths.js. Lazy views use `api` too: add a line here for a new endpoint.
+
+import { API } from "./paths.js";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -10,12 +14,11 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
-  const init = {
-    method,
-    headers: { Accept: "application/json" },
-    credentials: "same-origin",
-  };
+/** One request: JSON in, JSON out (`as` "text": the body as text, for the page's own
+ * files), this browser's cookie sent. */
+export async function request(method, path, body, as = "json") {
+  const accept = as === "json" ? "application/json" : "text/html";
+  const init = { method, headers: { Accept: accept }, credentials: "same-origin" };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -26,43 +29,45 @@ async function request(method, path, body) {
   } catch {
     throw new ApiError(0, "network", "连不上服务器，请检查网络后再试。");
   }
-  let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = null;
-  }
+  const data = await (response.ok && as === "text" ? response.text() : response.json()).catch(
+    () => null,
+  );
   if (!response.ok) {
-    const err = data && data.error ? data.error : null;
+    const err = (data && data.error) || {};
     throw new ApiError(
       response.status,
-      err && err.code ? err.code : "http_" + response.status,
-      err && err.message ? err.message : `服务器出错了（${response.status}），请稍后再试。`,
+      err.code || `http_${response.status}`,
+      err.message || `服务器出错了（${response.status}），请稍后再试。`,
     );
   }
   return data;
 }
 
-const id = (gameId) => encodeURIComponent(gameId);
+const get = (path) => request("GET", path);
 
 export const api = {
-  records: () => request("GET", "/api/records"),
-  current: () => request("GET", "/api/games/current"),
-  game: (gameId) => request("GET", `/api/games/${id(gameId)}`),
+  records: () => get(API.records()),
+  current: () => get(API.current()),
+  game: (id) => get(API.game(id)),
   // replace: abandon the unfinished game; without it the server answers 409
   // game_in_progress while one is saved (F2).
   create: (mode, difficulty, replace = false) =>
-    request("POST", "/api/games", {
+    request("POST", API.games(), {
       mode,
       ...(mode === "vs_computer" ? { difficulty } : {}),
       ...(replace ? { replace: true } : {}),
     }),
-  roll: (game, hold) => request("POST", `/api/games/${id(game.id)}/roll`, { version: game.version, hold }),
+  roll: (game, hold) => request("POST", API.roll(game.id), { version: game.version, hold }),
   score: (game, category, confirmZero) =>
-    request("POST", `/api/games/${id(game.id)}/score`, {
+    request("POST", API.score(game.id), {
       version: game.version,
       category,
       confirm_zero: confirmZero,
     }),
-  hint: (game) => request("POST", `/api/games/${id(game.id)}/hint`, { version: game.version }),
+  hint: (game) => request("POST", API.hint(game.id), { version: game.version }),
+  meter: (id) => get(API.meter(id)),
+  review: (id) => get(API.review(id)),
+  stats: () => get(API.stats()),
+  /** One of the page's own files (paths.js `asset`), as text: a lazy view's markup. */
+  text: (url) => request("GET", url, undefined, "text"),
 };

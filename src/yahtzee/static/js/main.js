@@ -1,46 +1,56 @@
-// Wiring: the store, the DOM's events and keys → actions. Nothing else lives here: the
-// state changes in reducer.js, the effects in actions.js, the copy in messages.js, the
-// addresses in router.js, the replay timer in replay.js.
+// Wiring: one store (the state, the funnel, one render per frame), its effects, and the
+// DOM's events and keys → actions. Nothing else lives here: the state changes in
+// reducer.js, the effects in actions.js (clicks) and effects.js (new states), the copy in
+// messages.js, the addresses in paths.js, the lazy views in views.js.
 
+import { api } from "./api.js";
 import { createActions } from "./actions.js";
+import { meterEffect, remember } from "./effects.js";
 import { installMessageFit } from "./fit.js";
 import { installKeyboard } from "./keyboard.js";
-import { installMeter } from "./meter.js";
-import { installPageLinks } from "./pages.js";
+import { href, match } from "./paths.js";
 import { reduce } from "./reducer.js";
+import { loadSettings } from "./remember.js";
 import { buildScorecard, render } from "./render.js";
-import { chosenDifficulty, installSettings } from "./settings.js";
-import { initialState, rememberHold } from "./state.js";
+import { installSettings } from "./settings.js";
+import { initialState } from "./state.js";
 import { createStore } from "./store.js";
+import { LAZY, installLazyViews } from "./views.js";
 
-const meter = installMeter();
 const messageFit = installMessageFit();
-// Each render also keeps this turn's holds in the browser (U6/P3: they survive a reload),
-// fits the message to the phone table (P1) and lets the live meter (L4) ask for the new
-// position's figure.
-const store = createStore(reduce, initialState(), (state) => {
-  rememberHold(state);
+
+/** The render callback: state → DOM, and the phone table's message fitted to its room (P1).
+ * Pure: nothing here fetches or writes storage (effects.js does, on each change). */
+export function draw(state) {
   render(state);
+  lazy.render(state);
   messageFit.fit();
-  meter.refresh(state);
+}
+
+export const store = createStore(reduce, initialState(loadSettings()), {
+  render: draw,
+  effects: [remember, meterEffect(api)],
 });
 const actions = createActions(store);
-// 复盘 and 统计 (loaded on first visit): they change the view through the store too.
-const pages = installPageLinks({
-  get state() {
-    return store.state;
-  },
-  show(view) {
-    store.dispatch({ type: "navigate", view });
-    store.dispatch({ type: "showGameOver", show: false });
-  },
-  afterRender: (fn) => store.afterRender(fn),
-});
+const lazy = installLazyViews(store, { open });
 
-/** The address changed (load, reload, back/forward): 复盘/统计, else the game's views. */
+/** Go to an address of the page (a link, the end panel's 复盘) without reloading it. */
+function open(path) {
+  if (location.pathname !== path) history.pushState(null, "", path);
+  route();
+}
+
+/** The address changed (load, reload, back/forward): a lazy view, else the game's views. */
 function route() {
-  if (pages.route(location.pathname.replace(/\/+$/, "") || "/")) actions.stopReplay();
-  else actions.route();
+  const { view, params } = match(location.pathname);
+  if (LAZY[view]) {
+    // Leaving the table for a page of its own: no replay runs behind it — unless the page
+    // returns to the table (规则), which then is just as it was.
+    if (LAZY[view].back !== "return") actions.leaveTable();
+    lazy.open(view, params);
+  } else {
+    actions.route();
+  }
 }
 
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
@@ -51,7 +61,7 @@ function on(testid, handler) {
 
 function wire() {
   on("start-solo", () => actions.startNew("solo", null));
-  on("start-vs", () => actions.startNew("vs_computer", chosenDifficulty()));
+  on("start-vs", () => actions.startNew("vs_computer", store.state.settings.difficulty));
   on("continue", actions.continueGame);
   // The second click of a double click (detail 2) is the same intent as the first: one roll,
   // however fast the first request came back. Keyboard activation has detail 0.
@@ -72,18 +82,8 @@ function wire() {
   for (const a of document.querySelectorAll("a[data-nav]")) {
     a.addEventListener("click", (event) => {
       event.preventDefault();
-      if (a.dataset.nav === "rules") actions.rules();
+      if (a.dataset.nav === "rules") open(href("rules"));
       else actions.goLobby();
-    });
-  }
-  // In-page anchors on the rules page: scroll without changing the address.
-  for (const a of document.querySelectorAll("[data-anchor]")) {
-    a.addEventListener("click", (event) => {
-      event.preventDefault();
-      const target = document.getElementById(a.dataset.anchor);
-      target.scrollIntoView();
-      target.setAttribute("tabindex", "-1");
-      target.focus({ preventScroll: true });
     });
   }
   document.getElementById("dice-row").addEventListener("click", (event) => {
@@ -108,8 +108,18 @@ function wire() {
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && store.state.turnLogOpen) actions.turnLog(false);
   });
+  // Links to the lazy views anywhere (the lobby's recent games, 「我的统计」) stay in the page.
+  document.addEventListener("click", (event) => {
+    const a = event.target.closest && event.target.closest("a[data-page]");
+    if (!a || event.defaultPrevented || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    open(a.getAttribute("href"));
+  });
+  on("game-over-review", () => {
+    if (store.state.game) open(href("review", { id: store.state.game.id }));
+  });
   window.addEventListener("popstate", route);
-  installSettings();
+  installSettings(store);
 }
 
 buildScorecard();

@@ -1,8 +1,10 @@
 // The page's one mutation funnel: `reduce(state, action)` returns the next state and never
-// touches its input, the DOM or the network (unit-tested with `node --test`). Actions are
-// plain objects `{type, ...}`; the effects (requests, timers, focus) live in actions.js.
+// touches its input, the DOM, the storage or the network (unit-tested with `node --test`).
+// Actions are plain objects `{type, ...}`; the effects live in actions.js (what a click
+// asks the server) and effects.js (what follows from a new state: storage, the meter).
 
 import * as say from "./messages.js";
+import { CHOICES } from "./settings.js";
 import { canAct } from "./state.js";
 
 const NO_HOLD = Object.freeze([false, false, false, false, false]);
@@ -40,9 +42,81 @@ const reducers = {
     return message(state, text, kind, view);
   },
 
-  /** F2: the lobby's buttons act only on this visit's data. */
-  lobbyReady(state, { ready }) {
-    return state.lobbyReady === ready ? state : { ...state, lobbyReady: ready };
+  /** Arriving in the lobby: its buttons wait for this visit's data (F2). */
+  lobbyVisit(state) {
+    return { ...state, lobbyVisit: state.lobbyVisit + 1, lobbyReady: false };
+  },
+
+  /** F2: the lobby's buttons act only on this visit's data (`visit`: the visit it was
+   * asked for; an answer for an earlier visit changes nothing). */
+  lobbyReady(state, { visit }) {
+    if (visit !== state.lobbyVisit || state.lobbyReady) return state;
+    return { ...state, lobbyReady: true };
+  },
+
+  /** P5/L4: one setting changed (unknown names and values are ignored). Showing the meter
+   * again asks for a fresh figure, not said aloud (`asking` forgotten). */
+  setting(state, { name, value }) {
+    if (!CHOICES[name] || !CHOICES[name].includes(value) || state.settings[name] === value) {
+      return state;
+    }
+    const next = { ...state, settings: { ...state.settings, [name]: value } };
+    return name === "meter" ? { ...next, meter: { ...next.meter, asking: null } } : next;
+  },
+
+  /** L4: the figure of position `key` ("id:version") is being asked for. Said aloud once a
+   * turn: a new turn of the same game (its dice not rolled yet), never on the first figure
+   * after a load, a switch of games or showing the meter again, nor at the end. */
+  meterAsk(state, { key, game }) {
+    const m = state.meter;
+    const sameGame = m.asking !== null && m.asking.key.startsWith(`${game.id}:`);
+    const turnStart = game.dice === null && game.status === "in_progress";
+    const asking = {
+      serial: m.asks + 1,
+      key,
+      game: game.id,
+      mode: game.mode,
+      announce: sameGame && turnStart,
+    };
+    return { ...state, meter: { ...m, asks: m.asks + 1, asking } };
+  },
+
+  /** L4: the meter's answer; only the last one asked for counts. */
+  meterFigures(state, { serial, figures }) {
+    const m = state.meter;
+    if (!m.asking || m.asking.serial !== serial) return state;
+    const shown = { game: m.asking.game, ...figures };
+    const text = m.asking.announce ? say.meterSaid(shown, { mode: m.asking.mode }) : "";
+    const said = { text, serial: m.said.serial + 1, game: m.asking.game };
+    return { ...state, meter: { ...m, figures: shown, said } };
+  },
+
+  /** A lazy view's address (views.js): its page starts loading; the view shows at once. */
+  pageOpen(state, { view, params }) {
+    const serial = state.page ? state.page.serial + 1 : 1;
+    const page = { view, params, serial, status: "loading", data: null, error: null, ui: {} };
+    const next = state.view === view ? state : { ...state, view, previousView: state.view };
+    return { ...next, page };
+  },
+
+  /** The page's data arrived (`serial`: the opening it belongs to; a later one wins). */
+  pageLoaded(state, { serial, data }) {
+    const p = state.page;
+    if (!p || p.serial !== serial) return state;
+    return { ...state, page: { ...p, status: "ready", data } };
+  },
+
+  pageFailed(state, { serial, error }) {
+    const p = state.page;
+    if (!p || p.serial !== serial) return state;
+    return { ...state, page: { ...p, status: "error", error } };
+  },
+
+  /** A lazy view's own state (e.g. the decision selected in 复盘), merged into `page.ui`. */
+  pageUi(state, { ui }) {
+    const p = state.page;
+    if (!p) return state;
+    return { ...state, page: { ...p, ui: { ...p.ui, ...ui } } };
   },
 
   records(state, { records }) {
@@ -162,9 +236,18 @@ const reducers = {
   },
 };
 
+/** Add a lazy view's own actions to the funnel (views.js, when its module loads). Pure
+ * functions `(state, action) => state`, like the ones above; a name is never taken twice. */
+export function addReducers(more) {
+  for (const [type, fn] of Object.entries(more)) {
+    if (reducers[type] && reducers[type] !== fn) throw new Error(`action ${type} exists`);
+    reducers[type] = fn;
+  }
+}
+
 /** The next state after `action`. An unknown action type is a programming error. */
 export function reduce(state, action) {
-  const fn = reducers[action.type];
+  const fn = Object.hasOwn(reducers, action.type) ? reducers[action.type] : null;
   if (!fn) throw new Error(`unknown action ${action.type}`);
   return fn(state, action);
 }

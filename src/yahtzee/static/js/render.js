@@ -1,5 +1,7 @@
 // State → DOM. `render(state)` may run any number of times: it builds the static parts once
 // and afterwards only updates text and attributes, so focus and running animations survive.
+// It reads nothing but the state and writes nothing but the DOM: no fetch, no storage, no
+// dispatch (what follows from a new state is in effects.js; tests/e2e/test_render.py checks).
 
 import {
   FACES,
@@ -11,6 +13,9 @@ import {
   canAct,
 } from "./state.js";
 import * as say from "./messages.js";
+import { renderMeter } from "./meter.js";
+import { href } from "./paths.js";
+import { LAZY } from "./views.js";
 
 const $ = (sel) => document.querySelector(sel);
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
@@ -108,13 +113,15 @@ export function buildScorecard() {
 
 // ---------------------------------------------------------------------------- views
 
+const VIEWS = ["lobby", "game", ...Object.keys(LAZY)];
+
 function renderViews(state) {
-  for (const view of ["lobby", "game", "rules", "review", "stats"]) {
+  for (const view of VIEWS) {
     const el = $(`#view-${view}`);
     const hidden = state.view !== view;
     if (el.hidden !== hidden) el.hidden = hidden;
   }
-  document.body.dataset.view = state.view;
+  if (document.body.dataset.view !== state.view) document.body.dataset.view = state.view;
   const title = say.VIEW_TITLES[state.view];
   if (document.title !== title) document.title = title;
 }
@@ -154,10 +161,10 @@ function renderLobby(state) {
         const when = document.createElement("span");
         when.className = "recent-when";
         when.textContent = formatDate(g.finished_at);
-        // 复盘: the review page of this game (pages.js handles the link).
+        // 复盘: the review page of this game (a lazy view; main.js handles the link).
         const review = document.createElement("a");
         review.className = "recent-review";
-        review.href = `/review/${encodeURIComponent(g.id)}`;
+        review.href = href("review", { id: g.id });
         review.dataset.page = "review";
         review.dataset.testid = "recent-review";
         review.textContent = say.REVIEW;
@@ -591,7 +598,29 @@ function renderMessage(state) {
   }
 }
 
+// ------------------------------------------------------------------------- settings
+
+let theme = null; // the theme setting last applied (a test may set the attribute itself)
+
+function renderSettings(state) {
+  const s = state.settings;
+  if (theme !== s.theme) {
+    theme = s.theme;
+    // "system" leaves the page to prefers-color-scheme (the CSS); otherwise force one theme.
+    const root = document.documentElement;
+    if (s.theme === "system") delete root.dataset.theme;
+    else root.dataset.theme = s.theme;
+  }
+  for (const [id, value] of [["replay-speed", s.replay], ["theme-toggle", s.theme], ["meter-setting", s.meter]]) {
+    const select = document.getElementById(id);
+    if (select.value !== value) select.value = value;
+  }
+  const radio = document.querySelector(`[data-testid="difficulty"] input[value="${s.difficulty}"]`);
+  if (radio && !radio.checked) radio.checked = true;
+}
+
 export function render(state) {
+  renderSettings(state);
   renderViews(state);
   renderMessage(state);
   // The lobby is kept current even while hidden, so that it shows this visit's data the
@@ -605,5 +634,6 @@ export function render(state) {
     renderComputerLog(state);
     renderTurnLog(state);
   }
+  renderMeter(state);
   renderGameOver(state);
 }

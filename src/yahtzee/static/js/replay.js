@@ -1,7 +1,7 @@
 // The computer's turn, replayed step by step at the pace chosen in the settings (U8, P5).
 // Only a timer: each tick dispatches `replayStep`; the last one ends the replay.
 
-import { replayStepMs } from "./settings.js";
+import { REPLAY_STEP_MS } from "./settings.js";
 
 export function createReplay(store, onEnd) {
   let timer = null;
@@ -23,7 +23,7 @@ export function createReplay(store, onEnd) {
     start(before, turn) {
       stop();
       store.dispatch({ type: "replayStart", before, turn });
-      const pace = replayStepMs();
+      const pace = REPLAY_STEP_MS[store.state.settings.replay];
       if (pace === 0) {
         end(true); // 直接跳过: the outcome at once
         return;

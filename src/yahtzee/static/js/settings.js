@@ -1,114 +1,62 @@
-// P5: the player's settings, remembered in this browser (localStorage; no account): the
-// pace of the computer's replay, the theme, and the computer level last chosen in the lobby.
-// The theme is applied as soon as this module loads, before the first render.
+// P5: the player's settings — the pace of the computer's replay, the theme, the computer
+// level last chosen in the lobby and whether the live meter is shown. They live in the
+// store (`state.settings`, changed by the `setting` action); remember.js keeps them in this
+// browser. This module says which values exist and wires the 设置 dialog and the level
+// picker to the store. The level's names and the first one offered come from /api/config.
 
 import { CONFIG } from "./config.js";
 
-const KEY = "yahtzee.settings";
-
-const CHOICES = {
+export const CHOICES = {
   replay: ["slow", "normal", "fast", "skip"],
   theme: ["system", "light", "dark"],
   difficulty: CONFIG.difficulties.map((d) => d.id),
+  meter: ["shown", "hidden"],
 };
 
-// New players meet 普通; 高手 is one click away in the lobby.
-const DEFAULTS = { replay: "normal", theme: "system", difficulty: "intermediate" };
+export const DEFAULT_SETTINGS = Object.freeze({
+  replay: "normal",
+  theme: "system",
+  difficulty: CONFIG.suggested_difficulty,
+  meter: "shown",
+});
 
 /** Milliseconds between two steps of the computer's replay (U8); 0 = skip the replay. */
-const REPLAY_STEP_MS = { slow: 1300, normal: 800, fast: 350, skip: 0 };
+export const REPLAY_STEP_MS = { slow: 1300, normal: 800, fast: 350, skip: 0 };
 
-function load() {
-  const out = { ...DEFAULTS };
-  try {
-    const saved = JSON.parse(localStorage.getItem(KEY) || "{}");
-    for (const [name, allowed] of Object.entries(CHOICES)) {
-      if (saved && allowed.includes(saved[name])) out[name] = saved[name];
-    }
-  } catch {
-    // No storage (private mode) or a damaged value: the defaults.
+/** Wire the settings dialog and build the lobby's level picker (render.js shows the values). */
+export function installSettings(store) {
+  const $ = (id) => document.getElementById(id);
+  const set = (name, value) => store.dispatch({ type: "setting", name, value });
+  const dialog = $("settings-dialog");
+  let opener = null; // the button to give the focus back to (a DOM handle, not page state)
+
+  function open(event) {
+    opener = event.currentTarget;
+    store.flush(); // the dialog's fields show the current settings
+    dialog.showModal();
+    $("replay-speed").focus();
   }
-  return out;
-}
+  const close = () => dialog.open && dialog.close();
 
-const current = load();
-
-function save() {
-  try {
-    localStorage.setItem(KEY, JSON.stringify(current));
-  } catch {
-    // Storage full or forbidden: the setting still holds for this visit.
-  }
-}
-
-/** The value of setting `name` ("replay", "theme" or "difficulty"). */
-export function getSetting(name) {
-  return current[name];
-}
-
-/** Change a setting, remember it, and apply it at once. Unknown values are ignored. */
-export function setSetting(name, value) {
-  if (!CHOICES[name] || !CHOICES[name].includes(value)) return;
-  current[name] = value;
-  save();
-  if (name === "theme") applyTheme();
-}
-
-export function replayStepMs() {
-  return REPLAY_STEP_MS[current.replay];
-}
-
-/** "system" leaves the page to prefers-color-scheme (the CSS); otherwise force one theme. */
-function applyTheme() {
-  const root = document.documentElement;
-  if (current.theme === "system") delete root.dataset.theme;
-  else root.dataset.theme = current.theme;
-}
-
-applyTheme();
-
-// ----------------------------------------------------------------------- the dialog
-
-let opener = null;
-
-function dialog() {
-  return document.getElementById("settings-dialog");
-}
-
-function openSettings(event) {
-  opener = event.currentTarget;
-  document.getElementById("replay-speed").value = current.replay;
-  document.getElementById("theme-toggle").value = current.theme;
-  dialog().showModal();
-  document.getElementById("replay-speed").focus();
-}
-
-function closeSettings() {
-  const d = dialog();
-  if (d.open) d.close();
-}
-
-/** Wire the settings dialog and the lobby's level picker. */
-export function installSettings() {
   for (const id of ["settings-open", "settings-open-game"]) {
-    document.querySelector(`[data-testid="${id}"]`).addEventListener("click", openSettings);
+    document.querySelector(`[data-testid="${id}"]`).addEventListener("click", open);
   }
-  document.getElementById("settings-close").addEventListener("click", closeSettings);
-  const d = dialog();
-  d.addEventListener("close", () => {
+  $("settings-close").addEventListener("click", close);
+  dialog.addEventListener("close", () => {
     // Focus goes back to the button that opened the dialog (never to the page body).
     if (opener && opener.isConnected && opener.offsetParent !== null) opener.focus();
     opener = null;
   });
-  d.addEventListener("click", (event) => {
-    if (event.target === d) closeSettings(); // a click on the backdrop
+  dialog.addEventListener("click", (event) => {
+    if (event.target === dialog) close(); // a click on the backdrop
   });
-  document.getElementById("replay-speed").addEventListener("change", (event) => {
-    setSetting("replay", event.target.value);
-  });
-  document.getElementById("theme-toggle").addEventListener("change", (event) => {
-    setSetting("theme", event.target.value);
-  });
+  $("replay-speed").addEventListener("change", (e) => set("replay", e.target.value));
+  $("theme-toggle").addEventListener("change", (e) => set("theme", e.target.value));
+  $("meter-setting").addEventListener("change", (e) => set("meter", e.target.value));
+  $("live-meter-toggle").addEventListener("click", () =>
+    set("meter", store.state.settings.meter === "shown" ? "hidden" : "shown"),
+  );
+
   const picker = document.querySelector('[data-testid="difficulty"]');
   for (const level of CONFIG.difficulties) {
     const input = document.createElement("input");
@@ -120,13 +68,5 @@ export function installSettings() {
     label.append(input, name);
     picker.append(label);
   }
-  const radio = picker.querySelector(`input[value="${current.difficulty}"]`);
-  if (radio) radio.checked = true;
-  picker.addEventListener("change", (event) => setSetting("difficulty", event.target.value));
-}
-
-/** The computer level picked in the lobby. */
-export function chosenDifficulty() {
-  const checked = document.querySelector('[data-testid="difficulty"] input:checked');
-  return checked ? checked.value : current.difficulty;
+  picker.addEventListener("change", (event) => set("difficulty", event.target.value));
 }

@@ -1,7 +1,9 @@
-// Plain data: what the page knows. No DOM, no fetch. Everything about the rules (previews,
-// legality, totals, the computer's moves) lives in `game`, exactly as the server sent it.
+// Plain data: what the page knows — all of it, in one object held by the store (store.js).
+// No DOM, no fetch. Everything about the rules (previews, legality, totals, the computer's
+// moves) lives in `game`, exactly as the server sent it.
 
 import { CONFIG } from "./config.js";
+import { DEFAULT_SETTINGS } from "./settings.js";
 
 // [id, Chinese name] of each box, in card order; names of levels, modes and results.
 export const UPPER = CONFIG.categories.filter((c) => c.upper).map((c) => [c.id, c.zh]);
@@ -18,13 +20,15 @@ export const LIMITS = CONFIG.limits;
 
 export const ROUNDS = LIMITS.rounds;
 
-/** A fresh state object. */
-export function initialState() {
+/** A fresh state object; `settings` as remembered in this browser (settings.js). */
+export function initialState(settings = DEFAULT_SETTINGS) {
   return {
-    view: "lobby", // lobby | game | rules
+    view: "lobby", // lobby | game | rules | a lazy view's id (views.js)
     previousView: "lobby", // where 「返回」 on the rules page goes
+    settings, // P5: {replay, theme, difficulty, meter}, saved by an effect (effects.js)
     records: null, // GET /api/records
     saved: null, // the unfinished game (GET /api/games/current), for 「继续游戏」
+    lobbyVisit: 0, // bumps on every arrival in the lobby: its data must be this visit's (F2)
     lobbyReady: false, // this lobby visit's data has loaded: only then may its buttons act (F2)
     game: null, // the game object being played
     hold: [false, false, false, false, false], // the player's holds, sent with 「再掷」
@@ -38,15 +42,20 @@ export function initialState() {
     replay: null, // {before, steps, index}: the computer's turn being shown step by step
     message: { text: "", kind: "info", serial: 0, view: "game" },
     showGameOver: false,
+    // L4, the live meter: `asks` counts the figures asked for, `asking` is the last one
+    // ({serial, key, game, mode, announce});
+    // `figures` = the last answer ({game, expected_final, win_probability}); `said` = what
+    // its hidden live region says (a new serial is a new announcement, even of equal words).
+    meter: { asks: 0, asking: null, figures: null, said: { text: "", serial: 0, game: null } },
+    // A lazy view's page (views.js): {view, params, serial, status: loading|ready|error,
+    // data, error, ui}; `ui` is that view's own small state (changed by the `pageUi` action).
+    page: null,
   };
 }
 
-// U6/P3: the holds are the page's until the next roll. They are kept in this browser for the
-// game and version they belong to (one entry: any other game's or version's is stale), so
-// continuing the game or reloading the page shows them again.
-const HOLD_KEY = "yahtzee.hold";
-
-function holdable(g) {
+/** Whether the holds of `g` are the player's to keep (U6): the player's turn, dice thrown,
+ * rolls left. */
+export function holdable(g) {
   return (
     g !== null &&
     g.status === "in_progress" &&
@@ -54,45 +63,6 @@ function holdable(g) {
     g.dice !== null &&
     g.rolls_left > 0
   );
-}
-
-/** Store the holds of `state.game` (or drop them once that game has moved past them). Only
- * on the table: elsewhere `state.hold` may not be that game's (the lobby, before 继续游戏). */
-export function rememberHold(state) {
-  const g = state.game;
-  if (state.view !== "game") return;
-  try {
-    const stored = localStorage.getItem(HOLD_KEY);
-    if (holdable(g)) {
-      const value = JSON.stringify({ id: g.id, version: g.version, hold: state.hold });
-      if (stored !== value) localStorage.setItem(HOLD_KEY, value);
-    } else if (g !== null && stored !== null && JSON.parse(stored).id === g.id) {
-      localStorage.removeItem(HOLD_KEY);
-    }
-  } catch {
-    // No storage (private mode, quota): the holds just do not survive a reload.
-  }
-}
-
-/** The holds stored for exactly this game and version, or null (a stale entry is removed). */
-export function storedHold(game) {
-  try {
-    const stored = localStorage.getItem(HOLD_KEY);
-    if (stored === null) return null;
-    const entry = JSON.parse(stored);
-    const fits =
-      holdable(game) &&
-      entry.id === game.id &&
-      entry.version === game.version &&
-      Array.isArray(entry.hold) &&
-      entry.hold.length === 5 &&
-      entry.hold.every((h) => typeof h === "boolean");
-    if (fits) return entry.hold.slice();
-    localStorage.removeItem(HOLD_KEY);
-  } catch {
-    // Unreadable storage or entry: nothing to restore.
-  }
-  return null;
 }
 
 /** Whether the player may act on the table right now. */

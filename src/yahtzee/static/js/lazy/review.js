@@ -1,41 +1,14 @@
-// 复盘 (/review/{id}) and 统计 (/stats): pages of their own, reached from the end panel,
-// the lobby's recent games and the lobby link. Loaded on first visit by pages.js, which
-// main.js asks first when routing; everything else lives here and in stats.js.
+// 复盘 (/review/{id}): a lazy view (views.js), reached from the end panel and the lobby's
+// recent games. Draws GET /api/games/{id}/review (state.page.data); the decision shown is
+// the view's own state (page.ui.selected, the costliest one until the player picks).
 
-import { ApiError } from "../api.js";
 import { lineChart } from "./chart.js";
+import { el, fmt } from "./dom.js";
 import { CATEGORY_NAMES, DIFFICULTY_NAMES } from "../state.js";
-import { renderStats } from "./stats.js";
 
-export const MARK_NAMES = { best: "最佳", inaccuracy: "欠佳", mistake: "失误", blunder: "大错" };
+const MARK_NAMES = { best: "最佳", inaccuracy: "欠佳", mistake: "失误", blunder: "大错" };
 const MARKS = ["best", "inaccuracy", "mistake", "blunder"];
 
-/** GET a JSON API path; failures become ApiError with the server's Chinese message. */
-export async function getJson(path) {
-  let response;
-  try {
-    response = await fetch(path, { headers: { Accept: "application/json" }, credentials: "same-origin" });
-  } catch {
-    throw new ApiError(0, "network", "连不上服务器，请检查网络后再试。");
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const err = data && data.error ? data.error : {};
-    throw new ApiError(response.status, err.code || `http_${response.status}`, err.message || `服务器出错了（${response.status}）。`);
-  }
-  return data;
-}
-
-/** An HTML element with a class and text. */
-export function el(tag, className = "", text = null, attrs = {}) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== null) e.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  return e;
-}
-
-export const fmt = (v, digits = 1) => (v === null || v === undefined ? "—" : Number(v).toFixed(digits));
 const signed = (v) => (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v).toFixed(1);
 
 function choiceText(choice) {
@@ -233,7 +206,16 @@ function decisionList(r, select) {
   return section;
 }
 
-function renderReview(body, r) {
+/** The decision shown first: the costliest (the first of equals). */
+function worst(decisions) {
+  let i = 0;
+  decisions.forEach((d, j) => {
+    if (d.loss > decisions[i].loss) i = j;
+  });
+  return i;
+}
+
+function draw(body, r, select) {
   const vs = r.mode === "vs_computer";
   const intro = el(
     "p",
@@ -243,79 +225,29 @@ function renderReview(body, r) {
       : `单人挑战：${r.final_score} 分。`,
   );
   const layout = el("div", "rv-layout");
-  const side = el("div", "rv-side");
-  let selected = -1;
-  const select = (i, focus = true) => {
-    selected = i;
-    for (const b of body.querySelectorAll(".rv-item")) b.setAttribute("aria-pressed", String(Number(b.dataset.index) === i));
-    side.replaceChildren(positionPanel(r.decisions[i]));
-    if (focus) side.querySelector("h2").focus({ preventScroll: window.innerWidth > 700 });
-  };
-  layout.append(decisionList(r, select), side);
+  layout.append(decisionList(r, select), el("div", "rv-side"));
   body.replaceChildren(intro, summary(r), timelineSection(r, select), layout);
-  // Start on the costliest decision (or the first), without moving the focus.
-  if (r.decisions.length) {
-    let worst = 0;
-    r.decisions.forEach((d, i) => {
-      if (d.loss > r.decisions[worst].loss) worst = i;
-    });
-    select(worst, false);
-  }
-  return selected;
 }
 
-// ------------------------------------------------------------------------------ routing
-
-/**
- * Install the two pages. `ctx` = {state, show(view), afterRender(fn)} (the page's store:
- * `show` dispatches the view change). Returns {route(path)}: true when the path is one of
- * these pages (main.js then stops routing).
- */
-export function installReviewPages(ctx) {
-  let loadSerial = 0;
-
-  function show(view, title) {
-    ctx.show(view);
-    ctx.afterRender(() => {
-      document.title = title;
-      window.scrollTo(0, 0);
-      document.getElementById(`${view}-title`).focus({ preventScroll: true });
-    });
-  }
-
-  async function load(view, path, draw) {
-    const body = document.getElementById(`${view}-body`);
-    const serial = ++loadSerial;
-    body.setAttribute("aria-busy", "true");
-    body.replaceChildren(el("p", "fine", view === "review" ? "正在复盘……" : "正在统计……"));
-    try {
-      const data = await getJson(path);
-      if (serial !== loadSerial) return;
-      draw(body, data);
-    } catch (err) {
-      if (serial !== loadSerial) return;
-      const text = err instanceof ApiError ? err.message : "出错了，请稍后再试。";
-      const p = el("p", "rv-error", text, { role: "alert", "data-testid": `${view}-error` });
-      body.replaceChildren(p);
-    } finally {
-      if (serial === loadSerial) body.removeAttribute("aria-busy");
+export const view = {
+  render(body, page, ctx) {
+    const r = page.data;
+    const select = (i) => {
+      ctx.dispatch({ type: "pageUi", ui: { selected: i } });
+      ctx.afterRender(() => {
+        const heading = body.querySelector(".rv-side h2");
+        if (heading) heading.focus({ preventScroll: window.innerWidth > 700 });
+      });
+    };
+    if (!body.firstChild) draw(body, r, select);
+    if (!r.decisions.length) return;
+    const selected = page.ui.selected ?? worst(r.decisions);
+    const side = body.querySelector(".rv-side");
+    if (side.dataset.selected === String(selected)) return;
+    side.dataset.selected = String(selected);
+    for (const b of body.querySelectorAll(".rv-item")) {
+      b.setAttribute("aria-pressed", String(Number(b.dataset.index) === selected));
     }
-  }
-
-  function route(path) {
-    const review = path.match(/^\/review\/([0-9A-Za-z_-]{1,64})$/);
-    if (review) {
-      show("review", "快艇骰子 · 复盘");
-      load("review", `/api/games/${encodeURIComponent(review[1])}/review`, renderReview);
-      return true;
-    }
-    if (path === "/stats") {
-      show("stats", "快艇骰子 · 统计");
-      load("stats", "/api/stats", renderStats);
-      return true;
-    }
-    return false;
-  }
-
-  return { route };
-}
+    side.replaceChildren(positionPanel(r.decisions[selected]));
+  },
+};

@@ -1,9 +1,9 @@
-// 统计 (/stats): this browser's games beside the expert (GET /api/stats). Drawn by
-// review.js's router into #stats-body.
+// 统计 (/stats): this browser's games beside the expert (GET /api/stats, state.page.data).
+// A lazy view (views.js).
 
 import { barChart, lineChart } from "./chart.js";
+import { el, fmt } from "./dom.js";
 import { CATEGORY_NAMES, DIFFICULTY_NAMES } from "../state.js";
-import { el, fmt } from "./review.js";
 
 const pct = (v) => (v === null || v === undefined ? "—" : `${(v * 100).toFixed(0)}%`);
 
@@ -144,7 +144,11 @@ function boxesSection(boxes) {
   return s;
 }
 
-/** Draw the stats object into ``body``. */
-export function renderStats(body, data) {
-  body.replaceChildren(soloSection(data.solo), vsSection(data.vs), boxesSection(data.boxes));
-}
+export const view = {
+  /** Draw the stats into `body` (once per page: nothing in it changes afterwards). */
+  render(body, page) {
+    if (body.firstChild) return;
+    const data = page.data;
+    body.replaceChildren(soloSection(data.solo), vsSection(data.vs), boxesSection(data.boxes));
+  },
+};

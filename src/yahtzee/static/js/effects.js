@@ -1,0 +1,29 @@
+// What follows from a new state, outside the DOM: the store (store.js) calls each effect
+// with `(state, previous, store)` after every change, before the next render, so a render
+// never writes storage or starts a request. Effects may dispatch (the store queues them).
+
+import { meterWanted } from "./meter.js";
+import { saveHold, saveSettings } from "./remember.js";
+
+/** Keep the settings and this turn's holds in this browser (P5, U6/P3). */
+export function remember(state, previous) {
+  if (state.settings !== previous.settings) saveSettings(state.settings);
+  if (state.game !== previous.game || state.hold !== previous.hold || state.view !== previous.view) {
+    saveHold(state);
+  }
+}
+
+/** L4: ask the server for the live meter's figure of a new position (once per position). */
+export function meterEffect(api) {
+  return (_state, _previous, store) => {
+    const now = store.state; // the latest state (changes queued behind this one included)
+    const key = meterWanted(now);
+    if (key === null) return;
+    store.dispatch({ type: "meterAsk", key, game: now.game });
+    const { serial } = store.state.meter.asking;
+    api.meter(now.game.id).then(
+      (figures) => store.dispatch({ type: "meterFigures", serial, figures }),
+      () => {}, // no figure this time: the last one stays (the meter is never an error)
+    );
+  };
+}

@@ -1,0 +1,55 @@
+// The one table of addresses: the page's own (each view has a real address, and the server
+// answers every one of them with the same page: SPA_PATHS in server/app.py, checked by
+// tests/js/paths.test.js) and the API's (docs/api.md). Nothing else in the page writes a path.
+
+const enc = encodeURIComponent;
+
+/** The page's addresses. `:name` is one path segment (a game id). */
+export const PAGES = {
+  lobby: "/",
+  game: "/game",
+  rules: "/rules",
+  review: "/review/:id",
+  stats: "/stats",
+};
+
+/** The API's paths, by what they answer (docs/api.md). */
+export const API = {
+  config: () => "/api/config",
+  records: () => "/api/records",
+  games: () => "/api/games",
+  current: () => "/api/games/current",
+  game: (id) => `/api/games/${enc(id)}`,
+  roll: (id) => `/api/games/${enc(id)}/roll`,
+  score: (id) => `/api/games/${enc(id)}/score`,
+  hint: (id) => `/api/games/${enc(id)}/hint`,
+  meter: (id) => `/api/games/${enc(id)}/meter`,
+  review: (id) => `/api/games/${enc(id)}/review`,
+  stats: () => "/api/stats",
+};
+
+// A game id as the server writes it (URL-safe, at most 64 characters).
+const SEGMENT = "([0-9A-Za-z_-]{1,64})";
+const PATTERNS = Object.entries(PAGES).map(([view, path]) => {
+  const names = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+  return { view, names, re: new RegExp(`^${path.replace(/:\w+/g, SEGMENT)}$`) };
+});
+
+/** The address of one of the page's own files (`name` relative to static/, e.g.
+ * "css/review.css"), under the same release prefix as this module (server/assets.py). */
+export const asset = (name) => new URL(`../${name}`, import.meta.url).href;
+
+/** `{view, params}` for an address (trailing slashes ignored); the lobby for anything else. */
+export function match(pathname) {
+  const path = pathname.replace(/\/+$/, "") || "/";
+  for (const { view, names, re } of PATTERNS) {
+    const m = path.match(re);
+    if (m) return { view, params: Object.fromEntries(names.map((n, i) => [n, m[i + 1]])) };
+  }
+  return { view: "lobby", params: {} };
+}
+
+/** The address of `view` (with its `params`, e.g. `{id}` for a review). */
+export function href(view, params = {}) {
+  return PAGES[view].replace(/:(\w+)/g, (_, name) => enc(params[name]));
+}

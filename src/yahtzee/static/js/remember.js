@@ -1,0 +1,89 @@
+// What this browser remembers (localStorage; no account): the settings (P5), the meter's
+// shown/hidden choice (L4) and this turn's holds (U6/P3). Read once at start (main.js) or
+// when a game is entered (actions.js); written only by the effects (effects.js), never by
+// a render. Storage may be missing or full (private mode): then nothing is remembered.
+
+import { CHOICES, DEFAULT_SETTINGS } from "./settings.js";
+import { holdable } from "./state.js";
+
+const SETTINGS_KEY = "yahtzee.settings";
+const METER_KEY = "yahtzee.meter"; // "shown" | "hidden"
+// The holds are kept for the game and version they belong to (one entry: any other game's
+// or version's is stale), so continuing the game or reloading the page shows them again.
+const HOLD_KEY = "yahtzee.hold";
+
+function read(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else if (localStorage.getItem(key) !== value) localStorage.setItem(key, value);
+  } catch {
+    // Storage full or forbidden: the value still holds for this visit.
+  }
+}
+
+/** The settings as saved (each unknown or damaged value replaced by its default). */
+export function loadSettings() {
+  const out = { ...DEFAULT_SETTINGS };
+  try {
+    const saved = JSON.parse(read(SETTINGS_KEY) || "{}");
+    for (const [name, allowed] of Object.entries(CHOICES)) {
+      if (name !== "meter" && saved && allowed.includes(saved[name])) out[name] = saved[name];
+    }
+  } catch {
+    // A damaged value: the defaults.
+  }
+  if (read(METER_KEY) === "hidden") out.meter = "hidden";
+  return out;
+}
+
+export function saveSettings(settings) {
+  const { meter, ...rest } = settings;
+  write(SETTINGS_KEY, JSON.stringify(rest));
+  write(METER_KEY, meter);
+}
+
+/** Store the holds of `state.game` (or drop them once that game has moved past them). Only
+ * on the table: elsewhere `state.hold` may not be that game's (the lobby, before 继续游戏). */
+export function saveHold(state) {
+  const g = state.game;
+  if (state.view !== "game" || g === null) return;
+  if (holdable(g)) {
+    write(HOLD_KEY, JSON.stringify({ id: g.id, version: g.version, hold: state.hold }));
+    return;
+  }
+  try {
+    const stored = read(HOLD_KEY);
+    if (stored !== null && JSON.parse(stored).id === g.id) write(HOLD_KEY, null);
+  } catch {
+    // An unreadable entry: left for storedHold to drop.
+  }
+}
+
+/** The holds stored for exactly this game and version, or null (a stale entry is removed). */
+export function storedHold(game) {
+  try {
+    const stored = read(HOLD_KEY);
+    if (stored === null) return null;
+    const entry = JSON.parse(stored);
+    const fits =
+      holdable(game) &&
+      entry.id === game.id &&
+      entry.version === game.version &&
+      Array.isArray(entry.hold) &&
+      entry.hold.length === 5 &&
+      entry.hold.every((h) => typeof h === "boolean");
+    if (fits) return entry.hold.slice();
+  } catch {
+    // Unreadable entry: nothing to restore.
+  }
+  write(HOLD_KEY, null);
+  return null;
+}

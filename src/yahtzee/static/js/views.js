@@ -1,0 +1,157 @@
+// Lazy views: pages whose code loads on their first visit only, so the first load of the
+// game stays small (P6). 规则, 复盘 and 统计 are three; every later page is added the same way:
+//
+//   1. paths.js: its address in PAGES (and its API paths in API, its calls in api.js);
+//      server/app.py: the same address in SPA_PATHS (tests/js/paths.test.js checks).
+//   2. Here, in LAZY: its heading, its loading text, `load(params)` (the api call for its
+//      data, run as an effect when the address is opened) and `module` (the import);
+//      `back: "return"` for a 「← 返回」 to the view it was opened from, which keeps the
+//      table as it was (the default is 「← 大厅」, and the table's replay stops).
+//   3. lazy/<name>.js exports `view = {render(body, page, ctx), reducers?}`. `render` draws
+//      `state.page` ({params, status, data, ui}; only called once data is "ready") into
+//      the view's body: DOM only — no fetch, no storage — and any number of times (the
+//      loader empties the body for each new page; draw what is missing, update the rest).
+//      Its event handlers call `ctx.dispatch(action)`: `pageUi` for the view's own small
+//      state in `page.ui`, or actions of its own (`reducers`, pure, added to the funnel on
+//      load); `ctx.afterRender(fn)` moves the focus; `ctx.api` and `ctx.open(path)` are there
+//      for a handler's requests and links. Shared helpers live in lazy/dom.js (never import
+//      one view from another: the modules form no cycle, tests/js/modules.test.js checks).
+//   4. messages.js VIEW_TITLES: its document title; css: an optional stylesheet of its own.
+// This module builds each view's <section> (back link, heading, message slot, body), so
+// index.html needs nothing for a new view.
+
+import { ApiError, api } from "./api.js";
+import { asset, href } from "./paths.js";
+import { addReducers } from "./reducer.js";
+
+export const LAZY = {
+  rules: {
+    heading: "快艇骰子规则",
+    loading: "正在打开规则……",
+    back: "return",
+    className: "rules",
+    load: () => api.text(asset("rules.html")),
+    module: () => import("./lazy/rules.js"),
+  },
+  review: {
+    heading: "复盘",
+    loading: "正在复盘……",
+    css: "css/review.css",
+    load: ({ id }) => api.review(id),
+    module: () => import("./lazy/review.js"),
+  },
+  stats: {
+    heading: "我的统计",
+    loading: "正在统计……",
+    css: "css/review.css",
+    load: () => api.stats(),
+    module: () => import("./lazy/stats.js"),
+  },
+};
+
+const loaded = new Map(); // view id → its module's `view` (loaded code, not page state)
+
+function el(tag, attrs, text = "") {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  e.textContent = text;
+  return e;
+}
+
+function stylesheet(name) {
+  const url = asset(name);
+  if (document.querySelector(`link[href="${url}"]`)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = el("link", { rel: "stylesheet", href: url });
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve); // the page still works unstyled
+    document.head.append(link);
+  });
+}
+
+async function loadModule(id) {
+  const entry = LAZY[id];
+  if (!loaded.has(id)) {
+    const [m] = await Promise.all([entry.module(), entry.css ? stylesheet(entry.css) : null]);
+    if (m.view.reducers) addReducers(m.view.reducers);
+    loaded.set(id, m.view);
+  }
+  return loaded.get(id);
+}
+
+/** Build the lazy views' sections; returns {open(view, params), render(state)}. `open`
+ * shows the view at once (its heading has the focus) and loads its module and data;
+ * `render` is called by the page's render with the state (pure: DOM only). */
+export function installLazyViews(store, { open: openPath }) {
+  const main = document.getElementById("main");
+  for (const [id, entry] of Object.entries(LAZY)) {
+    const section = el("section", {
+      id: `view-${id}`,
+      class: `view ${entry.className || `${id}-view`}`,
+      "aria-labelledby": `${id}-title`,
+    });
+    section.hidden = true;
+    const back = el("p", {});
+    const attrs = { class: "btn btn-small", "data-testid": `${id}-back`, id: `${id}-back` };
+    back.append(
+      entry.back === "return"
+        ? el("button", { type: "button", ...attrs }, "← 返回")
+        : el("a", { href: href("lobby"), "data-nav": "lobby", ...attrs }, "← 大厅"),
+    );
+    section.append(
+      back,
+      el("h1", { id: `${id}-title`, class: "view-title", tabindex: "-1" }, entry.heading),
+      el("div", { class: "message-slot", "data-slot": id }),
+      el("div", { id: `${id}-body`, "data-testid": `${id}-body` }),
+    );
+    main.append(section);
+  }
+
+  const ctx = {
+    dispatch: (action) => store.dispatch(action),
+    afterRender: (fn) => store.afterRender(fn),
+    api,
+    open: openPath,
+  };
+
+  function open(view, params) {
+    store.dispatch({ type: "pageOpen", view, params });
+    const { serial } = store.state.page;
+    store.afterRender(() => {
+      window.scrollTo(0, 0);
+      document.getElementById(`${view}-title`).focus({ preventScroll: true });
+    });
+    Promise.all([loadModule(view), LAZY[view].load(params)]).then(
+      ([, data]) => store.dispatch({ type: "pageLoaded", serial, data }),
+      (err) => {
+        if (!(err instanceof ApiError)) console.warn(err);
+        const error = err instanceof ApiError ? err.message : "出错了，请稍后再试。";
+        store.dispatch({ type: "pageFailed", serial, error });
+      },
+    );
+  }
+
+  function render(state) {
+    const page = state.page;
+    if (!LAZY[state.view] || !page || page.view !== state.view) return;
+    const body = document.getElementById(`${page.view}-body`);
+    const key = `${page.serial}:${page.status}`;
+    if (body.dataset.key !== key) {
+      body.dataset.key = key;
+      if (page.status === "loading") {
+        body.setAttribute("aria-busy", "true");
+        body.replaceChildren(el("p", { class: "fine" }, LAZY[page.view].loading));
+      } else {
+        body.removeAttribute("aria-busy");
+        body.replaceChildren();
+      }
+      if (page.status === "error") {
+        const attrs = { class: "rv-error", role: "alert", "data-testid": `${page.view}-error` };
+        body.append(el("p", attrs, page.error));
+      }
+    }
+    if (page.status === "ready") loaded.get(page.view).render(body, page, ctx);
+  }
+
+  return { open, render };
+}

@@ -1,0 +1,69 @@
+// The page's modules as files: one table of addresses (paths.js) that agrees with the
+// server's and the API's docs, one fetch (api.js), one storage (remember.js), and no import
+// cycle — the lazy views included (a cycle would load one view's code with another's).
+
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { test } from "node:test";
+
+const ROOT = new URL("../../", import.meta.url);
+const JS = new URL("src/yahtzee/static/js/", ROOT);
+const read = (url) => readFileSync(url, "utf-8");
+const MODULES = [
+  ...readdirSync(JS).filter((f) => f.endsWith(".js")),
+  ...readdirSync(new URL("lazy/", JS)).filter((f) => f.endsWith(".js")).map((f) => `lazy/${f}`),
+];
+const source = Object.fromEntries(MODULES.map((m) => [m, read(new URL(m, JS))]));
+
+/** Every module a module imports, statically or with import(), as paths under js/. */
+function imports(name) {
+  const dir = name.includes("/") ? name.slice(0, name.lastIndexOf("/") + 1) : "";
+  const found = source[name].matchAll(/^import\s[^;]*?"(\.{1,2}\/[^"]+)"|import\(\s*"(\.{1,2}\/[^"]+)"/gm);
+  return [...found].map(([, a, b]) => new URL(a || b, new URL(dir, "file:///js/")).pathname.slice(4));
+}
+
+test("the modules form no import cycle (lazy views included)", () => {
+  const state = {}; // undefined: not seen, 1: on the path, 2: done
+  const visit = (name, path) => {
+    assert.ok(name in source, `${path.at(-1)} imports a missing ${name}`);
+    if (state[name] === 2) return;
+    assert.notEqual(state[name], 1, `import cycle: ${[...path, name].join(" → ")}`);
+    state[name] = 1;
+    for (const next of imports(name)) visit(next, [...path, name]);
+    state[name] = 2;
+  };
+  for (const name of MODULES) visit(name, []);
+  assert.ok(imports("views.js").includes("lazy/review.js"), "the graph sees import()");
+  assert.ok(imports("render.js").includes("state.js"), "and imports over several lines");
+  assert.ok(imports("lazy/stats.js").includes("state.js"), "and ../ paths");
+});
+
+test("one fetch, one storage, one table of API paths", () => {
+  for (const [name, text] of Object.entries(source)) {
+    if (name !== "api.js") assert.doesNotMatch(text, /\bfetch\(/, `${name} fetches by itself`);
+    if (name !== "remember.js") assert.doesNotMatch(text, /localStorage/, `${name} uses storage`);
+    if (name !== "paths.js") assert.doesNotMatch(text, /["`]\/api\//, `${name} writes an API path`);
+  }
+});
+
+test("every page address is one the server answers with the page (SPA_PATHS)", async () => {
+  globalThis.document = { getElementById: () => null };
+  const { PAGES, API, match, href } = await import(new URL("paths.js", JS));
+  const app = read(new URL("src/yahtzee/server/app.py", ROOT));
+  const spa = [...app.match(/SPA_PATHS = \(([^)]*)\)/)[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  for (const [view, path] of Object.entries(PAGES)) {
+    const served = path.replace(/:\w+/g, "{game_id}");
+    assert.ok(spa.includes(served), `${view} (${path}) is missing from SPA_PATHS in app.py`);
+    const params = path.includes(":") ? { id: "aZ_-9" } : {};
+    assert.deepEqual(match(href(view, params)), { view, params });
+  }
+  assert.equal(match("/review/a b").view, "lobby", "not a game id");
+  assert.equal(match("/stats/").view, "stats");
+  assert.equal(match("/nowhere").view, "lobby");
+  // Each API path is documented (docs/api.md writes the id as {id}).
+  const docs = read(new URL("docs/api.md", ROOT));
+  for (const [name, path] of Object.entries(API)) {
+    const documented = path("{id}").replace("%7Bid%7D", "{id}");
+    assert.ok(docs.includes(documented), `API.${name}: ${documented} is not in docs/api.md`);
+  }
+});

@@ -1,0 +1,230 @@
+// The page's shape (chessground's): one state, one mutation funnel (reducer.js), effects
+// after each change (effects.js), one render per frame that only draws. These run the
+// store, the funnel, the effects and the one fetch wrapper in Node, with no browser; the
+// render itself is checked in a real browser (tests/e2e/test_render.py).
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+const CONFIG_TEXT = readFileSync(new URL("./config.json", import.meta.url), "utf-8");
+const CONFIG = JSON.parse(CONFIG_TEXT);
+globalThis.document = {
+  getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : null),
+};
+
+/** A localStorage that counts its writes. */
+function fakeStorage(initial = {}) {
+  const data = new Map(Object.entries(initial));
+  const writes = [];
+  return {
+    data,
+    writes,
+    getItem: (k) => (data.has(k) ? data.get(k) : null),
+    setItem: (k, v) => (writes.push(["set", k, v]), data.set(k, String(v))),
+    removeItem: (k) => (writes.push(["remove", k]), data.delete(k)),
+  };
+}
+globalThis.localStorage = fakeStorage();
+
+const frames = [];
+globalThis.requestAnimationFrame = (fn) => frames.push(fn);
+globalThis.cancelAnimationFrame = () => {};
+const nextFrame = () => frames.shift()();
+
+const JS = "../../src/yahtzee/static/js";
+const { reduce, addReducers } = await import(`${JS}/reducer.js`);
+const { initialState } = await import(`${JS}/state.js`);
+const { createStore } = await import(`${JS}/store.js`);
+const { meterEffect, remember } = await import(`${JS}/effects.js`);
+const { meterWanted } = await import(`${JS}/meter.js`);
+const { DEFAULT_SETTINGS } = await import(`${JS}/settings.js`);
+const { loadSettings, storedHold } = await import(`${JS}/remember.js`);
+const { ApiError, api, request } = await import(`${JS}/api.js`);
+
+function game(over = {}) {
+  const boxes = {};
+  return {
+    id: "g1", version: 1, mode: "solo", difficulty: null, status: "in_progress", round: 1,
+    current_player: "human", dice: null, rolls_left: 3, hints_left: 3,
+    players: { human: { boxes, total: 0 } }, preview: null, computer_turn: null, turns: [],
+    ...over,
+  };
+}
+
+/** A store with the page's real funnel and effects, a render that only counts, and an
+ * api whose meter answers when the test says so. */
+function page(settings = DEFAULT_SETTINGS) {
+  const asked = [];
+  const fakeApi = {
+    meter: (id) =>
+      new Promise((resolve, reject) => asked.push({ id, resolve, reject })),
+  };
+  const renders = [];
+  const store = createStore(reduce, initialState(settings), {
+    render: (s) => renders.push(s),
+    effects: [remember, meterEffect(fakeApi)],
+  });
+  frames.length = 0;
+  return { store, asked, renders };
+}
+
+const onTable = (store, g = game()) => {
+  store.dispatch({ type: "enterGame", game: g });
+  store.dispatch({ type: "navigate", view: "game" });
+};
+
+test("effects see every change, in order, before the render; an effect's dispatch is queued", () => {
+  const seen = [];
+  const store = createStore(reduce, initialState(), {
+    render: () => seen.push("render"),
+    effects: [
+      (s, before, st) => {
+        seen.push(`${before.message.serial}→${s.message.serial}`);
+        if (s.message.text === "一") st.dispatch({ type: "say", text: "二" });
+      },
+      (s) => seen.push(`second sees ${s.message.serial}`),
+    ],
+  });
+  frames.length = 0;
+  store.dispatch({ type: "say", text: "一" });
+  // The first change reaches both effects before the one it caused.
+  assert.deepEqual(seen, ["0→1", "second sees 1", "1→2", "second sees 2"]);
+  assert.equal(frames.length, 1, "one frame for both changes");
+  nextFrame();
+  assert.deepEqual(seen.slice(4), ["render"]);
+});
+
+test("the render callback is called with the state only: rendering twice asks and stores nothing", async () => {
+  const { store, asked, renders } = page();
+  onTable(store);
+  nextFrame();
+  const writes = localStorage.writes.length;
+  const asks = asked.length;
+  store.flush();
+  store.flush();
+  assert.equal(renders.at(-1), renders.at(-2), "the same state, drawn again");
+  assert.equal(asked.length, asks, "no request from a render");
+  assert.equal(localStorage.writes.length, writes, "no storage written by a render");
+});
+
+test("L4: the meter is asked once per position, never during a replay, hidden or off the table", async () => {
+  const { store, asked } = page();
+  onTable(store);
+  assert.equal(asked.length, 1, "the new game's first figure");
+  store.dispatch({ type: "say", text: "x" }); // same position: not asked again
+  assert.equal(asked.length, 1);
+  const rolled = game({ version: 2, dice: [1, 2, 3, 4, 5], rolls_left: 2 });
+  store.dispatch({ type: "rolled", game: rolled, hold: [false, false, false, false, false] });
+  assert.equal(asked.length, 2);
+  // Answers out of order: only the last one asked for is shown, and a roll is not said aloud.
+  asked[1].resolve({ expected_final: 240.5, win_probability: null });
+  asked[0].resolve({ expected_final: 254.6, win_probability: null });
+  await new Promise((r) => setTimeout(r));
+  assert.equal(store.state.meter.figures.expected_final, 240.5);
+  assert.equal(store.state.meter.said.text, "");
+  // A new turn of the same game is said once.
+  store.dispatch({ type: "resync", game: game({ version: 3, round: 2 }) });
+  asked[2].resolve({ expected_final: 250, win_probability: null });
+  await new Promise((r) => setTimeout(r));
+  assert.equal(store.state.meter.said.text, "预计终局 250.0 分。");
+  // Hidden: nothing asked; shown again: asked, and not said.
+  store.dispatch({ type: "setting", name: "meter", value: "hidden" });
+  store.dispatch({ type: "resync", game: game({ version: 4, round: 3 }) });
+  assert.equal(asked.length, 3);
+  store.dispatch({ type: "setting", name: "meter", value: "shown" });
+  assert.equal(asked.length, 4);
+  assert.equal(store.state.meter.asking.announce, false);
+  // The computer's turn being replayed, and the lobby: nothing asked.
+  const s = store.state;
+  assert.equal(meterWanted({ ...s, meter: { ...s.meter, asking: null }, replay: { steps: [] } }), null);
+  assert.equal(meterWanted({ ...s, meter: { ...s.meter, asking: null }, view: "lobby" }), null);
+});
+
+test("P5/U6: settings and holds are written by the effect only when they change", () => {
+  globalThis.localStorage = fakeStorage();
+  const { store } = page();
+  store.dispatch({ type: "say", text: "nothing to keep" });
+  assert.deepEqual(localStorage.writes, []);
+  store.dispatch({ type: "setting", name: "replay", value: "fast" });
+  store.dispatch({ type: "setting", name: "replay", value: "warp" }); // unknown: ignored
+  assert.equal(store.state.settings.replay, "fast");
+  assert.equal(JSON.parse(localStorage.getItem("yahtzee.settings")).replay, "fast");
+  store.dispatch({ type: "setting", name: "meter", value: "hidden" });
+  assert.equal(localStorage.getItem("yahtzee.meter"), "hidden");
+  const g = game({ dice: [2, 2, 5, 6, 1], rolls_left: 2 });
+  onTable(store, g);
+  store.dispatch({ type: "toggleHold", index: 1 });
+  assert.deepEqual(JSON.parse(localStorage.getItem("yahtzee.hold")).hold, [false, true, false, false, false]);
+  assert.deepEqual(storedHold(g), [false, true, false, false, false]);
+  assert.deepEqual(loadSettings(), { ...DEFAULT_SETTINGS, replay: "fast", meter: "hidden" });
+});
+
+test("the page copies no defaults: the first level offered is /api/config's suggested one", () => {
+  assert.equal(DEFAULT_SETTINGS.difficulty, CONFIG.suggested_difficulty);
+  globalThis.localStorage = fakeStorage({ "yahtzee.settings": '{"difficulty": "grandmaster", "theme": 3}' });
+  assert.deepEqual(loadSettings(), DEFAULT_SETTINGS);
+  globalThis.localStorage = fakeStorage({ "yahtzee.settings": "{damaged" });
+  assert.deepEqual(loadSettings(), DEFAULT_SETTINGS);
+});
+
+test("a lazy view's page: the latest opening wins; its own state goes through the funnel", () => {
+  let s = reduce(initialState(), { type: "pageOpen", view: "review", params: { id: "a" } });
+  const first = s.page.serial;
+  s = reduce(s, { type: "pageOpen", view: "stats", params: {} });
+  assert.equal(s.view, "stats");
+  assert.equal(s.previousView, "review");
+  assert.equal(reduce(s, { type: "pageLoaded", serial: first, data: 1 }), s, "a late answer");
+  s = reduce(s, { type: "pageLoaded", serial: s.page.serial, data: { solo: {} } });
+  assert.equal(s.page.status, "ready");
+  s = reduce(s, { type: "pageUi", ui: { selected: 3 } });
+  assert.deepEqual(s.page.ui, { selected: 3 });
+  const failed = reduce(reduce(s, { type: "pageOpen", view: "review", params: { id: "b" } }), {
+    type: "pageFailed", serial: s.page.serial + 1, error: "找不到",
+  });
+  assert.deepEqual([failed.page.status, failed.page.error], ["error", "找不到"]);
+});
+
+test("a lazy view's own actions join the one funnel; a name is never taken twice", () => {
+  const trainerAnswered = (state, { answer }) => ({ ...state, page: { ...state.page, ui: { answer } } });
+  addReducers({ trainerAnswered });
+  addReducers({ trainerAnswered }); // the same module loaded again: fine
+  const s = reduce(
+    reduce(initialState(), { type: "pageOpen", view: "trainer", params: {} }),
+    { type: "trainerAnswered", answer: 2 },
+  );
+  assert.equal(s.page.ui.answer, 2);
+  assert.throws(() => addReducers({ navigate: () => null }), /action navigate exists/);
+  assert.throws(() => reduce(initialState(), { type: "toString" }), /unknown action/);
+});
+
+test("one fetch wrapper, one error shape: the server's {error: {code, message}}", async () => {
+  const answer = (status, body, text = JSON.stringify(body)) => async () => ({
+    ok: status < 400, status,
+    json: async () => JSON.parse(text),
+    text: async () => text,
+  });
+  const seen = [];
+  globalThis.fetch = async (path, init) => (seen.push([path, init]), answer(409, {
+    error: { code: "game_in_progress", message: "你还有一局没下完" },
+  })());
+  await assert.rejects(api.create("solo", null), (e) => {
+    assert.ok(e instanceof ApiError);
+    assert.deepEqual([e.status, e.code, e.message], [409, "game_in_progress", "你还有一局没下完"]);
+    return true;
+  });
+  assert.equal(seen[0][0], "/api/games");
+  assert.equal(seen[0][1].method, "POST");
+  assert.equal(seen[0][1].credentials, "same-origin");
+  globalThis.fetch = answer(502, null, "<html>bad gateway</html>");
+  await assert.rejects(api.meter("g/1"), { status: 502, code: "http_502" });
+  globalThis.fetch = async () => {
+    throw new TypeError("offline");
+  };
+  await assert.rejects(api.stats(), { status: 0, code: "network" });
+  globalThis.fetch = async (path) => (seen.push([path]), answer(200, null, "<p>规则</p>")());
+  assert.equal(await request("GET", "/rules.html", undefined, "text"), "<p>规则</p>");
+  globalThis.fetch = async (path) => (seen.push([path]), answer(200, { ok: 1 })());
+  await api.review("a b");
+  assert.equal(seen.at(-1)[0], "/api/games/a%20b/review");
+});

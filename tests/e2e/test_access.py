@@ -112,6 +112,7 @@ def test_phone_viewport_has_no_horizontal_scroll(browser: Browser, server_url: s
     assert box is not None
     assert box["y"] + box["height"] <= 667
     ui.by("rules-link-game").click()
+    expect(ui.page.locator("#rules-faq")).to_be_visible()
     no_sideways_scroll("rules")
     context.close()
     assert console.errors == []
@@ -178,7 +179,7 @@ def test_no_console_errors_on_any_page(ui: Table, console: ConsoleWatch) -> None
 
     fits("lobby")
     ui.by("rules-link").click()
-    expect(page.locator("#view-rules")).to_be_visible()
+    expect(page.locator("#rules-faq")).to_be_visible()  # the lazy view's text has arrived
     fits("rules")
     page.get_by_test_id("rules-back").click()
     ui.start_vs("novice")

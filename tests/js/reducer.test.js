@@ -281,3 +281,14 @@ test("U6: entering a game restores the holds kept for it", () => {
   assert.deepEqual(s.hold, [true, true, false, false, true]);
   assert.deepEqual(run(initialState(), { type: "enterGame", game: g, hold: null }).hold, [false, false, false, false, false]);
 });
+
+test("mode and level names come from /api/config (the page copies none)", async () => {
+  const { modeName, savedName, started } = await import("../../src/yahtzee/static/js/messages.js");
+  const config = JSON.parse(CONFIG_TEXT);
+  const vs = config.modes.vs_computer;
+  const level = config.difficulties.find((d) => d.id === "intermediate").zh;
+  assert.equal(modeName("solo", null), config.modes.solo);
+  assert.equal(modeName("vs_computer", "intermediate"), `${vs} · ${level}`);
+  assert.equal(savedName(game({ mode: "vs_computer", difficulty: "intermediate", round: 5 })), `${vs}（${level}），第 5 回合`);
+  assert.ok(started("solo").startsWith(config.modes.solo));
+});

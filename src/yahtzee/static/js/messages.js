@@ -1,7 +1,7 @@
 // Every sentence the page says to the player (Simplified Chinese), in one place. Pure
 // functions of plain data: no DOM, no state; the reducer and the actions call them.
 
-import { CATEGORY_NAMES, DIFFICULTY_NAMES, LIMITS } from "./state.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES, LIMITS, MODE_NAMES } from "./state.js";
 
 const list = (dice) => dice.join("、");
 const box = (category) => CATEGORY_NAMES[category] || category;
@@ -143,7 +143,9 @@ export const PAGE_RESYNCED = "页面出了点问题，已重新同步。";
 export const RESTARTED = "已重新开始一局。";
 
 export function started(mode) {
-  return mode === "solo" ? "单人挑战开始：点「掷骰子」。" : "人机对战开始，你先手：点「掷骰子」。";
+  return mode === "solo"
+    ? `${MODE_NAMES.solo}开始：点「掷骰子」。`
+    : `${MODE_NAMES.vs_computer}开始，你先手：点「掷骰子」。`;
 }
 
 export function continued(game) {
@@ -154,8 +156,7 @@ export function continued(game) {
 
 /** A saved game's short name: 人机对战（普通），第 5 回合. */
 export function savedName(game) {
-  const mode = game.mode === "solo" ? "单人挑战" : `人机对战（${level(game.difficulty)}）`;
-  return `${mode}，第 ${game.round} 回合`;
+  return `${modeName(game.mode, game.difficulty, "（")}，第 ${game.round} 回合`;
 }
 
 /** F2: asking before a saved game is abandoned; `text` names it. */
@@ -212,8 +213,11 @@ export const reviewLabel = (mode, score) => `复盘 ${mode} ${score}`;
 export const YOU = "你";
 export const COMPUTER = "电脑";
 
+/** 单人挑战, or 人机对战 and the level: `sep` " · ", or "（" for 人机对战（普通）. */
 export function modeName(mode, difficulty, sep = " · ") {
-  return mode === "solo" ? "单人挑战" : `人机对战${sep}${level(difficulty)}`;
+  if (mode === "solo") return MODE_NAMES.solo;
+  const name = `${MODE_NAMES[mode]}${sep}${level(difficulty)}`;
+  return sep === "（" ? `${name}）` : name;
 }
 
 export function computerHeadLevel(difficulty) {
@@ -221,7 +225,7 @@ export function computerHeadLevel(difficulty) {
 }
 
 export function savedSummary(saved, rounds) {
-  const mode = saved.mode === "solo" ? "单人挑战" : `人机对战（${level(saved.difficulty)}）`;
+  const mode = modeName(saved.mode, saved.difficulty, "（");
   const them = saved.players.computer ? `，电脑 ${saved.players.computer.total} 分。` : "。";
   return `有一局没打完：${mode}，第 ${saved.round} / ${rounds} 回合，你 ${saved.players.human.total} 分${them}`;
 }

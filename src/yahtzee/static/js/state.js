@@ -16,6 +16,8 @@ export const DIFFICULTY_NAMES = Object.fromEntries(CONFIG.difficulties.map((d) =
 
 export const RESULT_NAMES = CONFIG.results;
 
+export const MODE_NAMES = CONFIG.modes;
+
 export const LIMITS = CONFIG.limits;
 
 export const ROUNDS = LIMITS.rounds;

@@ -4,7 +4,7 @@
 
 import { lineChart } from "./chart.js";
 import { el, fmt } from "./dom.js";
-import { CATEGORY_NAMES, DIFFICULTY_NAMES } from "../state.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES, MODE_NAMES } from "../state.js";
 
 const MARK_NAMES = { best: "最佳", inaccuracy: "欠佳", mistake: "失误", blunder: "大错" };
 const MARKS = ["best", "inaccuracy", "mistake", "blunder"];
@@ -221,8 +221,8 @@ function draw(body, r, select) {
     "p",
     "rv-intro",
     vs
-      ? `人机对战 · ${DIFFICULTY_NAMES[r.difficulty] || ""}：你 ${r.final_score} 分，电脑 ${r.computer.final_score} 分。`
-      : `单人挑战：${r.final_score} 分。`,
+      ? `${MODE_NAMES.vs_computer} · ${DIFFICULTY_NAMES[r.difficulty] || ""}：你 ${r.final_score} 分，电脑 ${r.computer.final_score} 分。`
+      : `${MODE_NAMES.solo}：${r.final_score} 分。`,
   );
   const layout = el("div", "rv-layout");
   layout.append(decisionList(r, select), el("div", "rv-side"));

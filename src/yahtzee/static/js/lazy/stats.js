@@ -3,7 +3,10 @@
 
 import { barChart, lineChart } from "./chart.js";
 import { el, fmt } from "./dom.js";
-import { CATEGORY_NAMES, DIFFICULTY_NAMES } from "../state.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES, MODE_NAMES, RESULT_NAMES } from "../state.js";
+
+const SOLO = MODE_NAMES.solo;
+const VS = MODE_NAMES.vs_computer;
 
 const pct = (v) => (v === null || v === undefined ? "—" : `${(v * 100).toFixed(0)}%`);
 
@@ -30,7 +33,7 @@ function dataTable(caption, head, rows, testid) {
 }
 
 function soloSection(solo) {
-  const s = section("单人挑战", "st-solo-title");
+  const s = section(SOLO, "st-solo-title");
   const dl = el("dl", "rv-figures");
   const add = (label, value, testid) => {
     const div = el("div", "rv-figure");
@@ -48,7 +51,7 @@ function soloSection(solo) {
       el(
         "p",
         "st-empty",
-        "还没有打完的单人挑战。回大厅开一局「单人挑战」，打完后这里会画出你的分数分布，和高手的分布放在一起。",
+        `还没有打完的${SOLO}。回大厅开一局「${SOLO}」，打完后这里会画出你的分数分布，和高手的分布放在一起。`,
         { "data-testid": "stats-empty-solo" },
       ),
     );
@@ -62,7 +65,7 @@ function soloSection(solo) {
   s.append(el("h3", "", "总分分布"));
   const chart = barChart({
     bins,
-    title: "你的单人挑战总分分布与高手的分布",
+    title: `你的${SOLO}总分分布与高手的分布`,
     desc: `柱子是你每个分数段的局数占比，折线是高手（${solo.expert.games.toLocaleString("zh-CN")} 局模拟）的占比。高手平均 ${fmt(solo.expert.mean)} 分${solo.games ? `，你平均 ${fmt(solo.mean)} 分` : ""}。`,
     yFormat: (v) => `${Math.round(v * 100)}%`,
     className: "st-hist",
@@ -86,7 +89,7 @@ function soloSection(solo) {
       points,
       yMin: Math.max(0, Math.floor(Math.min(...solo.accuracy) / 10) * 10 - 10),
       yMax: 100,
-      title: "每局单人挑战的准确率",
+      title: `每局${SOLO}的准确率`,
       desc: `共 ${solo.accuracy.length} 局，第一局 ${fmt(solo.accuracy[0])}%，最近一局 ${fmt(solo.accuracy[solo.accuracy.length - 1])}%。`,
       xLabel: "第几局",
       xTickEvery: Math.max(1, Math.ceil(solo.accuracy.length / 10)),
@@ -97,20 +100,20 @@ function soloSection(solo) {
     s.append(acc);
     s.append(dataTable("准确率数据（表格）", ["第几局", "准确率"], solo.accuracy.map((a, i) => [String(i + 1), `${fmt(a)}%`])));
   } else {
-    s.append(el("p", "st-empty", "打完一局单人挑战后，这里会显示每局的准确率；点大厅里对局旁的「复盘」可以看每一步。"));
+    s.append(el("p", "st-empty", `打完一局${SOLO}后，这里会显示每局的准确率；点大厅里对局旁的「复盘」可以看每一步。`));
   }
   return s;
 }
 
 function vsSection(vs) {
-  const s = section("人机对战", "st-vs-title");
+  const s = section(VS, "st-vs-title");
   const total = Object.values(vs).reduce((n, v) => n + v.games, 0);
   if (!total) {
-    s.append(el("p", "st-empty", "还没有打完的人机对战。回大厅选一个难度开一局吧。", { "data-testid": "stats-empty-vs" }));
+    s.append(el("p", "st-empty", `还没有打完的${VS}。回大厅选一个难度开一局吧。`, { "data-testid": "stats-empty-vs" }));
   }
   const table = el("table", "rv-table", null, { "data-testid": "stats-vs" });
   const head = el("tr");
-  for (const h of ["难度", "局数", "胜", "负", "平", "平均分"]) head.append(el("th", "", h, { scope: "col" }));
+  for (const h of ["难度", "局数", RESULT_NAMES.win, RESULT_NAMES.loss, RESULT_NAMES.draw, "平均分"]) head.append(el("th", "", h, { scope: "col" }));
   table.append(head);
   for (const [level, v] of Object.entries(vs)) {
     const tr = el("tr");

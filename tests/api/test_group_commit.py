@@ -1,4 +1,5 @@
-"""F6: with synchronous=FULL, concurrent actions share one transaction (group commit)."""
+"""F6: with synchronous=FULL, concurrent writes share one transaction: the SQLite
+backend's own group commit (the server just awaits the storage)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import pytest
 from yahtzee import log
 from yahtzee.errors import GameInProgressError, RateLimitExceededError, StaleVersionError
 from yahtzee.game import Mode, Status
-from yahtzee.server.group_commit import GroupCommit
 from yahtzee.storage import GameRecord, SQLiteStorage
 from yahtzee.storage.base import Charge, Write
 
@@ -69,7 +69,7 @@ def test_f6_concurrent_appends_share_transactions(tmp_path: Path) -> None:
     store.batches.clear()  # (each creation was a write_many of its own)
 
     async def run() -> list[GameRecord]:
-        writes = GroupCommit(store)
+        writes = store
         return await asyncio.gather(
             *(writes.append(game, [ROLL], status=Status.IN_PROGRESS) for game in games)
         )
@@ -87,7 +87,7 @@ def test_f6_a_stale_append_in_a_batch_raises_for_its_request_only(tmp_path: Path
     (game,) = _games(store, 1)
 
     async def run() -> tuple[GameRecord | BaseException, GameRecord | BaseException]:
-        writes = GroupCommit(store)
+        writes = store
         return await asyncio.gather(
             writes.append(game, [ROLL], status=Status.IN_PROGRESS),
             writes.append(game, [ROLL], status=Status.IN_PROGRESS),
@@ -113,7 +113,7 @@ def test_f6_new_games_share_transactions_with_the_actions(tmp_path: Path) -> Non
     store.batches.clear()
 
     async def run() -> list[GameRecord]:
-        writes = GroupCommit(store)
+        writes = store
         news = [
             writes.create_game(
                 game_id=f"new{i}",
@@ -161,7 +161,7 @@ def test_f5_a_refused_new_game_in_a_batch_leaves_the_others(tmp_path: Path) -> N
             return_exceptions=True,
         )
 
-    writes = GroupCommit(store)
+    writes = store
     first, kept, limited, other = asyncio.run(run())
     assert isinstance(first, GameRecord)
     assert isinstance(kept, GameInProgressError)

@@ -155,8 +155,16 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
         SQLiteStorage(tmp_path / "b.db")
 
 
+async def _played(store: Storage) -> None:
+    """A game "g" with a roll (an unplayed one may be pruned: issue 22.6)."""
+    await _new(store, "g")
+    game = await store.get_game("g")
+    assert game is not None
+    await store.append(game, [log.Roll(0, (False,) * 5, (1,) * 5)], status=Status.IN_PROGRESS)
+
+
 def test_the_sqlite_event_log_is_append_only(tmp_path: Path) -> None:
-    _with_store(tmp_path / "c.db", lambda store: _new(store, "g"))
+    _with_store(tmp_path / "c.db", _played)
     conn = sqlite3.connect(tmp_path / "c.db")
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         conn.execute("UPDATE events SET kind = 'x'")
@@ -190,7 +198,7 @@ def test_s1_postgres_refuses_a_newer_schema(pg_url: str) -> None:
 
 
 def test_s1_the_postgres_event_log_is_append_only(pg_url: str) -> None:
-    _with_store(pg_url, lambda store: _new(store, "g"))
+    _with_store(pg_url, _played)
     with psycopg.connect(pg_url, autocommit=True) as conn:
         for statement in (
             "UPDATE events SET kind = 'x'",
@@ -199,7 +207,7 @@ def test_s1_the_postgres_event_log_is_append_only(pg_url: str) -> None:
         ):
             with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
                 conn.execute(statement)
-        assert conn.execute("SELECT COUNT(*) FROM events").fetchone() == (1,)
+        assert conn.execute("SELECT COUNT(*) FROM events").fetchone() == (2,)  # start, roll
 
 
 @pytest.mark.parametrize(
@@ -380,20 +388,34 @@ def test_u7_records_and_new_record_are_solo_only(db: Path | str) -> None:
     _with_store(db, body)
 
 
-def test_f5_s1_postgres_prunes_only_unplayed_abandoned_games(pg_url: str) -> None:
-    """The one deliberate exception to the append-only log, enforced by the triggers."""
+def test_f5_s1_postgres_prunes_only_unplayed_games(pg_url: str) -> None:
+    """The one deliberate exception to the append-only log, enforced by the triggers:
+    games that never had a roll, abandoned or still in progress (issue 22.6)."""
 
     async def body(store: Storage) -> None:
         assert isinstance(store, PostgresStorage)
+        roll = log.Roll(0, (False,) * 5, (1,) * 5)
         await _new(store, "unplayed")
         await _new(store, "rolled", replace=True)  # abandons "unplayed"
         rolled = await store.get_game("rolled")
         assert rolled is not None
-        await store.append(rolled, [log.Roll(0, (False,) * 5, (1,) * 5)], status=Status.IN_PROGRESS)
+        await store.append(rolled, [roll], status=Status.IN_PROGRESS)
         await _new(store, "current", replace=True)  # abandons "rolled" (which has a roll)
+        current = await store.get_game("current")
+        assert current is not None
+        await store.append(current, [roll], status=Status.IN_PROGRESS)
+        await store.create_game(  # another player's game, left before its first roll
+            game_id="idle",
+            player_id="someone else",
+            mode=Mode.SOLO,
+            difficulty=None,
+            events=[log.Start.of(Mode.SOLO)],
+        )
         assert await store.prune_unplayed("0000") == 0  # nothing that old
-        assert await store.prune_unplayed("9999") == 1
+        assert await store.prune_unplayed("9999") == 2
         assert await store.get_game("unplayed") is None
+        assert await store.get_game("idle") is None
+        assert await store.current_game("someone else") is None
         assert await store.get_game("rolled") is not None
         assert await store.get_game("current") is not None
         assert await store.prune_unplayed("9999") == 0
@@ -402,7 +424,7 @@ def test_f5_s1_postgres_prunes_only_unplayed_abandoned_games(pg_url: str) -> Non
     with psycopg.connect(pg_url, autocommit=True) as conn:
         for statement in (
             "DELETE FROM events WHERE game_id = 'rolled'",  # abandoned, but played
-            "DELETE FROM events WHERE game_id = 'current'",  # in progress
+            "DELETE FROM events WHERE game_id = 'current'",  # in progress, played
             "DELETE FROM games WHERE id = 'rolled'",
             "TRUNCATE games CASCADE",
         ):

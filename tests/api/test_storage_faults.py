@@ -1,5 +1,6 @@
 """F6: a full or read-only disk gives 503 ``storage_unavailable`` with every security
-header, ``/api/health`` says "degraded", and writes work again once the disk does."""
+header, ``/api/health`` says "degraded" while the writes fail (issue 22.5: what the last
+writes met, not what its own tiny probe meets), and writes work again once the disk does."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from fastapi.testclient import TestClient
 
 from yahtzee.server.settings import Limits
 from yahtzee.storage import SQLiteStorage
+from yahtzee.storage.base import RECHECK_SECONDS
 
 from .helpers import NO_HOLD, Api, error_code, on_app_loop
 from .test_fastpath import _without_fast_path
@@ -33,6 +35,18 @@ def db(tmp_path: Path) -> Path:
 
 def _storage(client: TestClient) -> SQLiteStorage:
     return cast(SQLiteStorage, client.app.state.service.storage)  # type: ignore[attr-defined]
+
+
+class Later:
+    """The clock of the storage's write health, moved on by hand."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.now = 1000.0
+        _storage(client).write_health.clock = lambda: self.now
+
+    def quiet_for(self, seconds: float = RECHECK_SECONDS) -> None:
+        """Time passes with no write."""
+        self.now += seconds
 
 
 @contextlib.contextmanager
@@ -82,6 +96,7 @@ def test_f6_read_only_database_503_then_recovers_without_restart(
     if not fast_path:
         _without_fast_path(client)
     api = Api(client)
+    later = Later(client)
     game = api.roll(api.new())
     assert client.get("/api/health").json() == {"status": "ok"}
     with read_only(client):
@@ -93,9 +108,15 @@ def test_f6_read_only_database_503_then_recovers_without_restart(
         assert api.get(game["id"]) == game
         assert client.get("/api/games/current").json()["id"] == game["id"]
         assert client.get("/api/records").status_code == 200
-    # The disk is back: health notices by itself, and the same action now works,
-    # from the same version (the in-memory cache did not run ahead of the database).
+        later.quiet_for()  # nobody writes: health tries a write itself, which fails too
+        assert_degraded(client, "attempt to write a readonly database")
+    # The disk is back, but the last write failed: health says so until a write works,
+    # or, with nobody playing, until its own write works once the failure is old.
+    assert_degraded(client, "attempt to write a readonly database")
+    later.quiet_for()
     assert client.get("/api/health").json() == {"status": "ok"}
+    # The same action now works, from the same version (the in-memory cache did not run
+    # ahead of the database).
     rolled = api.roll(game)
     assert rolled["version"] == game["version"] + 1
     assert _storage(client).write_failure is None
@@ -106,6 +127,7 @@ def test_f6_read_only_database_503_then_recovers_without_restart(
 
 def test_f6_disk_full_503_then_recovers(client: TestClient) -> None:
     api = Api(client)
+    later = Later(client)
     game = api.new()
     with disk_full(client):
         failure = None
@@ -125,9 +147,13 @@ def test_f6_disk_full_503_then_recovers(client: TestClient) -> None:
         assert failure is not None
         assert_unavailable(failure)
         assert _storage(client).write_failure == "database or disk is full"
-        # (/api/health's probe is a one-row rewrite that still fits in the pages in hand,
-        # so here it may already say ok: the real full disk below checks it.)
+        # Issue 22.5: health reports what the writes met. (Its own probe, a one-row
+        # rewrite, still fits in the pages in hand: it used to say "ok" here, each time.)
+        for _ in range(3):
+            assert_degraded(client, "database or disk is full")
         assert api.get(game["id"]) == game
+    assert_degraded(client, "database or disk is full")  # no write has worked since
+    later.quiet_for()
     assert client.get("/api/health").json() == {"status": "ok"}
     if game["status"] != "in_progress":
         r = client.post("/api/games", json={"mode": "solo", "replace": True})
@@ -230,6 +256,7 @@ def test_f6_a_really_full_disk_503_then_recovers(
 ) -> None:
     client = make_client(db=tiny_fs / "games.db")
     api = Api(client)
+    later = Later(client)
     game = api.roll(api.new())
     filler = _fill(tiny_fs)
     failure = None
@@ -248,7 +275,10 @@ def test_f6_a_really_full_disk_503_then_recovers(
     r = client.get("/api/health")
     assert r.status_code == 503
     assert r.json()["status"] == "degraded"
+    later.quiet_for()  # its own write fails too
+    assert client.get("/api/health").status_code == 503
     filler.unlink()  # space again
+    later.quiet_for()
     assert client.get("/api/health").json() == {"status": "ok"}
     current = client.get("/api/games/current").json()
     if current["rolls_left"]:

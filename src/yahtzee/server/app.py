@@ -147,7 +147,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         run_coroutine(storage.close())  # (not yet serving: no event loop of ours runs)
         raise
     service = GameService(storage, _dice(wiring), _players(wiring))
-    guard = Guard(settings.limits, service.writer, wiring.clock)
+    guard = Guard(settings.limits, storage, wiring.clock)
     players = PlayerIds(signer, storage.owns_games, guard.new_player)
     registration = ProcessRegistration(
         storage,
@@ -168,7 +168,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         # whole process: keep it out of the garbage collector's scans.
         gc.collect()
         gc.freeze()
-        # F5: unplayed abandoned games go on start-up (before serving), then daily.
+        # F5: games never rolled go on start-up (before serving), then daily.
         days = settings.limits.prune_after_days
         try:
             await prune(storage, days)

@@ -148,7 +148,7 @@ class RateLimiter:
 
 
 class TokenWriter(Protocol):
-    """Where shared tokens are taken: the storage, or its group commit (SQLite)."""
+    """Where shared tokens are taken: the storage."""
 
     async def take(self, charges: Sequence[Charge]) -> None:
         """See :meth:`Storage.take`."""

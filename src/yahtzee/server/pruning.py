@@ -1,13 +1,15 @@
-"""Pruning (F5): games abandoned before their first roll are deleted after some days.
+"""Pruning (F5): games that never had a roll are deleted after some days (7 by default),
+whether they were abandoned or are still in progress (issue 22.6).
 
 Such a game holds nothing a player can see again (no roll, no score, not in the records):
-it is what a script flooding ``POST /api/games`` leaves behind. Played games, finished or
-abandoned, are kept: they are the players' history. The storage's schema itself refuses
-any other deletion (see :data:`yahtzee.storage.sqlite.MIGRATIONS`, v2).
+it is what a script flooding ``POST /api/games`` leaves behind, each new id's one
+unfinished game included. Played games, finished, abandoned or in progress, are kept:
+they are the players' history. The storage's schema itself refuses any other deletion
+(schema level 4, see :mod:`yahtzee.storage.sql`).
 
 Runs once at start-up, then daily, in batches of a few hundred games (each batch a short
-transaction, on SQLite in a worker thread so that its fsync does not hold the event loop;
-between batches the loop serves requests again).
+transaction, in the storage's writer thread so that its fsync does not hold the event
+loop; between batches the loop serves requests again).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ def _utc_now() -> datetime:
 
 
 async def prune(storage: Storage, days: float, now: Callable[[], datetime] = _utc_now) -> int:
-    """Delete every game abandoned before its first roll more than ``days`` days ago;
+    """Delete every game that never had a roll and has not changed for ``days`` days;
     returns how many were deleted."""
     before = (now() - timedelta(days=days)).isoformat(timespec="microseconds")
     total = 0
@@ -58,5 +60,5 @@ async def prune_now_and_daily(
             log.warning("pruning unplayed games failed: %s", exc)
         else:
             if deleted:
-                log.info("pruned %d unplayed abandoned games", deleted)
+                log.info("pruned %d unplayed games", deleted)
         await asyncio.sleep(period)

@@ -9,13 +9,8 @@ game (the computer's last turn, the turn log) is folded alongside by
 and by the storage's conditional update, which is the real guarantee: two racing
 requests, in one process or several, can never both succeed.
 
-The methods are coroutines and await the storage. On SQLite every write (a game action's
-append, a new game) goes through :class:`~yahtzee.server.group_commit.GroupCommit`: with
-``synchronous=FULL`` (F6) a commit waits for the disk, so the writes of concurrent
-requests share one transaction in a worker thread. (With ``NORMAL`` a commit cost tens of
-microseconds and ran inline; a writer thread then only added GIL handoffs.) On
-PostgreSQL each write is awaited on a pooled connection: the server itself flushes the
-commits of concurrent connections together.
+The methods are coroutines and await the storage, which owns durability (batching
+concurrent writes into one fsync on SQLite) and never blocks the event loop.
 
 Positions are kept in a bounded in-memory cache keyed by game id and version. A miss (a
 restart, an eviction, or a game another process advanced) is filled by replaying the
@@ -66,9 +61,8 @@ from yahtzee.players import HINT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category, needs_zero_confirmation
 from yahtzee.server.explain import Advice, explain
 from yahtzee.server.game_view import Fold, GameView, fold_log, from_log, options_for
-from yahtzee.server.group_commit import GroupCommit
 from yahtzee.storage import GameRecord, Records, Storage
-from yahtzee.storage.base import BatchWriter, Charge
+from yahtzee.storage.base import Charge
 from yahtzee.turn import Keep, Player, Position, Score, best_points_now, play_turn
 
 logger = logging.getLogger("yahtzee.server")
@@ -88,10 +82,6 @@ class GameService:
         cache_size: int = 4096,
     ) -> None:
         self.storage = storage
-        # F6: one fsync for concurrent writes (SQLite; PostgreSQL groups its own commits).
-        self.writer: Storage | GroupCommit = (
-            GroupCommit(storage) if isinstance(storage, BatchWriter) else storage
-        )
         self.dice = dice
         self._player_factory = players
         self._players: dict[str, Player] = {}
@@ -193,7 +183,7 @@ class GameService:
             difficulty = None
         start = log.Start.of(mode, difficulty.value if difficulty is not None else None)
         try:
-            stored = await self.writer.create_game(
+            stored = await self.storage.create_game(
                 game_id=secrets.token_hex(16),
                 player_id=player_id,
                 mode=mode,
@@ -296,7 +286,7 @@ class GameService:
         game = fold.game
         try:
             final = game if game.is_over else None
-            stored = await self.writer.append(
+            stored = await self.storage.append(
                 loaded.record, fold.events, status=game.status, final=final
             )
         except StaleVersionError:

@@ -85,7 +85,7 @@ class Limits:
     new_games_per_minute: int = 30  # per player
     new_players_per_minute: int = 60  # per client address: new player ids issued
     actions_per_second: int = 20  # per player: every game action (roll, score, hint, ...)
-    prune_after_days: float = 7.0  # games abandoned before their first roll are deleted
+    prune_after_days: float = 7.0  # games never rolled (abandoned or not) are deleted
     # per client address, whatever the number of its player ids: what bounds the growth of
     # the database per address (docs/deployment.md)
     new_games_per_minute_per_address: int = 60
@@ -171,7 +171,8 @@ class Settings(BaseSettings):
     )
     prune_after_days: Annotated[float, AfterValidator(_days)] = Field(
         _DEFAULT_LIMITS.prune_after_days,
-        description="delete games abandoned before their first roll after this many days",
+        description="delete games never rolled (abandoned or left in progress) after this "
+        "many days",
     )
     heartbeat_seconds: Annotated[float, AfterValidator(_positive)] = Field(
         10.0,

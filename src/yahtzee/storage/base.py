@@ -9,10 +9,12 @@ the number of server processes.
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 from yahtzee.errors import GameNotFoundError as GameNotFoundError  # raised here too
 from yahtzee.errors import StaleVersionError as StaleVersionError
@@ -198,7 +200,7 @@ Append = tuple["GameRecord", Sequence[Event], Status, "Game | None"]
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
-    """One :meth:`Storage.create_game` as data (for :meth:`BatchWriter.write_many`)."""
+    """One :meth:`Storage.create_game` as data (a write of the SQLite backend's group commit)."""
 
     game_id: str
     player_id: str
@@ -211,7 +213,7 @@ class NewGame:
 
 @dataclass(frozen=True, slots=True)
 class TakeTokens:
-    """One :meth:`Storage.take` as data (for :meth:`BatchWriter.write_many`)."""
+    """One :meth:`Storage.take` as data (a write of the SQLite backend's group commit)."""
 
     charges: Sequence[Charge]
 
@@ -219,25 +221,56 @@ class TakeTokens:
 #: A write of a batch: an append, a new game, or tokens taken from rate-limit buckets.
 Write = Append | NewGame | TakeTokens
 
+#: After a write failed, how long ``/api/health`` reports that failure before it tries a
+#: write of its own: the Retry-After of the 503 the failed request got.
+RECHECK_SECONDS = 30.0
 
-@runtime_checkable
-class BatchWriter(Protocol):
-    """A storage that can run several writes as one durable transaction (SQLite: group
-    commit, F6). Called from a worker thread, so not a coroutine."""
 
-    def write_many(self, writes: Sequence[Write]) -> list[GameRecord | Exception | None]:
-        """Several writes in one durable transaction, each in a savepoint of its own. Each
-        result is what the write returns (the game's header; ``None`` for tokens taken)
-        or its refusal alone (StaleVersionError, GameNotFoundError, GameInProgressError,
-        RateLimitExceededError); a storage fault fails them all."""
-        ...
+class WriteHealth:
+    """What the last writes met (F6, issue 22.5): the failure of the latest write, if it
+    failed, until a write succeeds again.
+
+    ``/api/health`` reports this (:meth:`check`), not the fate of a write of its own: its
+    probe is a one-row rewrite that may still fit where an action's write does not (a
+    nearly full disk), so it would say "ok" while every action fails. Only when no write
+    has failed for :data:`RECHECK_SECONDS` (say, nobody played since the disk was freed)
+    does it probe, so that it still notices a recovery by itself.
+    """
+
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, recheck: float = RECHECK_SECONDS
+    ) -> None:
+        self.clock = clock
+        self.recheck = recheck
+        self.failure: str | None = None
+        self._failed_at = 0.0
+
+    def failed(self, reason: str) -> None:
+        """A write failed because of ``reason`` (the database's own words)."""
+        self.failure = reason
+        self._failed_at = self.clock()
+
+    def succeeded(self) -> None:
+        """A write committed."""
+        self.failure = None
+
+    async def check(self, probe: Callable[[], Awaitable[None]]) -> str | None:
+        """``None`` if the last write succeeded, else its failure; a failure older than
+        :attr:`recheck` seconds is first checked with ``probe`` (a write, which records
+        its own outcome)."""
+        if self.failure is not None and self.clock() - self._failed_at >= self.recheck:
+            with contextlib.suppress(StorageUnavailableError):
+                await probe()
+        return self.failure
 
 
 class Storage(Protocol):
     """What the server needs from a database. Every method is atomic and durable on return.
 
-    The methods are coroutines so that a networked database (PostgreSQL) does not block
-    the event loop; the SQLite backend runs its sub-millisecond statements inline.
+    The methods are coroutines, and none of them blocks the event loop (issue 22.4):
+    SQLite runs its statements in threads of its own (one writer, which batches
+    concurrent writes into one durable transaction, and a few readers); PostgreSQL awaits
+    its pooled connections. The server holds one ``Storage`` and never asks which.
     """
 
     async def open(self) -> None:
@@ -320,9 +353,10 @@ class Storage(Protocol):
         ...
 
     async def prune_unplayed(self, before: str, limit: int = 500) -> int:
-        """Delete up to ``limit`` games abandoned before their first roll whose last change
-        is older than ``before`` (an ISO 8601 UTC time, as stored), with their events;
-        returns how many (F5). Nothing else is ever deleted."""
+        """Delete up to ``limit`` games that never had a roll, abandoned or still in
+        progress, whose last change is older than ``before`` (an ISO 8601 UTC time, as
+        stored), with their events; returns how many (F5, issue 22.6). Nothing else is
+        ever deleted."""
         ...
 
     async def prune_buckets(self, now: float, limit: int = 5000) -> int:
@@ -340,9 +374,11 @@ class Storage(Protocol):
         """Forget ``process_id`` (it is shutting down)."""
         ...
 
-    #: Why the last write failed (:class:`StorageUnavailableError`), or ``None`` once a
-    #: write has succeeded since (F6: ``/api/health`` says "degraded" meanwhile).
-    write_failure: str | None
+    async def health(self) -> str | None:
+        """What the last writes met (F6): ``None`` when the last one succeeded, else why it
+        failed (the database's own words), see :class:`WriteHealth`. Never waits on the
+        event loop: a probe write, if one is due, runs where the writes run."""
+        ...
 
     async def probe_write(self) -> None:
         """Make one tiny write; raise :class:`StorageUnavailableError` if it fails (F6)."""

@@ -35,30 +35,26 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-import orjson
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
-from yahtzee.errors import (
-    GameInProgressError,
-    GameNotFoundError,
-    RateLimitExceededError,
-    StaleVersionError,
-)
-from yahtzee.game import Game, Mode, Result, Status
-from yahtzee.log import Abandon, Event, from_json
+from yahtzee.errors import GameInProgressError
+from yahtzee.game import Game, Mode, Status
+from yahtzee.log import Event
 from yahtzee.players import Difficulty
+from yahtzee.storage import sql
 from yahtzee.storage.base import (
     Charge,
     Ending,
     GameRecord,
+    NewGame,
     RecentGame,
     Records,
     StorageError,
     StorageUnavailableError,
+    WriteHealth,
 )
 from yahtzee.storage.url import redact
 
@@ -146,23 +142,40 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             seen_at DOUBLE PRECISION NOT NULL
         )""",
     ),
+    # v3 (schema level 4, issue 22.6): games still in progress that never had a roll may
+    # be pruned too; and the heartbeat row that /api/health's probe rewrites (level 2 on
+    # SQLite), so that the probe is a write here as well.
+    (
+        """CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE'
+                    AND (SELECT status FROM games WHERE id = OLD.game_id)
+                        IN ('abandoned', 'in_progress')
+                    AND NOT EXISTS (SELECT 1 FROM events
+                                    WHERE game_id = OLD.game_id AND kind = 'roll') THEN
+                    RETURN OLD;
+                END IF;
+                RAISE EXCEPTION 'the event log is append-only (% refused)', TG_OP;
+            END $$""",
+        """CREATE OR REPLACE FUNCTION games_no_delete() RETURNS trigger
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' AND OLD.status IN ('abandoned', 'in_progress')
+                    AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = OLD.id) THEN
+                    RETURN OLD;
+                END IF;
+                RAISE EXCEPTION 'only an unplayed game can be deleted (% refused)', TG_OP;
+            END $$""",
+        """CREATE TABLE heartbeat (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            at TEXT NOT NULL
+        )""",
+    ),
 )
-
-# One token of a shared bucket (storage.base.Charge): the conditional upsert returns the
-# new full_at, or no row when the bucket is empty (then nothing changed).
-_TAKE = """INSERT INTO rate_buckets AS b (bucket, key, full_at)
-    VALUES (%(bucket)s, %(key)s, %(now)s + %(interval)s)
-    ON CONFLICT (bucket, key) DO UPDATE SET full_at = GREATEST(b.full_at, %(now)s) + %(interval)s
-    WHERE b.full_at - %(now)s <= %(slack)s
-    RETURNING full_at"""
 
 # Serialises migrations between processes (an arbitrary constant: "yahtzee" in ASCII).
 _MIGRATION_LOCK = 0x7961687473656500
-
-_GAME_COLUMNS = (
-    "id, player_id, mode, difficulty, status, version, created_at, updated_at, "
-    "finished_at, result, human_total, computer_total, new_record"
-)
 
 # The compare-and-set and the append in one statement: one round trip, one transaction.
 # The events are inserted only if the header moved from the expected version.
@@ -184,38 +197,24 @@ _APPEND_NEW_STATUS = _APPEND.format(status=", status = %(status)s")
 T = TypeVar("T")
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
+_SQL = sql.POSTGRES
 
 
-def _dumps(data: Any) -> str:
-    return orjson.dumps(data).decode()
-
-
-def _game(row: tuple[Any, ...]) -> GameRecord:
-    return GameRecord(
-        row[0],
-        row[1],
-        Mode(row[2]),
-        None if row[3] is None else Difficulty(row[3]),
-        Status(row[4]),
-        row[5],
-        row[6],
-        row[7],
-        row[8],
-        None if row[9] is None else Result(row[9]),
-        row[10],
-        row[11],
-        row[12],
-    )
-
-
-def _recent(row: tuple[Any, ...]) -> RecentGame:
-    game_id, finished_at, mode, difficulty, human_total, computer_total, result = row
-    level = None if difficulty is None else Difficulty(difficulty)
-    return RecentGame(
-        game_id, finished_at, Mode(mode), level, human_total, computer_total, Result(result)
-    )
+async def _run(conn: psycopg.AsyncConnection[Any], steps: sql.Steps[T]) -> T:
+    """Run the shared logic ``steps`` (:mod:`yahtzee.storage.sql`) on ``conn``."""
+    answer: Any = None
+    try:
+        while True:
+            step = steps.send(answer)
+            if isinstance(step, sql.Many):
+                async with conn.cursor() as many:
+                    await many.executemany(step.sql, step.rows)
+                answer = None
+            else:
+                cur = await conn.execute(step.sql, step.params)
+                answer = await cur.fetchone() if cur.description is not None else None
+    except StopIteration as stop:
+        return stop.value  # type: ignore[no-any-return]
 
 
 def _first_line(exc: BaseException) -> str:
@@ -237,7 +236,7 @@ class PostgresStorage:
         min_connections: int = 2,
         max_connections: int = 10,
         timeout: float = 5.0,
-        clock: Callable[[], str] = _now,
+        clock: Callable[[], str] = sql.now_iso,
     ) -> None:
         self.url = url
         self._clock = clock
@@ -252,9 +251,9 @@ class PostgresStorage:
             name="yahtzee",
         )
         self._checking: asyncio.Task[None] | None = None
-        # Why the database could not be used last, until a statement works again (F6:
+        # Why the database could not be used last, until a write works again (F6:
         # /api/health answers "degraded" meanwhile).
-        self.write_failure: str | None = None
+        self.write_health = WriteHealth()
 
     def __repr__(self) -> str:
         return f"PostgresStorage({redact(self.url)!r})"
@@ -317,8 +316,12 @@ class PostgresStorage:
         return int(row[0]) if row else 0
 
     @asynccontextmanager
-    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-        """A pooled connection; a lost server becomes :class:`StorageUnavailableError`."""
+    async def _connection(
+        self, *, write: bool = True
+    ) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """A pooled connection; a lost server (or a full disk on it) becomes
+        :class:`StorageUnavailableError` and is remembered in :attr:`write_health` until a
+        ``write`` works again."""
         try:
             async with self._pool.connection() as conn:
                 yield conn
@@ -326,12 +329,24 @@ class PostgresStorage:
             # The pool throws the broken connection away on return; have it test the idle
             # ones too, so that after a database restart the next requests find live ones.
             self._check_pool_soon()
-            self.write_failure = f"PostgreSQL: {_first_line(exc)}"
-            raise StorageUnavailableError(self.write_failure) from exc
+            reason = f"PostgreSQL: {_first_line(exc)}"
+            self.write_health.failed(reason)
+            raise StorageUnavailableError(reason) from exc
         except psycopg.InterfaceError as exc:  # e.g. a connection closed under us
-            self.write_failure = f"PostgreSQL: {_first_line(exc)}"
-            raise StorageUnavailableError(self.write_failure) from exc
-        self.write_failure = None
+            reason = f"PostgreSQL: {_first_line(exc)}"
+            self.write_health.failed(reason)
+            raise StorageUnavailableError(reason) from exc
+        if write:
+            self.write_health.succeeded()
+
+    @property
+    def write_failure(self) -> str | None:
+        """Why the database could not be used last, or ``None`` once a write worked."""
+        return self.write_health.failure
+
+    async def health(self) -> str | None:
+        """See :meth:`Storage.health`."""
+        return await self.write_health.check(self.probe_write)
 
     def _check_pool_soon(self) -> None:
         """Test the idle connections in the background (once at a time), dropping dead ones."""
@@ -342,12 +357,12 @@ class PostgresStorage:
         """Run a read-only ``query``; if its connection died, once more after the pool has
         tested its idle connections (dropping every dead one, e.g. after a restart)."""
         try:
-            async with self._connection() as conn:
+            async with self._connection(write=False) as conn:
                 return await query(conn)
         except StorageUnavailableError:
             with contextlib.suppress(psycopg.Error):
                 await self._pool.check()
-        async with self._connection() as conn:
+        async with self._connection(write=False) as conn:
             return await query(conn)
 
     # -- the Storage interface ----------------------------------------------------------
@@ -363,62 +378,16 @@ class PostgresStorage:
         replace: bool = False,
         charges: Sequence[Charge] = (),
     ) -> GameRecord:
-        """See :meth:`Storage.create_game`."""
+        """See :meth:`Storage.create_game`: one transaction."""
         now = self._clock()
-        kept: str | None = None  # the unfinished game that refuses this one (F2)
+        new = NewGame(game_id, player_id, mode, difficulty, events, replace, charges)
         async with self._connection() as conn, conn.transaction():
-            await self._take(conn, charges)  # (an empty bucket raises: all rolled back)
-            # Two processes creating a game for one player at once take turns here, so
-            # exactly one abandons the old game and the other abandons the first's.
-            await conn.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", (player_id,)
-            )
-            cur = await conn.execute(
-                "SELECT id, version FROM games WHERE player_id = %s AND status = 'in_progress'",
-                (player_id,),
-            )
-            old = await cur.fetchone()
-            if old is not None and not replace:
-                kept = old[0]  # refused, but the tokens taken stay taken (committed)
-            elif old is not None:
-                await conn.execute(
-                    "UPDATE games SET status = 'abandoned', version = version + 1, "
-                    "updated_at = %s WHERE id = %s",
-                    (now, old[0]),
-                )
-                await self._insert_events(conn, old[0], old[1] + 1, [Abandon()], now)
-            if kept is None:
-                await conn.execute(
-                    "INSERT INTO games (id, player_id, mode, difficulty, status, version, "
-                    "created_at, updated_at) VALUES (%s, %s, %s, %s, 'in_progress', %s, %s, %s)",
-                    (
-                        game_id,
-                        player_id,
-                        mode.value,
-                        None if difficulty is None else difficulty.value,
-                        len(events),
-                        now,
-                        now,
-                    ),
-                )
-                await self._insert_events(conn, game_id, 1, events, now)
-        if kept is not None:
-            raise GameInProgressError(kept)
-        return GameRecord(
-            id=game_id,
-            player_id=player_id,
-            mode=mode,
-            difficulty=difficulty,
-            status=Status.IN_PROGRESS,
-            version=len(events),
-            created_at=now,
-            updated_at=now,
-            finished_at=None,
-            result=None,
-            human_total=None,
-            computer_total=None,
-            new_record=None,
-        )
+            # An empty bucket raises: all rolled back. A kept game is returned: the tokens
+            # taken stay taken (committed), then it is raised (F2).
+            result = await _run(conn, sql.create_game(_SQL, new, now))
+        if isinstance(result, GameInProgressError):
+            raise result
+        return result
 
     async def take(self, charges: Sequence[Charge]) -> None:
         """See :meth:`Storage.take`: one transaction (one statement per bucket)."""
@@ -426,52 +395,18 @@ class PostgresStorage:
             return
         async with self._connection() as conn:
             if len(charges) == 1:
-                await self._take(conn, charges)
+                await _run(conn, sql.take_tokens(_SQL, charges))
                 return
             async with conn.transaction():
-                await self._take(conn, charges)
-
-    @staticmethod
-    async def _take(conn: psycopg.AsyncConnection[Any], charges: Sequence[Charge]) -> None:
-        """One token of each bucket, or :class:`RateLimitExceededError` (the caller's
-        transaction rolls back what was taken)."""
-        for charge in charges:
-            params = charge.params()
-            cur = await conn.execute(_TAKE, params)
-            if await cur.fetchone() is None:
-                cur = await conn.execute(
-                    "SELECT full_at FROM rate_buckets WHERE bucket = %s AND key = %s",
-                    (charge.bucket, charge.key),
-                )
-                row = await cur.fetchone()
-                full_at = row[0] if row is not None else charge.now
-                raise RateLimitExceededError(charge.bucket, charge.retry_after(full_at))
-
-    @staticmethod
-    async def _insert_events(
-        conn: psycopg.AsyncConnection[Any],
-        game_id: str,
-        first_seq: int,
-        events: Sequence[Event],
-        now: str,
-    ) -> None:
-        async with conn.cursor() as cur:
-            await cur.executemany(
-                "INSERT INTO events (game_id, seq, kind, data, created_at) "
-                "VALUES (%s, %s, %s, %s, %s)",
-                [
-                    (game_id, first_seq + i, e.kind, _dumps(e.to_json()), now)
-                    for i, e in enumerate(events)
-                ],
-            )
+                await _run(conn, sql.take_tokens(_SQL, charges))
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         """See :meth:`Storage.get_game`."""
 
         async def query(conn: psycopg.AsyncConnection[Any]) -> GameRecord | None:
-            cur = await conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = %s", (game_id,))
+            cur = await conn.execute(_SQL.get_game, {"id": game_id})
             row = await cur.fetchone()
-            return None if row is None else _game(row)
+            return None if row is None else sql.game_of(row)
 
         result: GameRecord | None = await self._read(query)
         return result
@@ -480,13 +415,9 @@ class PostgresStorage:
         """See :meth:`Storage.current_game`."""
 
         async def query(conn: psycopg.AsyncConnection[Any]) -> GameRecord | None:
-            cur = await conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games "
-                "WHERE player_id = %s AND status = 'in_progress'",
-                (player_id,),
-            )
+            cur = await conn.execute(_SQL.current_game, {"player": player_id})
             row = await cur.fetchone()
-            return None if row is None else _game(row)
+            return None if row is None else sql.game_of(row)
 
         result: GameRecord | None = await self._read(query)
         return result
@@ -509,65 +440,33 @@ class PostgresStorage:
             "id": game.id,
             "old": game.version,
             "kinds": [e.kind for e in events],
-            "datas": [_dumps(e.to_json()) for e in events],
+            "datas": [sql.dumps(e.to_json()) for e in events],
         }
         if events:
-            sql = _APPEND_SAME_STATUS if status is Status.IN_PROGRESS else _APPEND_NEW_STATUS
+            statement = _APPEND_SAME_STATUS if status is Status.IN_PROGRESS else _APPEND_NEW_STATUS
         else:  # nothing to log (a caller finishing a game directly): the bare compare-and-set
-            sql = _CAS_ONLY
+            statement = _CAS_ONLY
         async with self._connection() as conn:
             if final is None:
-                cur = await conn.execute(sql, params)
+                cur = await conn.execute(statement, params)
                 if cur.rowcount != max(1, len(events)):
-                    await self._refused(conn, game.id)
+                    raise await _run(conn, sql.refusal(_SQL, game.id))
                 return game.appended(status, new_version, now)
             ending = Ending.of(final)
-            new_record = False
             async with conn.transaction():
-                cur = await conn.execute(sql, params)
+                cur = await conn.execute(statement, params)
                 if cur.rowcount != max(1, len(events)):
-                    await self._refused(conn, game.id)
-                if ending.result is Result.SOLO:
-                    cur = await conn.execute(
-                        "SELECT MAX(human_total) FROM games WHERE player_id = %s "
-                        "AND status = 'finished' AND mode = 'solo' AND id <> %s",
-                        (game.player_id, game.id),
-                    )
-                    row = await cur.fetchone()
-                    new_record = ending.solo_record(row[0] if row else None)
-                await conn.execute(
-                    "UPDATE games SET finished_at = %s, result = %s, human_total = %s, "
-                    "computer_total = %s, new_record = %s WHERE id = %s",
-                    (
-                        now,
-                        ending.result.value,
-                        ending.human_total,
-                        ending.computer_total,
-                        new_record,
-                        game.id,
-                    ),
-                )
+                    raise await _run(conn, sql.refusal(_SQL, game.id))
+                new_record = await _run(conn, sql.finish(_SQL, game, ending, now))
         return game.finished(status, new_version, now, ending, new_record)
-
-    @staticmethod
-    async def _refused(conn: psycopg.AsyncConnection[Any], game_id: str) -> None:
-        """Raise the reason a compare-and-set wrote nothing."""
-        cur = await conn.execute("SELECT 1 FROM games WHERE id = %s", (game_id,))
-        if await cur.fetchone() is None:
-            raise GameNotFoundError(game_id)
-        raise StaleVersionError(game_id)
 
     async def events(self, game_id: str, after: int = 0, until: int | None = None) -> list[Event]:
         """See :meth:`Storage.events`."""
         last = until if until is not None else 2**31 - 1
 
         async def query(conn: psycopg.AsyncConnection[Any]) -> list[Event]:
-            cur = await conn.execute(
-                "SELECT kind, data FROM events WHERE game_id = %s AND seq > %s AND seq <= %s "
-                "ORDER BY seq",
-                (game_id, after, last),
-            )
-            return [from_json(kind, orjson.loads(data)) for kind, data in await cur.fetchall()]
+            cur = await conn.execute(_SQL.events, {"id": game_id, "after": after, "until": last})
+            return [sql.event_of(row) for row in await cur.fetchall()]
 
         result: list[Event] = await self._read(query)
         return result
@@ -576,31 +475,31 @@ class PostgresStorage:
         """See :meth:`Storage.records`."""
 
         async def query(conn: psycopg.AsyncConnection[Any]) -> Records:
-            cur = await conn.execute(
-                "SELECT COUNT(*), MAX(human_total) FILTER (WHERE mode = 'solo'), "
-                "COUNT(*) FILTER (WHERE result = 'win'), "
-                "COUNT(*) FILTER (WHERE result = 'loss'), "
-                "COUNT(*) FILTER (WHERE result = 'draw') "
-                "FROM games WHERE player_id = %s AND status = 'finished'",
-                (player_id,),
-            )
-            row = await cur.fetchone()
-            assert row is not None
-            played, best, wins, losses, draws = row
-            cur = await conn.execute(
-                "SELECT id, finished_at, mode, difficulty, human_total, computer_total, result "
-                "FROM games WHERE player_id = %s AND status = 'finished' "
-                "ORDER BY finished_at DESC, n DESC LIMIT %s",
-                (player_id, recent),
-            )
-            rows = await cur.fetchall()
+            async with conn.transaction():  # both statements see the same snapshot
+                cur = await conn.execute(
+                    "SELECT COUNT(*), MAX(human_total) FILTER (WHERE mode = 'solo'), "
+                    "COUNT(*) FILTER (WHERE result = 'win'), "
+                    "COUNT(*) FILTER (WHERE result = 'loss'), "
+                    "COUNT(*) FILTER (WHERE result = 'draw') "
+                    "FROM games WHERE player_id = %s AND status = 'finished'",
+                    (player_id,),
+                )
+                row = await cur.fetchone()
+                assert row is not None
+                played, best, wins, losses, draws = row
+                cur = await conn.execute(
+                    f"SELECT {sql.RECENT_COLUMNS} FROM games WHERE player_id = %s "
+                    "AND status = 'finished' ORDER BY finished_at DESC, n DESC LIMIT %s",
+                    (player_id, recent),
+                )
+                rows = await cur.fetchall()
             return Records(
                 best_score=best,
                 wins=wins,
                 losses=losses,
                 draws=draws,
                 games_played=played,
-                recent=tuple(_recent(r) for r in rows),
+                recent=tuple(sql.recent_of(r) for r in rows),
             )
 
         result: Records = await self._read(query)
@@ -611,12 +510,11 @@ class PostgresStorage:
 
         async def query(conn: psycopg.AsyncConnection[Any]) -> list[RecentGame]:
             cur = await conn.execute(
-                "SELECT id, finished_at, mode, difficulty, human_total, computer_total, result "
-                "FROM games WHERE player_id = %s AND status = 'finished' "
-                "ORDER BY finished_at, n",
+                f"SELECT {sql.RECENT_COLUMNS} FROM games WHERE player_id = %s "
+                "AND status = 'finished' ORDER BY finished_at, n",
                 (player_id,),
             )
-            return [_recent(r) for r in await cur.fetchall()]
+            return [sql.recent_of(r) for r in await cur.fetchall()]
 
         result: list[RecentGame] = await self._read(query)
         return result
@@ -639,16 +537,11 @@ class PostgresStorage:
         return result
 
     async def prune_unplayed(self, before: str, limit: int = 500) -> int:
-        """Delete up to ``limit`` games abandoned before their first roll and unchanged
-        since ``before`` (ISO 8601 UTC), with their events, in one transaction; returns how
-        many (F5). The triggers check every deleted row again."""
+        """See :meth:`Storage.prune_unplayed`: one transaction; games another transaction
+        holds are skipped (a player acting on one right now keeps it)."""
         async with self._connection() as conn, conn.transaction():
             cur = await conn.execute(
-                "SELECT id FROM games WHERE status = 'abandoned' AND updated_at < %s "
-                "AND NOT EXISTS (SELECT 1 FROM events "
-                "WHERE events.game_id = games.id AND kind = 'roll') "
-                "LIMIT %s FOR UPDATE SKIP LOCKED",
-                (before, limit),
+                _SQL.unplayed + " FOR UPDATE SKIP LOCKED", {"before": before, "limit": limit}
             )
             ids = [row[0] for row in await cur.fetchall()]
             if ids:
@@ -667,27 +560,19 @@ class PostgresStorage:
             return cur.rowcount
 
     async def register_process(self, process_id: str, now: float, ttl: float) -> int:
-        """See :meth:`Storage.register_process`: one statement."""
+        """See :meth:`Storage.register_process`: one transaction."""
         async with self._connection() as conn, conn.transaction():
-            await conn.execute(
-                "INSERT INTO server_processes (id, seen_at) VALUES (%s, %s) "
-                "ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at",
-                (process_id, now),
-            )
-            await conn.execute("DELETE FROM server_processes WHERE seen_at < %s", (now - ttl,))
-            cur = await conn.execute("SELECT COUNT(*) FROM server_processes")
-            row = await cur.fetchone()
-        return int(row[0]) if row else 1
+            return await _run(conn, sql.register_process(_SQL, process_id, now, ttl))
 
     async def unregister_process(self, process_id: str) -> None:
         """See :meth:`Storage.unregister_process`."""
         async with self._connection() as conn:
-            await conn.execute("DELETE FROM server_processes WHERE id = %s", (process_id,))
+            await conn.execute(_SQL.unregister, {"id": process_id})
 
     async def probe_write(self) -> None:
-        """See :meth:`Storage.probe_write`: one round trip on a pooled connection."""
+        """See :meth:`Storage.probe_write`: the heartbeat row rewritten (schema level 4)."""
         async with self._connection() as conn:
-            await conn.execute("SELECT 1")
+            await conn.execute(_SQL.heartbeat, {"now": self._clock()})
 
     async def close(self) -> None:
         """Close the pool's connections."""

@@ -1,37 +1,41 @@
 """SQLite backend of :class:`~yahtzee.storage.base.Storage`.
 
-One connection per process, guarded by a lock: SQLite serialises writers anyway, and a
-single connection keeps every statement prepared and avoids reopening costs. The database
-runs in WAL mode with ``synchronous=FULL`` (F6): the WAL is fsynced before a commit
-returns, so an acknowledged action survives the death of the process and a crash or power
-loss of the machine (``NORMAL`` only survived the former, one fsync per action cheaper).
+The database runs in WAL mode with ``synchronous=FULL`` (F6): the WAL is fsynced before a
+commit returns, so an acknowledged action survives the death of the process and a crash
+or power loss of the machine.
+
+**Nothing here runs on the event loop** (issue 22.4). Every write runs in one writer
+thread on the one write connection, the game writes batched by a
+:class:`~yahtzee.storage.group_commit.GroupCommit` (one fsync for concurrent requests).
+Every read runs in a small pool of reader threads, each with a connection of its own: in
+WAL mode a reader never waits for a writer, so while the write lock is held (a commit
+syncing, another process's transaction, a writer waiting out ``busy_timeout``) the reads,
+and every request that does not touch the database, go on. Both pools are this storage's
+own, bounded, and separate from asyncio's default executor (and from the server's CPU
+pool). Several processes may share one file on one machine: ``BEGIN IMMEDIATE`` serialises
+their writers and ``busy_timeout`` makes them wait their turn (then 503).
 
 A full, read-only or failing disk raises :class:`StorageUnavailableError` (nothing is
-written) and is remembered in ``write_failure`` until a write commits again; the same
-connection carries on once the disk does.
-
-The :class:`~yahtzee.storage.base.Storage` methods are coroutines, but their bodies run
-inline with no ``await``: a statement here costs tens of microseconds, less than handing
-it to a thread. Several processes may share one file on one machine: ``BEGIN IMMEDIATE``
-serialises their writers and ``busy_timeout`` makes them wait their turn.
+written) and is remembered (:class:`~yahtzee.storage.base.WriteHealth`) until a write
+commits again; the same connection carries on once the disk does.
 
 The schema is versioned with ``PRAGMA user_version`` and upgraded by :data:`MIGRATIONS`
-when the database is opened. Events are append-only: triggers refuse UPDATE and DELETE,
-except the deletion of a whole game that was abandoned before its first roll (pruning, F5).
+when the database is opened (its levels: :mod:`yahtzee.storage.sql`). Events are
+append-only: triggers refuse UPDATE and DELETE, except the deletion of a whole game that
+never had a roll (pruning, F5).
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import sqlite3
 import threading
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import orjson
+from typing import Any, TypeVar
 
 from yahtzee.errors import (
     GameInProgressError,
@@ -39,9 +43,10 @@ from yahtzee.errors import (
     RateLimitExceededError,
     StaleVersionError,
 )
-from yahtzee.game import Game, Mode, Result, Status
-from yahtzee.log import Abandon, Event, from_json
+from yahtzee.game import Game, Mode, Status
+from yahtzee.log import Event
 from yahtzee.players import Difficulty
+from yahtzee.storage import sql
 from yahtzee.storage.base import (
     Append,
     Charge,
@@ -54,7 +59,11 @@ from yahtzee.storage.base import (
     StorageUnavailableError,
     TakeTokens,
     Write,
+    WriteHealth,
 )
+from yahtzee.storage.group_commit import GroupCommit, Results
+
+T = TypeVar("T")
 
 # The refusals of one write of a batch: they roll back that write alone.
 _REFUSALS = (StaleVersionError, GameNotFoundError, GameInProgressError, RateLimitExceededError)
@@ -133,22 +142,35 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             seen_at REAL NOT NULL
         ) WITHOUT ROWID""",
     ),
+    # v4 (issue 22.6): games still in progress that never had a roll may be pruned too
+    # (a start event and nothing else, unchanged for days: nothing a player would lose).
+    (
+        "DROP TRIGGER events_no_delete",
+        """CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+            WHEN COALESCE((SELECT status FROM games WHERE id = OLD.game_id), '')
+                    NOT IN ('abandoned', 'in_progress')
+                OR EXISTS (SELECT 1 FROM events
+                           WHERE game_id = OLD.game_id AND kind = 'roll')
+            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
+        "DROP TRIGGER games_no_delete",
+        """CREATE TRIGGER games_no_delete BEFORE DELETE ON games
+            WHEN OLD.status NOT IN ('abandoned', 'in_progress')
+                OR EXISTS (SELECT 1 FROM events WHERE game_id = OLD.id)
+            BEGIN SELECT RAISE(ABORT, 'only an unplayed game can be deleted'); END""",
+    ),
 )
 
-# One token of a shared bucket (storage.base.Charge): the conditional upsert returns the
-# new full_at, or no row when the bucket is empty (then nothing changed).
-_TAKE = """INSERT INTO rate_buckets (bucket, key, full_at) VALUES (:bucket, :key, :now + :interval)
-    ON CONFLICT (bucket, key) DO UPDATE SET full_at = MAX(full_at, :now) + :interval
-    WHERE full_at - :now <= :slack
-    RETURNING full_at"""
 
 # Pages (4 KiB) of WAL between automatic checkpoints: a WAL file of up to ~16 MiB.
 WAL_AUTOCHECKPOINT = 4000
 
-_GAME_COLUMNS = (
-    "id, player_id, mode, difficulty, status, version, created_at, updated_at, "
-    "finished_at, result, human_total, computer_total, new_record"
-)
+#: Reader threads (each with its own connection): reads are short, and two cores.
+READERS = 2
+
+#: How long a connection waits for another's write lock before giving up (then 503).
+BUSY_TIMEOUT_MS = 5000
+
+_SQL = sql.SQLITE
 
 
 def _is_unavailable(exc: sqlite3.Error) -> bool:
@@ -158,13 +180,19 @@ def _is_unavailable(exc: sqlite3.Error) -> bool:
     return isinstance(exc, sqlite3.OperationalError) or type(exc) is sqlite3.DatabaseError
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-def _dumps(data: Any) -> str:
-    # The same text as json.dumps(data, separators=(",", ":"), ensure_ascii=False).
-    return orjson.dumps(data).decode()
+def _run(conn: sqlite3.Connection, steps: sql.Steps[T]) -> T:
+    """Run the shared logic ``steps`` (:mod:`yahtzee.storage.sql`) on ``conn``."""
+    answer: Any = None
+    try:
+        while True:
+            step = steps.send(answer)
+            if isinstance(step, sql.Many):
+                conn.executemany(step.sql, step.rows)
+                answer = None
+            else:
+                answer = conn.execute(step.sql, step.params).fetchone()
+    except StopIteration as stop:
+        return stop.value  # type: ignore[no-any-return]
 
 
 class SQLiteStorage:
@@ -175,14 +203,18 @@ class SQLiteStorage:
         path: Path | str,
         *,
         synchronous: str = "FULL",
-        clock: Callable[[], str] = _now,
+        clock: Callable[[], str] = sql.now_iso,
+        readers: int = READERS,
     ) -> None:
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"bad synchronous mode {synchronous!r}")
         self.path = path
         self._clock = clock
+        self._memory = str(path) == ":memory:"
+        # The write connection: used by the writer thread (and by the constructor, the
+        # tests' fault injection and integrity_check), always under this lock.
         self._lock = threading.Lock()
-        self.write_failure: str | None = None
+        self.write_health = WriteHealth()
         try:
             self._conn = self._open(path, synchronous.upper())
         except (OSError, sqlite3.Error) as exc:
@@ -198,6 +230,17 @@ class SQLiteStorage:
         except BaseException:
             self._conn.close()
             raise
+        self._writer = concurrent.futures.ThreadPoolExecutor(1, "yahtzee-sqlite-write")
+        self._readers = concurrent.futures.ThreadPoolExecutor(readers, "yahtzee-sqlite-read")
+        self._local = threading.local()
+        self._read_conns: list[sqlite3.Connection] = []
+        self._read_conns_lock = threading.Lock()
+        # One group commit per event loop: a batch's futures belong to the loop of the
+        # requests that wait on them (the server has one loop; a command, a test may run
+        # several, each in its thread). The writes of every loop share the writer thread.
+        self._groups: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, GroupCommit] = (
+            weakref.WeakKeyDictionary()
+        )
 
     @staticmethod
     def _open(path: Path | str, synchronous: str) -> sqlite3.Connection:
@@ -208,7 +251,7 @@ class SQLiteStorage:
             str(path), isolation_level=None, check_same_thread=False, cached_statements=64
         )
         try:
-            conn.execute("PRAGMA busy_timeout = 5000")
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if mode != "wal" and str(path) != ":memory:":
                 raise StorageError(f"could not switch {path} to WAL mode (got {mode})")
@@ -226,16 +269,62 @@ class SQLiteStorage:
             raise
         return conn
 
-    # -- plumbing ---------------------------------------------------------------------
+    # -- plumbing: the threads ---------------------------------------------------------
 
     async def open(self) -> None:
         """Nothing to do: the file was opened and migrated by the constructor."""
 
+    async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the writer thread (it takes the write connection itself)."""
+        return await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
+
+    async def _write_batch(self, writes: Sequence[Write]) -> Results:
+        return await self._write(self.write_many, writes)
+
+    def _group(self) -> GroupCommit:
+        """The group commit of the running event loop."""
+        loop = asyncio.get_running_loop()
+        group = self._groups.get(loop)
+        if group is None:
+            group = self._groups[loop] = GroupCommit(self._write_batch)
+        return group
+
+    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(conn, *args)`` on a reader thread's own connection."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._readers, self._reading, fn, *args)
+
+    def _reading(self, fn: Callable[..., T], *args: Any) -> T:
+        """In a reader thread: ``fn`` on its connection; a fault of the disk becomes
+        :class:`StorageUnavailableError`."""
+        try:
+            if self._memory:  # one database per connection: read on the write connection
+                with self._lock:
+                    return fn(self._conn, *args)
+            return fn(self._reader(), *args)
+        except sqlite3.Error as exc:
+            if not _is_unavailable(exc):
+                raise
+            raise StorageUnavailableError(f"{self.path}: {exc}") from exc
+
+    def _reader(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                str(self.path), isolation_level=None, check_same_thread=False, cached_statements=64
+            )
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA query_only = 1")  # a reader never writes
+            self._local.conn = conn
+            with self._read_conns_lock:  # (not the write lock: a writer may hold it long)
+                self._read_conns.append(conn)
+        return conn
+
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction; a fault of the disk (full, read-only, I/O) becomes
-        :class:`StorageUnavailableError` and is remembered in :attr:`write_failure` until
-        a later write commits."""
+        """One write transaction on the write connection (call it in the writer thread); a
+        fault of the disk (full, read-only, I/O) becomes :class:`StorageUnavailableError`
+        and is remembered in :attr:`write_health` until a later write commits."""
         with self._lock:
             conn = self._conn
             try:
@@ -252,27 +341,28 @@ class SQLiteStorage:
             except sqlite3.Error as exc:
                 if not _is_unavailable(exc):
                     raise
-                self.write_failure = str(exc)
+                self.write_health.failed(str(exc))
                 raise StorageUnavailableError(f"{self.path}: {exc}") from exc
-            self.write_failure = None
+            self.write_health.succeeded()
 
-    @contextmanager
-    def _reading(self) -> Iterator[None]:
-        """The lock for a read; a fault of the disk becomes :class:`StorageUnavailableError`."""
-        with self._lock:
-            try:
-                yield
-            except sqlite3.Error as exc:
-                if not _is_unavailable(exc):
-                    raise
-                raise StorageUnavailableError(f"{self.path}: {exc}") from exc
+    # -- health ---------------------------------------------------------------------------
+
+    @property
+    def write_failure(self) -> str | None:
+        """Why the last write failed, or ``None`` once one has succeeded since."""
+        return self.write_health.failure
+
+    async def health(self) -> str | None:
+        """See :meth:`Storage.health`."""
+        return await self.write_health.check(self.probe_write)
 
     async def probe_write(self) -> None:
         """See :meth:`Storage.probe_write`: one tiny write transaction."""
+        await self._write(self._probe)
+
+    def _probe(self) -> None:
         with self._transaction() as conn:
-            conn.execute(
-                "INSERT OR REPLACE INTO heartbeat (id, at) VALUES (1, ?)", (self._clock(),)
-            )
+            conn.execute(_SQL.heartbeat, {"now": self._clock()})
 
     @property
     def schema_version(self) -> int:
@@ -292,42 +382,7 @@ class SQLiteStorage:
                     conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {version}")
 
-    @staticmethod
-    def _game(row: tuple[Any, ...]) -> GameRecord:
-        new_record = row[12]
-        return GameRecord(
-            id=row[0],
-            player_id=row[1],
-            mode=Mode(row[2]),
-            difficulty=None if row[3] is None else Difficulty(row[3]),
-            status=Status(row[4]),
-            version=row[5],
-            created_at=row[6],
-            updated_at=row[7],
-            finished_at=row[8],
-            result=None if row[9] is None else Result(row[9]),
-            human_total=row[10],
-            computer_total=row[11],
-            new_record=None if new_record is None else bool(new_record),
-        )
-
-    def _get(self, conn: sqlite3.Connection, game_id: str) -> GameRecord | None:
-        row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
-        return None if row is None else self._game(row)
-
-    @staticmethod
-    def _insert_events(
-        conn: sqlite3.Connection, game_id: str, first_seq: int, events: Sequence[Event], now: str
-    ) -> None:
-        conn.executemany(
-            "INSERT INTO events (game_id, seq, kind, data, created_at) VALUES (?, ?, ?, ?, ?)",
-            [
-                (game_id, first_seq + i, e.kind, _dumps(e.to_json()), now)
-                for i, e in enumerate(events)
-            ],
-        )
-
-    # -- the Storage interface ----------------------------------------------------------
+    # -- the Storage interface: writes ------------------------------------------------------
 
     async def create_game(
         self,
@@ -340,108 +395,15 @@ class SQLiteStorage:
         replace: bool = False,
         charges: Sequence[Charge] = (),
     ) -> GameRecord:
-        """See :meth:`Storage.create_game` (one transaction, inline; the server batches
-        its new games with the actions instead, through :meth:`write_many`)."""
-        write = NewGame(game_id, player_id, mode, difficulty, events, replace, charges)
-        result = self.write_many([write])[0]
-        if isinstance(result, Exception):
-            raise result
-        assert result is not None
+        """See :meth:`Storage.create_game` (batched with concurrent writes)."""
+        new = NewGame(game_id, player_id, mode, difficulty, events, replace, charges)
+        result: GameRecord = await self._group().write(new)
         return result
 
     async def take(self, charges: Sequence[Charge]) -> None:
-        """See :meth:`Storage.take` (inline; the server batches it, :meth:`write_many`)."""
-        result = self.write_many([TakeTokens(charges)])[0]
-        if isinstance(result, Exception):
-            raise result
-
-    @staticmethod
-    def _take(conn: sqlite3.Connection, charges: Sequence[Charge]) -> None:
-        """One token of each bucket, or :class:`RateLimitExceededError` (the caller rolls
-        back what was taken)."""
-        for charge in charges:
-            params = charge.params()
-            if conn.execute(_TAKE, params).fetchone() is None:
-                (full_at,) = conn.execute(
-                    "SELECT full_at FROM rate_buckets WHERE bucket = ? AND key = ?",
-                    (charge.bucket, charge.key),
-                ).fetchone()
-                raise RateLimitExceededError(charge.bucket, charge.retry_after(full_at))
-
-    def _create(
-        self, conn: sqlite3.Connection, new: NewGame, now: str
-    ) -> GameRecord | GameInProgressError:
-        """A new game (see :meth:`Storage.create_game`); a kept unfinished game is returned
-        as the refusal, not raised, so that the tokens taken stay taken."""
-        self._take(conn, new.charges)
-        old = conn.execute(
-            "SELECT id, version FROM games WHERE player_id = ? AND status = 'in_progress'",
-            (new.player_id,),
-        ).fetchone()
-        if old is not None and not new.replace:
-            return GameInProgressError(old[0])
-        if old is not None:
-            conn.execute(
-                "UPDATE games SET status = 'abandoned', version = version + 1, "
-                "updated_at = ? WHERE id = ?",
-                (now, old[0]),
-            )
-            self._insert_events(conn, old[0], old[1] + 1, [Abandon()], now)
-        conn.execute(
-            "INSERT INTO games (id, player_id, mode, difficulty, status, version, "
-            "created_at, updated_at) VALUES (?, ?, ?, ?, 'in_progress', ?, ?, ?)",
-            (
-                new.game_id,
-                new.player_id,
-                new.mode.value,
-                None if new.difficulty is None else new.difficulty.value,
-                len(new.events),
-                now,
-                now,
-            ),
-        )
-        self._insert_events(conn, new.game_id, 1, new.events, now)
-        return GameRecord(
-            id=new.game_id,
-            player_id=new.player_id,
-            mode=new.mode,
-            difficulty=new.difficulty,
-            status=Status.IN_PROGRESS,
-            version=len(new.events),
-            created_at=now,
-            updated_at=now,
-            finished_at=None,
-            result=None,
-            human_total=None,
-            computer_total=None,
-            new_record=None,
-        )
-
-    async def get_game(self, game_id: str) -> GameRecord | None:
-        """See :meth:`Storage.get_game`."""
-        with self._reading():
-            return self._get(self._conn, game_id)
-
-    async def current_game(self, player_id: str) -> GameRecord | None:
-        """See :meth:`Storage.current_game`."""
-        with self._reading():
-            row = self._conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE player_id = ? AND status = 'in_progress'",
-                (player_id,),
-            ).fetchone()
-        return None if row is None else self._game(row)
-
-    async def owns_games(self, player_id: str) -> bool:
-        """See :meth:`Storage.owns_games` (two lookups, each in a partial index)."""
-        with self._reading():
-            for status in ("in_progress", "finished"):
-                row = self._conn.execute(
-                    "SELECT 1 FROM games WHERE player_id = ? AND status = ? LIMIT 1",
-                    (player_id, status),
-                ).fetchone()
-                if row is not None:
-                    return True
-        return False
+        """See :meth:`Storage.take` (batched with concurrent writes)."""
+        if charges:
+            await self._group().write(TakeTokens(charges))
 
     async def append(
         self,
@@ -451,28 +413,30 @@ class SQLiteStorage:
         status: Status,
         final: Game | None = None,
     ) -> GameRecord:
-        """See :meth:`Storage.append`."""
-        with self._transaction() as conn:
-            return self._append(conn, game, events, status, final, self._clock())
+        """See :meth:`Storage.append` (batched with concurrent writes)."""
+        result: GameRecord = await self._group().write((game, events, status, final))
+        return result
 
     def append_many(self, appends: Sequence[Append]) -> list[GameRecord | Exception]:
         """Several appends in one transaction (:meth:`write_many` of appends only)."""
         return [r for r in self.write_many(appends) if r is not None]
 
-    def write_many(self, writes: Sequence[Write]) -> list[GameRecord | Exception | None]:
-        """See :meth:`BatchWriter.write_many`: one transaction, one sync to disk; each write
-        in its own savepoint, so a refused one (stale version, a game in progress, an empty
-        rate-limit bucket) leaves the others."""
+    def write_many(self, writes: Sequence[Write]) -> Results:
+        """Several writes in one transaction, one sync to disk (blocking: the writer
+        thread's job). Each write runs in its own savepoint, so a refused one (stale
+        version, a game in progress, an empty rate-limit bucket) leaves the others. Each
+        result is what the write returns (the game's header; ``None`` for tokens taken) or
+        its refusal alone; a storage fault raises, failing them all."""
         now = self._clock()
-        results: list[GameRecord | Exception | None] = []
+        results: Results = []
         with self._transaction() as conn:
             for write in writes:
                 conn.execute("SAVEPOINT one_write")
                 try:
                     if isinstance(write, NewGame):
-                        results.append(self._create(conn, write, now))
+                        results.append(_run(conn, sql.create_game(_SQL, write, now)))
                     elif isinstance(write, TakeTokens):
-                        self._take(conn, write.charges)
+                        _run(conn, sql.take_tokens(_SQL, write.charges))
                         results.append(None)
                     else:
                         game, events, status, final = write
@@ -483,8 +447,8 @@ class SQLiteStorage:
                 conn.execute("RELEASE one_write")
         return results
 
+    @staticmethod
     def _append(
-        self,
         conn: sqlite3.Connection,
         game: GameRecord,
         events: Sequence[Event],
@@ -509,98 +473,23 @@ class SQLiteStorage:
                 (new_version, status.value, now, game.id, game.version),
             )
         if cur.rowcount != 1:
-            exists = conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone()
-            if exists is None:
-                raise GameNotFoundError(game.id)
-            raise StaleVersionError(game.id)
-        self._insert_events(conn, game.id, game.version + 1, events, now)
+            raise _run(conn, sql.refusal(_SQL, game.id))
+        step = sql.insert_events(_SQL, game.id, game.version + 1, events, now)
+        conn.executemany(step.sql, step.rows)
         if final is None:
             return game.appended(status, new_version, now)
         ending = Ending.of(final)
-        new_record = False
-        if ending.result is Result.SOLO:
-            best = conn.execute(
-                "SELECT MAX(human_total) FROM games WHERE player_id = ? "
-                "AND status = 'finished' AND mode = 'solo' AND id != ?",
-                (game.player_id, game.id),
-            ).fetchone()[0]
-            new_record = ending.solo_record(best)
-        conn.execute(
-            "UPDATE games SET finished_at = ?, result = ?, human_total = ?, "
-            "computer_total = ?, new_record = ? WHERE id = ?",
-            (
-                now,
-                ending.result.value,
-                ending.human_total,
-                ending.computer_total,
-                int(new_record),
-                game.id,
-            ),
-        )
+        new_record = _run(conn, sql.finish(_SQL, game, ending, now))
         return game.finished(status, new_version, now, ending, new_record)
 
-    async def events(self, game_id: str, after: int = 0, until: int | None = None) -> list[Event]:
-        """See :meth:`Storage.events`."""
-        last = until if until is not None else 2**62
-        with self._reading():
-            rows = self._conn.execute(
-                "SELECT kind, data FROM events WHERE game_id = ? AND seq > ? AND seq <= ? "
-                "ORDER BY seq",
-                (game_id, after, last),
-            ).fetchall()
-        return [from_json(kind, orjson.loads(data)) for kind, data in rows]
-
-    async def records(self, player_id: str, recent: int = 10) -> Records:
-        """See :meth:`Storage.records`."""
-        with self._reading():
-            played, best, wins, losses, draws = self._conn.execute(
-                "SELECT COUNT(*), MAX(CASE WHEN mode = 'solo' THEN human_total END), "
-                "COALESCE(SUM(result = 'win'), 0), COALESCE(SUM(result = 'loss'), 0), "
-                "COALESCE(SUM(result = 'draw'), 0) "
-                "FROM games WHERE player_id = ? AND status = 'finished'",
-                (player_id,),
-            ).fetchone()
-            rows = self._conn.execute(
-                "SELECT id, finished_at, mode, difficulty, human_total, computer_total, result "
-                "FROM games WHERE player_id = ? AND status = 'finished' "
-                "ORDER BY finished_at DESC, rowid DESC LIMIT ?",
-                (player_id, recent),
-            ).fetchall()
-        return Records(
-            best_score=best,
-            wins=wins,
-            losses=losses,
-            draws=draws,
-            games_played=played,
-            recent=tuple(_recent(*row) for row in rows),
-        )
-
-    async def finished_games(self, player_id: str) -> list[RecentGame]:
-        """See :meth:`Storage.finished_games`."""
-        with self._reading():
-            rows = self._conn.execute(
-                "SELECT id, finished_at, mode, difficulty, human_total, computer_total, result "
-                "FROM games WHERE player_id = ? AND status = 'finished' "
-                "ORDER BY finished_at, rowid",
-                (player_id,),
-            ).fetchall()
-        return [_recent(*row) for row in rows]
-
     async def prune_unplayed(self, before: str, limit: int = 500) -> int:
-        """See :meth:`Storage.prune_unplayed`: one transaction of at most ``limit`` games,
-        in a worker thread (its commit waits for the disk; the event loop must not)."""
-        return await asyncio.to_thread(self._prune_unplayed, before, limit)
+        """See :meth:`Storage.prune_unplayed`: one transaction of at most ``limit`` games."""
+        return await self._write(self._prune_unplayed, before, limit)
 
     def _prune_unplayed(self, before: str, limit: int) -> int:
         with self._transaction() as conn:
             ids = [
-                row[0]
-                for row in conn.execute(
-                    "SELECT id FROM games WHERE status = 'abandoned' AND updated_at < ? "
-                    "AND NOT EXISTS (SELECT 1 FROM events "
-                    "WHERE events.game_id = games.id AND kind = 'roll') LIMIT ?",
-                    (before, limit),
-                )
+                row[0] for row in conn.execute(_SQL.unplayed, {"before": before, "limit": limit})
             ]
             for game_id in ids:  # the triggers check every row of it again
                 conn.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
@@ -608,8 +497,8 @@ class SQLiteStorage:
         return len(ids)
 
     async def prune_buckets(self, now: float, limit: int = 5000) -> int:
-        """See :meth:`Storage.prune_buckets` (a commit: in a worker thread)."""
-        return await asyncio.to_thread(self._prune_buckets, now, limit)
+        """See :meth:`Storage.prune_buckets`."""
+        return await self._write(self._prune_buckets, now, limit)
 
     def _prune_buckets(self, now: float, limit: int) -> int:
         with self._transaction() as conn:
@@ -619,25 +508,47 @@ class SQLiteStorage:
                 (now, limit),
             ).rowcount
 
+    async def register_process(self, process_id: str, now: float, ttl: float) -> int:
+        """See :meth:`Storage.register_process`."""
+        return await self._write(self._register, process_id, now, ttl)
+
     def _register(self, process_id: str, now: float, ttl: float) -> int:
         with self._transaction() as conn:
-            conn.execute(
-                "INSERT INTO server_processes (id, seen_at) VALUES (?, ?) "
-                "ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at",
-                (process_id, now),
-            )
-            conn.execute("DELETE FROM server_processes WHERE seen_at < ?", (now - ttl,))
-            (count,) = conn.execute("SELECT COUNT(*) FROM server_processes").fetchone()
-        return int(count)
-
-    async def register_process(self, process_id: str, now: float, ttl: float) -> int:
-        """See :meth:`Storage.register_process` (a commit: in a worker thread)."""
-        return await asyncio.to_thread(self._register, process_id, now, ttl)
+            return _run(conn, sql.register_process(_SQL, process_id, now, ttl))
 
     async def unregister_process(self, process_id: str) -> None:
         """See :meth:`Storage.unregister_process`."""
+        await self._write(self._unregister, process_id)
+
+    def _unregister(self, process_id: str) -> None:
         with self._transaction() as conn:
-            conn.execute("DELETE FROM server_processes WHERE id = ?", (process_id,))
+            conn.execute(_SQL.unregister, {"id": process_id})
+
+    # -- the Storage interface: reads ------------------------------------------------------
+
+    async def get_game(self, game_id: str) -> GameRecord | None:
+        """See :meth:`Storage.get_game`."""
+        return await self._read(_get_game, game_id)
+
+    async def current_game(self, player_id: str) -> GameRecord | None:
+        """See :meth:`Storage.current_game`."""
+        return await self._read(_current_game, player_id)
+
+    async def owns_games(self, player_id: str) -> bool:
+        """See :meth:`Storage.owns_games` (two lookups, each in a partial index)."""
+        return await self._read(_owns_games, player_id)
+
+    async def events(self, game_id: str, after: int = 0, until: int | None = None) -> list[Event]:
+        """See :meth:`Storage.events`."""
+        return await self._read(_events, game_id, after, 2**62 if until is None else until)
+
+    async def records(self, player_id: str, recent: int = 10) -> Records:
+        """See :meth:`Storage.records`."""
+        return await self._read(_records, player_id, recent)
+
+    async def finished_games(self, player_id: str) -> list[RecentGame]:
+        """See :meth:`Storage.finished_games`."""
+        return await self._read(_finished_games, player_id)
 
     def integrity_check(self) -> str:
         """``PRAGMA integrity_check``: ``"ok"`` for a healthy file."""
@@ -645,21 +556,80 @@ class SQLiteStorage:
             return str(self._conn.execute("PRAGMA integrity_check").fetchone()[0])
 
     async def close(self) -> None:
-        """Close the connection (checkpointing the WAL)."""
+        """Close the connections (checkpointing the WAL) and end the threads."""
+        await self._write(self._close)
+        self._writer.shutdown(wait=False)
+        self._readers.shutdown(wait=False)
+
+    def _close(self) -> None:
+        with self._read_conns_lock:
+            for conn in self._read_conns:
+                conn.close()
+            self._read_conns.clear()
         with self._lock:
             self._conn.close()
 
 
-def _recent(
-    game_id: str,
-    finished_at: str,
-    mode: str,
-    difficulty: str | None,
-    human_total: int,
-    computer_total: int | None,
-    result: str,
-) -> RecentGame:
-    level = None if difficulty is None else Difficulty(difficulty)
-    return RecentGame(
-        game_id, finished_at, Mode(mode), level, human_total, computer_total, Result(result)
+# -- the reads (each in a reader thread, on its connection) -------------------------------
+
+
+def _get_game(conn: sqlite3.Connection, game_id: str) -> GameRecord | None:
+    row = conn.execute(_SQL.get_game, {"id": game_id}).fetchone()
+    return None if row is None else sql.game_of(row)
+
+
+def _current_game(conn: sqlite3.Connection, player_id: str) -> GameRecord | None:
+    row = conn.execute(_SQL.current_game, {"player": player_id}).fetchone()
+    return None if row is None else sql.game_of(row)
+
+
+def _owns_games(conn: sqlite3.Connection, player_id: str) -> bool:
+    for status in ("in_progress", "finished"):
+        row = conn.execute(
+            "SELECT 1 FROM games WHERE player_id = ? AND status = ? LIMIT 1",
+            (player_id, status),
+        ).fetchone()
+        if row is not None:
+            return True
+    return False
+
+
+def _events(conn: sqlite3.Connection, game_id: str, after: int, until: int) -> list[Event]:
+    rows = conn.execute(_SQL.events, {"id": game_id, "after": after, "until": until})
+    return [sql.event_of(row) for row in rows.fetchall()]
+
+
+def _records(conn: sqlite3.Connection, player_id: str, recent: int) -> Records:
+    conn.execute("BEGIN")  # both statements see the same snapshot
+    try:
+        played, best, wins, losses, draws = conn.execute(
+            "SELECT COUNT(*), MAX(CASE WHEN mode = 'solo' THEN human_total END), "
+            "COALESCE(SUM(result = 'win'), 0), COALESCE(SUM(result = 'loss'), 0), "
+            "COALESCE(SUM(result = 'draw'), 0) "
+            "FROM games WHERE player_id = ? AND status = 'finished'",
+            (player_id,),
+        ).fetchone()
+        rows = conn.execute(
+            f"SELECT {sql.RECENT_COLUMNS} FROM games WHERE player_id = ? "
+            "AND status = 'finished' ORDER BY finished_at DESC, rowid DESC LIMIT ?",
+            (player_id, recent),
+        ).fetchall()
+    finally:
+        conn.execute("COMMIT")
+    return Records(
+        best_score=best,
+        wins=wins,
+        losses=losses,
+        draws=draws,
+        games_played=played,
+        recent=tuple(sql.recent_of(row) for row in rows),
     )
+
+
+def _finished_games(conn: sqlite3.Connection, player_id: str) -> list[RecentGame]:
+    rows = conn.execute(
+        f"SELECT {sql.RECENT_COLUMNS} FROM games WHERE player_id = ? AND status = 'finished' "
+        "ORDER BY finished_at, rowid",
+        (player_id,),
+    ).fetchall()
+    return [sql.recent_of(row) for row in rows]

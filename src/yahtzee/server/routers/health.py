@@ -7,7 +7,6 @@ from fastapi.responses import JSONResponse
 
 from yahtzee.server.routers._common import Service
 from yahtzee.server.views import HealthOut
-from yahtzee.storage import StorageUnavailableError
 
 router = APIRouter(prefix="/api", tags=["health"])
 
@@ -19,17 +18,14 @@ router = APIRouter(prefix="/api", tags=["health"])
     summary="Liveness and storage health",
 )
 async def health(svc: Service) -> JSONResponse:
-    """``{"status": "ok"}``; after a write failed (disk full, read-only), 503
-    ``{"status": "degraded", "storage": "unavailable", "detail": ...}`` until a write
-    succeeds again: each call then tries one tiny write, so it also notices the recovery
-    (F6)."""
-    storage = svc.storage
-    if storage.write_failure is not None:
-        try:
-            await storage.probe_write()
-        except StorageUnavailableError:
-            # The database's own words ("database or disk is full"), not its path.
-            detail = storage.write_failure or "unavailable"
-            body = {"status": "degraded", "storage": "unavailable", "detail": detail}
-            return JSONResponse(body, status_code=503)
+    """``{"status": "ok"}`` while the last write succeeded; after a write failed (disk
+    full, read-only, locked), 503 ``{"status": "degraded", "storage": "unavailable",
+    "detail": ...}`` until a write succeeds again (F6, issue 22.5). With no write for
+    30 s after the failure, a call tries one tiny write itself, so health also notices a
+    recovery while nobody plays."""
+    failure = await svc.storage.health()
+    if failure is not None:
+        # The database's own words ("database or disk is full"), not its path.
+        body = {"status": "degraded", "storage": "unavailable", "detail": failure}
+        return JSONResponse(body, status_code=503)
     return JSONResponse({"status": "ok"})

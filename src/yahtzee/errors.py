@@ -118,3 +118,16 @@ class RateLimitExceededError(YahtzeeError):
         super().__init__(f"rate limit {bucket!r} exceeded: retry after {retry_after} s")
         self.bucket = bucket
         self.retry_after = retry_after
+
+
+class InvalidPuzzleError(YahtzeeError):
+    """A puzzle position or answer that cannot be read (L6): the message names the part."""
+
+
+class PuzzleNotFoundError(YahtzeeError):
+    """No puzzle serving has this id for this player, or it is not the one being served
+    now (a newer puzzle replaced it): its answer would grade a stale position (L6)."""
+
+
+class PuzzleAnsweredError(YahtzeeError):
+    """A second answer to one serving of a puzzle (L6): only the first is graded."""

@@ -197,6 +197,50 @@ class GameReview:
     computer: PlayerReview | None
 
 
+def box_choices(card: Scorecard, dice: Dice, table: ValueTable) -> tuple[Choice, ...]:
+    """Every legal box for ``dice``, best first, valued as expected final scores (the
+    points on ``card`` plus the box's value). The review and the puzzles (L6) grade with
+    this one function."""
+    total = card.total
+    return tuple(
+        Choice(total + o.value, category=o.category, points=o.points)
+        for o in category_options(card, dice, table)
+    )
+
+
+def keep_choices(
+    card: Scorecard,
+    dice: Dice,
+    rolls_left: int,
+    table: ValueTable,
+    boxes: tuple[Choice, ...] | None = None,
+) -> tuple[Choice, ...]:
+    """Every distinct keep of fewer than five dice and ``"stop"`` (worth the best legal
+    box, ``boxes[0]`` when the caller has them), best first, as expected final scores."""
+    mask, up, flag = state_of(card)
+    subs, values = turn_arrays(table, mask, up, flag).candidates(dice, rolls_left)
+    total = card.total
+    # The last candidate is the whole roll: holding all five cannot be rolled, so it is
+    # "stop", worth the best legal box (issue 12), not another roll.
+    stop = (boxes or box_choices(card, dice, table))[0].value
+    options = [
+        Choice(total + v, keep=KEEP_FACES[k]) for k, v in zip(subs[:-1], values[:-1], strict=True)
+    ]
+    options.append(Choice(stop, keep=STOP))
+    options.sort(key=lambda c: -c.value)
+    return tuple(options)
+
+
+def position_choices(
+    card: Scorecard, dice: Dice, rolls_left: int, table: ValueTable
+) -> tuple[Choice, ...]:
+    """The options of a decision, best first: keeps (and ``"stop"``) with rolls left,
+    else the legal boxes."""
+    if rolls_left > 0:
+        return keep_choices(card, dice, rolls_left, table)
+    return box_choices(card, dice, table)
+
+
 class _Side:
     """The running analysis of one seat while the log is folded."""
 
@@ -219,29 +263,15 @@ class _Side:
     def box_options(self, card: Scorecard, dice: Dice) -> tuple[Choice, ...]:
         """Every legal box, best first, valued as expected final scores."""
         if self._box_options is None:
-            total = card.total
-            self._box_options = tuple(
-                Choice(total + o.value, category=o.category, points=o.points)
-                for o in category_options(card, dice, self.table)
-            )
+            self._box_options = box_choices(card, dice, self.table)
         return self._box_options
 
     def keep_options(self, card: Scorecard, dice: Dice, rolls_left: int) -> tuple[Choice, ...]:
         """Every distinct keep of fewer than five dice and ``"stop"``, best first."""
         if self._keep_options is None:
-            mask, up, flag = state_of(card)
-            subs, values = turn_arrays(self.table, mask, up, flag).candidates(dice, rolls_left)
-            total = card.total
-            # The last candidate is the whole roll: holding all five cannot be rolled, so
-            # it is "stop", worth the best legal box (issue 12), not another roll.
-            stop = self.box_options(card, dice)[0].value
-            options = [
-                Choice(total + v, keep=KEEP_FACES[k])
-                for k, v in zip(subs[:-1], values[:-1], strict=True)
-            ]
-            options.append(Choice(stop, keep=STOP))
-            options.sort(key=lambda c: -c.value)
-            self._keep_options = tuple(options)
+            self._keep_options = keep_choices(
+                card, dice, rolls_left, self.table, self.box_options(card, dice)
+            )
         return self._keep_options
 
     def position_value(self, card: Scorecard, dice: Dice, rolls_left: int) -> float:

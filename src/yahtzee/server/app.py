@@ -36,12 +36,23 @@ from yahtzee.server.identity import (
 )
 from yahtzee.server.limits import PROCESS_TTL_BEATS, Guard, ProcessRegistration
 from yahtzee.server.middleware import ServerMiddleware
+from yahtzee.server.practice import PracticeService
 from yahtzee.server.pruning import prune, prune_now_and_daily
 from yahtzee.server.reviews import ReviewService
-from yahtzee.server.routers import advice, config, games, health, records, review, stats
+from yahtzee.server.routers import (
+    advice,
+    config,
+    games,
+    health,
+    puzzles,
+    records,
+    review,
+    stats,
+)
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import STATIC_DIR, Settings, from_env
 from yahtzee.storage import StorageError, is_postgres_url, open_storage, run_coroutine
+from yahtzee.storage.practice import open_practice
 from yahtzee.turn import Player
 
 log = logging.getLogger("yahtzee.server")
@@ -147,6 +158,9 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         run_coroutine(storage.close())  # (not yet serving: no event loop of ours runs)
         raise
     service = GameService(storage, _dice(wiring), _players(wiring))
+    practice_rng = random.Random(f"{wiring.dice_seed}:practice") if wiring.dice_seed else None
+    # 练习 (L6-L8): its own tables in the same database, on a connection of their own.
+    practice_store = open_practice(settings.db)
     guard = Guard(settings.limits, storage, wiring.clock)
     players = PlayerIds(signer, storage.owns_games, guard.new_player)
     registration = ProcessRegistration(
@@ -160,10 +174,12 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await storage.open()
+        await practice_store.migrate()
         try:
             service.warm_up()
         except ImportError as exc:  # the solver package is missing: only solo play works
             log.warning("computer players unavailable: %s", exc)
+        app.state.practice.warm_up()
         # Everything loaded so far (modules, the solver table's objects) lives for the
         # whole process: keep it out of the garbage collector's scans.
         gc.collect()
@@ -185,6 +201,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
                 await task
         await registration.leave()
         await storage.close()
+        await practice_store.db.close()
 
     app = FastAPI(
         title="快艇骰子 API",
@@ -199,11 +216,12 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     app.state.settings = settings
     app.state.guard = guard
     app.state.reviews = ReviewService(storage)
+    app.state.practice = PracticeService(practice_store, storage, rng=practice_rng)
     install_error_handlers(app)
     # Added first, so it runs inside ServerMiddleware (cookie, body limit, headers).
     app.add_middleware(ActionFastPath, service=service, guard=guard)
     app.add_middleware(ServerMiddleware, players=players, max_body_bytes=wiring.max_body_bytes)
-    for module in (games, review, stats, records, advice, config, health):
+    for module in (games, review, stats, records, advice, config, health, puzzles):
         app.include_router(module.router)
 
     docs_html: list[str] = []

@@ -182,6 +182,10 @@ def to_api_error(exc: Exception) -> ApiError:
             "服务器暂时无法保存游戏（存储空间已满、不可写或数据库暂不可用），这一步没有生效，请稍后再试。",
             headers={"retry-after": "30"},
         )
+    if isinstance(exc, domain.PuzzleNotFoundError):
+        return ApiError(404, "not_found", "这道练习题已经过期或不存在，请点「下一题」换一道新的。")
+    if isinstance(exc, domain.PuzzleAnsweredError):
+        return ApiError(409, "already_answered", "这道题已经答过了，每道题只算第一次回答。")
     if isinstance(exc, domain.GameInProgressError):
         return ApiError(409, "game_in_progress", _game_in_progress_message(exc))
     if isinstance(exc, domain.RateLimitExceededError):  # a limit kept in the database

@@ -1,0 +1,315 @@
+"""练习 for the API (L6-L8): which puzzle comes next, and the grading of an answer.
+
+The order of puzzles (L7, L8):
+
+1. a puzzle asked for from the review page (「练习这一步」: a game and a decision);
+2. else the player's own mistake that is due (FSRS), earliest first;
+3. else a bank puzzle near the player's rating: a random sample of the bank (of the
+   chosen theme, 「专项练习」), without the last puzzles served, the nearest rated wins.
+
+Before choosing, the mistakes of the player's newly finished games become cards (at most
+:data:`IMPORTS_PER_REQUEST` games a request, so one request's cost stays bounded: the
+rest follow on the next ones). Every computation (reviews, grading, explanations) and
+every call of the practice tables runs in a worker thread, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from yahtzee.errors import GameNotFoundError, IllegalMoveError, NotReviewableError
+from yahtzee.game import Status
+from yahtzee.review import MARK_ZH, MARKS, Choice, review_events
+from yahtzee.solver import ValueTable, load_table
+from yahtzee.storage import Storage
+from yahtzee.storage.practice import NewCard, PracticeStore, Serving
+from yahtzee.training.bank import (
+    MIN_LOSS,
+    BankLine,
+    answer_text,
+    bank_lines,
+    decision_position,
+)
+from yahtzee.training.explain import explain
+from yahtzee.training.progress import Glicko
+from yahtzee.training.puzzle import Answer, PuzzlePosition, grade
+from yahtzee.training.themes import THEMES, themes_of
+
+IMPORTS_PER_REQUEST = 3
+SAMPLE = 40
+"""Bank puzzles whose ratings are read per request; the nearest to the player's wins."""
+NOT_AGAIN = 30
+"""A puzzle is not served again within this many servings of the player."""
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def mine_key(game_id: str, decision: int) -> str:
+    """The key of decision ``decision`` of game ``game_id`` as a puzzle."""
+    return f"mine:{game_id}:{decision}"
+
+
+def option_json(choice: Choice, best: Choice) -> dict[str, Any]:
+    """An option as the answer shows it: the review's form plus its loss."""
+    out = choice.to_json()
+    out["loss"] = round(max(0.0, best.value - choice.value), 4)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Bank:
+    """The bank in memory, by theme."""
+
+    all: tuple[BankLine, ...]
+    by_theme: dict[str, tuple[BankLine, ...]]
+
+    @classmethod
+    def load(cls) -> _Bank:
+        lines = bank_lines()
+        by_theme = {t: tuple(p for p in lines if t in p.themes) for t in THEMES}
+        return cls(lines, by_theme)
+
+
+class PracticeService:
+    """``GET /api/puzzles/next``, ``POST /api/puzzles/{id}/answer``, the progress (统计)."""
+
+    def __init__(
+        self,
+        store: PracticeStore,
+        games: Storage,
+        *,
+        rng: random.Random | None = None,
+        now: Callable[[], datetime] = _utc_now,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self._rng = rng or random.Random()
+        self._now = now
+        self._bank: _Bank | None = None
+        self._table: ValueTable | None = None
+
+    @property
+    def table(self) -> ValueTable:
+        """The solver's table (looked up once: finding it costs about a millisecond)."""
+        if self._table is None:
+            self._table = load_table()
+        return self._table
+
+    @property
+    def bank(self) -> _Bank:
+        """The bank's lines (read on first use: 4,700 lines, tens of milliseconds)."""
+        if self._bank is None:
+            self._bank = _Bank.load()
+        return self._bank
+
+    def warm_up(self) -> None:
+        """Read the bank and find the solver's table now (startup), not on a player's
+        first request."""
+        _ = self.bank
+        _ = self.table
+
+    # -- the player's own games ---------------------------------------------------------
+
+    async def import_games(self, player_id: str) -> int:
+        """Turn the mistakes of up to :data:`IMPORTS_PER_REQUEST` newly finished games into
+        cards; returns how many games were imported."""
+        finished = await self.games.finished_games(player_id)
+        if not finished:
+            return 0
+        done = await asyncio.to_thread(self.store.imported_games, player_id)
+        todo = [g.id for g in finished if g.id not in done][:IMPORTS_PER_REQUEST]
+        for game_id in todo:
+            events = await self.games.events(game_id)
+            await asyncio.to_thread(self._import, player_id, game_id, events)
+        return len(todo)
+
+    def _import(self, player_id: str, game_id: str, events: Sequence[Any]) -> None:
+        # (``events``: the stored log, as Storage.events gives it to review_events)
+        decisions = review_events(events, self.table).human.decisions
+        cards = [
+            self._card(game_id, i, decision_position(decisions, i), decisions[i])
+            for i, d in enumerate(decisions)
+            if d.loss >= MIN_LOSS
+        ]
+        self.store.import_game(player_id, game_id, cards, self._now())
+
+    @staticmethod
+    def _card(game_id: str, i: int, position: PuzzlePosition, d: Any) -> NewCard:
+        return NewCard(
+            puzzle_key=mine_key(game_id, i),
+            position=str(position),
+            themes=themes_of(position, d.best, d.chosen),
+            game_id=game_id,
+            decision=i,
+            chosen=answer_text(Answer.of(d.chosen)),
+            loss=d.loss,
+        )
+
+    async def _from_game(self, player_id: str, game_id: str, decision: int) -> NewCard:
+        stored = await self.games.get_game(game_id)
+        if stored is None or stored.player_id != player_id:
+            raise GameNotFoundError(f"no game {game_id} for this player")
+        if stored.status is not Status.FINISHED:
+            raise NotReviewableError(f"game {game_id} is not finished")
+        events = await self.games.events(game_id)
+
+        def build() -> NewCard:
+            decisions = review_events(events, self.table).human.decisions
+            if not 0 <= decision < len(decisions):
+                raise IllegalMoveError(
+                    f"game {game_id} has decisions 0..{len(decisions) - 1}, not {decision}"
+                )
+            d = decisions[decision]
+            return self._card(game_id, decision, decision_position(decisions, decision), d)
+
+        return await asyncio.to_thread(build)
+
+    # -- next ---------------------------------------------------------------------------
+
+    async def next(
+        self,
+        player_id: str,
+        *,
+        theme: str | None = None,
+        game_id: str | None = None,
+        decision: int | None = None,
+    ) -> dict[str, Any]:
+        """The next puzzle (see the module docstring) and the player's rating."""
+        if game_id is not None:
+            card = await self._from_game(player_id, game_id, decision or 0)
+            return await asyncio.to_thread(self._serve_card, player_id, card)
+        await self.import_games(player_id)
+        return await asyncio.to_thread(self._next, player_id, theme)
+
+    def _serve_card(self, player_id: str, card: NewCard) -> dict[str, Any]:
+        self.store.add_card(player_id, card, self._now())
+        row = self.store.card(player_id, card.puzzle_key)
+        assert row is not None
+        return self._serve(player_id, "mine", row.puzzle_key, row.position, row.themes, row.rating)
+
+    def _next(self, player_id: str, theme: str | None) -> dict[str, Any]:
+        now = self._now()
+        due = self.store.due_card(player_id, now, theme)
+        if due is not None:
+            return self._serve(
+                player_id, "mine", due.puzzle_key, due.position, due.themes, due.rating
+            )
+        pool = self.bank.by_theme[theme] if theme is not None else self.bank.all
+        recent = self.store.recent_keys(player_id, NOT_AGAIN)
+        fresh = [
+            p for p in self._rng.sample(pool, min(len(pool), SAMPLE * 2)) if p.key not in recent
+        ]
+        sample = fresh[:SAMPLE] or list(pool[:1])
+        ratings = self.store.bank_ratings([p.key for p in sample])
+        me = self.store.player_rating(player_id).rating
+        # Nearest rating wins; among equals (every unrated puzzle is 1500) the sample's
+        # random order decides.
+        pick = min(sample, key=lambda p: abs(ratings[p.key].rating - me))
+        return self._serve(
+            player_id, "bank", pick.key, str(pick.puzzle().position), pick.themes, ratings[pick.key]
+        )
+
+    def _serve(
+        self,
+        player_id: str,
+        source: str,
+        key: str,
+        position: str,
+        themes: Sequence[str],
+        rating: Glicko,
+    ) -> dict[str, Any]:
+        serving = Serving(
+            id=secrets.token_urlsafe(12),
+            player_id=player_id,
+            puzzle_key=key,
+            source=source,
+            position=position,
+            themes=tuple(themes),
+            served_at=self._now().isoformat(timespec="microseconds"),
+        )
+        self.store.serve(serving)
+        puzzle = PuzzlePosition.parse(position).to_json()
+        puzzle.update(
+            id=serving.id,
+            source=source,
+            themes=list(themes),
+            rating=round(rating.rating),
+        )
+        if source == "mine":
+            puzzle["game_id"] = key.split(":")[1]
+        player = self.store.player_rating(player_id)
+        return {"puzzle": puzzle, "rating": round(player.rating)}
+
+    # -- answer -------------------------------------------------------------------------
+
+    async def answer(self, player_id: str, serving_id: str, body: object) -> dict[str, Any]:
+        """Grade the answer to the player's current puzzle (see docs/api.md)."""
+        answer = Answer.from_json(body)
+        return await asyncio.to_thread(self._answer, player_id, serving_id, answer)
+
+    def _answer(self, player_id: str, serving_id: str, answer: Answer) -> dict[str, Any]:
+        serving = self.store.serving(player_id, serving_id)
+        position = PuzzlePosition.parse(serving.position)
+        graded = grade(position, answer, self.table)
+        lines = explain(graded, self.table)
+        answered = self.store.answer(
+            player_id,
+            serving_id,
+            answer=answer_text(answer),
+            loss=graded.loss,
+            mark=graded.mark,
+            now=self._now(),
+        )
+        best = graded.best
+        return {
+            "loss": round(graded.loss, 4),
+            "mark": graded.mark,
+            "mark_zh": MARK_ZH[graded.mark],
+            "chosen": option_json(graded.chosen, best),
+            "best": option_json(best, best),
+            "options": [option_json(o, best) for o in graded.options],
+            "explanation": lines,
+            "rating": round(answered.player_after.rating),
+            "rating_change": round(answered.player_after.rating - answered.player_before.rating),
+            "puzzle_rating": round(answered.puzzle_after.rating),
+        }
+
+    # -- progress -----------------------------------------------------------------------
+
+    async def progress(self, player_id: str) -> dict[str, Any]:
+        """统计's practice part: the rating over time, the rate of best answers per theme,
+        and how many of the player's own mistakes they have since answered right."""
+        return await asyncio.to_thread(self._progress, player_id)
+
+    def _progress(self, player_id: str) -> dict[str, Any]:
+        history = self.store.history(player_id)
+        cards = self.store.cards(player_id)
+        now = self._now().isoformat(timespec="microseconds")
+        per_theme = []
+        for tid, zh in THEMES.items():
+            rows = [h for h in history if tid in h.themes]
+            best = sum(1 for h in rows if h.mark == "best")
+            per_theme.append({"theme": tid, "zh": zh, "answers": len(rows), "best": best})
+        marks = {m: sum(1 for h in history if h.mark == m) for m in MARKS}
+        return {
+            "rating": round(self.store.player_rating(player_id).rating),
+            "answers": len(history),
+            "marks": marks,
+            "rating_history": [
+                {"at": h.answered_at, "rating": round(h.rating_after)} for h in history
+            ],
+            "themes": per_theme,
+            "mine": {
+                "puzzles": len(cards),
+                "answered_right": sum(1 for c in cards if c.best_answers > 0),
+                "due": sum(1 for c in cards if c.due <= now),
+            },
+        }

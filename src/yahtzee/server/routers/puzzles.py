@@ -1,0 +1,116 @@
+"""``/api/puzzles``: 练习 (L6-L8) — the next puzzle, an answer, the progress."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import Field
+
+from yahtzee.errors import InvalidPuzzleError
+from yahtzee.review import MARK_ZH
+from yahtzee.rules import Category
+from yahtzee.server.jsonbody import StrictBody, json_body
+from yahtzee.server.practice import PracticeService
+from yahtzee.server.practice_views import (
+    AnswerOut,
+    NextPuzzleOut,
+    PracticeConfigOut,
+    ProgressOut,
+)
+from yahtzee.server.routers._common import acting_player, errors, player_id
+from yahtzee.training.themes import THEME_HELP, THEMES, parse_theme
+
+router = APIRouter(prefix="/api/puzzles", tags=["practice"])
+
+Face = Annotated[int, Field(ge=1, le=6)]
+
+
+class AnswerIn(StrictBody):
+    """A keep (faces to hold and roll again, or ``"stop"`` to score now) or a box."""
+
+    keep: Annotated[list[Face], Field(max_length=4)] | Literal["stop"] | None = None
+    category: Annotated[Category, Field(strict=False)] | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The answer in the domain's JSON form (fields that were given)."""
+        out: dict[str, Any] = {}
+        if self.keep is not None:
+            out["keep"] = self.keep
+        if self.category is not None:
+            out["category"] = self.category.value
+        return out
+
+
+def practice(request: Request) -> PracticeService:
+    """The process-wide practice service."""
+    svc: PracticeService = request.app.state.practice
+    return svc
+
+
+def _theme(theme: str | None) -> str | None:
+    if theme is None or theme == "":
+        return None
+    try:
+        return parse_theme(theme)
+    except ValueError as exc:
+        raise InvalidPuzzleError(str(exc)) from None
+
+
+@router.get(
+    "/next",
+    response_model=NextPuzzleOut,
+    responses=errors(404, 409, 422, 429, 503),
+    summary="The next puzzle (练习)",
+)
+async def next_puzzle(
+    request: Request,
+    theme: Annotated[str | None, Query(max_length=40, description="a theme id: 专项练习")] = None,
+    game: Annotated[str | None, Query(max_length=80, description="「练习这一步」: a game")] = None,
+    decision: Annotated[int | None, Query(ge=0, le=200, description="its decision index")] = None,
+) -> JSONResponse:
+    """A due mistake of the player's own games, else a bank puzzle near their rating (of
+    ``theme`` when given); with ``game`` and ``decision``, that decision of a finished
+    game of the player. Serving a puzzle makes the one served before stale."""
+    player = await acting_player(request)
+    out = await practice(request).next(player, theme=_theme(theme), game_id=game, decision=decision)
+    return JSONResponse(out)
+
+
+@router.post(
+    "/{puzzle_id}/answer",
+    response_model=AnswerOut,
+    responses=errors(404, 409, 413, 415, 422, 429, 503),
+    summary="Answer the puzzle being served",
+)
+async def answer_puzzle(
+    puzzle_id: str,
+    request: Request,
+    body: Annotated[AnswerIn, Depends(json_body(AnswerIn))],
+) -> JSONResponse:
+    """Grade the answer exactly: its loss, mark, every option best first, the
+    explanation, and the ratings after it. 409 ``already_answered`` for a second answer,
+    404 ``not_found`` for a puzzle that is not the one being served (stale or another
+    player's), 409 ``illegal_action`` for an answer that is not an option."""
+    player = await acting_player(request)
+    out = await practice(request).answer(player, puzzle_id[:80], body.as_json())
+    return JSONResponse(out)
+
+
+@router.get("/progress", response_model=ProgressOut, summary="Practice progress (统计)")
+async def progress(request: Request) -> JSONResponse:
+    """The puzzle rating over time, the rate of best answers per theme, and how many of
+    the player's own mistakes they have since answered right."""
+    return JSONResponse(await practice(request).progress(await player_id(request)))
+
+
+@router.get("/themes", response_model=PracticeConfigOut, summary="Themes of 专项练习")
+async def themes() -> JSONResponse:
+    """The themes (id, Chinese name, one sentence) and the marks' Chinese names."""
+    return JSONResponse(
+        {
+            "themes": [{"id": t, "zh": zh, "help": THEME_HELP[t]} for t, zh in THEMES.items()],
+            "marks": dict(MARK_ZH),
+        }
+    )

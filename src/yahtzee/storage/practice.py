@@ -1,0 +1,529 @@
+"""Storage of practice (L6-L8): puzzles served, answers, the player's flashcards and the
+Glicko-2 ratings of players and bank puzzles, on SQLite or PostgreSQL.
+
+Self-contained: its own tables (``practice_*``, the feature ``practice`` of
+``feature_schema``) on a :mod:`~yahtzee.storage.feature_db` of its own (its own
+connection to the games' database), so it changes nothing of the games' storage. One SQL
+text serves both databases. The methods are synchronous; the server calls them in a
+worker thread, never on the event loop.
+
+Guarantees:
+
+* **One graded answer per serving.** The answer's transaction marks the serving answered
+  only if it is not yet (a compare-and-set) and only if it is still the one the player is
+  being served (``practice_players.serving``); the ratings and the card move in the same
+  transaction. A second answer is refused (:class:`PuzzleAnsweredError`), an answer to
+  an older serving or to another player's is not found (:class:`PuzzleNotFoundError`).
+* **Durability.** PostgreSQL: as the games. SQLite: ``synchronous=NORMAL`` on this
+  connection (the games keep ``FULL``): a practice write survives a crash of the server,
+  and a power cut may lose the last few answers, never a game; so asking for a puzzle
+  costs no disk flush.
+* **Ratings are read and written in the transaction** (rows locked on PostgreSQL, the
+  database locked on SQLite), so two players answering one bank puzzle at once both count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from yahtzee.errors import PuzzleAnsweredError, PuzzleNotFoundError
+from yahtzee.storage.feature_db import FeatureDb, Row, Tx, open_feature_db
+from yahtzee.training.progress import Glicko, new_card, rate, review_card
+
+SCHEMA: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE practice_players (
+            player_id TEXT PRIMARY KEY,
+            rating DOUBLE PRECISION NOT NULL,
+            rd DOUBLE PRECISION NOT NULL,
+            vol DOUBLE PRECISION NOT NULL,
+            serving TEXT,
+            updated_at TEXT NOT NULL
+        )""",
+        """CREATE TABLE practice_servings (
+            id TEXT PRIMARY KEY,
+            player_id TEXT NOT NULL,
+            puzzle_key TEXT NOT NULL,
+            source TEXT NOT NULL CHECK (source IN ('mine', 'bank')),
+            position TEXT NOT NULL,
+            themes TEXT NOT NULL,
+            served_at TEXT NOT NULL,
+            answered_at TEXT,
+            answer TEXT,
+            loss DOUBLE PRECISION,
+            mark TEXT,
+            rating_after DOUBLE PRECISION,
+            rating_change DOUBLE PRECISION,
+            puzzle_rating DOUBLE PRECISION
+        )""",
+        "CREATE INDEX practice_servings_player ON practice_servings (player_id, served_at)",
+        """CREATE TABLE practice_cards (
+            player_id TEXT NOT NULL,
+            puzzle_key TEXT NOT NULL,
+            position TEXT NOT NULL,
+            themes TEXT NOT NULL,
+            game_id TEXT NOT NULL,
+            decision INTEGER NOT NULL,
+            chosen TEXT NOT NULL,
+            loss DOUBLE PRECISION NOT NULL,
+            card TEXT NOT NULL,
+            due TEXT NOT NULL,
+            rating DOUBLE PRECISION NOT NULL,
+            rd DOUBLE PRECISION NOT NULL,
+            vol DOUBLE PRECISION NOT NULL,
+            answers INTEGER NOT NULL,
+            best_answers INTEGER NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (player_id, puzzle_key)
+        )""",
+        "CREATE INDEX practice_cards_due ON practice_cards (player_id, due)",
+        """CREATE TABLE practice_imports (
+            player_id TEXT NOT NULL,
+            game_id TEXT NOT NULL,
+            PRIMARY KEY (player_id, game_id)
+        )""",
+        """CREATE TABLE practice_bank (
+            puzzle_key TEXT PRIMARY KEY,
+            rating DOUBLE PRECISION NOT NULL,
+            rd DOUBLE PRECISION NOT NULL,
+            vol DOUBLE PRECISION NOT NULL,
+            answers INTEGER NOT NULL
+        )""",
+    ),
+)
+"""Each entry is one schema version's statements (never edit a shipped one)."""
+
+
+def _iso(t: datetime) -> str:
+    """UTC times as fixed-width ISO text, so that text order is time order."""
+    return t.isoformat(timespec="microseconds")
+
+
+def themes_text(themes: Sequence[str]) -> str:
+    """``",a,b,"``: stored so that ``LIKE '%,a,%'`` finds a theme."""
+    return "," + ",".join(themes) + "," if themes else ","
+
+
+def themes_of_text(text: str) -> tuple[str, ...]:
+    """The inverse of :func:`themes_text`."""
+    return tuple(t for t in text.split(",") if t)
+
+
+@dataclass(frozen=True, slots=True)
+class NewCard:
+    """A decision of a finished game that becomes one of the player's puzzles (L7)."""
+
+    puzzle_key: str
+    position: str
+    themes: tuple[str, ...]
+    game_id: str
+    decision: int
+    chosen: str
+    loss: float
+
+
+@dataclass(frozen=True, slots=True)
+class CardRow:
+    """One of the player's puzzles as stored."""
+
+    puzzle_key: str
+    position: str
+    themes: tuple[str, ...]
+    game_id: str
+    decision: int
+    chosen: str
+    loss: float
+    due: str
+    rating: Glicko
+    answers: int
+    best_answers: int
+
+
+@dataclass(frozen=True, slots=True)
+class Serving:
+    """One puzzle served to a player: the id the answer names."""
+
+    id: str
+    player_id: str
+    puzzle_key: str
+    source: str
+    position: str
+    themes: tuple[str, ...]
+    served_at: str
+    answered_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """What one graded answer changed: the player's rating before and after, and the
+    puzzle's after."""
+
+    player_before: Glicko
+    player_after: Glicko
+    puzzle_after: Glicko
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One answered serving, for 统计 (oldest first)."""
+
+    answered_at: str
+    source: str
+    puzzle_key: str
+    themes: tuple[str, ...]
+    mark: str
+    rating_after: float
+
+
+class _Cur:
+    """A cursor's few calls over one :class:`~yahtzee.storage.feature_db.Tx`."""
+
+    def __init__(self, tx: Tx) -> None:
+        self.tx = tx
+        self._rows: list[Row] = []
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Cur:
+        self._rows = self.tx.all(sql, tuple(params))
+        return self
+
+    def fetchone(self) -> Row | None:
+        return self._rows[0] if self._rows else None
+
+    def fetchall(self) -> list[Row]:
+        return self._rows
+
+
+T = TypeVar("T")
+
+
+class PracticeStore:
+    """The practice tables on a :class:`~yahtzee.storage.feature_db.FeatureDb` (their own
+    connection to the games' database; see the module docstring)."""
+
+    FEATURE = "practice"
+
+    def __init__(self, db: FeatureDb) -> None:
+        self.db = db
+        self.postgres = db.dialect == "postgresql"
+
+    async def migrate(self) -> None:
+        """Create or upgrade the practice tables (the server's startup)."""
+        await self.db.migrate(self.FEATURE, SCHEMA)
+
+    def _write(self, work: Callable[[_Cur], T]) -> T:
+        return self.db.run_sync(lambda tx: work(_Cur(tx)), write=True)
+
+    def _read(self, work: Callable[[_Cur], T]) -> T:
+        return self.db.run_sync(lambda tx: work(_Cur(tx)), write=False)
+
+    @staticmethod
+    def _exec(cur: _Cur, sql: str, params: Sequence[Any] = ()) -> _Cur:
+        return cur.execute(sql, params)
+
+    # -- players ------------------------------------------------------------------------
+
+    def player_rating(self, player_id: str) -> Glicko:
+        """The player's rating (1500 before the first answer)."""
+        return self._read(lambda cur: self._player(cur, player_id, lock=False))
+
+    def _player(self, cur: _Cur, player_id: str, *, lock: bool) -> Glicko:
+        sql = "SELECT rating, rd, vol FROM practice_players WHERE player_id = ?"
+        if lock and self.postgres:
+            sql += " FOR UPDATE"
+        row = self._exec(cur, sql, (player_id,)).fetchone()
+        return Glicko(row[0], row[1], row[2]) if row else Glicko()
+
+    # -- the player's own puzzles -------------------------------------------------------
+
+    def imported_games(self, player_id: str) -> set[str]:
+        """The finished games whose mistakes are already cards."""
+        rows = self._read(
+            lambda cur: cur.execute(
+                "SELECT game_id FROM practice_imports WHERE player_id = ?", (player_id,)
+            ).fetchall()
+        )
+        return {r[0] for r in rows}
+
+    def import_game(
+        self, player_id: str, game_id: str, cards: Sequence[NewCard], now: datetime
+    ) -> None:
+        """Add a finished game's cards (due now) and remember it was imported, at once."""
+        start = Glicko()
+
+        def work(cur: _Cur) -> None:
+            inserted = cur.execute(
+                "INSERT INTO practice_imports (player_id, game_id) VALUES (?, ?) "
+                "ON CONFLICT DO NOTHING RETURNING game_id",
+                (player_id, game_id),
+            ).fetchall()
+            if not inserted:  # another request imported it meanwhile
+                return
+            for n, c in enumerate(cards):
+                self._insert_card(cur, player_id, c, now, n, start)
+
+        self._write(work)
+
+    def add_card(self, player_id: str, card: NewCard, now: datetime) -> None:
+        """Add one card (「练习这一步」) unless the player has it already."""
+        self._write(lambda cur: self._insert_card(cur, player_id, card, now, 0, Glicko()))
+
+    def _insert_card(
+        self, cur: _Cur, player_id: str, c: NewCard, now: datetime, n: int, start: Glicko
+    ) -> None:
+        card_id = int(now.timestamp() * 1000) * 100 + n % 100
+        self._exec(
+            cur,
+            "INSERT INTO practice_cards (player_id, puzzle_key, position, themes, game_id, "
+            "decision, chosen, loss, card, due, rating, rd, vol, answers, best_answers, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?) "
+            "ON CONFLICT DO NOTHING",
+            (
+                player_id,
+                c.puzzle_key,
+                c.position,
+                themes_text(c.themes),
+                c.game_id,
+                c.decision,
+                c.chosen,
+                c.loss,
+                new_card(card_id, now),
+                _iso(now),
+                start.rating,
+                start.rd,
+                start.vol,
+                _iso(now),
+            ),
+        )
+
+    _CARD = (
+        "SELECT puzzle_key, position, themes, game_id, decision, chosen, loss, due, rating, "
+        "rd, vol, answers, best_answers FROM practice_cards "
+    )
+
+    @staticmethod
+    def _card(row: Sequence[Any]) -> CardRow:
+        return CardRow(
+            row[0],
+            row[1],
+            themes_of_text(row[2]),
+            row[3],
+            row[4],
+            row[5],
+            row[6],
+            row[7],
+            Glicko(row[8], row[9], row[10]),
+            row[11],
+            row[12],
+        )
+
+    def due_card(self, player_id: str, now: datetime, theme: str | None = None) -> CardRow | None:
+        """The player's card due longest ago (at or before ``now``), of ``theme`` if given."""
+        sql = self._CARD + "WHERE player_id = ? AND due <= ?"
+        params: list[Any] = [player_id, _iso(now)]
+        if theme is not None:
+            sql += " AND themes LIKE ?"
+            params.append(f"%,{theme},%")
+        row = self._read(lambda cur: cur.execute(sql + " ORDER BY due LIMIT 1", params).fetchone())
+        return self._card(row) if row else None
+
+    def card(self, player_id: str, puzzle_key: str) -> CardRow | None:
+        """One of the player's cards."""
+        sql = self._CARD + "WHERE player_id = ? AND puzzle_key = ?"
+        row = self._read(lambda cur: cur.execute(sql, (player_id, puzzle_key)).fetchone())
+        return self._card(row) if row else None
+
+    def cards(self, player_id: str) -> list[CardRow]:
+        """All the player's cards (统计)."""
+        sql = self._CARD + "WHERE player_id = ?"
+        rows = self._read(lambda cur: cur.execute(sql, (player_id,)).fetchall())
+        return [self._card(r) for r in rows]
+
+    # -- the bank -----------------------------------------------------------------------
+
+    def bank_ratings(self, keys: Sequence[str]) -> dict[str, Glicko]:
+        """The ratings of these bank puzzles (1500 for those never answered)."""
+        if not keys:
+            return {}
+        marks = ", ".join("?" * len(keys))
+        sql = f"SELECT puzzle_key, rating, rd, vol FROM practice_bank WHERE puzzle_key IN ({marks})"
+        rows = self._read(lambda cur: cur.execute(sql, list(keys)).fetchall())
+        found = {r[0]: Glicko(r[1], r[2], r[3]) for r in rows}
+        return {k: found.get(k, Glicko()) for k in keys}
+
+    def recent_keys(self, player_id: str, n: int) -> set[str]:
+        """The puzzles of the player's last ``n`` servings (not served again soon)."""
+        sql = (
+            "SELECT puzzle_key FROM practice_servings WHERE player_id = ? "
+            "ORDER BY served_at DESC LIMIT ?"
+        )
+        rows = self._read(lambda cur: cur.execute(sql, (player_id, n)).fetchall())
+        return {r[0] for r in rows}
+
+    # -- servings and answers -----------------------------------------------------------
+
+    def serve(self, serving: Serving) -> None:
+        """Store a serving and make it the player's current one (older ones go stale)."""
+        start = Glicko()
+
+        def work(cur: _Cur) -> None:
+            self._exec(
+                cur,
+                "INSERT INTO practice_servings (id, player_id, puzzle_key, source, position, "
+                "themes, served_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    serving.id,
+                    serving.player_id,
+                    serving.puzzle_key,
+                    serving.source,
+                    serving.position,
+                    themes_text(serving.themes),
+                    serving.served_at,
+                ),
+            )
+            self._exec(
+                cur,
+                "INSERT INTO practice_players (player_id, rating, rd, vol, serving, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET "
+                "serving = excluded.serving, updated_at = excluded.updated_at",
+                (
+                    serving.player_id,
+                    start.rating,
+                    start.rd,
+                    start.vol,
+                    serving.id,
+                    serving.served_at,
+                ),
+            )
+
+        self._write(work)
+
+    def serving(self, player_id: str, serving_id: str) -> Serving:
+        """The player's current serving ``serving_id``: :class:`PuzzleNotFoundError` if it
+        is unknown, another player's or not the current one; :class:`PuzzleAnsweredError`
+        if it was answered."""
+        return self._read(lambda cur: self._current(cur, player_id, serving_id, lock=False))
+
+    def _current(self, cur: _Cur, player_id: str, serving_id: str, *, lock: bool) -> Serving:
+        sql = (
+            "SELECT s.id, s.player_id, s.puzzle_key, s.source, s.position, s.themes, "
+            "s.served_at, s.answered_at, p.serving FROM practice_servings s "
+            "JOIN practice_players p ON p.player_id = s.player_id "
+            "WHERE s.id = ? AND s.player_id = ?"
+        )
+        if lock and self.postgres:
+            sql += " FOR UPDATE"
+        row = self._exec(cur, sql, (serving_id, player_id)).fetchone()
+        if row is None:
+            raise PuzzleNotFoundError(f"no puzzle {serving_id!r} for this player")
+        if row[7] is not None:
+            raise PuzzleAnsweredError(f"puzzle {serving_id!r} was answered at {row[7]}")
+        if row[8] != serving_id:
+            raise PuzzleNotFoundError(f"puzzle {serving_id!r} is not the one served now")
+        return Serving(row[0], row[1], row[2], row[3], row[4], themes_of_text(row[5]), row[6])
+
+    def answer(
+        self,
+        player_id: str,
+        serving_id: str,
+        *,
+        answer: str,
+        loss: float,
+        mark: Any,
+        now: datetime,
+    ) -> Answered:
+        """Record the graded answer of the current serving and move the ratings (player
+        and puzzle, Glicko-2) and, for one of the player's cards, its schedule (FSRS), in
+        one transaction. Refusals as :meth:`serving`."""
+
+        def work(cur: _Cur) -> Answered:
+            serving = self._current(cur, player_id, serving_id, lock=True)
+            player = self._player(cur, player_id, lock=True)
+            if serving.source == "bank":
+                sql = "SELECT rating, rd, vol FROM practice_bank WHERE puzzle_key = ?"
+                params: tuple[Any, ...] = (serving.puzzle_key,)
+            else:
+                sql = (
+                    "SELECT rating, rd, vol, card FROM practice_cards "
+                    "WHERE puzzle_key = ? AND player_id = ?"
+                )
+                params = (serving.puzzle_key, player_id)
+            if self.postgres:
+                sql += " FOR UPDATE"
+            row = self._exec(cur, sql, params).fetchone()
+            puzzle = Glicko(row[0], row[1], row[2]) if row else Glicko()
+            new_player, new_puzzle = rate(player, puzzle, mark)
+            if serving.source == "bank":
+                self._exec(
+                    cur,
+                    "INSERT INTO practice_bank (puzzle_key, rating, rd, vol, answers) "
+                    "VALUES (?, ?, ?, ?, 1) ON CONFLICT (puzzle_key) DO UPDATE SET "
+                    "rating = excluded.rating, rd = excluded.rd, vol = excluded.vol, "
+                    "answers = practice_bank.answers + 1",
+                    (serving.puzzle_key, new_puzzle.rating, new_puzzle.rd, new_puzzle.vol),
+                )
+            elif row is not None:
+                card, due = review_card(row[3], mark, now)
+                self._exec(
+                    cur,
+                    "UPDATE practice_cards SET card = ?, due = ?, rating = ?, rd = ?, vol = ?, "
+                    "answers = answers + 1, best_answers = best_answers + ? "
+                    "WHERE player_id = ? AND puzzle_key = ?",
+                    (
+                        card,
+                        _iso(due),
+                        new_puzzle.rating,
+                        new_puzzle.rd,
+                        new_puzzle.vol,
+                        1 if mark == "best" else 0,
+                        player_id,
+                        serving.puzzle_key,
+                    ),
+                )
+            self._exec(
+                cur,
+                "UPDATE practice_players SET rating = ?, rd = ?, vol = ?, updated_at = ? "
+                "WHERE player_id = ?",
+                (new_player.rating, new_player.rd, new_player.vol, _iso(now), player_id),
+            )
+            done = self._exec(
+                cur,
+                "UPDATE practice_servings SET answered_at = ?, answer = ?, loss = ?, mark = ?, "
+                "rating_after = ?, rating_change = ?, puzzle_rating = ? "
+                "WHERE id = ? AND answered_at IS NULL RETURNING id",
+                (
+                    _iso(now),
+                    answer,
+                    loss,
+                    mark,
+                    new_player.rating,
+                    new_player.rating - player.rating,
+                    new_puzzle.rating,
+                    serving_id,
+                ),
+            ).fetchall()
+            if len(done) != 1:  # (the lock above makes this unreachable; never grade twice)
+                raise PuzzleAnsweredError(f"puzzle {serving_id!r} was answered meanwhile")
+            return Answered(player, new_player, new_puzzle)
+
+        return self._write(work)
+
+    def history(self, player_id: str, limit: int = 2000) -> list[HistoryRow]:
+        """The player's last ``limit`` answered servings, oldest first."""
+        sql = (
+            "SELECT answered_at, source, puzzle_key, themes, mark, rating_after "
+            "FROM practice_servings WHERE player_id = ? AND answered_at IS NOT NULL "
+            "ORDER BY answered_at DESC LIMIT ?"
+        )
+        rows = self._read(lambda cur: cur.execute(sql, (player_id, limit)).fetchall())
+        return [HistoryRow(r[0], r[1], r[2], themes_of_text(r[3]), r[4], r[5]) for r in rows][::-1]
+
+
+def open_practice(db: Path | str) -> PracticeStore:
+    """The practice tables of the games' database ``db`` (a path or a PostgreSQL URL), on a
+    connection of their own. SQLite: ``synchronous=NORMAL`` there (see the module
+    docstring); call :meth:`PracticeStore.migrate` before use."""
+    return PracticeStore(open_feature_db(db, synchronous="NORMAL"))

@@ -1,0 +1,147 @@
+"""Themes of a puzzle (L8): what a decision is about, for 「专项练习」.
+
+A theme is decided from the position, the expert's best option and the option the player
+(or the simulated level) chose: a puzzle is "about" the upper bonus when one of those two
+choices is about it. Each rule is one small function, tested on hand-made positions
+(tests/unit/test_training.py). The ids are stable (stored in the bank and the database);
+the Chinese names are what the page shows, read from ``GET /api/config``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+
+from yahtzee.review.analysis import Choice
+from yahtzee.rules import UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
+from yahtzee.training.puzzle import PuzzlePosition
+
+THEMES: Mapping[str, str] = {
+    "upper_bonus": "上区奖励",
+    "straights": "顺子",
+    "full_house": "葫芦",
+    "yahtzee": "快艇/百搭",
+    "zero": "写 0 / 弃项",
+    "chance": "机会",
+    "endgame": "最后几回合",
+}
+"""Theme id -> Chinese name, in the order the page lists them."""
+
+THEME_HELP: Mapping[str, str] = {
+    "upper_bonus": "一点到六点加起来到 63 分，就多得 35 分。",
+    "straights": "小顺是四个连着的数，大顺是五个连着的数。",
+    "full_house": "三个一样加两个一样，得 25 分。",
+    "yahtzee": "五个骰子一样；快艇已记 50 分后再掷出，就按百搭规则记分并加 100 分。",
+    "zero": "没有好地方时，选一格记 0 分，把别的格子留给以后。",
+    "chance": "机会：五个骰子加起来，什么骰子都能记。",
+    "endgame": "只剩三格或更少的时候。",
+}
+"""One short sentence per theme, in the rules page's words."""
+
+_STRAIGHTS = (Category.SMALL_STRAIGHT, Category.LARGE_STRAIGHT)
+
+
+def _categories(*choices: Choice) -> set[Category]:
+    return {c.category for c in choices if c.category is not None}
+
+
+def _keeps(*choices: Choice) -> list[tuple[int, ...]]:
+    return [c.keep for c in choices if isinstance(c.keep, tuple)]
+
+
+def _run(faces: tuple[int, ...]) -> int:
+    """The longest run of consecutive distinct faces (1-2-3 is 3)."""
+    have, best, cur = set(faces), 0, 0
+    for f in range(1, 7):
+        cur = cur + 1 if f in have else 0
+        best = max(best, cur)
+    return best
+
+
+def bonus_open(card: Scorecard) -> bool:
+    """The upper bonus is still undecided: not reached, and still reachable if every open
+    upper box got five of its face."""
+    if card.upper_subtotal >= UPPER_BONUS_THRESHOLD:
+        return False
+    best = card.upper_subtotal + sum(5 * (c.index + 1) for c in UPPER if card.is_open(c))
+    return best >= UPPER_BONUS_THRESHOLD
+
+
+def _upper_bonus(p: PuzzlePosition, best: Choice, chosen: Choice) -> bool:
+    if not bonus_open(p.card):
+        return False
+    if any(c.is_upper for c in _categories(best, chosen)):
+        return True
+    for keep in _keeps(best, chosen):
+        counts = Counter(keep)
+        if len(counts) == 1 and len(keep) >= 2:
+            face = keep[0]
+            if p.card.is_open(Category.upper(face)) and face >= 3:
+                return True
+    return False
+
+
+def _straights(p: PuzzlePosition, best: Choice, chosen: Choice) -> bool:
+    if _categories(best, chosen) & set(_STRAIGHTS):
+        return True
+    if not any(p.card.is_open(c) for c in _STRAIGHTS):
+        return False
+    return any(len(set(k)) == len(k) and _run(k) >= 3 for k in _keeps(best, chosen))
+
+
+def _full_house(p: PuzzlePosition, best: Choice, chosen: Choice) -> bool:
+    if Category.FULL_HOUSE in _categories(best, chosen):
+        return True
+    if not p.card.is_open(Category.FULL_HOUSE):
+        return False
+    shapes = {tuple(sorted(Counter(k).values())) for k in _keeps(best, chosen)}
+    return bool(shapes & {(2, 2), (1, 3), (2, 3)})
+
+
+def _yahtzee(p: PuzzlePosition, best: Choice, chosen: Choice) -> bool:
+    if p.dice.is_yahtzee or Category.YAHTZEE in _categories(best, chosen):
+        return True
+    box = p.card[Category.YAHTZEE]
+    if box == 0:
+        return False
+    return any(max(Counter(k).values(), default=0) >= 3 for k in _keeps(best, chosen))
+
+
+def _zero(_p: PuzzlePosition, best: Choice, chosen: Choice) -> bool:
+    return any(c.category is not None and c.points == 0 for c in (best, chosen))
+
+
+def _chance(_p: PuzzlePosition, best: Choice, chosen: Choice) -> bool:
+    return Category.CHANCE in _categories(best, chosen)
+
+
+def _endgame(p: PuzzlePosition, _best: Choice, _chosen: Choice) -> bool:
+    return len(p.card.open_categories) <= 3
+
+
+_RULES: Mapping[str, Callable[[PuzzlePosition, Choice, Choice], bool]] = {
+    "upper_bonus": _upper_bonus,
+    "straights": _straights,
+    "full_house": _full_house,
+    "yahtzee": _yahtzee,
+    "zero": _zero,
+    "chance": _chance,
+    "endgame": _endgame,
+}
+assert tuple(_RULES) == tuple(THEMES)
+
+
+def themes_of(position: PuzzlePosition, best: Choice, chosen: Choice) -> tuple[str, ...]:
+    """The themes of a decision, in :data:`THEMES` order (possibly none)."""
+    return tuple(t for t, rule in _RULES.items() if rule(position, best, chosen))
+
+
+def parse_theme(text: str) -> str:
+    """A theme id (or its Chinese name) -> the id; :class:`ValueError` naming the known."""
+    for tid, zh in THEMES.items():
+        if text in (tid, zh):
+            return tid
+    raise ValueError(f"unknown theme {text!r}; expected one of: {', '.join(THEMES)}")
+
+
+__all__ = ["THEMES", "THEME_HELP", "bonus_open", "parse_theme", "themes_of"]

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from yahtzee.server.app import SPA_PATHS
+from yahtzee.server.assets import StaticAssets, _accepts_gzip
+from yahtzee.server.settings import STATIC_DIR
 
 GZIP = {"Accept-Encoding": "gzip"}
 IDENTITY = {"Accept-Encoding": "identity"}
@@ -134,3 +141,77 @@ def test_p6_comments_are_left_out_line_numbers_kept() -> None:
     assert without_comments("/index.html", html.encode()).decode() == "<p>a</p>\n\n\n<p>b</p>\n"
     svg = b"<svg><!-- kept --></svg>"
     assert without_comments("/favicon.svg", svg) == svg
+
+
+# -- Accept-Encoding, parsed leniently (issue 22 item 1) -------------------------------------
+
+# Values a client may send: codings, ``*``, weights that are and are not numbers.
+_CODING = st.sampled_from(["gzip", "GZIP", "*", "identity", "br", "deflate", "x-gzip", ""])
+_Q = st.one_of(
+    st.sampled_from(["0", "0.0", "0.000", "1", "1.0", "0.5", "x", "0x1", "nan", "inf", "-1", ""]),
+    st.text(alphabet="0123456789.xeE+-_ ", max_size=6),
+)
+_ENTRY = st.tuples(_CODING, st.one_of(st.none(), _Q)).map(
+    lambda e: e[0] if e[1] is None else f"{e[0]};q={e[1]}"
+)
+_HEADER = st.lists(_ENTRY, max_size=4).map(", ".join)
+
+
+def test_p6_a_malformed_weight_is_ignored_not_a_500(client: TestClient) -> None:
+    """The attack: ``q=x`` and ``*;q=0x1`` made float() raise, a 500 with a traceback."""
+    for header in ("gzip;q=x", "*;q=0x1", "gzip;q=", "gzip;q=nan", "gzip ; q = 0x1"):
+        answer = client.get("/stats", headers={"Accept-Encoding": header})
+        assert answer.status_code == 200, header
+        # An unparsable weight counts as absent (q=1): the page comes compressed.
+        assert answer.headers["content-encoding"] == "gzip", header
+    for header in ("gzip;q=0", "gzip;q=0.000, *;q=1", "identity", "*;q=0"):
+        answer = client.get("/stats", headers={"Accept-Encoding": header})
+        assert answer.status_code == 200, header
+        assert "content-encoding" not in answer.headers, header
+
+
+@given(st.binary(max_size=200))
+def test_p6_any_accept_encoding_bytes_get_an_answer(header: bytes) -> None:
+    assert _accepts_gzip(header) in (True, False)
+
+
+@given(_HEADER)
+def test_p6_accept_encoding_follows_the_weights(header: str) -> None:
+    """gzip is used exactly when gzip (else ``*``) is listed, first, with a weight above 0;
+    a weight that is not one (``x``, ``nan``, ``-1``) counts as 1."""
+    listed: dict[str, str | None] = {}
+    for entry in header.lower().split(","):
+        name, _, q = entry.partition(";")
+        listed.setdefault(name.strip(), q.strip().removeprefix("q=") if q else None)
+
+    def weight(q: str | None) -> float:
+        if q is None:
+            return 1.0
+        try:
+            value = float(q)
+        except ValueError:
+            return 1.0
+        ok = 0 <= value <= 1 and re.fullmatch(r"0(\.\d{0,3})?|1(\.0{0,3})?", q.strip())
+        return value if ok else 1.0
+
+    chosen = listed["gzip"] if "gzip" in listed else listed.get("*", "absent")
+    expected = chosen != "absent" and weight(chosen) > 0
+    assert _accepts_gzip(header.encode("latin-1")) is expected, header
+
+
+@functools.cache
+def _assets_client() -> TestClient:
+    """The page's files alone (the ASGI app the attack reached), built once."""
+    return TestClient(StaticAssets(STATIC_DIR, SPA_PATHS))
+
+
+@settings(max_examples=60)
+@given(_HEADER)
+def test_p6_the_files_are_served_whatever_the_accept_encoding(header: str) -> None:
+    client = _assets_client()
+    for path in ("/", "/css/app.css"):
+        answer = client.get(path, headers={"Accept-Encoding": header})
+        assert answer.status_code == 200
+        assert (answer.headers.get("content-encoding") == "gzip") is _accepts_gzip(
+            header.encode("latin-1")
+        )

@@ -202,13 +202,44 @@ def test_f3_types_are_strict_and_the_message_names_the_field(
         b'{"mode": "solo", "difficulty": true}',
         b'{"mode": NaN}',
         b"[]",
-        b"\xff",
     ],
 )
 def test_f3_new_game_body_is_strict_too(api: Api, raw: bytes) -> None:
     r = api.client.post("/api/games", content=raw, headers={"content-type": "application/json"})
     assert (r.status_code, error_code(r)) == (422, "invalid_request"), r.text
     assert api.client.get("/api/games/current").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda t: t.encode("utf-16"),  # with its BOM
+        lambda t: t.encode("utf-16-le"),  # json.loads guessed these from the NULs
+        lambda t: t.encode("utf-16-be"),
+        lambda t: t.encode("utf-32"),
+        lambda t: t.encode("utf-32-le"),
+        lambda t: t.encode("utf-8-sig"),  # UTF-8, but with a BOM
+        lambda t: t.encode("utf-8") + b"\xff",  # not UTF-8 at all
+    ],
+    ids=["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-8-bom", "not-utf-8"],
+)
+def test_f3_a_body_not_in_utf8_is_415_on_every_post(api: Api, encode: Any) -> None:
+    """Issue 22 item 10: json.loads would have read UTF-16/32 and a BOM; the API takes UTF-8
+    only, as documented, so another encoding is refused before any parsing."""
+    game = api.new()
+    roll = json.dumps({"version": game["version"], "hold": NO_HOLD})
+    for path, text in ((_roll_path(game), roll), ("/api/games", '{"mode": "solo"}')):
+        r = _raw(api, path, encode(text), **{"content-type": "application/json"})
+        assert (r.status_code, error_code(r)) == (415, "unsupported_media_type"), (path, r.text)
+        assert "UTF-8" in r.json()["error"]["message"]
+        assert_security_headers(r)
+    assert api.get(game["id"])["version"] == game["version"]  # nothing happened
+
+
+def test_f3_utf8_text_outside_ascii_is_still_json(api: Api) -> None:
+    """Only the encoding is checked: UTF-8 beyond ASCII parses (and is then judged)."""
+    r = _raw(api, "/api/games", '{"mode": "单人"}'.encode(), **{"content-type": "application/json"})
+    assert (r.status_code, error_code(r)) == (422, "invalid_request")
 
 
 def test_f3_a_duplicate_key_in_a_nested_object_is_refused(api: Api) -> None:

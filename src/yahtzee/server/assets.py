@@ -103,14 +103,37 @@ def _media_type(path: Path) -> str:
     return media
 
 
+# A weight as RFC 9110 (12.4.2) writes it: 0 to 1 with at most three decimals.
+_QVALUE = re.compile(r"(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)")
+
+
+def _weight(params: str) -> float:
+    """The ``q`` of one ``Accept-Encoding`` entry's parameters: 1 when absent, and also
+    when it is not a weight at all (``q=x``, ``q=0x1``, ``q=nan``): an unparsable
+    parameter is ignored, never an error (a client's typo must not cost a 500)."""
+    for param in params.split(";"):
+        name, _, value = param.partition("=")
+        if name.strip() == "q":
+            value = value.strip()
+            return float(value) if _QVALUE.fullmatch(value) else 1.0
+    return 1.0
+
+
 def _accepts_gzip(header: bytes) -> bool:
-    """Whether an ``Accept-Encoding`` value allows gzip (not listed with ``q=0``)."""
+    """Whether an ``Accept-Encoding`` value allows gzip: listed with a weight above 0, or
+    not listed while ``*`` is (an explicit ``gzip;q=0`` wins over ``*``). Lenient: any
+    byte string gives an answer (see :func:`_weight`)."""
+    gzip_q: float | None = None
+    star_q: float | None = None
     for part in header.decode("latin-1").lower().split(","):
-        name, _, params = part.strip().partition(";")
-        if name.strip() in ("gzip", "*"):
-            q = params.strip()
-            return not (q.startswith("q=") and float(q[2:] or 0) == 0)
-    return False
+        name, _, params = part.partition(";")
+        name = name.strip()
+        if name == "gzip" and gzip_q is None:
+            gzip_q = _weight(params)
+        elif name == "*" and star_q is None:
+            star_q = _weight(params)
+    q = gzip_q if gzip_q is not None else star_q
+    return q is not None and q > 0
 
 
 def _etag_matches(header: bytes, etag: bytes) -> bool:

@@ -85,25 +85,46 @@ def test_f4_an_invented_unsigned_id_is_ignored(api: Api) -> None:
     assert _issued(r).partition(".")[0] != invented
 
 
-# On both backends: a database of an older version can be moved to PostgreSQL, and its
-# players' unsigned cookies must keep their games there too.
-def test_f4_an_older_versions_unsigned_id_that_owns_games_is_adopted_once(api: Api) -> None:
-    """A cookie from before F4 (the bare id) keeps its games and is re-issued signed."""
+# On both backends (issue 22 item 2): the mac can no longer be dropped.
+def test_f4_a_bare_id_that_owns_games_is_not_adopted(api: Api) -> None:
+    """The attack: the cookie without its ``.mac`` used to be accepted, and re-signed, as
+    long as the id owned a game. Now it is no cookie at all: a new id, none of the games."""
     finished = api.play_to_end(api.new())
     saved = api.roll(api.new())
-    bare = api.client.cookies[COOKIE].partition(".")[0]
+    signed = api.client.cookies[COOKIE]
+    bare = signed.partition(".")[0]
     _as(api.client, bare)
     r = api.client.get("/api/records")
     assert r.status_code == 200
-    assert r.json()["games_played"] == 1
-    assert r.json()["recent"][0]["id"] == finished["id"]
-    assert r.json()["current_game"]["id"] == saved["id"]
-    signed = _issued(r)
-    assert signed.partition(".")[0] == bare  # the same id, signed from now on
-    # The browser now sends the signed cookie (it replaces the old one): nothing more issued.
+    assert r.json()["games_played"] == 0
+    assert r.json()["current_game"] is None
+    assert _issued(r).partition(".")[0] != bare  # a new id, not the bare one signed
+    for path in (f"/api/games/{finished['id']}", f"/api/games/{saved['id']}"):
+        _as(api.client, bare)
+        assert api.client.get(path).status_code == 404, path
+    _as(api.client, bare)
+    r = api.post(saved, "roll", hold=[True, False, False, False, False])
+    assert (r.status_code, error_code(r)) == (404, "not_found")
+    # The signed cookie still owns both, untouched.
     _as(api.client, signed)
-    assert "set-cookie" not in api.client.get("/api/records").headers
-    assert api.roll(saved, [True, False, False, False, False])["rolls_left"] == 1
+    assert api.get(saved["id"])["version"] == saved["version"]
+
+
+def test_f4_rotating_the_secret_logs_every_cookie_out_bare_ids_too(
+    make_client: Callable[..., TestClient], tmp_path: Path
+) -> None:
+    """The second half of the attack: after the secret changed, the old signed cookie is
+    logged out, and its bare id must not get the games back either."""
+    db = tmp_path / "rotated.db"
+    old = Api(make_client(db=db, secret="o" * 40))
+    game = old.roll(old.new())
+    signed = old.client.cookies[COOKIE]
+    rotated = make_client(db=db, secret="n" * 40)
+    for value in (signed, signed.partition(".")[0]):
+        r = _as(rotated, value).get("/api/games/current")
+        assert (r.status_code, error_code(r)) == (404, "not_found"), value
+        assert _issued(r).partition(".")[0] != signed.partition(".")[0]
+        assert _as(rotated, value).get(f"/api/games/{game['id']}").status_code == 404
 
 
 def test_f4_ids_are_minted_only_when_a_player_is_needed(client: TestClient) -> None:

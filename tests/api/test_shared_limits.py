@@ -166,21 +166,6 @@ def test_f5_live_processes_are_counted_and_expire(db: Path | str) -> None:
     _with_store(db, body)
 
 
-def test_f4_owns_games_on_each_backend(db: Path | str) -> None:
-    """What decides whether an older version's unsigned id is adopted."""
-
-    async def body(store: Storage) -> None:
-        assert not await store.owns_games("alice")
-        await _new(store, "g1", "alice", [])
-        assert await store.owns_games("alice")
-        await _new(store, "g2", "bob", [])
-        await _new(store, "g3", "bob", [])  # replaces g2: bob still has g3
-        assert await store.owns_games("bob")
-        assert not await store.owns_games("carol")
-
-    _with_store(db, body)
-
-
 def test_f5_the_action_share_of_a_process() -> None:
     """With n live processes each keeps rate / n a second (a burst of at least one)."""
     now = [1000.0]

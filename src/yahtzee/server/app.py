@@ -162,7 +162,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     # 练习 (L6-L8): its own tables in the same database, on a connection of their own.
     practice_store = open_practice(settings.db)
     guard = Guard(settings.limits, storage, wiring.clock)
-    players = PlayerIds(signer, storage.owns_games, guard.new_player)
+    players = PlayerIds(signer, guard.new_player)
     registration = ProcessRegistration(
         storage,
         guard,

@@ -18,9 +18,11 @@ it, so that several server processes (or machines) accept each other's cookies.
 Ids are minted lazily: only a request that needs a player (a game or the records) gets
 one, so monitors polling ``/api/health`` and crawlers fetching the page create nothing.
 
-Cookies of earlier versions carried the bare id. Such an id is adopted, once, and re-issued
-signed, but only if it already owns a game in the database: an invented bare id owns
-nothing and is treated as no cookie at all.
+Only signed ids are believed. Cookies of versions before F4 carried the bare id, and such
+an id used to be adopted (re-signed) when it owned a game; that let anyone who learnt an id
+drop the mac, and it defeated rotating the secret (the old signed cookie was logged out,
+the bare id got its games back). So a bare id is now treated as no cookie at all, like any
+other unsigned value (issue 22).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ SECRET_BYTES = 32
 MIN_SECRET_CHARS = 32
 _PURPOSE = b"yahtzee-player-v1:"
 _MAC_BYTES = 16
-_ID = re.compile(r"[A-Za-z0-9_-]{22,64}")  # also what older versions issued, unsigned
+_ID = re.compile(r"[A-Za-z0-9_-]{22,64}")
 
 
 class SecretError(Exception):
@@ -132,39 +134,32 @@ class PlayerSigner:
         return player_id if hmac.compare_digest(mac, self._mac(player_id)) else None
 
 
-def legacy_id(value: str) -> str | None:
-    """A bare id as earlier versions issued it (no mac), else ``None``."""
-    return value if _ID.fullmatch(value) else None
-
-
 class PlayerIds:
-    """Resolves a request's cookie to a player id, minting and adopting as needed.
+    """Resolves a request's cookie to a player id, minting one as needed.
 
-    ``owns_games(id)`` says whether a bare legacy id owns a game (then it is adopted);
     ``before_mint(address)`` runs before a new id is made for a client address (the rate
-    limit of new players raises there, F5). Both ask the database, so resolving is a
+    limit of new players raises there, F5); it asks the database, so resolving is a
     coroutine.
     """
 
     def __init__(
         self,
         signer: PlayerSigner,
-        owns_games: Callable[[str], Awaitable[bool]],
         before_mint: Callable[[str], Awaitable[None]] | None = None,
     ) -> None:
         self.signer = signer
-        self._owns_games = owns_games
         self._before_mint = before_mint
 
+    def known(self, cookie: str | None) -> str | None:
+        """The id of a correctly signed ``cookie``, else ``None`` (never mints)."""
+        return None if cookie is None else self.signer.verify(cookie)
+
     async def resolve(self, cookie: str | None, address: str) -> tuple[str, bool]:
-        """``(player_id, issue_cookie)`` for a request carrying ``cookie`` (or none)."""
-        if cookie is not None:
-            player_id = self.signer.verify(cookie)
-            if player_id is not None:
-                return player_id, False
-            bare = legacy_id(cookie)
-            if bare is not None and await self._owns_games(bare):
-                return bare, True  # an older version's cookie: signed from now on
+        """``(player_id, issue_cookie)`` for a request carrying ``cookie`` (or none): its
+        signed id, else a new one."""
+        player_id = self.known(cookie)
+        if player_id is not None:
+            return player_id, False
         if self._before_mint is not None:
             await self._before_mint(address)
         return new_player_id(), True

@@ -317,11 +317,6 @@ class Storage(Protocol):
         """The player's unfinished game, or ``None``."""
         ...
 
-    async def owns_games(self, player_id: str) -> bool:
-        """Whether the player has an unfinished or a finished game (F4: the unsigned id of
-        an older version is adopted only then)."""
-        ...
-
     async def append(
         self,
         game: GameRecord,

@@ -519,23 +519,6 @@ class PostgresStorage:
         result: list[RecentGame] = await self._read(query)
         return result
 
-    async def owns_games(self, player_id: str) -> bool:
-        """See :meth:`Storage.owns_games` (one lookup in the unique index of unfinished
-        games, one in the index of finished ones)."""
-
-        async def query(conn: psycopg.AsyncConnection[Any]) -> bool:
-            cur = await conn.execute(
-                "SELECT EXISTS (SELECT 1 FROM games WHERE player_id = %s "
-                "AND status = 'in_progress') OR EXISTS (SELECT 1 FROM games "
-                "WHERE player_id = %s AND status = 'finished')",
-                (player_id, player_id),
-            )
-            row = await cur.fetchone()
-            return bool(row and row[0])
-
-        result: bool = await self._read(query)
-        return result
-
     async def prune_unplayed(self, before: str, limit: int = 500) -> int:
         """See :meth:`Storage.prune_unplayed`: one transaction; games another transaction
         holds are skipped (a player acting on one right now keeps it)."""

@@ -534,10 +534,6 @@ class SQLiteStorage:
         """See :meth:`Storage.current_game`."""
         return await self._read(_current_game, player_id)
 
-    async def owns_games(self, player_id: str) -> bool:
-        """See :meth:`Storage.owns_games` (two lookups, each in a partial index)."""
-        return await self._read(_owns_games, player_id)
-
     async def events(self, game_id: str, after: int = 0, until: int | None = None) -> list[Event]:
         """See :meth:`Storage.events`."""
         return await self._read(_events, game_id, after, 2**62 if until is None else until)
@@ -581,17 +577,6 @@ def _get_game(conn: sqlite3.Connection, game_id: str) -> GameRecord | None:
 def _current_game(conn: sqlite3.Connection, player_id: str) -> GameRecord | None:
     row = conn.execute(_SQL.current_game, {"player": player_id}).fetchone()
     return None if row is None else sql.game_of(row)
-
-
-def _owns_games(conn: sqlite3.Connection, player_id: str) -> bool:
-    for status in ("in_progress", "finished"):
-        row = conn.execute(
-            "SELECT 1 FROM games WHERE player_id = ? AND status = ? LIMIT 1",
-            (player_id, status),
-        ).fetchone()
-        if row is not None:
-            return True
-    return False
 
 
 def _events(conn: sqlite3.Connection, game_id: str, after: int, until: int) -> list[Event]:

@@ -162,6 +162,83 @@ def test_f5_a_known_player_is_not_charged_for_new_ids(
         assert client.get("/api/records").status_code == 200  # one id, reused
 
 
+# -- a clock stepped back (issue 22 item 7) ----------------------------------------------
+
+
+_AGAIN = {"mode": "solo", "replace": True}
+
+
+def _retry_after(response: Any) -> int:
+    if response.status_code != 429:
+        return 0
+    assert_rate_limited(response, int(response.headers["retry-after"]))
+    return int(response.headers["retry-after"])
+
+
+def test_f5_a_clock_stepped_back_an_hour_locks_nobody_out(
+    limited: Callable[..., TestClient], clock: Clock
+) -> None:
+    """The attack: with the clock set back an hour, every player active in the last minute
+    got 429 with Retry-After of about 3,540 s. Now a bucket written "in the future" holds
+    one token, then refills from the new time as an empty one (2 s a game, 1 s an id)."""
+    api = Api(limited())
+    game = api.roll(api.new())
+    newcomer = limited()
+    assert newcomer.get("/api/records").status_code == 200  # a new id for this address
+    clock.now -= 3600.0
+    newcomer.cookies.clear()
+    assert newcomer.get("/api/records").status_code == 200
+    game = api.roll(api.new(replace=True))
+    # The in-memory action buckets never took tokens away: the game plays on at once.
+    assert api.roll(game)["rolls_left"] == 1
+    assert _retry_after(api.client.post("/api/games", json=_AGAIN)) == 2
+    for _ in range(3):  # and the game limit refills from the new time as it should
+        clock.now += 2.0
+        assert api.client.post("/api/games", json=_AGAIN).status_code == 201
+    newcomer.cookies.clear()  # (6 s later on the new clock: ids refilled too)
+    assert newcomer.get("/api/records").status_code == 200
+
+
+def test_f5_a_clock_stepped_back_forgives_one_token_not_a_burst(
+    limited: Callable[..., TestClient], clock: Clock
+) -> None:
+    api = Api(limited())
+    for _ in range(30):
+        api.new(replace=True)
+    clock.now -= 3600.0
+    api.new(replace=True)
+    assert _retry_after(api.client.post("/api/games", json=_AGAIN)) == 2
+    clock.now += 2.0
+    api.new(replace=True)
+    assert _retry_after(api.client.post("/api/games", json=_AGAIN)) == 2
+
+
+def test_f5_a_few_seconds_of_skew_give_no_token_away(
+    limited: Callable[..., TestClient], clock: Clock
+) -> None:
+    """A clock a little behind (another machine's, within the margin) is not a step
+    back: the spent burst stays spent, the wait grows by the skew at most."""
+    api = Api(limited())
+    for _ in range(30):
+        api.new(replace=True)
+    clock.now -= 4.0
+    assert _retry_after(api.client.post("/api/games", json=_AGAIN)) == 6
+
+
+def test_rate_limiter_tolerates_a_clock_stepped_back() -> None:
+    clock = Clock()
+    limiter = RateLimiter(5, 1.0, clock=clock)
+    for _ in range(4):
+        limiter.take("a")
+    clock.now -= 3600.0
+    limiter.take("a")  # the token it still had
+    with pytest.raises(RateLimitedError) as caught:
+        limiter.take("a")
+    assert caught.value.retry_after == 1
+    clock.now += 0.25  # one token a fifth of a second, counted from the new time
+    limiter.take("a")
+
+
 # -- the limiter itself -----------------------------------------------------------------
 
 

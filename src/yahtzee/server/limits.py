@@ -32,6 +32,9 @@ Over a limit: 429 ``rate_limited`` with ``Retry-After`` (whole seconds).
 
 The times are wall-clock seconds (``time.time``), shared by processes and machines (keep
 their clocks in sync, as NTP does; a skew of a few milliseconds moves a limit by as much).
+A clock stepped back locks nobody out: an in-memory bucket never loses tokens to time
+running backwards, and a shared one far "in the future" holds one token (see
+:class:`~yahtzee.storage.base.Charge`).
 An in-memory bucket that has refilled completely carries no information and is dropped,
 and the table holds at most ``max_keys`` of them (the least recently used go first), so
 the memory is bounded whatever the number of clients; full buckets in the database are

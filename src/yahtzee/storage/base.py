@@ -150,6 +150,11 @@ class Records:
     recent: tuple[RecentGame, ...]
 
 
+#: Seconds of clock skew between machines that a shared rate-limit bucket tolerates before
+#: it takes a bucket "in the future" for a clock stepped back (see :class:`Charge`).
+CLOCK_MARGIN = 5.0
+
+
 @dataclass(frozen=True, slots=True)
 class Charge:
     """One token to take, at wall-clock time ``now`` (seconds since the epoch), from the
@@ -160,6 +165,15 @@ class Charge:
     the time at which the bucket will be full again. Taking a token is allowed while
     ``full_at - now <= slack`` and moves ``full_at`` to ``max(full_at, now) + interval``;
     this is exactly a token bucket of ``rate`` tokens, in one conditional upsert.
+
+    A clock stepped back (issue 22): ``full_at`` is never more than ``per`` seconds ahead
+    of the clock that wrote it (an empty bucket), so one more than ``per`` +
+    :data:`CLOCK_MARGIN` ahead of ``now`` means this clock went back: such a bucket is
+    read as holding one token (``full_at = now + slack``), taken at once, and then refills
+    from now as an empty bucket would. Without it, an hour back left every player active
+    in the last minute refused for an hour. The margin keeps a few seconds of skew between
+    machines from ever counting as a step back (which would give a token away); a step
+    smaller than it delays a refusal's ``Retry-After`` by at most the step.
     """
 
     bucket: str
@@ -179,6 +193,11 @@ class Charge:
         (``rate - 1`` tokens' worth), plus a nanosecond against float rounding."""
         return (self.rate - 1) * self.interval + 1e-9
 
+    @property
+    def stepped_back(self) -> float:
+        """How far ahead of ``now`` a ``full_at`` says that the clock went back."""
+        return self.per + CLOCK_MARGIN
+
     def params(self) -> dict[str, str | float]:
         """The named parameters of both backends' upsert (``:bucket``, ``%(bucket)s``...)."""
         return {
@@ -187,10 +206,13 @@ class Charge:
             "now": self.now,
             "interval": self.interval,
             "slack": self.slack,
+            "stepped_back": self.stepped_back,
         }
 
     def retry_after(self, full_at: float) -> int:
-        """Whole seconds until the refused bucket ``full_at`` has a token (at least 1)."""
+        """Whole seconds until the refused bucket ``full_at`` has a token (at least 1; a
+        refused bucket is never read as stepped back, so at most ``interval`` +
+        :data:`CLOCK_MARGIN`)."""
         return max(1, math.ceil(full_at - self.now - self.slack))
 
 

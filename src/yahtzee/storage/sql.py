@@ -193,7 +193,8 @@ class Dialect:
 
     name: str
     #: One token of a shared bucket (storage.base.Charge): the conditional upsert returns
-    #: the new ``full_at``, or no row when the bucket is empty (then nothing changed).
+    #: the new ``full_at``, or no row when the bucket is empty (then nothing changed). A
+    #: ``full_at`` too far ahead (the clock went back) is read as one token left.
     take: str
     #: A statement run before a player's unfinished game is looked up (PostgreSQL: an
     #: advisory lock on the player; SQLite's ``BEGIN IMMEDIATE`` already serialises).
@@ -210,8 +211,10 @@ class Dialect:
 SQLITE = Dialect(
     "sqlite",
     take="INSERT INTO rate_buckets (bucket, key, full_at) VALUES (:bucket, :key, "
-    ":now + :interval) ON CONFLICT (bucket, key) DO UPDATE SET full_at = "
-    "MAX(full_at, :now) + :interval WHERE full_at - :now <= :slack RETURNING full_at",
+    ":now + :interval) ON CONFLICT (bucket, key) DO UPDATE SET full_at = CASE "
+    "WHEN full_at - :now > :stepped_back THEN :now + :slack ELSE MAX(full_at, :now) END "
+    "+ :interval WHERE full_at - :now <= :slack OR full_at - :now > :stepped_back "
+    "RETURNING full_at",
     lock_player=None,
     statements=_SHARED,
 )
@@ -220,8 +223,10 @@ POSTGRES = Dialect(
     "postgresql",
     take=_pyformat(
         "INSERT INTO rate_buckets AS b (bucket, key, full_at) VALUES (:bucket, :key, "
-        ":now + :interval) ON CONFLICT (bucket, key) DO UPDATE SET full_at = "
-        "GREATEST(b.full_at, :now) + :interval WHERE b.full_at - :now <= :slack "
+        ":now + :interval) ON CONFLICT (bucket, key) DO UPDATE SET full_at = CASE "
+        "WHEN b.full_at - :now > :stepped_back THEN :now + :slack "
+        "ELSE GREATEST(b.full_at, :now) END + :interval "
+        "WHERE b.full_at - :now <= :slack OR b.full_at - :now > :stepped_back "
         "RETURNING full_at"
     ),
     # Two processes creating a game for one player at once take turns here, so exactly

@@ -355,11 +355,16 @@ def test_invalid_requests_are_422_in_the_error_shape(api: Api) -> None:
     for path, body in bad:
         r = api.client.post(path, json=body)
         assert (r.status_code, error_code(r)) == (422, "invalid_request"), (path, body)
-    for raw in (b"{not json", b"", b"\xff\xfe"):
+    for raw in (b"{not json", b""):
         r = api.client.post(
             f"{url}/roll", content=raw, headers={"content-type": "application/json"}
         )
         assert (r.status_code, error_code(r)) == (422, "invalid_request"), raw
+    # A UTF-16 byte-order mark: not UTF-8, refused before parsing (issue 22 item 10).
+    r = api.client.post(
+        f"{url}/roll", content=b"\xff\xfe", headers={"content-type": "application/json"}
+    )
+    assert (r.status_code, error_code(r)) == (415, "unsupported_media_type")
     assert api.get(game["id"])["version"] == v
 
 

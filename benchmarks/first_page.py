@@ -86,6 +86,18 @@ def session_cpu(sid: int) -> float:
     return total / tick
 
 
+def stop(server: subprocess.Popen[bytes]) -> None:
+    """Stop the run's session (make and the server it started), if it still runs."""
+    try:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=20)
+    except ProcessLookupError:  # it had exited by itself (the log says why)
+        server.wait()
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
+
+
 def one_run(source: Path, quick: bool, timeout: float) -> dict[str, Any]:
     """Clone, ``make run`` and wait for the first page once; the phases' end times (s)."""
     with tempfile.TemporaryDirectory(prefix="first-page-") as tmp:
@@ -136,12 +148,7 @@ def one_run(source: Path, quick: bool, timeout: float) -> dict[str, Any]:
                     break
                 time.sleep(0.05)
         finally:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-                server.wait()
+            stop(server)
             log.close()
         if status != 200:
             output = (work / "run.log").read_text(errors="replace")[-2000:]

@@ -221,3 +221,17 @@ def test_the_checker_sees_what_it_checks() -> None:
     assert _resolve("DIR/pg") is None
     assert {"run", "test"} <= _make_targets()
     assert "--max-actions-per-second" in _subcommands()["serve"]
+
+
+def test_every_setting_is_in_the_deployment_guide() -> None:
+    """docs/deployment.md's table has each setting's flag and variable (a new setting is
+    documented where operators look)."""
+    from yahtzee.server.settings import Settings, flag_name
+
+    guide = (ROOT / "docs" / "deployment.md").read_text(encoding="utf-8")
+    missing = []
+    for name in Settings.model_fields:
+        variable = f"`YAHTZEE_{name.upper()}`"
+        if variable not in guide or (name != "secret" and f"`{flag_name(name)}`" not in guide):
+            missing.append(name)
+    assert not missing, f"docs/deployment.md lacks the settings {missing}"

@@ -58,7 +58,16 @@ from yahtzee.turn import Player
 log = logging.getLogger("yahtzee.server")
 
 # The page is a single-page app: these paths all load index.html (lobby/game/rules views).
-SPA_PATHS = ("/", "/lobby", "/game", "/rules", "/stats", "/review/{game_id}")
+SPA_PATHS = (
+    "/",
+    "/lobby",
+    "/game",
+    "/rules",
+    "/stats",
+    "/review/{game_id}",
+    "/practice",
+    "/practice/{game_id}",
+)
 
 # ES modules must be served as JavaScript or the browser refuses them (nosniff is on).
 for _type, _ext in (

@@ -68,6 +68,14 @@ export const api = {
   meter: (id) => get(API.meter(id)),
   review: (id) => get(API.review(id)),
   stats: () => get(API.stats()),
+  // 练习 (L6-L8): `query` {theme} or {game, decision}; an answer {keep} or {category}.
+  puzzleNext: (query = {}) => {
+    const q = new URLSearchParams(query).toString();
+    return get(q ? `${API.puzzleNext()}?${q}` : API.puzzleNext());
+  },
+  puzzleAnswer: (id, answer) => request("POST", API.puzzleAnswer(id), answer),
+  puzzleProgress: () => get(API.puzzleProgress()),
+  puzzleThemes: () => get(API.puzzleThemes()),
   /** One of the page's own files (paths.js `asset`), as text: a lazy view's markup. */
   text: (url) => request("GET", url, undefined, "text"),
 };

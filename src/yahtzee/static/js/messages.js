@@ -207,6 +207,8 @@ export const VIEW_TITLES = {
   rules: "快艇骰子 · 规则",
   review: "快艇骰子 · 复盘",
   stats: "快艇骰子 · 统计",
+  practice: "快艇骰子 · 练习",
+  drill: "快艇骰子 · 练习这一步",
 };
 export const REVIEW = "复盘";
 export const reviewLabel = (mode, score) => `复盘 ${mode} ${score}`;

@@ -11,6 +11,9 @@ export const PAGES = {
   rules: "/rules",
   review: "/review/:id",
   stats: "/stats",
+  practice: "/practice",
+  // 「练习这一步」: decision n of game g as /practice/g-n (one segment: a game id has no "-").
+  drill: "/practice/:id",
 };
 
 /** The API's paths, by what they answer (docs/api.md). */
@@ -26,6 +29,10 @@ export const API = {
   meter: (id) => `/api/games/${enc(id)}/meter`,
   review: (id) => `/api/games/${enc(id)}/review`,
   stats: () => "/api/stats",
+  puzzleNext: () => "/api/puzzles/next",
+  puzzleAnswer: (id) => `/api/puzzles/${enc(id)}/answer`,
+  puzzleProgress: () => "/api/puzzles/progress",
+  puzzleThemes: () => "/api/puzzles/themes",
 };
 
 // A game id as the server writes it (URL-safe, at most 64 characters).

@@ -44,8 +44,37 @@ export const LAZY = {
     heading: "我的统计",
     loading: "正在统计……",
     css: "css/review.css",
-    load: () => api.stats(),
+    load: () =>
+      Promise.all([api.stats(), api.puzzleProgress()]).then(([stats, practice]) => ({
+        ...stats,
+        practice,
+      })),
     module: () => import("./lazy/stats.js"),
+  },
+  practice: {
+    heading: "练习",
+    loading: "正在出题……",
+    css: "css/practice.css",
+    load: () =>
+      Promise.all([api.puzzleThemes(), api.puzzleNext()]).then(([themes, next]) => ({ themes, next })),
+    module: () => import("./lazy/practice.js"),
+  },
+  // 「练习这一步」: one decision of a finished game (复盘) as a puzzle.
+  drill: {
+    heading: "练习这一步",
+    loading: "正在出题……",
+    css: "css/practice.css",
+    back: "return",
+    className: "practice-view",
+    load: ({ id }) => {
+      const cut = id.lastIndexOf("-");
+      const query = { game: id.slice(0, cut), decision: id.slice(cut + 1) };
+      return Promise.all([api.puzzleThemes(), api.puzzleNext(query)]).then(([themes, next]) => ({
+        themes,
+        next,
+      }));
+    },
+    module: () => import("./lazy/practice.js"),
   },
 };
 

@@ -4,6 +4,7 @@
 
 import { lineChart } from "./chart.js";
 import { el, fmt } from "./dom.js";
+import { href } from "../paths.js";
 import { CATEGORY_NAMES, DIFFICULTY_NAMES, MODE_NAMES } from "../state.js";
 
 const MARK_NAMES = { best: "最佳", inaccuracy: "欠佳", mistake: "失误", blunder: "大错" };
@@ -36,6 +37,14 @@ function summary(r) {
   add("运气", `${signed(r.luck)} 分`, "review-luck");
   add("终局", `${r.final_score} 分`, "review-final");
   box.append(dl);
+  // L9: the two words explained where they appear.
+  box.append(
+    el(
+      "p",
+      "fine rv-words",
+      "准确率：每一步都和高手一样好就是 100%，少得越多越低。技术损失：因为选择和高手不同，这局平均少得的分。",
+    ),
+  );
   box.append(
     el(
       "p",
@@ -125,7 +134,7 @@ function timelineSection(r, select) {
   return section;
 }
 
-function positionPanel(d) {
+function positionPanel(d, practice) {
   const panel = el("section", "rv-position panel", null, { "aria-labelledby": "rv-position-title", "data-testid": "review-position" });
   const stage = d.kind === "score" && d.rolls_left === 0 ? "第三次掷骰后登记" : `第 ${d.roll} 次掷骰后`;
   panel.append(el("h2", "", `第 ${d.round} 回合 · ${stage}`, { id: "rv-position-title", tabindex: "-1" }));
@@ -171,6 +180,13 @@ function positionPanel(d) {
     ? `已登记：${boxes.map(([c, p]) => `${CATEGORY_NAMES[c]} ${p}`).join("，")}${d.card.yahtzee_bonus ? `，快艇加成 ${d.card.yahtzee_bonus}` : ""}（共 ${d.card.total} 分）`
     : "计分表还是空的。";
   panel.append(card);
+  // 「练习这一步」 (L7): this decision as a puzzle, answered before the answer is shown.
+  const link = el("a", "btn btn-small rv-practice", "练习这一步", {
+    href: practice,
+    "data-page": "drill",
+    "data-testid": "practice-this",
+  });
+  panel.append(link);
   return panel;
 }
 
@@ -248,6 +264,8 @@ export const view = {
     for (const b of body.querySelectorAll(".rv-item")) {
       b.setAttribute("aria-pressed", String(Number(b.dataset.index) === selected));
     }
-    side.replaceChildren(positionPanel(r.decisions[selected]));
+    side.replaceChildren(
+      positionPanel(r.decisions[selected], href("drill", { id: `${r.game_id}-${selected}` })),
+    );
   },
 };

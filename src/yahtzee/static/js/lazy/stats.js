@@ -147,11 +147,56 @@ function boxesSection(boxes) {
   return s;
 }
 
+function practiceSection(p) {
+  // 练习 (L6-L8): the puzzle rating over time, best answers per theme, the player's own
+  // mistakes answered right since (GET /api/puzzles/progress).
+  const s = section("练习", "st-practice-title");
+  s.setAttribute("data-testid", "stats-practice");
+  const dl = el("dl", "rv-figures");
+  const add = (label, value, testid) => {
+    const div = el("div", "rv-figure");
+    div.append(el("dt", "", label), el("dd", "", value, { "data-testid": testid }));
+    dl.append(div);
+  };
+  add("练习分", String(p.rating), "stats-practice-rating");
+  add("做过的题", String(p.answers), "stats-practice-answers");
+  add("自己的失误", `${p.mine.puzzles} 道`, "stats-practice-mine");
+  add("后来答对了", `${p.mine.answered_right} 道`, "stats-practice-fixed");
+  s.append(dl);
+  s.append(el("p", "fine", "练习分：答对难题涨得多，答错容易的题降得多，开始是 1500。自己的失误：你下完的对局里少了 1 分以上的决定，会隔一段时间再出给你。"));
+  if (!p.answers) {
+    s.append(el("p", "st-empty", "还没有做过练习题。回大厅点「练习」试试。", { "data-testid": "stats-empty-practice" }));
+    return s;
+  }
+  const points = [{ x: 0, y: 1500 }, ...p.rating_history.map((h, i) => ({ x: i + 1, y: h.rating }))];
+  const ys = points.map((q) => q.y);
+  s.append(
+    lineChart({
+      points,
+      yMin: Math.floor((Math.min(...ys) - 50) / 100) * 100,
+      yMax: Math.ceil((Math.max(...ys) + 50) / 100) * 100,
+      title: "练习分走势",
+      desc: `从 1500 开始，做了 ${p.answers} 道题，现在 ${p.rating}。`,
+      xLabel: "第几道题",
+      xTickEvery: Math.max(1, Math.ceil(points.length / 10)),
+      className: "st-practice-chart",
+    }),
+  );
+  const rows = p.themes.map((t) => [t.zh, String(t.answers), t.answers ? `${Math.round((100 * t.best) / t.answers)}%` : "—"]);
+  s.append(dataTable("每个专项答对最好的比例", ["专项", "做过", "最好"], rows, "stats-practice-themes"));
+  return s;
+}
+
 export const view = {
   /** Draw the stats into `body` (once per page: nothing in it changes afterwards). */
   render(body, page) {
     if (body.firstChild) return;
     const data = page.data;
-    body.replaceChildren(soloSection(data.solo), vsSection(data.vs), boxesSection(data.boxes));
+    body.replaceChildren(
+      soloSection(data.solo),
+      vsSection(data.vs),
+      boxesSection(data.boxes),
+      practiceSection(data.practice),
+    );
   },
 };

@@ -1,0 +1,244 @@
+// 练习 (/practice, and /practice/{game}-{decision} from 复盘's 「练习这一步」): a lazy view
+// (views.js). One puzzle at a time (GET /api/puzzles/next, state.page.data.next): the
+// position as on the table, the player's answer (a keep, "stop", or a box), then the grade
+// (POST /api/puzzles/{id}/answer) with the explanation, every option and the rating.
+// The view's own state is page.ui: {held: [bool x5], result, busy, theme, error}. Names of
+// themes and marks come from the server (GET /api/puzzles/themes, page.data.themes).
+
+import { el } from "./dom.js";
+import { href } from "../paths.js";
+import { CATEGORY_NAMES, LOWER, UPPER } from "../state.js";
+
+const fmt1 = (v) => Number(v).toFixed(1);
+
+function keepText(keep) {
+  if (keep === "stop") return "不再掷，直接记分";
+  return keep.length ? `留 ${keep.join("、")} 再掷` : "全部重掷";
+}
+
+function optionText(o) {
+  if (o.category) return `记在「${CATEGORY_NAMES[o.category]}」（${o.points} 分）`;
+  return keepText(o.keep);
+}
+
+const same = (a, b) =>
+  a.category ? a.category === b.category : JSON.stringify(a.keep) === JSON.stringify(b.keep);
+
+function card(p) {
+  // The card as on the table: filled boxes with their points, open ones with what these
+  // dice would score there now (the server's preview).
+  const wrap = el("div", "pz-card");
+  for (const [title, rows] of [["上区", UPPER], ["下区", LOWER]]) {
+    const table = el("table", "pz-table");
+    table.append(el("caption", "", title));
+    for (const [id, zh] of rows) {
+      const tr = el("tr");
+      const filled = p.scores[id];
+      const preview = p.preview[id];
+      tr.append(el("th", "", zh, { scope: "row" }));
+      if (filled !== undefined) {
+        tr.append(el("td", "pz-filled", String(filled)));
+      } else if (preview) {
+        const text = preview.allowed ? `空（这次可得 ${preview.points}）` : "空（百搭规则不能记）";
+        tr.append(el("td", "pz-open", text));
+      } else {
+        tr.append(el("td", "pz-open", "空"));
+      }
+      table.append(tr);
+    }
+    wrap.append(table);
+  }
+  const bonus = p.yahtzee_bonus ? `，快艇加成 ${p.yahtzee_bonus}` : "";
+  wrap.append(el("p", "fine", `现在总分 ${p.total} 分${bonus}。`));
+  return wrap;
+}
+
+function dice(p, ui, ctx) {
+  const row = el("div", "pz-dice", null, { role: "group", "aria-label": "骰子" });
+  p.dice.forEach((face, i) => {
+    const held = p.kind === "keep" && Boolean(ui.held && ui.held[i]);
+    const b = el("button", `pz-die${held ? " held" : ""}`, String(face), {
+      type: "button",
+      "data-testid": `puzzle-die-${i}`,
+      "aria-label": `第 ${i + 1} 个骰子：${face} 点${held ? "，已保留" : ""}`,
+    });
+    if (p.kind === "keep") {
+      b.setAttribute("aria-pressed", String(held));
+      b.addEventListener("click", () => {
+        if (ui.result || ui.busy) return;
+        const next = [...(ui.held || [false, false, false, false, false])];
+        next[i] = !next[i];
+        ctx.dispatch({ type: "pageUi", ui: { held: next } });
+        ctx.afterRender(() => {
+          const die = document.querySelector(`[data-testid="puzzle-die-${i}"]`);
+          if (die) die.focus({ preventScroll: true });
+        });
+      });
+    } else {
+      b.disabled = true;
+    }
+    row.append(b);
+  });
+  return row;
+}
+
+function answerButtons(p, ui, submit) {
+  const box = el("div", "pz-answer");
+  if (p.kind === "keep") {
+    const held = p.dice.filter((_, i) => ui.held && ui.held[i]).sort((a, b) => a - b);
+    const roll = el("button", "btn btn-primary", held.length === 5 ? "五个都留就是不再掷" : keepText(held), {
+      type: "button",
+      "data-testid": "puzzle-keep",
+    });
+    roll.disabled = held.length === 5 || Boolean(ui.result) || Boolean(ui.busy);
+    roll.addEventListener("click", () => submit({ keep: held }));
+    const stop = el("button", "btn", "不再掷，直接记分", { type: "button", "data-testid": "puzzle-stop" });
+    stop.disabled = Boolean(ui.result) || Boolean(ui.busy);
+    stop.addEventListener("click", () => submit({ keep: "stop" }));
+    box.append(el("p", "fine", "点骰子选要留下的，再点「再掷」；或者不再掷，直接记分。"), roll, stop);
+  } else {
+    box.append(el("p", "fine", "没有掷骰次数了：选一格记分。"));
+    const list = el("div", "pz-boxes");
+    for (const [id, zh] of [...UPPER, ...LOWER]) {
+      const preview = p.preview[id];
+      if (!preview) continue;
+      const b = el("button", "btn btn-small", `${zh} ${preview.points}`, {
+        type: "button",
+        "data-testid": `puzzle-box-${id}`,
+      });
+      b.disabled = !preview.allowed || Boolean(ui.result) || Boolean(ui.busy);
+      b.addEventListener("click", () => submit({ category: id }));
+      list.append(b);
+    }
+    box.append(list);
+  }
+  return box;
+}
+
+function feedback(result, marks) {
+  const box = el("div", `pz-feedback mark-${result.mark}`, null, {
+    "data-testid": "puzzle-answer-feedback",
+    role: "status",
+  });
+  box.append(el("h2", "", marks[result.mark] || result.mark_zh));
+  for (const line of result.explanation) box.append(el("p", "", line));
+  const change = result.rating_change;
+  const sign = change > 0 ? "+" : change < 0 ? "−" : "±";
+  box.append(el("p", "fine", `练习分 ${result.rating}（${sign}${Math.abs(change)}），这道题的难度分 ${result.puzzle_rating}。`));
+  return box;
+}
+
+function options(result) {
+  const list = el("ol", "pz-options", null, { "data-testid": "puzzle-options", "aria-label": "所有选择，好的在前" });
+  result.options.slice(0, 6).forEach((o) => {
+    const tags = [];
+    if (same(o, result.best)) tags.push("最好");
+    if (same(o, result.chosen)) tags.push("你的选择");
+    const li = el("li", tags.length ? "pz-option pz-mine" : "pz-option");
+    li.append(el("span", "", optionText(o)));
+    li.append(el("span", "pz-value", `预计终局 ${fmt1(o.value)}${o.loss > 0 ? `（少 ${fmt1(o.loss)}）` : ""}`));
+    if (tags.length) li.append(el("span", "pz-tag", tags.join(" · ")));
+    list.append(li);
+  });
+  const more = result.options.length - 6;
+  const wrap = el("div", "pz-options-wrap");
+  wrap.append(list);
+  if (more > 0) wrap.append(el("p", "fine", `还有 ${more} 种更差的选择没有列出。`));
+  wrap.append(el("p", "fine", "预计终局：现在的分数，加上以后照最好的方法平均还能得的分。"));
+  return wrap;
+}
+
+function themeChooser(data, ui, ctx, next) {
+  const label = el("label", "pz-theme");
+  label.append(el("span", "", "专项练习："));
+  const select = el("select", "", null, { "data-testid": "practice-theme" });
+  select.append(el("option", "", "全部题目", { value: "" }));
+  for (const t of data.themes.themes) {
+    const o = el("option", "", t.zh, { value: t.id });
+    if (t.id === (ui.theme || "")) o.selected = true;
+    select.append(o);
+  }
+  select.addEventListener("change", () => next(select.value));
+  label.append(select);
+  const help = data.themes.themes.find((t) => t.id === ui.theme);
+  const wrap = el("div", "pz-theme-row");
+  wrap.append(label);
+  if (help) wrap.append(el("p", "fine", help.help));
+  return wrap;
+}
+
+function draw(body, page, ctx) {
+  const { data, ui } = page;
+  const p = data.next.puzzle;
+  const marks = data.themes.marks;
+  const names = Object.fromEntries(data.themes.themes.map((t) => [t.id, t.zh]));
+  const next = (theme) => {
+    ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null } });
+    const query = theme === undefined ? ui.theme || "" : theme;
+    ctx.api.puzzleNext(query ? { theme: query } : {}).then(
+      (n) => ctx.dispatch({ type: "practicePuzzle", serial: page.serial, next: n, theme: query }),
+      (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message } }),
+    );
+  };
+  const submit = (answer) => {
+    ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null } });
+    ctx.api.puzzleAnswer(p.id, answer).then(
+      (result) => {
+        ctx.dispatch({ type: "pageUi", ui: { busy: false, result } });
+        ctx.afterRender(() => {
+          const f = body.querySelector('[data-testid="puzzle-next"]');
+          if (f) f.focus({ preventScroll: true });
+        });
+      },
+      (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message } }),
+    );
+  };
+
+  const view = el("div", "pz-view");
+  const head = el("div", "pz-head panel");
+  head.append(el("p", "pz-rating", `我的练习分 ${ui.result ? ui.result.rating : data.next.rating}`, { "data-testid": "puzzle-rating" }));
+  if (page.view === "practice") head.append(themeChooser(data, ui, ctx, next));
+  view.append(head);
+
+  const puzzle = el("section", "pz-puzzle panel", null, { "data-testid": "puzzle", "aria-labelledby": "pz-title" });
+  const source = p.source === "mine" ? "来自你自己的对局" : "题库";
+  const themes = p.themes.map((t) => names[t] || t).join("、");
+  puzzle.append(el("h2", "", `第 ${p.round} 回合 · ${p.kind === "keep" ? `还能再掷 ${p.rolls_left} 次` : "选一格记分"}`, { id: "pz-title" }));
+  puzzle.append(el("p", "fine", `${source}${themes ? ` · ${themes}` : ""} · 难度分 ${p.rating}`));
+  if (p.held.length) puzzle.append(el("p", "fine", `上一掷留下了 ${p.held.join("、")}。`));
+  puzzle.append(dice(p, ui, ctx));
+  if (ui.result) {
+    puzzle.append(feedback(ui.result, marks), options(ui.result));
+  } else {
+    puzzle.append(answerButtons(p, ui, submit));
+  }
+  if (ui.error) puzzle.append(el("p", "pz-error", ui.error, { role: "alert" }));
+  const nextButton = el("button", ui.result ? "btn btn-primary" : "btn", ui.result ? "下一题" : "换一题", {
+    type: "button",
+    "data-testid": "puzzle-next",
+  });
+  nextButton.disabled = Boolean(ui.busy);
+  nextButton.addEventListener("click", () => (page.view === "practice" ? next() : ctx.open(href("practice"))));
+  puzzle.append(nextButton);
+  view.append(puzzle, card(p));
+  body.replaceChildren(view);
+}
+
+export const view = {
+  reducers: {
+    /** A new puzzle for the practice view (「下一题」 or another theme). */
+    practicePuzzle(state, { serial, next, theme }) {
+      const page = state.page;
+      if (!page || page.serial !== serial) return state;
+      return { ...state, page: { ...page, data: { ...page.data, next }, ui: { theme } } };
+    },
+  },
+  render(body, page, ctx) {
+    // Drawn again whenever the puzzle or the view's own state changes (a few dozen
+    // elements: cheaper than keeping them in step by hand).
+    const key = JSON.stringify([page.data.next.puzzle.id, page.ui]);
+    if (body.dataset.drawn === key) return;
+    body.dataset.drawn = key;
+    draw(body, page, ctx);
+  },
+};

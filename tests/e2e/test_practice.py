@@ -1,0 +1,82 @@
+"""练习 in the browser (L6-L8): the practice view from the lobby, an answer graded with its
+explanation, options and rating, 「专项练习」, 「练习这一步」 from 复盘, and progress in 统计;
+desktop and phone, no serious axe violation."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+from e2e.helpers import ConsoleWatch, Table, sized_context
+
+pytestmark = pytest.mark.e2e
+
+AXE = Axe()
+
+
+def _serious(page: Page) -> list[str]:
+    results = AXE.run(page)
+    return [
+        f"{v['id']}: {[n['target'] for n in v['nodes'][:3]]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def _answer_any(ui: Table) -> None:
+    """Answer the puzzle on screen the way a child would: stop, or the first box."""
+    stop = ui.by("puzzle-stop")
+    if stop.count():
+        stop.click()
+    else:
+        ui.page.locator('[data-testid^="puzzle-box-"]:enabled').first.click()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (375, 667)], ids=["desktop", "phone"])
+def test_practice_from_the_lobby(browser: Browser, server_url: str, size: tuple[int, int]) -> None:
+    context = sized_context(browser, *size)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    console = ConsoleWatch()
+    console.watch(page)
+    ui = Table(page, server_url)
+    ui.open_lobby()
+    ui.by("start-practice").click()
+    expect(ui.by("puzzle")).to_be_visible(timeout=15_000)
+    expect(ui.by("puzzle-rating")).to_contain_text("练习分")
+    first = ui.by("puzzle").inner_text()
+    _answer_any(ui)
+    feedback = ui.by("puzzle-answer-feedback")
+    expect(feedback).to_be_visible(timeout=15_000)
+    expect(feedback).to_contain_text("分")
+    expect(ui.by("puzzle-options")).to_be_visible()
+    assert ui.by("puzzle-options").locator("li").count() >= 1
+    failures = _serious(page)
+    ui.by("puzzle-next").click()
+    expect(ui.by("puzzle-answer-feedback")).to_have_count(0, timeout=15_000)
+    assert ui.by("puzzle").inner_text() != first
+    # 专项练习: a theme gives puzzles of that theme (its name is shown on the puzzle).
+    ui.by("practice-theme").select_option("straights")
+    expect(ui.by("puzzle")).to_contain_text("顺子", timeout=15_000)
+    failures += _serious(page)
+    assert not failures, failures
+    # 统计 shows the practice progress.
+    page.goto(f"{server_url}/stats")
+    expect(ui.by("stats-practice")).to_be_visible()
+    expect(ui.by("stats-practice-answers")).to_have_text("1")
+    assert not console.errors, console.errors
+    context.close()
+
+
+def test_practice_this_step_from_the_review(ui: Table) -> None:
+    ui.open_lobby()
+    ui.start_solo()
+    ui.play_to_end()
+    ui.by("game-over-review").click()
+    expect(ui.by("review-position")).to_be_visible()
+    ui.by("practice-this").click()
+    expect(ui.by("puzzle")).to_be_visible(timeout=15_000)
+    expect(ui.by("puzzle")).to_contain_text("来自你自己的对局")
+    _answer_any(ui)
+    expect(ui.by("puzzle-answer-feedback")).to_be_visible(timeout=15_000)

@@ -53,6 +53,10 @@ class NoHintsLeftError(IllegalMoveError):
     """Asking for a fourth hint in one game."""
 
 
+class NoHintsInDailyError(IllegalMoveError):
+    """Asking for a hint in the daily challenge (D3: hints are off there)."""
+
+
 class ZeroNeedsConfirmationError(IllegalMoveError):
     """Writing 0 while another allowed box would score, without confirming it (U2)."""
 
@@ -108,6 +112,34 @@ class InvalidNameError(YahtzeeError):
         super().__init__(f"invalid name {value!r}: {detail}")
         self.value = value
         self.reason = reason
+
+
+class AlreadyPlayedError(YahtzeeError):
+    """A second attempt at a day's challenge (D2)."""
+
+
+class NameRequiredError(YahtzeeError):
+    """The daily board or a group needs this browser's name first (asked once, D4)."""
+
+
+class GroupNotFoundError(YahtzeeError):
+    """No such group for this browser, or a dead invite token (answered alike, D6)."""
+
+
+class NotGroupCreatorError(YahtzeeError):
+    """Only the group's creator may do this (remove, close, a new link, the trends)."""
+
+
+class GroupFullError(YahtzeeError):
+    """The group has its maximum of members (D6)."""
+
+
+class GroupClosedError(YahtzeeError):
+    """The group was closed by its creator: no more joins or links."""
+
+
+class TooManyGroupsError(YahtzeeError):
+    """A browser creating a group while it has the maximum of open groups (F5)."""
 
 
 class RateLimitExceededError(YahtzeeError):

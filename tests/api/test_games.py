@@ -31,6 +31,7 @@ GAME_FIELDS = {
     "turns",
     "result",
     "new_record",
+    "daily",
 }
 
 

@@ -27,3 +27,9 @@ def test_kill_9_of_server_and_postmaster_on_a_durable_postgresql_loses_nothing()
 def test_new_game_burst_quick_mode_has_no_errors() -> None:
     out = run_quick("new_game_burst.py")
     assert "errors                  : 0 (must be 0)" in out
+
+
+def test_daily_benchmark_quick_mode_on_both_backends() -> None:
+    out = run_quick("daily_bench.py")
+    assert out.count("board of 300 players") == 2
+    assert out.count("failures 0") == 2

@@ -22,6 +22,7 @@ from yahtzee import __version__
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
 from yahtzee.server.assets import StaticAssets
 from yahtzee.server.config import with_config
+from yahtzee.server.daily import DailyService
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
 from yahtzee.server.fastpath import ActionFastPath
@@ -42,6 +43,7 @@ from yahtzee.server.reviews import ReviewService
 from yahtzee.server.routers import (
     advice,
     config,
+    daily,
     games,
     health,
     puzzles,
@@ -52,6 +54,9 @@ from yahtzee.server.routers import (
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import STATIC_DIR, Settings, from_env
 from yahtzee.storage import StorageError, is_postgres_url, open_storage, run_coroutine
+from yahtzee.storage.daily import DailyStore
+from yahtzee.storage.feature_db import open_feature_db
+from yahtzee.storage.invites import InviteTokens
 from yahtzee.storage.practice import open_practice
 from yahtzee.turn import Player
 
@@ -162,11 +167,17 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         raise FileNotFoundError(f"the browser game is missing: {index} does not exist")
     storage = open_storage(settings.db, synchronous=wiring.synchronous)
     try:
-        signer = PlayerSigner(_secret(settings))
+        secret = _secret(settings)
+        signer = PlayerSigner(secret)
     except BaseException:
         run_coroutine(storage.close())  # (not yet serving: no event loop of ours runs)
         raise
-    service = GameService(storage, _dice(wiring), _players(wiring))
+    # D1: the day's dice come from the server's secret, which every process shares.
+    service = GameService(storage, _dice(wiring), _players(wiring), daily_secret=secret)
+    # The tables of invites, the daily challenge and groups, on a connection of their own.
+    features = open_feature_db(settings.db, synchronous=wiring.synchronous)
+    invites = InviteTokens(features)
+    daily_service = DailyService(DailyStore(features, secret), service, wiring.clock)
     practice_rng = random.Random(f"{wiring.dice_seed}:practice") if wiring.dice_seed else None
     # 练习 (L6-L8): its own tables in the same database, on a connection of their own.
     practice_store = open_practice(settings.db)
@@ -183,6 +194,8 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await storage.open()
+        await invites.open()
+        await daily_service.store.open()
         await practice_store.migrate()
         try:
             service.warm_up()
@@ -209,6 +222,8 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await registration.leave()
+        await daily_service.drain()
+        await features.close()
         await storage.close()
         await practice_store.db.close()
 
@@ -225,12 +240,14 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     app.state.settings = settings
     app.state.guard = guard
     app.state.reviews = ReviewService(storage)
+    app.state.invites = invites  # (groups now, rooms later: storage.invites)
+    app.state.daily = daily_service
     app.state.practice = PracticeService(practice_store, storage, rng=practice_rng)
     install_error_handlers(app)
     # Added first, so it runs inside ServerMiddleware (cookie, body limit, headers).
     app.add_middleware(ActionFastPath, service=service, guard=guard)
     app.add_middleware(ServerMiddleware, players=players, max_body_bytes=wiring.max_body_bytes)
-    for module in (games, review, stats, records, advice, config, health, puzzles):
+    for module in (games, review, stats, records, advice, config, health, puzzles, daily):
         app.include_router(module.router)
 
     docs_html: list[str] = []

@@ -76,6 +76,11 @@ _ILLEGAL_MESSAGES: tuple[tuple[type[domain.IllegalMoveError], str, str], ...] = 
     (domain.CategoryUsedError, "illegal_action", "这一项已经登记过了，不能更改。"),
     (domain.JokerRuleError, "illegal_action", "百搭规则：这手快艇不能登记在这一项。"),
     (domain.NoHintsLeftError, "illegal_action", "这局的 3 次提示已经用完了。"),
+    (
+        domain.NoHintsInDailyError,
+        "no_hints_in_daily",
+        "每日挑战不能用提示：排名只看你自己的每一步。",
+    ),
     (domain.WrongPlayerError, "illegal_action", "现在不是你的回合。"),
     (domain.IllegalMoveError, "illegal_action", "这一步不符合规则。"),
 )
@@ -143,6 +148,33 @@ def _game_in_progress_message(exc: domain.GameInProgressError) -> str:
     )
 
 
+def _daily_error(exc: Exception) -> ApiError | None:
+    """The daily challenge's and the groups' refusals (D2-D6)."""
+    table: tuple[tuple[type[Exception], int, str, str], ...] = (
+        (
+            domain.AlreadyPlayedError,
+            409,
+            "already_played",
+            "今天的每日挑战你已经下过了，明天再来吧！可以看看排行榜。",
+        ),
+        (domain.NameRequiredError, 409, "name_required", "请先起一个名字，排行榜上会显示它。"),
+        (domain.GroupNotFoundError, 404, "not_found", "找不到这个小组，或者邀请链接已经失效。"),
+        (domain.NotGroupCreatorError, 403, "not_group_creator", "只有小组的创建者才能这样做。"),
+        (domain.GroupFullError, 409, "group_full", "这个小组已经满员了。"),
+        (domain.GroupClosedError, 409, "group_closed", "这个小组已经关闭了。"),
+        (
+            domain.TooManyGroupsError,
+            409,
+            "too_many_groups",
+            "你创建的小组太多了，请先关闭不用的小组。",
+        ),
+    )
+    for cls, status, code, message in table:
+        if isinstance(exc, cls):
+            return ApiError(status, code, message)
+    return None
+
+
 def _name_message(exc: domain.InvalidNameError) -> str:
     """Why a typed name was refused (yahtzee.names), in words a child understands."""
     from yahtzee.names import MAX_NAME_CHARS
@@ -194,6 +226,9 @@ def to_api_error(exc: Exception) -> ApiError:
         for cls, code, message in _ILLEGAL_MESSAGES:
             if isinstance(exc, cls):
                 return ApiError(409, code, message)
+    daily = _daily_error(exc)
+    if daily is not None:
+        return daily
     if isinstance(exc, domain.InvalidNameError):
         return ApiError(422, "invalid_name", _name_message(exc))
     if isinstance(exc, domain.InvalidDiceError):

@@ -13,6 +13,7 @@ the seat at each index, read from the game here, never stored as a name.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -44,6 +45,10 @@ class GameView:
     game: Game
     computer_turn: ComputerTurn | None = None
     turns: tuple[TurnRecord, ...] = ()
+    # D1: the day of a daily challenge game (its dice come from that day's stream), and
+    # how many faces the current turn has drawn from its round's sequence so far.
+    daily: dt.date | None = None
+    drawn: int = 0
 
 
 def advance_computer_turn(
@@ -103,6 +108,8 @@ class Fold:
         self.game = loaded.game
         self.computer_turn = loaded.computer_turn
         self.turns = loaded.turns
+        self.daily = loaded.daily
+        self.drawn = loaded.drawn
         self.events: list[log.Event] = []  # the new events, to be written (none when stored)
         self._stored = stored
 
@@ -117,12 +124,16 @@ class Fold:
         done = finished_turn(event, before, self.game)
         if done is not None:
             self.turns = (*self.turns, done)
+        if type(event) is log.Roll:
+            self.drawn += len(event.faces)
+        elif self.game.dice is None:  # a score (or a legacy restart): a new turn
+            self.drawn = 0
         if not self._stored:  # (a long stored log is not kept in memory twice)
             self.events.append(event)
 
     def view(self, record: GameRecord) -> GameView:
         """The folded game under the header ``record``."""
-        return GameView(record, self.game, self.computer_turn, self.turns)
+        return GameView(record, self.game, self.computer_turn, self.turns, self.daily, self.drawn)
 
 
 def fold_log(stored: GameRecord, base: GameView | None, events: Sequence[log.Event]) -> GameView:
@@ -138,7 +149,9 @@ def fold_log(stored: GameRecord, base: GameView | None, events: Sequence[log.Eve
 
 def from_log(stored: GameRecord, events: Sequence[log.Event]) -> GameView:
     """A game rebuilt from its whole log (which begins with its ``start`` event)."""
-    fold = Fold(GameView(stored, log.replay(events[:1])), stored=True)
+    first = events[0]
+    daily = first.date if isinstance(first, log.Start) else None
+    fold = Fold(GameView(stored, log.replay(events[:1]), daily=daily), stored=True)
     for event in events[1:]:
         fold.add(event)
     return fold.view(stored)

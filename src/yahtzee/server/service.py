@@ -42,17 +42,21 @@ So a roll acknowledged by one process is what every other process shows on its n
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from datetime import date
 
 from yahtzee import log
+from yahtzee.daily_dice import DailyStream
 from yahtzee.dice import DiceSource
 from yahtzee.errors import (
     AbandonedGameError,
     GameInProgressError,
     GameNotFoundError,
+    NoHintsInDailyError,
     StaleVersionError,
     ZeroNeedsConfirmationError,
 )
@@ -80,6 +84,8 @@ class GameService:
         dice: DiceSource,
         players: Callable[[str], Player],
         cache_size: int = 4096,
+        *,
+        daily_secret: bytes | None = None,
     ) -> None:
         self.storage = storage
         self.dice = dice
@@ -87,6 +93,20 @@ class GameService:
         self._players: dict[str, Player] = {}
         self._cache: OrderedDict[str, GameView] = OrderedDict()
         self._cache_size = cache_size
+        # D1: the days' dice streams, from a secret every process on the database shares.
+        self._daily_secret = daily_secret or secrets.token_bytes(32)
+        self._streams: OrderedDict[date, DailyStream] = OrderedDict()
+        # Called with every game an action finishes (the daily results, D3).
+        self.on_finished: list[Callable[[GameView], None]] = []
+
+    def stream(self, day: date) -> DailyStream:
+        """The dice stream of ``day`` (a few kept: today's, and yesterday's near midnight)."""
+        found = self._streams.get(day)
+        if found is None:
+            found = self._streams[day] = DailyStream(self._daily_secret, day)
+            while len(self._streams) > 4:
+                self._streams.popitem(last=False)
+        return found
 
     def player(self, name: str) -> Player:
         """The computer player ``name``, created once per process."""
@@ -132,7 +152,7 @@ class GameService:
         """
         cached = self._cache.get(stored.id)
         if cached is not None and cached.record.version == stored.version:
-            return self._remember(GameView(stored, cached.game, cached.computer_turn, cached.turns))
+            return self._remember(dataclasses.replace(cached, record=stored))
         base = cached if cached is not None and cached.record.version < stored.version else None
         after = base.record.version if base is not None else 0
         events = await self.storage.events(stored.id, after=after, until=stored.version)
@@ -172,19 +192,26 @@ class GameService:
         *,
         replace: bool = False,
         charges: Sequence[Charge] = (),
+        daily: date | None = None,
+        game_id: str | None = None,
     ) -> GameView:
         """Start a game. The player's unfinished game is abandoned only with ``replace``
         (重新开始); otherwise :class:`~yahtzee.errors.GameInProgressError` names it (F2).
 
         The rate-limit tokens (``charges``, F5), the check and the insert are one storage
         transaction, so racing requests, in one process or several, cannot pass either.
+        With ``daily`` the game is that day's challenge (a solo game on the day's dice,
+        D1): the ``Start`` event carries the date.
         """
         if mode is Mode.SOLO:
             difficulty = None
         start = log.Start.of(mode, difficulty.value if difficulty is not None else None)
+        if daily is not None:
+            assert mode is Mode.SOLO, "the daily challenge is a solo game"
+            start = dataclasses.replace(start, date=daily)
         try:
             stored = await self.storage.create_game(
-                game_id=secrets.token_hex(16),
+                game_id=game_id or secrets.token_hex(16),
                 player_id=player_id,
                 mode=mode,
                 difficulty=difficulty,
@@ -200,7 +227,7 @@ class GameService:
                 difficulty=saved.record.difficulty.value if saved.record.difficulty else None,
                 round_=saved.game.round,
             ) from None
-        return self._remember(GameView(stored, start.game()))
+        return self._remember(GameView(stored, start.game(), daily=daily))
 
     async def roll(
         self, player_id: str, game_id: str, version: int, hold: Sequence[bool]
@@ -210,7 +237,10 @@ class GameService:
         mask = as_hold(hold)
         fold = Fold(loaded)
         # The rules check the roll once, in apply (a refused roll's faces are never used).
-        fold.add(log.Roll(PERSON, mask, tuple(self.dice.roll(mask.count(False)))))
+        dice: DiceSource = self.dice
+        if fold.daily is not None:  # D1: the next faces of the day's stream for this round
+            dice = self.stream(fold.daily).turn(fold.game.round, fold.drawn)
+        fold.add(log.Roll(PERSON, mask, tuple(dice.roll(mask.count(False)))))
         return await self._commit(loaded, fold)
 
     async def score(
@@ -234,6 +264,8 @@ class GameService:
     async def hint(self, player_id: str, game_id: str, version: int) -> tuple[Advice, GameView]:
         """Spend a hint and return the expert's advice for the current dice (U4)."""
         loaded = await self._for_action(player_id, game_id, version)
+        if loaded.daily is not None:  # D3: the day's ranking measures the player alone
+            raise NoHintsInDailyError(f"game {game_id} is the daily challenge of {loaded.daily}")
         state = loaded.game
         # Spent first (refused at 0 hints or before the first roll): the advice is only
         # worked out for a hint the rules allow. It is logged with the hint; the position
@@ -295,4 +327,8 @@ class GameService:
             if fresh is not None and fresh.status is Status.ABANDONED:
                 raise AbandonedGameError(loaded.record.id) from None
             raise
-        return self._remember(fold.view(stored))
+        view = fold.view(stored)
+        if game.is_over:
+            for hook in self.on_finished:
+                hook(view)
+        return self._remember(view)

@@ -92,6 +92,7 @@ def game_json(loaded: GameView) -> dict[str, Any]:
         "result": stored.result.value if stored.result is not None else None,
         # U7: only a solo game can be a record (older databases flagged vs games too).
         "new_record": bool(stored.new_record) and stored.mode is Mode.SOLO,
+        "daily": loaded.daily.isoformat() if loaded.daily is not None else None,
     }
 
 
@@ -226,6 +227,9 @@ class GameOut(_Out):
     new_record: bool = Field(
         description="a finished solo game whose total beats every earlier solo total (U7); "
         "always false in vs games"
+    )
+    daily: str | None = Field(
+        None, description="the date of a daily challenge game (D1: the day's dice, no hints)"
     )
 
 

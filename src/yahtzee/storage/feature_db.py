@@ -207,7 +207,7 @@ class PostgresFeatureDb:
 
         self.url = url
         self._pool = ConnectionPool(
-            url, min_size=1, max_size=max_size, open=False, kwargs={"autocommit": False}
+            url, min_size=1, max_size=max_size, open=False, kwargs={"autocommit": True}
         )
         self._opened = False
 
@@ -232,9 +232,14 @@ class PostgresFeatureDb:
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             raise StorageUnavailableError(f"database unavailable: {exc}") from exc
 
-    def run_sync(self, work: Callable[[Tx], T], *, write: bool = True) -> T:  # noqa: ARG002
-        with self._connection() as conn, conn.transaction():
-            return work(_PostgresTx(conn))
+    def run_sync(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
+        with self._connection() as conn:
+            if not write:
+                # Reads run as they come (autocommit): no BEGIN/COMMIT round trips. A board's
+                # few statements may then see a result recorded between two of them.
+                return work(_PostgresTx(conn))
+            with conn.transaction():
+                return work(_PostgresTx(conn))
 
     async def run(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
         return await asyncio.to_thread(self.run_sync, work, write=write)
@@ -255,7 +260,7 @@ class PostgresFeatureDb:
 
 def open_feature_db(db: Path | str, *, synchronous: str = "FULL") -> FeatureDb:
     """The feature database next to the games of ``db`` (a path or a PostgreSQL URL)."""
-    from yahtzee.storage import is_postgres_url  # (the package: no import cycle at call time)
+    from yahtzee.storage.url import is_postgres_url
 
     if is_postgres_url(db):
         return PostgresFeatureDb(str(db))

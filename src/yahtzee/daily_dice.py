@@ -1,0 +1,114 @@
+"""The day's dice (每日挑战, D1): one stream of faces per calendar day, the same for everyone.
+
+**The day** is the calendar date in China (Asia/Shanghai). That zone has been UTC+8 all
+year round since 1991 (no daylight saving), so :data:`SHANGHAI` is that fixed offset and
+needs no time-zone database.
+
+**The stream.** For each round 1..13 the day has a sequence of :data:`FACES_PER_ROUND`
+faces. A turn's first roll takes the next five faces of its round's sequence; each reroll
+takes the next faces for the dice not held, in die order (left to right). A turn rolls at
+most 5 + 5 + 5 = 15 dice (a reroll may hold nothing), so 15 faces always suffice. Two
+players who hold the same dice at the same moment therefore see the same faces; a player
+who holds fewer dice simply takes further into the same sequence.
+
+**The secret.** Face ``i`` of round ``r`` on day ``d`` comes from
+``HMAC-SHA256(secret, "yahtzee-daily-v1:<d>:<r>:<block>")`` (rejection sampling of its
+bytes: a byte below 252 gives ``byte % 6 + 1``, so every face is exactly equally likely).
+The secret is the server's own (the one that signs the player cookies, which every
+process on a database shares), so nobody can compute a day's dice before rolling them,
+and every process agrees on them. The date is in the message, so one day's dice say
+nothing about another's.
+
+The stream is randomness like any other, so it is *injected*: :meth:`DailyStream.turn`
+gives the :class:`~yahtzee.dice.DiceSource` of one turn, positioned after the faces the
+turn has already drawn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from datetime import UTC, date, datetime, timedelta, timezone
+
+from yahtzee.errors import IllegalMoveError
+
+#: China's time zone: UTC+8, no daylight saving since 1991.
+SHANGHAI = timezone(timedelta(hours=8), "Asia/Shanghai")
+ROUNDS = 13
+FACES_PER_ROUND = 15  # 5 + 5 + 5: the most dice a turn can roll (rerolling all five)
+_PURPOSE = b"yahtzee-daily-v1:"
+
+
+def day_of(moment: datetime) -> date:
+    """The daily challenge's date at ``moment`` (an aware datetime): Shanghai's date."""
+    if moment.tzinfo is None:
+        raise ValueError(f"an aware datetime is needed to find the day, got {moment!r}")
+    return moment.astimezone(SHANGHAI).date()
+
+
+def today(now: datetime | None = None) -> date:
+    """Today's date in Shanghai (``now`` defaults to the current time)."""
+    return day_of(now if now is not None else datetime.now(UTC))
+
+
+def parse_day(text: str) -> date:
+    """A date in ISO form (``2026-12-01``), or :class:`ValueError` naming the text."""
+    try:
+        return date.fromisoformat(text)
+    except (TypeError, ValueError):
+        raise ValueError(f"not a date (YYYY-MM-DD): {text!r}") from None
+
+
+def round_faces(secret: bytes, day: date, round_: int) -> tuple[int, ...]:
+    """The :data:`FACES_PER_ROUND` faces of round ``round_`` (1..13) of ``day``."""
+    if not 1 <= round_ <= ROUNDS:
+        raise IllegalMoveError(f"a game has rounds 1..{ROUNDS}, not {round_}")
+    faces: list[int] = []
+    block = 0
+    while len(faces) < FACES_PER_ROUND:
+        message = _PURPOSE + f"{day.isoformat()}:{round_}:{block}".encode()
+        for byte in hmac.new(secret, message, hashlib.sha256).digest():
+            if byte < 252 and len(faces) < FACES_PER_ROUND:
+                faces.append(byte % 6 + 1)
+        block += 1
+    return tuple(faces)
+
+
+class StreamDice:
+    """The dice of one turn: the next faces of the round's sequence (a DiceSource)."""
+
+    def __init__(self, faces: tuple[int, ...], drawn: int = 0) -> None:
+        if not 0 <= drawn <= len(faces):
+            raise IllegalMoveError(f"{drawn} faces drawn of a sequence of {len(faces)}")
+        self._faces = faces
+        self.drawn = drawn
+
+    def roll(self, n: int) -> list[int]:
+        """The next ``n`` faces; :class:`IllegalMoveError` past the end (no legal turn
+        gets there)."""
+        if n < 0 or self.drawn + n > len(self._faces):
+            raise IllegalMoveError(
+                f"the round's {len(self._faces)} faces are used up "
+                f"({self.drawn} drawn, {n} more wanted)"
+            )
+        out = list(self._faces[self.drawn : self.drawn + n])
+        self.drawn += n
+        return out
+
+
+class DailyStream:
+    """One day's dice under one server secret (see the module docstring)."""
+
+    def __init__(self, secret: bytes, day: date) -> None:
+        self.day = day
+        self._rounds = tuple(round_faces(secret, day, r) for r in range(1, ROUNDS + 1))
+
+    def faces(self, round_: int) -> tuple[int, ...]:
+        """The face sequence of round ``round_`` (1..13)."""
+        if not 1 <= round_ <= ROUNDS:
+            raise IllegalMoveError(f"a game has rounds 1..{ROUNDS}, not {round_}")
+        return self._rounds[round_ - 1]
+
+    def turn(self, round_: int, drawn: int = 0) -> StreamDice:
+        """The dice of round ``round_``'s turn after ``drawn`` faces of it were rolled."""
+        return StreamDice(self.faces(round_), drawn)

@@ -1,0 +1,455 @@
+"""The daily challenge (每日挑战, D1-D7) and groups (小组) for the API.
+
+* **One attempt (D2).** Starting the day's game first *claims* the (day, player) row of
+  ``daily_plays`` — its primary key lets one request through, on any number of processes
+  — and only then creates the game (a solo game whose ``start`` event names the day, so
+  its dice come from the day's stream, D1). A claim whose game could not be created (a
+  kept unfinished game without ``replace``, a rate limit, a full disk) is withdrawn, so
+  nothing was spent. A claim that stands answers every later start: its game continues
+  while in progress, else 409 ``already_played`` (an abandoned attempt is an attempt).
+* **The result (D3)** is the review of the finished game (score, skill loss, accuracy,
+  luck, each round's worst mark), computed once, in a worker thread, when the game ends
+  (and, should the process have died meanwhile, when it is next asked for) and kept in
+  ``daily_plays``. The expert's own game on the day's stream is played once a day per
+  database (``daily_reference``): the expert's skill loss is 0 by definition, its score
+  is what the same dice give to perfect play.
+* **Boards (D4)** rank by skill loss (then finishing time), never by score: with the same
+  dice for everyone, skill loss measures only the choices (docs/daily.md says why knowing
+  the dice in advance does not lower it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Sequence
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from yahtzee.daily_dice import DailyStream, day_of
+from yahtzee.errors import (
+    AlreadyPlayedError,
+    GameNotFoundError,
+    GroupNotFoundError,
+    IllegalMoveError,
+    NameRequiredError,
+    NotGroupCreatorError,
+)
+from yahtzee.game import Game, Mode, Status
+from yahtzee.names import parse_name
+from yahtzee.players import HINT_DIFFICULTY
+from yahtzee.review import mark_of, review_events
+from yahtzee.server.game_view import GameView
+from yahtzee.server.service import GameService
+from yahtzee.storage.base import Charge
+from yahtzee.storage.daily import Board, DailyStore, Entry, Play, Result
+from yahtzee.turn import play_turn
+
+log = logging.getLogger("yahtzee.server")
+
+MAX_MEMBERS = 200  # D6
+MAX_OPEN_GROUPS = 20  # a browser's open groups (F5: the database does not grow unbounded)
+TREND_DAYS = 28  # the creator's view of each member's accuracy, day by day
+
+SQUARES = {"b": "🟩", "i": "🟨", "m": "🟧", "x": "🟥"}
+_MARK_LETTER = {"best": "b", "inaccuracy": "i", "mistake": "m", "blunder": "x"}
+MARK_OF_LETTER = {"b": "best", "i": "inaccuracy", "m": "mistake", "x": "blunder"}
+
+
+def result_of(events: Sequence[Any]) -> tuple[int, float, float, float, str]:
+    """Score, skill loss, accuracy, luck and the 13 rounds' worst marks of a finished
+    solo game's log (the review of L1-L3)."""
+    human = review_events(events).human
+    worst = ["b"] * 13
+    order = "bimx"
+    for decision in human.decisions:
+        letter = _MARK_LETTER[mark_of(decision.loss)]
+        i = decision.round - 1
+        if order.index(letter) > order.index(worst[i]):
+            worst[i] = letter
+    return (
+        human.final_score,
+        round(human.skill_loss, 4),
+        round(human.accuracy, 2),
+        round(human.luck, 4),
+        "".join(worst),
+    )
+
+
+def share_text(day: date, score: int, accuracy: float, marks: str) -> str:
+    """D5: the spoiler-free line to share (no dice, no boxes)."""
+    squares = "".join(SQUARES[m] for m in marks)
+    return (
+        f"快艇骰子 每日挑战 {day.month}月{day.day}日 {score} 分 · 准确率 {accuracy:.1f}%\n{squares}"
+    )
+
+
+def expert_game(stream: DailyStream, service: GameService) -> Game:
+    """The expert's own game on the day's stream (each turn from its round's faces)."""
+    player = service.player(HINT_DIFFICULTY.value)
+    game = Game.new(Mode.SOLO)
+    for round_ in range(1, 14):
+        game = play_turn(game, player, stream.turn(round_)).state
+    return game
+
+
+def entry_json(entry: Entry, *, week: bool = False) -> dict[str, Any]:
+    """One board line."""
+    out: dict[str, Any] = {
+        "name": entry.name,
+        "score": entry.score,
+        "skill_loss": round(entry.skill_loss, 2),
+        "accuracy": round(entry.accuracy, 1),
+        "rank": entry.rank,
+        "you": entry.you,
+    }
+    if week:
+        out["days"] = entry.days
+    return out
+
+
+def board_json(board: Board, *, week: bool = False) -> dict[str, Any]:
+    """A board: the top entries, the player's own entry (even outside them), the count."""
+    return {
+        "entries": [entry_json(e, week=week) for e in board.entries],
+        "you": entry_json(board.you, week=week) if board.you is not None else None,
+        "players": board.players,
+    }
+
+
+class DailyService:
+    """Every daily-challenge and group operation of the API."""
+
+    def __init__(self, store: DailyStore, games: GameService, clock: Any) -> None:
+        self.store = store
+        self.games = games
+        self._clock = clock
+        self._references: dict[date, int] = {}
+        self._reference_lock = asyncio.Lock()
+        self._pending: set[asyncio.Task[None]] = set()
+        games.on_finished.append(self._game_finished)
+
+    def now(self) -> float:
+        """The server's wall clock (seconds): the rate limits' and the day's."""
+        value: float = self._clock()
+        return value
+
+    def today(self) -> date:
+        """Today in Shanghai, by the server's clock."""
+        return day_of(datetime.fromtimestamp(self._clock(), UTC))
+
+    # -- the day's game ------------------------------------------------------------------
+
+    async def set_name(self, player_id: str, raw: object) -> str:
+        """Set this browser's board name (D4); returns the canonical name."""
+        name = parse_name(raw)
+        await self.store.set_name(player_id, name)
+        return name
+
+    async def start(
+        self,
+        player_id: str,
+        *,
+        name: object = None,
+        replace: bool = False,
+        charges: Sequence[Charge] = (),
+    ) -> tuple[GameView, bool]:
+        """Start (or continue) today's game; returns it and whether it is new (D2)."""
+        valid = parse_name(name) if name is not None else None
+        day = self.today()
+        game_id = secrets.token_hex(16)
+        # (one transaction: the name, its check and the claim)
+        play = await self.store.claim(day, player_id, game_id, valid)
+        if play.game_id != game_id:
+            return await self._existing(player_id, play), False
+        try:
+            view = await self.games.new_game(
+                player_id,
+                Mode.SOLO,
+                None,
+                replace=replace,
+                charges=charges,
+                daily=day,
+                game_id=game_id,
+            )
+        except BaseException:
+            await self.store.unclaim(day, player_id, game_id)
+            raise
+        return view, True
+
+    async def _existing(self, player_id: str, play: Play) -> GameView:
+        """The game of a standing claim: continued while in progress, else refused. (A
+        claim made by a racing request may not have its game yet: wait for it briefly.)"""
+        for _ in range(40):
+            try:
+                view = await self.games.load(player_id, play.game_id)
+            except GameNotFoundError:
+                await asyncio.sleep(0.05)
+                continue
+            if view.record.status is Status.IN_PROGRESS:
+                return view
+            raise AlreadyPlayedError(f"the challenge of {play.day} was already played")
+        raise AlreadyPlayedError(f"the challenge of {play.day} is being started elsewhere")
+
+    async def status(self, player_id: str, day: date | None = None) -> dict[str, Any]:
+        """``GET /api/daily``: today's state for this browser, with the result once over."""
+        day = day or self.today()
+        play = await self.store.play(day, player_id)
+        out: dict[str, Any] = {
+            "date": day.isoformat(),
+            "game_id": None,
+            "status": "not_started",
+            "result": None,
+            "name": await self.store.name(player_id),
+        }
+        if play is None:
+            return out
+        out["game_id"] = play.game_id
+        stored = await self.games.storage.get_game(play.game_id)
+        if stored is None:
+            # A claim whose game is being created right now, or (older) a game abandoned
+            # before its first roll and since pruned (F5): the attempt is spent either way.
+            started = datetime.fromisoformat(play.started_at).timestamp()
+            out["status"] = "in_progress" if self._clock() - started < 60 else "abandoned"
+            return out
+        out["status"] = stored.status.value
+        if stored.status is Status.FINISHED:
+            play = await self._with_result(play)
+            out["result"] = await self.result_json(play, player_id)
+        return out
+
+    async def _with_result(self, play: Play) -> Play:
+        """``play`` with its result, computed now if the end-of-game task did not."""
+        if play.skill_loss is not None:
+            return play
+        await self._record(play.game_id)
+        fresh = await self.store.play(play.day, play.player_id)
+        assert fresh is not None
+        return fresh
+
+    async def _record(self, game_id: str) -> None:
+        stored = await self.games.storage.get_game(game_id)
+        if stored is None or stored.status is not Status.FINISHED:
+            return
+        events = await self.games.storage.events(game_id)
+        score, loss, accuracy, luck, marks = await asyncio.to_thread(result_of, events)
+        finished = stored.finished_at or stored.updated_at
+        await self.store.record_result(
+            game_id, Result(score, loss, accuracy, luck, marks, finished)
+        )
+
+    def _game_finished(self, view: GameView) -> None:
+        """The game service's end-of-game hook: a daily game's result, in the background."""
+        if view.daily is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._record_quietly(view.record.id))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _record_quietly(self, game_id: str) -> None:
+        try:
+            await self._record(game_id)
+        except Exception:  # it is recorded when next asked for
+            log.exception("recording the daily result of %s failed", game_id)
+
+    async def drain(self) -> None:
+        """Wait for the results being recorded (shutdown, tests)."""
+        while self._pending:
+            await asyncio.gather(*list(self._pending), return_exceptions=True)
+
+    async def expert_score(self, day: date) -> int:
+        """The expert's score on ``day``'s stream: once a day per database (D7)."""
+        found = self._references.get(day)
+        if found is not None:
+            return found
+        async with self._reference_lock:
+            found = self._references.get(day) or await self.store.reference(day)
+            if found is None:
+                stream = self.games.stream(day)
+                game = await asyncio.to_thread(expert_game, stream, self.games)
+                found = await self.store.set_reference(day, game.cards[0].total)
+            self._references[day] = found
+            return found
+
+    async def result_json(self, play: Play, player_id: str) -> dict[str, Any]:
+        """D3: the finished game's result, the expert's score and the rank."""
+        assert play.score is not None
+        assert play.accuracy is not None
+        assert play.marks is not None
+        board = await self.store.day_board(play.day, player_id, 1)
+        you = board.you
+        return {
+            "score": play.score,
+            "skill_loss": round(play.skill_loss or 0.0, 2),
+            "accuracy": round(play.accuracy, 1),
+            "luck": round(play.luck or 0.0, 1),
+            "expert_score": await self.expert_score(play.day),
+            "expert_skill_loss": 0,
+            "rank": you.rank if you is not None else None,
+            "players": board.players,
+            "marks": [MARK_OF_LETTER[m] for m in play.marks],
+            "share": share_text(play.day, play.score, play.accuracy, play.marks),
+        }
+
+    # -- boards --------------------------------------------------------------------------
+
+    async def board(
+        self,
+        player_id: str,
+        day: date,
+        *,
+        limit: int,
+        group_id: str | None,
+        period: str,
+    ) -> dict[str, Any]:
+        """``GET /api/daily/{date}/leaderboard``."""
+        if group_id is not None:
+            group = await self.store.group(group_id, player_id)
+            if group is None or not group.is_member:
+                raise GroupNotFoundError(group_id)
+        mine = await self.store.play(day, player_id)
+        if mine is not None and mine.skill_loss is None:
+            await self._with_result(mine)  # the player's own entry, even if not yet recorded
+        if period == "week":
+            board = await self.store.week_board(day, player_id, limit, group_id)
+        else:
+            board = await self.store.day_board(day, player_id, limit, group_id)
+        return {
+            "date": day.isoformat(),
+            "period": period,
+            "group": group_id,
+            **board_json(board, week=period == "week"),
+        }
+
+    # -- groups --------------------------------------------------------------------------
+
+    async def create_group(self, player_id: str, raw_name: object, raw_you: object) -> str:
+        """A new group (its creator a member under ``raw_you``); returns its id."""
+        name = parse_name(raw_name)
+        you = parse_name(raw_you) if raw_you is not None else await self._name_for(player_id)
+        if await self.store.name(player_id) is None:
+            await self.store.set_name(player_id, you)
+        group_id, _ = await self.store.create_group(player_id, name, you, MAX_OPEN_GROUPS)
+        return group_id
+
+    async def _name_for(self, player_id: str) -> str:
+        name = await self.store.name(player_id)
+        if name is None:
+            raise NameRequiredError("a name is needed to be in a group")
+        return name
+
+    async def lookup(self, token: object, player_id: str) -> dict[str, Any]:
+        """What an invite link opens (before joining)."""
+        group_id = await self.store.group_of_token(token)
+        group = await self.store.group(group_id, player_id) if group_id else None
+        if group is None:
+            raise GroupNotFoundError("no group for this invite")
+        return self.group_json(group)
+
+    async def join(self, token: object, player_id: str, raw_name: object) -> str:
+        """Join the group of ``token`` under a name (the board name by default)."""
+        group_id = await self.store.group_of_token(token)
+        if group_id is None:
+            raise GroupNotFoundError("no group for this invite")
+        name = parse_name(raw_name) if raw_name is not None else await self._name_for(player_id)
+        await self.store.join(group_id, player_id, name, MAX_MEMBERS)
+        if await self.store.name(player_id) is None:
+            await self.store.set_name(player_id, name)
+        return group_id
+
+    async def _as_creator(self, group_id: str, player_id: str) -> None:
+        group = await self.store.group(group_id, player_id)
+        if group is None or not group.is_member:
+            raise GroupNotFoundError(group_id)
+        if not group.is_creator:
+            raise NotGroupCreatorError(group_id)
+
+    async def leave(self, group_id: str, player_id: str) -> None:
+        """Leave a group: the member's entries leave its boards (D6)."""
+        group = await self.store.group(group_id, player_id)
+        if group is None or not group.is_member:
+            raise GroupNotFoundError(group_id)
+        if group.is_creator:
+            raise IllegalMoveError("the creator closes the group rather than leaving it")
+        await self.store.leave(group_id, player_id)
+
+    async def remove(self, group_id: str, player_id: str, member_id: str) -> None:
+        """The creator removes a member."""
+        await self._as_creator(group_id, player_id)
+        if not await self.store.remove_member(group_id, member_id):
+            raise GroupNotFoundError(member_id)
+
+    async def close(self, group_id: str, player_id: str) -> None:
+        """The creator closes the group (no more joins; the link stops)."""
+        await self._as_creator(group_id, player_id)
+        await self.store.close(group_id)
+
+    async def new_invite(self, group_id: str, player_id: str) -> None:
+        """The creator replaces the invite link (the old one stops at once)."""
+        await self._as_creator(group_id, player_id)
+        await self.store.new_invite(group_id)
+
+    async def invite_token(self, group_id: str, player_id: str) -> str | None:
+        """The creator's invite token (``None`` once closed)."""
+        await self._as_creator(group_id, player_id)
+        return await self.store.invite(group_id)
+
+    @staticmethod
+    def group_json(group: Any) -> dict[str, Any]:
+        """A group's header."""
+        return {
+            "id": group.id,
+            "name": group.name,
+            "members": group.members,
+            "closed": group.closed,
+            "creator": group.is_creator,
+            "member": group.is_member,
+            "your_name": group.your_name,
+            "max_members": MAX_MEMBERS,
+        }
+
+    async def groups(self, player_id: str) -> list[dict[str, Any]]:
+        """The browser's groups."""
+        return [self.group_json(g) for g in await self.store.groups_of(player_id)]
+
+    async def group_page(self, group_id: str, player_id: str) -> dict[str, Any]:
+        """The group page (D6): header, members, today's and this week's boards and, for
+        the creator, each member's accuracy by day."""
+        group = await self.store.group(group_id, player_id)
+        if group is None or not group.is_member:
+            raise GroupNotFoundError(group_id)
+        day = self.today()
+        members = await self.store.members(group_id, player_id)
+        today_board = await self.store.day_board(day, player_id, MAX_MEMBERS, group_id)
+        week_board = await self.store.week_board(day, player_id, MAX_MEMBERS, group_id)
+        out: dict[str, Any] = {
+            "group": self.group_json(group),
+            "date": day.isoformat(),
+            "members": [
+                {
+                    "name": m.name,
+                    "creator": m.is_creator,
+                    "you": m.you,
+                    **({"member_id": m.member_id} if group.is_creator else {}),
+                }
+                for m in members
+            ],
+            "today": board_json(today_board),
+            "week": board_json(week_board, week=True),
+            "trends": None,
+        }
+        if group.is_creator:
+            since = day - timedelta(days=TREND_DAYS - 1)
+            trends = await self.store.trends(group_id, since)
+            out["trends"] = [
+                {
+                    "member_id": m.member_id,
+                    "name": m.name,
+                    "days": [
+                        {"date": d, "accuracy": round(a, 1)} for d, a in trends.get(m.member_id, [])
+                    ],
+                }
+                for m in members
+            ]
+        return out

@@ -1,0 +1,485 @@
+"""``/api/daily`` and ``/api/groups``: the daily challenge (每日挑战) and groups (小组), D2-D6."""
+
+from __future__ import annotations
+
+import io
+from datetime import date
+from typing import Annotated, Any, Literal
+
+import segno
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+
+from yahtzee.errors import GroupNotFoundError
+from yahtzee.server.daily import DailyService
+from yahtzee.server.jsonbody import StrictBody, parse_body
+from yahtzee.server.routers._common import (
+    acting_player,
+    errors,
+    guard,
+    player_id,
+    service,
+    starting_player,
+)
+from yahtzee.server.views import GameOut, game_json
+from yahtzee.storage.base import Charge
+
+router = APIRouter(prefix="/api", tags=["daily"])
+
+MAX_LIMIT = 200
+GroupId = Annotated[str, Path(pattern=r"^[0-9a-f]{16}$", description="a group's id")]
+
+
+def daily(request: Request) -> DailyService:
+    """The process-wide daily service."""
+    value: DailyService = request.app.state.daily
+    return value
+
+
+# -- bodies ----------------------------------------------------------------------------------
+
+
+class DailyIn(StrictBody):
+    """Start today's game. ``name`` sets this browser's board name (needed once);
+    ``replace: true`` abandons an unfinished ordinary game (F2)."""
+
+    name: StrictStr | None = None
+    replace: StrictBool = False
+
+
+class NameIn(StrictBody):
+    """A display name (1-12 characters, see docs/api.md "Names")."""
+
+    name: StrictStr
+
+
+class GroupIn(StrictBody):
+    """A new group: its ``name`` and the creator's own name in it (default: the board
+    name)."""
+
+    name: StrictStr
+    your_name: StrictStr | None = None
+
+
+class TokenIn(StrictBody):
+    """An invite link's token, and for a join the name to appear under."""
+
+    token: StrictStr
+    name: StrictStr | None = None
+
+
+class EmptyIn(StrictBody):
+    """No fields (``{}``)."""
+
+
+# -- responses -------------------------------------------------------------------------------
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class DailyResultOut(_Out):
+    """D3: the finished daily game."""
+
+    score: int
+    skill_loss: float = Field(description="expected points lost by the choices (L2)")
+    accuracy: float = Field(description="0-100 (L3)")
+    luck: float
+    expert_score: int = Field(description="the expert's own game on the same dice")
+    expert_skill_loss: int = Field(description="0 by definition")
+    rank: int | None = Field(description="on today's board of everyone")
+    players: int
+    marks: list[Literal["best", "inaccuracy", "mistake", "blunder"]] = Field(
+        description="each round's worst mark, 13 of them (D5)"
+    )
+    share: str = Field(description="the spoiler-free text to share (D5)")
+
+
+class DailyOut(_Out):
+    """D2: today's challenge for this browser."""
+
+    date: str
+    game_id: str | None
+    status: Literal["not_started", "in_progress", "finished", "abandoned"]
+    result: DailyResultOut | None
+    name: str | None = Field(description="this browser's board name (asked once)")
+
+
+class NameOut(_Out):
+    """The canonical name as stored."""
+
+    name: str
+
+
+class EntryOut(_Out):
+    """A board line."""
+
+    name: str
+    score: float
+    skill_loss: float
+    accuracy: float
+    rank: int
+    you: bool
+    days: int | None = None
+
+
+class BoardOut(_Out):
+    """A board: ``entries`` (top ``limit``), ``you`` (even outside them), ``players``."""
+
+    entries: list[EntryOut]
+    you: EntryOut | None
+    players: int
+
+
+class LeaderboardOut(BoardOut):
+    """``GET /api/daily/{date}/leaderboard``."""
+
+    date: str
+    period: Literal["day", "week"]
+    group: str | None
+
+
+class GroupOut(_Out):
+    """A group's header as this browser sees it."""
+
+    id: str
+    name: str
+    members: int
+    closed: bool
+    creator: bool
+    member: bool
+    your_name: str | None
+    max_members: int
+
+
+class GroupCreatedOut(_Out):
+    """A new group, its invite link and QR code."""
+
+    group: GroupOut
+    invite_url: str
+    qr_url: str
+
+
+class GroupsOut(_Out):
+    """The browser's groups, newest first."""
+
+    groups: list[GroupOut]
+
+
+class OneGroupOut(_Out):
+    """One group's header."""
+
+    group: GroupOut
+
+
+class MemberOut(_Out):
+    """A member; ``member_id`` only for the creator (to remove one)."""
+
+    name: str
+    creator: bool
+    you: bool
+    member_id: str | None = None
+
+
+class TrendDayOut(_Out):
+    """A day's accuracy."""
+
+    date: str
+    accuracy: float
+
+
+class TrendOut(_Out):
+    """One member's accuracy by day (the creator's view)."""
+
+    member_id: str
+    name: str
+    days: list[TrendDayOut]
+
+
+class GroupPageOut(_Out):
+    """D6: the group page."""
+
+    group: GroupOut
+    date: str
+    members: list[MemberOut]
+    today: BoardOut
+    week: BoardOut
+    trends: list[TrendOut] | None
+    invite_url: str | None = None
+    qr_url: str | None = None
+
+
+# -- the day's game ----------------------------------------------------------------------------
+
+
+@router.get("/daily", response_model=DailyOut, summary="Today's challenge for this browser")
+async def get_daily(request: Request) -> JSONResponse:
+    """The date (Asia/Shanghai), this browser's game of the day and its status, and once
+    finished the result: score, skill loss, accuracy, luck, the expert's score on the same
+    dice, the rank and the text to share (D2, D3, D5)."""
+    player = await acting_player(request)
+    return JSONResponse(await daily(request).status(player))
+
+
+@router.post(
+    "/daily",
+    status_code=201,
+    response_model=GameOut,
+    responses={
+        200: {"model": GameOut, "description": "the game in progress, continued"},
+        **errors(403, 409, 413, 415, 422, 429, 503),
+    },
+    summary="Start (or continue) today's challenge",
+)
+async def start_daily(request: Request) -> JSONResponse:
+    """A solo game on today's dice, one attempt per browser and day (D2): 201 with the new
+    game, 200 with the game in progress; 409 ``already_played`` once finished or abandoned,
+    ``name_required`` before the browser has a name, ``game_in_progress`` while an ordinary
+    game is unfinished (``replace: true`` abandons it, F2). Hints are off (D3)."""
+    body = parse_body(DailyIn, await request.body())
+    player, charges = await starting_player(request)
+    view, created = await daily(request).start(
+        player, name=body.name, replace=body.replace, charges=charges
+    )
+    return JSONResponse(game_json(view), status_code=201 if created else 200)
+
+
+@router.put(
+    "/daily/name",
+    response_model=NameOut,
+    responses=errors(403, 413, 415, 422, 429, 503),
+    summary="Set this browser's board name",
+)
+async def set_name(request: Request) -> JSONResponse:
+    """The name shown on the boards (1-12 characters; 422 ``invalid_name``)."""
+    body = parse_body(NameIn, await request.body())
+    player = await acting_player(request)
+    return JSONResponse({"name": await daily(request).set_name(player, body.name)})
+
+
+@router.get(
+    "/daily/{day}/leaderboard",
+    response_model=LeaderboardOut,
+    responses=errors(404, 422, 429),
+    summary="A day's (or its week's) board",
+)
+async def leaderboard(
+    request: Request,
+    day: date,
+    group: Annotated[str | None, Query(pattern=r"^[0-9a-f]{16}$")] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 20,
+    period: Literal["day", "week"] = "day",
+) -> JSONResponse:
+    """D4: entries ordered by skill loss (lowest first), then by finishing time; ``you``
+    is this browser's entry and rank even outside the top ``limit``. ``period=week``: the
+    day's week (Monday-Sunday), ranked by mean accuracy over the days played. ``group``:
+    its members only (404 unless this browser is one)."""
+    player = await acting_player(request)
+    content = await daily(request).board(player, day, limit=limit, group_id=group, period=period)
+    return JSONResponse(content)
+
+
+# -- groups ------------------------------------------------------------------------------------
+
+NEW_GROUPS = "new_groups"
+GROUP_JOINS = "group_joins"
+
+
+async def _charged(request: Request, bucket: str, rate: int, per: float) -> str:
+    """The player, charged a token of a shared bucket (F5: groups make the database grow)."""
+    player = await player_id(request)
+    if rate > 0 and guard(request).limits.new_games_per_minute > 0:
+        now = daily(request).now()
+        await service(request).storage.take([Charge(bucket, player, rate, per, now)])
+    return player
+
+
+def _invite_url(request: Request, token: str) -> str:
+    # The token rides in the fragment: browsers never send it, so no log or Referer has it.
+    return f"{str(request.base_url).rstrip('/')}/groups/join#{token}"
+
+
+@router.post(
+    "/groups",
+    status_code=201,
+    response_model=GroupCreatedOut,
+    responses=errors(403, 409, 413, 415, 422, 429, 503),
+    summary="Create a group (小组)",
+)
+async def create_group(request: Request) -> JSONResponse:
+    """D6: a group whose creator is its first member; returns the invite link (an
+    unguessable token) and the URL of its QR code. 409 ``too_many_groups`` over 20 open
+    groups, ``name_required`` without a name."""
+    body = parse_body(GroupIn, await request.body())
+    player = await _charged(request, NEW_GROUPS, 10, 3600.0)
+    svc = daily(request)
+    group_id = await svc.create_group(player, body.name, body.your_name)
+    return JSONResponse(await _created(request, svc, group_id, player), status_code=201)
+
+
+async def _created(
+    request: Request, svc: DailyService, group_id: str, player: str
+) -> dict[str, Any]:
+    group = await svc.store.group(group_id, player)
+    token = await svc.invite_token(group_id, player)
+    assert group is not None
+    assert token is not None
+    return {
+        "group": svc.group_json(group),
+        "invite_url": _invite_url(request, token),
+        "qr_url": f"/api/groups/{group_id}/qr.svg",
+    }
+
+
+@router.get("/groups", response_model=GroupsOut, summary="This browser's groups")
+async def my_groups(request: Request) -> JSONResponse:
+    """The groups this browser created or joined, newest first."""
+    player = await acting_player(request)
+    return JSONResponse({"groups": await daily(request).groups(player)})
+
+
+@router.post(
+    "/groups/lookup",
+    response_model=OneGroupOut,
+    responses=errors(403, 404, 413, 415, 422, 429),
+    summary="What an invite link opens",
+)
+async def lookup(request: Request) -> JSONResponse:
+    """The group of an invite token, before joining (404 for a dead or unknown token)."""
+    body = parse_body(TokenIn, await request.body())
+    player = await acting_player(request)
+    return JSONResponse({"group": await daily(request).lookup(body.token, player)})
+
+
+@router.post(
+    "/groups/join",
+    response_model=OneGroupOut,
+    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
+    summary="Join a group by its invite token",
+)
+async def join(request: Request) -> JSONResponse:
+    """Join under ``name`` (default: the board name); joining again changes the name.
+    409 ``group_full`` (200 members), ``group_closed``; 404 for a dead token."""
+    body = parse_body(TokenIn, await request.body())
+    player = await _charged(request, GROUP_JOINS, 30, 3600.0)
+    svc = daily(request)
+    group_id = await svc.join(body.token, player, body.name)
+    group = await svc.store.group(group_id, player)
+    assert group is not None
+    return JSONResponse({"group": svc.group_json(group)})
+
+
+@router.get(
+    "/groups/{group_id}",
+    response_model=GroupPageOut,
+    responses=errors(404, 422, 429),
+    summary="A group's page",
+)
+async def group_page(request: Request, group_id: GroupId) -> JSONResponse:
+    """Members, today's and this week's boards of the members and, for the creator, each
+    member's accuracy by day over four weeks and the invite link (404 for non-members)."""
+    player = await acting_player(request)
+    svc = daily(request)
+    content = await svc.group_page(group_id, player)
+    if content["group"]["creator"] and not content["group"]["closed"]:
+        token = await svc.invite_token(group_id, player)
+        if token is not None:
+            content["invite_url"] = _invite_url(request, token)
+            content["qr_url"] = f"/api/groups/{group_id}/qr.svg"
+    return JSONResponse(content)
+
+
+@router.get(
+    "/groups/{group_id}/qr.svg",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}}, **errors(403, 404, 429)},
+    summary="The invite link as a QR code (SVG)",
+)
+async def group_qr(request: Request, group_id: GroupId) -> Response:
+    """The creator's invite link as a QR code (segno), for a class to scan."""
+    player = await acting_player(request)
+    svc = daily(request)
+    token = await svc.invite_token(group_id, player)
+    if token is None:
+        raise GroupNotFoundError(group_id)
+    qr = segno.make(_invite_url(request, token), error="m")
+    out = io.BytesIO()
+    # A standalone SVG document (with its namespace): an <img> shows it, no script runs.
+    qr.save(out, kind="svg", scale=5, border=2, dark="#000", light="#fff", title="小组邀请二维码")
+    return Response(
+        out.getvalue(),
+        media_type="image/svg+xml",
+        headers={"cache-control": "private, no-store"},
+    )
+
+
+@router.post(
+    "/groups/{group_id}/invite",
+    response_model=GroupCreatedOut,
+    responses=errors(403, 404, 409, 413, 415, 429, 503),
+    summary="A new invite link (the old one stops)",
+)
+async def new_invite(request: Request, group_id: GroupId) -> JSONResponse:
+    """The creator replaces a leaked link; the old token is revoked at once."""
+    parse_body(EmptyIn, await request.body())
+    player = await acting_player(request)
+    svc = daily(request)
+    await svc.new_invite(group_id, player)
+    return JSONResponse(await _created(request, svc, group_id, player))
+
+
+@router.post(
+    "/groups/{group_id}/leave",
+    response_model=OneGroupOut,
+    responses=errors(403, 404, 409, 413, 415, 429, 503),
+    summary="Leave a group (your entries leave its boards)",
+)
+async def leave(request: Request, group_id: GroupId) -> JSONResponse:
+    """A member leaves; the creator closes the group instead (409)."""
+    parse_body(EmptyIn, await request.body())
+    player = await acting_player(request)
+    svc = daily(request)
+    group = await svc.store.group(group_id, player)
+    await svc.leave(group_id, player)
+    assert group is not None
+    after = await svc.store.group(group_id, player)
+    return JSONResponse({"group": svc.group_json(after or group)})
+
+
+@router.post(
+    "/groups/{group_id}/close",
+    response_model=OneGroupOut,
+    responses=errors(403, 404, 413, 415, 429, 503),
+    summary="Close a group (creator)",
+)
+async def close(request: Request, group_id: GroupId) -> JSONResponse:
+    """No more joins; the invite link stops. The boards stay for the members."""
+    parse_body(EmptyIn, await request.body())
+    player = await acting_player(request)
+    svc = daily(request)
+    await svc.close(group_id, player)
+    group = await svc.store.group(group_id, player)
+    assert group is not None
+    return JSONResponse({"group": svc.group_json(group)})
+
+
+@router.delete(
+    "/groups/{group_id}/members/{member_id}",
+    response_model=OneGroupOut,
+    responses=errors(403, 404, 429, 503),
+    summary="Remove a member (creator)",
+)
+async def remove_member(
+    request: Request,
+    group_id: GroupId,
+    member_id: Annotated[str, Path(pattern=r"^[0-9a-f]{16}$")],
+) -> JSONResponse:
+    """The creator removes a member (their entries leave the group's boards)."""
+    player = await acting_player(request)
+    svc = daily(request)
+    await svc.remove(group_id, player, member_id)
+    group = await svc.store.group(group_id, player)
+    assert group is not None
+    return JSONResponse({"group": svc.group_json(group)})

@@ -1,0 +1,657 @@
+"""The tables of the daily challenge (每日挑战) and of groups (小组), D2-D6.
+
+They live in the feature database (:mod:`yahtzee.storage.feature_db`): the games' tables
+are never touched; a daily play only *names* its game by id.
+
+* ``daily_names`` — the one board name of a browser (its signed player id), asked once.
+* ``daily_plays`` — one row per (day, player): the **primary key is the one-attempt rule**
+  (D2). Two processes racing to start a browser's second attempt both try to insert; the
+  database lets exactly one through. The result columns are filled when the game ends.
+* ``daily_reference`` — the expert's own game on the day's stream: one row per day, so it
+  is computed once a day per database (D7).
+* ``groups`` and ``group_members`` — a group, its creator and members (a name each, no
+  other personal data, D6). A membership has an id of its own (``member_id``), so the
+  creator can remove a member without ever seeing a player id. Leaving deletes the row:
+  the member's entries leave the group's boards with it (the boards are joins).
+
+Boards are read with index range scans: the top ``limit`` entries of a day in order of
+``(skill_loss, finished_at)`` and, for the player's own entry, a count of the entries
+before it (``daily_board`` index), so a day of 10,000 players answers in milliseconds.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from yahtzee.errors import (
+    GroupClosedError,
+    GroupFullError,
+    NameRequiredError,
+    TooManyGroupsError,
+)
+from yahtzee.storage.feature_db import FeatureDb, Migrations, Row, Tx
+from yahtzee.storage.invites import derived_token, issue_in, resolve_in, revoke_in
+
+FEATURE = "daily"
+GROUP_INVITE = "group"  # the purpose of a group's invite tokens
+
+MIGRATIONS: Migrations = (
+    (
+        """CREATE TABLE daily_names (
+            player_id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )""",
+        """CREATE TABLE daily_plays (
+            day TEXT NOT NULL,
+            player_id TEXT NOT NULL,
+            game_id TEXT NOT NULL UNIQUE,
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            score INTEGER,
+            skill_loss DOUBLE PRECISION,
+            accuracy DOUBLE PRECISION,
+            luck DOUBLE PRECISION,
+            marks TEXT,
+            PRIMARY KEY (day, player_id)
+        )""",
+        """CREATE INDEX daily_board ON daily_plays (day, skill_loss, finished_at)
+            WHERE skill_loss IS NOT NULL""",
+        "CREATE INDEX daily_plays_player ON daily_plays (player_id, day)",
+        """CREATE TABLE daily_reference (
+            day TEXT PRIMARY KEY,
+            score INTEGER NOT NULL,
+            computed_at TEXT NOT NULL
+        )""",
+        """CREATE TABLE groups (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            creator_id TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            closed_at TEXT,
+            invite_serial INTEGER NOT NULL DEFAULT 0
+        )""",
+        "CREATE INDEX groups_creator ON groups (creator_id)",
+        """CREATE TABLE group_members (
+            group_id TEXT NOT NULL REFERENCES groups (id),
+            player_id TEXT NOT NULL,
+            member_id TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            joined_at TEXT NOT NULL,
+            PRIMARY KEY (group_id, player_id)
+        )""",
+        "CREATE INDEX group_members_player ON group_members (player_id)",
+    ),
+    # v2: the board's index covers the rank's tie-break too (index-only counts, D4).
+    (
+        "DROP INDEX daily_board",
+        """CREATE INDEX daily_board ON daily_plays (day, skill_loss, finished_at, player_id)
+            WHERE skill_loss IS NOT NULL""",
+    ),
+)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A player's daily play: its game and, once finished, its result."""
+
+    day: date
+    player_id: str
+    game_id: str
+    started_at: str
+    finished_at: str | None
+    score: int | None
+    skill_loss: float | None
+    accuracy: float | None
+    luck: float | None
+    marks: str | None
+
+    @classmethod
+    def of(cls, row: Row) -> Play:
+        """A ``daily_plays`` row (``_PLAY_COLUMNS``)."""
+        return cls(
+            date.fromisoformat(row[0]),
+            row[1],
+            row[2],
+            row[3],
+            row[4],
+            row[5],
+            row[6],
+            row[7],
+            row[8],
+            row[9],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What a finished daily game records (D3)."""
+
+    score: int
+    skill_loss: float
+    accuracy: float
+    luck: float
+    marks: str  # 13 letters, one per round: b(est) i(naccuracy) m(istake) x (blunder)
+    finished_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of a board: a day's (``days`` is 1) or a week's means."""
+
+    name: str
+    score: float
+    skill_loss: float
+    accuracy: float
+    rank: int
+    days: int
+    you: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The top entries, the player's own entry (even outside them) and the count."""
+
+    entries: tuple[Entry, ...]
+    you: Entry | None
+    players: int
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A group as a browser sees it."""
+
+    id: str
+    name: str
+    created_at: str
+    closed: bool
+    members: int
+    is_creator: bool
+    is_member: bool
+    your_name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A member of a group (the creator sees ``member_id`` to remove one)."""
+
+    member_id: str
+    name: str
+    joined_at: str
+    is_creator: bool
+    you: bool
+
+
+_PLAY_COLUMNS = (
+    "day, player_id, game_id, started_at, finished_at, score, skill_loss, accuracy, luck, marks"
+)
+
+
+def week_of(day: date) -> tuple[date, date]:
+    """The Monday and Sunday of ``day``'s week (a weekly board's days)."""
+    monday = day - timedelta(days=day.weekday())
+    return monday, monday + timedelta(days=6)
+
+
+class DailyStore:
+    """Every read and write of the daily challenge and the groups (one transaction each)."""
+
+    def __init__(self, db: FeatureDb, secret: bytes) -> None:
+        self.db = db
+        self._secret = secret  # derives the groups' invite tokens (storage.invites)
+
+    def _token(self, group_id: str, serial: int) -> str:
+        return derived_token(self._secret, GROUP_INVITE, group_id, serial)
+
+    async def open(self) -> None:
+        """Create or upgrade the tables."""
+        await self.db.migrate(FEATURE, MIGRATIONS)
+
+    # -- names ---------------------------------------------------------------------------
+
+    async def name(self, player_id: str) -> str | None:
+        """The browser's board name, if it gave one."""
+        row = await self.db.run(
+            lambda tx: tx.one("SELECT name FROM daily_names WHERE player_id = ?", (player_id,)),
+            write=False,
+        )
+        return None if row is None else str(row[0])
+
+    async def set_name(self, player_id: str, name: str) -> None:
+        """Set the browser's board name (an already valid :mod:`yahtzee.names` name)."""
+        await self.db.run(lambda tx: _set_name(tx, player_id, name))
+
+    # -- plays ---------------------------------------------------------------------------
+
+    async def claim(self, day: date, player_id: str, game_id: str, name: str | None = None) -> Play:
+        """Insert the player's play of ``day`` for ``game_id``, unless one exists: either
+        way, the play that stands (compare its ``game_id`` to know which). ``name`` sets
+        the board name in the same transaction; without one, the browser must have one
+        (else :class:`~yahtzee.errors.NameRequiredError`, nothing written)."""
+
+        def work(tx: Tx) -> Play:
+            if tx.dialect == "postgresql":
+                # The game's own commit follows and waits for the WAL flush, which covers
+                # this earlier commit too; a start that fails withdraws the claim.
+                tx.all("SET LOCAL synchronous_commit TO OFF")
+            if name is not None:
+                _set_name(tx, player_id, name)
+            elif tx.one("SELECT 1 FROM daily_names WHERE player_id = ?", (player_id,)) is None:
+                raise NameRequiredError("the daily board needs a name first")
+            tx.all(
+                "INSERT INTO daily_plays (day, player_id, game_id, started_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (day, player_id) DO NOTHING",
+                (day.isoformat(), player_id, game_id, _now()),
+            )
+            row = tx.one(
+                f"SELECT {_PLAY_COLUMNS} FROM daily_plays WHERE day = ? AND player_id = ?",
+                (day.isoformat(), player_id),
+            )
+            assert row is not None
+            return Play.of(row)
+
+        return await self.db.run(work)
+
+    async def unclaim(self, day: date, player_id: str, game_id: str) -> None:
+        """Withdraw a claim whose game could not be created (nothing was played)."""
+        await self.db.run(
+            lambda tx: tx.all(
+                "DELETE FROM daily_plays WHERE day = ? AND player_id = ? AND game_id = ? "
+                "AND finished_at IS NULL",
+                (day.isoformat(), player_id, game_id),
+            )
+        )
+
+    async def play(self, day: date, player_id: str) -> Play | None:
+        """The player's play of ``day``."""
+        row = await self.db.run(
+            lambda tx: tx.one(
+                f"SELECT {_PLAY_COLUMNS} FROM daily_plays WHERE day = ? AND player_id = ?",
+                (day.isoformat(), player_id),
+            ),
+            write=False,
+        )
+        return None if row is None else Play.of(row)
+
+    async def play_of_game(self, game_id: str) -> Play | None:
+        """The play whose game is ``game_id`` (``None``: not a daily game)."""
+        row = await self.db.run(
+            lambda tx: tx.one(
+                f"SELECT {_PLAY_COLUMNS} FROM daily_plays WHERE game_id = ?", (game_id,)
+            ),
+            write=False,
+        )
+        return None if row is None else Play.of(row)
+
+    async def record_result(self, game_id: str, result: Result) -> None:
+        """Write a finished daily game's result (once: a second write changes nothing)."""
+        await self.db.run(
+            lambda tx: tx.all(
+                "UPDATE daily_plays SET finished_at = ?, score = ?, skill_loss = ?, "
+                "accuracy = ?, luck = ?, marks = ? WHERE game_id = ? AND skill_loss IS NULL",
+                (
+                    result.finished_at,
+                    result.score,
+                    result.skill_loss,
+                    result.accuracy,
+                    result.luck,
+                    result.marks,
+                    game_id,
+                ),
+            )
+        )
+
+    async def reference(self, day: date) -> int | None:
+        """The expert's score on ``day``'s stream, if computed."""
+        row = await self.db.run(
+            lambda tx: tx.one(
+                "SELECT score FROM daily_reference WHERE day = ?", (day.isoformat(),)
+            ),
+            write=False,
+        )
+        return None if row is None else int(row[0])
+
+    async def set_reference(self, day: date, score: int) -> int:
+        """Store the expert's score of ``day`` unless a process did first; the stored one."""
+
+        def work(tx: Tx) -> int:
+            tx.all(
+                "INSERT INTO daily_reference (day, score, computed_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (day) DO NOTHING",
+                (day.isoformat(), score, _now()),
+            )
+            row = tx.one("SELECT score FROM daily_reference WHERE day = ?", (day.isoformat(),))
+            assert row is not None
+            return int(row[0])
+
+        return await self.db.run(work)
+
+    # -- boards --------------------------------------------------------------------------
+
+    async def day_board(
+        self, day: date, player_id: str, limit: int, group_id: str | None = None
+    ) -> Board:
+        """``day``'s board (of ``group_id``'s members, or of everyone with a name)."""
+        return await self.db.run(
+            lambda tx: _day_board(tx, day, player_id, limit, group_id), write=False
+        )
+
+    async def week_board(
+        self, day: date, player_id: str, limit: int, group_id: str | None = None
+    ) -> Board:
+        """The board of ``day``'s week (Monday to Sunday): mean accuracy over days played."""
+        return await self.db.run(
+            lambda tx: _week_board(tx, day, player_id, limit, group_id), write=False
+        )
+
+    # -- groups --------------------------------------------------------------------------
+
+    async def create_group(
+        self, creator_id: str, name: str, creator_name: str, max_open: int
+    ) -> tuple[str, str]:
+        """A new group with its creator as first member; returns ``(group_id, token)``."""
+
+        def work(tx: Tx) -> tuple[str, str]:
+            row = tx.one(
+                "SELECT COUNT(*) FROM groups WHERE creator_id = ? AND closed_at IS NULL",
+                (creator_id,),
+            )
+            if row is not None and int(row[0]) >= max_open:
+                raise TooManyGroupsError(creator_id)
+            group_id = secrets.token_hex(8)
+            now = _now()
+            tx.all(
+                "INSERT INTO groups (id, name, creator_id, created_at) VALUES (?, ?, ?, ?)",
+                (group_id, name, creator_id, now),
+            )
+            _add_member(tx, group_id, creator_id, creator_name, now)
+            return group_id, issue_in(tx, GROUP_INVITE, group_id, self._token(group_id, 0))
+
+        return await self.db.run(work)
+
+    async def group_of_token(self, token: object) -> str | None:
+        """The group a live invite token opens."""
+        return await self.db.run(lambda tx: resolve_in(tx, GROUP_INVITE, token), write=False)
+
+    async def invite(self, group_id: str) -> str | None:
+        """The group's live invite token (the creator's to show; ``None`` once closed)."""
+        row = await self.db.run(
+            lambda tx: tx.one(
+                "SELECT invite_serial, closed_at FROM groups WHERE id = ?", (group_id,)
+            ),
+            write=False,
+        )
+        if row is None or row[1] is not None:
+            return None
+        return self._token(group_id, int(row[0]))
+
+    async def new_invite(self, group_id: str) -> str:
+        """A new invite token for the group (the old link stops working)."""
+
+        def work(tx: Tx) -> str:
+            row = tx.one(
+                "UPDATE groups SET invite_serial = invite_serial + 1 WHERE id = ? "
+                "AND closed_at IS NULL RETURNING invite_serial",
+                (group_id,),
+            )
+            if row is None:
+                raise GroupClosedError(group_id)
+            revoke_in(tx, GROUP_INVITE, group_id)
+            return issue_in(tx, GROUP_INVITE, group_id, self._token(group_id, int(row[0])))
+
+        return await self.db.run(work)
+
+    async def join(self, group_id: str, player_id: str, name: str, max_members: int) -> bool:
+        """Add the browser to the group under ``name`` (a member already: the name is
+        updated). Returns whether it was new. Raises :class:`GroupFullError`,
+        :class:`GroupClosedError`."""
+
+        def work(tx: Tx) -> bool:
+            group = tx.one("SELECT closed_at FROM groups WHERE id = ?", (group_id,))
+            if group is None or group[0] is not None:
+                raise GroupClosedError(group_id)
+            if tx.one(
+                "SELECT 1 FROM group_members WHERE group_id = ? AND player_id = ?",
+                (group_id, player_id),
+            ):
+                tx.all(
+                    "UPDATE group_members SET name = ? WHERE group_id = ? AND player_id = ?",
+                    (name, group_id, player_id),
+                )
+                return False
+            if tx.dialect == "postgresql":  # serialise joins of one group (the limit)
+                tx.all("SELECT id FROM groups WHERE id = ? FOR UPDATE", (group_id,))
+            count = tx.one("SELECT COUNT(*) FROM group_members WHERE group_id = ?", (group_id,))
+            if count is not None and int(count[0]) >= max_members:
+                raise GroupFullError(group_id)
+            _add_member(tx, group_id, player_id, name, _now())
+            return True
+
+        return await self.db.run(work)
+
+    async def leave(self, group_id: str, player_id: str) -> bool:
+        """The browser leaves the group (its entries leave the group's boards). The
+        creator cannot leave (they close the group instead)."""
+        rows = await self.db.run(
+            lambda tx: tx.all(
+                "DELETE FROM group_members WHERE group_id = ? AND player_id = ? AND player_id "
+                "<> (SELECT creator_id FROM groups WHERE id = ?) RETURNING member_id",
+                (group_id, player_id, group_id),
+            )
+        )
+        return bool(rows)
+
+    async def remove_member(self, group_id: str, member_id: str) -> bool:
+        """The creator removes a member (never themself)."""
+        rows = await self.db.run(
+            lambda tx: tx.all(
+                "DELETE FROM group_members WHERE group_id = ? AND member_id = ? AND player_id "
+                "<> (SELECT creator_id FROM groups WHERE id = ?) RETURNING member_id",
+                (group_id, member_id, group_id),
+            )
+        )
+        return bool(rows)
+
+    async def close(self, group_id: str) -> None:
+        """Close the group: no more joins, its invite link stops."""
+
+        def work(tx: Tx) -> None:
+            tx.all(
+                "UPDATE groups SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
+                (_now(), group_id),
+            )
+            revoke_in(tx, GROUP_INVITE, group_id)
+
+        await self.db.run(work)
+
+    async def group(self, group_id: str, player_id: str) -> Group | None:
+        """The group as ``player_id`` sees it (``None``: no such group)."""
+        return await self.db.run(lambda tx: _group(tx, group_id, player_id), write=False)
+
+    async def groups_of(self, player_id: str) -> list[Group]:
+        """The groups the browser created or belongs to, newest first."""
+
+        def work(tx: Tx) -> list[Group]:
+            ids = tx.all(
+                "SELECT g.id FROM groups g JOIN group_members m ON m.group_id = g.id "
+                "WHERE m.player_id = ? ORDER BY g.created_at DESC",
+                (player_id,),
+            )
+            groups = [_group(tx, str(gid), player_id) for (gid,) in ids]
+            return [g for g in groups if g is not None]
+
+        return await self.db.run(work, write=False)
+
+    async def members(self, group_id: str, player_id: str) -> list[Member]:
+        """The group's members in joining order."""
+        rows = await self.db.run(
+            lambda tx: tx.all(
+                "SELECT m.member_id, m.name, m.joined_at, m.player_id = g.creator_id, "
+                "m.player_id = ? FROM group_members m JOIN groups g ON g.id = m.group_id "
+                "WHERE m.group_id = ? ORDER BY m.joined_at, m.member_id",
+                (player_id, group_id),
+            ),
+            write=False,
+        )
+        return [Member(r[0], r[1], r[2], bool(r[3]), bool(r[4])) for r in rows]
+
+    async def trends(self, group_id: str, since: date) -> dict[str, list[tuple[str, float]]]:
+        """Each member's accuracy per day played since ``since`` (by ``member_id``)."""
+        rows = await self.db.run(
+            lambda tx: tx.all(
+                "SELECT m.member_id, p.day, p.accuracy FROM group_members m "
+                "JOIN daily_plays p ON p.player_id = m.player_id "
+                "WHERE m.group_id = ? AND p.day >= ? AND p.accuracy IS NOT NULL "
+                "ORDER BY m.member_id, p.day",
+                (group_id, since.isoformat()),
+            ),
+            write=False,
+        )
+        out: dict[str, list[tuple[str, float]]] = {}
+        for member_id, day, accuracy in rows:
+            out.setdefault(str(member_id), []).append((str(day), float(accuracy)))
+        return out
+
+
+def _set_name(tx: Tx, player_id: str, name: str) -> None:
+    tx.all(
+        "INSERT INTO daily_names (player_id, name, updated_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (player_id) DO UPDATE SET name = excluded.name, "
+        "updated_at = excluded.updated_at",
+        (player_id, name, _now()),
+    )
+
+
+def _add_member(tx: Tx, group_id: str, player_id: str, name: str, now: str) -> None:
+    tx.all(
+        "INSERT INTO group_members (group_id, player_id, member_id, name, joined_at) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (group_id, player_id, secrets.token_hex(8), name, now),
+    )
+
+
+def _group(tx: Tx, group_id: str, player_id: str) -> Group | None:
+    row = tx.one(
+        "SELECT g.id, g.name, g.created_at, g.closed_at, g.creator_id, "
+        "(SELECT COUNT(*) FROM group_members c WHERE c.group_id = g.id), "
+        "(SELECT m.name FROM group_members m WHERE m.group_id = g.id AND m.player_id = ?) "
+        "FROM groups g WHERE g.id = ?",
+        (player_id, group_id),
+    )
+    if row is None:
+        return None
+    return Group(
+        id=row[0],
+        name=row[1],
+        created_at=row[2],
+        closed=row[3] is not None,
+        members=int(row[5]),
+        is_creator=row[4] == player_id,
+        is_member=row[6] is not None,
+        your_name=row[6],
+    )
+
+
+def _who(group_id: str | None) -> tuple[str, str, tuple[str, ...]]:
+    """The name column, the join and its parameters of a board (everyone, or a group)."""
+    if group_id is None:
+        return (
+            "COALESCE(n.name, '')",
+            "LEFT JOIN daily_names n ON n.player_id = p.player_id",
+            (),
+        )
+    return (
+        "n.name",
+        "JOIN group_members n ON n.player_id = p.player_id AND n.group_id = ?",
+        (group_id,),
+    )
+
+
+def _day_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | None) -> Board:
+    name, join, join_params = _who(group_id)
+    where = "p.day = ? AND p.skill_loss IS NOT NULL"
+    params = (*join_params, day.isoformat())
+    top = tx.all(
+        f"SELECT {name}, p.score, p.skill_loss, p.accuracy, p.finished_at, p.player_id "
+        f"FROM daily_plays p {join} WHERE {where} "
+        "ORDER BY p.skill_loss, p.finished_at, p.player_id LIMIT ?",
+        (*params, limit),
+    )
+    entries = tuple(
+        Entry(r[0], r[1], r[2], r[3], i + 1, 1, r[5] == player_id) for i, r in enumerate(top)
+    )
+    # The counts of the board of everyone read the daily_board index alone (every play
+    # has a name: a claim needs one); a group's join its members (at most 200). All in
+    # one statement: one round trip.
+    count_join = join if group_id is not None else ""
+    count = f"SELECT COUNT(*) FROM daily_plays p {count_join} WHERE {where}"
+    you = next((e for e in entries if e.you), None)
+    own = None
+    if you is None:
+        own = tx.one(
+            f"SELECT {name}, p.score, p.skill_loss, p.accuracy, p.finished_at "
+            f"FROM daily_plays p {join} WHERE {where} AND p.player_id = ?",
+            (*params, player_id),
+        )
+    if own is None:
+        row = tx.one(count, params)
+        players = int(row[0]) if row is not None else 0
+    else:
+        loss, finished = own[2], own[4]
+        # Three index range counts (not one OR, which no index serves): the entries with
+        # a lower loss, with an equal loss and an earlier finish, and the exact ties before.
+        row = tx.one(
+            f"SELECT ({count}), ({count} AND p.skill_loss < ?), "
+            f"({count} AND p.skill_loss = ? AND p.finished_at < ?), "
+            f"({count} AND p.skill_loss = ? AND p.finished_at = ? AND p.player_id < ?)",
+            (
+                *params,
+                *params,
+                loss,
+                *params,
+                loss,
+                finished,
+                *params,
+                loss,
+                finished,
+                player_id,
+            ),
+        )
+        assert row is not None
+        players = int(row[0])
+        before = int(row[1]) + int(row[2]) + int(row[3])
+        you = Entry(own[0], own[1], own[2], own[3], before + 1, 1, True)
+    return Board(entries, you, players)
+
+
+def _week_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | None) -> Board:
+    name, join, join_params = _who(group_id)
+    monday, sunday = week_of(day)
+    rows = tx.all(
+        f"SELECT {name}, AVG(p.score), AVG(p.skill_loss), AVG(p.accuracy), COUNT(*), "
+        f"p.player_id FROM daily_plays p {join} "
+        "WHERE p.day >= ? AND p.day <= ? AND p.skill_loss IS NOT NULL "
+        f"GROUP BY p.player_id, {name} "
+        "ORDER BY AVG(p.accuracy) DESC, COUNT(*) DESC, AVG(p.skill_loss), p.player_id",
+        (*join_params, monday.isoformat(), sunday.isoformat()),
+    )
+    ranked = [
+        Entry(
+            r[0],
+            round(float(r[1]), 1),
+            round(float(r[2]), 4),
+            round(float(r[3]), 2),
+            i + 1,
+            int(r[4]),
+            r[5] == player_id,
+        )
+        for i, r in enumerate(rows)
+    ]
+    you = next((e for e in ranked if e.you), None)
+    return Board(tuple(ranked[:limit]), you, len(ranked))

@@ -80,23 +80,13 @@ class Choice:
         return {"keep": keep, "value": value}
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """One counted decision: the position, what was played, the expert's best, the loss.
+class Graded:
+    """A choice judged against every option (best first): the review's decisions and the
+    trainer's graded answers share these figures, so they are computed in one place."""
 
-    ``options`` are every option, best first (the page shows the top three). ``hold`` is
-    what was held for the next roll (a keep that rolled on), else ``None``.
-    """
-
-    seat: int
-    round: int
-    roll: int
-    kind: Literal["keep", "score"]
-    dice: tuple[int, ...]
-    card: Scorecard
+    __slots__ = ()
     chosen: Choice
     options: tuple[Choice, ...]
-    hold: tuple[bool, ...] | None = None
 
     @property
     def best(self) -> Choice:
@@ -117,6 +107,25 @@ class Decision:
     def accuracy(self) -> float:
         """This decision's accuracy, 0..100."""
         return accuracy_of(self.loss)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision(Graded):
+    """One counted decision: the position, what was played, the expert's best, the loss.
+
+    ``options`` are every option, best first (the page shows the top three). ``hold`` is
+    what was held for the next roll (a keep that rolled on), else ``None``.
+    """
+
+    seat: int
+    round: int
+    roll: int
+    kind: Literal["keep", "score"]
+    dice: tuple[int, ...]
+    card: Scorecard
+    chosen: Choice
+    options: tuple[Choice, ...]
+    hold: tuple[bool, ...] | None = None
 
     def to_json(self, *, top: int = 3) -> dict[str, Any]:
         """The API's decision object (with the position and the ``top`` best options)."""

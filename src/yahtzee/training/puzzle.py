@@ -23,9 +23,7 @@ from yahtzee.errors import IllegalMoveError, InvalidPuzzleError
 from yahtzee.review.analysis import (
     STOP,
     Choice,
-    Mark,
-    accuracy_of,
-    mark_of,
+    Graded,
     position_choices,
 )
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, score_options
@@ -159,32 +157,12 @@ class Answer:
 
 
 @dataclass(frozen=True, slots=True)
-class Grade:
+class Grade(Graded):
     """An answer judged by the solver: its option, every option best first, the loss."""
 
     position: PuzzlePosition
     chosen: Choice
     options: tuple[Choice, ...]
-
-    @property
-    def best(self) -> Choice:
-        """The expert's choice."""
-        return self.options[0]
-
-    @property
-    def loss(self) -> float:
-        """Expected points lost against the best option (>= 0)."""
-        return max(0.0, self.best.value - self.chosen.value)
-
-    @property
-    def mark(self) -> Mark:
-        """The review's bucket of the loss (最佳 / 欠佳 / 失误 / 大错)."""
-        return mark_of(self.loss)
-
-    @property
-    def accuracy(self) -> float:
-        """The review's accuracy of the loss, 0..100."""
-        return accuracy_of(self.loss)
 
 
 def options_of(position: PuzzlePosition, table: ValueTable | None = None) -> tuple[Choice, ...]:

@@ -11,10 +11,10 @@ own, as on any machine that has installed Python packages before; the figure say
 Each run clones ``--source`` (default: this checkout's committed HEAD) into a temporary
 directory, runs ``make run HOST=127.0.0.1 PORT=<free port>`` there with its own database
 and solver cache, polls ``GET /`` every 50 ms, and then stops the server. The phases are
-timed by what appears on disk: the clone, the venv (``.venv/bin/python``), the install
-(``.venv/.runtime-stamp``), then the first page. The CPU time of the whole run (user +
-system, every process it started) is printed too: on a loaded machine it is the figure
-that stays put. ``--quick`` skips the clone and install
+timed by what appears on disk: the clone, the venv (``.venv/bin/python``, made once uv is
+fetched), the install (``.venv/.runtime-stamp``), then the first page. The CPU time of the
+whole run (user + system, every process it started) is printed too: on a loaded machine it
+is the figure that stays put. ``--quick`` skips the clone and install
 and times ``python -m yahtzee.server`` of this interpreter (a check of the script only).
 """
 

@@ -5,10 +5,13 @@ import { REPLAY_STEP_MS } from "./settings.js";
 
 export function createReplay(store, onEnd) {
   let timer = null;
+  let frame = null;
 
   function stop() {
-    if (timer !== null) clearInterval(timer);
+    if (timer !== null) clearTimeout(timer);
+    if (frame !== null) cancelAnimationFrame(frame);
     timer = null;
+    frame = null;
   }
 
   function end(skipped) {
@@ -16,6 +19,28 @@ export function createReplay(store, onEnd) {
     if (!store.state.replay) return;
     store.dispatch({ type: "replayEnd", skipped });
     onEnd();
+  }
+
+  // The next step is due `pace` after this one is drawn, not on a fixed clock: after a
+  // stall (a busy phone, a tab in the background) a fixed interval fires its late ticks back
+  // to back and two steps flash past together. The store draws in an animation frame; this
+  // frame callback, asked for after the dispatch, runs just after that drawing.
+  function next(pace) {
+    frame = requestAnimationFrame(() => {
+      frame = null;
+      timer = setTimeout(tick, pace);
+    });
+  }
+
+  function tick() {
+    timer = null;
+    const r = store.state.replay;
+    if (!r || r.index + 1 >= r.steps.length) {
+      end(false);
+      return;
+    }
+    store.dispatch({ type: "replayStep" });
+    next(REPLAY_STEP_MS[store.state.settings.replay]);
   }
 
   return {
@@ -28,11 +53,7 @@ export function createReplay(store, onEnd) {
         end(true); // 直接跳过: the outcome at once
         return;
       }
-      timer = setInterval(() => {
-        const r = store.state.replay;
-        if (!r || r.index + 1 >= r.steps.length) end(false);
-        else store.dispatch({ type: "replayStep" });
-      }, pace);
+      next(pace);
     },
     skip() {
       end(true);

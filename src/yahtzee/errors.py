@@ -142,6 +142,16 @@ class TooManyGroupsError(YahtzeeError):
     """A browser creating a group while it has the maximum of open groups (F5)."""
 
 
+class InvalidSeatsError(YahtzeeError):
+    """A table's seats that break T1 (2 to 6 seats, at least one person, each person a
+    valid name unique in the game, each computer a level); the message names the seat,
+    ``zh`` says it to a player."""
+
+    def __init__(self, message: str, zh: str) -> None:
+        super().__init__(message)
+        self.zh = zh
+
+
 class RateLimitExceededError(YahtzeeError):
     """Over a rate limit the database keeps for every server process (F5): the bucket
     ``bucket`` has no token left; one comes back in ``retry_after`` seconds."""

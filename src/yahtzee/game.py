@@ -36,6 +36,8 @@ class Mode(enum.Enum):
 
     SOLO = "solo"
     VS_COMPUTER = "vs_computer"
+    TABLE = "table"
+    """多人同屏 (T1): two to six seats, people and computers, on one device."""
 
 
 class SeatKind(enum.Enum):
@@ -50,12 +52,14 @@ class SeatKind(enum.Enum):
 
 
 class Result(enum.Enum):
-    """How a finished game ended, from the human's point of view."""
+    """How a finished game ended, from the human's point of view (a table game: its
+    ranking says it, :func:`yahtzee.table.ranking`)."""
 
     SOLO = "solo"
     WIN = "win"
     LOSS = "loss"
     DRAW = "draw"
+    TABLE = "table"
 
 
 class Status(enum.Enum):
@@ -66,12 +70,34 @@ class Status(enum.Enum):
     ABANDONED = "abandoned"
 
 
-#: The seats of each mode (issue 17's table will choose its own, 2-6 of them).
+#: The seats of each mode with fixed seats (a table chooses its own, T1).
 SEATS_OF: dict[Mode, tuple[SeatKind, ...]] = {
     Mode.SOLO: (SeatKind.HUMAN,),
     Mode.VS_COMPUTER: (SeatKind.HUMAN, SeatKind.COMPUTER),
 }
+MIN_TABLE_SEATS = 2
 MAX_SEATS = 6
+
+
+def check_seats(mode: Mode, kinds: Sequence[SeatKind]) -> None:
+    """Raise unless ``kinds`` are the seats ``mode`` allows: solo and vs their fixed
+    seats, a table 2 to 6 seats with at least one person (T1)."""
+    if mode is not Mode.TABLE:
+        if tuple(kinds) != SEATS_OF[mode]:
+            expected = [k.value for k in SEATS_OF[mode]]
+            raise IllegalMoveError(
+                f"a {mode.value} game seats {expected}, got {[k.value for k in kinds]}"
+            )
+        return
+    if not MIN_TABLE_SEATS <= len(kinds) <= MAX_SEATS:
+        raise IllegalMoveError(f"a table seats {MIN_TABLE_SEATS} to {MAX_SEATS}, not {len(kinds)}")
+    if SeatKind.HUMAN not in kinds:
+        raise IllegalMoveError("a table needs at least one person")
+
+
+def most_seats(mode: Mode) -> tuple[SeatKind, ...]:
+    """The seats of ``mode`` whose log can be the longest (F1: a table of six people)."""
+    return SEATS_OF.get(mode, (SeatKind.HUMAN,) * MAX_SEATS)
 
 
 def as_hold(hold: Sequence[bool]) -> Hold:
@@ -163,6 +189,8 @@ class Game:
             return None
         if self.mode is Mode.SOLO:
             return Result.SOLO
+        if self.mode is Mode.TABLE:
+            return Result.TABLE
         human, computer = (c.total for c in self.cards)
         if human > computer:
             return Result.WIN

@@ -54,6 +54,7 @@ from yahtzee.game import (
     Hold,
     Mode,
     SeatKind,
+    check_seats,
 )
 from yahtzee.rules import NUM_DICE, Category
 
@@ -175,12 +176,7 @@ class Start:
             raise IllegalMoveError(f"unknown mode {self.mode!r}")
         if type(self.seats) is not tuple or not all(isinstance(s, Seat) for s in self.seats):
             raise IllegalMoveError(f"seats must be a tuple of Seat, got {self.seats!r}")
-        kinds = tuple(s.kind for s in self.seats)
-        if kinds != SEATS_OF[self.mode]:
-            expected = [k.value for k in SEATS_OF[self.mode]]
-            raise IllegalMoveError(
-                f"a {self.mode.value} game seats {expected}, got {[k.value for k in kinds]}"
-            )
+        check_seats(self.mode, tuple(s.kind for s in self.seats))
         if self.date is not None and type(self.date) is not dt.date:
             raise IllegalMoveError(f"a start's date is a date, got {self.date!r}")
 

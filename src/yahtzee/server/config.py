@@ -13,7 +13,16 @@ from typing import Any
 
 import orjson
 
-from yahtzee.game import HINTS_PER_GAME, ROLLS_PER_TURN, ROUNDS, Mode, Result
+from yahtzee.game import (
+    HINTS_PER_GAME,
+    MAX_SEATS,
+    MIN_TABLE_SEATS,
+    ROLLS_PER_TURN,
+    ROUNDS,
+    Mode,
+    Result,
+)
+from yahtzee.names import MAX_NAME_CHARS
 from yahtzee.players import DEFAULT_DIFFICULTY, LEVELS, SUGGESTED_DIFFICULTY, Difficulty
 from yahtzee.rules import (
     CATEGORIES,
@@ -23,8 +32,14 @@ from yahtzee.rules import (
     YAHTZEE_BONUS,
 )
 
-MODE_ZH = {Mode.SOLO: "单人挑战", Mode.VS_COMPUTER: "人机对战"}
-RESULT_ZH = {Result.WIN: "胜", Result.LOSS: "负", Result.DRAW: "平", Result.SOLO: "单人"}
+MODE_ZH = {Mode.SOLO: "单人挑战", Mode.VS_COMPUTER: "人机对战", Mode.TABLE: "多人同屏"}
+RESULT_ZH = {
+    Result.WIN: "胜",
+    Result.LOSS: "负",
+    Result.DRAW: "平",
+    Result.SOLO: "单人",
+    Result.TABLE: "多人",
+}
 CONFIG_ELEMENT_ID = "game-config"
 
 
@@ -50,6 +65,9 @@ def page_config() -> dict[str, Any]:
             "upper_bonus_threshold": UPPER_BONUS_THRESHOLD,
             "upper_bonus": UPPER_BONUS,
             "yahtzee_bonus": YAHTZEE_BONUS,
+            "min_table_seats": MIN_TABLE_SEATS,
+            "max_seats": MAX_SEATS,
+            "max_name_chars": MAX_NAME_CHARS,
         },
     }
 

@@ -231,6 +231,8 @@ def to_api_error(exc: Exception) -> ApiError:
         return daily
     if isinstance(exc, domain.InvalidNameError):
         return ApiError(422, "invalid_name", _name_message(exc))
+    if isinstance(exc, domain.InvalidSeatsError):
+        return ApiError(422, "invalid_seats", exc.zh)
     if isinstance(exc, domain.InvalidDiceError):
         return ApiError(
             422, "invalid_request", f"骰子应是五个 1 到 6 的数字，例如 13356（{exc}）。"

@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from yahtzee import log
+from yahtzee.errors import CorruptLogError
 from yahtzee.game import Game, SeatKind
 from yahtzee.rules import Category, Dice, Scorecard, ScoreOption, score_options
 from yahtzee.storage import GameRecord
@@ -39,12 +40,17 @@ TurnRecord = dict[str, Any]
 class GameView:
     """A game as the server holds and shows it: its stored ``record`` and, folded from its
     event log, the position (``game``), the computer's last turn (``None`` before its first)
-    and every finished turn of both players, in order (each dict shared between folds)."""
+    and every finished turn of every seat, in order (each dict shared between folds); who
+    sits where (``seats``, the ``start`` event's); and the computers' turns played since a
+    person last acted, each with its ``seat`` (a table's computers play one after another,
+    T3; the page replays them step by step)."""
 
     record: GameRecord
     game: Game
     computer_turn: ComputerTurn | None = None
     turns: tuple[TurnRecord, ...] = ()
+    seats: tuple[log.Seat, ...] = ()
+    computer_turns: tuple[ComputerTurn, ...] = ()
     # D1: the day of a daily challenge game (its dice come from that day's stream), and
     # how many faces the current turn has drawn from its round's sequence so far.
     daily: dt.date | None = None
@@ -82,6 +88,37 @@ def advance_computer_turn(
     return {"round": turn["round"], "steps": [*turn["steps"], step]}
 
 
+def advance_computer_turns(
+    turns: tuple[ComputerTurn, ...], event: log.Event, before: Game, after: Game
+) -> tuple[ComputerTurn, ...]:
+    """The computers' turns since a person's last event, once ``event`` took ``before`` to
+    ``after``: a person's event clears them, a computer's roll or score extends them."""
+    if type(event) not in (log.Roll, log.Score, log.Hint):
+        return turns
+    seat = event.seat  # type: ignore[union-attr]
+    if before.seats[seat] is not SeatKind.COMPUTER:
+        return ()
+    step: dict[str, Any]
+    if type(event) is log.Roll:
+        assert after.dice is not None
+        step = {"action": "roll", "hold": list(event.hold), "dice": list(after.dice.values)}
+        if before.dice is None:
+            round_ = before.card(seat).filled_count + 1
+            return (*turns, {"seat": seat, "round": round_, "steps": [step]})
+    elif type(event) is log.Score:
+        assert before.dice is not None
+        step = {
+            "action": "score",
+            "category": event.category.value,
+            "points": after.card(seat)[event.category],
+            "dice": list(before.dice.values),
+        }
+    else:
+        return turns
+    last = turns[-1]
+    return (*turns[:-1], {**last, "steps": [*last["steps"], step]})
+
+
 def finished_turn(event: log.Event, before: Game, after: Game) -> TurnRecord | None:
     """The turn-log line of ``event`` when it is a score (which ends a turn), else ``None``."""
     if type(event) is not log.Score:
@@ -91,6 +128,7 @@ def finished_turn(event: log.Event, before: Game, after: Game) -> TurnRecord | N
     card_before, card_after = before.card(seat), after.card(seat)
     return {
         "round": card_before.filled_count + 1,
+        "seat": seat,
         "player": before.seats[seat].value,
         "dice": list(before.dice.values),
         "category": category.value,
@@ -102,14 +140,20 @@ def finished_turn(event: log.Event, before: Game, after: Game) -> TurnRecord | N
 class Fold:
     """Events of a game and the view they lead to, each applied once: new events (the
     rules refuse legacy kinds), or with ``stored`` the events of a stored log (which replay
-    legacy ``restart_turn`` events too)."""
+    legacy ``restart_turn`` events too). It starts from a view, or from a new game's
+    ``start`` (the events that follow it, before the game is stored)."""
 
-    def __init__(self, loaded: GameView, *, stored: bool = False) -> None:
-        self.game = loaded.game
-        self.computer_turn = loaded.computer_turn
-        self.turns = loaded.turns
-        self.daily = loaded.daily
-        self.drawn = loaded.drawn
+    def __init__(self, loaded: GameView | log.Start, *, stored: bool = False) -> None:
+        self.computer_turn: ComputerTurn | None = None
+        self.turns: tuple[TurnRecord, ...] = ()
+        self.computer_turns: tuple[ComputerTurn, ...] = ()
+        self.drawn = 0
+        if isinstance(loaded, log.Start):  # a new game: the events after its start
+            self.game, self.seats, self.daily = loaded.game(), loaded.seats, loaded.date
+        else:
+            self.game, self.seats, self.daily = loaded.game, loaded.seats, loaded.daily
+            self.computer_turn, self.turns = loaded.computer_turn, loaded.turns
+            self.computer_turns, self.drawn = loaded.computer_turns, loaded.drawn
         self.events: list[log.Event] = []  # the new events, to be written (none when stored)
         self._stored = stored
 
@@ -121,6 +165,7 @@ class Fold:
         # apply raises if the rules forbid the event.
         self.game = log.apply(before, event, stored=self._stored) if after is None else after
         self.computer_turn = advance_computer_turn(self.computer_turn, event, before, self.game)
+        self.computer_turns = advance_computer_turns(self.computer_turns, event, before, self.game)
         done = finished_turn(event, before, self.game)
         if done is not None:
             self.turns = (*self.turns, done)
@@ -133,7 +178,16 @@ class Fold:
 
     def view(self, record: GameRecord) -> GameView:
         """The folded game under the header ``record``."""
-        return GameView(record, self.game, self.computer_turn, self.turns, self.daily, self.drawn)
+        return GameView(
+            record,
+            self.game,
+            self.computer_turn,
+            self.turns,
+            seats=self.seats,
+            computer_turns=self.computer_turns,
+            daily=self.daily,
+            drawn=self.drawn,
+        )
 
 
 def fold_log(stored: GameRecord, base: GameView | None, events: Sequence[log.Event]) -> GameView:
@@ -149,9 +203,10 @@ def fold_log(stored: GameRecord, base: GameView | None, events: Sequence[log.Eve
 
 def from_log(stored: GameRecord, events: Sequence[log.Event]) -> GameView:
     """A game rebuilt from its whole log (which begins with its ``start`` event)."""
-    first = events[0]
-    daily = first.date if isinstance(first, log.Start) else None
-    fold = Fold(GameView(stored, log.replay(events[:1]), daily=daily), stored=True)
+    start = events[0]
+    if not isinstance(start, log.Start):
+        raise CorruptLogError("a game log must begin with a start event")
+    fold = Fold(start, stored=True)
     for event in events[1:]:
         fold.add(event)
     return fold.view(stored)

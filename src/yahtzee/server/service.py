@@ -56,11 +56,13 @@ from yahtzee.errors import (
     AbandonedGameError,
     GameInProgressError,
     GameNotFoundError,
+    IllegalMoveError,
     NoHintsInDailyError,
     StaleVersionError,
+    WrongPlayerError,
     ZeroNeedsConfirmationError,
 )
-from yahtzee.game import SEATS_OF, Mode, Status, as_hold
+from yahtzee.game import Mode, SeatKind, Status, as_hold, most_seats
 from yahtzee.players import HINT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category, needs_zero_confirmation
 from yahtzee.server.explain import Advice, explain
@@ -71,8 +73,15 @@ from yahtzee.turn import Keep, Player, Position, Score, best_points_now, play_tu
 
 logger = logging.getLogger("yahtzee.server")
 
-#: The person's seat in a solo or vs game (the only seat a request acts for there).
-PERSON = 0
+
+def _person(loaded: GameView) -> int:
+    """The seat a person's request acts for: the seat whose turn it is, if a person sits
+    there (T3). Between requests it always is, unless the game is over (the computers'
+    turns are played within the request that hands them the turn)."""
+    game = loaded.game
+    if not game.is_over and game.kind is not SeatKind.HUMAN:
+        raise WrongPlayerError(f"seat {game.turn} is a computer: it plays its own turns")
+    return game.turn
 
 
 class GameService:
@@ -156,7 +165,7 @@ class GameService:
         base = cached if cached is not None and cached.record.version < stored.version else None
         after = base.record.version if base is not None else 0
         events = await self.storage.events(stored.id, after=after, until=stored.version)
-        if stored.version - after > log.max_events(SEATS_OF[stored.mode]):
+        if stored.version - after > log.max_events(most_seats(stored.mode)):
             # Longer than any legal game: a legacy log. Fold it off the event loop.
             loaded = await asyncio.to_thread(fold_log, stored, base, events)
             newer = self._cache.get(stored.id)
@@ -190,32 +199,44 @@ class GameService:
         mode: Mode,
         difficulty: Difficulty | None,
         *,
+        seats: Sequence[log.Seat] | None = None,
         replace: bool = False,
         charges: Sequence[Charge] = (),
         daily: date | None = None,
         game_id: str | None = None,
     ) -> GameView:
-        """Start a game. The player's unfinished game is abandoned only with ``replace``
-        (重新开始); otherwise :class:`~yahtzee.errors.GameInProgressError` names it (F2).
+        """Start a game: solo, vs ``difficulty``, or a table of ``seats`` (T1, checked by
+        :func:`yahtzee.table.parse_seats`). The player's unfinished game is abandoned only
+        with ``replace`` (重新开始); otherwise :class:`~yahtzee.errors.GameInProgressError`
+        names it (F2). A table whose first seats are computers starts with their turns
+        played (T3), so the game is stored at a person's turn.
 
         The rate-limit tokens (``charges``, F5), the check and the insert are one storage
         transaction, so racing requests, in one process or several, cannot pass either.
         With ``daily`` the game is that day's challenge (a solo game on the day's dice,
         D1): the ``Start`` event carries the date.
         """
-        if mode is Mode.SOLO:
+        if mode is Mode.TABLE:
+            if seats is None:
+                raise IllegalMoveError("a table game needs its seats")
+            start = log.Start(Mode.TABLE, tuple(seats))
             difficulty = None
-        start = log.Start.of(mode, difficulty.value if difficulty is not None else None)
-        if daily is not None:
-            assert mode is Mode.SOLO, "the daily challenge is a solo game"
-            start = dataclasses.replace(start, date=daily)
+        else:
+            if mode is Mode.SOLO:
+                difficulty = None
+            start = log.Start.of(mode, difficulty.value if difficulty is not None else None)
+            if daily is not None:
+                assert mode is Mode.SOLO, "the daily challenge is a solo game"
+                start = dataclasses.replace(start, date=daily)
+        fold = Fold(start)
+        self._computers(fold)
         try:
             stored = await self.storage.create_game(
                 game_id=game_id or secrets.token_hex(16),
                 player_id=player_id,
                 mode=mode,
                 difficulty=difficulty,
-                events=[start],
+                events=[start, *fold.events],
                 replace=replace,
                 charges=charges,
             )
@@ -227,7 +248,7 @@ class GameService:
                 difficulty=saved.record.difficulty.value if saved.record.difficulty else None,
                 round_=saved.game.round,
             ) from None
-        return self._remember(GameView(stored, start.game(), daily=daily))
+        return self._remember(fold.view(stored))
 
     async def roll(
         self, player_id: str, game_id: str, version: int, hold: Sequence[bool]
@@ -240,7 +261,7 @@ class GameService:
         dice: DiceSource = self.dice
         if fold.daily is not None:  # D1: the next faces of the day's stream for this round
             dice = self.stream(fold.daily).turn(fold.game.round, fold.drawn)
-        fold.add(log.Roll(PERSON, mask, tuple(dice.roll(mask.count(False)))))
+        fold.add(log.Roll(_person(loaded), mask, tuple(dice.roll(mask.count(False)))))
         return await self._commit(loaded, fold)
 
     async def score(
@@ -251,14 +272,13 @@ class GameService:
         fold = Fold(loaded)
         # The rules first (turn, rolled, open box, Joker): a confirmation is only asked for
         # a move that is otherwise legal.
-        fold.add(log.Score(PERSON, category))
+        fold.add(log.Score(_person(loaded), category))
         before = loaded.game
         assert before.dice is not None
         options = options_for(before.current_card, before.dice)
         if not confirm_zero and needs_zero_confirmation(options, category):
             raise ZeroNeedsConfirmationError(f"{category.value} would score 0")
-        if fold.game.mode is Mode.VS_COMPUTER and not fold.game.is_over:
-            self._computer_turn(fold, loaded.record.difficulty)
+        self._computers(fold)
         return await self._commit(loaded, fold)
 
     async def hint(self, player_id: str, game_id: str, version: int) -> tuple[Advice, GameView]:
@@ -267,16 +287,17 @@ class GameService:
         if loaded.daily is not None:  # D3: the day's ranking measures the player alone
             raise NoHintsInDailyError(f"game {game_id} is the daily challenge of {loaded.daily}")
         state = loaded.game
+        person = _person(loaded)
         # Spent first (refused at 0 hints or before the first roll): the advice is only
         # worked out for a hint the rules allow. It is logged with the hint; the position
         # after it is the one apply returned here.
-        after = log.apply(state, log.Hint(PERSON))
+        after = log.apply(state, log.Hint(person))
         assert state.dice is not None
         position = Position(state.current_card, state.dice, state.rolls_left)
         decision = self.player(HINT_DIFFICULTY.value).decide(position)
         hold = decision.hold(state.dice) if isinstance(decision, Keep) else None
         category = decision.category if isinstance(decision, Score) else None
-        event = log.Hint(PERSON, hold, category)
+        event = log.Hint(person, hold, category)
         why = explain(state.current_card, state.dice, state.rolls_left, hold, category)
         fold = Fold(loaded)
         fold.add(event, after)
@@ -300,19 +321,22 @@ class GameService:
             raise AbandonedGameError(game_id)
         return loaded
 
-    def _computer_turn(self, fold: Fold, difficulty: Difficulty | None) -> None:
-        """Play the computer's whole turn (R8); every step is an event for the log."""
-        assert difficulty is not None
-        played = play_turn(
-            fold.game,
-            self.player(difficulty.value),
-            self.dice,
-            fallback=best_points_now,  # a player bug must not break the human's request
-        )
-        for problem in played.corrections:
-            logger.warning("%s player: %s", difficulty.value, problem)
-        for step in played.steps:
-            fold.add(step.event, step.game)  # applied once, by play_turn
+    def _computers(self, fold: Fold) -> None:
+        """Play the computers' whole turns (R8, T3) until a person's turn or the end; every
+        step is an event for the log. Each computer plays at its seat's level."""
+        while not fold.game.is_over and fold.game.kind is SeatKind.COMPUTER:
+            level = fold.seats[fold.game.turn].difficulty
+            assert level is not None  # a computer seat has a level (log.Seat)
+            played = play_turn(
+                fold.game,
+                self.player(level),
+                self.dice,
+                fallback=best_points_now,  # a player bug must not break the human's request
+            )
+            for problem in played.corrections:
+                logger.warning("%s player: %s", level, problem)
+            for step in played.steps:
+                fold.add(step.event, step.game)  # applied once, by play_turn
 
     async def _commit(self, loaded: GameView, fold: Fold) -> GameView:
         game = fold.game

@@ -21,6 +21,7 @@ from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, needs_zero_conf
 from yahtzee.server.explain import Advice
 from yahtzee.server.game_view import GameView, options_for
 from yahtzee.storage import Records
+from yahtzee.table import ranking
 
 
 def dump_json(content: Any) -> bytes:
@@ -66,10 +67,39 @@ def preview_json(card: Scorecard, dice: Dice) -> dict[str, Any]:
     }
 
 
+def seats_json(loaded: GameView) -> list[dict[str, Any]]:
+    """T2: every seat in playing order — who sits there, its card and, for a person, the
+    hints left (a computer: its ``difficulty``; null fields for the other kind)."""
+    state = loaded.game
+    out = []
+    for i, (seat, card) in enumerate(zip(loaded.seats, state.cards, strict=True)):
+        column = card_json(card)
+        human = seat.kind is SeatKind.HUMAN
+        out.append(
+            {
+                "index": i,
+                "kind": seat.kind.value,
+                "name": seat.name,
+                "difficulty": seat.difficulty,
+                "scores": column["boxes"],
+                "upper_subtotal": column["upper_subtotal"],
+                "upper_bonus": column["upper_bonus"],
+                "lower_total": column["lower_total"],
+                "yahtzee_bonus": column["yahtzee_bonus"],
+                "total": column["total"],
+                "hints_left": state.hints[i] if human else None,
+            }
+        )
+    return out
+
+
 def game_json(loaded: GameView) -> dict[str, Any]:
-    """The game object of ``docs/api.md``."""
+    """The game object of ``docs/api.md``: ``seats`` and ``turn`` for every game (T2);
+    solo and vs games also keep the fields they had before (``players`` keyed by kind,
+    ``difficulty``, ``hints_left`` of seat 0, ``computer_turn``)."""
     stored, state = loaded.record, loaded.game
     in_progress = stored.status is Status.IN_PROGRESS
+    table = stored.mode is Mode.TABLE
     preview = None
     if in_progress and state.kind is SeatKind.HUMAN and state.dice is not None:
         preview = preview_json(state.current_card, state.dice)
@@ -83,13 +113,23 @@ def game_json(loaded: GameView) -> dict[str, Any]:
         "current_player": state.kind.value,
         "dice": list(state.dice.values) if state.dice is not None else None,
         "rolls_left": state.rolls_left,
-        "hints_left": state.hints[0],  # the person's (seat 0 in solo and vs)
-        # solo/vs: each seat keyed by its kind, as the page has always read them
-        "players": {k.value: card_json(c) for k, c in zip(state.seats, state.cards, strict=True)},
+        # solo/vs: the person's (seat 0); a table: the seat on turn's (0 for a computer)
+        "hints_left": state.hints[state.turn if table else 0],
+        # solo/vs: each seat keyed by its kind, as the page has always read them (a table
+        # seats several people: null, see ``seats``)
+        "players": None
+        if table
+        else {k.value: card_json(c) for k, c in zip(state.seats, state.cards, strict=True)},
+        "seats": seats_json(loaded),
+        "turn": state.turn,
         "preview": preview,
         "computer_turn": loaded.computer_turn,
+        "computer_turns": list(loaded.computer_turns),
         "turns": list(loaded.turns),
         "result": stored.result.value if stored.result is not None else None,
+        "ranking": [p.to_json() for p in ranking([c.total for c in state.cards])]
+        if state.is_over
+        else None,
         # U7: only a solo game can be a record (older databases flagged vs games too).
         "new_record": bool(stored.new_record) and stored.mode is Mode.SOLO,
         "daily": loaded.daily.isoformat() if loaded.daily is not None else None,
@@ -195,10 +235,41 @@ class ComputerTurnOut(_Out):
     steps: list[StepOut]
 
 
+class SeatTurnOut(ComputerTurnOut):
+    """One computer seat's turn played since a person last acted (T3)."""
+
+    seat: int
+
+
+class SeatOut(_Out):
+    """One seat of the game (T2), in playing order."""
+
+    index: int
+    kind: SeatKind
+    name: str | None = Field(description="a person's name as typed (shown as text only)")
+    difficulty: Difficulty | None = Field(description="a computer's level; null for a person")
+    scores: dict[Category, int | None]
+    upper_subtotal: int
+    upper_bonus: int
+    lower_total: int
+    yahtzee_bonus: int
+    total: int
+    hints_left: int | None = Field(description="a person's hints left; null for a computer")
+
+
+class PlaceOut(_Out):
+    """One line of the ranking (T4): equal totals share a place (1, 1, 3)."""
+
+    seat: int
+    total: int
+    place: int = Field(ge=1, le=6)
+
+
 class TurnOut(_Out):
     """One finished turn of either player, for the page's turn log (P4)."""
 
     round: int = Field(ge=1, le=13)
+    seat: int = Field(ge=0, le=5, description="the seat's index (T2)")
     player: SeatKind
     dice: list[int]
     category: Category
@@ -218,12 +289,25 @@ class GameOut(_Out):
     current_player: SeatKind
     dice: list[int] | None
     rolls_left: int
-    hints_left: int
-    players: dict[SeatKind, CardOut] = Field(description="'human' and, in vs games, 'computer'")
+    hints_left: int = Field(
+        description="solo/vs: the person's; a table: the seat on turn's (0 for a computer)"
+    )
+    players: dict[SeatKind, CardOut] | None = Field(
+        description="solo/vs (kept for compatibility): 'human' and, in vs games, "
+        "'computer'; null in a table game (see seats)"
+    )
+    seats: list[SeatOut] = Field(description="every seat in playing order (T2)")
+    turn: int = Field(ge=0, le=5, description="the index of the seat whose turn it is")
     preview: dict[Category, PreviewOut] | None
     computer_turn: ComputerTurnOut | None
+    computer_turns: list[SeatTurnOut] = Field(
+        description="the computers' turns played since a person last acted, in order (T3)"
+    )
     turns: list[TurnOut] = Field(description="every finished turn of this game, in order")
     result: Result | None
+    ranking: list[PlaceOut] | None = Field(
+        description="a finished game's seats by total, best first (T4); null while playing"
+    )
     new_record: bool = Field(
         description="a finished solo game whose total beats every earlier solo total (U7); "
         "always false in vs games"
@@ -318,6 +402,9 @@ class LimitsOut(_Out):
     upper_bonus_threshold: int
     upper_bonus: int
     yahtzee_bonus: int
+    min_table_seats: int
+    max_seats: int
+    max_name_chars: int
 
 
 class ConfigOut(_Out):

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from yahtzee.errors import GameNotFoundError as GameNotFoundError  # raised here too
 from yahtzee.errors import StaleVersionError as StaleVersionError
-from yahtzee.game import Game, Mode, Result, Status
+from yahtzee.game import Game, Mode, Result, SeatKind, Status
 from yahtzee.log import Event
 from yahtzee.players import Difficulty
 
@@ -108,9 +108,15 @@ class Ending:
 
     @classmethod
     def of(cls, final: Game) -> Ending:
-        """The result and totals of the finished position ``final``."""
+        """The result and totals of the finished position ``final``. A table game (T6)
+        records the best total of its people as ``human_total`` and no computer total:
+        its ranking is in the log, and it never counts for the solo best or vs results."""
         result = final.result
         assert result is not None, "a final position is a finished game"
+        if result is Result.TABLE:
+            people = [c.total for c, k in zip(final.cards, final.seats, strict=True)
+                      if k is SeatKind.HUMAN]  # fmt: skip
+            return cls(result, max(people), None)
         computer = final.cards[1].total if len(final.cards) > 1 else None
         return cls(result, final.cards[0].total, computer)
 

@@ -172,6 +172,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             at TEXT NOT NULL
         )""",
     ),
+    # v4 (schema level 5, T1 多人同屏): a table game's mode and result.
+    (
+        """ALTER TABLE games DROP CONSTRAINT games_mode_check,
+            ADD CONSTRAINT games_mode_check CHECK (mode IN ('solo', 'vs_computer', 'table'))""",
+        """ALTER TABLE games DROP CONSTRAINT games_result_check,
+            ADD CONSTRAINT games_result_check
+                CHECK (result IN ('win', 'loss', 'draw', 'solo', 'table'))""",
+    ),
 )
 
 # Serialises migrations between processes (an arbitrary constant: "yahtzee" in ASCII).

@@ -19,9 +19,10 @@ The schema is one design in both backends, at the levels below; each backend's
    (PostgreSQL shipped this with level 1, its migration 1, and its heartbeat with level 4.)
 3. ``rate_buckets`` (the rate limits every process shares, F5) and ``server_processes``.
 4. Pruning also deletes games still *in progress* that never had a roll (issue 22.6).
+5. The ``table`` mode and result (T1, 多人同屏).
 
-SQLite's ``PRAGMA user_version`` counts levels 1–4 one by one; PostgreSQL's
-``schema_migrations`` counts 1 (levels 1 and 2), 2 (level 3) and 3 (level 4).
+SQLite's ``PRAGMA user_version`` counts levels 1–5 one by one; PostgreSQL's
+``schema_migrations`` counts 1 (levels 1 and 2), 2 (level 3), 3 (level 4) and 4 (level 5).
 """
 
 from __future__ import annotations

@@ -158,6 +158,23 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                 OR EXISTS (SELECT 1 FROM events WHERE game_id = OLD.id)
             BEGIN SELECT RAISE(ABORT, 'only an unplayed game can be deleted'); END""",
     ),
+    # v5 (T1, 多人同屏): a table game's mode and result. SQLite cannot alter a CHECK, so the
+    # stored CREATE TABLE text is edited in place (SQLite's documented way for a change
+    # every row already meets: https://sqlite.org/lang_altertable.html, "other kinds of
+    # table schema changes"); RESET re-reads the schema in this connection, and the
+    # table created and dropped bumps the schema cookie so every other connection does.
+    (
+        "PRAGMA writable_schema = ON",
+        """UPDATE sqlite_schema SET sql = replace(replace(sql,
+                'CHECK (mode IN (''solo'', ''vs_computer''))',
+                'CHECK (mode IN (''solo'', ''vs_computer'', ''table''))'),
+                'CHECK (result IN (''win'', ''loss'', ''draw'', ''solo''))',
+                'CHECK (result IN (''win'', ''loss'', ''draw'', ''solo'', ''table''))')
+            WHERE type = 'table' AND name = 'games'""",
+        "PRAGMA writable_schema = RESET",
+        "CREATE TABLE schema_cookie_bump (x)",
+        "DROP TABLE schema_cookie_bump",
+    ),
 )
 
 

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, StrictBool
 
+from yahtzee.errors import InvalidSeatsError
 from yahtzee.game import Mode
 from yahtzee.players import DEFAULT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category
@@ -26,6 +27,7 @@ from yahtzee.server.routers._common import (
 )
 from yahtzee.server.service import GameService
 from yahtzee.server.views import GameOut, HintOut, game_json, hint_json
+from yahtzee.table import parse_seats
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -41,11 +43,15 @@ class _Body(StrictBody):
 
 
 class NewGameIn(_Body):
-    """Which game to start. ``difficulty`` applies to vs games only; ``replace: true``
-    abandons the player's unfinished game (without it, 409 ``game_in_progress``, F2)."""
+    """Which game to start. ``difficulty`` applies to vs games only, ``seats`` to table
+    games only (T1: 2–6 of ``{"kind": "human", "name"}`` or ``{"kind": "computer",
+    "difficulty"}`` in playing order, at least one person, names unique; else 422
+    ``invalid_seats``); ``replace: true`` abandons the player's unfinished game (without
+    it, 409 ``game_in_progress``, F2)."""
 
     mode: ById[Mode]
     difficulty: ById[Difficulty] | None = None
+    seats: list[dict[str, Any]] | None = None
     replace: StrictBool = False
 
 
@@ -102,17 +108,27 @@ async def create_game(
     starting: StartingPlayer,
     svc: Service,
 ) -> JSONResponse:
-    """Start a solo or vs-computer game.
+    """Start a solo, vs-computer or table (多人同屏) game.
 
     While the player has an unfinished game this is refused with 409 ``game_in_progress``
     (its message names the saved game's mode and round) unless ``replace`` is true, which
     abandons that game (F2). ``difficulty`` defaults to ``expert`` in vs games and is
-    ignored (null) in solo games.
+    ignored (null) in solo and table games. A table needs ``seats`` (422 ``invalid_seats``
+    when they break T1); its computers seated before the first person play at once.
     """
     mode = body.mode
     difficulty = (body.difficulty or DEFAULT_DIFFICULTY) if mode is Mode.VS_COMPUTER else None
+    seats = None
+    if mode is Mode.TABLE:
+        seats = parse_seats(body.seats)
+    elif body.seats is not None:
+        raise InvalidSeatsError(
+            f"seats are for table games, not {mode.value}", "只有多人同屏的对局才设置座位。"
+        )
     player, charges = starting
-    loaded = await svc.new_game(player, mode, difficulty, replace=body.replace, charges=charges)
+    loaded = await svc.new_game(
+        player, mode, difficulty, seats=seats, replace=body.replace, charges=charges
+    )
     return JSONResponse(game_json(loaded), status_code=201)
 
 

@@ -1,0 +1,119 @@
+"""多人同屏: a table's seats as the players give them (T1) and its ranking at the end (T4).
+
+:func:`parse_seats` is the parse of the seats a new table game is started with (the JSON
+of ``POST /api/games``, the same shape a ``start`` event stores,
+:meth:`yahtzee.log.Seat.to_json` being the print): 2 to 6 seats in playing order, each a
+person with a name (:func:`yahtzee.names.parse_name`; unique in the game, compared without
+case) or a computer at one of the levels, at least one person. Anything else is one
+:class:`~yahtzee.errors.InvalidSeatsError` naming the seat and what is wrong with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from yahtzee.errors import InvalidNameError, InvalidSeatsError
+from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, SeatKind
+from yahtzee.log import Seat
+from yahtzee.names import parse_name
+from yahtzee.players import Difficulty
+
+_FIELDS = frozenset({"kind", "name", "difficulty"})
+
+
+_refuse = InvalidSeatsError
+
+
+def parse_seats(raw: object) -> tuple[Seat, ...]:
+    """The seats of a new table game, checked (T1); see the module docstring."""
+    if not isinstance(raw, Sequence) or isinstance(raw, str | bytes):
+        raise _refuse(f"seats must be a list, got {raw!r}", "座位应是一个列表。")
+    if not MIN_TABLE_SEATS <= len(raw) <= MAX_SEATS:
+        raise _refuse(
+            f"a table seats {MIN_TABLE_SEATS} to {MAX_SEATS}, not {len(raw)}",
+            f"一桌要有 {MIN_TABLE_SEATS} 到 {MAX_SEATS} 个座位（现在是 {len(raw)} 个）。",
+        )
+    seats = tuple(_seat(i, item) for i, item in enumerate(raw))
+    if all(s.kind is SeatKind.COMPUTER for s in seats):
+        raise _refuse("a table needs at least one person", "至少要有一位玩家（不能全是电脑）。")
+    seen: dict[str, int] = {}
+    for i, s in enumerate(seats):
+        if s.name is None:
+            continue
+        key = s.name.casefold()
+        if key in seen:
+            raise _refuse(
+                f"seats {seen[key] + 1} and {i + 1} are both named {s.name!r}",
+                f"第 {seen[key] + 1} 位和第 {i + 1} 位重名（{s.name}），请换一个名字。",
+            )
+        seen[key] = i
+    return seats
+
+
+def _seat(i: int, item: object) -> Seat:
+    n = i + 1
+    if not isinstance(item, Mapping) or not set(item) <= _FIELDS:
+        raise _refuse(
+            f"seat {n} must be {{kind, name | difficulty}}, got {item!r}",
+            f"第 {n} 个座位的格式不对。",
+        )
+    kind = item.get("kind")
+    if kind == SeatKind.HUMAN.value:
+        if item.get("difficulty") is not None:
+            raise _refuse(f"seat {n} is a person: no difficulty", f"第 {n} 位是玩家，不需要难度。")
+        try:
+            name = parse_name(item.get("name"))
+        except InvalidNameError as exc:
+            raise _refuse(f"seat {n}: {exc}", f"第 {n} 位的名字{_NAME_ZH[exc.reason]}") from None
+        return Seat(SeatKind.HUMAN, name=name)
+    if kind == SeatKind.COMPUTER.value:
+        if item.get("name") is not None:
+            raise _refuse(f"seat {n} is a computer: no name", f"第 {n} 位是电脑，不需要名字。")
+        level = item.get("difficulty")
+        if level not in {d.value for d in Difficulty}:
+            raise _refuse(
+                f"seat {n}: unknown difficulty {level!r}",
+                f"第 {n} 位电脑的难度不对（应是 入门、普通 或 高手）。",
+            )
+        assert isinstance(level, str)
+        return Seat(SeatKind.COMPUTER, difficulty=level)
+    raise _refuse(
+        f"seat {n}: kind must be human or computer, got {kind!r}",
+        f"第 {n} 个座位要么是玩家，要么是电脑。",
+    )
+
+
+_NAME_ZH = {
+    "type": "应是文字。",
+    "empty": "不能为空。",
+    "too_long": "太长了（最多 12 个字）。",
+    "invisible": "含有不可见的字符或控制字符。",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One line of a finished table's ranking (T4): seat ``seat`` with ``total`` points is
+    ``place``-th; equal totals share a place and the next place is skipped (1, 1, 3)."""
+
+    seat: int
+    total: int
+    place: int
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seat", "total", "place"}``."""
+        return {"seat": self.seat, "total": self.total, "place": self.place}
+
+
+def ranking(totals: Sequence[int]) -> tuple[Place, ...]:
+    """The seats by their ``totals``, highest first (equal totals: in seat order, sharing
+    a place)."""
+    order = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
+    return tuple(Place(i, totals[i], 1 + sum(t > totals[i] for t in totals)) for i in order)
+
+
+def place_of(totals: Sequence[int], seat: int) -> int:
+    """The place of ``seat`` in :func:`ranking`."""
+    return next(p.place for p in ranking(totals) if p.seat == seat)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from yahtzee.dice import DiceSource
 from yahtzee.errors import (
@@ -297,3 +298,29 @@ class Game:
         do it any more (F1, U6 changed), see :class:`yahtzee.log.RestartTurn`."""
         self._check_turn(None)
         return replace(self, dice=None, rolls_left=ROLLS_PER_TURN)
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One line of a finished table's ranking (T4): seat ``seat`` with ``total`` points is
+    ``place``-th; equal totals share a place and the next place is skipped (1, 1, 3)."""
+
+    seat: int
+    total: int
+    place: int
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seat", "total", "place"}``."""
+        return {"seat": self.seat, "total": self.total, "place": self.place}
+
+
+def ranking(totals: Sequence[int]) -> tuple[Place, ...]:
+    """The seats by their ``totals``, highest first (equal totals: in seat order, sharing
+    a place)."""
+    order = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
+    return tuple(Place(i, totals[i], 1 + sum(t > totals[i] for t in totals)) for i in order)
+
+
+def place_of(totals: Sequence[int], seat: int) -> int:
+    """The place of ``seat`` in :func:`ranking`."""
+    return next(p.place for p in ranking(totals) if p.seat == seat)

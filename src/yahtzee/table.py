@@ -1,4 +1,4 @@
-"""多人同屏: a table's seats as the players give them (T1) and its ranking at the end (T4).
+"""多人同屏: a table's seats as the players give them (T1).
 
 :func:`parse_seats` is the parse of the seats a new table game is started with (the JSON
 of ``POST /api/games``, the same shape a ``start`` event stores,
@@ -11,8 +11,6 @@ case) or a computer at one of the levels, at least one person. Anything else is 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from yahtzee.errors import InvalidNameError, InvalidSeatsError
 from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, SeatKind
@@ -91,29 +89,3 @@ _NAME_ZH = {
     "too_long": "太长了（最多 12 个字）。",
     "invisible": "含有不可见的字符或控制字符。",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """One line of a finished table's ranking (T4): seat ``seat`` with ``total`` points is
-    ``place``-th; equal totals share a place and the next place is skipped (1, 1, 3)."""
-
-    seat: int
-    total: int
-    place: int
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"seat", "total", "place"}``."""
-        return {"seat": self.seat, "total": self.total, "place": self.place}
-
-
-def ranking(totals: Sequence[int]) -> tuple[Place, ...]:
-    """The seats by their ``totals``, highest first (equal totals: in seat order, sharing
-    a place)."""
-    order = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
-    return tuple(Place(i, totals[i], 1 + sum(t > totals[i] for t in totals)) for i in order)
-
-
-def place_of(totals: Sequence[int], seat: int) -> int:
-    """The place of ``seat`` in :func:`ranking`."""
-    return next(p.place for p in ranking(totals) if p.seat == seat)

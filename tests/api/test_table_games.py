@@ -231,3 +231,84 @@ def test_t3_restart_keeps_the_same_seats(api: Api) -> None:
     assert again["id"] != game["id"]
     assert again["seats"] == game["seats"]
     assert api.get(game["id"])["status"] == "abandoned"
+
+
+def _finished_table(api: Api, seats: list[dict[str, Any]], seed: int) -> dict[str, Any]:
+    game = _table(api, seats)
+    rng = random.Random(seed)
+    while game["status"] == "in_progress":
+        game = _play_turn(api, game, rng)
+    return game
+
+
+PAIR_AND_NOVICE = [
+    {"kind": "human", "name": "a"},
+    {"kind": "human", "name": "b"},
+    {"kind": "computer", "difficulty": "novice"},
+]
+
+
+def test_t5_the_meter_gives_every_seat_its_chance_of_first_place(api: Api) -> None:
+    """Before any move a person and two 高手 are a third each, a person and five 高手 a
+    sixth each (T5's symmetry values); mid-game the figures still sum to 1."""
+    expert = {"kind": "computer", "difficulty": "expert"}
+    game = _table(api, [{"kind": "human", "name": "a"}, expert, expert])
+    meter = api.client.get(f"/api/games/{game['id']}/meter").json()
+    assert meter["win_probabilities"] == pytest.approx([1 / 3] * 3, abs=1e-4)
+    assert meter["seat"] == 0
+    game = _table(api, [{"kind": "human", "name": "a"}, *[expert] * 5], replace=True)
+    meter = api.client.get(f"/api/games/{game['id']}/meter").json()
+    assert meter["win_probabilities"] == pytest.approx([1 / 6] * 6, abs=1e-4)
+    game = _table(api, PAIR_AND_NOVICE, replace=True)
+    rng = random.Random(1)
+    for _ in range(4):
+        game = _play_turn(api, game, rng)
+    game = api.roll(game)
+    meter = api.client.get(f"/api/games/{game['id']}/meter").json()
+    assert meter["seat"] == game["turn"]
+    assert abs(sum(meter["win_probabilities"]) - 1) <= 0.001
+    assert meter["win_probability"] == meter["win_probabilities"][game["turn"]]
+
+
+def test_t6_review_any_persons_seat_and_table_records_apart(api: Api) -> None:
+    game = _finished_table(api, PAIR_AND_NOVICE, 7)
+    gid = game["id"]
+    first = api.client.get(f"/api/games/{gid}/review")
+    assert first.status_code == 200, first.text
+    review = first.json()
+    assert review["seat"] == 0
+    assert review["mode"] == "table"
+    assert [s["name"] for s in review["seats"]] == ["a", "b", None]
+    assert [s["final_score"] for s in review["seats"]] == [s["total"] for s in game["seats"]]
+    places = {p["seat"]: p["place"] for p in game["ranking"]}
+    assert [s["place"] for s in review["seats"]] == [places[i] for i in range(3)]
+    assert len(review["timeline"]) == 14
+    for point in review["timeline"]:
+        chances = point["win_probabilities"]
+        assert len(chances) == 3
+        assert abs(sum(chances) - 1) <= 0.001
+        assert point["win_probability"] == chances[0]
+    top = max(s["total"] for s in game["seats"])
+    winners = [i for i, s in enumerate(game["seats"]) if s["total"] == top]
+    assert review["timeline"][-1]["win_probabilities"] == pytest.approx(
+        [1 / len(winners) if i in winners else 0 for i in range(3)], abs=1e-4
+    )
+    second = api.client.get(f"/api/games/{gid}/review", params={"seat": 1}).json()
+    assert second["seat"] == 1
+    assert second["final_score"] == game["seats"][1]["total"]
+    assert second["timeline"][5]["win_probability"] == review["timeline"][5]["win_probabilities"][1]
+    for bad in (2, 5):
+        r = api.client.get(f"/api/games/{gid}/review", params={"seat": bad})
+        assert (r.status_code, error_code(r)) == (422, "invalid_seats")
+    # The lobby's recent game and 统计, apart from solo and vs.
+    recent = api.client.get("/api/records").json()["recent"][0]
+    assert (recent["mode"], recent["seats"]) == ("table", 3)
+    assert recent["place"] == min(places[0], places[1])
+    stats = api.client.get("/api/stats").json()
+    assert stats["table"]["games"] == 1
+    people = {p["name"]: p for p in stats["table"]["people"]}
+    assert set(people) == {"a", "b"}
+    assert people["a"]["places"] == {str(places[0]): 1}
+    assert people["b"]["mean"] == game["seats"][1]["total"]
+    assert stats["solo"]["games"] == 0
+    assert all(v["games"] == 0 for v in stats["vs"].values())

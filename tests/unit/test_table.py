@@ -9,10 +9,10 @@ import pytest
 from yahtzee import log
 from yahtzee.dice import SeededDice
 from yahtzee.errors import IllegalMoveError, InvalidSeatsError, WrongPlayerError
-from yahtzee.game import Game, Mode, Result, SeatKind, check_seats
+from yahtzee.game import Game, Mode, Place, Result, SeatKind, check_seats, place_of, ranking
 from yahtzee.players import get_player
 from yahtzee.rules import Category
-from yahtzee.table import Place, parse_seats, place_of, ranking
+from yahtzee.table import parse_seats
 from yahtzee.turn import play_turn
 
 H, C = SeatKind.HUMAN, SeatKind.COMPUTER

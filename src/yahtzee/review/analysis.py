@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from yahtzee import log
-from yahtzee.errors import CorruptLogError, NotReviewableError
+from yahtzee.errors import CorruptLogError, InvalidSeatsError, NotReviewableError
 from yahtzee.game import Game, Mode, SeatKind
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard
 from yahtzee.solver import ValueTable, load_table, state_of
@@ -198,12 +198,33 @@ class PlayerReview:
 
 @dataclass(frozen=True, slots=True)
 class GameReview:
-    """The whole game: the human's side, and the computer's in a vs game."""
+    """The whole game: the reviewed person's side (``human``: seat 0 in solo and vs, at a
+    table the seat asked for), the computer's in a vs game, and every seat's (``seats``,
+    in playing order, with its kind, the name of its model — ``expert`` for a person, T5 —
+    and its person's name)."""
 
     mode: Mode
     difficulty: str | None
     human: PlayerReview
     computer: PlayerReview | None
+    seats: tuple[PlayerReview, ...] = ()
+    kinds: tuple[SeatKind, ...] = ()
+    models: tuple[str, ...] = ()
+    names: tuple[str | None, ...] = ()
+
+    def of_seat(self, seat: int) -> GameReview:
+        """This review with seat ``seat`` (a person's) as the reviewed side (T6)."""
+        if not 0 <= seat < len(self.seats):
+            raise InvalidSeatsError(
+                f"there is no seat {seat} in a game of {len(self.seats)}",
+                f"这局没有第 {seat + 1} 个座位。",
+            )
+        if self.kinds[seat] is not SeatKind.HUMAN:
+            raise InvalidSeatsError(
+                f"seat {seat} is a computer: only people are reviewed",
+                f"第 {seat + 1} 位是电脑：复盘只看玩家的决定。",
+            )
+        return replace(self, human=self.seats[seat])
 
 
 def box_choices(card: Scorecard, dice: Dice, table: ValueTable) -> tuple[Choice, ...]:
@@ -411,9 +432,23 @@ def review_events(events: Iterable[log.Event], table: ValueTable | None = None) 
         # a hint spends a hint and changes nothing else here
     if not state.is_over:
         raise NotReviewableError("the game is still in progress: review it once it is over")
-    results = [side.result(state.card(side.seat)) for side in sides]
-    computer = next(
-        (r for r, kind in zip(results, state.seats, strict=True) if kind is SeatKind.COMPUTER),
-        None,
+    results = tuple(side.result(state.card(side.seat)) for side in sides)
+    people = [i for i, kind in enumerate(state.seats) if kind is SeatKind.HUMAN]
+    computer = None
+    if first.mode is not Mode.TABLE:
+        computer = next(
+            (r for r, kind in zip(results, state.seats, strict=True) if kind is SeatKind.COMPUTER),
+            None,
+        )
+    models = tuple(s.difficulty or "expert" for s in first.seats)
+    names = tuple(s.name for s in first.seats)
+    return GameReview(
+        first.mode,
+        first.difficulty,
+        results[people[0]],
+        computer,
+        results,
+        state.seats,
+        models,
+        names,
     )
-    return GameReview(first.mode, first.difficulty, results[0], computer)

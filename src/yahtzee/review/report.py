@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from yahtzee.game import Mode
+from yahtzee.game import Mode, SeatKind
 from yahtzee.review.analysis import GameReview
+from yahtzee.review.winprob import table_timeline
 from yahtzee.review.winprob import timeline as win_timeline
 
 
-def review_json(review: GameReview, game_id: str) -> dict[str, Any]:
-    """The review object (see docs/api.md), the same for the API and ``yahtzee review``.
+def review_json(
+    review: GameReview,
+    game_id: str,
+    seat_chances: Sequence[Sequence[float]] | None = None,
+) -> dict[str, Any]:
+    """The review object (see docs/api.md) of the reviewed seat (``review.human``), the same
+    for the API and ``yahtzee review``.
 
     A vs game's timeline carries the human's chance to win before round 1 and after each
     of the 13 rounds (:func:`yahtzee.review.winprob.timeline`: a vs review's costly part).
+    A table's carries every seat's chance of first place at those points (T5,
+    :func:`yahtzee.review.winprob.table_timeline`), the reviewed seat's as its
+    ``win_probability``; ``seat_chances`` passes them in when they are already known (the
+    server reviews every person of a table from one timeline).
     """
     human = review.human
     timeline: list[dict[str, Any]] = [
@@ -23,8 +34,29 @@ def review_json(review: GameReview, game_id: str) -> dict[str, Any]:
         chances = win_timeline(human.turn_cards, review.computer.turn_cards, review.difficulty)
         for point, p in zip(timeline, chances, strict=True):
             point["win_probability"] = round(p, 4)
+    if review.mode is Mode.TABLE and seat_chances is None:
+        seat_chances = table_timeline([s.turn_cards for s in review.seats], review.models)
+    if seat_chances is not None:
+        for point, chances in zip(timeline, seat_chances, strict=True):
+            point["win_probability"] = round(chances[human.seat], 4)
+            point["win_probabilities"] = [round(c, 4) for c in chances]
+    totals = [s.final_score for s in review.seats]
     out: dict[str, Any] = {
         "game_id": game_id,
+        "seat": human.seat,
+        "seats": [
+            {
+                "index": i,
+                "kind": kind.value,
+                "name": name,
+                "difficulty": None if kind is SeatKind.HUMAN else model,
+                "final_score": total,
+                "place": 1 + sum(t > total for t in totals),
+            }
+            for i, (kind, model, name, total) in enumerate(
+                zip(review.kinds, review.models, review.names, totals, strict=True)
+            )
+        ],
         "mode": review.mode.value,
         "difficulty": review.difficulty,
         "start_value": round(human.start_value, 4),

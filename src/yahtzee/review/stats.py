@@ -65,6 +65,30 @@ class FinishedGame:
     human_total: int
     card: Scorecard
     accuracy: float | None
+    people: tuple[TablePerson, ...] = ()
+    """A table game's people (T6); empty for solo and vs games."""
+
+
+@dataclass(frozen=True, slots=True)
+class TablePerson:
+    """A person of a finished table game: the name typed, the total and the place
+    (equal totals share one, T4), at a table of ``seats``."""
+
+    name: str | None
+    total: int
+    place: int
+    seats: int
+
+
+def table_people(
+    seats: Sequence[tuple[str | None, bool]], totals: Sequence[int]
+) -> tuple[TablePerson, ...]:
+    """The people of a finished table: ``seats`` are (name, is a person) in order."""
+    return tuple(
+        TablePerson(name, total, 1 + sum(t > total for t in totals), len(totals))
+        for (name, person), total in zip(seats, totals, strict=True)
+        if person
+    )
 
 
 def _bin_of(total: int) -> int:
@@ -134,10 +158,38 @@ def stats_json(games: Sequence[FinishedGame]) -> dict[str, Any]:
             "draws": sum(g.result is Result.DRAW for g in played),
             "mean": _mean([g.human_total for g in played]),
         }
+    out["table"] = table_stats([g for g in games if g.mode is Mode.TABLE])
+    apart = [g for g in games if g.mode is not Mode.TABLE]  # T6: table games count apart
     for c in CATEGORIES:
-        points = [float(g.card[c] or 0) for g in games]
+        points = [float(g.card[c] or 0) for g in apart]
         out["boxes"][c.value] = {
             "mean": _mean(points),
             "expert_mean": round(ref.box_means[c.value], 2),
         }
     return out
+
+
+def table_stats(games: Sequence[FinishedGame]) -> dict[str, Any]:
+    """T6: finished table games, apart from solo and vs: how many, and per person name
+    (as typed) the games, each place's count and the mean total."""
+    by_name: dict[str, list[TablePerson]] = {}
+    for g in games:
+        for person in g.people:
+            if person.name is not None:
+                by_name.setdefault(person.name, []).append(person)
+    return {
+        "games": len(games),
+        "people": [
+            {
+                "name": name,
+                "games": len(played),
+                "places": {
+                    str(p): sum(q.place == p for q in played)
+                    for p in sorted({q.place for q in played})
+                },
+                "wins": sum(q.place == 1 for q in played),
+                "mean": _mean([q.total for q in played]),
+            }
+            for name, played in sorted(by_name.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        ],
+    }

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from yahtzee.game import Mode
+from yahtzee.game import Mode, SeatKind
 from yahtzee.players import Difficulty
 from yahtzee.rules import Category
 
@@ -53,7 +53,12 @@ class TimelinePointOut(BaseModel):
     round: int = Field(ge=0, le=13)
     expected_final: float
     win_probability: float | None = Field(
-        default=None, description="vs games: P(win) + P(draw)/2 for the human"
+        default=None,
+        description="vs games: P(win) + P(draw)/2 for the human; table games: the reviewed "
+        "seat's chance of first place (ties split evenly, T5)",
+    )
+    win_probabilities: list[float] | None = Field(
+        default=None, description="table games: every seat's chance of first place (T5)"
     )
 
 
@@ -67,10 +72,23 @@ class ComputerReviewOut(BaseModel):
     counts: dict[str, int]
 
 
+class ReviewSeatOut(BaseModel):
+    """One seat of the reviewed game (the review page's seat switcher, T6)."""
+
+    index: int
+    kind: SeatKind
+    name: str | None
+    difficulty: Difficulty | None
+    final_score: int
+    place: int = Field(ge=1, le=6, description="equal totals share a place (T4)")
+
+
 class ReviewOut(BaseModel):
     """A finished game reviewed by the expert (L1-L4)."""
 
     game_id: str
+    seat: int = Field(ge=0, le=5, description="the reviewed person's seat (T6)")
+    seats: list[ReviewSeatOut]
     mode: Mode
     difficulty: Difficulty | None
     start_value: float
@@ -132,12 +150,30 @@ class BoxStatsOut(BaseModel):
     expert_mean: float
 
 
+class TablePersonStatsOut(BaseModel):
+    """One person's table games (T6), by the name typed at the table."""
+
+    name: str
+    games: int
+    places: dict[str, int] = Field(description="place ('1'..'6') -> games ending there")
+    wins: int = Field(description="games in first place (shared ones too)")
+    mean: float | None
+
+
+class TableStatsOut(BaseModel):
+    """Finished table games (多人同屏), counted apart from solo and vs games (T6)."""
+
+    games: int
+    people: list[TablePersonStatsOut] = Field(description="most games first")
+
+
 class StatsOut(BaseModel):
-    """This browser's stats (L5)."""
+    """This browser's stats (L5); the boxes' means are over solo and vs games."""
 
     solo: SoloStatsOut
     vs: dict[str, VsStatsOut]
     boxes: dict[str, BoxStatsOut]
+    table: TableStatsOut
 
 
 class MeterOut(BaseModel):
@@ -145,5 +181,12 @@ class MeterOut(BaseModel):
 
     expected_final: float = Field(description="points on the card + the solver's value now")
     win_probability: float | None = Field(
-        description="vs games: P(win) + P(draw)/2 for the human; null in solo games"
+        description="vs games: P(win) + P(draw)/2 for the human; table games: the chance "
+        "of first place of ``seat``; null in solo games"
+    )
+    seat: int | None = Field(
+        default=None, description="table games: the seat reckoned for (the person on turn)"
+    )
+    win_probabilities: list[float] | None = Field(
+        default=None, description="table games: every seat's chance of first place (T5)"
     )

@@ -9,14 +9,21 @@ version only guards against a stale entry). The analysis itself lives in
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any
 
-from yahtzee.errors import AbandonedGameError, GameNotFoundError, NotReviewableError
-from yahtzee.game import Status
+from yahtzee.errors import (
+    AbandonedGameError,
+    GameNotFoundError,
+    InvalidSeatsError,
+    NotReviewableError,
+)
+from yahtzee.game import Mode, SeatKind, Status
 from yahtzee.log import Event
 from yahtzee.lru import LruCache
 from yahtzee.review import review_events, review_json
-from yahtzee.review.stats import FinishedGame, stats_json
+from yahtzee.review.stats import FinishedGame, TablePerson, stats_json, table_people
+from yahtzee.review.winprob import table_timeline
 from yahtzee.rules import Scorecard
 from yahtzee.storage import Storage
 
@@ -29,14 +36,17 @@ class ReviewService:
 
     def __init__(self, storage: Storage, cache_size: int = CACHE_SIZE) -> None:
         self.storage = storage
-        self._cache: LruCache[tuple[str, int], dict[str, Any]] = LruCache(cache_size)
-        # game id -> (final card, accuracy): what the stats need of each finished game.
-        self._summaries: LruCache[str, tuple[Scorecard, float]] = LruCache(SUMMARY_CACHE_SIZE)
+        self._cache: LruCache[tuple[str, int], _Reviewed] = LruCache(cache_size)
+        # game id -> what the stats and the lobby need of each finished game.
+        self._summaries: LruCache[str, Summary] = LruCache(SUMMARY_CACHE_SIZE)
 
-    async def review(self, player_id: str, game_id: str) -> dict[str, Any]:
-        """The review object; 404 for another player's or an unknown game, 409 unless
-        the game is finished. The log is read on the event loop (where the database
-        pool lives); the analysis, which takes a while for a vs game, runs in a thread."""
+    async def review(self, player_id: str, game_id: str, seat: int | None = None) -> dict[str, Any]:
+        """The review object of ``seat`` (T6: any person's seat; by default the first
+        person's: solo and vs keep theirs); 404 for another player's or an unknown game,
+        409 unless the game is finished, 422 ``invalid_seats`` for a computer's or a missing
+        seat. The log is read on the event loop (where the database pool lives); the
+        analysis, which takes a while for a vs or table game, runs in a thread, once for
+        every seat of the game."""
         stored = await self.storage.get_game(game_id)
         if stored is None or stored.player_id != player_id:
             raise GameNotFoundError(f"no game {game_id} for this player")
@@ -46,14 +56,15 @@ class ReviewService:
             raise NotReviewableError(f"game {game_id} is still in progress")
         key = (game_id, stored.version)
         hit = self._cache.get(key)
-        if hit is not None:
-            return hit
-        events = await self.storage.events(game_id)
-        out = await asyncio.to_thread(_compute, events, game_id)
-        self._cache.put(key, out)
-        return out
+        if hit is None:
+            events = await self.storage.events(game_id)
+            hit = await asyncio.to_thread(_compute, events, game_id)
+            self._cache.put(key, hit)
+        return hit.of_seat(seat)
 
-    async def _summary(self, game_id: str) -> tuple[Scorecard, float]:
+    async def summary(self, game_id: str) -> Summary:
+        """What the stats and the lobby's recent games need of finished game ``game_id``
+        (analysed once per process, in a thread)."""
         hit = self._summaries.get(game_id)
         if hit is not None:
             return hit
@@ -67,24 +78,81 @@ class ReviewService:
         analysed once per process, in a thread (not on the event loop)."""
         games = []
         for game in await self.storage.finished_games(player_id):
-            card, accuracy = await self._summary(game.id)
+            summary = await self.summary(game.id)
             games.append(
                 FinishedGame(
                     mode=game.mode,
                     difficulty=game.difficulty,
                     result=game.result,
                     human_total=game.human_total,
-                    card=card,
-                    accuracy=accuracy,
+                    card=summary.card,
+                    accuracy=summary.accuracy,
+                    people=summary.people,
                 )
             )
         return stats_json(games)
 
 
-def _compute(events: list[Event], game_id: str) -> dict[str, Any]:
-    return review_json(review_events(events), game_id)
+@dataclass(frozen=True, slots=True)
+class _Reviewed:
+    """A finished game's review objects, one per person's seat (the first is the
+    default), all computed together: a table's timeline is the same for every seat."""
+
+    by_seat: dict[int, dict[str, Any]]
+    default: int
+
+    def of_seat(self, seat: int | None) -> dict[str, Any]:
+        if seat is None:
+            return self.by_seat[self.default]
+        out = self.by_seat.get(seat)
+        if out is None:
+            raise InvalidSeatsError(
+                f"seat {seat} is not a person's seat of this game",
+                f"第 {seat + 1} 位不是这局的玩家座位，无法复盘。"
+                if seat >= 0
+                else "座位号不正确。",
+            )
+        return out
 
 
-def _summarise(events: list[Event]) -> tuple[Scorecard, float]:
-    human = review_events(events).human
-    return human.turn_cards[-1], human.accuracy
+def _compute(events: list[Event], game_id: str) -> _Reviewed:
+    review = review_events(events)
+    if review.mode is Mode.TABLE:
+        seats = table_timeline([s.turn_cards for s in review.seats], review.models)
+        people = [i for i, kind in enumerate(review.kinds) if kind is SeatKind.HUMAN]
+        by_seat = {i: review_json(review.of_seat(i), game_id, seat_chances=seats) for i in people}
+        return _Reviewed(by_seat, people[0])
+    return _Reviewed({0: review_json(review, game_id)}, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A finished game in short: the (first) person's final card and accuracy, and a
+    table's people with their places (T6)."""
+
+    card: Scorecard
+    accuracy: float
+    people: tuple[TablePerson, ...] = ()
+
+    @property
+    def best_place(self) -> int | None:
+        """A table's best place of a person (the lobby's 「第 2 名」), else ``None``."""
+        return min((p.place for p in self.people), default=None)
+
+    @property
+    def seats(self) -> int | None:
+        """A table's number of seats, else ``None``."""
+        return self.people[0].seats if self.people else None
+
+
+def _summarise(events: list[Event]) -> Summary:
+    review = review_events(events)
+    human = review.human
+    people: tuple[TablePerson, ...] = ()
+    if review.mode is Mode.TABLE:
+        seats = [
+            (name, kind is SeatKind.HUMAN)
+            for name, kind in zip(review.names, review.kinds, strict=True)
+        ]
+        people = table_people(seats, [s.final_score for s in review.seats])
+    return Summary(human.turn_cards[-1], human.accuracy, people)

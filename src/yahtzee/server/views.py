@@ -9,19 +9,19 @@ instead, and the models forbid undocumented fields, so the two cannot drift apar
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
-from yahtzee.game import Mode, Result, SeatKind, Status
+from yahtzee.game import Mode, Result, SeatKind, Status, ranking
 from yahtzee.players import Difficulty
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, needs_zero_confirmation
 from yahtzee.server.explain import Advice
 from yahtzee.server.game_view import GameView, options_for
 from yahtzee.storage import Records
-from yahtzee.table import ranking
 
 
 def dump_json(content: Any) -> bytes:
@@ -148,8 +148,14 @@ def hint_json(advice: Advice, loaded: GameView) -> dict[str, Any]:
     }
 
 
-def records_json(records: Records, current: GameView | None = None) -> dict[str, Any]:
-    """``GET /api/records``; ``current`` is the player's unfinished game, if any."""
+def records_json(
+    records: Records,
+    current: GameView | None = None,
+    tables: Mapping[str, tuple[int, int]] | None = None,
+) -> dict[str, Any]:
+    """``GET /api/records``; ``current`` is the player's unfinished game, if any;
+    ``tables`` gives each recent table game's (seats, best place of a person) (T6)."""
+    tables = tables or {}
     return {
         "best_score": records.best_score,
         "wins": records.wins,
@@ -165,6 +171,8 @@ def records_json(records: Records, current: GameView | None = None) -> dict[str,
                 "human_total": r.human_total,
                 "computer_total": r.computer_total,
                 "result": r.result.value,
+                "seats": tables[r.id][0] if r.id in tables else None,
+                "place": tables[r.id][1] if r.id in tables else None,
             }
             for r in records.recent
         ],
@@ -348,9 +356,13 @@ class RecentGameOut(_Out):
     finished_at: str
     mode: Mode
     difficulty: Difficulty | None
-    human_total: int
+    human_total: int = Field(description="a table game: the best total of its people")
     computer_total: int | None
     result: Result
+    seats: int | None = Field(description="a table game's seats (T6); null otherwise")
+    place: int | None = Field(
+        description="a table game's best place of a person (「第 2 名」); null otherwise"
+    )
 
 
 class RecordsOut(_Out):

@@ -1,17 +1,18 @@
-"""Table win-probability benchmark (T5): a 6-seat review's timeline and the live meter.
+"""Table review and meter benchmark (T5): a 6-seat review and the live meter.
 
-Seeded 6-seat tables (three people, played by 普通, and a 高手, a 普通 and an 入门 computer;
-no seat looks at another's card, so each seat is its own seeded game) are played out, then:
+Seeded 6-seat tables (three people, played by 普通, and a 高手, a 普通 and an 入门 computer)
+are played to the end as one log each (:mod:`yahtzee.log` events, as the server stores
+them), then:
 
-* **review** (wall clock, and ``review_cpu``: the process's CPU time, less at the mercy
-  of a shared machine's load): what a 6-seat review computes — one person's decisions judged
-  (:func:`yahtzee.review.review_events`) and every seat's chance of first place before
-  round 1 and after each round (:func:`yahtzee.review.winprob.table_timeline`);
-* **meter**: the live meter at every roll of every seat, in the table's playing order
-  (:func:`yahtzee.review.winprob.live_table_chances`: the seat on turn from its dice, the
-  others at their turn's start).
+* **review**: what the server computes on a 6-seat game's first review request
+  (:func:`yahtzee.server.reviews.compute_review`: every seat's decisions judged, every
+  seat's chance of first place before round 1 and after each round, the review object of
+  each person's seat), wall clock and the process's CPU time (``review_cpu``: less at the
+  mercy of a shared machine's load);
+* **meter**: ``GET /api/games/{id}/meter``'s work (:func:`yahtzee.review.live.live_meter`)
+  after every roll of every seat, in playing order.
 
-One process, as a server worker would run them: the caches warm up over the games (the
+One process, as a server worker would run them: the caches warm up over the tables (the
 first review in a process also reads the moments file, a second or so, left out of the
 medians by a warm-up table). Medians (and p90, max) in ms. ``--quick`` plays two tables (the
 test suite's smoke run); ``--json`` prints one JSON object.
@@ -30,78 +31,73 @@ from typing import Any
 
 from yahtzee import log
 from yahtzee.dice import SeededDice
+from yahtzee.game import Mode, SeatKind
 from yahtzee.players import get_player
-from yahtzee.review import review_events
-from yahtzee.review.selfplay import play_log
-from yahtzee.review.winprob import live_table_chances, table_timeline
-from yahtzee.rules import Dice
+from yahtzee.review.live import live_meter
+from yahtzee.server.reviews import compute_review
 from yahtzee.solver import load_table
+from yahtzee.turn import play_turn
 
 SEATS = (
-    ("person", "intermediate"),
+    ("human", "intermediate"),
     ("computer", "expert"),
-    ("person", "intermediate"),
+    ("human", "intermediate"),
     ("computer", "intermediate"),
-    ("person", "intermediate"),
+    ("human", "intermediate"),
     ("computer", "novice"),
 )
 """Who sits where: (kind, the level that plays it). People are modelled as the expert."""
 
 
-def _table(seed: int, seats: int) -> tuple[list[list[log.Event]], list[str]]:
-    """Each seat's log of one seeded table, and each seat's model."""
-    logs, models = [], []
-    for i, (kind, level) in enumerate(SEATS[:seats]):
-        log, _ = play_log(get_player(level, random.Random(seed + i)), SeededDice(seed * 10 + i))
-        logs.append(log)
-        models.append("expert" if kind == "person" else level)
-    return logs, models
-
-
-def _rolls(events: list[log.Event]) -> list[list[tuple[Dice, int]]]:
-    """Per turn, the dice after each roll and the rolls left then."""
-    turns: list[list[tuple[Dice, int]]] = [[]]
-    faces: list[int] = []
-    for e in events:
-        if isinstance(e, log.Roll):
-            fresh = iter(e.faces)
-            faces = [f if h else next(fresh) for f, h in zip(faces or [0] * 5, e.hold, strict=True)]
-            turns[-1].append((Dice.of(tuple(faces)), 2 - len(turns[-1])))
-        elif isinstance(e, log.Score):
-            turns.append([])
-            faces = []
-    return turns[:-1]
+def table_log(seed: int, seats: int) -> list[log.Event]:
+    """One seeded table game, start to end, as its event log."""
+    layout = SEATS[:seats]
+    start = log.Start(
+        Mode.TABLE,
+        tuple(
+            log.Seat(SeatKind.HUMAN, name=f"玩家{i}")
+            if kind == "human"
+            else log.Seat(SeatKind.COMPUTER, difficulty=level)
+            for i, (kind, level) in enumerate(layout)
+        ),
+    )
+    players = [get_player(level, random.Random(seed + i)) for i, (_, level) in enumerate(layout)]
+    dice = SeededDice(seed)
+    events: list[log.Event] = [start]
+    game = start.game()
+    while not game.is_over:
+        turn = play_turn(game, players[game.turn], dice)
+        events.extend(step.event for step in turn.steps)
+        game = turn.state
+    return events
 
 
 def bench(tables: int, seats: int) -> dict[str, Any]:
     """Play ``tables`` tables; time their reviews and every meter call (ms)."""
     table = load_table()
+    models = [level if kind == "computer" else "expert" for kind, level in SEATS[:seats]]
     review_ms: list[float] = []
-    meter_ms: list[float] = []
     review_cpu: list[float] = []
+    meter_ms: list[float] = []
     for t in range(tables + 1):  # table 0 warms up (reads the moments file)
-        logs, models = _table(1000 + 10 * t, seats)
-        # The other seats' cards round by round (a review folds the log once for them;
-        # only the reviewed person's decisions are judged, and that is timed).
-        cards = [review_events(log, table).human.turn_cards for log in logs[1:]]
+        events = table_log(1000 + 10 * t, seats)
         start, cpu = time.perf_counter(), time.process_time()
-        person = review_events(logs[0], table)
-        cards.insert(0, person.human.turn_cards)
-        timeline = table_timeline(cards, models, table)
+        reviewed = compute_review(events, f"bench-{t}")
         if t:
             review_ms.append(1000 * (time.perf_counter() - start))
             review_cpu.append(1000 * (time.process_time() - cpu))
-        assert len(timeline) == 14
-        rolls = [_rolls(log) for log in logs]
-        for rnd in range(13):
-            for seat in range(seats):
-                for dice, rolls_left in rolls[seat][rnd]:
-                    now = [cards[i][rnd + 1 if i < seat else rnd] for i in range(seats)]
-                    start = time.perf_counter()
-                    chances = live_table_chances(now, models, seat, dice, rolls_left, table)
-                    if t:
-                        meter_ms.append(1000 * (time.perf_counter() - start))
-                    assert abs(sum(chances) - 1.0) < 1e-6
+        assert len(reviewed.by_seat) == sum(kind == "human" for kind, _ in SEATS[:seats])
+        first = events[0]
+        assert isinstance(first, log.Start)
+        game = first.game()
+        for event in events[1:]:
+            game = log.apply(game, event)
+            if isinstance(event, log.Roll):
+                start = time.perf_counter()
+                meter = live_meter(game, None, table, models)
+                if t:
+                    meter_ms.append(1000 * (time.perf_counter() - start))
+                assert abs(sum(meter["win_probabilities"]) - 1.0) <= 0.001
     return {
         "tables": tables,
         "seats": seats,

@@ -36,7 +36,7 @@ class ReviewService:
 
     def __init__(self, storage: Storage, cache_size: int = CACHE_SIZE) -> None:
         self.storage = storage
-        self._cache: LruCache[tuple[str, int], _Reviewed] = LruCache(cache_size)
+        self._cache: LruCache[tuple[str, int], Reviewed] = LruCache(cache_size)
         # game id -> what the stats and the lobby need of each finished game.
         self._summaries: LruCache[str, Summary] = LruCache(SUMMARY_CACHE_SIZE)
 
@@ -58,7 +58,7 @@ class ReviewService:
         hit = self._cache.get(key)
         if hit is None:
             events = await self.storage.events(game_id)
-            hit = await asyncio.to_thread(_compute, events, game_id)
+            hit = await asyncio.to_thread(compute_review, events, game_id)
             self._cache.put(key, hit)
         return hit.of_seat(seat)
 
@@ -94,7 +94,7 @@ class ReviewService:
 
 
 @dataclass(frozen=True, slots=True)
-class _Reviewed:
+class Reviewed:
     """A finished game's review objects, one per person's seat (the first is the
     default), all computed together: a table's timeline is the same for every seat."""
 
@@ -102,6 +102,7 @@ class _Reviewed:
     default: int
 
     def of_seat(self, seat: int | None) -> dict[str, Any]:
+        """The review object of ``seat`` (``None``: the default seat's)."""
         if seat is None:
             return self.by_seat[self.default]
         out = self.by_seat.get(seat)
@@ -115,14 +116,15 @@ class _Reviewed:
         return out
 
 
-def _compute(events: list[Event], game_id: str) -> _Reviewed:
+def compute_review(events: list[Event], game_id: str) -> Reviewed:
+    """Every review object of a finished game (what one cache entry holds)."""
     review = review_events(events)
     if review.mode is Mode.TABLE:
         seats = table_timeline([s.turn_cards for s in review.seats], review.models)
         people = [i for i, kind in enumerate(review.kinds) if kind is SeatKind.HUMAN]
         by_seat = {i: review_json(review.of_seat(i), game_id, seat_chances=seats) for i in people}
-        return _Reviewed(by_seat, people[0])
-    return _Reviewed({0: review_json(review, game_id)}, 0)
+        return Reviewed(by_seat, people[0])
+    return Reviewed({0: review_json(review, game_id)}, 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,11 @@ GAME_FIELDS = {
     "result",
     "new_record",
     "daily",
+    # T2: every game's one shape (the fields above are kept for solo and vs)
+    "seats",
+    "turn",
+    "computer_turns",
+    "ranking",
 }
 
 

@@ -312,3 +312,10 @@ def test_t6_review_any_persons_seat_and_table_records_apart(api: Api) -> None:
     assert people["b"]["mean"] == game["seats"][1]["total"]
     assert stats["solo"]["games"] == 0
     assert all(v["games"] == 0 for v in stats["vs"].values())
+
+
+def test_f2_a_table_in_progress_is_named_when_another_game_starts(api: Api) -> None:
+    _table(api, FAMILY)
+    r = api.client.post("/api/games", json={"mode": "solo"})
+    assert (r.status_code, error_code(r)) == (409, "game_in_progress")
+    assert "多人同屏（第 1 回合）" in r.json()["error"]["message"]

@@ -140,6 +140,8 @@ def _game_in_progress_message(exc: domain.GameInProgressError) -> str:
         what = f"人机对战（{_DIFFICULTY_NAMES.get(exc.difficulty or '', '高手')}，{where}）"
     elif exc.mode == "solo":
         what = f"单人挑战（{where}）"
+    elif exc.mode == "table":
+        what = f"多人同屏（{where}）"
     else:
         what = "游戏"
     return (

@@ -297,6 +297,7 @@ def test_p4_turns_list_every_finished_turn_of_both_players(api: Api) -> None:
         mine, computer = game["turns"][-2:]
         assert mine == {
             "round": round_,
+            "seat": 0,
             "player": "human",
             "dice": rolled["dice"],
             "category": box,
@@ -305,7 +306,7 @@ def test_p4_turns_list_every_finished_turn_of_both_players(api: Api) -> None:
         }
         last = game["computer_turn"]["steps"][-1]
         assert computer["round"] == round_
-        assert computer["player"] == "computer"
+        assert (computer["seat"], computer["player"]) == (1, "computer")
         assert (computer["dice"], computer["category"], computer["points"]) == (
             last["dice"],
             last["category"],

@@ -130,6 +130,8 @@ class Game:
     def new(cls, mode: Mode, seats: Sequence[SeatKind] | None = None) -> Game:
         """A fresh game of ``mode`` (by default with the mode's seats): empty cards, seat 0
         to roll, three hints for each person."""
+        if seats is None and mode not in SEATS_OF:
+            raise IllegalMoveError(f"a {mode.value} game needs its seats")
         kinds = tuple(seats) if seats is not None else SEATS_OF[mode]
         if not 1 <= len(kinds) <= MAX_SEATS:
             raise IllegalMoveError(f"a game has 1 to {MAX_SEATS} seats, not {len(kinds)}")

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from yahtzee.dice import SeededDice
 from yahtzee.errors import IllegalMoveError
-from yahtzee.game import Game, Mode
+from yahtzee.game import Game, Mode, SeatKind
 from yahtzee.rules import (
     CATEGORIES,
     UPPER_BONUS,
@@ -89,7 +89,9 @@ def test_any_action_sequence_keeps_the_game_consistent(
 ) -> None:
     """Random (often illegal) actions never corrupt a game; legal play ends after 13 each."""
     dice = SeededDice(seed)
-    game = Game.new(mode)
+    # A table chooses its seats (T1): people and a computer, mixed.
+    seats = (SeatKind.HUMAN, SeatKind.COMPUTER, SeatKind.HUMAN) if mode is Mode.TABLE else None
+    game = Game.new(mode, seats)
     for kind, arg in script:
         before = game
         try:
@@ -111,5 +113,5 @@ def test_any_action_sequence_keeps_the_game_consistent(
         game = game.score(next(o.category for o in game.preview().values() if o.legal))
     assert [c.filled_count for c in game.cards] == [13] * len(game.seats)
     assert game.result is not None
-    if mode is Mode.VS_COMPUTER:
+    if mode is not Mode.SOLO:
         assert game.turn == 0

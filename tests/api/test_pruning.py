@@ -153,7 +153,7 @@ def test_22_6_a_version_3_database_prunes_unplayed_games_in_progress(tmp_path: P
         conn.execute("DELETE FROM games WHERE id = 'idle'")  # (v3 refused it)
     conn.close()
     store = SQLiteStorage(tmp_path / "v3.db")
-    assert store.schema_version == 4
+    assert store.schema_version == len(MIGRATIONS)
     assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 1
     assert _run(store.get_game("idle")) is None
     assert _run(store.current_game("z")) is None

@@ -37,9 +37,9 @@ def review_json(
     if review.mode is Mode.TABLE and seat_chances is None:
         seat_chances = table_timeline([s.turn_cards for s in review.seats], review.models)
     if seat_chances is not None:
-        for point, chances in zip(timeline, seat_chances, strict=True):
-            point["win_probability"] = round(chances[human.seat], 4)
-            point["win_probabilities"] = [round(c, 4) for c in chances]
+        for point, at in zip(timeline, seat_chances, strict=True):
+            point["win_probability"] = round(at[human.seat], 4)
+            point["win_probabilities"] = [round(c, 4) for c in at]
     totals = [s.final_score for s in review.seats]
     out: dict[str, Any] = {
         "game_id": game_id,

@@ -357,7 +357,7 @@ def test_p5_settings_replay_pace_and_theme_are_remembered_across_reloads(ui: Tab
     ui.score(ui.best_box())
     expect(ui.by("rolls-left")).to_have_text("剩余 3 次")
     expect(ui.by("skip-replay")).to_be_hidden()
-    expect(ui.by("message")).to_contain_text("电脑把")
+    expect(ui.by("message")).to_contain_text("电脑这回合在")
     assert _focused(page) == "roll"
 
 

@@ -13,40 +13,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.helpers import ConsoleWatch, Table, table_at
+from e2e.helpers import ConsoleWatch, Table, finish_game, table_at
 
 pytestmark = pytest.mark.e2e
 
-FINISH_JS = """
-async ([mode, difficulty, holdSome]) => {
-  const post = async (path, body) => {
-    // Paced under the server's 20 actions a second per player (a 429 would be logged).
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
-                                 body: JSON.stringify(body)});
-    if (!r.ok) throw new Error(path + " " + r.status + " " + await r.text());
-    return r.json();
-  };
-  const order = ["ones","twos","threes","fours","fives","sixes","three_of_a_kind",
-    "four_of_a_kind","full_house","small_straight","large_straight","yahtzee","chance"];
-  let g = await post("/api/games", mode === "solo" ? {mode} : {mode, difficulty});
-  while (g.status === "in_progress") {
-    const none = [false, false, false, false, false];
-    g = await post(`/api/games/${g.id}/roll`, {version: g.version, hold: none});
-    if (holdSome && g.rolls_left > 0) {
-      const six = g.dice.map((d) => d >= 5);
-      if (!six.every(Boolean)) {
-        g = await post(`/api/games/${g.id}/roll`, {version: g.version, hold: six});
-      }
-    }
-    const boxes = g.players.human.boxes;
-    const cat = order.find((c) => boxes[c] === null && g.preview[c].allowed);
-    const body = {version: g.version, category: cat, confirm_zero: true};
-    g = await post(`/api/games/${g.id}/score`, body);
-  }
-  return g.id;
-}
-"""
 
 VIEWPORTS = [pytest.param((1280, 800), id="desktop"), pytest.param((375, 667), id="phone")]
 
@@ -60,8 +30,7 @@ def sized(request: pytest.FixtureRequest, browser: Browser, server_url: str) -> 
 
 
 def _finish(page: Page, mode: str = "solo", difficulty: str | None = None) -> str:
-    game_id: str = page.evaluate(FINISH_JS, [mode, difficulty, True])
-    return game_id
+    return finish_game(page, mode, difficulty)
 
 
 def _review(page: Page, game_id: str) -> Any:

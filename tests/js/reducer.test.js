@@ -133,19 +133,19 @@ test("vs: the computer's turn is replayed step by step, then the turn ends", () 
   assert.equal(s.message.text, "电脑保留 2、2、2，再掷得到 2、2、2、1、2。");
   s = run(s, { type: "replayStep" }, { type: "replayStep" });
   assert.equal(s.replay.index, 2, "never past the last step");
-  s = run(s, { type: "replayEnd", skipped: false });
+  s = run(s, { type: "replayEnd" });
   assert.equal(s.replay, null);
-  assert.equal(s.message.text, "电脑把 2、2、2、1、2 登记在「二点」，得 8 分。");
+  assert.equal(s.message.text, "电脑这回合在「二点」得 8 分，轮到你了。");
 });
 
-test("skipping a replay says its last step at once", () => {
+test("skipping a replay says what the computer scored at once", () => {
   const steps = [
     { action: "roll", hold: [false, false, false, false, false], dice: [6, 6, 6, 6, 1] },
     { action: "score", category: "sixes", points: 24, dice: [6, 6, 6, 6, 1] },
   ];
   let s = run(inGame(), { type: "replayStart", before: game(), turn: { round: 3, steps } });
-  s = run(s, { type: "replayEnd", skipped: true });
-  assert.equal(s.message.text, describeStep(steps[1], 1));
+  s = run(s, { type: "replayEnd" });
+  assert.equal(s.message.text, "电脑这回合在「六点」得 24 分，轮到你了。");
   assert.equal(s.replay, null);
 });
 

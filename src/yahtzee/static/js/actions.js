@@ -301,8 +301,10 @@ export function createActions(store) {
     } else if (view === "game") {
       // A reload on the table: show the saved game as it stands.
       await refreshLobbyData();
-      if (S().saved) enterGame(S().saved);
-      else await goLobby();
+      if (S().saved) {
+        tell(say.continued(S().saved));
+        enterGame(S().saved);
+      } else await goLobby();
     } else {
       replay.stop();
       newLobbyVisit();

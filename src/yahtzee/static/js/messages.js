@@ -29,6 +29,12 @@ export function describeStep(step, index) {
   return kept.length ? `电脑保留 ${list(kept)}，再掷得到 ${dice}。` : `电脑全部重掷，得到 ${dice}。`;
 }
 
+/** The computer's turn is over: what it scored, and whose turn it is. The steps themselves
+ * stay in the record beside the table (「电脑的第 N 回合」), so they are not said again. */
+export function computerDone(step) {
+  return `电脑这回合在「${box(step.category)}」得 ${step.points} 分，轮到你了。`;
+}
+
 /** The end of a game, said in the table's message. */
 export function gameOver(game) {
   const h = game.players.human.total;
@@ -229,7 +235,9 @@ export function computerHeadLevel(difficulty) {
 export function savedSummary(saved, rounds) {
   const mode = modeName(saved.mode, saved.difficulty, "（");
   const them = saved.players.computer ? `，电脑 ${saved.players.computer.total} 分。` : "。";
-  return `有一局没打完：${mode}，第 ${saved.round} / ${rounds} 回合，你 ${saved.players.human.total} 分${them}`;
+  // No-break spaces: 「第 2 / 13 回合」 is one unit and must not be split over two lines.
+  const round = `第 ${saved.round} / ${rounds} 回合`.replaceAll(" ", "\u00a0");
+  return `有一局没打完：${mode}，${round}，你 ${saved.players.human.total} 分${them}`;
 }
 
 export function recentScore(g) {
@@ -292,6 +300,7 @@ export const rollButton = (first) => (first ? "掷骰子" : "再掷");
 export const BANNER = { computer: "电脑回合", over: "游戏结束", you: "轮到你了" };
 
 export const HELP = {
+  computer: "电脑正在打这一回合；点「跳过」可以直接看结果。",
   over: "看看结算吧。",
   start: "点「掷骰子」开始这一回合。",
   joker: "百搭！快艇格已经填过，这手快艇只能登记在计分表里可以点的格子。",
@@ -300,8 +309,8 @@ export const HELP = {
   play: "点骰子保留或取消，点「再掷」重掷其余的，或者直接在计分表里登记。",
 };
 
-export function computerLogTitle(round, live) {
-  return live ? `电脑正在打第 ${round} 回合` : `电脑的第 ${round} 回合`;
+export function computerLogTitle(round) {
+  return `电脑的第 ${round} 回合`;
 }
 
 export const turnRound = (round) => `第 ${round} 回合`;

@@ -212,14 +212,11 @@ const reducers = {
     return message({ ...state, replay: { ...r, index } }, say.describeStep(r.steps[index], index));
   },
 
-  /** The replay is over (or skipped: then its last step is said at once). */
-  replayEnd(state, { skipped = false }) {
+  /** The replay is over (played out or skipped): what the computer scored, once. */
+  replayEnd(state) {
     const r = state.replay;
     let next = { ...state, replay: null };
-    if (skipped && r) {
-      const last = r.steps.length - 1;
-      next = message(next, say.describeStep(r.steps[last], last));
-    }
+    if (r) next = message(next, say.computerDone(r.steps[r.steps.length - 1]));
     return turnEnded(next);
   },
 

@@ -422,9 +422,10 @@ function renderRoll(state) {
   const help = $("#dice-help");
   $(".felt").classList.toggle("computer-turn", Boolean(state.replay));
   if (state.replay) {
-    const step = state.replay.steps[state.replay.index];
+    // Each step of the computer's turn is said once, in the message bar (the live region);
+    // the felt only says what is going on.
     setText(banner, say.BANNER.computer);
-    setText(help, say.describeStep(step, state.replay.index));
+    setText(help, say.HELP.computer);
   } else if (g.status !== "in_progress") {
     setText(banner, say.BANNER.over);
     setText(help, say.HELP.over);
@@ -441,16 +442,16 @@ function renderRoll(state) {
 
 // -------------------------------------------------- the computer's last turn, in words
 
+/** The record of the computer's last turn, once its replay is over: while it is replayed,
+ * the message bar says each step, and a second copy beside it would say it twice (polish 5). */
 function renderComputerLog(state) {
   const g = state.game;
   const log = $("#computer-log");
-  const turn = state.replay
-    ? { round: state.replay.round, steps: state.replay.steps.slice(0, state.replay.index + 1) }
-    : g.computer_turn;
+  const turn = state.replay ? null : g.computer_turn;
   const show = g.mode === "vs_computer" && Boolean(turn) && turn.steps.length > 0;
   if (log.hidden === show) log.hidden = !show;
   if (!show) return;
-  setText($("#computer-log-title"), say.computerLogTitle(turn.round, Boolean(state.replay)));
+  setText($("#computer-log-title"), say.computerLogTitle(turn.round));
   const list = $("#computer-log-steps");
   const key = JSON.stringify(turn);
   if (list.dataset.key === key) return;

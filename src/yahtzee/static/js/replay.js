@@ -14,10 +14,10 @@ export function createReplay(store, onEnd) {
     frame = null;
   }
 
-  function end(skipped) {
+  function end() {
     stop();
     if (!store.state.replay) return;
-    store.dispatch({ type: "replayEnd", skipped });
+    store.dispatch({ type: "replayEnd" });
     onEnd();
   }
 
@@ -36,7 +36,7 @@ export function createReplay(store, onEnd) {
     timer = null;
     const r = store.state.replay;
     if (!r || r.index + 1 >= r.steps.length) {
-      end(false);
+      end();
       return;
     }
     store.dispatch({ type: "replayStep" });
@@ -50,13 +50,13 @@ export function createReplay(store, onEnd) {
       store.dispatch({ type: "replayStart", before, turn });
       const pace = REPLAY_STEP_MS[store.state.settings.replay];
       if (pace === 0) {
-        end(true); // 直接跳过: the outcome at once
+        end(); // 直接跳过: the outcome at once
         return;
       }
       next(pace);
     },
     skip() {
-      end(true);
+      end();
     },
     stop,
   };

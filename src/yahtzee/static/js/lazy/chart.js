@@ -74,7 +74,11 @@ export function lineChart({ points, markers = [], yMin, yMax, title, desc, xLabe
   const xs = points.map((p) => p.x);
   const x0 = Math.min(...xs);
   const x1 = Math.max(...xs);
-  const x = (v) => PAD.left + ((v - x0) / (x1 - x0 || 1)) * (width - PAD.left - PAD.right);
+  // One point (one game so far) stands in the middle, on its own: a line needs two.
+  const x = (v) =>
+    x1 === x0
+      ? (PAD.left + width - PAD.right) / 2
+      : PAD.left + ((v - x0) / (x1 - x0)) * (width - PAD.left - PAD.right);
   const y = (v) => PAD.top + (1 - (v - yMin) / (yMax - yMin || 1)) * (height - PAD.top - PAD.bottom);
   const xTicks = [];
   for (let t = x0; t <= x1; t += xTickEvery) xTicks.push([t, String(t)]);
@@ -85,7 +89,8 @@ export function lineChart({ points, markers = [], yMin, yMax, title, desc, xLabe
   const d = points.map((p, i) => `${i ? "L" : "M"}${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`).join(" ");
   svg.append(svgEl("path", { d, class: "chart-line", "aria-hidden": "true" }));
   for (const p of points) {
-    svg.append(svgEl("circle", { cx: x(p.x), cy: y(p.y), r: 2.5, class: "chart-point", "aria-hidden": "true" }));
+    const r = points.length === 1 ? 5 : 2.5;
+    svg.append(svgEl("circle", { cx: x(p.x), cy: y(p.y), r, class: "chart-point", "aria-hidden": "true" }));
   }
   for (const m of markers) {
     const c = svgEl("circle", { cx: x(m.x), cy: y(m.y), r: 5, class: `chart-marker ${m.className || ""}` });

@@ -84,7 +84,6 @@ function soloSection(solo) {
   s.append(el("h3", "", "准确率变化"));
   if (solo.accuracy.length) {
     const points = solo.accuracy.map((a, i) => ({ x: i + 1, y: a }));
-    if (points.length === 1) points.push({ x: 1.0001, y: points[0].y });
     const acc = lineChart({
       points,
       yMin: Math.max(0, Math.floor(Math.min(...solo.accuracy) / 10) * 10 - 10),

@@ -301,8 +301,11 @@ def test_dice_hold_toggle_labels_and_lock_after_third_roll(ui: Table) -> None:
     expect(die).to_have_attribute("aria-pressed", "true")
     expect(die).to_have_attribute("aria-label", f"第 1 颗：{first[0]} 点，已保留")
     # Held differs by shape, not colour alone: rounder corners and a 「保留」 tag.
-    free_radius = ui.die(1).evaluate("e => getComputedStyle(e).borderTopLeftRadius")
-    held_radius = die.evaluate("e => getComputedStyle(e).borderTopLeftRadius")
+    # The corners change with a 0.15 s transition: read them once it has run.
+    settled = """e => Promise.all(e.getAnimations().map((a) => a.finished))
+                   .then(() => getComputedStyle(e).borderTopLeftRadius)"""
+    free_radius = ui.die(1).evaluate(settled)
+    held_radius = die.evaluate(settled)
     assert held_radius != free_radius
     expect(die.locator(".hold-tag")).to_have_text("保留")
     die.click()

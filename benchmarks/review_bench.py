@@ -30,6 +30,7 @@ with warnings.catch_warnings():
 
 from yahtzee.rules import Category
 from yahtzee.server import Settings, Wiring, create_app
+from yahtzee.server.cpu import CpuPool
 from yahtzee.server.reviews import ReviewService
 from yahtzee.server.settings import Limits
 
@@ -72,10 +73,11 @@ def bench(games: int, mode: str, difficulty: str | None, db: Path) -> dict[str, 
     rng = random.Random(2024)
     # The games are played at machine speed, far beyond a person's clicks: the rate limits
     # (F5) are off for this one client, which measures reviews, not the server's defences.
-    off = Limits(0, 0, 0, new_games_per_minute_per_address=0)
+    off = Limits(0, 0, 0, new_games_per_minute_per_address=0, work_per_second=0)
     with TestClient(create_app(Settings(db=db, limits=off), Wiring(dice_seed=99))) as client:
         ids = [play(client, mode, difficulty, rng) for _ in range(games)]
         reviews: ReviewService = client.app.state.reviews  # type: ignore[attr-defined]
+        pool: CpuPool = client.app.state.cpu  # type: ignore[attr-defined]
         # The cookie is "<id>.<mac>" (docs/api.md); the games belong to the id.
         player = (client.cookies.get("yahtzee_player") or "").partition(".")[0]
         compute, request, cached = [], [], []
@@ -83,7 +85,7 @@ def bench(games: int, mode: str, difficulty: str | None, db: Path) -> dict[str, 
             if player:
                 fresh = ReviewService(reviews.storage)
                 start = time.perf_counter()
-                client.portal.call(fresh.review, player, gid)  # type: ignore[union-attr]
+                client.portal.call(fresh.review, player, gid, pool.jobs_of(player))  # type: ignore[union-attr]
                 compute.append(time.perf_counter() - start)
             start = time.perf_counter()
             r = client.get(f"/api/games/{gid}/review")

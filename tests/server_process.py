@@ -39,6 +39,8 @@ NO_LIMIT_ARGS: tuple[str, ...] = (
     "0",
     "--max-new-games-per-minute-per-address",
     "0",
+    "--max-work-per-second",
+    "0",
 )
 
 

@@ -22,6 +22,7 @@ NO_LIMITS = Limits(
     new_players_per_minute=0,
     actions_per_second=0,
     new_games_per_minute_per_address=0,
+    work_per_second=0,
 )
 # The cookie secret of the PostgreSQL runs (S1: it comes from the configuration there).
 TEST_SECRET = "test-secret-" + "0123456789abcdef" * 2

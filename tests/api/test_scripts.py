@@ -33,3 +33,10 @@ def test_daily_benchmark_quick_mode_on_both_backends() -> None:
     out = run_quick("daily_bench.py")
     assert out.count("board of 300 players") == 2
     assert out.count("failures 0") == 2
+
+
+def test_flood_benchmark_quick_mode_has_no_errors() -> None:
+    """Issue 22: a client flooding the costly reads; the paced players' requests all pass."""
+    out = run_quick("flood_bench.py")
+    assert "errors (paced players) : 0 (must be 0)" in out
+    assert "peak RSS" in out

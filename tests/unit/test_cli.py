@@ -305,10 +305,12 @@ def test_f5_serve_flags_set_the_limits_and_the_secret_file(
         "2.5",
         "--max-new-games-per-minute-per-address",
         "7",
+        "--max-work-per-second",
+        "3",
     ]
     assert main(argv) == 0
     assert [(s.secret_file, s.limits) for s in seen] == [
-        (Path("/etc/yahtzee.key"), Limits(5, 0, 50, 2.5, 7))
+        (Path("/etc/yahtzee.key"), Limits(5, 0, 50, 2.5, 7, 3))
     ]
 
 

@@ -22,6 +22,7 @@ from yahtzee import __version__
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
 from yahtzee.server.assets import StaticAssets
 from yahtzee.server.config import with_config
+from yahtzee.server.cpu import CpuPool
 from yahtzee.server.daily import DailyService
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
@@ -103,6 +104,9 @@ class Wiring:
     static_dir: Path = STATIC_DIR
     synchronous: str = "FULL"  # F6: an acknowledged action survives a machine crash
     max_body_bytes: int = 64 * 1024
+    # The CPU pool's workers: processes in production, threads in tests that want its
+    # jobs in this process (server/cpu.py).
+    cpu_processes: bool = True
 
 
 def _dice(wiring: Wiring) -> DiceSource:
@@ -183,6 +187,8 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     practice_store = open_practice(settings.db)
     guard = Guard(settings.limits, storage, wiring.clock)
     players = PlayerIds(signer, guard.new_player)
+    # Meters, reviews, stats and advice run here, never in the threads of the writes.
+    cpu = CpuPool(settings.cpu_workers, settings.cpu_queue, processes=wiring.cpu_processes)
     registration = ProcessRegistration(
         storage,
         guard,
@@ -224,6 +230,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         await registration.leave()
         await daily_service.drain()
         await features.close()
+        cpu.shutdown()
         await storage.close()
         await practice_store.db.close()
 
@@ -239,6 +246,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     app.state.service = service
     app.state.settings = settings
     app.state.guard = guard
+    app.state.cpu = cpu
     app.state.reviews = ReviewService(storage)
     app.state.invites = invites  # (groups now, rooms later: storage.invites)
     app.state.daily = daily_service

@@ -262,7 +262,7 @@ async def handle_error(request: Request, exc: Exception) -> JSONResponse:
     error = to_api_error(exc)
     if error.code == "storage_unavailable":
         log.warning("storage unavailable on %s %s: %s", request.method, request.url.path, exc)
-    elif error.status >= 500:
+    elif error.status >= 500 and error.code != "busy":  # (a full CPU queue is no bug)
         log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return error_response(error)
 

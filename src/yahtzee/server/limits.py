@@ -12,6 +12,11 @@ then one every 2 s), per player and per client address:
   these writes ride in the group commit with the game actions (no fsync of their own); on
   PostgreSQL the table is ``UNLOGGED`` (no WAL flush) and the upsert is one statement, in
   the transaction the new game needs anyway.
+* the **work budget** per player (issue 22): the reads that cost CPU (the live meter,
+  reviews, stats, advice) each declare a cost in units (one line on the route,
+  :func:`yahtzee.server.routers._common.cost`), charged before any work to a bucket of
+  ``work_per_second`` units a second (a burst of as many); kept in memory, and shared
+  between the processes, exactly as the actions below.
 * game actions per player (roll, score, hint): every request of a game, the hot path, and
   a guard against floods rather than against growth (the rules bound a game's log). A
   shared bucket there would cost a write, and on PostgreSQL a round trip, per action and
@@ -119,10 +124,12 @@ class RateLimiter:
         for key, (tokens, when) in self._buckets.items():
             self._buckets[key] = (min(tokens, self.capacity), when)
 
-    def take(self, key: str) -> None:
-        """Spend one token of ``key``'s bucket, or raise :class:`RateLimitedError`."""
+    def take(self, key: str, cost: float = 1.0) -> None:
+        """Spend ``cost`` tokens of ``key``'s bucket (at most a full bucket's worth), or
+        raise :class:`RateLimitedError` and spend nothing."""
         if not self.enabled:
             return
+        cost = min(float(cost), self.capacity)
         now = self._clock()
         buckets = self._buckets
         entry = buckets.pop(key, None)
@@ -131,10 +138,10 @@ class RateLimiter:
         else:
             # (max: a wall clock stepped back must not take tokens away)
             tokens = min(self.capacity, entry[0] + max(0.0, now - entry[1]) * self.refill)
-        if tokens < 1.0:
+        if tokens < cost:
             buckets[key] = (tokens, now)
-            raise RateLimitedError(max(1, math.ceil((1.0 - tokens) / self.refill)))
-        buckets[key] = (tokens - 1.0, now)
+            raise RateLimitedError(max(1, math.ceil((cost - tokens) / self.refill)))
+        buckets[key] = (tokens - cost, now)
         self._evict(now)
 
     def _evict(self, now: float) -> None:
@@ -168,6 +175,14 @@ class Guard:
         self._writer = writer
         self._clock = clock
         self.actions = RateLimiter(limits.actions_per_second, 1.0, clock=clock)
+        # The costly reads' budget (issue 22): each route declares its cost in units
+        # (routers._common.cost); the budget is per player and kept like the actions'.
+        self.work = RateLimiter(limits.work_per_second, 1.0, clock=clock)
+
+    def share(self, processes: int) -> None:
+        """Keep ``1/processes`` of the in-memory limits: that many processes share them."""
+        self.actions.share(processes)
+        self.work.share(processes)
 
     def _charge(self, bucket: str, key: str, rate: int, per: float) -> list[Charge]:
         return [Charge(bucket, key, rate, per, self._clock())] if rate > 0 else []
@@ -229,7 +244,7 @@ class ProcessRegistration:
             processes = await self.storage.register_process(
                 self.process_id, self._clock(), self.ttl
             )
-            self.guard.actions.share(processes)
+            self.guard.share(processes)
             if self._beats % PRUNE_EVERY == 0:
                 await self.storage.prune_buckets(self._clock())
         except StorageError as exc:

@@ -83,16 +83,29 @@ class Visitor:
         self.issue = False
 
     async def resolve(self) -> str:
-        """The player id (minted, F5-limited, or adopted on first call)."""
+        """The player id (minted, F5-limited, on first call when the cookie is not valid)."""
         if self.player_id is None:
             self.player_id, self.issue = await self._ids.resolve(self._cookie, self._address)
         return self.player_id
+
+    @property
+    def key(self) -> str:
+        """Whom a cost budget charges (issue 22): the signed player id, or without one
+        the client address (``@`` + address: never an id); mints nothing."""
+        player = self.player_id or self._ids.known(self._cookie)
+        return player if player is not None else f"@{self._address}"
 
 
 async def player_of(scope: Scope) -> str:
     """The request's player id (see :class:`Visitor`)."""
     visitor: Visitor = scope[PLAYER_SCOPE_KEY]
     return await visitor.resolve()
+
+
+def requester_of(scope: Scope) -> str:
+    """The request's budget key (see :attr:`Visitor.key`)."""
+    visitor: Visitor = scope[PLAYER_SCOPE_KEY]
+    return visitor.key
 
 
 def client_address(scope: Scope) -> str:

@@ -1,52 +1,102 @@
-"""Reviews of finished games for the API: ownership, state checks and a cache.
+"""Reviews and stats of finished games for the API: ownership, state checks, caches, and
+the CPU work done once (issue 22).
 
-A finished game never changes, so its review is computed once per process and kept in a
-bounded LRU keyed by game id and version (a game cannot be finished at two versions, the
-version only guards against a stale entry). The analysis itself lives in
-:mod:`yahtzee.review`; this module only loads the log and maps the states.
+A finished game never changes, so its review is computed once per process and kept, as
+the JSON bytes sent (one object per person's seat, T6), in a bounded LRU keyed by game id
+and version (a game cannot be finished at two versions, the version only guards against a
+stale entry). Concurrent requests for a review not yet cached share one computation
+(single-flight): 24 clients asking at once cost one analysis, not 24. The analysis runs in
+the server's CPU pool (:class:`~yahtzee.server.cpu.CpuPool`), never on the event loop nor
+in the threads of the writes.
+
+The stats cover the player's :data:`STATS_GAMES` most recent finished games (a bound on
+the work of one request: before it, the stats of 800 games took 1.3 s cold), each
+game's summary (final card, accuracy, a table's places) computed once per process and
+cached; the stats object of a player is cached too, as bytes, until their next game
+finishes. A cold player's summaries are made in jobs of :data:`SUMMARY_BATCH` games, so
+other players' work passes between them.
+
+The analysis itself lives in :mod:`yahtzee.review` (the jobs: :mod:`yahtzee.review.jobs`);
+this module only loads the logs, maps the states and keeps the caches (sizes below,
+docs/benchmarks.md "Memory").
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Awaitable, Callable, Hashable, Sequence
+from typing import Any, TypeVar, cast
 
-from yahtzee.errors import (
-    AbandonedGameError,
-    GameNotFoundError,
-    InvalidSeatsError,
-    NotReviewableError,
-)
-from yahtzee.game import Mode, SeatKind, Status
-from yahtzee.log import Event
+from yahtzee.errors import AbandonedGameError, GameNotFoundError, NotReviewableError
+from yahtzee.game import Status
 from yahtzee.lru import LruCache
-from yahtzee.review import review_events, review_json
-from yahtzee.review.stats import FinishedGame, TablePerson, stats_json, table_people
-from yahtzee.review.winprob import table_timeline
-from yahtzee.rules import Scorecard
+from yahtzee.review import jobs
+from yahtzee.review.jobs import Reviewed, Summary, compute_review
+from yahtzee.review.stats import FinishedGame
+from yahtzee.server.cpu import CpuJobs
 from yahtzee.storage import Storage
+from yahtzee.storage.base import RecentGame
 
+__all__ = ["CACHE_SIZE", "ReviewService", "Reviewed", "SingleFlight", "Summary", "compute_review"]
+
+#: Reviews kept (JSON bytes: 10-40 KB a seat, so at most ~20 MB for solo and vs games).
 CACHE_SIZE = 512
-SUMMARY_CACHE_SIZE = 50_000
+#: Per-game summaries kept for the stats and the lobby (a card, a float, a table's places).
+SUMMARY_CACHE_SIZE = 20_000
+#: Players whose stats object is kept (JSON bytes, ~3 KB each).
+STATS_CACHE_SIZE = 2_000
+#: The stats count at most this many of a player's most recent finished games.
+STATS_GAMES = 200
+#: Games summarised per CPU job when a player's stats are cold.
+SUMMARY_BATCH = 20
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class SingleFlight:
+    """Concurrent calls for the same key share one computation: the first caller starts
+    it (as a task of its own, so that a client going away does not cancel it for the
+    others), the rest await the same result."""
+
+    def __init__(self) -> None:
+        self._running: dict[Hashable, asyncio.Task[Any]] = {}
+
+    def __len__(self) -> int:
+        return len(self._running)
+
+    async def run(self, key: K, compute: Callable[[], Awaitable[V]]) -> V:
+        """``await compute()``, or the result of the one already running for ``key``."""
+        task = self._running.get(key)
+        if task is None:
+            task = asyncio.ensure_future(compute())
+            self._running[key] = task
+            task.add_done_callback(lambda _: self._running.pop(key, None))
+        result: V = await asyncio.shield(cast("asyncio.Task[V]", task))
+        return result
 
 
 class ReviewService:
-    """``GET /api/games/{id}/review``: the cached review of one of the player's games."""
+    """``GET /api/games/{id}/review``, ``GET /api/stats`` and the lobby's summaries (see the
+    module docstring)."""
 
     def __init__(self, storage: Storage, cache_size: int = CACHE_SIZE) -> None:
         self.storage = storage
         self._cache: LruCache[tuple[str, int], Reviewed] = LruCache(cache_size)
         # game id -> what the stats and the lobby need of each finished game.
         self._summaries: LruCache[str, Summary] = LruCache(SUMMARY_CACHE_SIZE)
+        # player id -> (the finished games counted, the stats object as sent)
+        self._stats: LruCache[str, tuple[tuple[str, ...], bytes]] = LruCache(STATS_CACHE_SIZE)
+        self._flights = SingleFlight()
 
-    async def review(self, player_id: str, game_id: str, seat: int | None = None) -> dict[str, Any]:
-        """The review object of ``seat`` (T6: any person's seat; by default the first
-        person's: solo and vs keep theirs); 404 for another player's or an unknown game,
-        409 unless the game is finished, 422 ``invalid_seats`` for a computer's or a missing
-        seat. The log is read on the event loop (where the database pool lives); the
-        analysis, which takes a while for a vs or table game, runs in a thread, once for
-        every seat of the game."""
+    async def review(
+        self, player_id: str, game_id: str, cpu: CpuJobs, seat: int | None = None
+    ) -> bytes:
+        """The review object of ``seat`` as JSON (T6: any person's seat; by default the
+        first person's: solo and vs keep theirs); 404 for another player's or an unknown
+        game, 409 unless the game is finished, 422 ``invalid_seats`` for a computer's or a
+        missing seat. Computed once for every seat, in the CPU pool (as the asking
+        requester's job, ``cpu``), however many ask at once."""
         stored = await self.storage.get_game(game_id)
         if stored is None or stored.player_id != player_id:
             raise GameNotFoundError(f"no game {game_id} for this player")
@@ -57,104 +107,65 @@ class ReviewService:
         key = (game_id, stored.version)
         hit = self._cache.get(key)
         if hit is None:
-            events = await self.storage.events(game_id)
-            hit = await asyncio.to_thread(compute_review, events, game_id)
-            self._cache.put(key, hit)
+
+            async def compute() -> Reviewed:
+                events = await self.storage.events(game_id)
+                out = await cpu(jobs.compute_review, events, game_id)
+                self._cache.put(key, out)
+                return out
+
+            hit = await self._flights.run(("review", key), compute)
         return hit.of_seat(seat)
 
-    async def summary(self, game_id: str) -> Summary:
+    async def summary(self, game_id: str, cpu: CpuJobs) -> Summary:
         """What the stats and the lobby's recent games need of finished game ``game_id``
-        (analysed once per process, in a thread)."""
-        hit = self._summaries.get(game_id)
-        if hit is not None:
-            return hit
-        events = await self.storage.events(game_id)
-        summary = await asyncio.to_thread(_summarise, events)
-        self._summaries.put(game_id, summary)
-        return summary
+        (analysed once per process, in the CPU pool)."""
+        return (await self._summaries_of([game_id], cpu))[0]
 
-    async def stats(self, player_id: str) -> dict[str, Any]:
-        """``GET /api/stats``: the player's finished games summed up (L5). Each game is
-        analysed once per process, in a thread (not on the event loop)."""
-        games = []
-        for game in await self.storage.finished_games(player_id):
-            summary = await self.summary(game.id)
-            games.append(
-                FinishedGame(
-                    mode=game.mode,
-                    difficulty=game.difficulty,
-                    result=game.result,
-                    human_total=game.human_total,
-                    card=summary.card,
-                    accuracy=summary.accuracy,
-                    people=summary.people,
-                )
-            )
-        return stats_json(games)
+    async def stats(self, player_id: str, cpu: CpuJobs) -> bytes:
+        """``GET /api/stats`` as JSON: the player's latest :data:`STATS_GAMES` finished
+        games summed up (L5), each game analysed once per process, in the CPU pool."""
+        games = await self.storage.finished_games(player_id, limit=STATS_GAMES)
+        counted = tuple(game.id for game in games)
+        hit = self._stats.get(player_id)
+        if hit is not None and hit[0] == counted:
+            return hit[1]
 
+        async def compute() -> bytes:
+            summaries = await self._summaries_of(counted, cpu)
+            pairs = zip(games, summaries, strict=True)
+            finished = [_finished(game, summary) for game, summary in pairs]
+            body = await cpu(jobs.stats_bytes, finished)
+            self._stats.put(player_id, (counted, body))
+            return body
 
-@dataclass(frozen=True, slots=True)
-class Reviewed:
-    """A finished game's review objects, one per person's seat (the first is the
-    default), all computed together: a table's timeline is the same for every seat."""
+        return await self._flights.run(("stats", player_id, counted), compute)
 
-    by_seat: dict[int, dict[str, Any]]
-    default: int
-
-    def of_seat(self, seat: int | None) -> dict[str, Any]:
-        """The review object of ``seat`` (``None``: the default seat's)."""
-        if seat is None:
-            return self.by_seat[self.default]
-        out = self.by_seat.get(seat)
-        if out is None:
-            raise InvalidSeatsError(
-                f"seat {seat} is not a person's seat of this game",
-                f"第 {seat + 1} 位不是这局的玩家座位，无法复盘。"
-                if seat >= 0
-                else "座位号不正确。",
-            )
+    async def _summaries_of(self, game_ids: Sequence[str], cpu: CpuJobs) -> list[Summary]:
+        known: dict[str, Summary | None] = {g: self._summaries.get(g) for g in game_ids}
+        missing = [g for g in game_ids if known[g] is None]
+        for start in range(0, len(missing), SUMMARY_BATCH):
+            batch = missing[start : start + SUMMARY_BATCH]
+            logs = [await self.storage.events(game_id) for game_id in batch]
+            made = await cpu(jobs.summaries, logs)
+            for game_id, summary in zip(batch, made, strict=True):
+                self._summaries.put(game_id, summary)
+                known[game_id] = summary
+        out = []
+        for game_id in game_ids:
+            have = known[game_id]
+            assert have is not None
+            out.append(have)
         return out
 
 
-def compute_review(events: list[Event], game_id: str) -> Reviewed:
-    """Every review object of a finished game (what one cache entry holds)."""
-    review = review_events(events)
-    if review.mode is Mode.TABLE:
-        seats = table_timeline([s.turn_cards for s in review.seats], review.models)
-        people = [i for i, kind in enumerate(review.kinds) if kind is SeatKind.HUMAN]
-        by_seat = {i: review_json(review.of_seat(i), game_id, seat_chances=seats) for i in people}
-        return Reviewed(by_seat, people[0])
-    return Reviewed({0: review_json(review, game_id)}, 0)
-
-
-@dataclass(frozen=True, slots=True)
-class Summary:
-    """A finished game in short: the (first) person's final card and accuracy, and a
-    table's people with their places (T6)."""
-
-    card: Scorecard
-    accuracy: float
-    people: tuple[TablePerson, ...] = ()
-
-    @property
-    def best_place(self) -> int | None:
-        """A table's best place of a person (the lobby's 「第 2 名」), else ``None``."""
-        return min((p.place for p in self.people), default=None)
-
-    @property
-    def seats(self) -> int | None:
-        """A table's number of seats, else ``None``."""
-        return self.people[0].seats if self.people else None
-
-
-def _summarise(events: list[Event]) -> Summary:
-    review = review_events(events)
-    human = review.human
-    people: tuple[TablePerson, ...] = ()
-    if review.mode is Mode.TABLE:
-        seats = [
-            (name, kind is SeatKind.HUMAN)
-            for name, kind in zip(review.names, review.kinds, strict=True)
-        ]
-        people = table_people(seats, [s.final_score for s in review.seats])
-    return Summary(human.turn_cards[-1], human.accuracy, people)
+def _finished(game: RecentGame, summary: Summary) -> FinishedGame:
+    return FinishedGame(
+        mode=game.mode,
+        difficulty=game.difficulty,
+        result=game.result,
+        human_total=game.human_total,
+        card=summary.card,
+        accuracy=summary.accuracy,
+        people=summary.people,
+    )

@@ -89,6 +89,9 @@ class Limits:
     # per client address, whatever the number of its player ids: what bounds the growth of
     # the database per address (docs/deployment.md)
     new_games_per_minute_per_address: int = 60
+    # per player (or client address without one): the units of CPU work a second the costly
+    # reads may spend, each route declaring its cost (server/routers/_common.py, issue 22)
+    work_per_second: int = 20
 
 
 _DEFAULT_LIMITS = Limits()
@@ -98,6 +101,7 @@ _LIMIT_FIELDS = {
     "max_new_players_per_minute": "new_players_per_minute",
     "max_actions_per_second": "actions_per_second",
     "max_new_games_per_minute_per_address": "new_games_per_minute_per_address",
+    "max_work_per_second": "work_per_second",
     "prune_after_days": "prune_after_days",
 }
 # Read from the environment only: a flag's value is visible to every user of the machine
@@ -111,6 +115,8 @@ _METAVARS = {
     **{name: "N" for name in _LIMIT_FIELDS if name.startswith("max_")},
     "prune_after_days": "DAYS",
     "heartbeat_seconds": "SECONDS",
+    "cpu_workers": "N",
+    "cpu_queue": "N",
 }
 
 
@@ -124,7 +130,7 @@ class Settings(BaseSettings):
 
     Each field is a flag (``--secret-file``), an environment variable (``YAHTZEE_SECRET_FILE``)
     and a value handed to the worker processes; the cookie secret is a variable only.
-    ``limits=Limits(...)`` may be given instead of the five limit fields (tests).
+    ``limits=Limits(...)`` may be given instead of the six limit fields (tests).
     """
 
     model_config = SettingsConfigDict(
@@ -178,6 +184,20 @@ class Settings(BaseSettings):
         10.0,
         description="how often a process registers itself in the database (its share of "
         "the action limit, F5)",
+    )
+    max_work_per_second: Count = Field(
+        _DEFAULT_LIMITS.work_per_second,
+        description="units of costly reads a second per player (meter, review, stats, advice, "
+        "practice, boards: each route's cost is in docs/api.md), 0 = no limit",
+    )
+    cpu_workers: Annotated[int, AfterValidator(_at_least_one)] = Field(
+        1,
+        description="worker processes of each server process's CPU pool (meters, reviews, "
+        "stats, advice, practice grading; one leaves a core to the event loop and the writes)",
+    )
+    cpu_queue: Annotated[int, AfterValidator(_at_least_one)] = Field(
+        64,
+        description="CPU jobs that may wait for a worker; past it a costly read is 503 busy",
     )
 
     def __init__(self, *, limits: Limits | None = None, **values: Any) -> None:

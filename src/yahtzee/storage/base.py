@@ -371,8 +371,9 @@ class Storage(Protocol):
         """The player's records and most recent finished games (newest first)."""
         ...
 
-    async def finished_games(self, player_id: str) -> list[RecentGame]:
-        """Every finished game of the player, oldest first (the stats page, L5)."""
+    async def finished_games(self, player_id: str, limit: int | None = None) -> list[RecentGame]:
+        """The player's finished games, oldest first (the stats page, L5): every one, or
+        the most recent ``limit``."""
         ...
 
     async def prune_unplayed(self, before: str, limit: int = 500) -> int:

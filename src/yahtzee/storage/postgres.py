@@ -513,16 +513,16 @@ class PostgresStorage:
         result: Records = await self._read(query)
         return result
 
-    async def finished_games(self, player_id: str) -> list[RecentGame]:
+    async def finished_games(self, player_id: str, limit: int | None = None) -> list[RecentGame]:
         """See :meth:`Storage.finished_games`."""
 
         async def query(conn: psycopg.AsyncConnection[Any]) -> list[RecentGame]:
             cur = await conn.execute(
                 f"SELECT {sql.RECENT_COLUMNS} FROM games WHERE player_id = %s "
-                "AND status = 'finished' ORDER BY finished_at, n",
-                (player_id,),
+                "AND status = 'finished' ORDER BY finished_at DESC, n DESC LIMIT %s",
+                (player_id, limit),
             )
-            return [sql.recent_of(r) for r in await cur.fetchall()]
+            return [sql.recent_of(r) for r in reversed(await cur.fetchall())]
 
         result: list[RecentGame] = await self._read(query)
         return result

@@ -559,9 +559,9 @@ class SQLiteStorage:
         """See :meth:`Storage.records`."""
         return await self._read(_records, player_id, recent)
 
-    async def finished_games(self, player_id: str) -> list[RecentGame]:
+    async def finished_games(self, player_id: str, limit: int | None = None) -> list[RecentGame]:
         """See :meth:`Storage.finished_games`."""
-        return await self._read(_finished_games, player_id)
+        return await self._read(_finished_games, player_id, limit)
 
     def integrity_check(self) -> str:
         """``PRAGMA integrity_check``: ``"ok"`` for a healthy file."""
@@ -628,10 +628,13 @@ def _records(conn: sqlite3.Connection, player_id: str, recent: int) -> Records:
     )
 
 
-def _finished_games(conn: sqlite3.Connection, player_id: str) -> list[RecentGame]:
+def _finished_games(
+    conn: sqlite3.Connection, player_id: str, limit: int | None
+) -> list[RecentGame]:
+    # The most recent ``limit`` (newest first, by the index), returned oldest first.
     rows = conn.execute(
         f"SELECT {sql.RECENT_COLUMNS} FROM games WHERE player_id = ? AND status = 'finished' "
-        "ORDER BY finished_at, rowid",
-        (player_id,),
+        "ORDER BY finished_at DESC, rowid DESC LIMIT ?",
+        (player_id, -1 if limit is None else limit),
     ).fetchall()
-    return [sql.recent_of(row) for row in rows]
+    return [sql.recent_of(row) for row in reversed(rows)]

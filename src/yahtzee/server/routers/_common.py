@@ -13,8 +13,9 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
+from yahtzee.server.cpu import CpuJobs, CpuPool
 from yahtzee.server.limits import Guard
-from yahtzee.server.middleware import client_address, player_of
+from yahtzee.server.middleware import client_address, player_of, requester_of
 from yahtzee.server.reviews import ReviewService
 from yahtzee.server.service import GameService
 from yahtzee.server.views import ErrorOut
@@ -38,6 +39,42 @@ async def starting_player(request: Request) -> tuple[str, list[Charge]]:
     that stores it (F5): the player's and its client address's."""
     player = await player_of(request.scope)
     return player, guard(request).new_game_charges(player, client_address(request.scope))
+
+
+def requester(request: Request) -> str:
+    """Whom a cost budget charges and whose CPU jobs take turns: the signed player id, or
+    the client address of a request without one (no id is minted for it)."""
+    return requester_of(request.scope)
+
+
+def cost(units: int) -> Any:
+    """A route's share of the work budget (issue 22), declared in one line::
+
+        @router.get("/{game_id}/meter", dependencies=[cost(1)])
+
+    Before any other work of the request, ``units`` are charged to the requester's budget
+    of ``max_work_per_second`` units a second (:class:`~yahtzee.server.settings.Settings`):
+    its signed player id, or its client address when it has none (no id is minted for it).
+    Over the budget: 429 ``rate_limited`` with ``Retry-After``, nothing done. A unit is
+    about 10 ms of CPU at most (the meter of a vs game costs 1); the costs of the routes
+    are listed in docs/api.md. Run the work itself through :data:`Cpu`.
+    """
+
+    async def charge(request: Request) -> None:
+        guard(request).work.take(requester(request), units)
+
+    return Depends(charge)
+
+
+def cpu_pool(request: Request) -> CpuPool:
+    """The process-wide CPU pool."""
+    pool: CpuPool = request.app.state.cpu
+    return pool
+
+
+def cpu_jobs(request: Request) -> CpuJobs:
+    """The CPU pool, running this requester's jobs in turn with its others."""
+    return cpu_pool(request).jobs_of(requester(request))
 
 
 def guard(request: Request) -> Guard:
@@ -66,6 +103,11 @@ StartingPlayer = Annotated[tuple[str, list[Charge]], Depends(starting_player)]
 Service = Annotated[GameService, Depends(service)]
 #: The review service (复盘, 统计).
 Reviews = Annotated[ReviewService, Depends(reviews)]
+#: The cost budget's key of the request: its signed player id, else ``@`` + its address.
+Requester = Annotated[str, Depends(requester)]
+#: The CPU pool for this requester's jobs: ``await cpu(fn, *args)`` runs ``fn`` in a worker
+#: process, never on the event loop nor in the threads of the writes (issue 22).
+Cpu = Annotated[CpuJobs, Depends(cpu_jobs)]
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -79,7 +121,8 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
         413: "`payload_too_large`: body over 64 KB",
         415: "`unsupported_media_type`: the body is not `application/json` (F3)",
         429: "`rate_limited`: too many requests; `Retry-After` says how many seconds to wait",
-        503: "`storage_unavailable`: the database cannot be written (disk full, read-only)",
+        503: "`storage_unavailable`: the database cannot be written (disk full, read-only); "
+        "`busy` (costly reads): the server's CPU queue is full, `Retry-After: 1`",
         422: "`invalid_request`: malformed input",
     }
     return {s: {"model": ErrorOut, "description": text[s]} for s in statuses}

@@ -9,21 +9,26 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 
 from yahtzee.errors import YahtzeeError
+from yahtzee.review import jobs
 from yahtzee.rules import Dice, Scorecard
 from yahtzee.server.errors import InvalidInputError
-from yahtzee.server.routers._common import errors
+from yahtzee.server.routers._common import Cpu, cost, errors
 from yahtzee.server.views import AdviceOut
 
 router = APIRouter(prefix="/api", tags=["advice"])
+
+ADVICE_COST = 1  # the work budget's units (issue 22; docs/api.md)
 
 
 @router.get(
     "/advice",
     response_model=AdviceOut,
-    responses=errors(422),
+    responses=errors(422, 429, 503),
     summary="What would the expert do here?",
+    dependencies=[cost(ADVICE_COST)],
 )
 async def advice(
+    cpu: Cpu,
     scores: Annotated[
         str, Query(description="filled boxes, e.g. `ones=3,twos=6,yahtzee=50`", max_length=400)
     ] = "",
@@ -35,13 +40,13 @@ async def advice(
     ] = 2,
 ) -> Response:
     """The expert's ranking of every option (holds or boxes) with its expected value; the
-    same JSON as ``yahtzee advise --json``."""
-    from yahtzee.solver import advise  # imported here: the solver is loaded at startup
-
+    same JSON as ``yahtzee advise --json``. Charged to the requester's work budget (its
+    player id if its cookie is valid, else its address: no id is minted); computed in the
+    CPU pool."""
     try:
         card = Scorecard.parse(scores)
         parsed = Dice.parse(dice) if dice is not None else None
-        result: Any = advise(card, parsed, rolls_left).to_json()
+        result: Any = await cpu(jobs.advice, card, parsed, rolls_left)
     except YahtzeeError as exc:  # here every refusal is about the query, not a game move
         raise InvalidInputError(exc) from exc
     if isinstance(result, str):

@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
 from yahtzee.server.review_views import StatsOut
-from yahtzee.server.routers._common import PlayerId, Reviews
+from yahtzee.server.routers._common import Cpu, PlayerId, Reviews, cost, errors
 
 router = APIRouter(prefix="/api", tags=["stats"])
 
+STATS_COST = 4  # the work budget's units (issue 22; docs/api.md)
 
-@router.get("/stats", response_model=StatsOut, summary="Stats of this browser (统计)")
-async def stats(player: PlayerId, reviews: Reviews) -> JSONResponse:
+
+@router.get(
+    "/stats",
+    response_model=StatsOut,
+    responses=errors(429, 503),
+    summary="Stats of this browser (统计)",
+    dependencies=[cost(STATS_COST)],
+)
+async def stats(player: PlayerId, reviews: Reviews, cpu: Cpu) -> Response:
     """Solo totals (histogram over the expert's distribution, rates, accuracy per game,
-    oldest first), vs results per level, and each box's mean beside the expert's. Each
-    game is analysed once per process, in a thread (not on the event loop)."""
-    return JSONResponse(await reviews.stats(player))
+    oldest first), vs results per level, and each box's mean beside the expert's, over
+    the player's most recent finished games (at most ``STATS_GAMES``, docs/api.md). Each
+    game is analysed once per process, in the CPU pool (not on the event loop)."""
+    return Response(await reviews.stats(player, cpu), media_type="application/json")

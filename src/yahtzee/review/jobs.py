@@ -1,0 +1,124 @@
+"""The CPU work the server runs in its pool of worker processes (issue 22).
+
+Each job is a module-level function of plain, picklable data that returns what the
+response needs (JSON bytes where the answer is big), so that a worker process imports
+only this module and what it needs (the review, the solver), never the web stack. The
+server's :class:`~yahtzee.server.cpu.CpuPool` decides where and in which order they run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from yahtzee.errors import InvalidSeatsError
+from yahtzee.game import Game, Mode, SeatKind
+from yahtzee.log import Event
+from yahtzee.review.analysis import review_events
+from yahtzee.review.live import live_meter
+from yahtzee.review.report import review_json
+from yahtzee.review.stats import FinishedGame, TablePerson, stats_json, table_people
+from yahtzee.review.winprob import table_timeline
+from yahtzee.rules import Dice, Scorecard
+
+
+@dataclass(frozen=True, slots=True)
+class Reviewed:
+    """A finished game's review objects as JSON bytes, one per person's seat (the first
+    is the default), all computed together: a table's timeline is the same for every
+    seat."""
+
+    by_seat: dict[int, bytes]
+    default: int
+
+    def of_seat(self, seat: int | None) -> bytes:
+        """The review object of ``seat`` (``None``: the default seat's)."""
+        if seat is None:
+            return self.by_seat[self.default]
+        out = self.by_seat.get(seat)
+        if out is None:
+            raise InvalidSeatsError(
+                f"seat {seat} is not a person's seat of this game",
+                f"第 {seat + 1} 位不是这局的玩家座位，无法复盘。"
+                if seat >= 0
+                else "座位号不正确。",
+            )
+        return out
+
+
+def compute_review(events: Sequence[Event], game_id: str) -> Reviewed:
+    """Every review object of a finished game (``GET /api/games/{id}/review``, what one
+    cache entry holds)."""
+    review = review_events(events)
+    if review.mode is Mode.TABLE:
+        seats = table_timeline([s.turn_cards for s in review.seats], review.models)
+        people = [i for i, kind in enumerate(review.kinds) if kind is SeatKind.HUMAN]
+        by_seat = {
+            i: orjson.dumps(review_json(review.of_seat(i), game_id, seat_chances=seats))
+            for i in people
+        }
+        return Reviewed(by_seat, people[0])
+    return Reviewed({0: orjson.dumps(review_json(review, game_id))}, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A finished game in short: the (first) person's final card and accuracy, and a
+    table's people with their places (T6)."""
+
+    card: Scorecard
+    accuracy: float
+    people: tuple[TablePerson, ...] = ()
+
+    @property
+    def best_place(self) -> int | None:
+        """A table's best place of a person (the lobby's 「第 2 名」), else ``None``."""
+        return min((p.place for p in self.people), default=None)
+
+    @property
+    def seats(self) -> int | None:
+        """A table's number of seats, else ``None``."""
+        return self.people[0].seats if self.people else None
+
+
+def summarise(events: Sequence[Event]) -> Summary:
+    """What the stats and the lobby's recent games need of a finished game, from its log."""
+    review = review_events(events)
+    human = review.human
+    people: tuple[TablePerson, ...] = ()
+    if review.mode is Mode.TABLE:
+        seats = [
+            (name, kind is SeatKind.HUMAN)
+            for name, kind in zip(review.names, review.kinds, strict=True)
+        ]
+        people = table_people(seats, [s.final_score for s in review.seats])
+    return Summary(human.turn_cards[-1], human.accuracy, people)
+
+
+def summaries(logs: Sequence[Sequence[Event]]) -> list[Summary]:
+    """Each finished game's :class:`Summary`, from its log (one job for a batch)."""
+    return [summarise(events) for events in logs]
+
+
+def stats_bytes(games: Sequence[FinishedGame]) -> bytes:
+    """The stats object (``GET /api/stats``), as JSON."""
+    return orjson.dumps(stats_json(games))
+
+
+def meter(
+    state: Game, difficulty: str | None, models: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The live meter of a game (``GET /api/games/{id}/meter``); ``models``: a table's
+    seats' levels."""
+    return live_meter(state, difficulty, None, models)
+
+
+def advice(card: Scorecard, dice: Dice | None, rolls_left: int) -> Any:
+    """The expert's ranking of a position (``GET /api/advice``), as ``yahtzee advise
+    --json`` prints it."""
+    from yahtzee.solver import advise
+
+    return advise(card, dice, rolls_left).to_json()

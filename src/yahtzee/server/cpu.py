@@ -1,0 +1,153 @@
+"""The pool that runs the server's CPU work: meters, reviews, stats, advice (issue 22).
+
+Before it, these ran in asyncio's default executor (shared with the group commit's disk
+syncs: 24 concurrent reviews held the writes up for seconds) and in AnyIO's 40-thread
+pool (64 concurrent meters made 44 threads, and 750 MiB of malloc arenas). Now they run
+here, and only here:
+
+* in **worker processes** of their own (``workers``, 1 by default: on a two-core machine
+  one core stays for the event loop and the writes), started on first use, at a lower
+  CPU priority (nice +:data:`WORKER_NICE`). Not threads: a thread computing a review holds
+  the interpreter lock, and on a busy machine the kernel preempts it while it does, so
+  the event loop, which needs that lock for every request, stalls behind it (a flood of
+  meters pushed a paced player's p99 from 2 ms to 113 ms). A worker process shares no
+  lock with the server, and the kernel gives the server's process the CPU first. The jobs
+  are the functions of :mod:`yahtzee.review.jobs` (plain data in, JSON out), so a worker
+  never imports the web stack. (``processes=False`` runs them in threads instead: tests.)
+* **one job per key at a time** (the key is the player, or the client address of a
+  request without one): a client's second costly request waits, on the event loop at no
+  cost, for its first to finish, so one client flooding the costly reads has at most one
+  job queued, and everybody else's jobs pass between its jobs instead of behind them all;
+* **a bounded queue**: with more than ``max_waiting`` jobs waiting for a worker, a new one
+  is refused at once with 503 ``busy`` (``Retry-After: 1``) instead of piling up. A worker
+  that died (killed, out of memory) is replaced; its jobs answer ``busy``.
+
+What a client may ask for at all is its cost budget's business (:func:`yahtzee.server.
+routers._common.cost`, 429); this pool only decides where and in which order the work
+runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import TypeVar
+
+from yahtzee.server.errors import ApiError
+
+log = logging.getLogger("yahtzee.server")
+
+T = TypeVar("T")
+
+#: Jobs that may wait for a worker before new ones are refused (503 ``busy``).
+MAX_WAITING = 64
+#: How much lower the workers' CPU priority is than the server's (``nice``).
+WORKER_NICE = 10
+
+
+class BusyError(ApiError):
+    """503 ``busy``: the CPU pool's queue is full; nothing was done."""
+
+    def __init__(self) -> None:
+        super().__init__(503, "busy", "服务器正忙，请稍后再试。", headers={"retry-after": "1"})
+
+
+class CpuPool:
+    """A bounded pool of workers for CPU work, fair between keys (see the module
+    docstring)."""
+
+    def __init__(
+        self, workers: int = 1, max_waiting: int = MAX_WAITING, *, processes: bool = True
+    ) -> None:
+        if workers < 1:
+            raise ValueError(f"a CPU pool needs at least one worker, got {workers}")
+        self.workers = workers
+        self.max_waiting = max_waiting
+        self.processes = processes
+        self._executor = self._new_executor()
+        self._pending = 0  # submitted and not finished: running + waiting for a worker
+        # key -> the lock its jobs take turns on, and how many hold or want it
+        self._turns: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    def _new_executor(self) -> concurrent.futures.Executor:
+        if not self.processes:
+            return concurrent.futures.ThreadPoolExecutor(
+                max_workers=self.workers, thread_name_prefix="yahtzee-cpu"
+            )
+        # spawn, not fork: the server has threads (and database connections) by now.
+        return concurrent.futures.ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=os.nice,
+            initargs=(WORKER_NICE,),
+        )
+
+    @property
+    def waiting(self) -> int:
+        """Jobs submitted that wait for a thread."""
+        return max(0, self._pending - self.workers)
+
+    async def run(self, key: str, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in a pool thread, after ``key``'s earlier jobs; raises
+        :class:`BusyError` at once when the queue is full."""
+        lock, users = self._turns.get(key) or (asyncio.Lock(), 0)
+        self._turns[key] = (lock, users + 1)
+        try:
+            async with lock:
+                if self.waiting >= self.max_waiting:
+                    raise BusyError()
+                return await self._submit(fn, *args)
+        finally:
+            lock, users = self._turns[key]
+            if users == 1:
+                del self._turns[key]
+            else:
+                self._turns[key] = (lock, users - 1)
+
+    async def _submit(self, fn: Callable[..., T], *args: object) -> T:
+        self._pending += 1
+        executor = self._executor
+        try:
+            future = executor.submit(fn, *args)
+            # Shielded: a client that goes away does not free its key's turn (nor the
+            # queue's place) before the worker is really done with its job.
+            return await asyncio.shield(asyncio.wrap_future(future))
+        except asyncio.CancelledError:
+            await asyncio.wait([asyncio.wrap_future(future)])
+            raise
+        except BrokenProcessPool:
+            if self._executor is executor:  # (once, whoever notices first)
+                log.warning("a CPU worker process died: starting a new one")
+                executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = self._new_executor()
+            raise BusyError() from None
+        finally:
+            self._pending -= 1
+
+    def jobs_of(self, key: str) -> CpuJobs:
+        """This pool, running ``key``'s jobs (a request's :data:`~yahtzee.server.routers.
+        _common.Cpu`)."""
+        return CpuJobs(self, key)
+
+    def shutdown(self) -> None:
+        """Stop the workers once their jobs are done (the server's shutdown)."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+@dataclass(frozen=True, slots=True)
+class CpuJobs:
+    """One requester's door to the pool: ``await jobs(fn, *args)`` is
+    ``pool.run(key, fn, *args)``."""
+
+    pool: CpuPool
+    key: str
+
+    async def __call__(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in the pool, after this key's earlier jobs."""
+        return await self.pool.run(self.key, fn, *args)

@@ -1,0 +1,333 @@
+"""Issue 22 item 3: the costly reads have a budget, run in their own bounded pool, and a
+review is computed once however many ask; the stats are capped and incremental."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import yahtzee.server.reviews as reviews_module
+from yahtzee.review import jobs
+from yahtzee.server.cpu import WORKER_NICE, BusyError, CpuPool
+from yahtzee.server.reviews import ReviewService
+from yahtzee.server.settings import Limits
+
+from .helpers import NO_LIMITS, Api, error_code, on_app_loop
+from .test_limits import Clock, assert_rate_limited
+from .test_review import _play_to_end
+
+BUDGET = 20  # Limits().work_per_second
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def budgeted(make_client: Callable[..., TestClient], clock: Clock) -> Callable[..., TestClient]:
+    """Apps with the default work budget (and everything else off), a stopped clock."""
+
+    def make(**overrides: Any) -> TestClient:
+        limits = Limits(0, 0, 0, new_games_per_minute_per_address=0)
+        return make_client(limits=limits, clock=clock, **overrides)
+
+    return make
+
+
+# -- the budget ---------------------------------------------------------------------------
+
+
+def test_the_work_budget_default() -> None:
+    assert Limits().work_per_second == BUDGET
+
+
+def test_a_flood_of_meters_is_429_after_the_budget(
+    budgeted: Callable[..., TestClient], clock: Clock, tmp_path: Path
+) -> None:
+    """The attack: ~125 meters a second from one cookie, each 8-11 ms of CPU, unlimited.
+    Now a meter costs 1 unit of a budget of 20 a second, a review and the stats 4."""
+    api = Api(budgeted())
+    game = api.roll(api.new("vs_computer", "expert"))
+    meter = f"/api/games/{game['id']}/meter"
+    for _ in range(BUDGET):
+        assert api.client.get(meter).status_code == 200
+    r = api.client.get(meter)
+    assert_rate_limited(r, 1)
+    # Another player has a budget of its own. (On a database of its own: a second app on
+    # the same one would count as a second process, and halve both apps' budgets.)
+    other = Api(budgeted(db=tmp_path / "other.db"))
+    other_game = other.new()
+    assert other.client.get(f"/api/games/{other_game['id']}/meter").status_code == 200
+    # A second later the budget is back; a review (4) and the stats (4) share it.
+    clock.now += 1.0
+    finished = _play_to_end(api, api.new(replace=True))
+    assert api.client.get(f"/api/games/{finished['id']}/review").status_code == 200
+    for _ in range(4):  # 4 + 4 x 4 = 20
+        assert api.client.get("/api/stats").status_code == 200
+    assert_rate_limited(api.client.get(f"/api/games/{finished['id']}/review"), 1)
+    assert_rate_limited(api.client.get("/api/stats"), 1)
+    # The actions have a limit of their own: the game plays on.
+    assert api.roll(api.new(replace=True))["rolls_left"] == 2
+
+
+def test_advice_is_budgeted_by_address_without_minting_an_id(
+    budgeted: Callable[..., TestClient], clock: Clock
+) -> None:
+    client = budgeted()
+    for _ in range(BUDGET):
+        r = client.get("/api/advice?dice=13356")
+        assert r.status_code == 200
+        assert "set-cookie" not in r.headers  # still no id issued (F4)
+    assert_rate_limited(client.get("/api/advice?dice=13356"), 1)
+    other = TestClient(client.app, client=("203.0.113.5", 5000))
+    assert other.get("/api/advice?dice=13356").status_code == 200
+    clock.now += 1.0
+    assert client.get("/api/advice?dice=13356").status_code == 200
+
+
+def test_zero_switches_the_budget_off(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(limits=NO_LIMITS)
+    for _ in range(3 * BUDGET):
+        assert client.get("/api/advice?dice=13356").status_code == 200
+
+
+# -- the CPU pool -------------------------------------------------------------------------
+
+
+def test_the_pool_runs_one_job_per_key_at_a_time_and_others_between() -> None:
+    order: list[str] = []
+    gate = threading.Event()
+
+    def job(name: str) -> str:
+        if name == "a1":
+            gate.wait(5)
+        order.append(name)
+        return name
+
+    async def main() -> list[str]:
+        pool = CpuPool(workers=2, processes=False)
+        try:
+            a1 = asyncio.ensure_future(pool.run("a", job, "a1"))
+            await asyncio.sleep(0.05)
+            a2 = asyncio.ensure_future(pool.run("a", job, "a2"))  # waits for a1
+            b1 = asyncio.ensure_future(pool.run("b", job, "b1"))  # runs beside it
+            await asyncio.wait_for(b1, 5)
+            assert not a2.done()
+            gate.set()
+            return list(await asyncio.gather(a1, a2, b1))
+        finally:
+            pool.shutdown()
+
+    assert asyncio.run(main()) == ["a1", "a2", "b1"]
+    assert order == ["b1", "a1", "a2"]
+
+
+def test_the_pool_refuses_at_once_when_its_queue_is_full() -> None:
+    gate = threading.Event()
+
+    async def main() -> None:
+        pool = CpuPool(workers=1, max_waiting=2, processes=False)
+        try:
+            jobs = [asyncio.ensure_future(pool.run(f"k{i}", gate.wait, 5)) for i in range(3)]
+            await asyncio.sleep(0.05)  # one running, two waiting
+            with pytest.raises(BusyError):
+                await pool.run("late", gate.wait, 5)
+            gate.set()
+            await asyncio.gather(*jobs)
+            assert await pool.run("late", str, 1) == "1"
+        finally:
+            pool.shutdown()
+
+    asyncio.run(main())
+
+
+def test_the_pool_s_workers_are_processes_of_their_own_at_a_lower_priority() -> None:
+    async def main() -> tuple[int, int]:
+        pool = CpuPool()
+        try:
+            return await pool.run("k", os.getpid), await pool.run("k", os.nice, 0)
+        finally:
+            pool.shutdown()
+
+    pid, nice = asyncio.run(main())
+    assert pid != os.getpid()
+    assert nice == os.nice(0) + WORKER_NICE
+
+
+def test_a_dead_worker_is_replaced(client: TestClient) -> None:
+    pool: CpuPool = client.app.state.cpu  # type: ignore[attr-defined]
+    game = Api(client).new()
+    meter = f"/api/games/{game['id']}/meter"
+    assert client.get(meter).status_code == 200
+
+    async def kill_worker() -> None:
+        pid = await pool.run("k", os.getpid)
+        os.kill(pid, signal.SIGKILL)
+
+    on_app_loop(client, kill_worker)
+    answers = [client.get(meter).status_code for _ in range(2)]
+    assert answers in ([503, 200], [200, 200])  # the job in flight, if any, is 503 busy
+    assert client.get(meter).json()["expected_final"] == 254.59
+
+
+def test_the_pool_s_threads_are_its_own() -> None:
+    async def main() -> str:
+        pool = CpuPool(processes=False)
+        try:
+            return await pool.run("k", lambda: threading.current_thread().name)
+        finally:
+            pool.shutdown()
+
+    assert asyncio.run(main()).startswith("yahtzee-cpu")
+
+
+@pytest.fixture
+def blocked_reviews(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """Every review computation waits until the event is set (or 20 s)."""
+    gate = threading.Event()
+    real = jobs.compute_review
+
+    def slow(*args: Any) -> Any:
+        gate.wait(20)
+        return real(*args)
+
+    monkeypatch.setattr(jobs, "compute_review", slow)
+    yield gate
+    gate.set()
+
+
+@pytest.fixture
+def threaded(make_client: Callable[..., TestClient]) -> TestClient:
+    """A client whose app runs its CPU jobs in threads, so that a test can patch them."""
+    return make_client(cpu_processes=False)
+
+
+def test_reviews_stuck_in_the_pool_do_not_hold_up_the_writes(
+    threaded: TestClient, blocked_reviews: threading.Event
+) -> None:
+    """The attack: 24 concurrent reviews filled asyncio's default executor, which the
+    group commit shares: a paced player's actions waited 1-2 s. Now reviews queue in the
+    CPU pool; the actions' writes go on."""
+    client = threaded
+    api = Api(client)
+    finished = [_play_to_end(api, api.new(replace=True)) for _ in range(2)]
+    game = api.new(replace=True)
+    svc = client.app.state.service  # type: ignore[attr-defined]
+    reviews: ReviewService = client.app.state.reviews  # type: ignore[attr-defined]
+    pool: CpuPool = client.app.state.cpu  # type: ignore[attr-defined]
+    player = api.client.cookies["yahtzee_player"].partition(".")[0]
+
+    async def flood_then_play() -> int:
+        floods = [
+            asyncio.ensure_future(
+                reviews.review(player, finished[i % 2]["id"], pool.jobs_of(f"attacker{i}"))
+            )
+            for i in range(24)
+        ]
+        await asyncio.sleep(0.1)
+        assert not any(f.done() for f in floods)
+        for _ in range(3):  # actions while the pool is stuck: each answered
+            loaded = await asyncio.wait_for(svc.load(player, game["id"]), 10)
+            if loaded.game.rolls_left == 0:
+                break
+            await asyncio.wait_for(
+                svc.roll(player, game["id"], loaded.record.version, [False] * 5), 10
+            )
+        blocked_reviews.set()
+        await asyncio.gather(*floods)
+        return int((await svc.load(player, game["id"])).game.rolls_left)
+
+    assert on_app_loop(client, flood_then_play) == 0
+
+
+def test_a_review_is_computed_once_however_many_ask(
+    threaded: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The attack: each of 24 concurrent requests for a just-finished vs game recomputed
+    its review. Now they share one computation (single-flight), then the cache."""
+    client = threaded
+    api = Api(client)
+    game = _play_to_end(api, api.new("vs_computer", "novice"))
+    calls = []
+    gate = threading.Event()
+    real = jobs.compute_review
+
+    def counted(*args: Any) -> Any:
+        calls.append(args[1])
+        gate.wait(20)
+        return real(*args)
+
+    monkeypatch.setattr(jobs, "compute_review", counted)
+    reviews: ReviewService = client.app.state.reviews  # type: ignore[attr-defined]
+    pool: CpuPool = client.app.state.cpu  # type: ignore[attr-defined]
+    player = api.client.cookies["yahtzee_player"].partition(".")[0]
+
+    async def many() -> list[bytes]:
+        asks = [
+            asyncio.ensure_future(reviews.review(player, game["id"], pool.jobs_of(f"client{i}")))
+            for i in range(24)
+        ]
+        await asyncio.sleep(0.1)
+        gate.set()
+        return list(await asyncio.gather(*asks))
+
+    bodies = on_app_loop(client, many)
+    assert calls == [game["id"]]
+    assert len(set(bodies)) == 1
+    r = api.client.get(f"/api/games/{game['id']}/review")
+    assert r.content == bodies[0]
+    assert calls == [game["id"]]  # (the cache)
+
+
+# -- the stats ----------------------------------------------------------------------------
+
+
+def test_the_stats_are_capped_and_incremental(
+    threaded: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The attack: the stats analysed every finished game of the player on each cold
+    request (1.3 s at 800 games). Now at most STATS_GAMES of the most recent, each game
+    analysed once, and a new game adds one analysis."""
+    monkeypatch.setattr(reviews_module, "STATS_GAMES", 3)
+    analysed: list[int] = []
+    real = jobs.summaries
+
+    def counted(logs: list[Any]) -> Any:
+        analysed.append(len(logs))
+        return real(logs)
+
+    monkeypatch.setattr(jobs, "summaries", counted)
+    api = Api(threaded)
+    games = [_play_to_end(api, api.new(replace=True)) for _ in range(4)]
+    stats = api.client.get("/api/stats").json()
+    assert stats["solo"]["games"] == 3
+    totals = [g["players"]["human"]["total"] for g in games[1:]]
+    assert stats["solo"]["mean"] == round(sum(totals) / 3, 2)
+    assert sum(analysed) == 3
+    assert api.client.get("/api/stats").json() == stats
+    assert sum(analysed) == 3  # nothing new: nothing analysed
+    games.append(_play_to_end(api, api.new(replace=True)))
+    again = api.client.get("/api/stats").json()
+    assert again["solo"]["games"] == 3
+    assert sum(analysed) == 4  # one new game, one analysis
+    totals = [g["players"]["human"]["total"] for g in games[2:]]
+    assert again["solo"]["mean"] == round(sum(totals) / 3, 2)
+
+
+def test_a_busy_pool_is_503_with_the_error_shape(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pool: CpuPool = client.app.state.cpu  # type: ignore[attr-defined]
+    monkeypatch.setattr(pool, "max_waiting", -1)  # (every job refused)
+    r = client.get("/api/advice?dice=13356")
+    assert (r.status_code, error_code(r)) == (503, "busy")
+    assert r.headers["retry-after"] == "1"

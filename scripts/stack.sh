@@ -65,9 +65,11 @@ start() {
     # 2. The app processes.
     upstreams=""
     for port in $APP_PORTS; do
-        # One cookie secret for every process (created by the first; S1), default limits.
+        # One cookie secret for every process (created by the first; S1), default limits;
+        # nginx's X-Forwarded-For believed (the app believes nobody's by default).
         "$PYTHON" -m yahtzee.server --host 127.0.0.1 --port "$port" --db "$URL" \
-            --secret-file "$DIR/cookie.secret" $STACK_APP_ARGS >>"$DIR/app-$port.log" 2>&1 &
+            --secret-file "$DIR/cookie.secret" --forwarded-allow-ips 127.0.0.1 \
+            $STACK_APP_ARGS >>"$DIR/app-$port.log" 2>&1 &
         echo $! >"$DIR/app-$port.pid"
         upstreams+="    server 127.0.0.1:$port max_fails=0;\n"
     done

@@ -13,7 +13,7 @@ import pytest
 
 from yahtzee.cli import main
 from yahtzee.server import serving
-from yahtzee.server.settings import Limits, Settings, from_env
+from yahtzee.server.settings import Connections, Limits, Settings, from_env
 from yahtzee.solver import ValueTable
 
 pytestmark = pytest.mark.usefixtures("table")  # the solver table is built once
@@ -312,6 +312,20 @@ def test_f5_serve_flags_set_the_limits_and_the_secret_file(
     assert [(s.secret_file, s.limits) for s in seen] == [
         (Path("/etc/yahtzee.key"), Limits(5, 0, 50, 2.5, 7, 3))
     ]
+
+
+def test_serve_flags_set_the_socket_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22 item 9: the bare app's socket limits, and whose forwarded headers count."""
+    seen = _fake_serve(monkeypatch)
+    assert main(["serve"]) == 0
+    argv = ["serve", "--max-connections", "50", "--request-timeout", "2.5"]
+    argv += ["--keep-alive-timeout", "3", "--forwarded-allow-ips", "127.0.0.1"]
+    assert main(argv) == 0
+    assert [s.connections for s in seen] == [
+        Connections(1000, 10.0, 5.0, None),  # by default nobody's X-Forwarded-For counts
+        Connections(50, 2.5, 3.0, "127.0.0.1"),
+    ]
+    assert main(["serve", "--request-timeout", "0"]) == 2
 
 
 def test_f5_a_negative_limit_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

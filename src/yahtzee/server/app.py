@@ -152,6 +152,9 @@ def _secret(settings: Settings) -> bytes:
 def create_app_from_env() -> FastAPI:
     """The app of ``yahtzee serve --workers N``: each worker process builds its own, from
     the settings the parent put in the environment (:meth:`Settings.to_env`)."""
+    from yahtzee.server.protocol import install_log_limits
+
+    install_log_limits()
     return create_app(from_env())
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import sys
 from pathlib import Path
+from typing import Any
 
 from yahtzee.server.identity import SecretError
 from yahtzee.server.settings import Settings, SettingsError
@@ -59,20 +61,39 @@ def _shown_host(host: str) -> str:
     return shown
 
 
+def limit_malloc_arenas() -> None:
+    """At most two glibc malloc arenas in this process and the ones it starts (issue 22:
+    every thread that allocates may get an arena of its own, which the process keeps; 44
+    threads took it from 228 to 753 MiB). Set in the environment for the processes
+    started later (uvicorn's workers, the CPU pool's), and with ``mallopt`` for this one,
+    whose threads are not started yet."""
+    os.environ.setdefault("MALLOC_ARENA_MAX", "2")
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        m_arena_max = -8  # glibc's malloc.h
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL("libc.so.6").mallopt(m_arena_max, int(os.environ["MALLOC_ARENA_MAX"]))
+
+
 def serve(settings: Settings | None = None) -> None:
     """Run the game server until interrupted; prints the URL to open.
 
     ``settings.db`` is an SQLite file or a ``postgresql://`` URL. With ``settings.workers``
     > 1, that many processes share the port (uvicorn's supervisor) and the database (S1);
     each builds its app from the same settings, handed over in the environment
-    (:meth:`Settings.to_env`). Raises :class:`StartupError` when the database or the
+    (:meth:`Settings.to_env`). The sockets have the limits of
+    :mod:`yahtzee.server.protocol`. Raises :class:`StartupError` when the database or the
     secret cannot be used.
     """
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
     from yahtzee.server.app import create_app
+    from yahtzee.server.protocol import ServeConfig, install_log_limits
     from yahtzee.storage.url import redact
 
+    limit_malloc_arenas()
     settings = settings or Settings()
     try:
         check_storage(settings.db)  # connects and migrates: a bad path or URL fails now
@@ -88,15 +109,29 @@ def serve(settings: Settings | None = None) -> None:
         f"  (database: {where}{plural})"
     )
     print("press Ctrl+C to stop", flush=True)
-    common = {"host": settings.host, "port": settings.port, "access_log": False}
+    common: dict[str, Any] = {
+        "host": settings.host,
+        "port": settings.port,
+        "access_log": False,
+        "log_level": "warning",
+        "connections": settings.connections,
+    }
     if workers == 1:
-        uvicorn.run(app, log_level="warning", **common)  # type: ignore[arg-type]
+        config = ServeConfig(app, **common)
+        install_log_limits()  # (after uvicorn configured its loggers)
+        server = uvicorn.Server(config)
+        server.run()
+        if not server.started:  # (uvicorn logged why: the port is taken, say)
+            raise StartupError(f"the server could not listen on {settings.host}:{settings.port}")
         return
     os.environ.update(settings.to_env())  # the workers are new interpreters: see app.py
-    uvicorn.run(
+    config = ServeConfig(
         "yahtzee.server.app:create_app_from_env",
         factory=True,
         workers=workers,
-        log_level="warning",
-        **common,  # type: ignore[arg-type]
+        # A worker loads the solver table and the game players before it answers the
+        # supervisor's pings; on a loaded machine that takes longer than uvicorn's 5 s.
+        timeout_worker_healthcheck=30,
+        **common,
     )
+    Multiprocess(config, sockets=[config.bind_socket()]).run()

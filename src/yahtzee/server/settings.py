@@ -94,7 +94,22 @@ class Limits:
     work_per_second: int = 20
 
 
+@dataclass(frozen=True, slots=True)
+class Connections:
+    """The bare app's socket limits (issue 22; behind nginx, ``deploy/``, nginx's own
+    limits come first). See :mod:`yahtzee.server.protocol`."""
+
+    # Open at once (fewer when the open-file limit is lower); past it a new one is 503.
+    max_connections: int = 1000
+    request_timeout: float = 10.0  # seconds for a request's head and body to arrive
+    keep_alive_timeout: float = 5.0  # seconds an idle keep-alive connection stays open
+    # Addresses whose X-Forwarded-For/-Proto are believed (a reverse proxy's, e.g.
+    # "127.0.0.1"); None: nobody's, the connection's own address is the client's.
+    forwarded_allow_ips: str | None = None
+
+
 _DEFAULT_LIMITS = Limits()
+_DEFAULT_CONNECTIONS = Connections()
 # Settings field -> Limits field: the flags say "max", the limiter says what is counted.
 _LIMIT_FIELDS = {
     "max_new_games_per_minute": "new_games_per_minute",
@@ -117,7 +132,17 @@ _METAVARS = {
     "heartbeat_seconds": "SECONDS",
     "cpu_workers": "N",
     "cpu_queue": "N",
+    "max_connections": "N",
+    "request_timeout": "SECONDS",
+    "keep_alive_timeout": "SECONDS",
+    "forwarded_allow_ips": "ADDRESSES",
 }
+_CONNECTION_FIELDS = (
+    "max_connections",
+    "request_timeout",
+    "keep_alive_timeout",
+    "forwarded_allow_ips",
+)
 
 
 class SettingsError(ValueError):
@@ -199,6 +224,25 @@ class Settings(BaseSettings):
         64,
         description="CPU jobs that may wait for a worker; past it a costly read is 503 busy",
     )
+    max_connections: Annotated[int, AfterValidator(_at_least_one)] = Field(
+        _DEFAULT_CONNECTIONS.max_connections,
+        description="open connections at once (fewer if the open-file limit is lower); past "
+        "it a new one is answered 503 busy and closed",
+    )
+    request_timeout: Annotated[float, AfterValidator(_positive)] = Field(
+        _DEFAULT_CONNECTIONS.request_timeout,
+        description="seconds for a request's head and body to arrive, else the connection "
+        "is closed",
+    )
+    keep_alive_timeout: Annotated[float, AfterValidator(_positive)] = Field(
+        _DEFAULT_CONNECTIONS.keep_alive_timeout,
+        description="seconds an idle keep-alive connection stays open",
+    )
+    forwarded_allow_ips: str | None = Field(
+        None,
+        description="comma-separated addresses of reverse proxies whose X-Forwarded-For and "
+        "X-Forwarded-Proto are believed (deploy/ sets 127.0.0.1; default: nobody's)",
+    )
 
     def __init__(self, *, limits: Limits | None = None, **values: Any) -> None:
         if limits is not None:
@@ -209,6 +253,11 @@ class Settings(BaseSettings):
     def limits(self) -> Limits:
         """The rate limits and the pruning age, as the limiter takes them."""
         return Limits(**{name: getattr(self, f) for f, name in _LIMIT_FIELDS.items()})
+
+    @property
+    def connections(self) -> Connections:
+        """The socket limits, as :mod:`yahtzee.server.protocol` takes them."""
+        return Connections(**{name: getattr(self, name) for name in _CONNECTION_FIELDS})
 
     def to_env(self) -> dict[str, str]:
         """The environment variables that give a new process these settings (the hand-off

@@ -1,0 +1,213 @@
+"""The bare app's sockets (issue 22 item 9): uvicorn's HTTP/1.1 protocol with limits.
+
+A public server runs behind nginx (``deploy/``, S2), which holds slow clients off the app.
+But ``yahtzee serve`` alone must not fall over either. Attacked on loopback, uvicorn kept
+3,000 sockets that never finished their request head and 200 that never sent a byte open
+for as long as they liked (its keep-alive timer only starts after a response, and every
+byte received stops it); at the 20,000-fd limit a normal request timed out for ~25 s and
+asyncio logged 331,478 "accept() out of system resource" tracebacks (134 MB in 30 s).
+:class:`GuardedH11Protocol` is uvicorn's h11 protocol with:
+
+* a **request deadline**: a request's head and body must arrive within
+  ``request_timeout`` seconds of its first byte (of the connection, for the first
+  request: a silent socket counts too), or the connection is closed without an answer,
+  as nginx's ``client_header_timeout`` does. Idle keep-alive connections are closed after
+  ``keep_alive_timeout`` (uvicorn's own timer);
+* a **connection cap**: past ``max_connections`` open connections a new one is answered
+  503 ``busy`` at once and closed, so file descriptors stay far below the process's limit
+  and the listening socket keeps accepting (the answer carries the security headers);
+* uvicorn's own **400 for a malformed request** in the API's error shape, with the
+  security headers (uvicorn's is plain text without them).
+
+:func:`install_log_limits` rate-limits the log lines an attacker can make the server write
+per request or per connection (asyncio's accept failures, uvicorn's malformed-request
+warning): the first one, then at most one every :data:`LOG_EVERY` seconds, which says how
+many were left out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from dataclasses import replace
+from typing import Any
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from yahtzee.server.middleware import SECURITY_HEADERS
+from yahtzee.server.settings import Connections
+
+#: The protocol class as uvicorn's ``--http`` option names it.
+PROTOCOL = "yahtzee.server.protocol:GuardedH11Protocol"
+#: At most one line per this many seconds for each rate-limited log message.
+LOG_EVERY = 10.0
+
+
+#: File descriptors kept for the server itself (database, logs, pipes of the CPU pool).
+FD_RESERVE = 64
+#: The listening socket's backlog, which is also how many connections asyncio accepts in
+#: one go before any of them is looked at (so the cap must leave room for that many).
+BACKLOG = 128
+
+
+def connection_cap(connections: Connections) -> int:
+    """The connection cap: as configured (``--max-connections``), and no more than the
+    open-file limit leaves after :data:`FD_RESERVE` and :data:`BACKLOG` (so that the
+    listening socket never runs out of descriptors: asyncio accepts up to a backlog of
+    connections at once, and logged, and retried, each failure). The soft limit is raised
+    to the hard one first."""
+    wanted = connections.max_connections
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard != resource.RLIM_INFINITY and soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+    except (ImportError, ValueError, OSError):  # not on Linux, or not allowed: keep it
+        return wanted
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    return max(1, min(wanted, soft - FD_RESERVE - BACKLOG))
+
+
+class ServeConfig(uvicorn.Config):
+    """uvicorn's configuration plus the socket limits (picklable: ``--workers`` hands it
+    to each worker process)."""
+
+    def __init__(self, app: Any, *, connections: Connections, **kwargs: Any) -> None:
+        super().__init__(
+            app,
+            http=PROTOCOL,
+            timeout_keep_alive=max(1, round(connections.keep_alive_timeout)),
+            backlog=BACKLOG,
+            proxy_headers=connections.forwarded_allow_ips is not None,
+            forwarded_allow_ips=connections.forwarded_allow_ips,
+            **kwargs,
+        )
+        self.connections = replace(connections, max_connections=connection_cap(connections))
+
+
+def _error_response(status: int, reason: str, code: str, message: str) -> bytes:
+    """A complete HTTP/1.1 error response in the API's shape, closing the connection."""
+    body = json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False).encode()
+    head = [
+        f"HTTP/1.1 {status} {reason}".encode(),
+        b"content-type: application/json",
+        b"content-length: " + str(len(body)).encode(),
+        b"cache-control: no-store",
+        b"connection: close",
+        *(name + b": " + value for name, value in SECURITY_HEADERS),
+    ]
+    return b"\r\n".join(head) + b"\r\n\r\n" + body
+
+
+_BAD_REQUEST = _error_response(
+    400, "Bad Request", "invalid_request", "请求格式不正确：这不是一个合法的 HTTP 请求。"
+)
+_BUSY = _error_response(503, "Service Unavailable", "busy", "服务器正忙，请稍后再试。")
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a request deadline, a connection cap and a 400 in the
+    API's shape (see the module docstring)."""
+
+    def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any) -> None:
+        super().__init__(config, *args, **kwargs)
+        self.limits: Connections = getattr(config, "connections", None) or Connections()
+        self.max_connections = connection_cap(self.limits)
+        self._deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.max_connections:
+            transport.write(_BUSY)
+            transport.close()
+            return
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.transport.is_closing():
+            self._disarm()
+        elif self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
+            # A request head or body under way: it has until the deadline to arrive.
+            if self._deadline is None:
+                self._arm()
+        else:  # the request is in: the application's time is not the client's
+            self._disarm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:  # noqa: ARG002 (uvicorn's text)
+        """uvicorn's answer to a request h11 cannot parse, in the API's error shape."""
+        self._disarm()
+        self.transport.write(_BAD_REQUEST)
+        self.transport.close()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(self.limits.request_timeout, self._expire)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _expire(self) -> None:
+        self._deadline = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+
+class RateLimitedLog(logging.Filter):
+    """Lets each of ``messages`` (the start of a log message) through once every ``every``
+    seconds; the next one that passes says how many were left out, without a traceback."""
+
+    def __init__(self, messages: tuple[str, ...], every: float = LOG_EVERY) -> None:
+        super().__init__()
+        self.messages = messages
+        self.every = every
+        self._last: dict[str, float] = {}
+        self._dropped: dict[str, int] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Whether ``record`` is logged (see the class docstring)."""
+        text = record.getMessage()
+        kind = next((m for m in self.messages if text.startswith(m)), None)
+        if kind is None:
+            return True
+        now = time.monotonic()
+        last = self._last.get(kind, now - self.every)
+        if now - last < self.every:
+            self._dropped[kind] = self._dropped.get(kind, 0) + 1
+            return False
+        self._last[kind] = now
+        dropped = self._dropped.pop(kind, 0)
+        if dropped:
+            record.msg = f"{text} ({dropped} more in the last {now - last:.0f} s not logged)"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+# What a client can make the server log over and over (asyncio's and uvicorn's words).
+_FLOODABLE = {
+    "asyncio": ("socket.accept() out of system resource",),
+    "uvicorn.error": ("Invalid HTTP request received.",),
+}
+
+
+def install_log_limits() -> None:
+    """Rate-limit the floodable log lines (once per process; see the module docstring)."""
+    for name, messages in _FLOODABLE.items():
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RateLimitedLog) for f in logger.filters):
+            logger.addFilter(RateLimitedLog(messages))

@@ -1,0 +1,223 @@
+"""Issue 22 item 9: the bare app (``yahtzee serve`` without nginx) and hostile sockets.
+
+Each test starts the real server (``python -m yahtzee.server``) and attacks it with raw
+sockets: malformed requests, slow and silent connections, more connections than file
+descriptors, and forged ``X-Forwarded-For`` headers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server_process import ServerProcess  # (tests/ is on the path: see conftest.py)
+from yahtzee.server.middleware import SECURITY_HEADERS
+
+
+def _connect(server: ServerProcess) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def _read_all(sock: socket.socket, timeout: float = 5.0) -> bytes:
+    """Everything the server sends until it closes the connection (or ``timeout`` passes
+    without a byte)."""
+    sock.settimeout(timeout)
+    chunks = []
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except (ConnectionResetError, TimeoutError):
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _split(raw: bytes) -> tuple[int, dict[str, str], bytes]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return int(lines[0].split()[1]), headers, body
+
+
+def _closed_by_server(sock: socket.socket) -> bool:
+    """Whether the server has closed ``sock`` (an EOF or a reset, without waiting)."""
+    sock.settimeout(0.01)
+    try:
+        return sock.recv(1) == b""
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except TimeoutError:
+        return False
+
+
+def _health(server: ServerProcess) -> int:
+    with urllib.request.urlopen(f"{server.url}/api/health", timeout=5) as r:
+        status: int = r.status
+        return status
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[object]:
+    started: list[ServerProcess] = []
+
+    def start(*args: str, program: list[str] | None = None) -> ServerProcess:
+        kw = {} if program is None else {"program": program}
+        server = ServerProcess(tmp_path / f"s{len(started)}.db", args=args, **kw)  # type: ignore[arg-type]
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def test_a_malformed_request_gets_the_api_s_400_with_the_security_headers(serve: object) -> None:
+    """uvicorn's own 400 was plain text without the security headers."""
+    server: ServerProcess = serve()  # type: ignore[operator]
+    for garbage in (b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n"):
+        with _connect(server) as sock:
+            sock.sendall(garbage)
+            status, headers, body = _split(_read_all(sock))
+        assert status == 400
+        for name, value in SECURITY_HEADERS:
+            assert headers[name.decode()] == value.decode(), name
+        assert json.loads(body)["error"]["code"] == "invalid_request"
+    log = server.log.read_text()
+    assert log.count("Invalid HTTP request received.") <= 1  # rate-limited, not per request
+
+
+def test_slow_and_silent_sockets_are_closed_after_the_request_timeout(serve: object) -> None:
+    """The attack: partial-header and silent sockets stayed open as long as they liked."""
+    server: ServerProcess = serve("--request-timeout", "1")  # type: ignore[operator]
+    silent = [_connect(server) for _ in range(10)]
+    slow = [_connect(server) for _ in range(10)]
+    for sock in slow:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-a: ")
+    started = time.monotonic()
+    while time.monotonic() - started < 3.0:  # slowloris: one more byte now and then
+        for sock in slow:
+            with contextlib.suppress(OSError):
+                sock.send(b"a")
+        assert _health(server) == 200  # a normal request is served meanwhile
+        time.sleep(0.25)
+    assert all(_closed_by_server(sock) for sock in silent + slow)
+    for sock in silent + slow:
+        sock.close()
+    # A keep-alive connection that goes on with whole requests is not cut.
+    with _connect(server) as sock:
+        for _ in range(3):
+            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            answer = b""
+            while not answer.endswith(b'{"status":"ok"}'):
+                chunk = sock.recv(65536)
+                assert chunk, "closed while answering"
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 200")
+            time.sleep(0.6)
+
+
+def test_past_the_connection_cap_a_new_connection_is_503_busy(serve: object) -> None:
+    server: ServerProcess = serve("--max-connections", "5")  # type: ignore[operator]
+    held = [_connect(server) for _ in range(5)]
+    time.sleep(0.2)
+    with _connect(server) as extra:
+        extra.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        status, headers, body = _split(_read_all(extra))
+    assert status == 503
+    assert json.loads(body)["error"]["code"] == "busy"
+    assert headers["x-content-type-options"] == "nosniff"
+    for sock in held:
+        sock.close()
+    time.sleep(0.2)
+    assert _health(server) == 200
+
+
+def _open(server: ServerProcess, n: int) -> list[socket.socket]:
+    socks = []
+    for _ in range(n):
+        try:
+            socks.append(_connect(server))
+        except OSError:
+            break
+    return socks
+
+
+def test_the_default_cap_keeps_the_descriptors_from_running_out(serve: object) -> None:
+    """With an open-file limit of 256, 300 connections: the cap (the limit less a reserve
+    and the backlog: 64) answers the surplus 503 at once, so accept() never fails."""
+    program = ["prlimit", "--nofile=256:256", sys.executable, "-m", "yahtzee.server"]
+    server: ServerProcess = serve(program=program)  # type: ignore[operator]
+    socks = _open(server, 300)
+    time.sleep(1.0)
+    answers = [_read_all(sock, 0.05) for sock in socks[80:]]
+    for sock in socks:
+        sock.close()
+    assert len(answers) == 220
+    assert all(answer.startswith(b"HTTP/1.1 503") for answer in answers)
+    assert "out of system resource" not in server.log.read_text(errors="replace")
+    time.sleep(0.5)
+    assert _health(server) == 200
+
+
+def test_running_out_of_file_descriptors_does_not_flood_the_log(serve: object) -> None:
+    """The attack: at the fd limit asyncio logged an "accept() out of system resource"
+    traceback per attempt, 134 MB in 30 s. With a cap set too high for the limit, the
+    descriptors do run out: one line, then one per 10 s at most."""
+    program = ["prlimit", "--nofile=96:96", sys.executable, "-m", "yahtzee.server"]
+    server: ServerProcess = serve("--max-connections", "10000", program=program)  # type: ignore[operator]
+    socks = _open(server, 300)
+    time.sleep(3.0)
+    log = server.log.read_text(errors="replace")
+    for sock in socks:
+        sock.close()
+    assert "out of system resource" in log  # the attack did hit the limit...
+    assert log.count("out of system resource") <= 2  # ...and said so once
+    assert len(log) < 20_000
+    deadline = time.monotonic() + 30  # asyncio's accept retries settle, then it serves
+    while True:
+        try:
+            assert _health(server) == 200
+            break
+        except OSError:
+            assert time.monotonic() < deadline
+
+
+def _new_ids(server: ServerProcess, forwarded: list[str]) -> list[int]:
+    statuses = []
+    for address in forwarded:
+        request = urllib.request.Request(
+            f"{server.url}/api/records", headers={"X-Forwarded-For": address}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=5) as r:
+                statuses.append(r.status)
+        except urllib.error.HTTPError as exc:
+            statuses.append(exc.code)
+    return statuses
+
+
+def test_x_forwarded_for_is_believed_only_from_configured_proxies(serve: object) -> None:
+    """The attack: uvicorn believed X-Forwarded-For from 127.0.0.1 by default, so a local
+    process could spoof the address the limits count (100 of 100 spoofed ids passed)."""
+    spoofed = [f"198.51.100.{i}" for i in range(1, 6)]
+    bare: ServerProcess = serve("--max-new-players-per-minute", "3")  # type: ignore[operator]
+    assert _new_ids(bare, spoofed) == [200, 200, 200, 429, 429]
+    proxied: ServerProcess = serve(  # type: ignore[operator]
+        "--max-new-players-per-minute", "3", "--forwarded-allow-ips", "127.0.0.1"
+    )
+    assert _new_ids(proxied, spoofed) == [200] * 5  # behind a proxy: each client counted

@@ -70,7 +70,9 @@ class CpuPool:
         self.workers = workers
         self.max_waiting = max_waiting
         self.processes = processes
-        self._executor = self._new_executor()
+        # Made on first use: an app that never computes (and the parent process of
+        # ``serve --workers N``, which builds an app only to check it) starts no worker.
+        self._executor: concurrent.futures.Executor | None = None
         self._pending = 0  # submitted and not finished: running + waiting for a worker
         # key -> the lock its jobs take turns on, and how many hold or want it
         self._turns: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -112,6 +114,8 @@ class CpuPool:
 
     async def _submit(self, fn: Callable[..., T], *args: object) -> T:
         self._pending += 1
+        if self._executor is None:
+            self._executor = self._new_executor()
         executor = self._executor
         try:
             future = executor.submit(fn, *args)
@@ -137,7 +141,9 @@ class CpuPool:
 
     def shutdown(self) -> None:
         """Stop the workers once their jobs are done (the server's shutdown)."""
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
 
 
 @dataclass(frozen=True, slots=True)

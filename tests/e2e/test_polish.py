@@ -117,17 +117,19 @@ def test_polish6_7_phone_targets_and_chinese_lines(
         colour = ui.by("recent-review").first.evaluate("(a) => getComputedStyle(a).color")
         assert colour not in ("rgb(0, 0, 238)", "rgb(85, 26, 139)"), colour  # the defaults
         # 7: a saved game's round is one unit in the continue box.
+        page.evaluate("() => localStorage.setItem('yahtzee.settings', '{\"replay\":\"skip\"}')")
+        ui.open_lobby()
         ui.start_vs("novice")
         ui.roll()
         ui.score(ui.best_box())
-        ui.by("skip-replay").click()
         ui.wait_for_my_turn(2)
         ui.by("lobby").click()
         expect(ui.by("continue")).to_be_visible()
         assert _lines(page, "#continue-summary", "第\u00a02\u00a0/\u00a013\u00a0回合") == 1
         # ...and a reload on the table says where the game stands, not an empty gap.
         ui.by("continue").click()
-        expect(ui.by("roll")).to_be_enabled()
+        expect(page).to_have_url(f"{server_url}/game")
+        expect(ui.by("roll")).to_be_visible()
         page.reload()
         expect(ui.by("message")).to_contain_text("继续上次的游戏：第 2 回合")
         # 7: 预计终局 never breaks inside the word on the review.

@@ -39,6 +39,8 @@ class Mode(enum.Enum):
     VS_COMPUTER = "vs_computer"
     TABLE = "table"
     """多人同屏 (T1): two to six seats, people and computers, on one device."""
+    TUTORIAL = "tutorial"
+    """新手教程 (L10): a solo game on the tutorial's fixed dice, kept out of every record."""
 
 
 class SeatKind(enum.Enum):
@@ -75,6 +77,7 @@ class Status(enum.Enum):
 SEATS_OF: dict[Mode, tuple[SeatKind, ...]] = {
     Mode.SOLO: (SeatKind.HUMAN,),
     Mode.VS_COMPUTER: (SeatKind.HUMAN, SeatKind.COMPUTER),
+    Mode.TUTORIAL: (SeatKind.HUMAN,),
 }
 MIN_TABLE_SEATS = 2
 MAX_SEATS = 6
@@ -187,10 +190,11 @@ class Game:
 
     @property
     def result(self) -> Result | None:
-        """``None`` while playing; for a finished vs game, win/loss/draw for the human."""
+        """``None`` while playing; for a finished vs game, win/loss/draw for the human (a
+        tutorial, played alone, ends like a solo game)."""
         if not self.is_over:
             return None
-        if self.mode is Mode.SOLO:
+        if self.mode is Mode.SOLO or self.mode is Mode.TUTORIAL:
             return Result.SOLO
         if self.mode is Mode.TABLE:
             return Result.TABLE

@@ -51,6 +51,7 @@ from yahtzee.server.routers import (
     records,
     review,
     stats,
+    tutorial,
 )
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import STATIC_DIR, Settings, from_env
@@ -258,7 +259,18 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     # Added first, so it runs inside ServerMiddleware (cookie, body limit, headers).
     app.add_middleware(ActionFastPath, service=service, guard=guard)
     app.add_middleware(ServerMiddleware, players=players, max_body_bytes=wiring.max_body_bytes)
-    for module in (games, review, stats, records, advice, config, health, puzzles, daily):
+    for module in (
+        games,
+        review,
+        stats,
+        records,
+        advice,
+        config,
+        health,
+        puzzles,
+        daily,
+        tutorial,
+    ):
         app.include_router(module.router)
 
     docs_html: list[str] = []

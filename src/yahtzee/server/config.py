@@ -32,7 +32,12 @@ from yahtzee.rules import (
     YAHTZEE_BONUS,
 )
 
-MODE_ZH = {Mode.SOLO: "单人挑战", Mode.VS_COMPUTER: "人机对战", Mode.TABLE: "多人同屏"}
+MODE_ZH = {
+    Mode.SOLO: "单人挑战",
+    Mode.VS_COMPUTER: "人机对战",
+    Mode.TABLE: "多人同屏",
+    Mode.TUTORIAL: "新手教程",
+}
 RESULT_ZH = {
     Result.WIN: "胜",
     Result.LOSS: "负",

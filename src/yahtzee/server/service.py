@@ -56,6 +56,7 @@ from yahtzee.errors import (
     AbandonedGameError,
     GameInProgressError,
     GameNotFoundError,
+    GameOverError,
     IllegalMoveError,
     NoHintsInDailyError,
     StaleVersionError,
@@ -70,6 +71,7 @@ from yahtzee.server.game_view import Fold, GameView, fold_log, from_log, options
 from yahtzee.storage import GameRecord, Records, Storage
 from yahtzee.storage.base import Charge
 from yahtzee.turn import Keep, Player, Position, Score, best_points_now, play_turn
+from yahtzee.tutorial import TutorialStream
 
 logger = logging.getLogger("yahtzee.server")
 
@@ -105,6 +107,7 @@ class GameService:
         # D1: the days' dice streams, from a secret every process on the database shares.
         self._daily_secret = daily_secret or secrets.token_bytes(32)
         self._streams: OrderedDict[date, DailyStream] = OrderedDict()
+        self._tutorial = TutorialStream()  # L10: the tutorial's fixed dice
         # Called with every game an action finishes (the daily results, D3).
         self.on_finished: list[Callable[[GameView], None]] = []
 
@@ -222,7 +225,7 @@ class GameService:
             start = log.Start(Mode.TABLE, tuple(seats))
             difficulty = None
         else:
-            if mode is Mode.SOLO:
+            if mode is not Mode.VS_COMPUTER:  # solo, tutorial
                 difficulty = None
             start = log.Start.of(mode, difficulty.value if difficulty is not None else None)
             if daily is not None:
@@ -258,11 +261,19 @@ class GameService:
         mask = as_hold(hold)
         fold = Fold(loaded)
         # The rules check the roll once, in apply (a refused roll's faces are never used).
-        dice: DiceSource = self.dice
-        if fold.daily is not None:  # D1: the next faces of the day's stream for this round
-            dice = self.stream(fold.daily).turn(fold.game.round, fold.drawn)
+        dice = self._dice_of(fold)
         fold.add(log.Roll(_person(loaded), mask, tuple(dice.roll(mask.count(False)))))
         return await self._commit(loaded, fold)
+
+    def _dice_of(self, fold: Fold) -> DiceSource:
+        """Where this roll's faces come from: the next faces of the round's stream in a
+        daily challenge (D1, by the Start's date) or a tutorial (L10, by its mode), else
+        the injected dice."""
+        if fold.daily is not None:
+            return self.stream(fold.daily).turn(fold.game.round, fold.drawn)
+        if fold.game.mode is Mode.TUTORIAL:
+            return self._tutorial.turn(fold.game.round, fold.drawn)
+        return self.dice
 
     async def score(
         self, player_id: str, game_id: str, version: int, category: Category, confirm_zero: bool
@@ -303,6 +314,16 @@ class GameService:
         fold.add(event, after)
         return Advice(event, why), await self._commit(loaded, fold)
 
+    async def abandon(self, player_id: str, game_id: str, version: int) -> GameView:
+        """Give the game up (「跳过教程」, L10): an ``abandon`` event, status abandoned. A
+        finished game stays finished (:class:`~yahtzee.errors.GameOverError`)."""
+        loaded = await self._for_action(player_id, game_id, version)
+        if loaded.game.is_over:
+            raise GameOverError(f"game {game_id} is over: it cannot be abandoned")
+        fold = Fold(loaded)
+        fold.add(log.Abandon())
+        return await self._commit(loaded, fold, Status.ABANDONED)
+
     # -- internals ----------------------------------------------------------------------
 
     async def _for_action(self, player_id: str, game_id: str, version: int) -> GameView:
@@ -338,12 +359,12 @@ class GameService:
             for step in played.steps:
                 fold.add(step.event, step.game)  # applied once, by play_turn
 
-    async def _commit(self, loaded: GameView, fold: Fold) -> GameView:
+    async def _commit(self, loaded: GameView, fold: Fold, status: Status | None = None) -> GameView:
         game = fold.game
         try:
             final = game if game.is_over else None
             stored = await self.storage.append(
-                loaded.record, fold.events, status=game.status, final=final
+                loaded.record, fold.events, status=status or game.status, final=final
             )
         except StaleVersionError:
             self._cache.pop(loaded.record.id, None)

@@ -180,6 +180,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             ADD CONSTRAINT games_result_check
                 CHECK (result IN ('win', 'loss', 'draw', 'solo', 'table'))""",
     ),
+    # v5 (schema level 6, L10): the tutorial's mode.
+    (
+        """ALTER TABLE games DROP CONSTRAINT games_mode_check,
+            ADD CONSTRAINT games_mode_check
+                CHECK (mode IN ('solo', 'vs_computer', 'table', 'tutorial'))""",
+    ),
 )
 
 # Serialises migrations between processes (an arbitrary constant: "yahtzee" in ASCII).
@@ -489,7 +495,7 @@ class PostgresStorage:
                     "COUNT(*) FILTER (WHERE result = 'win'), "
                     "COUNT(*) FILTER (WHERE result = 'loss'), "
                     "COUNT(*) FILTER (WHERE result = 'draw') "
-                    "FROM games WHERE player_id = %s AND status = 'finished'",
+                    f"FROM games WHERE player_id = %s AND {sql.COUNTED}",
                     (player_id,),
                 )
                 row = await cur.fetchone()
@@ -497,7 +503,7 @@ class PostgresStorage:
                 played, best, wins, losses, draws = row
                 cur = await conn.execute(
                     f"SELECT {sql.RECENT_COLUMNS} FROM games WHERE player_id = %s "
-                    "AND status = 'finished' ORDER BY finished_at DESC, n DESC LIMIT %s",
+                    f"AND {sql.COUNTED} ORDER BY finished_at DESC, n DESC LIMIT %s",
                     (player_id, recent),
                 )
                 rows = await cur.fetchall()
@@ -519,7 +525,7 @@ class PostgresStorage:
         async def query(conn: psycopg.AsyncConnection[Any]) -> list[RecentGame]:
             cur = await conn.execute(
                 f"SELECT {sql.RECENT_COLUMNS} FROM games WHERE player_id = %s "
-                "AND status = 'finished' ORDER BY finished_at DESC, n DESC LIMIT %s",
+                f"AND {sql.COUNTED} ORDER BY finished_at DESC, n DESC LIMIT %s",
                 (player_id, limit),
             )
             return [sql.recent_of(r) for r in reversed(await cur.fetchall())]

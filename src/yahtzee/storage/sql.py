@@ -20,9 +20,11 @@ The schema is one design in both backends, at the levels below; each backend's
 3. ``rate_buckets`` (the rate limits every process shares, F5) and ``server_processes``.
 4. Pruning also deletes games still *in progress* that never had a roll (issue 22.6).
 5. The ``table`` mode and result (T1, 多人同屏).
+6. The tutorial's mode, ``tutorial`` (L10).
 
-SQLite's ``PRAGMA user_version`` counts levels 1–5 one by one; PostgreSQL's
-``schema_migrations`` counts 1 (levels 1 and 2), 2 (level 3), 3 (level 4) and 4 (level 5).
+SQLite's ``PRAGMA user_version`` counts levels 1–6 one by one; PostgreSQL's
+``schema_migrations`` counts 1 (levels 1 and 2), 2 (level 3), 3 (level 4), 4 (level 5) and
+5 (level 6).
 """
 
 from __future__ import annotations
@@ -76,6 +78,9 @@ GAME_COLUMNS = (
     "finished_at, result, human_total, computer_total, new_record"
 )
 RECENT_COLUMNS = "id, finished_at, mode, difficulty, human_total, computer_total, result"
+#: The condition of every list and count of a player's finished games (records, stats,
+#: practice): a tutorial is never one of them (L10).
+COUNTED = "status = 'finished' AND mode <> 'tutorial'"
 
 
 def now_iso() -> str:
@@ -157,7 +162,7 @@ _SHARED = {
     "get_game": f"SELECT {GAME_COLUMNS} FROM games WHERE id = :id",
     "current_game": f"SELECT {GAME_COLUMNS} FROM games "
     "WHERE player_id = :player AND status = 'in_progress'",
-    "unfinished": "SELECT id, version FROM games WHERE player_id = :player "
+    "unfinished": "SELECT id, version, mode FROM games WHERE player_id = :player "
     "AND status = 'in_progress'",
     "abandon": "UPDATE games SET status = 'abandoned', version = version + 1, "
     "updated_at = :now WHERE id = :id",
@@ -271,13 +276,14 @@ def insert_events(
 
 def create_game(sql: Dialect, new: NewGame, now: str) -> Steps[GameRecord | GameInProgressError]:
     """A new game (see :meth:`Storage.create_game`): its tokens, then the player's
-    unfinished game abandoned (with ``replace``) or kept. A kept game is *returned* as the
-    refusal, not raised, so that the runner commits the tokens taken (F2)."""
+    unfinished game abandoned (with ``replace``, or when it is a tutorial: L10) or kept. A
+    kept game is *returned* as the refusal, not raised, so that the runner commits the
+    tokens taken (F2)."""
     yield from take_tokens(sql, new.charges)
     if sql.lock_player is not None:
         yield Step(sql.lock_player, {"player": new.player_id})
     old = yield Step(sql.unfinished, {"player": new.player_id})
-    if old is not None and not new.replace:
+    if old is not None and not new.replace and old[2] != Mode.TUTORIAL.value:
         return GameInProgressError(old[0])
     if old is not None:
         yield Step(sql.abandon, {"now": now, "id": old[0]})
@@ -300,9 +306,9 @@ def create_game(sql: Dialect, new: NewGame, now: str) -> Steps[GameRecord | Game
 
 def finish(sql: Dialect, game: GameRecord, ending: Ending, now: str) -> Steps[bool]:
     """Write the result of ``game`` as it finishes; returns ``new_record``: a solo total
-    above every earlier finished solo game of the player (U7)."""
+    above every earlier finished solo game of the player (U7; a tutorial never is, L10)."""
     new_record = False
-    if ending.result is Result.SOLO:
+    if ending.result is Result.SOLO and game.mode is Mode.SOLO:
         row = yield Step(sql.best_solo, {"player": game.player_id, "id": game.id})
         new_record = ending.solo_record(row[0] if row is not None else None)
     yield Step(

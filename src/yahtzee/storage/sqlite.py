@@ -175,6 +175,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE schema_cookie_bump (x)",
         "DROP TABLE schema_cookie_bump",
     ),
+    # v6 (schema level 6, L10): the tutorial's mode, the same way as v5.
+    (
+        "PRAGMA writable_schema = ON",
+        """UPDATE sqlite_schema SET sql = replace(sql,
+                'CHECK (mode IN (''solo'', ''vs_computer'', ''table''))',
+                'CHECK (mode IN (''solo'', ''vs_computer'', ''table'', ''tutorial''))')
+            WHERE type = 'table' AND name = 'games'""",
+        "PRAGMA writable_schema = RESET",
+        "CREATE TABLE schema_cookie_bump (x)",
+        "DROP TABLE schema_cookie_bump",
+    ),
 )
 
 
@@ -608,12 +619,12 @@ def _records(conn: sqlite3.Connection, player_id: str, recent: int) -> Records:
             "SELECT COUNT(*), MAX(CASE WHEN mode = 'solo' THEN human_total END), "
             "COALESCE(SUM(result = 'win'), 0), COALESCE(SUM(result = 'loss'), 0), "
             "COALESCE(SUM(result = 'draw'), 0) "
-            "FROM games WHERE player_id = ? AND status = 'finished'",
+            f"FROM games WHERE player_id = ? AND {sql.COUNTED}",
             (player_id,),
         ).fetchone()
         rows = conn.execute(
             f"SELECT {sql.RECENT_COLUMNS} FROM games WHERE player_id = ? "
-            "AND status = 'finished' ORDER BY finished_at DESC, rowid DESC LIMIT ?",
+            f"AND {sql.COUNTED} ORDER BY finished_at DESC, rowid DESC LIMIT ?",
             (player_id, recent),
         ).fetchall()
     finally:
@@ -633,7 +644,7 @@ def _finished_games(
 ) -> list[RecentGame]:
     # The most recent ``limit`` (newest first, by the index), returned oldest first.
     rows = conn.execute(
-        f"SELECT {sql.RECENT_COLUMNS} FROM games WHERE player_id = ? AND status = 'finished' "
+        f"SELECT {sql.RECENT_COLUMNS} FROM games WHERE player_id = ? AND {sql.COUNTED} "
         "ORDER BY finished_at DESC, rowid DESC LIMIT ?",
         (player_id, -1 if limit is None else limit),
     ).fetchall()

@@ -108,13 +108,15 @@ async def create_game(
     starting: StartingPlayer,
     svc: Service,
 ) -> JSONResponse:
-    """Start a solo, vs-computer or table (多人同屏) game.
+    """Start a solo, vs-computer, table (多人同屏) or tutorial (新手教程, L10: the
+    tutorial's fixed dice) game.
 
     While the player has an unfinished game this is refused with 409 ``game_in_progress``
     (its message names the saved game's mode and round) unless ``replace`` is true, which
     abandons that game (F2). ``difficulty`` defaults to ``expert`` in vs games and is
-    ignored (null) in solo and table games. A table needs ``seats`` (422 ``invalid_seats``
-    when they break T1); its computers seated before the first person play at once.
+    ignored (null) in solo, table and tutorial games. A table needs ``seats`` (422
+    ``invalid_seats`` when they break T1); its computers seated before the first person
+    play at once. An unfinished *tutorial* is replaced without asking (L10).
     """
     mode = body.mode
     difficulty = (body.difficulty or DEFAULT_DIFFICULTY) if mode is Mode.VS_COMPUTER else None
@@ -156,6 +158,10 @@ async def _roll(svc: GameService, player: str, game_id: str, body: RollIn) -> An
 async def _score(svc: GameService, player: str, game_id: str, body: ScoreIn) -> Any:
     loaded = await svc.score(player, game_id, body.version, body.category, body.confirm_zero)
     return game_json(loaded)
+
+
+async def _abandon(svc: GameService, player: str, game_id: str, body: VersionIn) -> Any:
+    return game_json(await svc.abandon(player, game_id, body.version))
 
 
 async def _hint(svc: GameService, player: str, game_id: str, body: VersionIn) -> Any:
@@ -225,6 +231,16 @@ ACTIONS: dict[str, GameAction[Any]] = {
             "The expert's advice for the current dice: ``hold`` while rolling on is best, "
             "else ``category``. Spends one of the game's 3 hints; refused (nothing spent) at "
             "0 hints or before the first roll (U4).",
+        ),
+        GameAction(
+            "abandon",
+            VersionIn,
+            _abandon,
+            GameOut,
+            "Give the game up (「跳过教程」)",
+            "The game becomes ``abandoned`` (an ``abandon`` event), as when a new game "
+            "replaces it; the page uses it when a tutorial is skipped (L10). A finished game "
+            "is refused with ``illegal_action``.",
         ),
     )
 }

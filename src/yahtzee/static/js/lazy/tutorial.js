@@ -1,0 +1,253 @@
+// 新手教程 (L10), a lazy overlay (views.js OVERLAYS) over the real table: one box with the
+// step's text and its buttons, and the step's elements of the table highlighted. The
+// steps come from the server (GET /api/tutorial) with the dice they were written against;
+// the game is played with the ordinary actions. This module only compares what the server
+// answered with what a step waits for (a roll reached, a box written, the holds picked, a
+// 0 declined): it does no rules maths. While a step is shown, the table's other game
+// controls do nothing, so the dice stay the ones the steps describe.
+
+const NEXT = "下一步";
+const SKIP = "跳过教程";
+const GAME_ACTIONS = '.die, .cell-btn, [data-testid="roll"], [data-testid="hint"], [data-testid="restart"], #confirm-yes';
+
+const OFF_SCRIPT =
+  "这一步和教程安排的不一样了。没关系！这一局照样可以下完（不计入战绩），也可以回大厅。";
+
+const sameList = (a, b) => a === b || (a !== null && b !== null && a.length === b.length && a.every((x, i) => x === b[i]));
+
+function steps(state) {
+  const data = state.overlays.tutorial;
+  return data ? data.steps : null;
+}
+
+/** Whether the game (or the page's holds) shows that `step` is done. */
+function isDone(step, state, t) {
+  const g = state.game;
+  const u = step.until;
+  if (u.next) return t.acked.includes(step.id);
+  if (u.done) return false;
+  if (u.round !== undefined) {
+    return g.status !== "in_progress" || g.round > u.round || (g.round === u.round && g.rolls_left <= u.rolls_left);
+  }
+  if (u.hints_left !== undefined) return g.hints_left <= u.hints_left;
+  if (u.box !== undefined) return g.players.human.boxes[u.box] !== null;
+  if (u.hold !== undefined) return sameList(state.hold, u.hold);
+  if (u.declined !== undefined) {
+    return state.declined.category === u.declined && state.declined.count > t.declinedAt;
+  }
+  return false;
+}
+
+/** Where a game already under way (a reload, 「继续游戏」) picks the steps up: after the
+ * last step whose game condition it meets. */
+function resumeAt(list, state) {
+  const gameSide = (u) => u.round !== undefined || u.hints_left !== undefined || u.box !== undefined;
+  const probe = { acked: [], declinedAt: Infinity };
+  let at = 0;
+  list.forEach((step, i) => {
+    if (gameSide(step.until) && isDone(step, state, probe)) at = i + 1;
+  });
+  return Math.min(at, list.length - 1);
+}
+
+export const reducers = {
+  /** Follow the game: move past every step it shows done; a step entered with other dice
+   * than it was written for puts the tutorial off its script. */
+  tutorialSync(state) {
+    const list = steps(state);
+    const g = state.game;
+    if (!list || !g || g.mode !== "tutorial") return state;
+    let t = state.tutorial;
+    if (t.game !== g.id) {
+      const index = resumeAt(list, state);
+      t = { ...t, game: g.id, index, entered: -1, acked: [], declinedAt: state.declined.count, offScript: false };
+    }
+    let index = t.index;
+    while (!t.offScript && index < list.length - 1 && isDone(list[index], state, t)) index += 1;
+    if (index === t.entered && t === state.tutorial) return state;
+    const entering = index !== t.entered;
+    const offScript = t.offScript || (entering && !sameList(list[index].dice, g.dice));
+    return {
+      ...state,
+      tutorial: {
+        ...t,
+        index,
+        entered: index,
+        offScript,
+        declinedAt: entering ? state.declined.count : t.declinedAt,
+      },
+    };
+  },
+
+  /** 「下一步」 on a step that only explains. */
+  tutorialAck(state, { id }) {
+    const t = state.tutorial;
+    if (!t.acked || t.acked.includes(id)) return state;
+    return { ...state, tutorial: { ...t, acked: [...t.acked, id] } };
+  },
+};
+
+// ------------------------------------------------------------------------------ the DOM
+
+let box = null;
+let marked = [];
+let shownKey = "";
+
+function el(tag, attrs = {}, text = "") {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  e.textContent = text;
+  return e;
+}
+
+function button(testid, text, cls) {
+  return el("button", { type: "button", class: `btn ${cls}`, "data-testid": testid }, text);
+}
+
+function build(ctx) {
+  box = el("section", { class: "tutorial-box", "data-testid": "tutorial-step", "aria-labelledby": "tutorial-count" });
+  const count = el("p", { class: "tutorial-count", id: "tutorial-count" });
+  const text = el("p", { class: "tutorial-text", "data-testid": "tutorial-text", "aria-live": "polite" });
+  const row = el("div", { class: "tutorial-buttons" });
+  const next = button("tutorial-next", NEXT, "btn-primary");
+  const more = button("tutorial-continue", "继续下完这局", "");
+  const skip = button("tutorial-skip", SKIP, "btn-small");
+  row.append(next, more, skip);
+  box.append(count, text, row);
+  box.hidden = true;
+  document.body.append(box);
+  next.addEventListener("click", () => {
+    const state = ctx.state();
+    const step = current(state);
+    if (!step) return;
+    if (step.until.done) ctx.actions.endTutorial("solo");
+    else ctx.dispatch({ type: "tutorialAck", id: step.id });
+  });
+  more.addEventListener("click", () => ctx.actions.endTutorial("continue"));
+  skip.addEventListener("click", () => ctx.actions.endTutorial("lobby"));
+}
+
+function current(state) {
+  const list = steps(state);
+  const t = state.tutorial;
+  if (!list || t.game !== (state.game && state.game.id) || t.index === undefined) return null;
+  return list[t.index];
+}
+
+function byTestId(id) {
+  return document.querySelector(`[data-testid="${id}"]`);
+}
+
+function mark(targets) {
+  const now = targets.map(byTestId).filter(Boolean);
+  for (const e of marked) if (!now.includes(e)) e.classList.remove("tutorial-target");
+  for (const e of now) if (!e.classList.contains("tutorial-target")) e.classList.add("tutorial-target");
+  marked = now;
+}
+
+/** The elements a step lets the player use: its targets and the box itself. */
+function allowed(target) {
+  return (box && box.contains(target)) || marked.some((e) => e.contains(target));
+}
+
+function install(ctx) {
+  const active = () => box !== null && !box.hidden && !ctx.state().tutorial.offScript;
+  // Capture: before the table's own handlers. Only the table's game controls are held
+  // back; links, 大厅, 设置 and 规则 work as ever.
+  document.addEventListener(
+    "click",
+    (event) => {
+      if (!active() || !event.target.closest) return;
+      const control = event.target.closest(GAME_ACTIONS);
+      if (control && !allowed(control)) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
+    },
+    true,
+  );
+  document.addEventListener(
+    "keydown",
+    (event) => {
+      if (!active() || event.ctrlKey || event.metaKey || event.altKey) return;
+      const key = event.key;
+      let wants = null; // the element the table's shortcut would act on (keyboard.js)
+      if (/^[1-5]$/.test(key)) wants = byTestId(`die-${Number(key) - 1}`);
+      else if (key === "h" || key === "H") wants = byTestId("hint");
+      else if ((key === " " || key === "Enter") && !event.target.closest("button, a, summary")) {
+        wants = byTestId("roll");
+      }
+      if (wants && !allowed(wants)) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
+    },
+    true,
+  );
+}
+
+function render(state, shown, ctx) {
+  if (box === null) build(ctx);
+  const step = shown ? current(state) : null;
+  box.hidden = step === null;
+  document.body.classList.toggle("tutorial-on", step !== null);
+  if (step === null) {
+    mark([]);
+    shownKey = "";
+    return;
+  }
+  const list = steps(state);
+  const t = state.tutorial;
+  const off = t.offScript;
+  const last = Boolean(step.until.done);
+  const [count, text, row] = box.children;
+  const [next, more, skip] = row.children;
+  const key = `${state.game.id}:${t.index}:${off}`;
+  // Every render: the table's render rewrites some classes (a box's cell) wholesale.
+  mark(off ? [] : step.target);
+  if (shownKey !== key) {
+    shownKey = key;
+    count.textContent = off ? "新手教程" : `新手教程 · 第 ${t.index + 1} / ${list.length} 步`;
+    text.textContent = off ? OFF_SCRIPT : step.text;
+    next.textContent = last ? "开始单人挑战" : NEXT;
+    next.hidden = off || !(step.until.next || last);
+    more.hidden = !(off || last);
+    skip.textContent = off || last ? "回大厅" : SKIP;
+    ctx.afterRender(() => bringIntoView(step, off));
+  }
+  place();
+}
+
+/** The box sits at the bottom of the screen, or at its top when the step's first target
+ * is in the lower part (it never covers what the step points at). */
+function place() {
+  const first = marked[0];
+  let top = false;
+  if (first) {
+    const r = first.getBoundingClientRect();
+    top = r.top + r.height / 2 > window.innerHeight * 0.5;
+  }
+  box.classList.toggle("at-top", top);
+}
+
+function bringIntoView(step, off) {
+  const first = marked[0];
+  if (first) first.scrollIntoView({ block: "nearest" });
+  place();
+  if (document.querySelector("dialog[open]")) return; // the dialog keeps its own focus
+  // The keyboard lands where the step acts: its control, else the box's first button.
+  const control = first && (first.matches("button") ? first : first.querySelector("button"));
+  if (!off && control && !control.disabled) {
+    control.focus({ preventScroll: true });
+    return;
+  }
+  const next = byTestId("tutorial-next");
+  (next.hidden ? byTestId(off ? "tutorial-continue" : "tutorial-skip") : next).focus({ preventScroll: true });
+}
+
+/** After every change: follow the game (a no-op when nothing moved). */
+function effect(state, _previous, ctx) {
+  if (state.game && state.game.mode === "tutorial" && steps(state)) ctx.dispatch({ type: "tutorialSync" });
+}
+
+export const overlay = { render, reducers, effect, install };

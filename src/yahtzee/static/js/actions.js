@@ -122,7 +122,7 @@ export function createActions(store) {
 
   async function askZero(category) {
     const yes = await confirmDialog(say.confirmZero(category));
-    if (!yes) tell(say.ZERO_CANCELLED);
+    if (!yes) dispatch({ type: "zeroDeclined", category });
     return yes;
   }
 
@@ -252,7 +252,9 @@ export function createActions(store) {
 
   async function startNew(mode, difficulty) {
     if (S().busy || !S().lobbyReady) return;
-    const saved = S().saved;
+    dispatch({ type: "tutorialSeen" }); // L10: a player who starts anything was offered it
+    // A saved game is asked about (F2); a saved tutorial is replaced without asking (L10).
+    const saved = S().saved && S().saved.mode !== "tutorial" ? S().saved : null;
     if (saved && !(await confirmDialog(say.confirmAbandon(say.abandonSaved(saved))))) return;
     const game = await createGame(mode, difficulty, Boolean(saved));
     if (game) {

@@ -51,6 +51,7 @@ export const api = {
   game: (id) => get(API.game(id)),
   // replace: abandon the unfinished game; without it the server answers 409
   // game_in_progress while one is saved (F2).
+  // mode: solo | vs_computer | tutorial (L10, a new game replaces an unfinished tutorial).
   create: (mode, difficulty, replace = false) =>
     request("POST", API.games(), {
       mode,
@@ -65,6 +66,9 @@ export const api = {
       confirm_zero: confirmZero,
     }),
   hint: (game) => request("POST", API.hint(game.id), { version: game.version }),
+  // 「跳过教程」: the tutorial game is given up (L10).
+  abandon: (game) => request("POST", API.abandon(game.id), { version: game.version }),
+  tutorial: () => get(API.tutorial()),
   meter: (id) => get(API.meter(id)),
   review: (id) => get(API.review(id)),
   stats: () => get(API.stats()),

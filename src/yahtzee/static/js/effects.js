@@ -3,11 +3,13 @@
 // never writes storage or starts a request. Effects may dispatch (the store queues them).
 
 import { meterWanted } from "./meter.js";
-import { saveHold, saveSettings } from "./remember.js";
+import { saveHold, saveSettings, saveTutorialSeen } from "./remember.js";
 
-/** Keep the settings and this turn's holds in this browser (P5, U6/P3). */
+/** Keep the settings, this turn's holds and the tutorial's offer in this browser (P5,
+ * U6/P3, L10). */
 export function remember(state, previous) {
   if (state.settings !== previous.settings) saveSettings(state.settings);
+  if (state.tutorialSeen !== previous.tutorialSeen) saveTutorialSeen(state.tutorialSeen);
   if (state.game !== previous.game || state.hold !== previous.hold || state.view !== previous.view) {
     saveHold(state);
   }

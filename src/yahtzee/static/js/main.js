@@ -10,12 +10,12 @@ import { installMessageFit } from "./fit.js";
 import { installKeyboard } from "./keyboard.js";
 import { href, match } from "./paths.js";
 import { reduce } from "./reducer.js";
-import { loadSettings } from "./remember.js";
+import { loadSettings, loadTutorialSeen } from "./remember.js";
 import { buildScorecard, render } from "./render.js";
 import { installSettings } from "./settings.js";
 import { initialState } from "./state.js";
 import { createStore } from "./store.js";
-import { LAZY, installLazyViews } from "./views.js";
+import { LAZY, installLazyViews, installOverlays } from "./views.js";
 
 const messageFit = installMessageFit();
 
@@ -24,15 +24,18 @@ const messageFit = installMessageFit();
 export function draw(state) {
   render(state);
   lazy.render(state);
+  if (overlays) overlays.render(state);
   messageFit.fit();
 }
 
-export const store = createStore(reduce, initialState(loadSettings()), {
+let overlays = null; // the lazy overlays (views.js), installed once the actions exist
+export const store = createStore(reduce, initialState(loadSettings(), loadTutorialSeen()), {
   render: draw,
-  effects: [remember, meterEffect(api)],
+  effects: [remember, meterEffect(api), (...change) => overlays && overlays.effect(...change)],
 });
 const actions = createActions(store);
 const lazy = installLazyViews(store, { open });
+overlays = installOverlays(store, actions);
 
 /** Go to an address of the page (a link, the end panel's 复盘) without reloading it. */
 function open(path) {
@@ -63,6 +66,8 @@ function wire() {
   on("start-solo", () => actions.startNew("solo", null));
   on("start-vs", () => actions.startNew("vs_computer", store.state.settings.difficulty));
   on("continue", actions.continueGame);
+  on("start-tutorial", () => actions.startNew("tutorial", null));
+  on("tutorial-offer-dismiss", () => store.dispatch({ type: "tutorialSeen" }));
   // The second click of a double click (detail 2) is the same intent as the first: one roll,
   // however fast the first request came back. Keyboard activation has detail 0.
   on("roll", (event) => {

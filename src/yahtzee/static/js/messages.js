@@ -143,12 +143,14 @@ export function meterSaid(m, game) {
 export const NO_HINTS_LEFT = `这一局的 ${LIMITS.hints_per_game} 次提示已经用完了。`;
 export const ROLL_FIRST = "先掷骰子，再来要提示。";
 export const ZERO_CANCELLED = "已取消，什么都没有改变。";
+export const TUTORIAL_FAILED = "新手教程没能打开，这一局照样可以玩。";
 export const GAME_GONE = "这一局已经结束或在别处重新开始了，已回到大厅。";
 export const GAME_NOT_FOUND = "找不到这一局了，已回到大厅。";
 export const PAGE_RESYNCED = "页面出了点问题，已重新同步。";
 export const RESTARTED = "已重新开始一局。";
 
 export function started(mode) {
+  if (mode === "tutorial") return `${MODE_NAMES.tutorial}开始：跟着提示做就行。`;
   return mode === "solo"
     ? `${MODE_NAMES.solo}开始：点「掷骰子」。`
     : `${MODE_NAMES.vs_computer}开始，你先手：点「掷骰子」。`;
@@ -223,7 +225,7 @@ export const COMPUTER = "电脑";
 
 /** 单人挑战, or 人机对战 and the level: `sep` " · ", or "（" for 人机对战（普通）. */
 export function modeName(mode, difficulty, sep = " · ") {
-  if (mode === "solo") return MODE_NAMES.solo;
+  if (mode !== "vs_computer") return MODE_NAMES[mode]; // solo, tutorial: no level
   const name = `${MODE_NAMES[mode]}${sep}${level(difficulty)}`;
   return sep === "（" ? `${name}）` : name;
 }
@@ -241,7 +243,7 @@ export function savedSummary(saved, rounds) {
 }
 
 export function recentScore(g) {
-  return g.mode === "solo" ? `${g.human_total} 分` : `${g.human_total} : ${g.computer_total}`;
+  return g.mode !== "vs_computer" ? `${g.human_total} 分` : `${g.human_total} : ${g.computer_total}`;
 }
 
 export function shortDate(d) {

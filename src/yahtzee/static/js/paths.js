@@ -26,6 +26,7 @@ export const API = {
   roll: (id) => `/api/games/${enc(id)}/roll`,
   score: (id) => `/api/games/${enc(id)}/score`,
   hint: (id) => `/api/games/${enc(id)}/hint`,
+  abandon: (id) => `/api/games/${enc(id)}/abandon`,
   meter: (id) => `/api/games/${enc(id)}/meter`,
   review: (id) => `/api/games/${enc(id)}/review`,
   stats: () => "/api/stats",
@@ -33,6 +34,7 @@ export const API = {
   puzzleAnswer: (id) => `/api/puzzles/${enc(id)}/answer`,
   puzzleProgress: () => "/api/puzzles/progress",
   puzzleThemes: () => "/api/puzzles/themes",
+  tutorial: () => "/api/tutorial",
 };
 
 // A game id as the server writes it (URL-safe, at most 64 characters).

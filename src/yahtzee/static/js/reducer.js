@@ -119,6 +119,28 @@ const reducers = {
     return { ...state, page: { ...p, ui: { ...p.ui, ...ui } } };
   },
 
+  /** L10: the tutorial was offered (started or declined): not offered again. */
+  tutorialSeen(state) {
+    return state.tutorialSeen ? state : { ...state, tutorialSeen: true };
+  },
+
+  /** L10: the tutorial of the game on the table is over (skipped, finished): no overlay. */
+  tutorialClose(state) {
+    const id = state.game ? state.game.id : null;
+    return { ...state, tutorial: { ...state.tutorial, closedFor: id } };
+  },
+
+  /** U2: the player said 「再想想」 to a 0 in `category` (a tutorial step waits for it). */
+  zeroDeclined(state, { category }) {
+    const declined = { category, count: state.declined.count + 1 };
+    return message({ ...state, declined }, say.ZERO_CANCELLED);
+  },
+
+  /** A lazy overlay's data arrived (views.js OVERLAYS). */
+  overlayLoaded(state, { id, data }) {
+    return { ...state, overlays: { ...state.overlays, [id]: data } };
+  },
+
   records(state, { records }) {
     const current = records.current_game;
     const saved = current && current.status === "in_progress" ? current : null;

@@ -1,5 +1,5 @@
 // What this browser remembers (localStorage; no account): the settings (P5), the meter's
-// shown/hidden choice (L4) and this turn's holds (U6/P3). Read once at start (main.js) or
+// shown/hidden choice (L4), this turn's holds (U6/P3) and that the tutorial was offered (L10). Read once at start (main.js) or
 // when a game is entered (actions.js); written only by the effects (effects.js), never by
 // a render. Storage may be missing or full (private mode): then nothing is remembered.
 
@@ -11,6 +11,8 @@ const METER_KEY = "yahtzee.meter"; // "shown" | "hidden"
 // The holds are kept for the game and version they belong to (one entry: any other game's
 // or version's is stale), so continuing the game or reloading the page shows them again.
 const HOLD_KEY = "yahtzee.hold";
+// L10: "seen" once this browser was offered the 新手教程 (started or declined).
+const TUTORIAL_KEY = "yahtzee.tutorial";
 
 function read(key) {
   try {
@@ -48,6 +50,15 @@ export function saveSettings(settings) {
   const { meter, ...rest } = settings;
   write(SETTINGS_KEY, JSON.stringify(rest));
   write(METER_KEY, meter);
+}
+
+/** Whether this browser was offered the tutorial already. */
+export function loadTutorialSeen() {
+  return read(TUTORIAL_KEY) === "seen";
+}
+
+export function saveTutorialSeen(seen) {
+  if (seen) write(TUTORIAL_KEY, "seen");
 }
 
 /** Store the holds of `state.game` (or drop them once that game has moved past them). Only

@@ -177,10 +177,14 @@ function renderLobby(state) {
   $("#recent-empty").hidden = recent.length > 0;
 
   // F2: the start buttons never act on a previous visit's data (is a game saved?).
-  for (const id of ["start-solo", "start-vs", "continue"]) {
+  for (const id of ["start-solo", "start-vs", "continue", "start-tutorial"]) {
     const button = byTestId(id);
     if (button.disabled === state.lobbyReady) button.disabled = !state.lobbyReady;
   }
+
+  // L10: offered to a new browser (no game played, not offered before); always reopenable.
+  const offer = !state.tutorialSeen && r !== null && r.games_played === 0;
+  $("#tutorial-panel").classList.toggle("offer", offer);
 
   const saved = state.saved;
   $("#continue-box").hidden = !saved;

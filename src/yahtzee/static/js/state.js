@@ -23,7 +23,7 @@ export const LIMITS = CONFIG.limits;
 export const ROUNDS = LIMITS.rounds;
 
 /** A fresh state object; `settings` as remembered in this browser (settings.js). */
-export function initialState(settings = DEFAULT_SETTINGS) {
+export function initialState(settings = DEFAULT_SETTINGS, tutorialSeen = false) {
   return {
     view: "lobby", // lobby | game | rules | a lazy view's id (views.js)
     previousView: "lobby", // where 「返回」 on the rules page goes
@@ -49,6 +49,14 @@ export function initialState(settings = DEFAULT_SETTINGS) {
     // `figures` = the last answer ({game, expected_final, win_probability}); `said` = what
     // its hidden live region says (a new serial is a new announcement, even of equal words).
     meter: { asks: 0, asking: null, figures: null, said: { text: "", serial: 0, game: null } },
+    // L10 新手教程: whether this browser was offered it (remembered), the last 0 the player
+    // declined to confirm (a tutorial step waits for one), the tutorial's own state (its
+    // overlay module adds to it; `closedFor`: the tutorial game it was ended for) and the
+    // data of the lazy overlays (views.js OVERLAYS), by id.
+    tutorialSeen,
+    declined: { category: null, count: 0 },
+    tutorial: { closedFor: null },
+    overlays: {},
     // A lazy view's page (views.js): {view, params, serial, status: loading|ready|error,
     // data, error, ui}; `ui` is that view's own small state (changed by the `pageUi` action).
     page: null,

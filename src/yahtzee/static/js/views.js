@@ -22,6 +22,7 @@
 
 import { ApiError, api } from "./api.js";
 import { asset, href } from "./paths.js";
+import * as say from "./messages.js";
 import { addReducers } from "./reducer.js";
 
 export const LAZY = {
@@ -75,6 +76,22 @@ export const LAZY = {
       }));
     },
     module: () => import("./lazy/practice.js"),
+  },
+};
+
+// Lazy overlays (新手教程 over the table, L10): fetched the first time `wanted(state)`;
+// `module` exports `overlay = {render(state, shown, ctx), reducers?, effect?, install?}`,
+// `load()` its data (into `state.overlays[id]`). See installOverlays.
+export const OVERLAYS = {
+  tutorial: {
+    css: "css/tutorial.css",
+    wanted: (state) =>
+      state.view === "game" &&
+      state.game !== null &&
+      state.game.mode === "tutorial" &&
+      state.tutorial.closedFor !== state.game.id,
+    load: () => api.tutorial(),
+    module: () => import("./lazy/tutorial.js"),
   },
 };
 
@@ -183,4 +200,47 @@ export function installLazyViews(store, { open: openPath }) {
   }
 
   return { open, render };
+}
+
+/** {effect, render} of the lazy overlays for the store (main.js); ctx: dispatch,
+ * afterRender, state(), api and the page's actions. */
+export function installOverlays(store, actions) {
+  const ready = new Map(); // id → overlay, once loaded
+  const asked = new Set();
+  const ctx = {
+    dispatch: (a) => store.dispatch(a),
+    afterRender: (fn) => store.afterRender(fn),
+    state: () => store.state,
+    api,
+    actions,
+  };
+  const fetchOverlay = (id, entry) => {
+    asked.add(id);
+    Promise.all([entry.module(), entry.load(), entry.css && stylesheet(entry.css)]).then(
+      ([m, data]) => {
+        if (m.overlay.reducers) addReducers(m.overlay.reducers);
+        if (m.overlay.install) m.overlay.install(ctx);
+        ready.set(id, m.overlay);
+        store.dispatch({ type: "overlayLoaded", id, data });
+      },
+      (err) => {
+        asked.delete(id); // asked again when next wanted
+        if (!(err instanceof ApiError)) console.warn(err);
+        store.dispatch({ type: "tutorialClose" });
+        store.dispatch({ type: "say", text: say.TUTORIAL_FAILED, kind: "error" });
+      },
+    );
+  };
+  return {
+    effect(state, previous) {
+      for (const [id, entry] of Object.entries(OVERLAYS)) {
+        const overlay = ready.get(id);
+        if (overlay) overlay.effect && overlay.effect(store.state, previous, ctx);
+        else if (!asked.has(id) && entry.wanted(state)) fetchOverlay(id, entry);
+      }
+    },
+    render(state) {
+      for (const [id, overlay] of ready) overlay.render(state, OVERLAYS[id].wanted(state), ctx);
+    },
+  };
 }

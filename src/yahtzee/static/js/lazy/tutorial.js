@@ -117,14 +117,31 @@ function build(ctx) {
   box.hidden = true;
   document.body.append(box);
   next.addEventListener("click", () => {
-    const state = ctx.state();
-    const step = current(state);
-    if (!step) return;
-    if (step.until.done) ctx.actions.endTutorial("solo");
-    else ctx.dispatch({ type: "tutorialAck", id: step.id });
+    const step = current(ctx.state());
+    if (step && step.until.done) end(ctx, "solo");
+    else if (step) ctx.dispatch({ type: "tutorialAck", id: step.id });
   });
-  more.addEventListener("click", () => ctx.actions.endTutorial("continue"));
-  skip.addEventListener("click", () => ctx.actions.endTutorial("lobby"));
+  more.addEventListener("click", () => end(ctx, "continue"));
+  skip.addEventListener("click", () => end(ctx, "lobby"));
+}
+
+/** The end of the tutorial: "solo" starts a solo game (which replaces the tutorial),
+ * "continue" plays the tutorial game on without its steps, "lobby" gives it up (nothing
+ * is left saved) and goes to the lobby. */
+async function end(ctx, next) {
+  const g = ctx.state().game;
+  ctx.dispatch({ type: "tutorialClose" });
+  if (next === "solo") {
+    await ctx.actions.startNew("solo", null);
+  } else if (next === "lobby") {
+    if (g && g.status === "in_progress") {
+      // Should it fail, the lobby offers the tutorial game to continue: nothing is lost.
+      await ctx.api.abandon(g).catch(() => {});
+    }
+    await ctx.actions.goLobby();
+  } else {
+    byTestId("roll").focus({ preventScroll: true });
+  }
 }
 
 function current(state) {

@@ -173,3 +173,39 @@ class PuzzleNotFoundError(YahtzeeError):
 
 class PuzzleAnsweredError(YahtzeeError):
     """A second answer to one serving of a puzzle (L6): only the first is graded."""
+
+
+class RoomNotFoundError(YahtzeeError):
+    """No such room, or a token that does not open it (answered alike: O1, O9)."""
+
+
+class NotRoomCreatorError(YahtzeeError):
+    """Only the room's creator may do this (start, remove a seat's person, O2)."""
+
+
+class RoomFullError(YahtzeeError):
+    """Every person seat of the room is taken (O2)."""
+
+
+class AlreadyStartedError(YahtzeeError):
+    """The room's game has started (or the room is over): no more joins or changes (O2)."""
+
+
+class RoomNotReadyError(YahtzeeError):
+    """The room cannot start: fewer than two seats would play (O2)."""
+
+
+class NameTakenError(YahtzeeError):
+    """Another seat of the room already has this name (compared without case)."""
+
+
+class TooManyRoomsError(YahtzeeError):
+    """A browser opening a room while it holds the maximum of open rooms (O9)."""
+
+
+class TooManyStreamsError(YahtzeeError):
+    """The room has its maximum of live event streams (O9)."""
+
+
+class InvalidReactionError(YahtzeeError):
+    """A reaction that is not one of the fixed set (O6): the message names it."""

@@ -1,0 +1,600 @@
+"""The tables of 好友房间 (rooms, O1-O9): the rooms, their seats and their event log.
+
+They live in the feature database (:mod:`yahtzee.storage.feature_db`, both backends, one
+code path): the games' tables are never touched, a room only *names* its game by id.
+
+* ``rooms`` — one row per room: its creator, status (``waiting`` → ``starting`` →
+  ``playing`` → ``finished``; ``waiting`` → ``expired`` after a day), turn time, the game
+  once started, the deadline of the turn being played (the 托管 sweeper's index, O5),
+  the room a rematch made (O7) and ``last_seq``, the last event id of the room.
+* ``room_seats`` — the seats in playing order: a person seat's browser (its signed player
+  id) and name once taken, a computer seat's level, the 托管 flag (``away``) and the time
+  of the seat's last reaction (1 a second, O6, checked in the transaction that logs it, so
+  it holds across processes).
+* ``room_events`` — the room's event log, ``(room_id, seq)`` its primary key. The ``seq``
+  is taken by ``UPDATE rooms SET last_seq = last_seq + 1 ... RETURNING``: the row lock
+  serialises the room's writers in one process or several, so ids are dense, ordered
+  and commit in order. This log is what a stream replays after ``Last-Event-ID`` (O4).
+
+On PostgreSQL the event's insert also runs ``pg_notify`` in the same transaction: the
+notification is delivered at commit, in commit order, to every process that listens
+(:mod:`yahtzee.server.room_stream`), and never for a transaction that rolled back. Its
+payload is the event itself when it fits (under :data:`NOTIFY_MAX` bytes), else only the
+room and id, which the listener then reads back from this log.
+
+Invite tokens (O1, O9) are :mod:`yahtzee.storage.invites` tokens derived from the server
+secret (``room`` to take a seat, ``room_watch`` to watch), stored as digests and checked
+in constant time against the room's own digests.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from yahtzee.errors import (
+    AlreadyStartedError,
+    NameTakenError,
+    NotRoomCreatorError,
+    RateLimitExceededError,
+    RoomFullError,
+    RoomNotFoundError,
+    RoomNotReadyError,
+    TooManyRoomsError,
+)
+from yahtzee.storage.feature_db import FeatureDb, Migrations, Row, Tx
+from yahtzee.storage.invites import check_in, derived_token, issue_in
+
+FEATURE = "rooms"
+ROOM_INVITE = "room"  # a token that takes a seat
+ROOM_WATCH = "room_watch"  # a token that only watches
+NOTIFY_CHANNEL = "yahtzee_rooms"
+#: PostgreSQL refuses a notification payload of 8000 bytes or more.
+NOTIFY_MAX = 7800
+#: Statuses of a room that still counts against its creator's open rooms (O9).
+OPEN = ("waiting", "starting", "playing")
+
+MIGRATIONS: Migrations = (
+    (
+        """CREATE TABLE rooms (
+            id TEXT PRIMARY KEY,
+            creator_id TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN
+                ('waiting', 'starting', 'playing', 'finished', 'expired')),
+            turn_seconds INTEGER NOT NULL,
+            game_id TEXT,
+            created_at DOUBLE PRECISION NOT NULL,
+            deadline DOUBLE PRECISION,
+            rematch_id TEXT,
+            last_seq INTEGER NOT NULL DEFAULT 0
+        )""",
+        "CREATE INDEX rooms_creator ON rooms (creator_id, status)",
+        "CREATE INDEX rooms_deadline ON rooms (deadline) WHERE deadline IS NOT NULL",
+        "CREATE INDEX rooms_waiting ON rooms (created_at) WHERE status = 'waiting'",
+        "CREATE INDEX rooms_game ON rooms (game_id) WHERE game_id IS NOT NULL",
+        """CREATE TABLE room_seats (
+            room_id TEXT NOT NULL REFERENCES rooms (id),
+            idx INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('human', 'computer')),
+            difficulty TEXT,
+            player_id TEXT,
+            name TEXT,
+            away INTEGER NOT NULL DEFAULT 0,
+            reacted_at DOUBLE PRECISION,
+            PRIMARY KEY (room_id, idx)
+        )""",
+        "CREATE INDEX room_seats_player ON room_seats (player_id) WHERE player_id IS NOT NULL",
+        """CREATE TABLE room_events (
+            room_id TEXT NOT NULL REFERENCES rooms (id),
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            data TEXT NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (room_id, seq)
+        )""",
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A seat as the creator asks for it: a person (the creator's with a ``name``, the
+    others open) or a computer at ``difficulty``."""
+
+    kind: str
+    name: str | None = None
+    difficulty: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSeat:
+    """A seat of a room as stored."""
+
+    index: int
+    kind: str
+    difficulty: str | None
+    player_id: str | None
+    name: str | None
+    away: bool
+
+    @property
+    def is_person(self) -> bool:
+        """A person's seat (taken or open)."""
+        return self.kind == "human"
+
+    @property
+    def taken(self) -> bool:
+        """A person seat with its browser (computers are never "taken")."""
+        return self.player_id is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """A room and its seats in playing order."""
+
+    id: str
+    creator_id: str
+    status: str
+    turn_seconds: int
+    game_id: str | None
+    created_at: float
+    deadline: float | None
+    rematch_id: str | None
+    last_seq: int
+    seats: tuple[RoomSeat, ...]
+
+    def seat_of(self, player_id: str) -> RoomSeat | None:
+        """The seat this browser holds, if any (a browser holds at most one, O2)."""
+        return next((s for s in self.seats if s.player_id == player_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomEvent:
+    """One event of a room's log: its id (``seq``, dense and ordered per room), its kind
+    and its JSON data. :meth:`to_json`/:meth:`from_json` are the print/parse pair of the
+    form sent through ``NOTIFY``."""
+
+    room_id: str
+    seq: int
+    kind: str
+    data: dict[str, Any]
+
+    def to_json(self) -> str:
+        """``{"r", "s", "k", "d"}`` as compact JSON."""
+        return json.dumps(
+            {"r": self.room_id, "s": self.seq, "k": self.kind, "d": self.data},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> RoomEvent:
+        """Read :meth:`to_json`'s form (``ValueError`` naming the text if it is not)."""
+        try:
+            raw = json.loads(text)
+            event = cls(str(raw["r"]), int(raw["s"]), str(raw["k"]), dict(raw["d"]))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"not a room event: {text[:80]!r} ({exc})") from None
+        return event
+
+
+_ROOM = "id, creator_id, status, turn_seconds, game_id, created_at, deadline, rematch_id, last_seq"
+
+
+def _room_in(tx: Tx, room_id: str, *, lock: bool = False) -> Room | None:
+    suffix = " FOR UPDATE" if lock and tx.dialect == "postgresql" else ""
+    row = tx.one(f"SELECT {_ROOM} FROM rooms WHERE id = ?{suffix}", (room_id,))
+    if row is None:
+        return None
+    seats = tx.all(
+        "SELECT idx, kind, difficulty, player_id, name, away FROM room_seats "
+        "WHERE room_id = ? ORDER BY idx",
+        (room_id,),
+    )
+    return _room(row, seats)
+
+
+def _room(row: Row, seats: Sequence[Row]) -> Room:
+    return Room(
+        id=str(row[0]),
+        creator_id=str(row[1]),
+        status=str(row[2]),
+        turn_seconds=int(row[3]),
+        game_id=row[4],
+        created_at=float(row[5]),
+        deadline=None if row[6] is None else float(row[6]),
+        rematch_id=row[7],
+        last_seq=int(row[8]),
+        seats=tuple(RoomSeat(int(s[0]), s[1], s[2], s[3], s[4], bool(s[5])) for s in seats),
+    )
+
+
+def append_in(tx: Tx, room_id: str, kind: str, data: dict[str, Any], now: float) -> RoomEvent:
+    """Log an event of ``room_id`` in the caller's transaction: the next id, the row,
+    and on PostgreSQL the notification (delivered at commit)."""
+    row = tx.one(
+        "UPDATE rooms SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq", (room_id,)
+    )
+    if row is None:
+        raise RoomNotFoundError(room_id)
+    event = RoomEvent(room_id, int(row[0]), kind, data)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    tx.all(
+        "INSERT INTO room_events (room_id, seq, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+        (room_id, event.seq, kind, text, now),
+    )
+    if tx.dialect == "postgresql":
+        payload = event.to_json()
+        if len(payload.encode()) >= NOTIFY_MAX:  # the listener reads it back from the log
+            payload = json.dumps({"r": room_id, "s": event.seq})
+        tx.all("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, payload))
+    return event
+
+
+class RoomStore:
+    """Every read and write of the rooms (one transaction each)."""
+
+    def __init__(self, db: FeatureDb, secret: bytes) -> None:
+        self.db = db
+        self._secret = secret  # derives the rooms' tokens (storage.invites)
+
+    def invite_token(self, room_id: str) -> str:
+        """The token of the room's invite link (takes a seat)."""
+        return derived_token(self._secret, ROOM_INVITE, room_id, 0)
+
+    def watch_token(self, room_id: str) -> str:
+        """The token of the room's watch link (read-only)."""
+        return derived_token(self._secret, ROOM_WATCH, room_id, 0)
+
+    async def open(self) -> None:
+        """Create or upgrade the tables."""
+        await self.db.migrate(FEATURE, MIGRATIONS)
+
+    # -- reads ---------------------------------------------------------------------------
+
+    async def room(self, room_id: str) -> Room | None:
+        """The room with its seats."""
+        return await self.db.run(lambda tx: _room_in(tx, room_id), write=False)
+
+    async def room_of_game(self, game_id: str) -> Room | None:
+        """The room whose game is ``game_id`` (``None``: not a room's game)."""
+
+        def work(tx: Tx) -> Room | None:
+            row = tx.one("SELECT id FROM rooms WHERE game_id = ?", (game_id,))
+            return None if row is None else _room_in(tx, str(row[0]))
+
+        return await self.db.run(work, write=False)
+
+    async def role(self, room_id: str, token: object) -> str | None:
+        """What ``token`` opens in the room: ``"seat"`` (the invite link), ``"watch"``, or
+        ``None``. Both of the room's digests are compared in constant time."""
+
+        def work(tx: Tx) -> str | None:
+            if check_in(tx, ROOM_INVITE, room_id, token):
+                return "seat"
+            if check_in(tx, ROOM_WATCH, room_id, token):
+                return "watch"
+            return None
+
+        return await self.db.run(work, write=False)
+
+    async def events(self, room_id: str, after: int, limit: int = 1000) -> list[RoomEvent]:
+        """The room's events with ids above ``after``, in order (at most ``limit``)."""
+        rows = await self.db.run(
+            lambda tx: tx.all(
+                "SELECT seq, kind, data FROM room_events WHERE room_id = ? AND seq > ? "
+                "ORDER BY seq LIMIT ?",
+                (room_id, after, limit),
+            ),
+            write=False,
+        )
+        return [RoomEvent(room_id, int(s), str(k), json.loads(d)) for s, k, d in rows]
+
+    async def due(self, now: float, limit: int = 100) -> list[Room]:
+        """Rooms in play whose turn deadline has passed (the 托管 sweeper, O5)."""
+
+        def work(tx: Tx) -> list[Room]:
+            ids = tx.all(
+                "SELECT id FROM rooms WHERE deadline IS NOT NULL AND deadline <= ? "
+                "AND status = 'playing' ORDER BY deadline LIMIT ?",
+                (now, limit),
+            )
+            rooms = [_room_in(tx, str(i)) for (i,) in ids]
+            return [r for r in rooms if r is not None]
+
+        return await self.db.run(work, write=False)
+
+    async def rooms_of(self, player_id: str, limit: int = 20) -> list[Room]:
+        """The rooms the browser holds a seat of, newest first."""
+
+        def work(tx: Tx) -> list[Room]:
+            ids = tx.all(
+                "SELECT r.id FROM rooms r JOIN room_seats s ON s.room_id = r.id "
+                "WHERE s.player_id = ? ORDER BY r.created_at DESC LIMIT ?",
+                (player_id, limit),
+            )
+            rooms = [_room_in(tx, str(i)) for (i,) in ids]
+            return [r for r in rooms if r is not None]
+
+        return await self.db.run(work, write=False)
+
+    # -- writes --------------------------------------------------------------------------
+
+    async def create(
+        self,
+        creator_id: str,
+        creator_name: str,
+        seats: Sequence[SeatSpec],
+        turn_seconds: int,
+        now: float,
+        max_open: int,
+        *,
+        rematch_of: str | None = None,
+    ) -> tuple[Room, RoomEvent]:
+        """A new room, its creator in seat 0 (``seats[0]`` is their person seat), with
+        its two tokens. Refused with :class:`TooManyRoomsError` while the creator has
+        ``max_open`` open rooms (0: no limit). ``rematch_of`` (O7) also links the old room
+        to the new one, once: a second rematch of the same room returns the first."""
+
+        def work(tx: Tx) -> tuple[Room, RoomEvent]:
+            if rematch_of is not None:
+                row = tx.one("SELECT rematch_id FROM rooms WHERE id = ?", (rematch_of,))
+                if row is not None and row[0] is not None:
+                    existing = _room_in(tx, str(row[0]))
+                    if existing is not None:
+                        raise _Existing(existing)
+            if max_open > 0:
+                count = tx.one(
+                    "SELECT COUNT(*) FROM rooms WHERE creator_id = ? "
+                    "AND status IN ('waiting', 'starting', 'playing')",
+                    (creator_id,),
+                )
+                if count is not None and int(count[0]) >= max_open:
+                    raise TooManyRoomsError(f"{creator_id} has {count[0]} open rooms")
+            room_id = secrets.token_hex(8)
+            tx.all(
+                "INSERT INTO rooms (id, creator_id, status, turn_seconds, created_at) "
+                "VALUES (?, ?, 'waiting', ?, ?)",
+                (room_id, creator_id, turn_seconds, now),
+            )
+            tx.many(
+                "INSERT INTO room_seats (room_id, idx, kind, difficulty, player_id, name) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        room_id,
+                        i,
+                        s.kind,
+                        s.difficulty,
+                        creator_id if i == 0 else None,
+                        creator_name if i == 0 else None,
+                    )
+                    for i, s in enumerate(seats)
+                ],
+            )
+            issue_in(tx, ROOM_INVITE, room_id, self.invite_token(room_id))
+            issue_in(tx, ROOM_WATCH, room_id, self.watch_token(room_id))
+            if rematch_of is not None:
+                tx.all(
+                    "UPDATE rooms SET rematch_id = ? WHERE id = ? AND rematch_id IS NULL",
+                    (room_id, rematch_of),
+                )
+            event = append_in(tx, room_id, "created", {"seat": 0, "name": creator_name}, now)
+            room = _room_in(tx, room_id)
+            assert room is not None
+            return room, event
+
+        return await self.db.run(work)
+
+    async def join(
+        self, room_id: str, token: object, player_id: str, name: str, now: float
+    ) -> tuple[Room, int, RoomEvent | None]:
+        """Seat the browser at the first open person seat under ``name``; a browser that
+        holds a seat gets the same seat back (no event). Returns the room, the seat and
+        the ``join`` event. Raises :class:`RoomNotFoundError` (unknown room or a token
+        that is not its invite), :class:`AlreadyStartedError`, :class:`RoomFullError`,
+        :class:`NameTakenError`."""
+
+        def work(tx: Tx) -> tuple[Room, int, RoomEvent | None]:
+            if not check_in(tx, ROOM_INVITE, room_id, token):
+                raise RoomNotFoundError(room_id)
+            room = _room_in(tx, room_id, lock=True)
+            if room is None:
+                raise RoomNotFoundError(room_id)
+            held = room.seat_of(player_id)
+            if held is not None:
+                return room, held.index, None
+            if room.status != "waiting":
+                raise AlreadyStartedError(f"room {room_id} is {room.status}")
+            key = name.casefold()
+            if any(s.name is not None and s.name.casefold() == key for s in room.seats):
+                raise NameTakenError(f"{name!r} is taken in room {room_id}")
+            seat = next((s for s in room.seats if s.is_person and not s.taken), None)
+            if seat is None:
+                raise RoomFullError(room_id)
+            taken = tx.all(
+                "UPDATE room_seats SET player_id = ?, name = ? WHERE room_id = ? AND idx = ? "
+                "AND player_id IS NULL RETURNING idx",
+                (player_id, name, room_id, seat.index),
+            )
+            if not taken:  # (SQLite serialises writers: cannot happen; PostgreSQL: locked)
+                raise RoomFullError(room_id)
+            event = append_in(tx, room_id, "join", {"seat": seat.index, "name": name}, now)
+            after = _room_in(tx, room_id)
+            assert after is not None
+            return after, seat.index, event
+
+        return await self.db.run(work)
+
+    async def remove(
+        self, room_id: str, creator_id: str, index: int, now: float
+    ) -> tuple[Room, RoomEvent]:
+        """The creator frees person seat ``index`` before the start (not their own)."""
+
+        def work(tx: Tx) -> tuple[Room, RoomEvent]:
+            room = _room_in(tx, room_id, lock=True)
+            if room is None:
+                raise RoomNotFoundError(room_id)
+            if room.creator_id != creator_id:
+                raise NotRoomCreatorError(room_id)
+            if room.status != "waiting":
+                raise AlreadyStartedError(f"room {room_id} is {room.status}")
+            if not 0 < index < len(room.seats) or not room.seats[index].taken:
+                raise RoomNotFoundError(f"room {room_id} has no person in seat {index}")
+            name = room.seats[index].name
+            tx.all(
+                "UPDATE room_seats SET player_id = NULL, name = NULL WHERE room_id = ? AND idx = ?",
+                (room_id, index),
+            )
+            event = append_in(tx, room_id, "leave", {"seat": index, "name": name}, now)
+            after = _room_in(tx, room_id)
+            assert after is not None
+            return after, event
+
+        return await self.db.run(work)
+
+    async def begin_start(self, room_id: str, creator_id: str) -> Room:
+        """Claim the start (``waiting`` → ``starting``): of racing starts, in one process
+        or several, one wins; the others get :class:`AlreadyStartedError`. The open
+        person seats are dropped; fewer than two seats left: :class:`RoomNotReadyError`."""
+
+        def work(tx: Tx) -> Room:
+            room = _room_in(tx, room_id, lock=True)
+            if room is None:
+                raise RoomNotFoundError(room_id)
+            if room.creator_id != creator_id:
+                raise NotRoomCreatorError(room_id)
+            if room.status != "waiting":
+                raise AlreadyStartedError(f"room {room_id} is {room.status}")
+            playing = [s for s in room.seats if not s.is_person or s.taken]
+            if len(playing) < 2:
+                raise RoomNotReadyError(f"room {room_id} has {len(playing)} seat(s) to play")
+            tx.all(
+                "DELETE FROM room_seats WHERE room_id = ? AND kind = 'human' AND player_id IS NULL",
+                (room_id,),
+            )
+            # Renumber the seats that play, in order (the game's seats are 0..n-1).
+            for new, seat in enumerate(playing):
+                if seat.index != new:
+                    tx.all(
+                        "UPDATE room_seats SET idx = ? WHERE room_id = ? AND idx = ?",
+                        (new, room_id, seat.index),
+                    )
+            tx.all("UPDATE rooms SET status = 'starting' WHERE id = ?", (room_id,))
+            after = _room_in(tx, room_id)
+            assert after is not None
+            return after
+
+        return await self.db.run(work)
+
+    async def abort_start(self, room_id: str) -> None:
+        """Back to ``waiting`` after a start whose game could not be created."""
+        await self.db.run(
+            lambda tx: tx.all(
+                "UPDATE rooms SET status = 'waiting' WHERE id = ? AND status = 'starting'",
+                (room_id,),
+            )
+        )
+
+    async def started(
+        self, room_id: str, game_id: str, deadline: float | None, data: dict[str, Any], now: float
+    ) -> tuple[Room, RoomEvent]:
+        """``starting`` → ``playing`` with the room's game; logs the ``start`` event."""
+
+        def work(tx: Tx) -> tuple[Room, RoomEvent]:
+            tx.all(
+                "UPDATE rooms SET status = 'playing', game_id = ?, deadline = ? WHERE id = ?",
+                (game_id, deadline, room_id),
+            )
+            event = append_in(tx, room_id, "start", data, now)
+            room = _room_in(tx, room_id)
+            assert room is not None
+            return room, event
+
+        return await self.db.run(work)
+
+    async def publish(
+        self,
+        room_id: str,
+        kind: str,
+        data: dict[str, Any],
+        now: float,
+        *,
+        deadline: float | bool | None = False,
+        finished: bool = False,
+        away: dict[int, bool] | None = None,
+    ) -> RoomEvent:
+        """Log an event; in the same transaction set the turn ``deadline`` (``None``
+        clears it; ``False`` leaves it), mark the room ``finished``, and set seats' 托管
+        flags (``away``: seat → flag)."""
+
+        def work(tx: Tx) -> RoomEvent:
+            if finished:
+                tx.all(
+                    "UPDATE rooms SET status = 'finished', deadline = NULL WHERE id = ?",
+                    (room_id,),
+                )
+            elif deadline is not False:
+                tx.all("UPDATE rooms SET deadline = ? WHERE id = ?", (deadline, room_id))
+            for index, flag in (away or {}).items():
+                tx.all(
+                    "UPDATE room_seats SET away = ? WHERE room_id = ? AND idx = ?",
+                    (int(flag), room_id, index),
+                )
+            return append_in(tx, room_id, kind, data, now)
+
+        return await self.db.run(work)
+
+    async def react(
+        self, room_id: str, index: int, data: dict[str, Any], now: float, every: float
+    ) -> RoomEvent:
+        """Log seat ``index``'s reaction unless it reacted less than ``every`` seconds ago
+        (then :class:`~yahtzee.errors.RateLimitExceededError`, nothing logged): the check
+        and the event are one transaction, so the limit holds across processes (O6)."""
+
+        def work(tx: Tx) -> RoomEvent:
+            rows = tx.all(
+                "UPDATE room_seats SET reacted_at = ? WHERE room_id = ? AND idx = ? "
+                "AND (reacted_at IS NULL OR reacted_at <= ? OR reacted_at > ?) RETURNING idx",
+                (now, room_id, index, now - every, now + 5.0),
+            )
+            if not rows:
+                raise RateLimitExceededError("reactions", 1)
+            return append_in(tx, room_id, "reaction", data, now)
+
+        return await self.db.run(work)
+
+    async def expire(self, now: float, max_age: float) -> list[RoomEvent]:
+        """Rooms left waiting longer than ``max_age`` seconds expire (O2): their links
+        open nothing to join any more; each gets an ``expired`` event."""
+
+        def work(tx: Tx) -> list[RoomEvent]:
+            rows = tx.all(
+                "UPDATE rooms SET status = 'expired' WHERE status = 'waiting' "
+                "AND created_at < ? RETURNING id",
+                (now - max_age,),
+            )
+            return [append_in(tx, str(r[0]), "expired", {}, now) for r in rows]
+
+        return await self.db.run(work)
+
+
+class _Existing(Exception):  # noqa: N818 (a signal from inside a transaction, not an error)
+    """A rematch that already exists: leave the transaction with it."""
+
+    def __init__(self, room: Room) -> None:
+        super().__init__(room.id)
+        self.room = room
+
+
+async def create_or_existing(
+    store: RoomStore, *args: Any, **kwargs: Any
+) -> tuple[Room, RoomEvent | None]:
+    """:meth:`RoomStore.create`, where a rematch made already is returned (no event)."""
+    try:
+        return await store.create(*args, **kwargs)
+    except _Existing as found:
+        return found.room, None

@@ -41,6 +41,8 @@ from yahtzee.server.middleware import ServerMiddleware
 from yahtzee.server.practice import PracticeService
 from yahtzee.server.pruning import prune, prune_now_and_daily
 from yahtzee.server.reviews import ReviewService
+from yahtzee.server.room_stream import PgListener
+from yahtzee.server.rooms import RoomService
 from yahtzee.server.routers import (
     advice,
     config,
@@ -50,6 +52,7 @@ from yahtzee.server.routers import (
     puzzles,
     records,
     review,
+    rooms,
     stats,
     tutorial,
 )
@@ -60,6 +63,7 @@ from yahtzee.storage.daily import DailyStore
 from yahtzee.storage.feature_db import open_feature_db
 from yahtzee.storage.invites import InviteTokens
 from yahtzee.storage.practice import open_practice
+from yahtzee.storage.rooms import RoomStore
 from yahtzee.turn import Player
 
 log = logging.getLogger("yahtzee.server")
@@ -74,6 +78,7 @@ SPA_PATHS = (
     "/review/{game_id}",
     "/practice",
     "/practice/{game_id}",
+    "/rooms/{room_id}",
 )
 
 # ES modules must be served as JavaScript or the browser refuses them (nosniff is on).
@@ -190,6 +195,19 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     # 练习 (L6-L8): its own tables in the same database, on a connection of their own.
     practice_store = open_practice(settings.db)
     guard = Guard(settings.limits, storage, wiring.clock)
+    # 好友房间 (O1-O9): the rooms' tables beside the invites; streams fan out in memory,
+    # and across processes through LISTEN/NOTIFY on PostgreSQL.
+    room_service = RoomService(
+        RoomStore(features, secret),
+        service,
+        storage,
+        settings.room_limits,
+        wiring.clock,
+        processes=lambda: guard.actions.processes,
+    )
+    listener = (
+        PgListener(str(settings.db), room_service.hub) if is_postgres_url(settings.db) else None
+    )
     players = PlayerIds(signer, guard.new_player)
     # Meters, reviews, stats and advice run here, never in the threads of the writes.
     cpu = CpuPool(settings.cpu_workers, settings.cpu_queue, processes=wiring.cpu_processes)
@@ -207,6 +225,9 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         await invites.open()
         await daily_service.store.open()
         await practice_store.migrate()
+        await room_service.store.open()
+        if listener is not None:
+            listener.start()
         try:
             service.warm_up()
         except ImportError as exc:  # the solver package is missing: only solo play works
@@ -226,12 +247,15 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         # F5: the share of the action limit needs the count of live processes first.
         await registration.beat()
         heartbeat = asyncio.create_task(registration.run())
+        sweeper = asyncio.create_task(room_service.run_sweeper())
         yield
-        for task in (pruner, heartbeat):
+        for task in (pruner, heartbeat, sweeper):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await registration.leave()
+        if listener is not None:
+            await listener.stop()
         await daily_service.drain()
         await features.close()
         cpu.shutdown()
@@ -252,7 +276,8 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     app.state.guard = guard
     app.state.cpu = cpu
     app.state.reviews = ReviewService(storage)
-    app.state.invites = invites  # (groups now, rooms later: storage.invites)
+    app.state.invites = invites  # (groups and rooms: storage.invites)
+    app.state.rooms = room_service
     app.state.daily = daily_service
     app.state.practice = PracticeService(practice_store, storage, rng=practice_rng)
     install_error_handlers(app)
@@ -270,6 +295,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         puzzles,
         daily,
         tutorial,
+        rooms,
     ):
         app.include_router(module.router)
 

@@ -74,6 +74,23 @@ def page_config() -> dict[str, Any]:
             "max_seats": MAX_SEATS,
             "max_name_chars": MAX_NAME_CHARS,
         },
+        "rooms": _rooms_config(),
+    }
+
+
+def _rooms_config() -> dict[str, Any]:
+    """好友房间's fixed reactions and turn times (O5, O6)."""
+    from yahtzee.server import rooms
+
+    return {
+        "reactions": [{"id": k, "zh": v} for k, v in rooms.REACTIONS.items()],
+        "turn_seconds": {
+            "min": rooms.MIN_TURN_SECONDS,
+            "max": rooms.MAX_TURN_SECONDS,
+            "default": rooms.DEFAULT_TURN_SECONDS,
+        },
+        "countdown_seconds": rooms.COUNTDOWN_SECONDS,
+        "away_grace_seconds": rooms.AWAY_GRACE,
     }
 
 

@@ -177,6 +177,41 @@ def _daily_error(exc: Exception) -> ApiError | None:
     return None
 
 
+def _room_error(exc: Exception) -> ApiError | None:
+    """The rooms' refusals (O1-O9)."""
+    table: tuple[tuple[type[Exception], int, str, str], ...] = (
+        (domain.RoomNotFoundError, 404, "not_found", "找不到这个房间，或者邀请链接不对。"),
+        (domain.NotRoomCreatorError, 403, "not_room_creator", "只有房主才能这样做。"),
+        (domain.RoomFullError, 409, "room_full", "这个房间已经坐满了。"),
+        (domain.AlreadyStartedError, 409, "already_started", "这个房间的对局已经开始了。"),
+        (
+            domain.RoomNotReadyError,
+            409,
+            "room_not_ready",
+            "至少要有两个座位有人（或电脑）才能开始。",
+        ),
+        (domain.NameTakenError, 409, "name_taken", "房间里已经有人叫这个名字了，请换一个。"),
+        (
+            domain.TooManyRoomsError,
+            409,
+            "too_many_rooms",
+            "你开的房间太多了（最多 5 个进行中的房间），请先下完或等它们结束。",
+        ),
+        (domain.InvalidReactionError, 422, "invalid_reaction", "没有这个表情。"),
+    )
+    for cls, status, code, message in table:
+        if isinstance(exc, cls):
+            return ApiError(status, code, message)
+    if isinstance(exc, domain.TooManyStreamsError):
+        return ApiError(
+            429,
+            "too_many_streams",
+            "这个房间同时观看的人太多了，请稍后再试。",
+            headers={"retry-after": "30"},
+        )
+    return None
+
+
 def _name_message(exc: domain.InvalidNameError) -> str:
     """Why a typed name was refused (yahtzee.names), in words a child understands."""
     from yahtzee.names import MAX_NAME_CHARS
@@ -228,7 +263,7 @@ def to_api_error(exc: Exception) -> ApiError:
         for cls, code, message in _ILLEGAL_MESSAGES:
             if isinstance(exc, cls):
                 return ApiError(409, code, message)
-    daily = _daily_error(exc)
+    daily = _daily_error(exc) or _room_error(exc)
     if daily is not None:
         return daily
     if isinstance(exc, domain.InvalidNameError):

@@ -28,7 +28,7 @@ import contextlib
 import json
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from typing import Any
 
 from yahtzee.storage.rooms import NOTIFY_CHANNEL, RoomEvent, RoomStore
@@ -128,24 +128,24 @@ class RoomHub:
             for event in await self.store.events(room_id, self._last.get(room_id, 0)):
                 self.deliver(event)
 
-    async def events(self, room_id: str, after: int) -> AsyncIterator[RoomEvent]:
+    async def events(self, room_id: str, after: int) -> AsyncGenerator[RoomEvent, None]:
         """The room's events after id ``after``: the log's, then live ones, each once and in
         order (see the module docstring). Runs until the consumer stops iterating."""
         with self.subscribe(room_id) as sub:
             last = after
-            async for event in self._from_log(room_id, last):
-                yield event
-                last = event.seq
+            async for logged in self._from_log(room_id, last):
+                yield logged
+                last = logged.seq
             while True:
-                event = await sub.queue.get()
-                if event is None or event.seq > last + 1:
+                live = await sub.queue.get()
+                if live is None or live.seq > last + 1:  # overflowed, or missed some
                     async for missed in self._from_log(room_id, last):
                         yield missed
                         last = missed.seq
-                if event is None or event.seq <= last:
+                if live is None or live.seq <= last:
                     continue
-                yield event
-                last = event.seq
+                yield live
+                last = live.seq
 
     async def _from_log(self, room_id: str, after: int) -> AsyncIterator[RoomEvent]:
         while True:

@@ -46,8 +46,9 @@ import dataclasses
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import date
+from typing import Protocol
 
 from yahtzee import log
 from yahtzee.daily_dice import DailyStream
@@ -74,6 +75,30 @@ from yahtzee.turn import Keep, Player, Position, Score, best_points_now, play_tu
 from yahtzee.tutorial import TutorialStream
 
 logger = logging.getLogger("yahtzee.server")
+
+#: The owner of a room's game (O3): no browser owns it; the room's seats act for it, each
+#: from its own browser (:class:`SeatAccess`). Player ids are URL-safe base64: never this.
+ROOM_OWNER = "room:"
+
+
+class SeatAccess(Protocol):
+    """Who may act for the seats of a room's game (O3): the rooms' service."""
+
+    async def holders(self, room_id: str) -> tuple[str | None, ...]:
+        """The browser (player id) of each seat of the room's game, ``None`` for a
+        computer: fixed once the game has started."""
+        ...
+
+
+#: Called after each committed action of a room's game with the view after it, the new
+#: events and whether the computer played for an away person (托管, O5).
+CommitHook = Callable[[GameView, Sequence[log.Event], bool], Awaitable[None]]
+
+
+def room_of(record: GameRecord) -> str | None:
+    """The room whose game ``record`` is (``None``: an ordinary game)."""
+    owner = record.player_id
+    return owner[len(ROOM_OWNER) :] if owner.startswith(ROOM_OWNER) else None
 
 
 def _person(loaded: GameView) -> int:
@@ -110,6 +135,9 @@ class GameService:
         self._tutorial = TutorialStream()  # L10: the tutorial's fixed dice
         # Called with every game an action finishes (the daily results, D3).
         self.on_finished: list[Callable[[GameView], None]] = []
+        # Rooms (O3-O5): who acts for a room game's seats, and what follows each action.
+        self.seat_access: SeatAccess | None = None
+        self.on_room_commit: list[CommitHook] = []
 
     def stream(self, day: date) -> DailyStream:
         """The dice stream of ``day`` (a few kept: today's, and yesterday's near midnight)."""
@@ -137,9 +165,37 @@ class GameService:
     async def load(self, player_id: str, game_id: str) -> GameView:
         """The player's game ``game_id`` as stored now; another player's game is "not found"."""
         stored = await self.storage.get_game(game_id)
-        if stored is None or stored.player_id != player_id:
+        if stored is None or not await self._may_see(stored, player_id):
             raise GameNotFoundError(f"no game {game_id} for this player")
         return await self._position(stored)
+
+    async def view_of(self, game_id: str) -> GameView:
+        """Game ``game_id`` as stored now, whoever owns it (the rooms' service reads its
+        rooms' games with it; never a request's player)."""
+        stored = await self.storage.get_game(game_id)
+        if stored is None:
+            raise GameNotFoundError(f"no game {game_id}")
+        return await self._position(stored)
+
+    async def _may_see(self, stored: GameRecord, player_id: str) -> bool:
+        """The owner's game, or a room game of which the browser holds a seat."""
+        if stored.player_id == player_id:
+            return True
+        room = room_of(stored)
+        if room is None or self.seat_access is None:
+            return False
+        return player_id in await self.seat_access.holders(room)
+
+    async def _may_act(self, loaded: GameView, player_id: str) -> bool:
+        """The owner, or in a room game the browser of the seat whose turn it is (O3)."""
+        room = room_of(loaded.record)
+        if room is None:
+            return loaded.record.player_id == player_id
+        if self.seat_access is None:
+            return False
+        holders = await self.seat_access.holders(room)
+        turn = loaded.game.turn
+        return 0 <= turn < len(holders) and holders[turn] == player_id
 
     async def current(self, player_id: str) -> GameView:
         """The player's unfinished game, exactly as it stands (「继续游戏」, U6)."""
@@ -318,6 +374,8 @@ class GameService:
         """Give the game up (「跳过教程」, L10): an ``abandon`` event, status abandoned. A
         finished game stays finished (:class:`~yahtzee.errors.GameOverError`)."""
         loaded = await self._for_action(player_id, game_id, version)
+        if room_of(loaded.record) is not None:  # a room's game is everyone's (O3)
+            raise IllegalMoveError(f"game {game_id} is a room's: no seat can abandon it")
         if loaded.game.is_over:
             raise GameOverError(f"game {game_id} is over: it cannot be abandoned")
         fold = Fold(loaded)
@@ -332,10 +390,10 @@ class GameService:
             # Fast path, no read: if the game moved on elsewhere, the write's
             # compare-and-set refuses it and the entry is dropped.
             loaded = cached
-            if loaded.record.player_id != player_id:
-                raise GameNotFoundError(f"no game {game_id} for this player")
         else:
             loaded = await self.load(player_id, game_id)
+        if not await self._may_act(loaded, player_id):
+            raise GameNotFoundError(f"no game {game_id} for this player")
         if loaded.record.version != version:
             raise StaleVersionError(game_id)
         if loaded.record.status is Status.ABANDONED:
@@ -359,7 +417,37 @@ class GameService:
             for step in played.steps:
                 fold.add(step.event, step.game)  # applied once, by play_turn
 
-    async def _commit(self, loaded: GameView, fold: Fold, status: Status | None = None) -> GameView:
+    async def play_for(self, game_id: str, version: int, level: str) -> GameView:
+        """托管 (O5): the computer ``level`` plays the rest of the current person's turn of
+        a room's game at ``version`` (from wherever the person left it), through the one
+        turn driver; then the computers' turns that follow. Raises
+        :class:`~yahtzee.errors.StaleVersionError` when the game moved on meanwhile (the
+        person acted, or another process played the turn first)."""
+        stored = await self.storage.get_game(game_id)
+        if stored is None or room_of(stored) is None:
+            raise GameNotFoundError(f"no room game {game_id}")
+        loaded = await self._position(stored)
+        if loaded.record.version != version:
+            raise StaleVersionError(game_id)
+        if loaded.game.is_over or loaded.record.status is not Status.IN_PROGRESS:
+            raise StaleVersionError(game_id)
+        fold = Fold(loaded)
+        played = play_turn(fold.game, self.player(level), self.dice, fallback=best_points_now)
+        for problem in played.corrections:
+            logger.warning("%s player (托管): %s", level, problem)
+        for step in played.steps:
+            fold.add(step.event, step.game)
+        self._computers(fold)
+        return await self._commit(loaded, fold, proxy=True)
+
+    async def _commit(
+        self,
+        loaded: GameView,
+        fold: Fold,
+        status: Status | None = None,
+        *,
+        proxy: bool = False,
+    ) -> GameView:
         game = fold.game
         try:
             final = game if game.is_over else None
@@ -376,4 +464,7 @@ class GameService:
         if game.is_over:
             for hook in self.on_finished:
                 hook(view)
+        if room_of(stored) is not None:
+            for room_hook in self.on_room_commit:
+                await room_hook(view, fold.events, proxy)
         return self._remember(view)

@@ -108,8 +108,19 @@ class Connections:
     forwarded_allow_ips: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class RoomLimits:
+    """O9's limits of 好友房间 (``0`` switches one off; :mod:`yahtzee.server.rooms`)."""
+
+    open_rooms: int = 5  # per player: the rooms it opened that are not over
+    rooms_per_hour_per_address: int = 30
+    joins_per_minute: int = 20  # per player
+    streams_per_room: int = 50  # seat holders and watchers, every process together
+
+
 _DEFAULT_LIMITS = Limits()
 _DEFAULT_CONNECTIONS = Connections()
+_DEFAULT_ROOM_LIMITS = RoomLimits()
 # Settings field -> Limits field: the flags say "max", the limiter says what is counted.
 _LIMIT_FIELDS = {
     "max_new_games_per_minute": "new_games_per_minute",
@@ -128,6 +139,10 @@ _METAVARS = {
     "workers": "N",
     "secret_file": "PATH",
     **{name: "N" for name in _LIMIT_FIELDS if name.startswith("max_")},
+    "max_open_rooms": "N",
+    "max_rooms_per_hour_per_address": "N",
+    "max_room_joins_per_minute": "N",
+    "max_room_streams": "N",
     "prune_after_days": "DAYS",
     "heartbeat_seconds": "SECONDS",
     "cpu_workers": "N",
@@ -244,6 +259,23 @@ class Settings(BaseSettings):
         "X-Forwarded-Proto are believed (deploy/ sets 127.0.0.1; default: nobody's)",
     )
 
+    max_open_rooms: Count = Field(
+        _DEFAULT_ROOM_LIMITS.open_rooms,
+        description="rooms (好友房间) a player may have open at once, 0 = no limit",
+    )
+    max_rooms_per_hour_per_address: Count = Field(
+        _DEFAULT_ROOM_LIMITS.rooms_per_hour_per_address,
+        description="new rooms per client address and hour, 0 = no limit",
+    )
+    max_room_joins_per_minute: Count = Field(
+        _DEFAULT_ROOM_LIMITS.joins_per_minute,
+        description="room joins per player and minute, 0 = no limit",
+    )
+    max_room_streams: Count = Field(
+        _DEFAULT_ROOM_LIMITS.streams_per_room,
+        description="live event streams of one room (seat holders and watchers), 0 = no limit",
+    )
+
     def __init__(self, *, limits: Limits | None = None, **values: Any) -> None:
         if limits is not None:
             values = {**{f: getattr(limits, name) for f, name in _LIMIT_FIELDS.items()}, **values}
@@ -258,6 +290,16 @@ class Settings(BaseSettings):
     def connections(self) -> Connections:
         """The socket limits, as :mod:`yahtzee.server.protocol` takes them."""
         return Connections(**{name: getattr(self, name) for name in _CONNECTION_FIELDS})
+
+    @property
+    def room_limits(self) -> RoomLimits:
+        """The rooms' limits (O9)."""
+        return RoomLimits(
+            open_rooms=self.max_open_rooms,
+            rooms_per_hour_per_address=self.max_rooms_per_hour_per_address,
+            joins_per_minute=self.max_room_joins_per_minute,
+            streams_per_room=self.max_room_streams,
+        )
 
     def to_env(self) -> dict[str, str]:
         """The environment variables that give a new process these settings (the hand-off

@@ -419,6 +419,30 @@ class LimitsOut(_Out):
     max_name_chars: int
 
 
+class ReactionOut(_Out):
+    """A quick reaction of 好友房间 (O6): its id and what is shown."""
+
+    id: str
+    zh: str
+
+
+class TurnSecondsOut(_Out):
+    """A room's turn time (O5)."""
+
+    min: int
+    max: int
+    default: int
+
+
+class RoomsConfigOut(_Out):
+    """好友房间's fixed reactions and turn times."""
+
+    reactions: list[ReactionOut]
+    turn_seconds: TurnSecondsOut
+    countdown_seconds: int = Field(description="the countdown is shown in a turn's last seconds")
+    away_grace_seconds: float = Field(description="an away (托管) seat's turn is played after")
+
+
 class ConfigOut(_Out):
     """Names, limits and defaults (``GET /api/config``, also embedded in the page)."""
 
@@ -429,6 +453,7 @@ class ConfigOut(_Out):
     modes: dict[Mode, str]
     results: dict[Result, str]
     limits: LimitsOut
+    rooms: RoomsConfigOut
 
 
 class KeepChoiceOut(_Out):

@@ -101,12 +101,13 @@ MIGRATIONS: Migrations = (
 
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
-    """A seat as the creator asks for it: a person (the creator's with a ``name``, the
-    others open) or a computer at ``difficulty``."""
+    """A seat of a new room: a person (the creator's, or in a rematch every person's,
+    with its browser and ``name``; else open) or a computer at ``difficulty``."""
 
     kind: str
     name: str | None = None
     difficulty: str | None = None
+    player_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,7 +327,6 @@ class RoomStore:
     async def create(
         self,
         creator_id: str,
-        creator_name: str,
         seats: Sequence[SeatSpec],
         turn_seconds: int,
         now: float,
@@ -334,14 +334,15 @@ class RoomStore:
         *,
         rematch_of: str | None = None,
     ) -> tuple[Room, RoomEvent]:
-        """A new room, its creator in seat 0 (``seats[0]`` is their person seat), with
-        its two tokens. Refused with :class:`TooManyRoomsError` while the creator has
+        """A new room of ``seats`` (the creator's person seat first), with its two
+        tokens. Refused with :class:`TooManyRoomsError` while the creator has
         ``max_open`` open rooms (0: no limit). ``rematch_of`` (O7) also links the old room
         to the new one, once: a second rematch of the same room returns the first."""
 
         def work(tx: Tx) -> tuple[Room, RoomEvent]:
             if rematch_of is not None:
-                row = tx.one("SELECT rematch_id FROM rooms WHERE id = ?", (rematch_of,))
+                lock = " FOR UPDATE" if tx.dialect == "postgresql" else ""
+                row = tx.one(f"SELECT rematch_id FROM rooms WHERE id = ?{lock}", (rematch_of,))
                 if row is not None and row[0] is not None:
                     existing = _room_in(tx, str(row[0]))
                     if existing is not None:
@@ -364,14 +365,7 @@ class RoomStore:
                 "INSERT INTO room_seats (room_id, idx, kind, difficulty, player_id, name) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    (
-                        room_id,
-                        i,
-                        s.kind,
-                        s.difficulty,
-                        creator_id if i == 0 else None,
-                        creator_name if i == 0 else None,
-                    )
+                    (room_id, i, s.kind, s.difficulty, s.player_id, s.name)
                     for i, s in enumerate(seats)
                 ],
             )
@@ -382,7 +376,8 @@ class RoomStore:
                     "UPDATE rooms SET rematch_id = ? WHERE id = ? AND rematch_id IS NULL",
                     (room_id, rematch_of),
                 )
-            event = append_in(tx, room_id, "created", {"seat": 0, "name": creator_name}, now)
+            names = [s.name for s in seats]
+            event = append_in(tx, room_id, "created", {"names": names}, now)
             room = _room_in(tx, room_id)
             assert room is not None
             return room, event

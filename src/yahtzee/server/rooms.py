@@ -1,0 +1,549 @@
+"""好友房间 (O1-O9): rooms of a table game played from several browsers, live.
+
+A room is made by its creator with the seats of a table game (T1): the creator's own
+person seat first, open person seats for friends, computers. Friends take the open seats
+through the invite link (a token, O2); the creator starts, which creates the room's game:
+a table game (:mod:`yahtzee.table`) owned by the room itself (``room:<id>``,
+:data:`~yahtzee.server.service.ROOM_OWNER`), whose seats act each from its own browser
+(:meth:`RoomService.holders`, O3). Every change is an event of the room's log
+(:mod:`yahtzee.storage.rooms`), which the streams send (:mod:`yahtzee.server.room_stream`).
+
+The game's actions are the ordinary ``/api/games/{id}/roll|score|hint`` ones: after each
+one the game service calls :meth:`RoomService.after_commit`, which logs the event (with
+the game as the seats now see it and the new turn deadline) before the action answers,
+so an acknowledged action is always in the log.
+
+Nobody waits forever (O5): each process sweeps, twice a second, the rooms whose turn
+deadline passed; the person on turn is marked away and the 普通 computer plays the turn
+for them through the one turn driver (:meth:`GameService.play_for`). Of processes racing
+to do so, the game's compare-and-set lets one through. An away person's later turns are
+played after :data:`AWAY_GRACE` seconds, until they act again (or press 「我回来了」).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from yahtzee import log
+from yahtzee.errors import (
+    GameNotFoundError,
+    IllegalMoveError,
+    InvalidReactionError,
+    InvalidSeatsError,
+    RoomNotFoundError,
+    StaleVersionError,
+    TooManyStreamsError,
+    WrongPlayerError,
+)
+from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, Mode, SeatKind, as_hold
+from yahtzee.names import parse_name
+from yahtzee.players import Difficulty
+from yahtzee.server.game_view import GameView
+from yahtzee.server.room_stream import RoomHub
+from yahtzee.server.service import ROOM_OWNER, GameService
+from yahtzee.server.settings import RoomLimits
+from yahtzee.server.views import game_json
+from yahtzee.storage.base import Charge, Storage
+from yahtzee.storage.rooms import Room, RoomEvent, RoomStore, SeatSpec, create_or_existing
+
+log_ = logging.getLogger("yahtzee.server")
+
+MIN_TURN_SECONDS, MAX_TURN_SECONDS, DEFAULT_TURN_SECONDS = 10, 300, 60
+#: The last seconds of a turn in which everyone sees the countdown (O5).
+COUNTDOWN_SECONDS = 15
+#: An away (托管) person's turn is played this long after it comes up.
+AWAY_GRACE = 3.0
+#: The computer that plays for an away person (O5: 普通).
+PROXY_LEVEL = Difficulty.INTERMEDIATE.value
+#: A room left waiting this long expires (O2).
+WAIT_SECONDS = 24 * 3600.0
+#: The quick reactions (O6): id → what is shown. No free text.
+REACTIONS: dict[str, str] = {
+    "good_luck": "好运",
+    "nice": "漂亮",
+    "oops": "哎呀",
+    "thumbs_up": "👍",
+}
+#: Seconds between two reactions of a seat (O6).
+REACTION_EVERY = 1.0
+SWEEP_EVERY = 0.5
+
+# The shared buckets of the room limits (F5's table).
+ROOMS_PER_ADDRESS = "rooms_per_address"
+ROOM_JOINS = "room_joins"
+
+
+def parse_room_seats(raw: object, creator_name: object) -> tuple[SeatSpec, ...]:
+    """The seats of a new room (O1), checked: 2 to 6 as a table game's, the first a person
+    (the creator, named ``creator_name`` or by that seat's ``name``), the other person
+    seats open (``{"kind": "human"}``, no name: whoever takes one names it), computers
+    ``{"kind": "computer", "difficulty"}``. Anything else: one
+    :class:`~yahtzee.errors.InvalidSeatsError` naming the seat."""
+    if not isinstance(raw, list):
+        raise InvalidSeatsError(f"seats must be a list, got {raw!r}", "座位应是一个列表。")
+    if not MIN_TABLE_SEATS <= len(raw) <= MAX_SEATS:
+        raise InvalidSeatsError(
+            f"a room seats {MIN_TABLE_SEATS} to {MAX_SEATS}, not {len(raw)}",
+            f"一个房间要有 {MIN_TABLE_SEATS} 到 {MAX_SEATS} 个座位（现在是 {len(raw)} 个）。",
+        )
+    specs: list[SeatSpec] = []
+    for i, item in enumerate(raw):
+        n = i + 1
+        if not isinstance(item, dict) or not set(item) <= {"kind", "name", "difficulty"}:
+            raise InvalidSeatsError(
+                f"seat {n} must be {{kind, ...}}, got {item!r}", f"第 {n} 个座位的格式不对。"
+            )
+        kind = item.get("kind")
+        if kind == SeatKind.HUMAN.value:
+            if item.get("difficulty") is not None:
+                raise InvalidSeatsError(
+                    f"seat {n} is a person: no difficulty", f"第 {n} 位是玩家，不需要难度。"
+                )
+            if i == 0:
+                name = parse_name(item.get("name", creator_name))
+                specs.append(SeatSpec("human", name=name))
+            elif item.get("name") is not None:
+                raise InvalidSeatsError(
+                    f"seat {n} is open: its name is given by whoever takes it",
+                    f"第 {n} 位由加入的朋友自己起名字，这里不用填。",
+                )
+            else:
+                specs.append(SeatSpec("human"))
+        elif kind == SeatKind.COMPUTER.value:
+            if i == 0:
+                raise InvalidSeatsError(
+                    "seat 1 is the creator's: a person", "第 1 位是你自己（房主），不能是电脑。"
+                )
+            level = item.get("difficulty")
+            if level not in {d.value for d in Difficulty} or item.get("name") is not None:
+                raise InvalidSeatsError(
+                    f"seat {n}: a computer needs a difficulty, got {level!r}",
+                    f"第 {n} 位电脑的难度不对（应是 入门、普通 或 高手）。",
+                )
+            assert isinstance(level, str)
+            specs.append(SeatSpec("computer", difficulty=level))
+        else:
+            raise InvalidSeatsError(
+                f"seat {n}: kind must be human or computer, got {kind!r}",
+                f"第 {n} 个座位要么是玩家，要么是电脑。",
+            )
+    if not any(s.kind == "human" and s.name is None for s in specs[1:]) and len(specs) < 2:
+        raise InvalidSeatsError("a room needs a second seat", "至少还要一个座位。")
+    return tuple(specs)
+
+
+def parse_turn_seconds(raw: object) -> int:
+    """``turn_seconds`` of a new room: a whole number of seconds, 10 to 300 (O5)."""
+    if raw is None:
+        return DEFAULT_TURN_SECONDS
+    if type(raw) is not int or not MIN_TURN_SECONDS <= raw <= MAX_TURN_SECONDS:
+        raise InvalidSeatsError(
+            f"turn_seconds must be {MIN_TURN_SECONDS}-{MAX_TURN_SECONDS}, got {raw!r}",
+            f"每回合的时间应在 {MIN_TURN_SECONDS} 到 {MAX_TURN_SECONDS} 秒之间。",
+        )
+    return raw
+
+
+def room_game_json(view: GameView) -> dict[str, Any]:
+    """The game as a room's event carries it: :func:`game_json` without the turn log (the
+    room's page shows the cards, dice and ranking; the review has the turns)."""
+    out = game_json(view)
+    out.pop("turns", None)
+    return out
+
+
+class RoomService:
+    """Every room action (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: RoomStore,
+        games: GameService,
+        storage: Storage,
+        limits: RoomLimits,
+        clock: Callable[[], float] = time.time,
+        processes: Callable[[], int] = lambda: 1,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.storage = storage
+        self.limits = limits
+        self.clock = clock
+        self.hub = RoomHub(store)
+        self._processes = processes  # live server processes (the streams' share, O9)
+        self._holders: OrderedDict[str, tuple[str | None, ...]] = OrderedDict()
+        games.seat_access = self
+        games.on_room_commit.append(self.after_commit)
+
+    # -- seats of the game (O3) -----------------------------------------------------------
+
+    async def holders(self, room_id: str) -> tuple[str | None, ...]:
+        """Each seat's browser in the room's game (fixed from the start: cached)."""
+        found = self._holders.get(room_id)
+        if found is None:
+            room = await self.store.room(room_id)
+            if room is None or room.game_id is None:
+                return ()
+            found = tuple(s.player_id for s in room.seats)
+            self._holders[room_id] = found
+            while len(self._holders) > 10_000:
+                self._holders.popitem(last=False)
+        return found
+
+    # -- reads ----------------------------------------------------------------------------
+
+    async def room(self, room_id: str, player_id: str, token: object = None) -> dict[str, Any]:
+        """The room as this browser sees it (a seat holder, or with a token)."""
+        room = await self._visible(room_id, player_id, token)
+        return await self.room_json(room, player_id)
+
+    async def _visible(self, room_id: str, player_id: str, token: object) -> Room:
+        room = await self.store.room(room_id)
+        if room is None:
+            raise RoomNotFoundError(room_id)
+        if room.seat_of(player_id) is None and await self.store.role(room_id, token) is None:
+            raise RoomNotFoundError(room_id)
+        return room
+
+    async def room_json(self, room: Room, player_id: str) -> dict[str, Any]:
+        """O1's room object, with the game (once started) and the live details."""
+        game = None
+        if room.game_id is not None:
+            with contextlib.suppress(GameNotFoundError):
+                game = room_game_json(await self._game(room.game_id))
+        mine = room.seat_of(player_id)
+        return {
+            "id": room.id,
+            "invite_url": f"/rooms/{room.id}#t={self.store.invite_token(room.id)}",
+            "watch_url": f"/rooms/{room.id}#w={self.store.watch_token(room.id)}",
+            "status": room.status,
+            "turn_seconds": room.turn_seconds,
+            "creator": room.creator_id == player_id,
+            "your_seat": mine.index if mine is not None else None,
+            "seats": [
+                {
+                    "index": s.index,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "difficulty": s.difficulty,
+                    "taken": s.taken,
+                    "you": s.player_id == player_id and s.player_id is not None,
+                    "away": s.away,
+                }
+                for s in room.seats
+            ],
+            "game_id": room.game_id,
+            "game": game,
+            "deadline": room.deadline,
+            "now": self.clock(),
+            "last_event_id": room.last_seq,
+            "rematch_id": room.rematch_id,
+        }
+
+    async def _game(self, game_id: str) -> GameView:
+        return await self.games.view_of(game_id)
+
+    async def rooms_of(self, player_id: str) -> list[dict[str, Any]]:
+        """The rooms this browser has a seat in, newest first (a short summary each)."""
+        return [
+            {
+                "id": r.id,
+                "status": r.status,
+                "game_id": r.game_id,
+                "created_at": r.created_at,
+                "seats": [s.name for s in r.seats],
+            }
+            for r in await self.store.rooms_of(player_id)
+        ]
+
+    # -- the room's life (O1, O2) ---------------------------------------------------------
+
+    def _charge(self, bucket: str, key: str, rate: int, per: float) -> list[Charge]:
+        return [Charge(bucket, key, rate, per, self.clock())] if rate > 0 else []
+
+    async def create(
+        self, player_id: str, address: str, raw_seats: object, raw_turn: object, raw_name: object
+    ) -> dict[str, Any]:
+        """A new room (O1); the creator sits in seat 0."""
+        seats = parse_room_seats(raw_seats, raw_name)
+        turn = parse_turn_seconds(raw_turn)
+        specs = (SeatSpec("human", seats[0].name, player_id=player_id), *seats[1:])
+        # O9: 30 an hour per address, in the table every process shares.
+        await self.storage.take(
+            self._charge(ROOMS_PER_ADDRESS, address, self.limits.rooms_per_hour_per_address, 3600)
+        )
+        room, event = await self.store.create(
+            player_id, specs, turn, self.clock(), self.limits.open_rooms
+        )
+        self.hub.deliver(event)
+        return await self.room_json(room, player_id)
+
+    async def join(
+        self, room_id: str, player_id: str, token: object, raw_name: object
+    ) -> dict[str, Any]:
+        """Take the first open person seat (O2); the same seat again for its browser."""
+        name = parse_name(raw_name)
+        await self.storage.take(
+            self._charge(ROOM_JOINS, player_id, self.limits.joins_per_minute, 60.0)
+        )
+        room, _seat, event = await self.store.join(room_id, token, player_id, name, self.clock())
+        if event is not None:
+            self.hub.deliver(event)
+        return await self.room_json(room, player_id)
+
+    async def remove(self, room_id: str, player_id: str, index: int) -> dict[str, Any]:
+        """The creator frees a seat before the start (O2)."""
+        room, event = await self.store.remove(room_id, player_id, index, self.clock())
+        self.hub.deliver(event)
+        return await self.room_json(room, player_id)
+
+    async def start(self, room_id: str, player_id: str) -> dict[str, Any]:
+        """The creator starts the room's game (O2): a table game of the seats taken."""
+        room = await self.store.begin_start(room_id, player_id)
+        seats = tuple(
+            log.Seat(SeatKind.HUMAN, name=s.name)
+            if s.is_person
+            else log.Seat(SeatKind.COMPUTER, difficulty=s.difficulty)
+            for s in room.seats
+        )
+        try:
+            view = await self.games.new_game(ROOM_OWNER + room.id, Mode.TABLE, None, seats=seats)
+        except BaseException:
+            await self.store.abort_start(room.id)
+            raise
+        now = self.clock()
+        deadline = self._deadline(view, room, now)
+        started, event = await self.store.started(
+            room.id,
+            view.record.id,
+            deadline,
+            {"game": room_game_json(view), "deadline": deadline, "now": now},
+            now,
+        )
+        self.hub.deliver(event)
+        return await self.room_json(started, player_id)
+
+    def _deadline(self, view: GameView, room: Room, now: float) -> float | None:
+        """When the turn now on comes to 托管: ``turn_seconds`` from now, or the short grace
+        of an away person; ``None`` once the game is over."""
+        game = view.game
+        if game.is_over:
+            return None
+        away = 0 <= game.turn < len(room.seats) and room.seats[game.turn].away
+        return now + (AWAY_GRACE if away else room.turn_seconds)
+
+    # -- the game's events (O3-O5) --------------------------------------------------------
+
+    async def after_commit(self, view: GameView, events: Sequence[log.Event], proxy: bool) -> None:
+        """Log what an action of a room's game did (see the module docstring)."""
+        room_id = view.record.player_id[len(ROOM_OWNER) :]
+        if not events:
+            return
+        first = events[0]
+        seat = getattr(first, "seat", None)
+        try:
+            room = await self.store.room(room_id)
+            if room is None:
+                return
+            now = self.clock()
+            away: dict[int, bool] = {}
+            published: list[RoomEvent] = []
+            if isinstance(seat, int) and 0 <= seat < len(room.seats):
+                if proxy and not room.seats[seat].away:
+                    away[seat] = True
+                    published.append(
+                        await self.store.publish(room_id, "away", {"seat": seat}, now, away=away)
+                    )
+                elif not proxy and room.seats[seat].away:
+                    away[seat] = False
+                    published.append(
+                        await self.store.publish(room_id, "back", {"seat": seat}, now, away=away)
+                    )
+            if away:
+                room = await self.store.room(room_id) or room
+            deadline = self._deadline(view, room, now)
+            kind = _kind_of(first, proxy)
+            game = room_game_json(view)
+            data = {
+                "seat": seat,
+                "game": game,
+                "deadline": deadline,
+                "now": now,
+                "proxy": proxy,
+            }
+            published.append(await self.store.publish(room_id, kind, data, now, deadline=deadline))
+            if view.game.is_over:
+                ranking = game["ranking"]
+                published.append(
+                    await self.store.publish(
+                        room_id, "end", {"ranking": ranking}, now, finished=True
+                    )
+                )
+        except Exception:  # the game is stored: the next event carries it anyway
+            log_.exception("logging room %s's event failed", room_id)
+            return
+        for event in published:
+            self.hub.deliver(event)
+
+    async def hold(self, room_id: str, player_id: str, raw: object) -> None:
+        """The seat on turn shows which dice it holds before rolling (O4: the others see
+        the holds as they happen). Nothing is stored in the game."""
+        room, game = await self._on_turn(room_id, player_id)
+        if not isinstance(raw, list):
+            raise IllegalMoveError(f"hold must be five booleans, got {raw!r}")
+        mask = as_hold(raw)
+        if game.game.dice is None:
+            raise IllegalMoveError("nothing to hold before the first roll")
+        event = await self.store.publish(
+            room_id, "hold", {"seat": game.game.turn, "hold": list(mask)}, self.clock()
+        )
+        self.hub.deliver(event)
+        del room
+
+    async def _on_turn(self, room_id: str, player_id: str) -> tuple[Room, GameView]:
+        room = await self.store.room(room_id)
+        if room is None or room.seat_of(player_id) is None:
+            raise RoomNotFoundError(room_id)
+        if room.game_id is None or room.status != "playing":
+            raise IllegalMoveError(f"room {room_id} is not playing")
+        view = await self._game(room.game_id)
+        turn = view.game.turn
+        if room.seats[turn].player_id != player_id:
+            raise WrongPlayerError(f"seat {turn} is on turn, not this browser's")
+        return room, view
+
+    async def back(self, room_id: str, player_id: str) -> None:
+        """「我回来了」: an away person takes their seat back (O5)."""
+        room = await self.store.room(room_id)
+        seat = room.seat_of(player_id) if room is not None else None
+        if room is None or seat is None:
+            raise RoomNotFoundError(room_id)
+        if not seat.away:
+            return
+        deadline: float | bool | None = False
+        if room.game_id is not None and room.status == "playing":
+            view = await self._game(room.game_id)
+            if not view.game.is_over and view.game.turn == seat.index:
+                deadline = self.clock() + room.turn_seconds
+        event = await self.store.publish(
+            room_id,
+            "back",
+            {"seat": seat.index, "deadline": deadline or None},
+            self.clock(),
+            away={seat.index: False},
+            deadline=deadline,
+        )
+        self.hub.deliver(event)
+
+    async def react(self, room_id: str, player_id: str, reaction: object) -> None:
+        """A quick reaction of the browser's seat (O6): one of :data:`REACTIONS`, at most
+        one a second per seat (429 otherwise)."""
+        if not isinstance(reaction, str) or reaction not in REACTIONS:
+            raise InvalidReactionError(f"unknown reaction {reaction!r}")
+        room = await self.store.room(room_id)
+        seat = room.seat_of(player_id) if room is not None else None
+        if room is None or seat is None:
+            raise RoomNotFoundError(room_id)
+        event = await self.store.react(
+            room_id,
+            seat.index,
+            {"seat": seat.index, "reaction": reaction},
+            self.clock(),
+            REACTION_EVERY,
+        )
+        self.hub.deliver(event)
+
+    async def rematch(self, room_id: str, player_id: str, address: str) -> dict[str, Any]:
+        """「再来一局」 (O7): a new room with the same seats, every person already seated;
+        its creator is the old one's. Once per room: everyone who asks gets the same."""
+        room = await self.store.room(room_id)
+        if room is None or room.seat_of(player_id) is None:
+            raise RoomNotFoundError(room_id)
+        if room.status != "finished":
+            raise IllegalMoveError(f"room {room_id} is {room.status}: not over")
+        specs = tuple(SeatSpec(s.kind, s.name, s.difficulty, s.player_id) for s in room.seats)
+        if room.rematch_id is None:
+            await self.storage.take(
+                self._charge(
+                    ROOMS_PER_ADDRESS, address, self.limits.rooms_per_hour_per_address, 3600
+                )
+            )
+        new, event = await create_or_existing(
+            self.store,
+            room.creator_id,
+            specs,
+            room.turn_seconds,
+            self.clock(),
+            self.limits.open_rooms,
+            rematch_of=room.id,
+        )
+        if event is not None:
+            self.hub.deliver(event)
+            notice = await self.store.publish(room.id, "rematch", {"room": new.id}, self.clock())
+            self.hub.deliver(notice)
+        return await self.room_json(new, player_id)
+
+    # -- streams (O4, O9) -----------------------------------------------------------------
+
+    async def check_stream(self, room_id: str, player_id: str, token: object) -> Room:
+        """May this browser hold a stream of the room (a seat holder, or a token), and is
+        there room for one more here? Each process takes its share of the room's limit
+        (``streams_per_room`` / live processes)."""
+        room = await self._visible(room_id, player_id, token)
+        limit = self.limits.streams_per_room
+        if limit > 0:
+            share = max(1, -(-limit // max(1, self._processes())))
+            if self.hub.streams(room_id) >= share:
+                raise TooManyStreamsError(f"room {room_id} has {share} streams here")
+        return room
+
+    # -- the sweeper (O2, O5) -------------------------------------------------------------
+
+    async def sweep(self) -> int:
+        """Play the turns whose deadline passed (托管) and expire rooms left waiting;
+        returns how many turns were played."""
+        now = self.clock()
+        played = 0
+        for room in await self.store.due(now):
+            if room.game_id is None:
+                continue
+            try:
+                view = await self._game(room.game_id)
+                if view.game.is_over:
+                    continue
+                if room.seats[view.game.turn].kind != "human":
+                    continue
+                await self.games.play_for(room.game_id, view.record.version, PROXY_LEVEL)
+                played += 1
+            except (StaleVersionError, GameNotFoundError):
+                continue  # the person acted, or another process played it first
+        for event in await self.store.expire(now, WAIT_SECONDS):
+            self.hub.deliver(event)
+        return played
+
+    async def run_sweeper(self) -> None:
+        """Sweep every :data:`SWEEP_EVERY` seconds until cancelled (faults are logged)."""
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                await self.sweep()
+            except Exception:
+                log_.exception("the rooms' sweep failed")
+
+
+def _kind_of(event: log.Event, proxy: bool) -> str:
+    """The room event's kind for a game action's first event."""
+    del proxy
+    if isinstance(event, log.Roll):
+        return "roll"
+    if isinstance(event, log.Score):
+        return "score"
+    if isinstance(event, log.Hint):
+        return "hint"
+    return "game"

@@ -1,0 +1,339 @@
+"""``/api/rooms``: 好友房间 — a table game played from several browsers, live (O1-O9)."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, Literal
+
+import segno
+from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from sse_starlette import EventSourceResponse, ServerSentEvent
+
+from yahtzee.server.errors import ApiError
+from yahtzee.server.jsonbody import StrictBody, parse_body
+from yahtzee.server.middleware import client_address
+from yahtzee.server.rooms import RoomService
+from yahtzee.server.routers._common import acting_player, errors, player_id
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+
+RoomId = Annotated[str, Path(pattern=r"^[0-9a-f]{16}$", description="a room's id")]
+Token = Annotated[
+    str | None,
+    Query(max_length=64, description="the invite or watch link's token (not for seat holders)"),
+]
+
+
+def rooms(request: Request) -> RoomService:
+    """The process-wide rooms service."""
+    value: RoomService = request.app.state.rooms
+    return value
+
+
+Rooms = Annotated[RoomService, Depends(rooms)]
+Player = Annotated[str, Depends(player_id)]
+Acting = Annotated[str, Depends(acting_player)]
+
+
+# -- bodies ----------------------------------------------------------------------------------
+
+
+class NewRoomIn(StrictBody):
+    """A new room: the seats as a table game's, the creator's person seat first (its
+    ``name``, or ``name`` here), the other person seats open (``{"kind": "human"}``)."""
+
+    seats: Any
+    turn_seconds: StrictInt | None = None
+    name: StrictStr | None = None
+
+
+class JoinIn(StrictBody):
+    """Take a seat: the invite link's ``token`` and the name to play under."""
+
+    token: StrictStr
+    name: Any = None
+
+
+class SeatIn(StrictBody):
+    """A seat's index (the creator removes its person)."""
+
+    seat: Annotated[int, Field(ge=0, le=5, strict=True)]
+
+
+class HoldIn(StrictBody):
+    """The dice the seat on turn holds now (five booleans)."""
+
+    hold: Annotated[list[StrictBool], Field(min_length=5, max_length=5)]
+
+
+class ReactionIn(StrictBody):
+    """One of the fixed quick reactions (``GET /api/config``'s ``rooms.reactions``)."""
+
+    reaction: StrictStr
+
+
+class EmptyIn(StrictBody):
+    """No fields (``{}``)."""
+
+
+# -- responses -------------------------------------------------------------------------------
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RoomSeatOut(_Out):
+    """A seat: who sits there (``name`` null while open), ``you`` for this browser's."""
+
+    index: int
+    kind: Literal["human", "computer"]
+    name: str | None
+    difficulty: str | None
+    taken: bool
+    you: bool
+    away: bool = Field(description="托管: the computer plays this person's turns (O5)")
+
+
+class RoomBodyOut(_Out):
+    """O1's room object."""
+
+    id: str
+    invite_url: str
+    watch_url: str
+    qr_url: str
+    status: Literal["waiting", "starting", "playing", "finished", "expired"]
+    turn_seconds: int
+    creator: bool
+    your_seat: int | None
+    seats: list[RoomSeatOut]
+    game_id: str | None
+    game: dict[str, Any] | None = Field(description="the game object without `turns`")
+    deadline: float | None = Field(description="when the turn on comes to 托管 (epoch s)")
+    now: float = Field(description="the server's clock, to count down against")
+    last_event_id: int
+    rematch_id: str | None
+
+
+class RoomOut(_Out):
+    """``{"room": ...}``."""
+
+    room: RoomBodyOut
+
+
+class RoomsOut(_Out):
+    """The rooms this browser has a seat in."""
+
+    rooms: list[dict[str, Any]]
+
+
+def _absolute(request: Request, content: dict[str, Any]) -> dict[str, Any]:
+    """The room's links as absolute URLs of this server; the tokens ride in the
+    fragment, which browsers never send (no log or Referer has them)."""
+    base = str(request.base_url).rstrip("/")
+    content["invite_url"] = base + content["invite_url"]
+    content["watch_url"] = base + content["watch_url"]
+    content["qr_url"] = f"/api/rooms/{content['id']}/qr.svg"
+    return {"room": content}
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=RoomOut,
+    responses=errors(403, 409, 413, 415, 422, 429, 503),
+    summary="Open a room (好友房间)",
+)
+async def create_room(request: Request, svc: Rooms, player: Acting) -> JSONResponse:
+    """O1: a room of a table game's seats, the creator in the first; 409
+    ``too_many_rooms`` at 5 open rooms, 429 over 30 rooms an hour per address, 422
+    ``invalid_seats`` / ``invalid_name``."""
+    body = parse_body(NewRoomIn, await request.body())
+    content = await svc.create(
+        player, client_address(request.scope), body.seats, body.turn_seconds, body.name
+    )
+    return JSONResponse(_absolute(request, content), status_code=201)
+
+
+@router.get("", response_model=RoomsOut, summary="This browser's rooms")
+async def my_rooms(svc: Rooms, player: Player) -> JSONResponse:
+    """The rooms this browser has a seat in, newest first."""
+    return JSONResponse({"rooms": await svc.rooms_of(player)})
+
+
+@router.get("/{room_id}", response_model=RoomOut, responses=errors(404), summary="A room")
+async def get_room(
+    request: Request, room_id: RoomId, svc: Rooms, player: Player, token: Token = None
+) -> JSONResponse:
+    """The room for a seat holder, or with its invite or watch token (404 otherwise)."""
+    return JSONResponse(_absolute(request, await svc.room(room_id, player, token)))
+
+
+@router.post(
+    "/{room_id}/join",
+    response_model=RoomOut,
+    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
+    summary="Take a seat (the invite link)",
+)
+async def join_room(request: Request, room_id: RoomId, svc: Rooms, player: Acting) -> JSONResponse:
+    """O2: the first open person seat for this browser (the same seat again if it has
+    one); 409 ``room_full``, ``already_started``, ``name_taken``; 404 for a wrong token."""
+    body = parse_body(JoinIn, await request.body())
+    content = await svc.join(room_id, player, body.token, body.name)
+    return JSONResponse(_absolute(request, content))
+
+
+@router.post(
+    "/{room_id}/remove",
+    response_model=RoomOut,
+    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
+    summary="Free a seat before the start (the creator)",
+)
+async def remove_seat(
+    request: Request, room_id: RoomId, svc: Rooms, player: Acting
+) -> JSONResponse:
+    """O2: the creator frees a person seat; 403 ``not_room_creator`` for anyone else."""
+    body = parse_body(SeatIn, await request.body())
+    return JSONResponse(_absolute(request, await svc.remove(room_id, player, body.seat)))
+
+
+@router.post(
+    "/{room_id}/start",
+    response_model=RoomOut,
+    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
+    summary="Start the room's game (the creator)",
+)
+async def start_room(request: Request, room_id: RoomId, svc: Rooms, player: Acting) -> JSONResponse:
+    """O2: the table game of the seats taken (open person seats are dropped); 403
+    ``not_room_creator``, 409 ``already_started`` or ``room_not_ready``."""
+    parse_body(EmptyIn, await request.body())
+    return JSONResponse(_absolute(request, await svc.start(room_id, player)))
+
+
+@router.post(
+    "/{room_id}/hold",
+    status_code=204,
+    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
+    summary="Show the dice held (the seat on turn)",
+)
+async def hold_dice(request: Request, room_id: RoomId, svc: Rooms, player: Acting) -> Response:
+    """O4: the others see which dice the seat on turn holds before it rolls."""
+    body = parse_body(HoldIn, await request.body())
+    await svc.hold(room_id, player, body.hold)
+    return Response(status_code=204)
+
+
+@router.post(
+    "/{room_id}/react",
+    status_code=204,
+    responses=errors(403, 404, 413, 415, 422, 429, 503),
+    summary="A quick reaction (好运 / 漂亮 / 哎呀 / 👍)",
+)
+async def react(request: Request, room_id: RoomId, svc: Rooms, player: Acting) -> Response:
+    """O6: one of the fixed reactions, at most one a second per seat (429)."""
+    body = parse_body(ReactionIn, await request.body())
+    await svc.react(room_id, player, body.reaction)
+    return Response(status_code=204)
+
+
+@router.post(
+    "/{room_id}/back",
+    status_code=204,
+    responses=errors(403, 404, 413, 415, 429, 503),
+    summary="「我回来了」: take the seat back from 托管",
+)
+async def back(request: Request, room_id: RoomId, svc: Rooms, player: Acting) -> Response:
+    """O5: an away person plays their own turns again."""
+    parse_body(EmptyIn, await request.body())
+    await svc.back(room_id, player)
+    return Response(status_code=204)
+
+
+@router.post(
+    "/{room_id}/rematch",
+    response_model=RoomOut,
+    responses=errors(403, 404, 409, 413, 415, 429, 503),
+    summary="「再来一局」: a new room with the same seats",
+)
+async def rematch(request: Request, room_id: RoomId, svc: Rooms, player: Acting) -> JSONResponse:
+    """O7: the same seats, every person already seated; once per room (everyone who
+    asks gets the same new room, announced by a ``rematch`` event)."""
+    parse_body(EmptyIn, await request.body())
+    content = await svc.rematch(room_id, player, client_address(request.scope))
+    return JSONResponse(_absolute(request, content))
+
+
+@router.get(
+    "/{room_id}/qr.svg",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}}, **errors(404)},
+    summary="The invite link as a QR code (SVG)",
+)
+async def room_qr(request: Request, room_id: RoomId, svc: Rooms, player: Player) -> Response:
+    """O8: the invite link as a QR code (segno), for a seat holder to show."""
+    content = await svc.room(room_id, player)
+    url = _absolute(request, content)["room"]["invite_url"]
+    out = io.BytesIO()
+    # A standalone SVG document: an <img> shows it, no script runs.
+    segno.make(url, error="m").save(
+        out, kind="svg", scale=5, border=2, dark="#000", light="#fff", title="房间邀请二维码"
+    )
+    return Response(
+        out.getvalue(), media_type="image/svg+xml", headers={"cache-control": "private, no-store"}
+    )
+
+
+def _after(request: Request, after: int | None) -> int:
+    """The last event the client has: ``Last-Event-ID`` (an EventSource's reconnection),
+    else ``?after=``, else none (0)."""
+    header = request.headers.get("last-event-id")
+    if header is not None and header.strip() != "":
+        value = header.strip()
+        if not value.isdigit() or len(value) > 12:
+            raise ApiError(
+                422, "invalid_request", f"Last-Event-ID 应是一个事件编号（收到 {value[:20]!r}）。"
+            )
+        return int(value)
+    return after or 0
+
+
+@router.get(
+    "/{room_id}/events",
+    response_class=Response,
+    responses={200: {"content": {"text/event-stream": {}}}, **errors(404, 422, 429)},
+    summary="The room's live events (Server-Sent Events)",
+)
+async def room_events(
+    request: Request,
+    room_id: RoomId,
+    svc: Rooms,
+    player: Player,
+    token: Token = None,
+    after: Annotated[
+        int | None, Query(ge=0, description="the last event id the client has")
+    ] = None,
+) -> EventSourceResponse:
+    """O4: every change of the room as an event whose ``id`` orders the room; with
+    ``Last-Event-ID`` (or ``?after=``) exactly the events after it, then the live ones.
+    For seat holders and the holders of a link; 429 ``too_many_streams`` at 50 a room."""
+    start = _after(request, after)
+    await svc.check_stream(room_id, player, token)
+
+    async def stream() -> AsyncIterator[ServerSentEvent]:
+        async for event in svc.hub.events(room_id, start):
+            data = json.dumps(
+                {"id": event.seq, "kind": event.kind, **event.data},
+                ensure_ascii=False,
+                separators=(",", ":"),
+            )
+            yield ServerSentEvent(data=data, id=str(event.seq))
+
+    return EventSourceResponse(
+        stream(),
+        ping=15,
+        headers={"cache-control": "no-store", "x-accel-buffering": "no"},
+    )

@@ -1,0 +1,442 @@
+"""好友房间 (O1-O9) over the API, on SQLite and PostgreSQL: create, join, start, play
+from each seat's browser, 托管, reactions, rematch, expiry, the limits, hostile input,
+and the room's event log (its ids, and what a stream replays after ``Last-Event-ID``)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from yahtzee.server.rooms import RoomService
+from yahtzee.storage.rooms import RoomEvent
+
+from .helpers import error_code, on_app_loop
+
+NOON = 1_796_112_000.0  # 2026-12-01 12:00 UTC
+
+
+class Clock:
+    """A wall clock the test moves."""
+
+    def __init__(self, now: float = NOON) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _token(url: str, key: str) -> str:
+    """The token of a room link: it rides in the fragment, which browsers never send."""
+    fragment = url.partition("#")[2]
+    name, _, token = fragment.partition("=")
+    assert name == key, url
+    return token
+
+
+def _seats(*kinds: str) -> list[dict[str, Any]]:
+    seats: list[dict[str, Any]] = [{"kind": "human", "name": "房主"}]
+    for kind in kinds:
+        seats.append(
+            {"kind": "human"} if kind == "open" else {"kind": "computer", "difficulty": kind}
+        )
+    return seats
+
+
+def _rooms(client: TestClient) -> RoomService:
+    svc: RoomService = client.app.state.rooms  # type: ignore[attr-defined]
+    return svc
+
+
+def _log(client: TestClient, room_id: str, after: int = 0) -> list[RoomEvent]:
+    return on_app_loop(client, _rooms(client).store.events, room_id, after)
+
+
+def _stream(client: TestClient, room_id: str, after: int, count: int) -> list[RoomEvent]:
+    """The first ``count`` events a stream of the room sends after ``after`` (replay,
+    then live), as the SSE endpoint iterates them."""
+
+    async def take() -> list[RoomEvent]:
+        out: list[RoomEvent] = []
+        gen = _rooms(client).hub.events(room_id, after)
+        async with asyncio.timeout(10):
+            async for event in gen:
+                out.append(event)
+                if len(out) == count:
+                    break
+        await gen.aclose()
+        return out
+
+    return on_app_loop(client, take)
+
+
+def _play(clients: dict[int, TestClient], game: dict[str, Any]) -> dict[str, Any]:
+    """Play the room's game to its end, each action from the browser of the seat on turn."""
+    while game["status"] == "in_progress":
+        seat = game["turn"]
+        client = clients[seat]
+        gid = game["id"]
+        if game["dice"] is None or game["rolls_left"] == 3:
+            r = client.post(f"/api/games/{gid}/roll", json={"version": game["version"]})
+        else:
+            box = next(c for c, o in game["preview"].items() if o["allowed"])
+            r = client.post(
+                f"/api/games/{gid}/score",
+                json={"version": game["version"], "category": box, "confirm_zero": True},
+            )
+        assert r.status_code == 200, r.text
+        game = r.json()
+    return game
+
+
+def test_o1_to_o4_a_room_from_link_to_ranking(make_client: Callable[..., TestClient]) -> None:
+    clock = Clock()
+    host, friend, late, stranger = (make_client(clock=clock) for _ in range(4))
+    created = host.post("/api/rooms", json={"seats": _seats("open", "novice"), "turn_seconds": 60})
+    assert created.status_code == 201, created.text
+    room = created.json()["room"]
+    assert room["status"] == "waiting"
+    assert room["game_id"] is None
+    assert [(s["index"], s["kind"], s["name"], s["taken"], s["you"]) for s in room["seats"]] == [
+        (0, "human", "房主", True, True),
+        (1, "human", None, False, False),
+        (2, "computer", None, False, False),
+    ]
+    invite = _token(room["invite_url"], "t")
+    watch = _token(room["watch_url"], "w")
+    assert len(invite) == 22  # 128 bits (storage.invites)
+    assert len(watch) == 22
+    assert invite != watch
+    rid = room["id"]
+
+    # the invite link shows the room; nothing else does
+    assert stranger.get(f"/api/rooms/{rid}").status_code == 404
+    assert stranger.get(f"/api/rooms/{rid}", params={"token": "A" * 22}).status_code == 404
+    seen = friend.get(f"/api/rooms/{rid}", params={"token": invite})
+    assert seen.status_code == 200
+    assert seen.json()["room"]["your_seat"] is None
+    # the QR code of the invite link (segno, a standalone SVG), for a seat holder
+    qr = host.get(room["qr_url"])
+    assert qr.status_code == 200
+    assert qr.headers["content-type"].startswith("image/svg+xml")
+    assert '<svg xmlns="http://www.w3.org/2000/svg"' in qr.text
+    assert stranger.get(room["qr_url"]).status_code == 404
+
+    # joining: the watch token takes no seat; the invite takes the first open one, once
+    refused = friend.post(f"/api/rooms/{rid}/join", json={"token": watch, "name": "小明"})
+    assert refused.status_code == 404
+    joined = friend.post(f"/api/rooms/{rid}/join", json={"token": invite, "name": "小明"})
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["room"]["your_seat"] == 1
+    again = friend.post(f"/api/rooms/{rid}/join", json={"token": invite, "name": "别名"})
+    assert again.json()["room"]["your_seat"] == 1  # the same seat, the name kept
+    assert again.json()["room"]["seats"][1]["name"] == "小明"
+    full = late.post(f"/api/rooms/{rid}/join", json={"token": invite, "name": "小红"})
+    assert full.status_code == 409
+    assert error_code(full) == "room_full"
+
+    # only the creator starts
+    forbidden = friend.post(f"/api/rooms/{rid}/start", json={})
+    assert forbidden.status_code == 403
+    assert error_code(forbidden) == "not_room_creator"
+    started = host.post(f"/api/rooms/{rid}/start", json={})
+    assert started.status_code == 200, started.text
+    room = started.json()["room"]
+    assert room["status"] == "playing"
+    game = room["game"]
+    assert game["mode"] == "table"
+    assert [s["name"] for s in game["seats"]] == ["房主", "小明", None]
+    assert room["deadline"] == NOON + 60
+    assert host.post(f"/api/rooms/{rid}/start", json={}).status_code == 409
+    too_late = late.post(f"/api/rooms/{rid}/join", json={"token": invite, "name": "小红"})
+    assert error_code(too_late) == "already_started"
+
+    # O3: only the browser of the seat on turn acts; anyone else gets 404, as today
+    gid = game["id"]
+    for other in (friend, stranger):
+        r = other.post(f"/api/games/{gid}/roll", json={"version": game["version"]})
+        assert r.status_code == 404
+        assert error_code(r) == "not_found"
+    assert stranger.get(f"/api/games/{gid}").status_code == 404
+    assert friend.get(f"/api/games/{gid}").status_code == 200  # a seat holder sees it
+    # the room's game is nobody's "unfinished game" (it is the room's), nor anyone's to give up
+    assert host.get("/api/games/current").status_code == 404
+    given_up = host.post(f"/api/games/{gid}/abandon", json={"version": game["version"]})
+    assert given_up.status_code == 409
+    assert error_code(given_up) == "illegal_action"
+
+    # holds as they happen, from the seat on turn only
+    rolled = host.post(f"/api/games/{gid}/roll", json={"version": game["version"]}).json()
+    hold = [True, False, True, False, False]
+    assert host.post(f"/api/rooms/{rid}/hold", json={"hold": hold}).status_code == 204
+    assert friend.post(f"/api/rooms/{rid}/hold", json={"hold": hold}).status_code == 409
+    assert stranger.post(f"/api/rooms/{rid}/hold", json={"hold": hold}).status_code == 404
+
+    final = _play({0: host, 1: friend}, rolled)
+    assert final["status"] == "finished"
+    assert final["ranking"] is not None
+
+    # the room's log: dense ordered ids, every change
+    events = _log(host, rid)
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    kinds = [e.kind for e in events]
+    assert kinds[:3] == ["created", "join", "start"]
+    assert "hold" in kinds
+    assert kinds.count("roll") >= 26  # 13 rounds x 2 people, at least one roll each
+    assert kinds.count("score") == 26  # the computer's turns ride in the people's events
+    assert kinds[-1] == "end"
+    assert events[-1].data["ranking"] == final["ranking"]
+    assert host.get(f"/api/rooms/{rid}").json()["room"]["status"] == "finished"
+    # every game event carries the game as it stands after it
+    last_game = next(e for e in reversed(events) if e.kind == "score").data["game"]
+    assert last_game["version"] == final["version"]
+    assert "turns" not in last_game
+
+    # O4: a stream from any id gets exactly the events after it
+    middle = len(events) // 2
+    replayed = _stream(host, rid, middle, len(events) - middle)
+    assert [e.seq for e in replayed] == [e.seq for e in events[middle:]]
+
+    # O7: the game is in each person's rooms
+    assert [r["id"] for r in friend.get("/api/rooms").json()["rooms"]] == [rid]
+
+
+def test_o4_a_stream_gets_the_log_then_live_events(make_client: Callable[..., TestClient]) -> None:
+    host, friend = make_client(), make_client()
+    room = host.post("/api/rooms", json={"seats": _seats("open")}).json()["room"]
+    rid = room["id"]
+    invite = _token(room["invite_url"], "t")
+
+    async def scenario() -> list[RoomEvent]:
+        svc = _rooms(host)
+        got: list[RoomEvent] = []
+
+        async def listen() -> None:
+            async for event in svc.hub.events(rid, 0):
+                got.append(event)
+                if len(got) == 3:
+                    return
+
+        task = asyncio.create_task(listen())
+        await asyncio.sleep(0.05)  # the stream has replayed "created" and waits
+        await svc.join(rid, "p" * 32, invite, "小红")  # live: join
+        await svc.react(rid, "p" * 32, "thumbs_up")  # live: reaction
+        async with asyncio.timeout(5):
+            await task
+        return got
+
+    got = on_app_loop(host, scenario)
+    assert [(e.seq, e.kind) for e in got] == [(1, "created"), (2, "join"), (3, "reaction")]
+    assert got[2].data == {"seat": 1, "reaction": "thumbs_up"}
+    del friend
+
+
+def test_o5_a_person_who_does_not_act_is_played_for(make_client: Callable[..., TestClient]) -> None:
+    clock = Clock()
+    host, friend = make_client(clock=clock), make_client(clock=clock)
+    room = host.post("/api/rooms", json={"seats": _seats("open"), "turn_seconds": 10}).json()
+    rid = room["room"]["id"]
+    friend.post(
+        f"/api/rooms/{rid}/join",
+        json={"token": _token(room["room"]["invite_url"], "t"), "name": "慢"},
+    )
+    game = host.post(f"/api/rooms/{rid}/start", json={}).json()["room"]["game"]
+    game = host.post(f"/api/games/{game['id']}/roll", json={"version": game["version"]}).json()
+    svc = _rooms(host)
+    clock.now += 9  # not yet
+    assert on_app_loop(host, svc.sweep) == 0
+    clock.now += 2  # past turn_seconds: 托管
+    assert on_app_loop(host, svc.sweep) == 1
+    room_now = host.get(f"/api/rooms/{rid}").json()["room"]
+    assert room_now["seats"][0]["away"] is True
+    assert room_now["game"]["turn"] == 1  # the computer finished the host's turn
+    assert room_now["game"]["seats"][0]["scores"] != game["seats"][0]["scores"]
+    assert room_now["deadline"] == clock.now + 10
+    kinds = [e.kind for e in _log(host, rid)]
+    assert kinds[-2:] == ["away", "roll"]
+    proxied = _log(host, rid)[-1]
+    assert proxied.data["proxy"] is True
+    assert proxied.data["seat"] == 0
+
+    # the friend plays; the away host's next turn comes after the short grace only
+    g = room_now["game"]
+    g = friend.post(f"/api/games/{g['id']}/roll", json={"version": g["version"]}).json()
+    box = next(c for c, o in g["preview"].items() if o["allowed"])
+    g = friend.post(
+        f"/api/games/{g['id']}/score",
+        json={"version": g["version"], "category": box, "confirm_zero": True},
+    ).json()
+    assert host.get(f"/api/rooms/{rid}").json()["room"]["deadline"] == clock.now + 3
+    # acting takes the seat back
+    g = host.post(f"/api/games/{g['id']}/roll", json={"version": g["version"]}).json()
+    room_now = host.get(f"/api/rooms/{rid}").json()["room"]
+    assert room_now["seats"][0]["away"] is False
+    assert [e.kind for e in _log(host, rid)][-2:] == ["back", "roll"]
+    # a browser gone for good: its seat is played to the end, the game never stalls
+    for _ in range(200):
+        if room_now["status"] != "playing":
+            break
+        clock.now += 11
+        on_app_loop(host, svc.sweep)
+        room_now = host.get(f"/api/rooms/{rid}").json()["room"]
+    assert room_now["status"] == "finished"
+    assert room_now["game"]["status"] == "finished"
+
+
+def test_o6_reactions_fixed_set_one_a_second(make_client: Callable[..., TestClient]) -> None:
+    clock = Clock()
+    host, stranger = make_client(clock=clock), make_client(clock=clock)
+    rid = host.post("/api/rooms", json={"seats": _seats("novice")}).json()["room"]["id"]
+    assert host.post(f"/api/rooms/{rid}/react", json={"reaction": "nice"}).status_code == 204
+    again = host.post(f"/api/rooms/{rid}/react", json={"reaction": "oops"})
+    assert again.status_code == 429
+    assert again.headers["retry-after"] == "1"
+    clock.now += 1.0
+    assert host.post(f"/api/rooms/{rid}/react", json={"reaction": "oops"}).status_code == 204
+    clock.now += 1.0
+    free_text = host.post(f"/api/rooms/{rid}/react", json={"reaction": "<b>你好</b>"})
+    assert free_text.status_code == 422
+    assert error_code(free_text) == "invalid_reaction"
+    assert stranger.post(f"/api/rooms/{rid}/react", json={"reaction": "nice"}).status_code == 404
+    config = host.get("/api/config").json()["rooms"]
+    assert [r["id"] for r in config["reactions"]] == ["good_luck", "nice", "oops", "thumbs_up"]
+    assert config["turn_seconds"] == {"min": 10, "max": 300, "default": 60}
+
+
+def test_o2_remove_rematch_expire(make_client: Callable[..., TestClient]) -> None:
+    clock = Clock()
+    host, friend, other = (make_client(clock=clock) for _ in range(3))
+    room = host.post("/api/rooms", json={"seats": _seats("open", "open")}).json()["room"]
+    rid, invite = room["id"], _token(room["invite_url"], "t")
+    friend.post(f"/api/rooms/{rid}/join", json={"token": invite, "name": "甲"})
+    other.post(f"/api/rooms/{rid}/join", json={"token": invite, "name": "乙"})
+    assert friend.post(f"/api/rooms/{rid}/remove", json={"seat": 2}).status_code == 403
+    assert host.post(f"/api/rooms/{rid}/remove", json={"seat": 0}).status_code == 404
+    removed = host.post(f"/api/rooms/{rid}/remove", json={"seat": 2}).json()["room"]
+    assert removed["seats"][2]["taken"] is False
+    assert other.get(f"/api/rooms/{rid}").status_code == 404  # not a seat holder any more
+    # start with an open seat: it is dropped
+    game = host.post(f"/api/rooms/{rid}/start", json={}).json()["room"]["game"]
+    assert [s["name"] for s in game["seats"]] == ["房主", "甲"]
+    assert host.post(f"/api/rooms/{rid}/rematch", json={}).status_code == 409  # not over
+    final = _play({0: host, 1: friend}, game)
+    assert final["status"] == "finished"
+    new = friend.post(f"/api/rooms/{rid}/rematch", json={}).json()["room"]
+    assert new["id"] != rid
+    assert new["status"] == "waiting"
+    assert [(s["name"], s["taken"]) for s in new["seats"]] == [("房主", True), ("甲", True)]
+    assert new["your_seat"] == 1
+    assert new["creator"] is False
+    same = host.post(f"/api/rooms/{rid}/rematch", json={}).json()["room"]
+    assert same["id"] == new["id"]  # once per room
+    assert same["creator"] is True
+    assert _log(host, rid)[-1].kind == "rematch"
+    assert _log(host, rid)[-1].data == {"room": new["id"]}
+    # a room left waiting a day expires
+    clock.now += 24 * 3600 + 1
+    on_app_loop(host, _rooms(host).sweep)
+    assert host.get(f"/api/rooms/{new['id']}").json()["room"]["status"] == "expired"
+    assert _log(host, new["id"])[-1].kind == "expired"
+
+
+def test_o9_hostile_names_and_bad_input(make_client: Callable[..., TestClient]) -> None:
+    host, friend, third = make_client(), make_client(), make_client()
+    bad = host.post(
+        "/api/rooms", json={"seats": [{"kind": "human", "name": "\u202e房主"}, {"kind": "human"}]}
+    )
+    assert error_code(bad) == "invalid_name"
+    for seats in (
+        [{"kind": "human", "name": "房主"}],  # one seat
+        [{"kind": "computer", "difficulty": "novice"}, {"kind": "human"}],  # creator a computer
+        [{"kind": "human", "name": "房主"}, {"kind": "human", "name": "预设"}],  # named open seat
+        [{"kind": "human", "name": "房主"}, {"kind": "robot"}],
+        "two",
+    ):
+        r = host.post("/api/rooms", json={"seats": seats})
+        assert r.status_code == 422, seats
+        assert error_code(r) == "invalid_seats"
+    assert (
+        error_code(host.post("/api/rooms", json={"seats": _seats("open"), "turn_seconds": 5}))
+        == "invalid_seats"
+    )
+    assert (
+        error_code(host.post("/api/rooms", json={"seats": _seats("open"), "turn_seconds": 301}))
+        == "invalid_seats"
+    )
+    hostile = '<i>"甲"&</i>'  # 10 characters of markup, to be shown as text
+    room = host.post("/api/rooms", json={"seats": _seats("open", "open")}).json()["room"]
+    rid, invite = room["id"], _token(room["invite_url"], "t")
+    joined = friend.post(f"/api/rooms/{rid}/join", json={"token": invite, "name": hostile})
+    assert joined.status_code == 200
+    assert joined.json()["room"]["seats"][1]["name"] == hostile  # kept as text, shown as text
+    taken = third.post(f"/api/rooms/{rid}/join", json={"token": invite, "name": hostile.upper()})
+    assert error_code(taken) == "name_taken"
+    assert (
+        error_code(third.post(f"/api/rooms/{rid}/join", json={"token": invite, "name": ""}))
+        == "invalid_name"
+    )
+    assert (
+        error_code(third.post(f"/api/rooms/{rid}/join", json={"token": invite, "name": 7}))
+        == "invalid_name"
+    )
+    assert (
+        third.post(
+            f"/api/rooms/{rid}/join",
+            json={"token": invite[:-1] + ("B" if invite[-1] != "B" else "C"), "name": "丙"},
+        ).status_code
+        == 404
+    )
+    assert third.get("/api/rooms/not-a-room").status_code == 422
+    assert third.get(f"/api/rooms/{rid}/events", headers={"last-event-id": "x"}).status_code == 422
+
+
+def test_o9_limits(make_client: Callable[..., TestClient]) -> None:
+    clock = Clock()
+    host = make_client(clock=clock, max_open_rooms=5, max_rooms_per_hour_per_address=0)
+    for _ in range(5):
+        assert host.post("/api/rooms", json={"seats": _seats("open")}).status_code == 201
+    sixth = host.post("/api/rooms", json={"seats": _seats("open")})
+    assert sixth.status_code == 409
+    assert error_code(sixth) == "too_many_rooms"
+    # the hourly limit per address (the test clients share one address)
+    second = make_client(clock=clock, max_rooms_per_hour_per_address=2)
+    assert second.post("/api/rooms", json={"seats": _seats("open")}).status_code == 201
+    assert second.post("/api/rooms", json={"seats": _seats("open")}).status_code == 201
+    third = second.post("/api/rooms", json={"seats": _seats("open")})
+    assert third.status_code == 429
+    assert int(third.headers["retry-after"]) > 60
+    # joins: 20 a minute per browser
+    joiner = make_client(clock=clock, max_room_joins_per_minute=2)
+    room = second.get("/api/rooms").json()["rooms"][0]["id"]
+    bad = {"token": "A" * 22, "name": "甲"}
+    assert joiner.post(f"/api/rooms/{room}/join", json=bad).status_code == 404
+    assert joiner.post(f"/api/rooms/{room}/join", json=bad).status_code == 404
+    assert joiner.post(f"/api/rooms/{room}/join", json=bad).status_code == 429
+    # streams: at most max_room_streams a room
+    few = make_client(clock=clock, max_room_streams=1, max_rooms_per_hour_per_address=0)
+    rid = few.post("/api/rooms", json={"seats": _seats("open")}).json()["room"]["id"]
+    svc = _rooms(few)
+
+    async def two_streams() -> str:
+        with svc.hub.subscribe(rid):
+            try:
+                await svc.check_stream(rid, "nobody", None)
+            except Exception as exc:
+                return type(exc).__name__
+        return "allowed"
+
+    assert on_app_loop(few, two_streams) == "RoomNotFoundError"  # not a seat holder
+    room_now = few.get(f"/api/rooms/{rid}").json()["room"]
+    watch = _token(room_now["watch_url"], "w")
+
+    async def over_limit() -> str:
+        with svc.hub.subscribe(rid):
+            try:
+                await svc.check_stream(rid, "nobody", watch)
+            except Exception as exc:
+                return type(exc).__name__
+        return "allowed"
+
+    assert on_app_loop(few, over_limit) == "TooManyStreamsError"

@@ -284,6 +284,111 @@ class RawClient:
                 await writer.wait_closed()
 
 
+class EventStream:
+    """A Server-Sent Events stream (``GET`` of a room's events) on a raw connection, as
+    cheap as :class:`RawClient`: the cookie and ``Last-Event-ID`` go with the request;
+    :meth:`next` returns each event's id and JSON data (comments, the keep-alive pings,
+    are skipped), reading the chunked body as it comes."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        path: str,
+        *,
+        cookie: str | None = None,
+        last_event_id: int | None = None,
+        local_addr: str | None = None,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.path = path
+        self.cookie = cookie
+        self.last_event_id = last_event_id
+        self.local_addr = local_addr
+        self.status = 0
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._buffer = b""
+        self._chunked = False
+
+    async def open(self) -> int:
+        """Connect and read the answer's head; returns its status (200: streaming)."""
+        local = None if self.local_addr is None else (self.local_addr, 0)
+        self._reader, self._writer = await asyncio.open_connection(
+            self.host, self.port, local_addr=local
+        )
+        head = f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nAccept: text/event-stream\r\n"
+        if self.cookie:
+            head += f"Cookie: {self.cookie}\r\n"
+        if self.last_event_id is not None:
+            head += f"Last-Event-ID: {self.last_event_id}\r\n"
+        self._writer.write(head.encode() + b"\r\n")
+        line = await self._reader.readline()
+        if not line:
+            raise ConnectionResetError("server closed the connection")
+        self.status = int(line.split()[1])
+        while True:
+            line = await self._reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"transfer-encoding" and b"chunked" in value.lower():
+                self._chunked = True
+        return self.status
+
+    async def _more(self) -> None:
+        assert self._reader is not None
+        if not self._chunked:
+            data = await self._reader.read(65536)
+            if not data:
+                raise ConnectionResetError("stream ended")
+            self._buffer += data
+            return
+        size_line = await self._reader.readline()
+        if not size_line:
+            raise ConnectionResetError("stream ended")
+        size = int(size_line.split(b";")[0].strip() or b"0", 16)
+        if size == 0:
+            raise ConnectionResetError("stream ended")
+        self._buffer += await self._reader.readexactly(size)
+        await self._reader.readexactly(2)
+
+    async def next(self, timeout: float = 10.0) -> tuple[int, dict[str, Any]]:
+        """The next event: ``(id, data)``; remembers the id for a reconnection."""
+        async with asyncio.timeout(timeout):
+            while True:
+                text = self._buffer.replace(b"\r\n", b"\n")
+                block, sep, rest = text.partition(b"\n\n")
+                if not sep:
+                    await self._more()
+                    continue
+                self._buffer = rest
+                event_id, data = None, []
+                for line in block.decode().split("\n"):
+                    if line.startswith(":"):
+                        continue
+                    key, _, value = line.partition(":")
+                    value = value.removeprefix(" ")
+                    if key == "id":
+                        event_id = int(value)
+                    elif key == "data":
+                        data.append(value)
+                if event_id is None or not data:
+                    continue  # a ping or a retry hint
+                self.last_event_id = event_id
+                return event_id, json.loads("\n".join(data))
+
+    async def close(self) -> None:
+        """Close the connection."""
+        writer, self._writer, self._reader = self._writer, None, None
+        self._buffer = b""
+        if writer is not None:
+            writer.close()
+            with contextlib.suppress(ConnectionError, OSError):
+                await writer.wait_closed()
+
+
 # -- simulated players and the check of their acknowledged games ---------------------------
 
 # The parts of the game object that the event log determines.

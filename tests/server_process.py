@@ -379,10 +379,17 @@ class EventStream:
                 self.last_event_id = event_id
                 return event_id, json.loads("\n".join(data))
 
+    async def reopen(self) -> int:
+        """Reconnect from the last event received (``Last-Event-ID``), as an
+        ``EventSource`` does; returns the new answer's status."""
+        await self.close()
+        return await self.open()
+
     async def close(self) -> None:
         """Close the connection."""
         writer, self._writer, self._reader = self._writer, None, None
         self._buffer = b""
+        self._chunked = False
         if writer is not None:
             writer.close()
             with contextlib.suppress(ConnectionError, OSError):

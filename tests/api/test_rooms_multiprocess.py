@@ -62,8 +62,8 @@ async def _act(clients: dict[int, RawClient], game: dict[str, Any]) -> dict[str,
         return result
     box = next(c for c, o in game["preview"].items() if o["allowed"])
     body2 = {"version": game["version"], "category": box, "confirm_zero": True}
-    result = await client.request("POST", f"/api/games/{game['id']}/score", body2)
-    return result
+    scored: dict[str, Any] = await client.request("POST", f"/api/games/{game['id']}/score", body2)
+    return scored
 
 
 async def _until_version(stream: EventStream, version: int) -> list[tuple[int, dict[str, Any]]]:

@@ -1,0 +1,102 @@
+"""好友房间 on the production stack (O4): nginx, two app processes, PostgreSQL. The room's
+streams go through nginx unbuffered; ``kill -9`` of an app process mid-game: its streams
+reconnect through nginx, to the other process, with ``Last-Event-ID``, miss nothing, and
+the game goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+from server_process import EventStream, HttpError, RawClient, Stack
+
+from .test_rooms_multiprocess import _act, _room, _until_version
+from .test_stack import stack  # noqa: F401 (the stack fixture: PostgreSQL, 2 apps, nginx)
+
+RECONNECTED: list[str] = []  # the streams that broke and came back, in this test
+
+
+async def _drain(stream: EventStream, version: int) -> list[tuple[int, dict[str, Any]]]:
+    """Events up to the game at ``version``; a stream that breaks reconnects through
+    nginx with its last id (as a browser's EventSource does)."""
+    got: list[tuple[int, dict[str, Any]]] = []
+    for _ in range(5):
+        try:
+            got += await _until_version(stream, version)
+            return got
+        except (ConnectionError, asyncio.IncompleteReadError):
+            RECONNECTED.append(stream.path)
+            assert await stream.reopen() == 200
+    raise AssertionError("the stream did not come back")
+
+
+async def _act_again(
+    clients: dict[int, RawClient], game: dict[str, Any], room_id: str
+) -> dict[str, Any]:
+    """One action, as a page does it after a process died: a POST that met the dead
+    process on a kept-alive connection is a 502 (nginx does not resend a POST); the page
+    reads the room again (from the live process) and acts on what it shows."""
+    for _ in range(5):
+        try:
+            return await _act(clients, game)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        except HttpError as exc:
+            if exc.status not in (502, 409):
+                raise
+        room = await clients[0].request("GET", f"/api/rooms/{room_id}")
+        game = room["room"]["game"]
+    raise AssertionError("no action went through")
+
+
+def test_o4_kill_9_of_an_app_process_mid_game_streams_reconnect_and_miss_nothing(
+    stack: Stack,  # noqa: F811 (the imported fixture)
+) -> None:
+    async def main() -> None:
+        port = stack.port
+        # Browsers until the two people's cookies are served by different processes is
+        # not needed: every stream is checked, whichever process holds it.
+        host = RawClient("127.0.0.1", port)
+        friend = RawClient("127.0.0.1", port)
+        room = await _room(host, friend)
+        rid, game = room["id"], room["game"]
+        clients = {0: host, 1: friend}
+        path = f"/api/rooms/{rid}/events"
+        streams = [EventStream("127.0.0.1", port, path, cookie=c.cookie) for c in (host, friend)]
+        watch = room["watch_url"].partition("#w=")[2]
+        # Watchers with cookies of their own: nginx spreads them over both processes (the
+        # upstream is chosen by a hash of the cookie), so the kill below breaks some
+        # streams and leaves others (all eight on one process: a chance of 1 in 128).
+        streams += [
+            EventStream("127.0.0.1", port, f"{path}?token={watch}", cookie=f"yahtzee_player=w{i}")
+            for i in range(8)
+        ]
+        for s in streams:
+            assert await s.open() == 200
+        seen: list[list[tuple[int, dict[str, Any]]]] = [[] for _ in streams]
+        for _ in range(4):
+            game = await _act(clients, game)
+        for i, s in enumerate(streams):
+            seen[i] += await _drain(s, game["version"])
+        # kill -9 one app process: its streams break, the others go on
+        pid = int((stack.dir / f"app-{stack.app_ports[0]}.pid").read_text())
+        os.kill(pid, 9)
+        for _ in range(10):
+            game = await _act_again(clients, game, rid)
+        before = len(RECONNECTED)
+        for i, s in enumerate(streams):
+            seen[i] += await _drain(s, game["version"])
+        assert 0 < len(RECONNECTED) - before < len(streams)  # some broke, not all
+        fresh = EventStream("127.0.0.1", port, path, cookie=host.cookie)
+        assert await fresh.open() == 200
+        log = await _until_version(fresh, game["version"])
+        for got in seen:
+            assert got == log  # every event once, in order, on every stream
+        assert [i for i, _ in log] == list(range(1, len(log) + 1))
+        for s in (*streams, fresh):
+            await s.close()
+        await host.close()
+        await friend.close()
+
+    asyncio.run(main())

@@ -9,6 +9,7 @@ import asyncio
 import os
 from typing import Any
 
+from bench_smoke import quick_figures
 from server_process import EventStream, HttpError, RawClient, Stack
 
 from .test_rooms_multiprocess import _act, _room, _until_version
@@ -100,3 +101,15 @@ def test_o4_kill_9_of_an_app_process_mid_game_streams_reconnect_and_miss_nothing
         await friend.close()
 
     asyncio.run(main())
+
+
+def test_o4_rooms_benchmark_quick_run_prints_sound_figures() -> None:
+    """benchmarks/rooms_bench.py --quick (20 rooms, 80 streams, a kill -9): no event lost
+    or duplicated, every figure there (no timing asserted: the machine is shared)."""
+    figures = quick_figures("rooms_bench.py")
+    assert figures["streams"] == 80
+    assert figures["actions"] > 0
+    assert figures["deliveries"] > 0
+    assert (figures["lost"], figures["duplicated"], figures["missing"]) == (0, 0, 0)
+    assert figures["reconnected_streams"] > 0  # the killed process's streams came back
+    assert figures["memory_per_idle_stream_kb"] > 0

@@ -26,7 +26,7 @@ from yahtzee.server.cpu import CpuPool
 from yahtzee.server.daily import DailyService
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
-from yahtzee.server.fastpath import ActionFastPath
+from yahtzee.server.fastpath import ActionFastPath, RoomStreamPath
 from yahtzee.server.identity import (
     SECRET_BYTES,
     PlayerIds,
@@ -283,6 +283,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     install_error_handlers(app)
     # Added first, so it runs inside ServerMiddleware (cookie, body limit, headers).
     app.add_middleware(ActionFastPath, service=service, guard=guard)
+    app.add_middleware(RoomStreamPath, rooms=room_service)
     app.add_middleware(ServerMiddleware, players=players, max_body_bytes=wiring.max_body_bytes)
     for module in (
         games,

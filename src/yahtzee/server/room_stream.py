@@ -28,6 +28,7 @@ import contextlib
 import json
 import logging
 import threading
+from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from typing import Any
 
@@ -37,26 +38,48 @@ log = logging.getLogger("yahtzee.server")
 
 #: Events queued for one stream before it is switched to reading the log (a slow client).
 QUEUE_MAX = 256
-_LAGGED = None  # what a stream's queue holds once it overflowed
+#: Seconds without an event after which a stream sends a comment (keeps proxies from
+#: closing it; nginx gives a stream 60 s).
+KEEPALIVE = 15.0
 
 
 class Subscription:
-    """One stream's queue of live events of one room."""
+    """One stream's queue of live events of one room: a deque and at most one waiting
+    future (an idle stream costs a few hundred bytes here, O9's memory target)."""
 
-    __slots__ = ("queue", "room_id")
+    __slots__ = ("_items", "_waiter", "lagged", "room_id")
 
     def __init__(self, room_id: str) -> None:
         self.room_id = room_id
-        self.queue: asyncio.Queue[RoomEvent | None] = asyncio.Queue()
+        self._items: deque[RoomEvent] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+        self.lagged = False  # the queue overflowed: read the log instead
 
     def put(self, event: RoomEvent) -> None:
-        """Queue ``event`` (an overflowing queue is replaced by one "read the log")."""
-        if self.queue.qsize() >= QUEUE_MAX:
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(_LAGGED)
-            return
-        self.queue.put_nowait(event)
+        """Queue ``event`` (an overflowing queue is dropped for one "read the log")."""
+        if len(self._items) >= QUEUE_MAX:
+            self._items.clear()
+            self.lagged = True
+        else:
+            self._items.append(event)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def get(self, timeout: float) -> RoomEvent | None:
+        """The next live event; ``None`` when the queue overflowed (read the log).
+        Raises :class:`TimeoutError` after ``timeout`` seconds without one."""
+        while not self._items and not self.lagged:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await asyncio.wait_for(self._waiter, timeout)
+            finally:
+                self._waiter = None
+        if self.lagged:
+            self.lagged = False
+            self._items.clear()
+            return None
+        return self._items.popleft()
 
 
 class RoomHub:
@@ -128,16 +151,23 @@ class RoomHub:
             for event in await self.store.events(room_id, self._last.get(room_id, 0)):
                 self.deliver(event)
 
-    async def events(self, room_id: str, after: int) -> AsyncGenerator[RoomEvent, None]:
+    async def events(
+        self, room_id: str, after: int, keepalive: float = KEEPALIVE
+    ) -> AsyncGenerator[RoomEvent | None, None]:
         """The room's events after id ``after``: the log's, then live ones, each once and in
-        order (see the module docstring). Runs until the consumer stops iterating."""
+        order (see the module docstring); ``None`` after ``keepalive`` seconds without
+        one (the stream's keep-alive comment). Runs until the consumer stops iterating."""
         with self.subscribe(room_id) as sub:
             last = after
             async for logged in self._from_log(room_id, last):
                 yield logged
                 last = logged.seq
             while True:
-                live = await sub.queue.get()
+                try:
+                    live = await sub.get(keepalive)
+                except TimeoutError:
+                    yield None
+                    continue
                 if live is None or live.seq > last + 1:  # overflowed, or missed some
                     async for missed in self._from_log(room_id, last):
                         yield missed

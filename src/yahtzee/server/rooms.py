@@ -50,7 +50,14 @@ from yahtzee.server.service import ROOM_OWNER, GameService
 from yahtzee.server.settings import RoomLimits
 from yahtzee.server.views import game_json
 from yahtzee.storage.base import Charge, Storage
-from yahtzee.storage.rooms import Room, RoomEvent, RoomStore, SeatSpec, create_or_existing
+from yahtzee.storage.rooms import (
+    Room,
+    RoomEvent,
+    RoomSeat,
+    RoomStore,
+    SeatSpec,
+    create_or_existing,
+)
 
 log_ = logging.getLogger("yahtzee.server")
 
@@ -323,7 +330,13 @@ class RoomService:
             room.id,
             view.record.id,
             deadline,
-            {"game": room_game_json(view), "deadline": deadline, "now": now},
+            view.record.version,
+            {
+                "game": room_game_json(view),
+                "deadline": deadline,
+                "now": now,
+                "seats": [_seat_json(s) for s in room.seats],
+            },
             now,
         )
         self.hub.deliver(event)
@@ -377,7 +390,11 @@ class RoomService:
                 "now": now,
                 "proxy": proxy,
             }
-            published.append(await self.store.publish(room_id, kind, data, now, deadline=deadline))
+            published.append(
+                await self.store.publish(
+                    room_id, kind, data, now, deadline=deadline, version=view.record.version
+                )
+            )
             if view.game.is_over:
                 ranking = game["ranking"]
                 published.append(
@@ -511,15 +528,13 @@ class RoomService:
         now = self.clock()
         played = 0
         for room in await self.store.due(now):
-            if room.game_id is None:
+            if room.game_id is None or room.deadline_version is None:
                 continue
             try:
-                view = await self._game(room.game_id)
-                if view.game.is_over:
-                    continue
-                if room.seats[view.game.turn].kind != "human":
-                    continue
-                await self.games.play_for(room.game_id, view.record.version, PROXY_LEVEL)
+                # Only the position the deadline was set for: a turn that moved on since
+                # (the person acted, another process played it) is refused by the
+                # game's compare-and-set.
+                await self.games.play_for(room.game_id, room.deadline_version, PROXY_LEVEL)
                 played += 1
             except (StaleVersionError, GameNotFoundError):
                 continue  # the person acted, or another process played it first
@@ -535,6 +550,18 @@ class RoomService:
                 await self.sweep()
             except Exception:
                 log_.exception("the rooms' sweep failed")
+
+
+def _seat_json(seat: RoomSeat) -> dict[str, Any]:
+    """A seat as every browser may see it (the start event's seats, renumbered)."""
+    return {
+        "index": seat.index,
+        "kind": seat.kind,
+        "name": seat.name,
+        "difficulty": seat.difficulty,
+        "taken": seat.taken,
+        "away": seat.away,
+    }
 
 
 def _kind_of(event: log.Event, proxy: bool) -> str:

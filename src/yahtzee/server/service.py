@@ -431,6 +431,8 @@ class GameService:
             raise StaleVersionError(game_id)
         if loaded.game.is_over or loaded.record.status is not Status.IN_PROGRESS:
             raise StaleVersionError(game_id)
+        if loaded.game.kind is not SeatKind.HUMAN:  # (a computer's turn is never left open)
+            raise StaleVersionError(game_id)
         fold = Fold(loaded)
         played = play_turn(fold.game, self.player(level), self.dice, fallback=best_points_now)
         for problem in played.corrections:

@@ -5,7 +5,8 @@ code path): the games' tables are never touched, a room only *names* its game by
 
 * ``rooms`` — one row per room: its creator, status (``waiting`` → ``starting`` →
   ``playing`` → ``finished``; ``waiting`` → ``expired`` after a day), turn time, the game
-  once started, the deadline of the turn being played (the 托管 sweeper's index, O5),
+  once started, the deadline of the turn being played and the game's version it was set
+  at (the 托管 sweeper's index and its compare-and-set, O5),
   the room a rematch made (O7) and ``last_seq``, the last event id of the room.
 * ``room_seats`` — the seats in playing order: a person seat's browser (its signed player
   id) and name once taken, a computer seat's level, the 托管 flag (``away``) and the time
@@ -68,6 +69,7 @@ MIGRATIONS: Migrations = (
             game_id TEXT,
             created_at DOUBLE PRECISION NOT NULL,
             deadline DOUBLE PRECISION,
+            deadline_version INTEGER,
             rematch_id TEXT,
             last_seq INTEGER NOT NULL DEFAULT 0
         )""",
@@ -143,6 +145,7 @@ class Room:
     game_id: str | None
     created_at: float
     deadline: float | None
+    deadline_version: int | None
     rematch_id: str | None
     last_seq: int
     seats: tuple[RoomSeat, ...]
@@ -182,7 +185,10 @@ class RoomEvent:
         return event
 
 
-_ROOM = "id, creator_id, status, turn_seconds, game_id, created_at, deadline, rematch_id, last_seq"
+_ROOM = (
+    "id, creator_id, status, turn_seconds, game_id, created_at, deadline, rematch_id, last_seq, "
+    "deadline_version"
+)
 
 
 def _room_in(tx: Tx, room_id: str, *, lock: bool = False) -> Room | None:
@@ -207,6 +213,7 @@ def _room(row: Row, seats: Sequence[Row]) -> Room:
         game_id=row[4],
         created_at=float(row[5]),
         deadline=None if row[6] is None else float(row[6]),
+        deadline_version=None if row[9] is None else int(row[9]),
         rematch_id=row[7],
         last_seq=int(row[8]),
         seats=tuple(RoomSeat(int(s[0]), s[1], s[2], s[3], s[4], bool(s[5])) for s in seats),
@@ -495,14 +502,21 @@ class RoomStore:
         )
 
     async def started(
-        self, room_id: str, game_id: str, deadline: float | None, data: dict[str, Any], now: float
+        self,
+        room_id: str,
+        game_id: str,
+        deadline: float | None,
+        version: int,
+        data: dict[str, Any],
+        now: float,
     ) -> tuple[Room, RoomEvent]:
         """``starting`` → ``playing`` with the room's game; logs the ``start`` event."""
 
         def work(tx: Tx) -> tuple[Room, RoomEvent]:
             tx.all(
-                "UPDATE rooms SET status = 'playing', game_id = ?, deadline = ? WHERE id = ?",
-                (game_id, deadline, room_id),
+                "UPDATE rooms SET status = 'playing', game_id = ?, deadline = ?, "
+                "deadline_version = ? WHERE id = ?",
+                (game_id, deadline, version, room_id),
             )
             event = append_in(tx, room_id, "start", data, now)
             room = _room_in(tx, room_id)
@@ -519,18 +533,25 @@ class RoomStore:
         now: float,
         *,
         deadline: float | bool | None = False,
+        version: int | None = None,
         finished: bool = False,
         away: dict[int, bool] | None = None,
     ) -> RoomEvent:
         """Log an event; in the same transaction set the turn ``deadline`` (``None``
-        clears it; ``False`` leaves it), mark the room ``finished``, and set seats' 托管
-        flags (``away``: seat → flag)."""
+        clears it; ``False`` leaves it) with the game ``version`` it is for (the
+        sweeper plays only that version, so never a turn that moved on meanwhile), mark
+        the room ``finished``, and set seats' 托管 flags (``away``: seat → flag)."""
 
         def work(tx: Tx) -> RoomEvent:
             if finished:
                 tx.all(
                     "UPDATE rooms SET status = 'finished', deadline = NULL WHERE id = ?",
                     (room_id,),
+                )
+            elif deadline is not False and version is not None:
+                tx.all(
+                    "UPDATE rooms SET deadline = ?, deadline_version = ? WHERE id = ?",
+                    (deadline, version, room_id),
                 )
             elif deadline is not False:
                 tx.all("UPDATE rooms SET deadline = ? WHERE id = ?", (deadline, room_id))

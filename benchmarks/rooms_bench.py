@@ -59,7 +59,9 @@ from server_process import (
     Stack,
 )
 
-ROOM_LIMITS_OFF = (
+APP_ARGS = (
+    "--max-connections",
+    "4000",  # a thousand idle streams per process and more (the default is 1,000)
     "--max-open-rooms",
     "0",
     "--max-rooms-per-hour-per-address",
@@ -285,7 +287,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="yahtzee-rooms-") as tmp:
         base = Path(tmp)
         base.chmod(0o755)  # PostgreSQL runs as its own user when we are root
-        stack = Stack(base, (*NO_LIMIT_ARGS, *ROOM_LIMITS_OFF))
+        stack = Stack(base, (*NO_LIMIT_ARGS, *APP_ARGS))
         started = stack.run("start")
         if started.returncode != 0:
             print(started.stdout + started.stderr, file=sys.stderr)

@@ -133,9 +133,16 @@ def test_p6_comments_are_left_out_line_numbers_kept() -> None:
         "export const a = `//${url}`;",
         "",
     ]
-    css = '/* head\n   more */\n.a { content: "/* not a comment */"; }\n'
+    # Indentation goes, but not inside a template literal over lines (it is the string's).
+    js = "function f() {\n  return `a\n  // b\n    c`;\n  }\n"
+    out = without_comments("/js/m.js", js.encode()).decode()
+    assert out == "function f() {\nreturn `a\n  // b\n    c`;\n}\n"
+    css = (
+        '/* head\n   more */\n.a { content: "/* not a comment */"; }\n'
+        "  .b {\n    color: red;\n  }\n"
+    )
     assert without_comments("/css/a.css", css.encode()).decode() == (
-        '\n\n.a { content: "/* not a comment */"; }\n'
+        '\n\n.a { content: "/* not a comment */"; }\n.b {\ncolor: red;\n}\n'
     )
     html = "<p>a</p>\n<!-- note\n  two -->\n<p>b</p><!-- x -->\n"
     assert without_comments("/index.html", html.encode()).decode() == "<p>a</p>\n\n\n<p>b</p>\n"

@@ -137,12 +137,13 @@ def test_errors_are_shown_readably_and_the_page_resyncs(ui: Table, console: Cons
     ui.roll()
     expect(ui.by("message")).to_have_attribute("data-kind", "info")
 
-    # A network failure is explained too.
+    # A network failure is explained too, and the roll is sent again once it can be (10).
     page.route("**/api/games/*/roll", lambda route: route.abort())
     ui.by("roll").click()
     expect(ui.by("message")).to_contain_text("连不上服务器")
     page.unroute("**/api/games/*/roll")
-    ui.roll()
+    expect(ui.by("rolls-left")).to_have_text("剩余 1 次", timeout=10_000)
+    expect(ui.by("message")).to_have_attribute("data-kind", "info")
 
 
 def test_stale_version_from_a_double_click_or_second_tab_is_silent(

@@ -35,7 +35,13 @@ from starlette.types import Receive, Scope, Send
 IMMUTABLE = b"public, max-age=31536000, immutable"
 REVALIDATE = b"no-cache"
 # Text worth compressing (SVG is XML text too); images already compressed are sent as is.
-_COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
+_COMPRESSIBLE = (
+    "text/",
+    "application/javascript",
+    "application/json",
+    "application/manifest+json",
+    "image/svg+xml",
+)
 _ASSET_REF = re.compile(r'(href|src)="(/[^"#?]+)"')
 
 
@@ -63,13 +69,18 @@ class Asset:
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 
+_BACKTICK = re.compile(r"(?<!\\)`")
+
+
 def without_comments(name: str, body: bytes) -> bytes:
-    """``body`` without its comments, line numbers kept (P6: the first load is smaller and a
-    browser's error still points at the source line).
+    """``body`` without its comments and indentation, line numbers kept (P6: the first load
+    is smaller and a browser's error still points at the source line).
 
     Only whole-line comments go: in JavaScript a line that starts with ``//`` and a block
     that starts a line with ``/*`` and ends one with ``*/`` (the page has no multi-line
     string a line of which could start so); in CSS such blocks; in HTML every ``<!-- -->``.
+    Each kept line of JavaScript and CSS loses its leading white space, except a line inside
+    a template literal that spans lines (there the spaces belong to the string).
     """
     suffix = name.rsplit(".", 1)[-1]
     if suffix not in ("js", "css", "html"):
@@ -80,6 +91,7 @@ def without_comments(name: str, body: bytes) -> bytes:
         return text.encode("utf-8")
     out = []
     in_block = False
+    in_template = False
     for line in text.split("\n"):
         bare = line.strip()
         if in_block:
@@ -88,17 +100,27 @@ def without_comments(name: str, body: bytes) -> bytes:
         elif bare.startswith("/*"):
             in_block = not bare.endswith("*/") or bare == "/*"
             out.append("")
-        elif suffix == "js" and bare.startswith("//"):
+        elif suffix == "js" and bare.startswith("//") and not in_template:
             out.append("")
         else:
-            out.append(line)
+            out.append(line if in_template else line.lstrip())
+            if suffix == "js" and len(_BACKTICK.findall(line)) % 2:
+                in_template = not in_template
     return "\n".join(out).encode("utf-8")
 
 
+# A web app manifest (polish 10) is JSON of its own type; Python's table does not list it.
+_MEDIA_TYPES = {".webmanifest": "application/manifest+json"}
+
+
 def _media_type(path: Path) -> str:
-    guessed, _ = mimetypes.guess_type(path.name)
+    guessed = _MEDIA_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0]
     media = guessed or "application/octet-stream"
-    if media.startswith("text/") or media in ("application/javascript", "image/svg+xml"):
+    if media.startswith("text/") or media in (
+        "application/javascript",
+        "image/svg+xml",
+        "application/manifest+json",
+    ):
         media += "; charset=utf-8"
     return media
 

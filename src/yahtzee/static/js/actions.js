@@ -28,6 +28,22 @@ function go(store, view) {
   });
 }
 
+/** Resolves when the browser says the network is back, or after a few seconds (its word is
+ * not always right: the next try tells). */
+function backOnline() {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      window.removeEventListener("online", done);
+      resolve();
+    };
+    const timer = setTimeout(done, RESEND_AFTER_MS);
+    window.addEventListener("online", done);
+  });
+}
+
+const RESEND_AFTER_MS = 3000;
+
 export function createActions(store) {
   const S = () => store.state;
   const dispatch = (action) => store.dispatch(action);
@@ -65,13 +81,26 @@ export function createActions(store) {
 
   // ------------------------------------------------------------------- server actions
 
-  /** Run one server action; on failure show why and re-sync from the server ("never stuck"). */
-  async function act(fn) {
+  /** Run one server action; on failure show why and re-sync from the server ("never stuck").
+   * `resend`: a move in the game (roll, score, hint) that the network lost is kept and sent
+   * again, unchanged, once the server can be reached (polish 10). It carries the game's
+   * version, so if the first sending did arrive, the second is refused as stale (409) and the
+   * page re-syncs: a move is never lost and never made twice. */
+  async function act(fn, { resend = false } = {}) {
     if (S().busy) return null;
     const view = S().view; // an error is told where the action was asked for
     dispatch({ type: "busy", busy: true });
     try {
-      return await fn();
+      for (;;) {
+        try {
+          return await fn();
+        } catch (err) {
+          if (!(resend && err instanceof ApiError && err.code === "network" && S().game)) throw err;
+          tell(say.OFFLINE_PENDING, "error", view);
+          await backOnline();
+          tell(say.BACK_ONLINE, "info", view);
+        }
+      }
     } catch (err) {
       await recover(err, view);
       return null;
@@ -113,7 +142,7 @@ export function createActions(store) {
     if (hold.every(Boolean)) return;
     await act(async () => {
       dispatch({ type: "rolled", game: await api.roll(g, hold), hold });
-    });
+    }, { resend: true });
   }
 
   function toggleDie(index) {
@@ -153,7 +182,7 @@ export function createActions(store) {
       const turn = game.computer_turn;
       if (game.mode === "vs_computer" && turn && turn.steps.length) startReplay(before, turn);
       else afterTurn();
-    });
+    }, { resend: true });
     if (needsConfirm && (await askZero(category))) await score(category, true);
   }
 
@@ -189,7 +218,7 @@ export function createActions(store) {
     await act(async () => {
       dispatch({ type: "hinted", res: await api.hint(g) });
       store.afterRender(showHinted);
-    });
+    }, { resend: true });
   }
 
   // ------------------------------------------------------------------ lobby and games

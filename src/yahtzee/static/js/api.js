@@ -27,7 +27,7 @@ export async function request(method, path, body, as = "json") {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new ApiError(0, "network", "连不上服务器，请检查网络后再试。");
+    throw new ApiError(0, "network", "连不上服务器：快艇骰子要联网才能玩（骰子由服务器来掷），请检查网络后再试。");
   }
   const data = await (response.ok && as === "text" ? response.text() : response.json()).catch(
     () => null,

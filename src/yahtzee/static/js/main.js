@@ -8,6 +8,7 @@ import { createActions } from "./actions.js";
 import { meterEffect, remember } from "./effects.js";
 import { installMessageFit } from "./fit.js";
 import { installKeyboard } from "./keyboard.js";
+import * as say from "./messages.js";
 import { href, match } from "./paths.js";
 import { reduce } from "./reducer.js";
 import { loadSettings, loadTutorialSeen } from "./remember.js";
@@ -124,6 +125,16 @@ function wire() {
     if (store.state.game) open(href("review", { id: store.state.game.id }));
   });
   window.addEventListener("popstate", route);
+  // Back online in the lobby: its records again (the message said the server was needed).
+  window.addEventListener("online", async () => {
+    if (store.state.view !== "lobby" || store.state.message.kind !== "error") return;
+    const said = store.state.message.serial;
+    await actions.route();
+    // Nothing new went wrong: the error shown is over.
+    if (store.state.message.serial === said) {
+      store.dispatch({ type: "say", text: say.BACK_ONLINE_LOBBY, view: "lobby" });
+    }
+  });
   installSettings(store);
 }
 
@@ -131,3 +142,11 @@ buildScorecard();
 wire();
 store.flush();
 route();
+
+// The home-screen app (polish 10): its service worker only once the page has loaded, so the
+// first load is the same with or without it.
+if ("serviceWorker" in navigator) {
+  window.addEventListener("load", () => {
+    import("./lazy/pwa.js").then((pwa) => pwa.start()).catch((err) => console.warn(err));
+  });
+}

@@ -147,6 +147,11 @@ export const TUTORIAL_FAILED = "新手教程没能打开，这一局照样可以
 export const GAME_GONE = "这一局已经结束或在别处重新开始了，已回到大厅。";
 export const GAME_NOT_FOUND = "找不到这一局了，已回到大厅。";
 export const PAGE_RESYNCED = "页面出了点问题，已重新同步。";
+/** Polish 10: a move the network lost, kept and sent again when the server answers. */
+export const OFFLINE_PENDING =
+  "连不上服务器：这一步还没送到。骰子由服务器来掷，要联网才能玩；网络恢复后会自动再送一次，不会重复。";
+export const BACK_ONLINE = "又连上服务器了，正在送出刚才那一步……";
+export const BACK_ONLINE_LOBBY = "又连上服务器了。";
 export const RESTARTED = "已重新开始一局。";
 
 export function started(mode) {

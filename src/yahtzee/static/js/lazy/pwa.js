@@ -1,0 +1,20 @@
+// Installing the game on the home screen (polish 10): the service worker (/sw.js) is
+// registered once the page has loaded, then told which of the page's files to keep — they
+// are in the browser's cache already, so keeping them costs no download.
+
+export async function start() {
+  const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  await navigator.serviceWorker.ready;
+  // This module is served as /v/<release>/js/pwa.js: the release is the first two segments.
+  const release = new URL(import.meta.url).pathname.split("/").slice(0, 3).join("/");
+  const urls = performance
+    .getEntriesByType("resource")
+    .map((entry) => new URL(entry.name))
+    .filter((url) => url.origin === location.origin && url.pathname.startsWith(`${release}/`))
+    .map((url) => url.pathname);
+  (registration.active || navigator.serviceWorker.controller)?.postMessage({
+    type: "shell",
+    release,
+    urls: [...new Set([...urls, new URL(import.meta.url).pathname])],
+  });
+}

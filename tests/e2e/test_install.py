@@ -1,0 +1,145 @@
+"""Polish 10: the game installs to the home screen, opens without a network, and a move the
+network loses is sent again — once.
+
+Installability is Chromium's own verdict (``Page.getInstallabilityErrors``, the check behind
+its install prompt and Lighthouse's "installable manifest"): no error. The offline checks use
+the browser context's offline switch.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, BrowserType, Page, Route, expect
+
+from e2e.helpers import Table, sized_context
+
+pytestmark = pytest.mark.e2e
+
+# Resolves once the service worker controls the page and has kept the page itself.
+SHELL_KEPT = """async () => {
+  await navigator.serviceWorker.ready;
+  for (let i = 0; i < 100; i++) {
+    const cache = await caches.open("yahtzee-shell");
+    const keys = (await cache.keys()).map((r) => new URL(r.url).pathname);
+    if (navigator.serviceWorker.controller && keys.includes("/") &&
+        keys.some((k) => k.endsWith("/js/main.js"))) return keys;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the service worker kept nothing");
+}"""
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[BrowserContext]:
+    context = sized_context(browser, 375, 667)
+    yield context
+    context.close()
+
+
+def _installed(page: Page, server_url: str) -> Table:
+    ui = Table(page, server_url)
+    page.set_default_timeout(15_000)
+    ui.open_lobby()
+    kept = page.evaluate(SHELL_KEPT)
+    assert "/" in kept
+    return ui
+
+
+def test_polish10_installable_with_icons_and_theme_colours(
+    browser_type: BrowserType,
+    browser_type_launch_args: dict[str, Any],
+    server_url: str,
+    tmp_path: Path,
+) -> None:
+    # A profile on disk: Chromium offers no install in an incognito-like context, which is
+    # what a test's browser context is.
+    phone = browser_type.launch_persistent_context(
+        tmp_path / "profile", **browser_type_launch_args, viewport={"width": 375, "height": 667}
+    )
+    page = phone.pages[0] if phone.pages else phone.new_page()
+    _installed(page, server_url)
+    cdp = phone.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert errors == [], errors
+    href = page.locator('link[rel="manifest"]').get_attribute("href")
+    assert href
+    response = page.request.get(server_url + href)
+    assert response.headers["content-type"].startswith("application/manifest+json")
+    manifest = json.loads(response.text())
+    assert manifest["name"] == "快艇骰子"
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/"
+    sizes = set()
+    for icon in manifest["icons"]:
+        png = page.request.get(server_url + icon["src"]).body()
+        width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
+        assert f"{width}x{height}" == icon["sizes"]
+        sizes.add(width)
+    assert {192, 512} <= sizes
+    assert any(i.get("purpose") == "maskable" for i in manifest["icons"])
+    themes = page.locator('meta[name="theme-color"]')
+    expect(themes).to_have_count(2)
+    media = {themes.nth(i).get_attribute("media") for i in range(2)}
+    assert media == {"(prefers-color-scheme: light)", "(prefers-color-scheme: dark)"}
+    phone.close()
+
+
+def test_polish10_offline_it_opens_and_says_the_server_is_needed(
+    phone: BrowserContext, server_url: str
+) -> None:
+    page = phone.new_page()
+    ui = _installed(page, server_url)
+    phone.set_offline(True)
+    page.reload()
+    expect(ui.by("start-solo")).to_be_visible()  # the page itself, from the worker's cache
+    expect(ui.by("message")).to_contain_text("要联网才能玩")
+    phone.set_offline(False)
+    expect(ui.by("message")).to_have_text("又连上服务器了。", timeout=15_000)
+
+
+def test_polish10_a_move_lost_offline_is_sent_again_when_back(
+    phone: BrowserContext, server_url: str
+) -> None:
+    page = phone.new_page()
+    ui = _installed(page, server_url)
+    ui.start_solo()
+    ui.roll()
+    phone.set_offline(True)
+    ui.by("roll").click()
+    expect(ui.by("message")).to_contain_text("这一步还没送到")
+    expect(ui.by("rolls-left")).to_have_text("剩余 2 次")
+    phone.set_offline(False)
+    expect(ui.by("rolls-left")).to_have_text("剩余 1 次", timeout=15_000)
+
+
+def test_polish10_a_move_whose_answer_was_lost_is_not_made_twice(
+    phone: BrowserContext, server_url: str
+) -> None:
+    page = phone.new_page()
+    ui = _installed(page, server_url)
+    ui.start_solo()
+    ui.roll()
+    lost: list[str] = []
+
+    def arrive_then_lose_the_answer(route: Route) -> None:
+        if not lost:
+            route.fetch()  # the server makes the roll...
+            lost.append(route.request.url)
+            route.abort()  # ...and its answer never reaches the page
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/api/games/[^/]+/roll$"), arrive_then_lose_the_answer)
+    ui.by("roll").click()
+    # Sent again with the same version: refused as stale, the page re-syncs to the one roll.
+    expect(ui.by("rolls-left")).to_have_text("剩余 1 次", timeout=15_000)
+    game = page.evaluate("async () => (await fetch('/api/games/current')).json()")
+    assert game["rolls_left"] == 1
+    assert lost

@@ -156,7 +156,7 @@ def test_polish1_every_text_reaches_aa_on_every_view_in_both_themes(
     expect(ui.by("recent-review").first).to_be_visible()
     _measure(page, "lobby with a finished game", failures)
     ui.by("stats-link").click()
-    expect(ui.by("stats-vs")).to_be_visible()
+    expect(ui.by("stats-vs")).to_be_visible(timeout=30_000)
     _measure(page, "stats", failures)
     ui.open_lobby()
     ui.by("start-practice").click()

@@ -44,7 +44,7 @@ def test_polish2_headers_sit_over_their_numbers_and_one_game_is_a_point(
         finish_game(ui.page, "solo")
         ui.page.goto(f"{server_url}/stats")
         for table in ("stats-vs", "stats-boxes"):
-            expect(ui.by(table)).to_be_visible()
+            expect(ui.by(table)).to_be_visible(timeout=30_000)
             # Each column's header ends where its figures end (all right-aligned).
             edges = ui.by(table).evaluate(
                 """(t) => [...t.rows].map((row) => [...row.cells].slice(1)

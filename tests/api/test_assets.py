@@ -144,8 +144,10 @@ def test_p6_comments_are_left_out_line_numbers_kept() -> None:
     assert without_comments("/css/a.css", css.encode()).decode() == (
         '\n\n.a { content: "/* not a comment */"; }\n.b {\ncolor: red;\n}\n'
     )
-    html = "<p>a</p>\n<!-- note\n  two -->\n<p>b</p><!-- x -->\n"
+    html = "<p>a</p>\n<!-- note\n  two -->\n  <p>b</p><!-- x -->\n"
     assert without_comments("/index.html", html.encode()).decode() == "<p>a</p>\n\n\n<p>b</p>\n"
+    pre = "<pre>\n  kept\n</pre>\n"
+    assert without_comments("/rules.html", pre.encode()).decode() == pre
     svg = b"<svg><!-- kept --></svg>"
     assert without_comments("/favicon.svg", svg) == svg
 

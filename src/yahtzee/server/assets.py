@@ -79,8 +79,9 @@ def without_comments(name: str, body: bytes) -> bytes:
     Only whole-line comments go: in JavaScript a line that starts with ``//`` and a block
     that starts a line with ``/*`` and ends one with ``*/`` (the page has no multi-line
     string a line of which could start so); in CSS such blocks; in HTML every ``<!-- -->``.
-    Each kept line of JavaScript and CSS loses its leading white space, except a line inside
-    a template literal that spans lines (there the spaces belong to the string).
+    Each kept line loses its leading white space, except a line inside a JavaScript template
+    literal that spans lines (there the spaces belong to the string) and in HTML with ``<pre>``
+    or ``<textarea>``.
     """
     suffix = name.rsplit(".", 1)[-1]
     if suffix not in ("js", "css", "html"):
@@ -88,6 +89,10 @@ def without_comments(name: str, body: bytes) -> bytes:
     text = body.decode("utf-8")
     if suffix == "html":
         text = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+        if "<pre" not in text and "<textarea" not in text:
+            # A line's indentation is white space after a line break, which HTML already
+            # collapses into that one break: nothing on the page changes without it.
+            text = "\n".join(line.lstrip() for line in text.split("\n"))
         return text.encode("utf-8")
     out = []
     in_block = False

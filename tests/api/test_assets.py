@@ -146,6 +146,9 @@ def test_p6_comments_are_left_out_line_numbers_kept() -> None:
     )
     html = "<p>a</p>\n<!-- note\n  two -->\n  <p>b</p><!-- x -->\n"
     assert without_comments("/index.html", html.encode()).decode() == "<p>a</p>\n\n\n<p>b</p>\n"
+    manifest = b'{\n  "name": "\xe5\xbf\xab",\n  "icons": [ 1, 2 ]\n}\n'
+    compact = '{"name":"快","icons":[1,2]}'.encode()
+    assert without_comments("/manifest.webmanifest", manifest) == compact
     pre = "<pre>\n  kept\n</pre>\n"
     assert without_comments("/rules.html", pre.encode()).decode() == pre
     svg = b"<svg><!-- kept --></svg>"

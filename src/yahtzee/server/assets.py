@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import mimetypes
 import re
 from collections.abc import Callable, Iterable
@@ -79,11 +80,14 @@ def without_comments(name: str, body: bytes) -> bytes:
     Only whole-line comments go: in JavaScript a line that starts with ``//`` and a block
     that starts a line with ``/*`` and ends one with ``*/`` (the page has no multi-line
     string a line of which could start so); in CSS such blocks; in HTML every ``<!-- -->``.
-    Each kept line loses its leading white space, except a line inside a JavaScript template
+    JSON (the web app manifest) is sent without its layout. Each kept line loses its leading
+    white space, except a line inside a JavaScript template
     literal that spans lines (there the spaces belong to the string) and in HTML with ``<pre>``
     or ``<textarea>``.
     """
     suffix = name.rsplit(".", 1)[-1]
+    if suffix in ("json", "webmanifest"):  # the same data without the layout
+        return json.dumps(json.loads(body), ensure_ascii=False, separators=(",", ":")).encode()
     if suffix not in ("js", "css", "html"):
         return body
     text = body.decode("utf-8")

@@ -78,7 +78,7 @@ SPA_PATHS = (
     "/review/{game_id}",
     "/practice",
     "/practice/{game_id}",
-    "/rooms/{room_id}",
+    "/rooms/{game_id}",  # a room's id (or new), the one segment of every page path
 )
 
 # ES modules must be served as JavaScript or the browser refuses them (nosniff is on).

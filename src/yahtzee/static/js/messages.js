@@ -222,6 +222,7 @@ export const VIEW_TITLES = {
   stats: "快艇骰子 · 统计",
   practice: "快艇骰子 · 练习",
   drill: "快艇骰子 · 练习这一步",
+  room: "快艇骰子 · 好友房间",
 };
 export const REVIEW = "复盘";
 export const reviewLabel = (mode, score) => `复盘 ${mode} ${score}`;

@@ -14,6 +14,8 @@ export const PAGES = {
   practice: "/practice",
   // 「练习这一步」: decision n of game g as /practice/g-n (one segment: a game id has no "-").
   drill: "/practice/:id",
+
+  room: "/rooms/:id", // 好友房间 (/rooms/new: a new one)
 };
 
 /** The API's paths, by what they answer (docs/api.md). */
@@ -35,6 +37,7 @@ export const API = {
   puzzleProgress: () => "/api/puzzles/progress",
   puzzleThemes: () => "/api/puzzles/themes",
   tutorial: () => "/api/tutorial",
+  room: (id, a) => `/api/rooms${id ? `/${enc(id)}` : ""}${a ? `/${a}` : ""}`,
 };
 
 // A game id as the server writes it (URL-safe, at most 64 characters).

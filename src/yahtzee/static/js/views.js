@@ -17,6 +17,9 @@
 //      for a handler's requests and links. Shared helpers live in lazy/dom.js (never import
 //      one view from another: the modules form no cycle, tests/js/modules.test.js checks).
 //   4. messages.js VIEW_TITLES: its document title; css: an optional stylesheet of its own.
+//   5. A view with live data exports `live({data, serial, dispatch})`, called once
+//      its data is ready; it returns the function that stops it, called when the view is
+//      left or opened anew (the room's event stream).
 // This module builds each view's <section> (back link, heading, message slot, body), so
 // index.html needs nothing for a new view.
 
@@ -24,6 +27,8 @@ import { ApiError, api } from "./api.js";
 import { asset, href } from "./paths.js";
 import * as say from "./messages.js";
 import { addReducers } from "./reducer.js";
+
+const room = () => import("./lazy/room.js"); // 好友房间
 
 export const LAZY = {
   rules: {
@@ -77,6 +82,7 @@ export const LAZY = {
     },
     module: () => import("./lazy/practice.js"),
   },
+  room: { heading: "好友房间", loading: "……", module: room, load: (p) => room().then((m) => m.load(p)) },
 };
 
 // Lazy overlays (新手教程 over the table, L10): fetched the first time `wanted(state)`;
@@ -160,7 +166,11 @@ export function installLazyViews(store, { open: openPath }) {
     open: openPath,
   };
 
+  let live = null; // {serial, stop} (step 5)
+  const stopLive = () => live && (live.stop(), (live = null));
+
   function open(view, params) {
+    stopLive();
     store.dispatch({ type: "pageOpen", view, params });
     const { serial } = store.state.page;
     store.afterRender(() => {
@@ -168,7 +178,12 @@ export function installLazyViews(store, { open: openPath }) {
       document.getElementById(`${view}-title`).focus({ preventScroll: true });
     });
     Promise.all([loadModule(view), LAZY[view].load(params)]).then(
-      ([, data]) => store.dispatch({ type: "pageLoaded", serial, data }),
+      ([module, data]) => {
+        store.dispatch({ type: "pageLoaded", serial, data });
+        if (module.live && store.state.page.serial === serial) {
+          live = { serial, stop: module.live({ data, serial, dispatch: ctx.dispatch }) };
+        }
+      },
       (err) => {
         if (!(err instanceof ApiError)) console.warn(err);
         const error = err instanceof ApiError ? err.message : "出错了，请稍后再试。";
@@ -179,6 +194,7 @@ export function installLazyViews(store, { open: openPath }) {
 
   function render(state) {
     const page = state.page;
+    if (live && (!page || page.serial !== live.serial || page.view !== state.view)) stopLive();
     if (!LAZY[state.view] || !page || page.view !== state.view) return;
     const body = document.getElementById(`${page.view}-body`);
     const key = `${page.serial}:${page.status}`;

@@ -1,0 +1,563 @@
+// 好友房间 (/rooms: a new room; /rooms/<id>: the room, live), a lazy view (views.js).
+// The room is `page.data.room` as the server sent it (GET/POST /api/rooms…); its event
+// stream (`live`, an EventSource that reconnects by itself with Last-Event-ID) folds each
+// event into it through the `roomEvent` reducer. The view does no rules maths: the boxes a
+// seat can score in and their points are the server's preview, the countdown is the
+// server's deadline. Names are shown with textContent only (dom.js `el`).
+// The view's own state, page.ui: {holds: {seat, hold}, reactions: {seat: {id, at}},
+// busy, error, now (the clock the countdown reads, ticked by `live`)}.
+
+import { el } from "./dom.js";
+import { CONFIG } from "../config.js";
+import { request } from "../api.js";
+import { API, asset, href } from "../paths.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES, LOWER, UPPER } from "../state.js";
+
+const ROOMS = CONFIG.rooms;
+const REACTION_NAMES = Object.fromEntries(ROOMS.reactions.map((r) => [r.id, r.zh]));
+const REACTION_SHOWN_MS = 4000;
+const STATUS = {
+  waiting: "等朋友加入",
+  starting: "正在开始……",
+  playing: "对局中",
+  finished: "对局结束",
+  expired: "房间已过期（等了一天没有开始）",
+};
+
+// -- state: the room's events folded in (pure) ---------------------------------------------
+
+function withSeat(room, index, change) {
+  const seats = room.seats.map((s) => (s.index === index ? { ...s, ...change } : s));
+  return { ...room, seats };
+}
+
+/** The room after one event of its stream (docs/api.md "The event stream"). */
+export function applyEvent(room, event) {
+  if (event.id <= room.last_event_id) return room; // already in the room as loaded
+  let next = { ...room, last_event_id: event.id };
+  if (event.game) next = { ...next, game: event.game, game_id: event.game.id };
+  if ("deadline" in event) next = { ...next, deadline: event.deadline, now: event.now ?? next.now };
+  switch (event.kind) {
+    case "join":
+      return withSeat(next, event.seat, { name: event.name, taken: true });
+    case "leave":
+      return withSeat(next, event.seat, { name: null, taken: false, you: false });
+    case "start": {
+      // The seats that play, renumbered (open seats dropped); this browser's by its name.
+      const mine = room.seats.find((s) => s.you);
+      const seats = (event.seats || room.seats).map((s) => ({
+        ...s,
+        you: Boolean(mine && s.kind === "human" && s.name === mine.name),
+      }));
+      return { ...next, status: "playing", seats };
+    }
+    case "away":
+      return withSeat(next, event.seat, { away: true });
+    case "back":
+      return withSeat(next, event.seat, { away: false });
+    case "end":
+      return { ...next, status: "finished", deadline: null };
+    case "rematch":
+      return { ...next, rematch_id: event.room };
+    case "expired":
+      return { ...next, status: "expired" };
+    default:
+      return next;
+  }
+}
+
+function roomEvent(state, { serial, event, at }) {
+  const page = state.page;
+  if (!page || page.serial !== serial || !page.data || !page.data.room) return state;
+  const room = applyEvent(page.data.room, event);
+  let ui = page.ui;
+  if (event.kind === "hold") ui = { ...ui, holds: { seat: event.seat, hold: event.hold } };
+  if (event.kind === "roll" || event.kind === "score" || event.kind === "start") {
+    ui = { ...ui, holds: null };
+  }
+  if (event.kind === "reaction") {
+    ui = { ...ui, reactions: { ...(ui.reactions || {}), [event.seat]: { id: event.reaction, at } } };
+  }
+  // The server's clock against this browser's: the countdown reads the server's deadline.
+  if (typeof event.now === "number") ui = { ...ui, skew: event.now - at / 1000 };
+  return { ...state, page: { ...page, data: { ...page.data, room }, ui } };
+}
+
+function settled(page, room) {
+  return { ...page, data: { ...page.data, room }, ui: { ...page.ui, busy: false, error: null } };
+}
+
+/** A room from an answer (join, start, remove). The stream may have brought newer events
+ * before the answer came: then the room as it stands is kept, with what only the answer
+ * knows (this browser's seat, whether it is the creator's). */
+function roomData(state, { serial, room }) {
+  const page = state.page;
+  if (!page || page.serial !== serial) return state;
+  const current = page.data.room;
+  if (!current || room.last_event_id >= current.last_event_id) return { ...state, page: settled(page, room) };
+  const mine = new Set(room.seats.filter((s) => s.you).map((s) => s.name));
+  const seats = current.seats.map((s) => ({ ...s, you: s.kind === "human" && mine.has(s.name) }));
+  const merged = { ...current, seats, creator: room.creator, your_seat: room.your_seat };
+  return { ...state, page: settled(page, merged) };
+}
+
+/** The game from a game action's answer, unless the stream already brought it or newer. */
+function roomGame(state, { serial, game }) {
+  const page = state.page;
+  if (!page || page.serial !== serial || !page.data.room) return state;
+  const current = page.data.room;
+  const newer = !current.game || game.version > current.game.version;
+  return { ...state, page: settled(page, newer ? { ...current, game } : current) };
+}
+
+/** The room of /rooms/<id> (views.js LAZY.room; /rooms/new: a new room's form): the link's
+ * token rides in the fragment (#t= to join, #w= to watch), sent only as `token`. Also
+ * this view's stylesheet, the first time. */
+export function load({ id }) {
+  const css = asset("css/room.css");
+  if (!document.querySelector(`link[href="${css}"]`)) {
+    document.head.append(el("link", "", null, { rel: "stylesheet", href: css }));
+  }
+  if (id === "new") return Promise.resolve({ fresh: true });
+  const m = location.hash.match(/^#([tw])=([A-Za-z0-9_-]{22})$/);
+  const token = m ? m[2] : null;
+  const path = token ? `${API.room(id)}?${new URLSearchParams({ token })}` : API.room(id);
+  return request("GET", path).then((r) => ({ ...r, token, watch: Boolean(m && m[1] === "w") }));
+}
+
+const post = (path, body = {}) => request("POST", path, body);
+
+// -- the live stream ------------------------------------------------------------------------
+
+function live({ data, serial, dispatch }) {
+  if (!data.room) return () => {};
+  const { room, token } = data;
+  const q = new URLSearchParams({ after: String(room.last_event_id), ...(token ? { token } : {}) });
+  const source = new EventSource(`${API.room(room.id, "events")}?${q}`);
+  source.onmessage = (message) => {
+    let event;
+    try {
+      event = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    dispatch({ type: "roomEvent", serial, event, at: Date.now() });
+    if (event.kind === "rematch") dispatch({ type: "pageUi", ui: { rematch: event.room } });
+  };
+  const tick = setInterval(() => dispatch({ type: "pageUi", ui: { now: Date.now() } }), 1000);
+  return () => {
+    clearInterval(tick);
+    source.close();
+  };
+}
+
+// -- drawing --------------------------------------------------------------------------------
+
+function seatLabel(seat) {
+  if (seat.kind === "computer") return `电脑（${DIFFICULTY_NAMES[seat.difficulty] || ""}）`;
+  return seat.name === null ? "（空位，等朋友加入）" : seat.name;
+}
+
+function seatsList(room, ui) {
+  const list = el("ol", "rm-seats");
+  const turn = room.game && room.status === "playing" ? room.game.turn : null;
+  const now = Date.now();
+  for (const seat of room.seats) {
+    const li = el("li", `rm-seat${seat.index === turn ? " rm-on-turn" : ""}`, null, {
+      "data-testid": `room-seat-${seat.index}`,
+    });
+    li.append(el("span", "rm-seat-name", seatLabel(seat)));
+    if (seat.you) li.append(el("span", "rm-chip", "你"));
+    if (seat.index === 0 && seat.kind === "human") li.append(el("span", "rm-chip", "房主"));
+    if (seat.away) {
+      li.append(el("span", "rm-chip rm-away", "托管", { "data-testid": `away-${seat.index}` }));
+    }
+    const total = room.game ? room.game.seats[seat.index]?.total : null;
+    if (total !== null && total !== undefined) li.append(el("span", "rm-total", `${total} 分`));
+    const said = ui.reactions && ui.reactions[seat.index];
+    if (said && now - said.at < REACTION_SHOWN_MS) {
+      li.append(el("span", "rm-bubble", REACTION_NAMES[said.id] || "", { role: "status" }));
+    }
+    list.append(li);
+  }
+  return list;
+}
+
+function invitePanel(room, ctx) {
+  const box = el("div", "panel rm-invite");
+  box.append(el("h2", "", "邀请朋友"));
+  box.append(el("p", "fine", "把这个链接发给朋友，他们打开后起个名字就能入座。"));
+  const link = el("input", "rm-link", null, {
+    type: "text",
+    readonly: "",
+    value: room.invite_url,
+    "aria-label": "邀请链接",
+    "data-testid": "invite-link",
+  });
+  link.value = room.invite_url;
+  const copy = el("button", "btn", "复制链接", { type: "button", "data-testid": "copy-invite" });
+  copy.addEventListener("click", () => {
+    const done = () => ctx.dispatch({ type: "pageUi", ui: { copied: true } });
+    if (navigator.clipboard) navigator.clipboard.writeText(room.invite_url).then(done, () => link.select());
+    else link.select();
+  });
+  const row = el("div", "rm-link-row");
+  row.append(link, copy);
+  if (navigator.share) {
+    const share = el("button", "btn", "分享…", { type: "button", "data-testid": "share-invite" });
+    share.addEventListener("click", () => {
+      navigator.share({ title: "快艇骰子 · 好友房间", url: room.invite_url }).catch(() => {});
+    });
+    row.append(share);
+  }
+  box.append(row);
+  box.append(
+    el("img", "rm-qr", null, {
+      src: room.qr_url,
+      alt: "邀请链接的二维码：用手机扫一扫就能加入",
+      width: "180",
+      height: "180",
+      "data-testid": "invite-qr",
+    }),
+  );
+  return box;
+}
+
+function joinPanel(room, ctx, page) {
+  const box = el("div", "panel rm-join");
+  box.append(el("h2", "", "加入房间"));
+  const free = room.seats.some((s) => s.kind === "human" && !s.taken);
+  if (!free) {
+    box.append(el("p", "", "这个房间已经坐满了。"));
+    return box;
+  }
+  const label = el("label", "rm-field", "你的名字");
+  const input = el("input", "", null, {
+    type: "text",
+    maxlength: String(CONFIG.limits.max_name_chars),
+    autocomplete: "nickname",
+    "data-testid": "join-name",
+  });
+  label.append(input);
+  const button = el("button", "btn btn-primary", "入座", { type: "button", "data-testid": "join-room" });
+  button.disabled = Boolean(page.ui.busy);
+  button.addEventListener("click", () => {
+    act(ctx, page, () => post(API.room(room.id, "join"), { token: page.data.token, name: input.value }));
+  });
+  box.append(label, button);
+  return box;
+}
+
+function act(ctx, page, call) {
+  ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null } });
+  call().then(
+    (r) => {
+      if (r && r.room) ctx.dispatch({ type: "roomData", serial: page.serial, room: r.room });
+      else ctx.dispatch({ type: "pageUi", ui: { busy: false } });
+    },
+    (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message } }),
+  );
+}
+
+function gameAct(ctx, page, call) {
+  // A game action: its answer is the game; the room's stream brings the same to everyone.
+  ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null } });
+  call().then(
+    (game) => ctx.dispatch({ type: "roomGame", serial: page.serial, game }),
+    (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message } }),
+  );
+}
+
+function hostPanel(room, ctx, page) {
+  const box = el("div", "rm-host");
+  const start = el("button", "btn btn-primary", "开始对局", { type: "button", "data-testid": "start-room" });
+  start.disabled = Boolean(page.ui.busy);
+  start.addEventListener("click", () => act(ctx, page, () => post(API.room(room.id, "start"))));
+  box.append(start);
+  for (const seat of room.seats) {
+    if (seat.index === 0 || !seat.taken) continue;
+    const b = el("button", "btn btn-small", `请 ${seat.name} 离座`, {
+      type: "button",
+      "data-testid": `remove-seat-${seat.index}`,
+    });
+    b.addEventListener("click", () =>
+      act(ctx, page, () => post(API.room(room.id, "remove"), { seat: seat.index })),
+    );
+    box.append(b);
+  }
+  box.append(el("p", "fine", "没人坐的空位在开始时会去掉。"));
+  return box;
+}
+
+function countdown(room, ui) {
+  if (room.status !== "playing" || typeof room.deadline !== "number") return null;
+  const skew = ui.skew || 0;
+  const left = Math.ceil(room.deadline - (Date.now() / 1000 + skew));
+  if (left > ROOMS.countdown_seconds || left < 0) return null;
+  const seat = room.seats[room.game.turn];
+  const who = seat ? seatLabel(seat) : "";
+  return el("p", "rm-countdown", `${who} 还有 ${left} 秒，之后由电脑托管`, {
+    role: "timer",
+    "data-testid": "countdown",
+  });
+}
+
+function dicePanel(room, ctx, page) {
+  const game = room.game;
+  const mine = myTurn(room);
+  const box = el("div", "rm-dice-panel");
+  const seat = room.seats[game.turn];
+  box.append(el("h2", "", mine ? "轮到你了" : `轮到 ${seat ? seatLabel(seat) : ""}`));
+  const holds = page.ui.holds && page.ui.holds.seat === game.turn ? page.ui.holds.hold : null;
+  const own = page.ui.myHold || [false, false, false, false, false];
+  const row = el("div", "rm-dice", null, { role: "group", "aria-label": "骰子" });
+  const dice = game.dice || [];
+  dice.forEach((face, i) => {
+    const held = mine ? own[i] : Boolean(holds && holds[i]);
+    const b = el("button", `rm-die${held ? " held" : ""}`, String(face), {
+      type: "button",
+      "aria-pressed": held ? "true" : "false",
+      "aria-label": `第 ${i + 1} 个骰子：${face} 点${held ? "（保留）" : ""}`,
+      "data-testid": `room-die-${i}`,
+    });
+    b.disabled = !mine || game.rolls_left === 0;
+    b.addEventListener("click", () => {
+      const next = own.slice();
+      next[i] = !next[i];
+      ctx.dispatch({ type: "pageUi", ui: { myHold: next } });
+      post(API.room(room.id, "hold"), { hold: next }).catch(() => {});
+    });
+    row.append(b);
+  });
+  if (!dice.length) row.append(el("p", "fine", "还没掷骰子。"));
+  box.append(row);
+  if (mine) {
+    const roll = el("button", "btn btn-primary", dice.length ? `再掷（还剩 ${game.rolls_left} 次）` : "掷骰子", {
+      type: "button",
+      "data-testid": "room-roll",
+    });
+    roll.disabled = Boolean(page.ui.busy) || (dice.length > 0 && game.rolls_left === 0);
+    roll.addEventListener("click", () => {
+      const hold = dice.length ? own : [false, false, false, false, false];
+      ctx.dispatch({ type: "pageUi", ui: { myHold: [false, false, false, false, false] } });
+      gameAct(ctx, page, () => ctx.api.roll(game, hold));
+    });
+    box.append(roll);
+    if (dice.length) box.append(el("p", "fine", "点骰子保留它，或在下面的计分表里选一项登记。"));
+  }
+  return box;
+}
+
+function myTurn(room) {
+  if (room.status !== "playing" || !room.game || room.game.status !== "in_progress") return false;
+  const seat = room.seats[room.game.turn];
+  return Boolean(seat && seat.you);
+}
+
+function scoreTable(room, ctx, page) {
+  const game = room.game;
+  const table = el("table", "rm-card");
+  const head = el("tr");
+  head.append(el("th", "", "项目", { scope: "col" }));
+  for (const seat of room.seats) head.append(el("th", "", seatLabel(seat), { scope: "col" }));
+  const thead = el("thead");
+  thead.append(head);
+  table.append(thead);
+  const body = el("tbody");
+  const mine = myTurn(room) && game.dice;
+  for (const [id, zh] of [...UPPER, ...LOWER]) {
+    const tr = el("tr");
+    tr.append(el("th", "", zh, { scope: "row" }));
+    for (const seat of game.seats) {
+      const filled = seat.scores[id];
+      const td = el("td", "");
+      if (filled !== null && filled !== undefined) {
+        td.textContent = String(filled);
+      } else if (mine && seat.index === game.turn && game.preview && game.preview[id]) {
+        const option = game.preview[id];
+        const b = el("button", "btn btn-small rm-box", `${option.points}`, {
+          type: "button",
+          "aria-label": `登记在「${CATEGORY_NAMES[id]}」：${option.points} 分`,
+          "data-testid": `room-score-${id}`,
+        });
+        b.disabled = !option.allowed || Boolean(page.ui.busy);
+        b.addEventListener("click", () => gameAct(ctx, page, () => ctx.api.score(game, id, true)));
+        td.append(b);
+      }
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  const totals = el("tr", "rm-totals");
+  totals.append(el("th", "", "总分", { scope: "row" }));
+  for (const seat of game.seats) totals.append(el("td", "", String(seat.total)));
+  body.append(totals);
+  table.append(body);
+  const wrap = el("div", "rm-card-wrap");
+  wrap.append(table);
+  return wrap;
+}
+
+function reactionsBar(room, ctx) {
+  const bar = el("div", "rm-reactions", null, { role: "group", "aria-label": "表情" });
+  for (const r of ROOMS.reactions) {
+    const b = el("button", "btn btn-small", r.zh, { type: "button", "data-testid": `reaction-${r.id}` });
+    b.addEventListener("click", () => post(API.room(room.id, "react"), { reaction: r.id }).catch(() => {}));
+    bar.append(b);
+  }
+  return bar;
+}
+
+function endPanel(room, ctx, page) {
+  const box = el("div", "panel rm-end");
+  box.append(el("h2", "", "排名"));
+  const list = el("ol", "rm-ranking");
+  for (const place of room.game.ranking || []) {
+    const seat = room.seats[place.seat];
+    list.append(el("li", "", `第 ${place.place} 名：${seat ? seatLabel(seat) : ""}，${place.total} 分`));
+  }
+  box.append(list);
+  const mine = room.seats.find((s) => s.you);
+  if (mine) {
+    const review = el("a", "btn", "复盘这局", { href: href("review", { id: room.game.id }), "data-page": "review" });
+    box.append(review);
+  }
+  const target = room.rematch_id || page.ui.rematch;
+  if (target && mine) {
+    const go = el("a", "btn btn-primary", "去新房间", { href: href("room", { id: target }), "data-page": "room", "data-testid": "rematch" });
+    box.append(go);
+  } else if (mine) {
+    const again = el("button", "btn btn-primary", "再来一局", { type: "button", "data-testid": "rematch" });
+    again.disabled = Boolean(page.ui.busy);
+    again.addEventListener("click", () => {
+      ctx.dispatch({ type: "pageUi", ui: { busy: true } });
+      post(API.room(room.id, "rematch")).then(
+        (r) => ctx.open(href("room", { id: r.room.id })),
+        (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message } }),
+      );
+    });
+    box.append(again);
+  }
+  return box;
+}
+
+function drawRoom(body, page, ctx) {
+  const room = page.data.room;
+  const ui = page.ui;
+  const view = el("div", "rm-view");
+  view.append(el("p", "rm-status", `${STATUS[room.status] || room.status} · 每回合 ${room.turn_seconds} 秒`, { role: "status" }));
+  if (ui.error) view.append(el("p", "rv-error", ui.error, { role: "alert", "data-testid": "room-error" }));
+  const clock = countdown(room, ui);
+  if (clock) view.append(clock);
+  view.append(seatsList(room, ui));
+  const mine = room.seats.find((s) => s.you);
+  if (mine && mine.away) {
+    const back = el("button", "btn btn-gold", "我回来了", { type: "button", "data-testid": "room-im-back" });
+    back.addEventListener("click", () => act(ctx, page, () => post(API.room(room.id, "back"))));
+    view.append(back);
+  }
+  if (room.status === "waiting") {
+    if (mine) view.append(invitePanel(room, ctx));
+    else if (page.data.token && !page.data.watch) view.append(joinPanel(room, ctx, page));
+    if (room.creator) view.append(hostPanel(room, ctx, page));
+    else if (mine) view.append(el("p", "fine", "等房主开始对局……"));
+  }
+  if (room.game && room.status !== "waiting") {
+    if (room.status === "playing") view.append(dicePanel(room, ctx, page));
+    if (room.status === "finished") view.append(endPanel(room, ctx, page));
+    view.append(scoreTable(room, ctx, page));
+  }
+  if (mine && room.status !== "expired") view.append(reactionsBar(room, ctx));
+  body.replaceChildren(view);
+}
+
+function drawNew(body, page, ctx) {
+  // A new room: the creator's name, how many friends and computers, the turn time.
+  const form = el("form", "panel rm-new");
+  const name = el("input", "", null, {
+    type: "text",
+    maxlength: String(CONFIG.limits.max_name_chars),
+    autocomplete: "nickname",
+    "data-testid": "room-your-name",
+  });
+  const nameLabel = el("label", "rm-field", "你的名字");
+  nameLabel.append(name);
+  const friends = el("select", "", null, { "data-testid": "room-friends" });
+  const computers = el("select", "", null, { "data-testid": "room-computers" });
+  const max = CONFIG.limits.max_seats - 1;
+  for (let n = 0; n <= max; n += 1) {
+    friends.append(el("option", "", `${n} 位朋友`, { value: String(n) }));
+    computers.append(el("option", "", `${n} 个电脑`, { value: String(n) }));
+  }
+  friends.value = "1";
+  const level = el("select", "", null, { "data-testid": "room-level" });
+  for (const d of CONFIG.difficulties) level.append(el("option", "", d.zh, { value: d.id }));
+  level.value = CONFIG.suggested_difficulty;
+  const turn = el("input", "", null, {
+    type: "number",
+    min: String(ROOMS.turn_seconds.min),
+    max: String(ROOMS.turn_seconds.max),
+    value: String(ROOMS.turn_seconds.default),
+    "data-testid": "room-turn-seconds",
+  });
+  for (const [text, control] of [
+    ["朋友", friends],
+    ["电脑", computers],
+    ["电脑难度", level],
+    ["每回合秒数", turn],
+  ]) {
+    const label = el("label", "rm-field", text);
+    label.append(control);
+    form.append(label);
+  }
+  form.prepend(nameLabel);
+  if (page.ui.error) form.append(el("p", "rv-error", page.ui.error, { role: "alert", "data-testid": "room-error" }));
+  const create = el("button", "btn btn-primary", "开房间", { type: "submit", "data-testid": "create-room" });
+  create.disabled = Boolean(page.ui.busy);
+  form.append(create);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const seats = [{ kind: "human", name: name.value }];
+    for (let i = 0; i < Number(friends.value); i += 1) seats.push({ kind: "human" });
+    for (let i = 0; i < Number(computers.value); i += 1) seats.push({ kind: "computer", difficulty: level.value });
+    ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null } });
+    post(API.room(), { seats, turn_seconds: Number(turn.value) }).then(
+      (r) => ctx.open(href("room", { id: r.room.id })),
+      (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message } }),
+    );
+  });
+  body.replaceChildren(form);
+}
+
+export const view = {
+  reducers: { roomEvent, roomData, roomGame },
+  live: (args) => live(args),
+  render(body, page, ctx) {
+    if (page.data.fresh) {
+      const key = JSON.stringify(page.ui);
+      if (body.dataset.drawn === key) return;
+      body.dataset.drawn = key;
+      drawNew(body, page, ctx);
+      return;
+    }
+    // Drawn again when the room, the view's state or the countdown's second changes; the
+    // name being typed is kept (it is only read when 「入座」 is pressed).
+    const typed = body.querySelector('[data-testid="join-name"]');
+    const value = typed ? typed.value : null;
+    const focused = document.activeElement && body.contains(document.activeElement)
+      ? document.activeElement.getAttribute("data-testid")
+      : null;
+    const { now, ...rest } = page.ui;
+    const clock = countdown(page.data.room, page.ui);
+    const key = JSON.stringify([page.data.room, rest, clock && clock.textContent, Math.floor((now || 0) / REACTION_SHOWN_MS)]);
+    if (body.dataset.drawn === key) return;
+    body.dataset.drawn = key;
+    drawRoom(body, page, ctx);
+    const again = body.querySelector('[data-testid="join-name"]');
+    if (again && value !== null) again.value = value;
+    if (focused) {
+      const target = body.querySelector(`[data-testid="${focused}"]`);
+      if (target) target.focus();
+    }
+  },
+};

@@ -12,7 +12,7 @@ from e2e.helpers import CATEGORIES, ConsoleWatch, Table
 
 pytestmark = pytest.mark.e2e
 
-GREEN = "rgb(21, 122, 60)"  # --green in app.css
+GREEN = "rgb(18, 110, 54)"  # --green in app.css (4.9:1 on the win chip, polish 1)
 GREY_RED = "rgb(143, 79, 74)"  # --zero in app.css (darkened for contrast, P6)
 
 

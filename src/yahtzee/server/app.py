@@ -79,6 +79,8 @@ SPA_PATHS = (
     "/practice",
     "/practice/{game_id}",
     "/rooms/{game_id}",  # a room's id (or new), the one segment of every page path
+    "/table",
+    "/table/new",
 )
 
 # ES modules must be served as JavaScript or the browser refuses them (nosniff is on).

@@ -44,7 +44,8 @@ function backOnline() {
 
 const RESEND_AFTER_MS = 3000;
 
-export function createActions(store) {
+// `openPage(path)`: main.js's way to an address (the lazy 多人同屏 view).
+export function createActions(store, openPage) {
   const S = () => store.state;
   const dispatch = (action) => store.dispatch(action);
   const tell = (text, kind = "info", view = "game") => dispatch({ type: "say", text, kind, view });
@@ -263,6 +264,8 @@ export function createActions(store) {
 
   function enterGame(game) {
     replay.stop();
+    // 多人同屏: a lazy view of its own (it loads the saved game itself)
+    if (game.mode === "table") return openPage(href("table"));
     // U6: the holds as the player left them (kept in this browser for this game's version).
     dispatch({ type: "enterGame", game, hold: storedHold(game) });
     go(store, "game");
@@ -295,6 +298,7 @@ export function createActions(store) {
   async function continueGame() {
     const saved = S().saved;
     if (!saved || S().busy) return;
+    if (saved.mode === "table") return enterGame(saved);
     dispatch({ type: "resync", game: saved });
     // U6/F1: the saved game exactly as it stands (dice, rolls left, scores): nothing restarts.
     const game = await act(() => api.current());

@@ -70,7 +70,8 @@ export const api = {
   abandon: (game) => request("POST", API.abandon(game.id), { version: game.version }),
   tutorial: () => get(API.tutorial()),
   meter: (id) => get(API.meter(id)),
-  review: (id) => get(API.review(id)),
+  // `query`: "?seat=N", a table's person (T6)
+  review: (id, query = "") => get(API.review(id) + query),
   stats: () => get(API.stats()),
   // 练习 (L6-L8): `query` {theme} or {game, decision}; an answer {keep} or {category}.
   puzzleNext: (query = {}) => {

@@ -34,7 +34,7 @@ export const store = createStore(reduce, initialState(loadSettings(), loadTutori
   render: draw,
   effects: [remember, meterEffect(api), (...change) => overlays && overlays.effect(...change)],
 });
-const actions = createActions(store);
+const actions = createActions(store, (path) => open(path));
 const lazy = installLazyViews(store, { open });
 overlays = installOverlays(store, actions);
 

@@ -223,6 +223,8 @@ export const VIEW_TITLES = {
   practice: "快艇骰子 · 练习",
   drill: "快艇骰子 · 练习这一步",
   room: "快艇骰子 · 好友房间",
+  seats: "快艇骰子 · 多人同屏",
+  table: "快艇骰子 · 多人同屏",
 };
 export const REVIEW = "复盘";
 export const reviewLabel = (mode, score) => `复盘 ${mode} ${score}`;
@@ -241,6 +243,7 @@ export function computerHeadLevel(difficulty) {
 }
 
 export function savedSummary(saved, rounds) {
+  if (!saved.players) return `有一局${MODE_NAMES.table}没打完。`;
   const mode = modeName(saved.mode, saved.difficulty, "（");
   const them = saved.players.computer ? `，电脑 ${saved.players.computer.total} 分。` : "。";
   // No-break spaces: 「第 2 / 13 回合」 is one unit and must not be split over two lines.
@@ -249,6 +252,8 @@ export function savedSummary(saved, rounds) {
 }
 
 export function recentScore(g) {
+  // 多人同屏 (T6): 4 人 · 第 2 名 (a person's best place)
+  if (g.seats) return `${g.seats} 人 · 第 ${g.place} 名　${g.human_total} 分`;
   return g.mode !== "vs_computer" ? `${g.human_total} 分` : `${g.human_total} : ${g.computer_total}`;
 }
 

@@ -16,6 +16,9 @@ export const PAGES = {
   drill: "/practice/:id",
 
   room: "/rooms/:id", // 好友房间 (/rooms/new: a new one)
+  // 多人同屏 (T7): the seat editor and the table
+  seats: "/table/new",
+  table: "/table",
 };
 
 /** The API's paths, by what they answer (docs/api.md). */

@@ -14,7 +14,7 @@ const HOLD_KEY = "yahtzee.hold";
 // L10: "seen" once this browser was offered the 新手教程 (started or declined).
 const TUTORIAL_KEY = "yahtzee.tutorial";
 
-function read(key) {
+export function read(key) {
   try {
     return localStorage.getItem(key);
   } catch {
@@ -22,7 +22,7 @@ function read(key) {
   }
 }
 
-function write(key, value) {
+export function write(key, value) {
   try {
     if (value === null) localStorage.removeItem(key);
     else if (localStorage.getItem(key) !== value) localStorage.setItem(key, value);

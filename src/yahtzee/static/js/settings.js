@@ -11,6 +11,8 @@ export const CHOICES = {
   theme: ["system", "light", "dark"],
   difficulty: CONFIG.difficulties.map((d) => d.id),
   meter: ["shown", "hidden"],
+  // 多人同屏's handover screen (T7); its row in 设置 is added by lazy/table.js
+  handover: ["on", "off"],
 };
 
 export const DEFAULT_SETTINGS = Object.freeze({
@@ -18,6 +20,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
   theme: "system",
   difficulty: CONFIG.suggested_difficulty,
   meter: "shown",
+  handover: "on",
 });
 
 /** Milliseconds between two steps of the computer's replay (U8); 0 = skip the replay. */

@@ -24,24 +24,42 @@ export const ROUNDS = LIMITS.rounds;
 
 /** A fresh state object; `settings` as remembered in this browser (settings.js). */
 export function initialState(settings = DEFAULT_SETTINGS, tutorialSeen = false) {
+  // (The comments stand on their own lines: the server drops whole-line comments, P6.)
   return {
-    view: "lobby", // lobby | game | rules | a lazy view's id (views.js)
-    previousView: "lobby", // where 「返回」 on the rules page goes
-    settings, // P5: {replay, theme, difficulty, meter}, saved by an effect (effects.js)
-    records: null, // GET /api/records
-    saved: null, // the unfinished game (GET /api/games/current), for 「继续游戏」
-    lobbyVisit: 0, // bumps on every arrival in the lobby: its data must be this visit's (F2)
-    lobbyReady: false, // this lobby visit's data has loaded: only then may its buttons act (F2)
-    game: null, // the game object being played
-    hold: [false, false, false, false, false], // the player's holds, sent with 「再掷」
-    hintHold: null, // dice the last hint suggested keeping (gold)
-    hintCategory: null, // the box the last hint suggested (gold)
-    turnLogOpen: false, // the turn log sheet is open (phones; always shown on a desktop)
-    busy: false, // a request is in flight: further clicks are ignored
-    rollSerial: 0, // bumps on every roll so the animation replays even for equal values
-    rolledMask: null, // which dice the last roll threw (held ones do not tumble)
-    lastDice: null, // the dice of the last scored turn, left on the table when the game ends
-    replay: null, // {before, steps, index}: the computer's turn being shown step by step
+    // lobby | game | rules | a lazy view's id (views.js)
+    view: "lobby",
+    // where 「返回」 on the rules page goes
+    previousView: "lobby",
+    // P5: {replay, theme, difficulty, meter}, saved by an effect (effects.js)
+    settings,
+    // GET /api/records
+    records: null,
+    // the unfinished game (GET /api/games/current), for 「继续游戏」
+    saved: null,
+    // bumps on every arrival in the lobby: its data must be this visit's (F2)
+    lobbyVisit: 0,
+    // this lobby visit's data has loaded: only then may its buttons act (F2)
+    lobbyReady: false,
+    // the game object being played
+    game: null,
+    // the player's holds, sent with 「再掷」
+    hold: [false, false, false, false, false],
+    // dice the last hint suggested keeping (gold)
+    hintHold: null,
+    // the box the last hint suggested (gold)
+    hintCategory: null,
+    // the turn log sheet is open (phones; always shown on a desktop)
+    turnLogOpen: false,
+    // a request is in flight: further clicks are ignored
+    busy: false,
+    // bumps on every roll so the animation replays even for equal values
+    rollSerial: 0,
+    // which dice the last roll threw (held ones do not tumble)
+    rolledMask: null,
+    // the dice of the last scored turn, left on the table when the game ends
+    lastDice: null,
+    // {before, steps, index}: the computer's turn being shown step by step
+    replay: null,
     message: { text: "", kind: "info", serial: 0, view: "game" },
     showGameOver: false,
     // L4, the live meter: `asks` counts the figures asked for, `asking` is the last one

@@ -16,6 +16,7 @@
 //      load); `ctx.afterRender(fn)` moves the focus; `ctx.api` and `ctx.open(path)` are there
 //      for a handler's requests and links. Shared helpers live in lazy/dom.js (never import
 //      one view from another: the modules form no cycle, tests/js/modules.test.js checks).
+//      `loaded(page, ctx)`, if any, runs once its data is in; `ctx.state()` reads the store.
 //   4. messages.js VIEW_TITLES: its document title; css: an optional stylesheet of its own.
 //   5. A view with live data exports `live({data, serial, dispatch})`, called once
 //      its data is ready; it returns the function that stops it, called when the view is
@@ -29,6 +30,10 @@ import * as say from "./messages.js";
 import { addReducers } from "./reducer.js";
 
 const room = () => import("./lazy/room.js"); // 好友房间
+const T = (load) => {
+  const module = () => import("./lazy/table.js");
+  return { heading: "多人同屏", loading: "……", css: "css/table.css", load: () => module().then(load), module };
+};
 
 export const LAZY = {
   rules: {
@@ -43,7 +48,8 @@ export const LAZY = {
     heading: "复盘",
     loading: "正在复盘……",
     css: "css/review.css",
-    load: ({ id }) => api.review(id),
+    // ?seat=N: a table's person (T6)
+    load: ({ id }) => api.review(id, location.search),
     module: () => import("./lazy/review.js"),
   },
   stats: {
@@ -83,6 +89,9 @@ export const LAZY = {
     module: () => import("./lazy/practice.js"),
   },
   room: { heading: "好友房间", loading: "……", module: room, load: (p) => room().then((m) => m.load(p)) },
+  // 多人同屏 (T7): the seat editor and the table, one module.
+  seats: T((m) => m.seats()),
+  table: T((m) => m.loadGame(api)),
 };
 
 // Lazy overlays (新手教程 over the table, L10): fetched the first time `wanted(state)`;
@@ -161,6 +170,7 @@ export function installLazyViews(store, { open: openPath }) {
 
   const ctx = {
     dispatch: (action) => store.dispatch(action),
+    state: () => store.state,
     afterRender: (fn) => store.afterRender(fn),
     api,
     open: openPath,
@@ -183,6 +193,7 @@ export function installLazyViews(store, { open: openPath }) {
         if (module.live && store.state.page.serial === serial) {
           live = { serial, stop: module.live({ data, serial, dispatch: ctx.dispatch }) };
         }
+        if (module.loaded) module.loaded(store.state.page, ctx);
       },
       (err) => {
         if (!(err instanceof ApiError)) console.warn(err);

@@ -71,7 +71,7 @@ function summary(r) {
 }
 
 function timelineSection(r, select) {
-  const vs = r.mode === "vs_computer";
+  const vs = r.mode !== "solo"; // vs and table games: the chance of (first place) winning
   const section = el("section", "rv-timeline panel", null, { "aria-labelledby": "rv-timeline-title" });
   section.append(el("h2", "", vs ? "胜率走势" : "预计终局走势", { id: "rv-timeline-title" }));
   const value = (p) => (vs ? p.win_probability : p.expected_final);
@@ -109,7 +109,7 @@ function timelineSection(r, select) {
     desc,
     xLabel: "回合",
     yFormat: vs ? (v) => `${Math.round(v * 100)}%` : (v) => String(v),
-    band: vs ? 0.5 : null,
+    band: r.mode === "vs_computer" ? 0.5 : null,
     className: "rv-chart",
   });
   chart.dataset.testid = "review-chart";
@@ -231,15 +231,52 @@ function worst(decisions) {
   return i;
 }
 
-function draw(body, r, select) {
-  const vs = r.mode === "vs_computer";
-  const intro = el(
-    "p",
-    "rv-intro",
-    vs
-      ? `${MODE_NAMES.vs_computer} · ${DIFFICULTY_NAMES[r.difficulty] || ""}：你 ${r.final_score} 分，电脑 ${r.computer.final_score} 分。`
-      : `${MODE_NAMES.solo}：${r.final_score} 分。`,
+/** A table's seat as named in its review (a person's name is text, never markup). */
+function seatLabel(r, s) {
+  if (s.kind === "human") return s.name;
+  return `电脑${s.index + 1}（${DIFFICULTY_NAMES[s.difficulty] || s.difficulty}）`;
+}
+
+/** T6: the person reviewed, and every seat's place; the switcher opens another person's. */
+function tableIntro(r, ctx) {
+  const box = el("div", "rv-seats");
+  const me = r.seats[r.seat];
+  box.append(
+    el("p", "rv-intro", `${MODE_NAMES.table} · ${r.seats.length} 人：${me.name} 第 ${me.place} 名，${r.final_score} 分。`),
   );
+  const label = el("label", "field rv-seat-pick");
+  label.append(el("span", "", "复盘谁的决策"));
+  const pick = el("select", "", null, { "data-testid": "review-seat" });
+  for (const s of r.seats.filter((x) => x.kind === "human")) {
+    const o = el("option", "", s.name, { value: s.index });
+    o.selected = s.index === r.seat;
+    pick.append(o);
+  }
+  pick.addEventListener("change", () => {
+    ctx.open(`${href("review", { id: r.game_id })}?seat=${encodeURIComponent(pick.value)}`);
+  });
+  label.append(pick);
+  box.append(label);
+  const places = el("ol", "rv-places", null, { "aria-label": "名次" });
+  for (const s of [...r.seats].sort((a, b) => a.place - b.place || a.index - b.index)) {
+    places.append(el("li", s.index === r.seat ? "rv-mine" : "", `第 ${s.place} 名 ${seatLabel(r, s)} ${s.final_score} 分`));
+  }
+  box.append(places);
+  return box;
+}
+
+function draw(body, r, select, ctx) {
+  const vs = r.mode === "vs_computer";
+  const intro =
+    r.mode === "table"
+      ? tableIntro(r, ctx)
+      : el(
+          "p",
+          "rv-intro",
+          vs
+            ? `${MODE_NAMES.vs_computer} · ${DIFFICULTY_NAMES[r.difficulty] || ""}：你 ${r.final_score} 分，电脑 ${r.computer.final_score} 分。`
+            : `${MODE_NAMES.solo}：${r.final_score} 分。`,
+        );
   const layout = el("div", "rv-layout");
   layout.append(decisionList(r, select), el("div", "rv-side"));
   body.replaceChildren(intro, summary(r), timelineSection(r, select), layout);
@@ -255,7 +292,7 @@ export const view = {
         if (heading) heading.focus({ preventScroll: window.innerWidth > 700 });
       });
     };
-    if (!body.firstChild) draw(body, r, select);
+    if (!body.firstChild) draw(body, r, select, ctx);
     if (!r.decisions.length) return;
     const selected = page.ui.selected ?? worst(r.decisions);
     const side = body.querySelector(".rv-side");

@@ -124,6 +124,29 @@ function vsSection(vs) {
   return s;
 }
 
+/** T6: table games counted apart, per person name as typed (shown as text). */
+function tableSection(t) {
+  const s = section(MODE_NAMES.table, "st-table-title");
+  if (!t || !t.games) {
+    s.append(el("p", "st-empty", `还没有打完的${MODE_NAMES.table}。回大厅安排座位开一局吧。`, { "data-testid": "stats-empty-table" }));
+    return s;
+  }
+  s.append(el("p", "fine", `打完 ${t.games} 局。每位玩家按名字分开算：局数、各名次的次数和平均分。`));
+  const table = el("table", "rv-table", null, { "data-testid": "stats-table" });
+  const head = el("tr");
+  for (const h of ["名字", "局数", "第 1 名", "名次", "平均分"]) head.append(el("th", "", h, { scope: "col" }));
+  table.append(head);
+  for (const p of t.people) {
+    const tr = el("tr");
+    tr.append(el("th", "", p.name, { scope: "row" }));
+    const places = Object.entries(p.places).map(([place, n]) => `第 ${place} 名 ×${n}`).join("，");
+    for (const cell of [p.games, p.wins, places, p.mean === null ? "—" : fmt(p.mean)]) tr.append(el("td", "", String(cell)));
+    table.append(tr);
+  }
+  s.append(table);
+  return s;
+}
+
 function boxesSection(boxes) {
   const s = section("每一格的平均分", "st-boxes-title");
   s.append(el("p", "fine", "你在所有打完的对局里每格的平均得分，和高手比一比：差得最多的格子最值得琢磨。"));
@@ -194,6 +217,7 @@ export const view = {
     body.replaceChildren(
       soloSection(data.solo),
       vsSection(data.vs),
+      tableSection(data.table),
       boxesSection(data.boxes),
       practiceSection(data.practice),
     );

@@ -1,0 +1,1063 @@
+// 多人同屏 (T7): the seat editor (/table/new) and the table of a game of 2-6 seats played on
+// one device (/table). Two lazy views of one module (views.js). The server is the referee:
+// every total, preview and ranking drawn here is the game object's (GET/POST /api/games);
+// the seat limits, names of levels and boxes come from /api/config. The view's own state
+// is `page.ui` (changed by `pageUi`, the one funnel); `render` only draws it. The handlers
+// below ask the server and dispatch what it answered; the computers' turns are replayed by
+// a timer at the pace of 设置, one dispatch a step, as in vs games.
+
+import { el } from "./dom.js";
+import { ApiError, request } from "../api.js";
+import { CONFIG } from "../config.js";
+import { confirmDialog } from "../dialog.js";
+import { API, href } from "../paths.js";
+import { read, saveHold, storedHold, write } from "../remember.js";
+import { REPLAY_STEP_MS } from "../settings.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES, LIMITS, LOWER, ROUNDS, UPPER, holdable } from "../state.js";
+
+const NO_HOLD = [false, false, false, false, false];
+const ALL_HELD = [true, true, true, true, true];
+const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
+const SUMS = [
+  ["upper_subtotal", "上区小计"],
+  ["upper_bonus", "上区奖励"],
+  ["lower_total", "下区"],
+  ["yahtzee_bonus", "快艇加成"],
+  ["total", "总分"],
+];
+const list = (dice) => dice.join("、");
+const box = (c) => CATEGORY_NAMES[c] || c;
+
+// ----------------------------------------------------------------------- seat names
+
+/** What a seat is called on the table: a person's name as typed (shown as text, never
+ * markup), a computer by its level (and its place when several computers sit). */
+export function seatName(seats, i) {
+  const s = seats[i];
+  if (s.kind === "human") return s.name;
+  const computers = seats.filter((x) => x.kind === "computer").length;
+  const level = DIFFICULTY_NAMES[s.difficulty] || s.difficulty;
+  return computers > 1 ? `电脑${i + 1}（${level}）` : `电脑（${level}）`;
+}
+
+// --------------------------------------------------------------------- the seat editor
+
+let nextId = 1; // a row's key for the DOM (not game data): rows keep their inputs on reorder
+
+function withIds(seats) {
+  return seats.map((s) => ({ ...s, id: nextId++ }));
+}
+
+// T7: the last table started is remembered in this browser (remember.js's read/write).
+const TABLE_KEY = "yahtzee.table";
+
+/** The last table, or null (a damaged entry counts as none). */
+function loadTable() {
+  try {
+    const seats = JSON.parse(read(TABLE_KEY) || "null");
+    const levels = CONFIG.difficulties.map((d) => d.id);
+    const ok =
+      Array.isArray(seats) &&
+      seats.length >= LIMITS.min_table_seats &&
+      seats.length <= LIMITS.max_seats &&
+      seats.every(
+        (s) =>
+          s &&
+          ((s.kind === "human" && typeof s.name === "string") ||
+            (s.kind === "computer" && levels.includes(s.difficulty))),
+      );
+    return ok ? seats : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The seat editor's data (views.js): its first table, the one remembered in this
+ * browser, else two people. */
+export function seats() {
+  return { seats: startingSeats() };
+}
+
+function startingSeats() {
+  const saved = loadTable();
+  if (saved) return withIds(saved);
+  return withIds([
+    { kind: "human", name: "玩家1" },
+    { kind: "human", name: "玩家2" },
+  ]);
+}
+
+/** The seats as POST /api/games takes them (T1). */
+function seatsBody(seats) {
+  return seats.map((s) =>
+    s.kind === "human" ? { kind: "human", name: s.name } : { kind: "computer", difficulty: s.difficulty },
+  );
+}
+
+function freshName(seats) {
+  const taken = new Set(seats.map((s) => s.name));
+  for (let n = seats.length + 1; ; n++) if (!taken.has(`玩家${n}`)) return `玩家${n}`;
+}
+
+function shuffled(seats) {
+  const out = seats.slice();
+  const r = new Uint32Array(out.length);
+  crypto.getRandomValues(r); // 随机顺序: the browser's randomness, never Math.random's
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = r[i] % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+function drawEditor(body, page, ctx) {
+  const seats = page.ui.seats || page.data.seats;
+  const set = (next) => ctx.dispatch({ type: "pageUi", ui: { seats: next } });
+  const min = LIMITS.min_table_seats;
+  const max = LIMITS.max_seats;
+  if (!body.firstChild) {
+    body.append(
+      el(
+        "p",
+        "fine",
+        `${min} 到 ${max} 个座位，按顺序轮流掷骰，每人 ${ROUNDS} 个回合；玩家可以是人，也可以是电脑（至少一位是人）。每位玩家有 ${LIMITS.hints_per_game} 次提示。`,
+      ),
+      el("ol", "seat-list", null, { "aria-label": "座位（按出场顺序）" }),
+    );
+    const row = el("div", "seat-actions");
+    const add = el("button", "btn", "添加座位", { type: "button", "data-testid": "add-seat" });
+    add.addEventListener("click", () => {
+      const now = ctx.state().page.ui.seats || seats;
+      if (now.length >= max) return;
+      set([...now, ...withIds([{ kind: "human", name: freshName(now) }])]);
+      ctx.afterRender(() => {
+        const input = body.querySelector(`[data-testid="seat-name-${now.length}"]`);
+        if (input) input.focus();
+      });
+    });
+    const shuffle = el("button", "btn", "随机顺序", { type: "button", "data-testid": "shuffle-seats" });
+    shuffle.addEventListener("click", () => {
+      const now = ctx.state().page.ui.seats || seats;
+      set(shuffled(now));
+      ctx.dispatch({ type: "say", text: "已打乱座位顺序。", view: "seats" });
+    });
+    const start = el("button", "btn btn-primary", "开始多人同屏", { type: "button", "data-testid": "start-table" });
+    start.addEventListener("click", () => startTable(ctx, ctx.state().page.ui.seats || seats, false));
+    row.append(add, shuffle, start);
+    body.append(row);
+  }
+  const ol = body.querySelector(".seat-list");
+  const shape = seats.map((s) => `${s.id}:${s.kind}`).join(",");
+  if (ol.dataset.shape !== shape) {
+    ol.dataset.shape = shape;
+    const focused = document.activeElement && document.activeElement.dataset.testid;
+    ol.replaceChildren(...seats.map((s, i) => seatRow(s, i, seats, ctx, set)));
+    if (focused) {
+      const again = body.querySelector(`[data-testid="${focused}"]`);
+      if (again) ctx.afterRender(() => again.focus());
+    }
+  }
+  seats.forEach((s, i) => {
+    const name = body.querySelector(`[data-testid="seat-name-${i}"]`);
+    if (name && name.value !== s.name) name.value = s.name;
+    const level = body.querySelector(`[data-testid="seat-level-${i}"]`);
+    if (level && level.value !== s.difficulty) level.value = s.difficulty;
+  });
+  body.querySelector('[data-testid="add-seat"]').disabled = seats.length >= max;
+}
+
+function seatRow(s, i, seats, ctx, set) {
+  const li = el("li", `seat-row seat-${s.kind}`, null, { "data-testid": `seat-row-${i}` });
+  const now = () => ctx.state().page.ui.seats || seats;
+  const change = (fields) => set(now().map((x, j) => (j === i ? { ...x, ...fields } : x)));
+  li.append(el("span", "seat-no", `第 ${i + 1} 位`));
+  const kind = el("select", "seat-kind", null, { "data-testid": `seat-kind-${i}`, "aria-label": `第 ${i + 1} 位是谁` });
+  for (const [value, text] of [["human", "玩家"], ["computer", "电脑"]]) {
+    const o = el("option", "", text, { value });
+    o.selected = s.kind === value;
+    kind.append(o);
+  }
+  kind.addEventListener("change", () => {
+    const k = kind.value;
+    const x = now()[i];
+    change(
+      k === "human"
+        ? { kind: k, name: x.name || freshName(now()), difficulty: undefined }
+        : { kind: k, difficulty: x.difficulty || CONFIG.suggested_difficulty },
+    );
+  });
+  li.append(kind);
+  if (s.kind === "human") {
+    const name = el("input", "seat-name", null, {
+      type: "text",
+      "data-testid": `seat-name-${i}`,
+      "aria-label": `第 ${i + 1} 位的名字`,
+      maxlength: LIMITS.max_name_chars,
+      autocomplete: "off",
+    });
+    name.value = s.name;
+    name.addEventListener("input", () => change({ name: name.value }));
+    li.append(name);
+  } else {
+    const level = el("select", "seat-level", null, { "data-testid": `seat-level-${i}`, "aria-label": `第 ${i + 1} 位电脑的难度` });
+    for (const d of CONFIG.difficulties) {
+      const o = el("option", "", d.zh, { value: d.id });
+      o.selected = s.difficulty === d.id;
+      level.append(o);
+    }
+    level.addEventListener("change", () => change({ difficulty: level.value }));
+    li.append(level);
+  }
+  const move = (to, label, testid) => {
+    const b = el("button", "btn btn-small", label, { type: "button", "data-testid": testid, "aria-label": `把第 ${i + 1} 位${label}` });
+    b.disabled = to < 0 || to >= seats.length;
+    b.addEventListener("click", () => {
+      const next = now().slice();
+      [next[i], next[to]] = [next[to], next[i]];
+      set(next);
+    });
+    return b;
+  };
+  li.append(move(i - 1, "上移", `seat-up-${i}`), move(i + 1, "下移", `seat-down-${i}`));
+  const remove = el("button", "btn btn-small", "移除", {
+    type: "button",
+    "data-testid": `remove-seat-${i}`,
+    "aria-label": `移除第 ${i + 1} 位`,
+  });
+  remove.disabled = seats.length <= LIMITS.min_table_seats;
+  remove.addEventListener("click", () => {
+    set(now().filter((_, j) => j !== i));
+    ctx.afterRender(() => {
+      const b = document.querySelector('[data-testid="add-seat"]');
+      if (b) b.focus();
+    });
+  });
+  li.append(remove);
+  return li;
+}
+
+let handoff = null; // a game just started here, for the table view's load (then the replay)
+
+/** POST the table; a saved game elsewhere (409 game_in_progress) is replaced only on a yes
+ * (F2). A bad table (422 invalid_seats) is said as the server words it, naming the seat. */
+async function create(ctx, seats, replace, view) {
+  try {
+    const body = { mode: "table", seats: seatsBody(seats), ...(replace ? { replace: true } : {}) };
+    return await request("POST", API.games(), body);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "game_in_progress" && !replace) {
+      const yes = await confirmDialog({
+        title: "放弃没下完的那一局？",
+        text: `${err.message}开始多人同屏会放弃那一局，确定吗？`,
+        yes: "放弃旧局，开新局",
+        no: "取消",
+      });
+      return yes ? create(ctx, seats, true, view) : null;
+    }
+    ctx.dispatch({ type: "say", text: err instanceof ApiError ? err.message : "出错了，请稍后再试。", kind: "error", view });
+    return null;
+  }
+}
+
+let starting = false;
+
+async function startTable(ctx, seats, replace) {
+  if (starting) return;
+  starting = true;
+  try {
+    const game = await create(ctx, seats, replace, "seats");
+    if (!game) return;
+    write(TABLE_KEY, JSON.stringify(seatsBody(seats))); // T7: remembered
+    handoff = game;
+    ctx.dispatch({ type: "say", text: "", view: "table" });
+    ctx.open(href("table"));
+  } finally {
+    starting = false;
+  }
+}
+
+// ----------------------------------------------------------------------------- load
+
+/** The table view's data: the game just started (then its computers' first turns are
+ * replayed), else the saved game, which must be a table. */
+export async function loadGame(api) {
+  if (handoff) {
+    const game = handoff;
+    handoff = null;
+    return { game, fresh: true };
+  }
+  let game;
+  try {
+    game = await api.current();
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "not_found") throw new ApiError(404, "not_found", NO_TABLE);
+    throw err;
+  }
+  if (game.mode !== "table") throw new ApiError(404, "not_found", NO_TABLE);
+  return { game, fresh: false };
+}
+
+const NO_TABLE = "没有进行中的多人同屏对局。回大厅开一局吧。";
+
+// ------------------------------------------------------------------- the table: state
+
+const G = (page) => page.ui.game || page.data.game;
+const uiOf = (ctx) => ctx.state().page.ui;
+
+/** This turn's holds kept in this browser, so that a reload shows them (U6, T3). */
+function keepHold(ctx) {
+  const p = ctx.state().page;
+  if (p && p.view === "table") saveHold({ view: "game", game: G(p), hold: p.ui.hold || NO_HOLD });
+}
+
+function replaySteps(game) {
+  return (game.computer_turns || []).flatMap((t) =>
+    t.steps.map((s) => ({ ...s, seat: t.seat, round: t.round })),
+  );
+}
+
+/** The card shown for seat `i`: during a replay, a computer's card from before its turn
+ * until the step where it writes its box. */
+function shownCard(ui, game, i) {
+  const r = ui.replay;
+  if (!r) return game.seats[i];
+  const mine = r.steps.map((s, j) => (s.seat === i && s.action === "score" ? j : -1)).filter((j) => j >= 0);
+  if (!mine.length || r.index >= mine[mine.length - 1]) return game.seats[i];
+  return r.before ? r.before.seats[i] : { ...game.seats[i], ...EMPTY_CARD };
+}
+
+const EMPTY_CARD = {
+  scores: Object.fromEntries(CONFIG.categories.map((c) => [c.id, null])),
+  upper_subtotal: 0,
+  upper_bonus: 0,
+  lower_total: 0,
+  yahtzee_bonus: 0,
+  total: 0,
+};
+
+function announce(ctx, text, kind = "info") {
+  ctx.dispatch({ type: "say", text, kind, view: "table" });
+}
+
+function turnText(game) {
+  const name = seatName(game.seats, game.turn);
+  return `轮到 ${name} 了（第 ${game.round} / ${ROUNDS} 回合）。`;
+}
+
+// ------------------------------------------------------------------ the table: replay
+
+let timer = null;
+let frame = null;
+
+function stopReplay() {
+  if (timer !== null) clearTimeout(timer);
+  if (frame !== null) cancelAnimationFrame(frame);
+  timer = null;
+  frame = null;
+}
+
+// As in vs games (replay.js): the next step is due `pace` after this one is drawn, never on
+// a fixed clock whose late ticks fire back to back after a stall.
+function nextStep(fn, pace) {
+  frame = requestAnimationFrame(() => {
+    frame = null;
+    timer = setTimeout(fn, pace);
+  });
+}
+
+function describe(step, seats, first) {
+  const who = seatName(seats, step.seat);
+  if (step.action === "score") return `${who} 把 ${list(step.dice)} 登记在「${box(step.category)}」，得 ${step.points} 分。`;
+  if (first) return `${who} 掷出 ${list(step.dice)}。`;
+  const kept = step.hold.map((h, i) => (h ? step.dice[i] : null)).filter((v) => v !== null);
+  return kept.length ? `${who} 保留 ${list(kept)}，再掷得到 ${list(step.dice)}。` : `${who} 全部重掷，得到 ${list(step.dice)}。`;
+}
+
+function isFirstOfTurn(steps, j) {
+  return j === 0 || steps[j - 1].seat !== steps[j].seat;
+}
+
+/** Replay the computers' turns of `game` (the answer to the last person's action; `before`
+ * the game as it was), then hand the turn over. `lastPerson`: who acted before them. */
+function play(ctx, game, before, lastPerson) {
+  stopReplay();
+  const steps = replaySteps(game);
+  const serial = ctx.state().page.serial;
+  const pace = REPLAY_STEP_MS[ctx.state().settings.replay];
+  if (!steps.length || pace === 0) {
+    if (steps.length) announce(ctx, describe(steps[steps.length - 1], game.seats, isFirstOfTurn(steps, steps.length - 1)));
+    return turnOver(ctx, game, lastPerson);
+  }
+  ctx.dispatch({ type: "pageUi", ui: { replay: { before, steps, index: 0 } } });
+  announce(ctx, describe(steps[0], game.seats, true));
+  ctx.afterRender(() => focusOn("table-skip"));
+  pending = lastPerson;
+  const tick = () => {
+    timer = null;
+    const page = ctx.state().page;
+    if (!page || page.serial !== serial || ctx.state().view !== "table") return stopReplay();
+    const r = page.ui.replay;
+    if (!r) return stopReplay();
+    if (r.index + 1 >= r.steps.length) return endReplay(ctx, false);
+    const index = r.index + 1;
+    ctx.dispatch({ type: "pageUi", ui: { replay: { ...r, index } } });
+    announce(ctx, describe(r.steps[index], G(page).seats, isFirstOfTurn(r.steps, index)));
+    nextStep(tick, REPLAY_STEP_MS[ctx.state().settings.replay] || pace);
+  };
+  nextStep(tick, pace);
+}
+
+let pending = null; // the person who acted before the replay running now
+
+function endReplay(ctx, skipped) {
+  stopReplay();
+  const page = ctx.state().page;
+  const r = page && page.ui.replay;
+  if (!r) return;
+  ctx.dispatch({ type: "pageUi", ui: { replay: null } });
+  const game = G(page);
+  if (skipped) announce(ctx, describe(r.steps[r.steps.length - 1], game.seats, isFirstOfTurn(r.steps, r.steps.length - 1)));
+  turnOver(ctx, game, pending);
+}
+
+/** A turn is over (and the computers' replayed): the end panel, or the next person — with
+ * the handover screen between two different people (T7; off in 设置). */
+function turnOver(ctx, game, lastPerson) {
+  if (game.status === "finished") {
+    ctx.dispatch({ type: "pageUi", ui: { showEnd: true } });
+    const first = game.ranking.filter((p) => p.place === 1).map((p) => seatName(game.seats, p.seat));
+    announce(ctx, `游戏结束：${first.join("、")} 第 1 名。`);
+    ctx.afterRender(() => focusOn("table-again"));
+    return;
+  }
+  const handover =
+    ctx.state().settings.handover !== "off" && lastPerson !== null && lastPerson !== game.turn
+      ? game.turn
+      : null;
+  // The turn line (aria-live) says whose turn it is now (T7).
+  ctx.dispatch({ type: "pageUi", ui: { handover, shown: null } });
+  ctx.afterRender(() => focusOn(handover !== null ? "handover-go" : "table-roll"));
+}
+
+function focusOn(testid) {
+  const target = document.querySelector(`[data-testid="${testid}"]`);
+  if (target && !target.disabled && target.offsetParent !== null) target.focus({ preventScroll: true });
+}
+
+// ------------------------------------------------------------- the live meter (T5)
+
+/** Every seat's chance of first place for the position now (GET /api/games/{id}/meter),
+ * shown in the standings while 设置's 实时预计 is on; asked once per position, one request
+ * at a time (a table's figures take a while: positions passed meanwhile are never asked). */
+let meterBusy = false;
+let meterAgain = false;
+
+function askMeter(ctx) {
+  const state = ctx.state();
+  const page = state.page;
+  if (state.settings.meter !== "shown" || !page || page.view !== "table") return;
+  if (meterBusy) {
+    meterAgain = true;
+    return;
+  }
+  const g = G(page);
+  const key = `${g.id}:${g.version}`;
+  if (page.ui.meterKey === key) return;
+  meterBusy = true;
+  ctx.dispatch({ type: "pageUi", ui: { meterKey: key } });
+  const done = () => {
+    meterBusy = false;
+    if (meterAgain) {
+      meterAgain = false;
+      askMeter(ctx);
+    }
+  };
+  ctx.api.meter(g.id).then(
+    (m) => {
+      const now = ctx.state().page;
+      if (now && now.view === "table" && now.ui.meterKey === key && m.win_probabilities) {
+        ctx.dispatch({ type: "pageUi", ui: { chances: m.win_probabilities } });
+      }
+      done();
+    },
+    done, // no figure this time: the last one stays (the meter is never an error)
+  );
+}
+
+// ---------------------------------------------------------------- the table: actions
+
+function canAct(page, state) {
+  const g = G(page);
+  const ui = page.ui;
+  return (
+    g.status === "in_progress" &&
+    g.current_player === "human" &&
+    !ui.replay &&
+    (ui.handover === null || ui.handover === undefined) &&
+    !ui.busy &&
+    !state.busy
+  );
+}
+
+/** One server action; a failure is said and the table re-synced from the server. */
+async function act(ctx, fn) {
+  const page = ctx.state().page;
+  if (!canAct(page, ctx.state())) return;
+  ctx.dispatch({ type: "pageUi", ui: { busy: true } });
+  try {
+    await fn(G(page));
+  } catch (err) {
+    if (!(err instanceof ApiError)) console.warn(err);
+    if (!(err instanceof ApiError && err.code === "stale_version")) {
+      announce(ctx, err instanceof ApiError ? err.message : "页面出了点问题，已重新同步。", "error");
+    }
+    try {
+      const fresh = await ctx.api.game(G(page).id);
+      ctx.dispatch({ type: "pageUi", ui: { game: fresh, hold: storedHold(fresh) || NO_HOLD } });
+    } catch {
+      // the message above stands; the next click tries again
+    }
+  } finally {
+    ctx.dispatch({ type: "pageUi", ui: { busy: false } });
+  }
+}
+
+function roll(ctx) {
+  const g0 = G(ctx.state().page);
+  if (g0.rolls_left <= 0) return;
+  const hold = g0.dice === null ? NO_HOLD : uiOf(ctx).hold;
+  if (hold.every(Boolean)) return;
+  return act(ctx, async (g) => {
+    const game = await ctx.api.roll(g, hold);
+    ctx.dispatch({
+      type: "pageUi",
+      ui: { game, hold: hold.slice(), rolled: hold.map((h) => !h), rollSerial: (uiOf(ctx).rollSerial || 0) + 1, hintHold: null, hintCategory: null },
+    });
+    const who = seatName(game.seats, game.turn);
+    const rest = game.rolls_left === 0 ? "三次掷完，请选一格登记。" : `还能再掷 ${game.rolls_left} 次。`;
+    keepHold(ctx);
+    announce(ctx, `${who} 掷出了 ${list(game.dice)}。${rest}`);
+    askMeter(ctx);
+  });
+}
+
+function toggle(ctx, i) {
+  const page = ctx.state().page;
+  const g = G(page);
+  if (!canAct(page, ctx.state()) || g.dice === null || g.rolls_left === 0) return;
+  const hold = page.ui.hold.slice();
+  hold[i] = !hold[i];
+  ctx.dispatch({ type: "pageUi", ui: { hold } });
+  keepHold(ctx);
+}
+
+async function score(ctx, category, confirmZero = false) {
+  const before = G(ctx.state().page);
+  const p = before.preview && before.preview[category];
+  if (!p || !p.allowed || !canAct(ctx.state().page, ctx.state())) return;
+  if (!confirmZero && p.needs_confirmation) {
+    const yes = await confirmDialog({
+      title: "登记 0 分？",
+      text: `这一手记在「${box(category)}」是 0 分，而别的格子还能得分。确定要在「${box(category)}」写 0 吗？登记后不能更改。`,
+      yes: "确定写 0",
+      no: "再想想",
+    });
+    if (yes) await score(ctx, category, true);
+    else announce(ctx, "已取消，什么都没有改变。");
+    return;
+  }
+  await act(ctx, async (g) => {
+    const game = await ctx.api.score(g, category, confirmZero);
+    const who = seatName(game.seats, before.turn);
+    ctx.dispatch({
+      type: "pageUi",
+      ui: { game, hold: NO_HOLD, rolled: null, hintHold: null, hintCategory: null, lastDice: before.dice },
+    });
+    keepHold(ctx);
+    announce(ctx, `${who} 把 ${list(before.dice)} 登记在「${box(category)}」，得 ${game.seats[before.turn].scores[category]} 分。`);
+    askMeter(ctx);
+    play(ctx, game, before, before.turn);
+  });
+}
+
+function hint(ctx) {
+  const g0 = G(ctx.state().page);
+  if (g0.dice === null) return announce(ctx, "先掷骰子，再来要提示。");
+  if (g0.hints_left <= 0) return announce(ctx, `这一局的 ${LIMITS.hints_per_game} 次提示已经用完了。`, "error");
+  return act(ctx, async (g) => {
+    const res = await ctx.api.hint(g);
+    const game = res.game;
+    const marks = res.hold
+      ? { hold: res.hold.slice(), hintHold: res.hold.slice(), hintCategory: null }
+      : { hintHold: null, hintCategory: res.category };
+    ctx.dispatch({ type: "pageUi", ui: { game, ...marks } });
+    keepHold(ctx);
+    const left = `（${seatName(game.seats, game.turn)} 还剩 ${game.hints_left} 次提示）`;
+    let text;
+    if (res.hold) {
+      const kept = res.hold.map((h, i) => (h ? game.dice[i] : null)).filter((v) => v !== null);
+      text = kept.length ? `提示：保留金色标出的 ${list(kept)}，再掷其余的${left}。` : `提示：全部重掷${left}。`;
+    } else {
+      text = `提示：登记在金色标出的「${box(res.category)}」${left}。`;
+    }
+    announce(ctx, text);
+  });
+}
+
+async function restart(ctx) {
+  const page = ctx.state().page;
+  const g = G(page);
+  if (page.ui.busy || ctx.state().busy) return;
+  const playing = g.status === "in_progress";
+  const scored = g.seats.some((s) => Object.values(s.scores).some((v) => v !== null));
+  if (playing && scored) {
+    const yes = await confirmDialog({
+      title: "重新开始？",
+      text: `这一局已经打到第 ${g.round} 回合。重新开始会放弃它（座位不变），已登记的分数都不再保留，确定吗？`,
+      yes: "放弃这局，重新开始",
+      no: "继续这局",
+    });
+    if (!yes) return;
+  }
+  stopReplay();
+  const seats = g.seats.map((s) => (s.kind === "human" ? { kind: "human", name: s.name } : { kind: "computer", difficulty: s.difficulty }));
+  const game = await create(ctx, seats, playing, "table");
+  if (!game) return;
+  ctx.dispatch({
+    type: "pageUi",
+    ui: { game, hold: NO_HOLD, replay: null, handover: null, showEnd: false, shown: null, hintHold: null, hintCategory: null, lastDice: null, chances: null },
+  });
+  announce(ctx, "已重新开始一局（座位不变）。");
+  askMeter(ctx);
+  play(ctx, game, null, null);
+}
+
+// ------------------------------------------------------------------ the table: render
+
+function pips(die, value) {
+  const key = String(value || 0);
+  if (die.dataset.pips === key) return;
+  die.dataset.pips = key;
+  const face = el("span", "die-face", null, { "aria-hidden": "true" });
+  if (value) for (const pos of PIPS[value]) face.append(el("span", `pip p${pos}`));
+  else face.append(el("span", "die-blank", "?"));
+  die.replaceChildren(face, el("span", "hold-tag", null, { "aria-hidden": "true" }));
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function build(body, ctx) {
+  const top = el("div", "tb-top");
+  const actions = el("div", "tb-actions");
+  const btn = (text, testid, cls = "btn btn-small", handler = null) => {
+    const b = el("button", cls, text, { type: "button", "data-testid": testid });
+    if (handler) b.addEventListener("click", handler);
+    return b;
+  };
+  actions.append(
+    btn("重新开始", "table-restart", "btn btn-small", () => restart(ctx)),
+    btn("提示", "table-hint", "btn btn-small btn-gold", () => hint(ctx)),
+    btn("大厅", "table-lobby", "btn btn-small", () => ctx.open(href("lobby"))),
+  );
+  const status = el("div", "tb-status");
+  status.append(el("span", "round", "", { "data-testid": "table-round" }), el("span", "rolls", "", { "data-testid": "table-rolls" }));
+  top.append(actions, status);
+
+  // Whose turn it is, said to screen readers whenever it changes (T7).
+  const turn = el("p", "tb-turn", "", { "data-testid": "table-turn", "aria-live": "polite", "aria-atomic": "true" });
+
+  const felt = el("div", "felt tb-felt");
+  const dice = el("div", "dice-row tb-dice", null, { role: "group", "aria-label": "骰子" });
+  for (let i = 0; i < 5; i++) {
+    const d = el("button", "die", null, { type: "button", "data-testid": `table-die-${i}`, "data-index": i, "aria-pressed": "false" });
+    d.addEventListener("click", () => toggle(ctx, i));
+    d.addEventListener("animationend", () => d.classList.remove("rolling"));
+    dice.append(d);
+  }
+  const rollRow = el("div", "roll-row");
+  const rollBtn = btn("掷骰子", "table-roll", "btn btn-roll");
+  rollBtn.addEventListener("click", (event) => {
+    if (event.detail <= 1) roll(ctx);
+  });
+  const skip = btn("跳过", "table-skip", "btn btn-small btn-ghost", () => endReplay(ctx, true));
+  skip.setAttribute("aria-label", "跳过电脑回合");
+  const result = btn("查看结算", "table-show-result", "btn btn-small btn-gold", () => {
+    ctx.dispatch({ type: "pageUi", ui: { showEnd: true } });
+    ctx.afterRender(() => focusOn("table-again"));
+  });
+  rollRow.append(rollBtn, skip, result);
+  felt.append(dice, rollRow);
+
+  // Every seat's total; a tap shows that seat's card (on a phone the card shows one seat).
+  const standings = el("ol", "tb-standings", null, { "data-testid": "standings", "aria-label": "各位总分" });
+
+  const card = el("div", "tb-card");
+  for (const [part, rows, sums] of [
+    ["upper", UPPER, ["upper_subtotal", "upper_bonus"]],
+    ["lower", LOWER, ["yahtzee_bonus", "total"]],
+  ]) {
+    const table = el("table", `scorecard tb-sheet tb-${part}`, null, { "data-part": part });
+    table.append(el("caption", "visually-hidden", part === "upper" ? "计分表 · 上区" : "计分表 · 下区"));
+    table.append(el("thead"), el("tbody", "tb-rows"), el("tbody", "subtotals tb-sums"));
+    table.dataset.rows = JSON.stringify(rows.map(([c]) => c));
+    table.dataset.sums = JSON.stringify(sums);
+    card.append(table);
+  }
+  card.addEventListener("click", (event) => {
+    const b = event.target.closest(".cell-btn");
+    if (b && !b.disabled) score(ctx, b.dataset.category);
+  });
+
+  const handover = el("div", "tb-handover", null, {
+    "data-testid": "handover",
+    role: "dialog",
+    "aria-modal": "true",
+    "aria-labelledby": "handover-title",
+  });
+  handover.append(
+    el("h2", "", "", { id: "handover-title" }),
+    el("p", "fine", "请把设备交给下一位。轮到的人点下面的按钮再开始，免得替别人掷了骰子。"),
+    btn("", "handover-go", "btn btn-primary btn-roll", () => {
+      ctx.dispatch({ type: "pageUi", ui: { handover: null } });
+      ctx.afterRender(() => focusOn("table-roll"));
+    }),
+  );
+
+  const end = el("div", "overlay tb-end-overlay");
+  const panel = el("section", "game-over panel tb-end", null, {
+    role: "dialog",
+    "aria-modal": "true",
+    "aria-labelledby": "table-result-title",
+    tabindex: "-1",
+  });
+  panel.append(
+    el("h2", "", "游戏结束", { id: "table-result-title" }),
+    el("ol", "tb-ranking", null, { "data-testid": "ranking", "aria-label": "名次" }),
+    el("table", "final-table tb-breakdown", null, { "data-testid": "table-breakdown" }),
+  );
+  const endActions = el("div", "game-over-actions");
+  endActions.append(
+    btn("再来一局（座位不变）", "table-again", "btn btn-primary", () => restart(ctx)),
+    btn("复盘", "table-review", "btn", () => ctx.open(reviewHref(G(ctx.state().page)))),
+    btn("回大厅", "table-end-lobby", "btn", () => ctx.open(href("lobby"))),
+    btn("关闭", "table-end-close", "btn", () => ctx.dispatch({ type: "pageUi", ui: { showEnd: false } })),
+  );
+  panel.append(endActions);
+  end.append(panel);
+
+  body.append(top, turn, el("div", "tb-layout"), handover, end);
+  const layout = body.querySelector(".tb-layout");
+  const play = el("div", "tb-play");
+  play.append(felt, standings);
+  layout.append(play, card);
+}
+
+function reviewHref(game) {
+  const first = game.seats.find((s) => s.kind === "human");
+  return href("review", { id: game.id }) + (first ? `?seat=${first.index}` : "");
+}
+
+function renderDice(body, page, state) {
+  const g = G(page);
+  const ui = page.ui;
+  let dice = g.dice;
+  let held = ui.hold;
+  let locked = g.dice !== null && g.rolls_left === 0;
+  if (ui.replay) {
+    const step = ui.replay.steps[ui.replay.index];
+    dice = step.dice;
+    held = step.action === "roll" ? step.hold : ALL_HELD;
+    locked = step.action === "score";
+  } else if (g.status === "finished" && ui.lastDice) {
+    dice = ui.lastDice;
+    held = ALL_HELD;
+    locked = true;
+  }
+  const act = canAct(page, { ...state, busy: false }) && !ui.busy;
+  body.querySelector(".tb-dice").classList.toggle("computer-dice", Boolean(ui.replay));
+  for (let i = 0; i < 5; i++) {
+    const die = body.querySelector(`[data-testid="table-die-${i}"]`);
+    const value = dice ? dice[i] : null;
+    pips(die, value);
+    const h = Boolean(dice) && (locked || held[i]);
+    die.setAttribute("data-value", value === null ? "" : String(value));
+    die.setAttribute("aria-pressed", h ? "true" : "false");
+    die.classList.toggle("held", h && !locked);
+    die.classList.toggle("locked", locked);
+    die.classList.toggle("blank", value === null);
+    die.classList.toggle("hint", !ui.replay && Boolean(ui.hintHold) && ui.hintHold[i] && !locked);
+    if (act && value !== null && !locked) die.removeAttribute("aria-disabled");
+    else die.setAttribute("aria-disabled", "true");
+    setText(die.querySelector(".hold-tag"), locked ? "锁定" : h ? "保留" : "");
+    const label = value === null ? `第 ${i + 1} 颗：还没掷` : `第 ${i + 1} 颗：${value} 点${locked ? "，已锁定" : h ? "，已保留" : ""}`;
+    if (die.getAttribute("aria-label") !== label) die.setAttribute("aria-label", label);
+    const serial = String(ui.rollSerial || 0);
+    if (die.dataset.rollSerial !== serial) {
+      die.dataset.rollSerial = serial;
+      if (ui.rolled && ui.rolled[i]) {
+        die.classList.remove("rolling");
+        void die.offsetWidth;
+        die.classList.add("rolling");
+      }
+    }
+  }
+  const rollBtn = body.querySelector('[data-testid="table-roll"]');
+  setText(rollBtn, g.dice === null ? "掷骰子" : "再掷");
+  rollBtn.disabled = !act || g.rolls_left <= 0 || (g.dice !== null && ui.hold.every(Boolean));
+  body.querySelector('[data-testid="table-skip"]').hidden = !ui.replay;
+  body.querySelector('[data-testid="table-show-result"]').hidden = !(g.status === "finished" && !ui.showEnd && !ui.replay);
+}
+
+function renderCard(body, page, state) {
+  const g = G(page);
+  const ui = page.ui;
+  const act = canAct(page, { ...state, busy: false }) && !ui.busy;
+  const shown = ui.shown ?? (ui.replay ? ui.replay.steps[ui.replay.index].seat : g.turn);
+  const playing = ui.replay ? ui.replay.steps[ui.replay.index].seat : g.status === "in_progress" ? g.turn : null;
+  const key = g.seats.map((s) => `${s.kind}:${s.name}:${s.difficulty}`).join("|");
+  for (const table of body.querySelectorAll(".tb-sheet")) {
+    const rows = JSON.parse(table.dataset.rows);
+    const sums = JSON.parse(table.dataset.sums);
+    if (table.dataset.key !== key) {
+      table.dataset.key = key;
+      const head = el("tr");
+      head.append(el("th", "col-name", "项目", { scope: "col" }));
+      g.seats.forEach((s, i) => head.append(el("th", `tb-col tb-head seat-${s.kind}`, seatName(g.seats, i), { scope: "col", "data-seat": i })));
+      table.tHead.replaceChildren(head);
+      table.tBodies[0].replaceChildren(
+        ...rows.map((c) => {
+          const tr = el("tr", "", null, { "data-category": c });
+          tr.append(el("th", "col-name", box(c), { scope: "row" }));
+          g.seats.forEach((_, i) => {
+            const td = el("td", "cell tb-col", null, { "data-seat": i, "data-testid": `table-cell-${i}-${c}` });
+            const b = el("button", "cell-btn", null, { type: "button", "data-category": c });
+            b.disabled = true;
+            td.append(b);
+            tr.append(td);
+          });
+          return tr;
+        }),
+      );
+      table.tBodies[1].replaceChildren(
+        ...sums.map((f) => {
+          const tr = el("tr", f === "total" ? "total-row" : "sum-row", null, { "data-sum": f });
+          tr.append(el("th", "col-name", SUMS.find(([k]) => k === f)[1], { scope: "row" }));
+          g.seats.forEach((_, i) => tr.append(el("td", "sum tb-col", "", { "data-seat": i, "data-testid": `table-${f}-${i}` })));
+          return tr;
+        }),
+      );
+    }
+    for (const cell of table.querySelectorAll(".tb-col")) {
+      const i = Number(cell.dataset.seat);
+      cell.classList.toggle("off", i !== shown);
+      cell.classList.toggle("on-turn", i === playing);
+    }
+    g.seats.forEach((_, i) => {
+      const card = shownCard(ui, g, i);
+      const mine = i === g.turn && !ui.replay && g.status === "in_progress";
+      for (const c of rows) {
+        const td = table.querySelector(`[data-testid="table-cell-${i}-${c}"]`);
+        const b = td.firstElementChild;
+        const filled = card.scores[c];
+        const p = mine && g.preview ? g.preview[c] : null;
+        let text = "";
+        let cls = "open";
+        let selectable = false;
+        let label = `${seatName(g.seats, i)} · ${box(c)}：空`;
+        if (filled !== null && filled !== undefined) {
+          text = String(filled);
+          cls = filled === 0 ? "filled zero" : "filled";
+          label = `${seatName(g.seats, i)} · ${box(c)}：已登记 ${filled} 分`;
+        } else if (p) {
+          text = p.allowed ? `+${p.points}${p.yahtzee_bonus ? ` +${p.yahtzee_bonus}` : ""}` : String(p.points);
+          if (!p.allowed) {
+            cls = "forbidden";
+            label = `${box(c)}：${p.points} 分，百搭规则不允许登记在这里`;
+          } else {
+            cls = p.points === 0 ? "preview zero" : "preview";
+            selectable = act;
+            label = `${box(c)}：可得 ${p.points} 分${p.yahtzee_bonus ? `，另加快艇加成 ${p.yahtzee_bonus}` : ""}${p.upper_bonus ? `，并拿到上区奖励 ${p.upper_bonus}` : ""}`;
+          }
+        }
+        const hinted = mine && ui.hintCategory === c;
+        setText(b, text);
+        const want = `cell tb-col ${cls}${hinted ? " hint" : ""}${i !== shown ? " off" : ""}${i === playing ? " on-turn" : ""}`;
+        if (td.className !== want) td.className = want;
+        b.disabled = !selectable;
+        if (b.getAttribute("aria-label") !== label) b.setAttribute("aria-label", hinted ? `${label}（提示建议登记这里）` : label);
+      }
+      for (const f of sums) setText(table.querySelector(`[data-testid="table-${f}-${i}"]`), String(card[f]));
+    });
+  }
+}
+
+function renderStandings(body, page, ctx, state) {
+  const g = G(page);
+  const ui = page.ui;
+  const ol = body.querySelector(".tb-standings");
+  const shown = ui.shown ?? (ui.replay ? ui.replay.steps[ui.replay.index].seat : g.turn);
+  const playing = ui.replay ? ui.replay.steps[ui.replay.index].seat : g.status === "in_progress" ? g.turn : null;
+  const showChances =
+    state.settings.meter === "shown" && !ui.replay && Array.isArray(ui.chances) && ui.chances.length === g.seats.length;
+  if (ol.childElementCount !== g.seats.length) {
+    ol.replaceChildren(
+      ...g.seats.map((_, i) => {
+        const li = el("li");
+        const b = el("button", "tb-seat", null, { type: "button", "data-testid": `standing-${i}` });
+        const figures = el("span", "tb-seat-figures");
+        figures.append(el("span", "tb-seat-total"), el("span", "tb-seat-chance"));
+        b.append(el("span", "tb-seat-name"), figures);
+        b.addEventListener("click", () => {
+          ctx.dispatch({ type: "pageUi", ui: { shown: i } });
+        });
+        li.append(b);
+        return li;
+      }),
+    );
+  }
+  g.seats.forEach((_, i) => {
+    const b = ol.children[i].firstElementChild;
+    const card = shownCard(ui, g, i);
+    setText(b.querySelector(".tb-seat-name"), seatName(g.seats, i));
+    setText(b.querySelector(".tb-seat-total"), String(card.total));
+    // The chances are the position's after the replay: not shown while it runs.
+    const p = showChances ? ui.chances[i] : null;
+    setText(b.querySelector(".tb-seat-chance"), p === null ? "" : `${Math.round(p * 100)}%`);
+    b.setAttribute("aria-pressed", String(i === shown));
+    if (i === playing) b.setAttribute("aria-current", "true");
+    else b.removeAttribute("aria-current");
+    const chance = p === null ? "" : `，得第一的机会 ${Math.round(p * 100)}%`;
+    const label = `${seatName(g.seats, i)}：${card.total} 分${chance}${i === playing ? "，正在打" : ""}。点这里看他的计分表`;
+    if (b.getAttribute("aria-label") !== label) b.setAttribute("aria-label", label);
+  });
+}
+
+function renderTop(body, page, state) {
+  const g = G(page);
+  const ui = page.ui;
+  const round = ui.replay ? ui.replay.steps[ui.replay.index].round : g.round;
+  setText(body.querySelector('[data-testid="table-round"]'), `第 ${round} / ${ROUNDS} 回合`);
+  setText(
+    body.querySelector('[data-testid="table-rolls"]'),
+    ui.replay ? "电脑回合" : g.status !== "in_progress" ? "已结束" : `剩余 ${g.rolls_left} 次`,
+  );
+  const hintBtn = body.querySelector('[data-testid="table-hint"]');
+  const person = g.seats[g.turn];
+  const left = person && person.kind === "human" ? person.hints_left : 0;
+  setText(hintBtn, `提示 (${left})`);
+  hintBtn.disabled = !canAct(page, { ...state, busy: false }) || left <= 0 || g.dice === null;
+  let turn;
+  if (ui.replay) turn = `${seatName(g.seats, ui.replay.steps[ui.replay.index].seat)} 正在打……`;
+  else if (g.status !== "in_progress") turn = "游戏结束";
+  else turn = `轮到 ${seatName(g.seats, g.turn)} 了`;
+  setText(body.querySelector('[data-testid="table-turn"]'), turn);
+  body.querySelector(".tb-felt").classList.toggle("computer-turn", Boolean(ui.replay));
+}
+
+function renderHandover(body, page) {
+  const g = G(page);
+  const ui = page.ui;
+  const box = body.querySelector(".tb-handover");
+  const show = ui.handover !== null && ui.handover !== undefined && !ui.replay;
+  if (box.hidden === show) box.hidden = !show;
+  if (!show) return;
+  const name = seatName(g.seats, ui.handover);
+  setText(box.querySelector("h2"), `轮到 ${name} 了`);
+  setText(box.querySelector('[data-testid="handover-go"]'), `我是 ${name}，开始`);
+}
+
+function renderEnd(body, page) {
+  const g = G(page);
+  const overlay = body.querySelector(".tb-end-overlay");
+  const show = g.status === "finished" && Boolean(page.ui.showEnd) && !page.ui.replay;
+  if (overlay.hidden === show) overlay.hidden = !show;
+  if (!show) return;
+  const ol = body.querySelector(".tb-ranking");
+  const key = JSON.stringify(g.ranking);
+  if (ol.dataset.key === key) return;
+  ol.dataset.key = key;
+  ol.replaceChildren(
+    ...g.ranking.map((p) => {
+      const li = el("li", `tb-place place-${p.place}`, null, { "data-testid": `ranking-${p.seat}` });
+      li.append(el("span", "tb-place-no", `第 ${p.place} 名`), el("span", "tb-place-name", seatName(g.seats, p.seat)), el("span", "tb-place-total", `${p.total} 分`));
+      return li;
+    }),
+  );
+  // Each total's breakdown, in the ranking's order (the figures are the server's).
+  const table = body.querySelector(".tb-breakdown");
+  const head = el("tr");
+  head.append(el("th", "", "", { scope: "col" }));
+  for (const p of g.ranking) head.append(el("th", "", seatName(g.seats, p.seat), { scope: "col" }));
+  const rows = SUMS.map(([f, name]) => {
+    const tr = el("tr", f === "total" ? "total-row" : "");
+    tr.append(el("th", "", name, { scope: "row" }));
+    for (const p of g.ranking) tr.append(el("td", "", String(g.seats[p.seat][f])));
+    return tr;
+  });
+  table.replaceChildren(head, ...rows);
+  body.querySelector('[data-testid="table-review"]').hidden = !g.seats.some((s) => s.kind === "human");
+}
+
+function renderTable(body, page, ctx) {
+  if (!body.firstChild) build(body, ctx);
+  const state = ctx.state();
+  const pick = document.getElementById("handover-setting");
+  if (pick && pick.value !== state.settings.handover) pick.value = state.settings.handover;
+  renderTop(body, page, state);
+  renderDice(body, page, state);
+  renderStandings(body, page, ctx, state);
+  renderCard(body, page, state);
+  renderHandover(body, page);
+  renderEnd(body, page);
+}
+
+/** 设置's row for the handover screen (T7), added once this module is loaded. */
+function installSetting(ctx) {
+  if (document.getElementById("handover-setting")) return;
+  const label = el("label", "field");
+  const name = el("span", "", "多人同屏换人提示");
+  name.append(el("span", "field-note", "「轮到 … 了」"));
+  const select = el("select", "", null, { id: "handover-setting", "data-testid": "handover-setting" });
+  for (const [value, text] of [["on", "显示"], ["off", "不显示"]]) select.append(el("option", "", text, { value }));
+  select.value = ctx.state().settings.handover;
+  select.addEventListener("change", () => ctx.dispatch({ type: "setting", name: "handover", value: select.value }));
+  label.append(name, select);
+  const dialog = document.getElementById("settings-dialog");
+  dialog.insertBefore(label, dialog.querySelector(".fine"));
+}
+
+export const view = {
+  render(body, page, ctx) {
+    if (page.view === "seats") drawEditor(body, page, ctx);
+    else renderTable(body, page, ctx);
+  },
+  /** After the data arrived (views.js): the table's first state, and a new game's
+   * computers replayed. */
+  loaded(page, ctx) {
+    installSetting(ctx);
+    if (page.view !== "table") return;
+    stopReplay();
+    const game = page.data.game;
+    // 继续游戏 at the start of a person's turn, at a table of several people: the handover
+    // screen first, so that the device goes to whoever is on turn.
+    const people = game.seats.filter((x) => x.kind === "human").length;
+    const handover =
+      !page.data.fresh &&
+      ctx.state().settings.handover !== "off" &&
+      people > 1 &&
+      game.status === "in_progress" &&
+      game.dice === null
+        ? game.turn
+        : null;
+    ctx.dispatch({
+      type: "pageUi",
+      ui: { game, hold: (holdable(game) && storedHold(game)) || NO_HOLD, handover, shown: null, showEnd: game.status === "finished", busy: false, replay: null, chances: null, meterKey: null },
+    });
+    if (handover !== null) ctx.afterRender(() => focusOn("handover-go"));
+    askMeter(ctx);
+    if (page.data.fresh) play(ctx, game, null, null);
+    else announce(ctx, game.status === "finished" ? "这一局已经结束。" : turnText(game));
+  },
+};

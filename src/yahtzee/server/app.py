@@ -78,9 +78,9 @@ SPA_PATHS = (
     "/review/{game_id}",
     "/practice",
     "/practice/{game_id}",
-    "/rooms/{game_id}",  # a room's id (or new), the one segment of every page path
     "/table",
     "/table/new",
+    "/rooms/{game_id}",  # a room's id (or new), the one segment of every page path
 )
 
 # ES modules must be served as JavaScript or the browser refuses them (nosniff is on).

@@ -116,6 +116,9 @@ class Table:
         """Load the page at / and wait until the records are shown."""
         self.page.goto(self.base_url + "/")
         expect(self.by("start-solo")).to_be_visible()
+        # Enabled once the lobby's records are in: the browser has its player cookie, so a
+        # request a test makes next is this player's (two first requests would each get an id).
+        expect(self.by("start-solo")).to_be_enabled()
 
     def _start(self, button: str) -> None:
         self.by(button).click()

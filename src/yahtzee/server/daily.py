@@ -1,11 +1,11 @@
 """The daily challenge (每日挑战, D1-D7) and groups (小组) for the API.
 
-* **One attempt (D2).** Starting the day's game first *claims* the (day, player) row of
-  ``daily_plays`` — its primary key lets one request through, on any number of processes
-  — and only then creates the game (a solo game whose ``start`` event names the day, so
-  its dice come from the day's stream, D1). A claim whose game could not be created (a
-  kept unfinished game without ``replace``, a rate limit, a full disk) is withdrawn, so
-  nothing was spent. A claim that stands answers every later start: its game continues
+* **One attempt (D2).** Starting the day's game *claims* the (day, player) row of
+  ``daily_plays`` in the new game's own transaction (a solo game whose ``start`` event
+  names the day, so its dice come from the day's stream, D1): its primary key lets one
+  request through, on any number of processes, and the claim and its game are committed
+  together or not at all (a kept unfinished game without ``replace``, a rate limit, a full
+  disk: nothing was spent). A claim that stands refuses the game; its own game continues
   while in progress, else 409 ``already_played`` (an abandoned attempt is an attempt).
 * **The result (D3)** is the review of the finished game (score, skill loss, accuracy,
   luck, each round's worst mark), computed once, in a worker thread, when the game ends
@@ -30,6 +30,7 @@ from typing import Any
 from yahtzee.daily_dice import DailyStream, day_of
 from yahtzee.errors import (
     AlreadyPlayedError,
+    GameInProgressError,
     GameNotFoundError,
     GroupNotFoundError,
     IllegalMoveError,
@@ -42,7 +43,7 @@ from yahtzee.players import HINT_DIFFICULTY
 from yahtzee.review import mark_of, review_events
 from yahtzee.server.game_view import GameView
 from yahtzee.server.service import GameService
-from yahtzee.storage.base import Charge
+from yahtzee.storage.base import Charge, ClaimRefusedError
 from yahtzee.storage.daily import Board, DailyStore, Entry, Play, Result
 from yahtzee.turn import play_turn
 
@@ -159,11 +160,9 @@ class DailyService:
         valid = parse_name(name) if name is not None else None
         day = self.today()
         game_id = secrets.token_hex(16)
-        # (one transaction: the name, its check and the claim)
-        play = await self.store.claim(day, player_id, game_id, valid)
-        if play.game_id != game_id:
-            return await self._existing(player_id, play), False
         try:
+            # One transaction, one commit: the tokens, the check of a kept game, the name,
+            # the claim and the game (storage.base.Claim).
             view = await self.games.new_game(
                 player_id,
                 Mode.SOLO,
@@ -172,25 +171,28 @@ class DailyService:
                 charges=charges,
                 daily=day,
                 game_id=game_id,
+                claim=self.store.claim(day, player_id, game_id, valid),
             )
-        except BaseException:
-            await self.store.unclaim(day, player_id, game_id)
-            raise
+        except (ClaimRefusedError, GameInProgressError) as exc:
+            # A standing claim answers (the kept game may be today's own); else a kept
+            # ordinary game, or no name yet.
+            play = await self.store.play(day, player_id)
+            if play is not None:
+                return await self._existing(player_id, play), False
+            if isinstance(exc, GameInProgressError):
+                raise
+            raise NameRequiredError("the daily board needs a name first") from None
         return view, True
 
     async def _existing(self, player_id: str, play: Play) -> GameView:
-        """The game of a standing claim: continued while in progress, else refused. (A
-        claim made by a racing request may not have its game yet: wait for it briefly.)"""
-        for _ in range(40):
-            try:
-                view = await self.games.load(player_id, play.game_id)
-            except GameNotFoundError:
-                await asyncio.sleep(0.05)
-                continue
-            if view.record.status is Status.IN_PROGRESS:
-                return view
-            raise AlreadyPlayedError(f"the challenge of {play.day} was already played")
-        raise AlreadyPlayedError(f"the challenge of {play.day} is being started elsewhere")
+        """The game of a standing claim: continued while in progress, else refused."""
+        try:
+            view = await self.games.load(player_id, play.game_id)
+        except GameNotFoundError:  # never rolled, then pruned (F5): the attempt is spent
+            raise AlreadyPlayedError(f"the challenge of {play.day} was already played") from None
+        if view.record.status is Status.IN_PROGRESS:
+            return view
+        raise AlreadyPlayedError(f"the challenge of {play.day} was already played")
 
     async def status(self, player_id: str, day: date | None = None) -> dict[str, Any]:
         """``GET /api/daily``: today's state for this browser, with the result once over."""
@@ -208,10 +210,9 @@ class DailyService:
         out["game_id"] = play.game_id
         stored = await self.games.storage.get_game(play.game_id)
         if stored is None:
-            # A claim whose game is being created right now, or (older) a game abandoned
-            # before its first roll and since pruned (F5): the attempt is spent either way.
-            started = datetime.fromisoformat(play.started_at).timestamp()
-            out["status"] = "in_progress" if self._clock() - started < 60 else "abandoned"
+            # (a claim is committed with its game) a game abandoned before its first roll
+            # and since pruned (F5): the attempt is spent.
+            out["status"] = "abandoned"
             return out
         out["status"] = stored.status.value
         if stored.status is Status.FINISHED:

@@ -70,7 +70,7 @@ from yahtzee.rules import Category, needs_zero_confirmation
 from yahtzee.server.explain import Advice, explain
 from yahtzee.server.game_view import Fold, GameView, fold_log, from_log, options_for
 from yahtzee.storage import GameRecord, Records, Storage
-from yahtzee.storage.base import Charge
+from yahtzee.storage.base import Charge, Claim
 from yahtzee.turn import Keep, Player, Position, Score, best_points_now, play_turn
 from yahtzee.tutorial import TutorialStream
 
@@ -263,6 +263,7 @@ class GameService:
         charges: Sequence[Charge] = (),
         daily: date | None = None,
         game_id: str | None = None,
+        claim: Claim | None = None,
     ) -> GameView:
         """Start a game: solo, vs ``difficulty``, or a table of ``seats`` (T1, checked by
         :func:`yahtzee.table.parse_seats`). The player's unfinished game is abandoned only
@@ -273,7 +274,8 @@ class GameService:
         The rate-limit tokens (``charges``, F5), the check and the insert are one storage
         transaction, so racing requests, in one process or several, cannot pass either.
         With ``daily`` the game is that day's challenge (a solo game on the day's dice,
-        D1): the ``Start`` event carries the date.
+        D1): the ``Start`` event carries the date, and ``claim`` (the day's one attempt,
+        D2) is written in the same transaction (:class:`~yahtzee.storage.base.Claim`).
         """
         if mode is Mode.TABLE:
             if seats is None:
@@ -298,6 +300,7 @@ class GameService:
                 events=[start, *fold.events],
                 replace=replace,
                 charges=charges,
+                claim=claim,
             )
         except GameInProgressError as exc:
             saved = await self.load(player_id, exc.game_id)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from yahtzee.errors import GameNotFoundError as GameNotFoundError  # raised here too
 from yahtzee.errors import StaleVersionError as StaleVersionError
@@ -25,6 +25,11 @@ from yahtzee.players import Difficulty
 
 class StorageError(Exception):
     """Base class of the storage layer's own errors."""
+
+
+class ClaimRefusedError(Exception):
+    """A new game's :class:`Claim` wrote no row: the game was not created (nothing of it
+    written; the rate-limit tokens stay taken, F2). The feature that asked says why."""
 
 
 class StorageUnavailableError(StorageError):
@@ -227,6 +232,18 @@ Append = tuple["GameRecord", Sequence[Event], Status, "Game | None"]
 
 
 @dataclass(frozen=True, slots=True)
+class Claim:
+    """A feature's row that a new game needs, written in the game's own transaction, so
+    the two stand or fall together with one commit (the daily challenge's one attempt a
+    day, D2). ``statements`` are ``(sql, params)`` with ``:name`` parameters, on the
+    feature's own tables in the same database; they run after the player's unfinished game
+    is checked (a kept game refuses first) and before anything is abandoned or inserted.
+    The last must yield a row, else the game is refused with :class:`ClaimRefusedError`."""
+
+    statements: tuple[tuple[str, Mapping[str, Any]], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class NewGame:
     """One :meth:`Storage.create_game` as data (a write of the SQLite backend's group commit)."""
 
@@ -237,6 +254,7 @@ class NewGame:
     events: Sequence[Event]
     replace: bool = False
     charges: Sequence[Charge] = ()
+    claim: Claim | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,9 +336,11 @@ class Storage(Protocol):
         events: Sequence[Event],
         replace: bool = False,
         charges: Sequence[Charge] = (),
+        claim: Claim | None = None,
     ) -> GameRecord:
         """Store a new game, in one transaction with the check of the player's unfinished
-        one and with its rate limits (F5).
+        one, with its rate limits (F5) and with a feature's ``claim`` (see :class:`Claim`:
+        :class:`ClaimRefusedError` when it writes no row).
 
         First a token is taken from each of ``charges``' buckets: if one is empty,
         :class:`~yahtzee.errors.RateLimitExceededError` is raised and nothing is written.

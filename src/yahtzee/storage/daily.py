@@ -25,12 +25,8 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from yahtzee.errors import (
-    GroupClosedError,
-    GroupFullError,
-    NameRequiredError,
-    TooManyGroupsError,
-)
+from yahtzee.errors import GroupClosedError, GroupFullError, TooManyGroupsError
+from yahtzee.storage.base import Claim
 from yahtzee.storage.feature_db import FeatureDb, Migrations, Row, Tx
 from yahtzee.storage.invites import derived_token, issue_in, resolve_in, revoke_in
 
@@ -229,44 +225,21 @@ class DailyStore:
 
     # -- plays ---------------------------------------------------------------------------
 
-    async def claim(self, day: date, player_id: str, game_id: str, name: str | None = None) -> Play:
-        """Insert the player's play of ``day`` for ``game_id``, unless one exists: either
-        way, the play that stands (compare its ``game_id`` to know which). ``name`` sets
-        the board name in the same transaction; without one, the browser must have one
-        (else :class:`~yahtzee.errors.NameRequiredError`, nothing written)."""
-
-        def work(tx: Tx) -> Play:
-            if tx.dialect == "postgresql":
-                # The game's own commit follows and waits for the WAL flush, which covers
-                # this earlier commit too; a start that fails withdraws the claim.
-                tx.all("SET LOCAL synchronous_commit TO OFF")
-            if name is not None:
-                _set_name(tx, player_id, name)
-            elif tx.one("SELECT 1 FROM daily_names WHERE player_id = ?", (player_id,)) is None:
-                raise NameRequiredError("the daily board needs a name first")
-            tx.all(
-                "INSERT INTO daily_plays (day, player_id, game_id, started_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (day, player_id) DO NOTHING",
-                (day.isoformat(), player_id, game_id, _now()),
+    @staticmethod
+    def claim(day: date, player_id: str, game_id: str, name: str | None) -> Claim:
+        """The player's play of ``day`` for ``game_id``, as the :class:`Claim` of the new
+        game's transaction (D2): ``name`` (when given) set as the board name, then the
+        ``(day, player)`` row inserted — none when one exists (the one attempt) or the
+        browser has no name, and then the game is refused."""
+        now = _now()
+        player = {"player": player_id, "now": now}
+        statements: list[tuple[str, dict[str, str]]] = []
+        if name is not None:
+            statements.append(
+                (_SET_NAME.format(p=":player", n=":name", t=":now"), {**player, "name": name})
             )
-            row = tx.one(
-                f"SELECT {_PLAY_COLUMNS} FROM daily_plays WHERE day = ? AND player_id = ?",
-                (day.isoformat(), player_id),
-            )
-            assert row is not None
-            return Play.of(row)
-
-        return await self.db.run(work)
-
-    async def unclaim(self, day: date, player_id: str, game_id: str) -> None:
-        """Withdraw a claim whose game could not be created (nothing was played)."""
-        await self.db.run(
-            lambda tx: tx.all(
-                "DELETE FROM daily_plays WHERE day = ? AND player_id = ? AND game_id = ? "
-                "AND finished_at IS NULL",
-                (day.isoformat(), player_id, game_id),
-            )
-        )
+        statements.append((_CLAIM, {**player, "day": day.isoformat(), "game": game_id}))
+        return Claim(tuple(statements))
 
     async def play(self, day: date, player_id: str) -> Play | None:
         """The player's play of ``day``."""
@@ -519,13 +492,25 @@ class DailyStore:
         return out
 
 
+# The board name's upsert, with its placeholders filled in: positional in this module's
+# transactions, named in a game's (Claim).
+_SET_NAME = (
+    "INSERT INTO daily_names (player_id, name, updated_at) VALUES ({p}, {n}, {t}) "
+    "ON CONFLICT (player_id) DO UPDATE SET name = excluded.name, "
+    "updated_at = excluded.updated_at"
+)
+# The one attempt (D2): the (day, player) row, for a browser with a board name; no row
+# when either is missing (the SELECT's WHERE also keeps SQLite's upsert unambiguous).
+_CLAIM = (
+    "INSERT INTO daily_plays (day, player_id, game_id, started_at) "
+    "SELECT :day, :player, :game, :now "
+    "WHERE EXISTS (SELECT 1 FROM daily_names WHERE player_id = :player) "
+    "ON CONFLICT (day, player_id) DO NOTHING RETURNING game_id"
+)
+
+
 def _set_name(tx: Tx, player_id: str, name: str) -> None:
-    tx.all(
-        "INSERT INTO daily_names (player_id, name, updated_at) VALUES (?, ?, ?) "
-        "ON CONFLICT (player_id) DO UPDATE SET name = excluded.name, "
-        "updated_at = excluded.updated_at",
-        (player_id, name, _now()),
-    )
+    tx.all(_SET_NAME.format(p="?", n="?", t="?"), (player_id, name, _now()))
 
 
 def _add_member(tx: Tx, group_id: str, player_id: str, name: str, now: str) -> None:

@@ -47,6 +47,8 @@ from yahtzee.players import Difficulty
 from yahtzee.storage import sql
 from yahtzee.storage.base import (
     Charge,
+    Claim,
+    ClaimRefusedError,
     Ending,
     GameRecord,
     NewGame,
@@ -391,15 +393,16 @@ class PostgresStorage:
         events: Sequence[Event],
         replace: bool = False,
         charges: Sequence[Charge] = (),
+        claim: Claim | None = None,
     ) -> GameRecord:
         """See :meth:`Storage.create_game`: one transaction."""
         now = self._clock()
-        new = NewGame(game_id, player_id, mode, difficulty, events, replace, charges)
+        new = NewGame(game_id, player_id, mode, difficulty, events, replace, charges, claim)
         async with self._connection() as conn, conn.transaction():
-            # An empty bucket raises: all rolled back. A kept game is returned: the tokens
-            # taken stay taken (committed), then it is raised (F2).
+            # An empty bucket raises: all rolled back. A kept game or a refused claim is
+            # returned: the tokens taken stay taken (committed), then it is raised (F2).
             result = await _run(conn, sql.create_game(_SQL, new, now))
-        if isinstance(result, GameInProgressError):
+        if isinstance(result, GameInProgressError | ClaimRefusedError):
             raise result
         return result
 

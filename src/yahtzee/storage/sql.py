@@ -46,7 +46,14 @@ from yahtzee.errors import (
 from yahtzee.game import Mode, Result, Status
 from yahtzee.log import Abandon, Event, from_json
 from yahtzee.players import Difficulty
-from yahtzee.storage.base import Charge, Ending, GameRecord, NewGame, RecentGame
+from yahtzee.storage.base import (
+    Charge,
+    ClaimRefusedError,
+    Ending,
+    GameRecord,
+    NewGame,
+    RecentGame,
+)
 
 T = TypeVar("T")
 
@@ -207,6 +214,11 @@ class Dialect:
     lock_player: str | None
     statements: Mapping[str, str]
 
+    def prepare(self, text: str) -> str:
+        """A statement written with ``:name`` parameters in this backend's style (a
+        feature's :class:`~yahtzee.storage.base.Claim`)."""
+        return _pyformat(text) if self.name == "postgresql" else text
+
     def __getattr__(self, name: str) -> str:
         try:
             return self.statements[name]
@@ -274,17 +286,25 @@ def insert_events(
     )
 
 
-def create_game(sql: Dialect, new: NewGame, now: str) -> Steps[GameRecord | GameInProgressError]:
+def create_game(
+    sql: Dialect, new: NewGame, now: str
+) -> Steps[GameRecord | GameInProgressError | ClaimRefusedError]:
     """A new game (see :meth:`Storage.create_game`): its tokens, then the player's
-    unfinished game abandoned (with ``replace``, or when it is a tutorial: L10) or kept. A
-    kept game is *returned* as the refusal, not raised, so that the runner commits the
-    tokens taken (F2)."""
+    unfinished game abandoned (with ``replace``, or when it is a tutorial: L10) or kept,
+    and a feature's claim. A kept game or a refused claim is *returned* as the refusal, not
+    raised, so that the runner commits the tokens taken (F2)."""
     yield from take_tokens(sql, new.charges)
     if sql.lock_player is not None:
         yield Step(sql.lock_player, {"player": new.player_id})
     old = yield Step(sql.unfinished, {"player": new.player_id})
     if old is not None and not new.replace and old[2] != Mode.TUTORIAL.value:
         return GameInProgressError(old[0])
+    if new.claim is not None:
+        row = None
+        for text, params in new.claim.statements:
+            row = yield Step(sql.prepare(text), params)
+        if row is None:  # (before the old game is abandoned: a refused claim changes nothing)
+            return ClaimRefusedError(new.game_id)
     if old is not None:
         yield Step(sql.abandon, {"now": now, "id": old[0]})
         yield insert_events(sql, old[0], old[1] + 1, [Abandon()], now)

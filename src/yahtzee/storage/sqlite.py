@@ -50,6 +50,7 @@ from yahtzee.storage import sql
 from yahtzee.storage.base import (
     Append,
     Charge,
+    Claim,
     Ending,
     GameRecord,
     NewGame,
@@ -422,9 +423,10 @@ class SQLiteStorage:
         events: Sequence[Event],
         replace: bool = False,
         charges: Sequence[Charge] = (),
+        claim: Claim | None = None,
     ) -> GameRecord:
         """See :meth:`Storage.create_game` (batched with concurrent writes)."""
-        new = NewGame(game_id, player_id, mode, difficulty, events, replace, charges)
+        new = NewGame(game_id, player_id, mode, difficulty, events, replace, charges, claim)
         result: GameRecord = await self._group().write(new)
         return result
 

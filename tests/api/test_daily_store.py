@@ -80,15 +80,15 @@ def test_d4_day_board_order_rank_and_own_entry_outside_the_top(db: Path | str) -
         expected.sort()
         order = [p for _, _, p in expected]
         for me in ("p000", order[-1], order[30]):
-            board = await store.day_board(DAY, me, 10)
+            board = await store.board(DAY, me, 10)
             assert board.players == 60
             assert [e.name for e in board.entries] == [f"名{int(p[1:])}" for p in order[:10]]
             assert [e.rank for e in board.entries] == list(range(1, 11))
             assert board.you is not None
             assert board.you.rank == order.index(me) + 1
             assert board.you.you
-        assert (await store.day_board(DAY, "late", 5)).you is None
-        assert (await store.day_board(DAY, "nobody", 5)).you is None
+        assert (await store.board(DAY, "late", 5)).you is None
+        assert (await store.board(DAY, "nobody", 5)).you is None
         # a second result for the same game changes nothing (recorded once)
         first = await store.play(DAY, "p000")
         await store.record_result("g000", Result(1, 0.0, 100.0, 0.0, "x" * 13, "2026-12-01T23:00"))
@@ -97,7 +97,7 @@ def test_d4_day_board_order_rank_and_own_entry_outside_the_top(db: Path | str) -
         other = date(2026, 12, 2)
         await _start(storage, store, other, "p001", "g-2", None, replace=True)
         await store.record_result("g-2", Result(250, 0.0, 100.0, 0.0, "b" * 13, "2026-12-02T01"))
-        week = await store.week_board(other, "p001", 100)
+        week = await store.board(other, "p001", 100, week=True)
         mine = week.you
         assert mine is not None
         assert mine.days == 2

@@ -24,6 +24,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Sequence
+from dataclasses import asdict
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -44,7 +45,7 @@ from yahtzee.review import mark_of, review_events
 from yahtzee.server.game_view import GameView
 from yahtzee.server.service import GameService
 from yahtzee.storage.base import Charge, ClaimRefusedError
-from yahtzee.storage.daily import Board, DailyStore, Entry, Play, Result
+from yahtzee.storage.daily import DailyStore, Play, Result
 from yahtzee.turn import play_turn
 
 log = logging.getLogger("yahtzee.server")
@@ -93,30 +94,6 @@ def expert_game(stream: DailyStream, service: GameService) -> Game:
     for round_ in range(1, 14):
         game = play_turn(game, player, stream.turn(round_)).state
     return game
-
-
-def entry_json(entry: Entry, *, week: bool = False) -> dict[str, Any]:
-    """One board line."""
-    out: dict[str, Any] = {
-        "name": entry.name,
-        "score": entry.score,
-        "skill_loss": round(entry.skill_loss, 2),
-        "accuracy": round(entry.accuracy, 1),
-        "rank": entry.rank,
-        "you": entry.you,
-    }
-    if week:
-        out["days"] = entry.days
-    return out
-
-
-def board_json(board: Board, *, week: bool = False) -> dict[str, Any]:
-    """A board: the top entries, the player's own entry (even outside them), the count."""
-    return {
-        "entries": [entry_json(e, week=week) for e in board.entries],
-        "you": entry_json(board.you, week=week) if board.you is not None else None,
-        "players": board.players,
-    }
 
 
 class DailyService:
@@ -278,7 +255,7 @@ class DailyService:
         assert play.score is not None
         assert play.accuracy is not None
         assert play.marks is not None
-        board = await self.store.day_board(play.day, player_id, 1)
+        board = await self.store.board(play.day, player_id, 1)
         you = board.you
         return {
             "score": play.score,
@@ -312,16 +289,8 @@ class DailyService:
         mine = await self.store.play(day, player_id)
         if mine is not None and mine.skill_loss is None:
             await self._with_result(mine)  # the player's own entry, even if not yet recorded
-        if period == "week":
-            board = await self.store.week_board(day, player_id, limit, group_id)
-        else:
-            board = await self.store.day_board(day, player_id, limit, group_id)
-        return {
-            "date": day.isoformat(),
-            "period": period,
-            "group": group_id,
-            **board_json(board, week=period == "week"),
-        }
+        board = await self.store.board(day, player_id, limit, group_id, week=period == "week")
+        return {"date": day.isoformat(), "period": period, "group": group_id, **asdict(board)}
 
     # -- groups --------------------------------------------------------------------------
 
@@ -348,8 +317,16 @@ class DailyService:
             raise GroupNotFoundError("no group for this invite")
         return self.group_json(group)
 
-    async def join(self, token: object, player_id: str, raw_name: object) -> str:
-        """Join the group of ``token`` under a name (the board name by default)."""
+    async def header(self, group_id: str, player_id: str) -> dict[str, Any]:
+        """The group's header as ``player_id`` sees it now (after a change)."""
+        group = await self.store.group(group_id, player_id)
+        if group is None:
+            raise GroupNotFoundError(group_id)
+        return self.group_json(group)
+
+    async def join(self, token: object, player_id: str, raw_name: object) -> dict[str, Any]:
+        """Join the group of ``token`` under a name (the board name by default); its
+        header."""
         group_id = await self.store.group_of_token(token)
         if group_id is None:
             raise GroupNotFoundError("no group for this invite")
@@ -357,7 +334,7 @@ class DailyService:
         await self.store.join(group_id, player_id, name, MAX_MEMBERS)
         if await self.store.name(player_id) is None:
             await self.store.set_name(player_id, name)
-        return group_id
+        return await self.header(group_id, player_id)
 
     async def _as_creator(self, group_id: str, player_id: str) -> None:
         group = await self.store.group(group_id, player_id)
@@ -366,25 +343,28 @@ class DailyService:
         if not group.is_creator:
             raise NotGroupCreatorError(group_id)
 
-    async def leave(self, group_id: str, player_id: str) -> None:
-        """Leave a group: the member's entries leave its boards (D6)."""
+    async def leave(self, group_id: str, player_id: str) -> dict[str, Any]:
+        """Leave a group: the member's entries leave its boards (D6); its header."""
         group = await self.store.group(group_id, player_id)
         if group is None or not group.is_member:
             raise GroupNotFoundError(group_id)
         if group.is_creator:
             raise IllegalMoveError("the creator closes the group rather than leaving it")
         await self.store.leave(group_id, player_id)
+        return await self.header(group_id, player_id)
 
-    async def remove(self, group_id: str, player_id: str, member_id: str) -> None:
-        """The creator removes a member."""
+    async def remove(self, group_id: str, player_id: str, member_id: str) -> dict[str, Any]:
+        """The creator removes a member; the group's header."""
         await self._as_creator(group_id, player_id)
         if not await self.store.remove_member(group_id, member_id):
             raise GroupNotFoundError(member_id)
+        return await self.header(group_id, player_id)
 
-    async def close(self, group_id: str, player_id: str) -> None:
-        """The creator closes the group (no more joins; the link stops)."""
+    async def close(self, group_id: str, player_id: str) -> dict[str, Any]:
+        """The creator closes the group (no more joins; the link stops); its header."""
         await self._as_creator(group_id, player_id)
         await self.store.close(group_id)
+        return await self.header(group_id, player_id)
 
     async def new_invite(self, group_id: str, player_id: str) -> None:
         """The creator replaces the invite link (the old one stops at once)."""
@@ -422,8 +402,8 @@ class DailyService:
             raise GroupNotFoundError(group_id)
         day = self.today()
         members = await self.store.members(group_id, player_id)
-        today_board = await self.store.day_board(day, player_id, MAX_MEMBERS, group_id)
-        week_board = await self.store.week_board(day, player_id, MAX_MEMBERS, group_id)
+        today_board = await self.store.board(day, player_id, MAX_MEMBERS, group_id)
+        week_board = await self.store.board(day, player_id, MAX_MEMBERS, group_id, week=True)
         out: dict[str, Any] = {
             "group": self.group_json(group),
             "date": day.isoformat(),
@@ -436,8 +416,8 @@ class DailyService:
                 }
                 for m in members
             ],
-            "today": board_json(today_board),
-            "week": board_json(week_board, week=True),
+            "today": asdict(today_board),
+            "week": asdict(week_board),
             "trends": None,
         }
         if group.is_creator:

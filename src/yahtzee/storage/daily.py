@@ -137,9 +137,18 @@ class Result:
     finished_at: str
 
 
+# A board is sent as it is (dataclasses.asdict) and documented as it is (the API's models
+# name these classes): one description of a board line. pydantic reads the config below
+# when it validates one (the API tests: no field beyond these).
+_STRICT = {"extra": "forbid"}
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One line of a board: a day's (``days`` is 1) or a week's means."""
+    """One line of a board (D4): a day's (``days`` is 1) or a week's means over the days
+    played, rounded as shown (skill loss to 2 decimals, accuracy to 1)."""
+
+    __pydantic_config__ = _STRICT
 
     name: str
     score: float
@@ -149,10 +158,19 @@ class Entry:
     days: int
     you: bool
 
+    @classmethod
+    def of(
+        cls, name: str, score: float, loss: float, accuracy: float, rank: int, days: int, you: bool
+    ) -> Entry:
+        """An entry from a board's row (means are rounded here, once)."""
+        return cls(name, round(score, 1), round(loss, 2), round(accuracy, 1), rank, days, you)
+
 
 @dataclass(frozen=True, slots=True)
 class Board:
     """The top entries, the player's own entry (even outside them) and the count."""
+
+    __pydantic_config__ = _STRICT
 
     entries: tuple[Entry, ...]
     you: Entry | None
@@ -307,21 +325,20 @@ class DailyStore:
 
     # -- boards --------------------------------------------------------------------------
 
-    async def day_board(
-        self, day: date, player_id: str, limit: int, group_id: str | None = None
+    async def board(
+        self,
+        day: date,
+        player_id: str,
+        limit: int,
+        group_id: str | None = None,
+        *,
+        week: bool = False,
     ) -> Board:
-        """``day``'s board (of ``group_id``'s members, or of everyone with a name)."""
-        return await self.db.run(
-            lambda tx: _day_board(tx, day, player_id, limit, group_id), write=False
-        )
-
-    async def week_board(
-        self, day: date, player_id: str, limit: int, group_id: str | None = None
-    ) -> Board:
-        """The board of ``day``'s week (Monday to Sunday): mean accuracy over days played."""
-        return await self.db.run(
-            lambda tx: _week_board(tx, day, player_id, limit, group_id), write=False
-        )
+        """``day``'s board, by skill loss, or (``week``) the board of its week (Monday to
+        Sunday) by mean accuracy over the days played; of ``group_id``'s members, or of
+        everyone with a name."""
+        read = _week_board if week else _day_board
+        return await self.db.run(lambda tx: read(tx, day, player_id, limit, group_id), write=False)
 
     # -- groups --------------------------------------------------------------------------
 
@@ -411,22 +428,20 @@ class DailyStore:
     async def leave(self, group_id: str, player_id: str) -> bool:
         """The browser leaves the group (its entries leave the group's boards). The
         creator cannot leave (they close the group instead)."""
-        rows = await self.db.run(
-            lambda tx: tx.all(
-                "DELETE FROM group_members WHERE group_id = ? AND player_id = ? AND player_id "
-                "<> (SELECT creator_id FROM groups WHERE id = ?) RETURNING member_id",
-                (group_id, player_id, group_id),
-            )
-        )
-        return bool(rows)
+        return await self._delete_member(group_id, "player_id", player_id)
 
     async def remove_member(self, group_id: str, member_id: str) -> bool:
         """The creator removes a member (never themself)."""
+        return await self._delete_member(group_id, "member_id", member_id)
+
+    async def _delete_member(self, group_id: str, column: str, value: str) -> bool:
+        """Delete the membership whose ``column`` is ``value``, never the creator's."""
+        assert column in ("player_id", "member_id")
         rows = await self.db.run(
             lambda tx: tx.all(
-                "DELETE FROM group_members WHERE group_id = ? AND member_id = ? AND player_id "
+                f"DELETE FROM group_members WHERE group_id = ? AND {column} = ? AND player_id "
                 "<> (SELECT creator_id FROM groups WHERE id = ?) RETURNING member_id",
-                (group_id, member_id, group_id),
+                (group_id, value, group_id),
             )
         )
         return bool(rows)
@@ -569,7 +584,7 @@ def _day_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | No
         (*params, limit),
     )
     entries = tuple(
-        Entry(r[0], r[1], r[2], r[3], i + 1, 1, r[5] == player_id) for i, r in enumerate(top)
+        Entry.of(r[0], r[1], r[2], r[3], i + 1, 1, r[5] == player_id) for i, r in enumerate(top)
     )
     # The counts of the board of everyone read the daily_board index alone (every play
     # has a name: a claim needs one); a group's join its members (at most 200). All in
@@ -611,7 +626,7 @@ def _day_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | No
         assert row is not None
         players = int(row[0])
         before = int(row[1]) + int(row[2]) + int(row[3])
-        you = Entry(own[0], own[1], own[2], own[3], before + 1, 1, True)
+        you = Entry.of(own[0], own[1], own[2], own[3], before + 1, 1, True)
     return Board(entries, you, players)
 
 
@@ -627,15 +642,7 @@ def _week_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | N
         (*join_params, monday.isoformat(), sunday.isoformat()),
     )
     ranked = [
-        Entry(
-            r[0],
-            round(float(r[1]), 1),
-            round(float(r[2]), 4),
-            round(float(r[3]), 2),
-            i + 1,
-            int(r[4]),
-            r[5] == player_id,
-        )
+        Entry.of(r[0], float(r[1]), float(r[2]), float(r[3]), i + 1, int(r[4]), r[5] == player_id)
         for i, r in enumerate(rows)
     ]
     you = next((e for e in ranked if e.you), None)

@@ -28,11 +28,12 @@ import sqlite3
 import threading
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from yahtzee.storage.base import StorageError, StorageUnavailableError
+from yahtzee.storage.sqlite import connect, transaction
 
 T = TypeVar("T")
 Row = tuple[Any, ...]
@@ -135,12 +136,7 @@ class SQLiteFeatureDb:
         self.path = path
         self._lock = threading.Lock()
         try:
-            if str(path) != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA busy_timeout = 5000")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
+            conn = connect(path, synchronous.upper())  # (as the games' storage opens it)
         except (OSError, sqlite3.Error) as exc:
             raise StorageError(f"cannot open the database {path}: {exc}") from None
         self._conn = conn
@@ -149,15 +145,8 @@ class SQLiteFeatureDb:
         with self._lock:
             conn = self._conn
             try:
-                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                try:
+                with transaction(conn, "BEGIN IMMEDIATE" if write else "BEGIN"):
                     result = work(_SQLiteTx(conn))
-                    conn.execute("COMMIT")
-                except BaseException:
-                    if conn.in_transaction:
-                        with suppress(sqlite3.Error):
-                            conn.execute("ROLLBACK")
-                    raise
             except sqlite3.OperationalError as exc:
                 raise StorageUnavailableError(f"{self.path}: {exc}") from exc
             return result

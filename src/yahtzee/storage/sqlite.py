@@ -224,6 +224,51 @@ def _run(conn: sqlite3.Connection, steps: sql.Steps[T]) -> T:
         return stop.value  # type: ignore[no-any-return]
 
 
+def connect(path: Path | str, synchronous: str) -> sqlite3.Connection:
+    """A connection to the database file ``path`` as every part of the program opens one
+    (the games' storage, the features' tables): WAL, ``synchronous`` (FULL: F6), a busy
+    timeout, foreign keys; transactions are ours (``isolation_level=None``)."""
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    # isolation_level=None: we issue BEGIN IMMEDIATE / COMMIT ourselves.
+    conn = sqlite3.connect(
+        str(path), isolation_level=None, check_same_thread=False, cached_statements=64
+    )
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if mode != "wal" and str(path) != ":memory:":
+            raise StorageError(f"could not switch {path} to WAL mode (got {mode})")
+        # FULL (F6): the WAL is synced at every commit, so an acknowledged action
+        # survives a power loss or kernel crash too, not only the death of the process.
+        conn.execute(f"PRAGMA synchronous = {synchronous}")
+        # Checkpoint (copy the WAL back into the database, with its two fsyncs) every
+        # WAL_AUTOCHECKPOINT pages rather than SQLite's 1000: each checkpoint then
+        # costs about the same (a hot page is written back once however often it
+        # changed), so a write costs ~20% less. Commits are as durable either way.
+        conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}")
+        conn.execute("PRAGMA foreign_keys = ON")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection, begin: str = "BEGIN IMMEDIATE") -> Iterator[None]:
+    """``begin`` … ``COMMIT`` on ``conn``; on any exception ``ROLLBACK``, unless SQLite has
+    rolled back already (a full disk does), and the exception goes on."""
+    conn.execute(begin)
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            with suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        raise
+
+
 class SQLiteStorage:
     """A :class:`~yahtzee.storage.base.Storage` in one SQLite file (or ``":memory:"``)."""
 
@@ -245,7 +290,7 @@ class SQLiteStorage:
         self._lock = threading.Lock()
         self.write_health = WriteHealth()
         try:
-            self._conn = self._open(path, synchronous.upper())
+            self._conn = connect(path, synchronous.upper())
         except (OSError, sqlite3.Error) as exc:
             # One line naming the file (``yahtzee serve`` prints it and exits with 2).
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
@@ -270,33 +315,6 @@ class SQLiteStorage:
         self._groups: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, GroupCommit] = (
             weakref.WeakKeyDictionary()
         )
-
-    @staticmethod
-    def _open(path: Path | str, synchronous: str) -> sqlite3.Connection:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN IMMEDIATE / COMMIT ourselves.
-        conn = sqlite3.connect(
-            str(path), isolation_level=None, check_same_thread=False, cached_statements=64
-        )
-        try:
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if mode != "wal" and str(path) != ":memory:":
-                raise StorageError(f"could not switch {path} to WAL mode (got {mode})")
-            # FULL (F6): the WAL is synced at every commit, so an acknowledged action
-            # survives a power loss or kernel crash too, not only the death of the process.
-            conn.execute(f"PRAGMA synchronous = {synchronous}")
-            # Checkpoint (copy the WAL back into the database, with its two fsyncs) every
-            # WAL_AUTOCHECKPOINT pages rather than SQLite's 1000: each checkpoint then
-            # costs about the same (a hot page is written back once however often it
-            # changed), so a write costs ~20% less. Commits are as durable either way.
-            conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}")
-            conn.execute("PRAGMA foreign_keys = ON")
-        except BaseException:
-            conn.close()
-            raise
-        return conn
 
     # -- plumbing: the threads ---------------------------------------------------------
 
@@ -357,16 +375,8 @@ class SQLiteStorage:
         with self._lock:
             conn = self._conn
             try:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
+                with transaction(conn):
                     yield conn
-                    conn.execute("COMMIT")
-                except BaseException:
-                    # SQLite may already have rolled back (a full disk does): only if open.
-                    if conn.in_transaction:
-                        with suppress(sqlite3.Error):
-                            conn.execute("ROLLBACK")
-                    raise
             except sqlite3.Error as exc:
                 if not _is_unavailable(exc):
                     raise

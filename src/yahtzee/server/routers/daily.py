@@ -24,6 +24,7 @@ from yahtzee.server.routers._common import (
 )
 from yahtzee.server.views import GameOut, game_json
 from yahtzee.storage.base import Charge
+from yahtzee.storage.daily import Board, Entry
 
 router = APIRouter(prefix="/api", tags=["daily"])
 
@@ -113,32 +114,17 @@ class NameOut(_Out):
     name: str
 
 
-class EntryOut(_Out):
-    """A board line."""
-
-    name: str
-    score: float
-    skill_loss: float
-    accuracy: float
-    rank: int
-    you: bool
-    days: int | None = None
-
-
-class BoardOut(_Out):
-    """A board: ``entries`` (top ``limit``), ``you`` (even outside them), ``players``."""
-
-    entries: list[EntryOut]
-    you: EntryOut | None
-    players: int
-
-
-class LeaderboardOut(BoardOut):
-    """``GET /api/daily/{date}/leaderboard``."""
+class LeaderboardOut(_Out):
+    """``GET /api/daily/{date}/leaderboard``: a :class:`~yahtzee.storage.daily.Board`
+    (``entries``: the top ``limit``; ``you``: this browser's entry even outside them;
+    ``players``) with the date, the period and the group it is of."""
 
     date: str
     period: Literal["day", "week"]
     group: str | None
+    entries: list[Entry]
+    you: Entry | None
+    players: int
 
 
 class GroupOut(_Out):
@@ -204,8 +190,8 @@ class GroupPageOut(_Out):
     group: GroupOut
     date: str
     members: list[MemberOut]
-    today: BoardOut
-    week: BoardOut
+    today: Board
+    week: Board
     trends: list[TrendOut] | None
     invite_url: str | None = None
     qr_url: str | None = None
@@ -364,11 +350,7 @@ async def join(request: Request) -> JSONResponse:
     409 ``group_full`` (200 members), ``group_closed``; 404 for a dead token."""
     body = parse_body(TokenIn, await request.body())
     player = await _charged(request, GROUP_JOINS, 30, 3600.0)
-    svc = daily(request)
-    group_id = await svc.join(body.token, player, body.name)
-    group = await svc.store.group(group_id, player)
-    assert group is not None
-    return JSONResponse({"group": svc.group_json(group)})
+    return JSONResponse({"group": await daily(request).join(body.token, player, body.name)})
 
 
 @router.get(
@@ -440,12 +422,7 @@ async def leave(request: Request, group_id: GroupId) -> JSONResponse:
     """A member leaves; the creator closes the group instead (409)."""
     parse_body(EmptyIn, await request.body())
     player = await acting_player(request)
-    svc = daily(request)
-    group = await svc.store.group(group_id, player)
-    await svc.leave(group_id, player)
-    assert group is not None
-    after = await svc.store.group(group_id, player)
-    return JSONResponse({"group": svc.group_json(after or group)})
+    return JSONResponse({"group": await daily(request).leave(group_id, player)})
 
 
 @router.post(
@@ -458,11 +435,7 @@ async def close(request: Request, group_id: GroupId) -> JSONResponse:
     """No more joins; the invite link stops. The boards stay for the members."""
     parse_body(EmptyIn, await request.body())
     player = await acting_player(request)
-    svc = daily(request)
-    await svc.close(group_id, player)
-    group = await svc.store.group(group_id, player)
-    assert group is not None
-    return JSONResponse({"group": svc.group_json(group)})
+    return JSONResponse({"group": await daily(request).close(group_id, player)})
 
 
 @router.delete(
@@ -478,8 +451,4 @@ async def remove_member(
 ) -> JSONResponse:
     """The creator removes a member (their entries leave the group's boards)."""
     player = await acting_player(request)
-    svc = daily(request)
-    await svc.remove(group_id, player, member_id)
-    group = await svc.store.group(group_id, player)
-    assert group is not None
-    return JSONResponse({"group": svc.group_json(group)})
+    return JSONResponse({"group": await daily(request).remove(group_id, player, member_id)})

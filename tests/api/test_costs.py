@@ -331,3 +331,80 @@ def test_a_busy_pool_is_503_with_the_error_shape(
     r = client.get("/api/advice?dice=13356")
     assert (r.status_code, error_code(r)) == (503, "busy")
     assert r.headers["retry-after"] == "1"
+
+
+# -- the routes that came after the budget: 练习, the daily challenge, groups -------------
+
+
+def _flood(client: TestClient, method: str, path: str, **kw: Any) -> list[int]:
+    """Send ``method path`` until the first 429 (at most 30 times): every status."""
+    statuses = []
+    for _ in range(30):
+        r = client.request(method, path, **kw)
+        statuses.append(r.status_code)
+        if r.status_code == 429:
+            assert_rate_limited(r, 1)
+            break
+    return statuses
+
+
+def test_a_flood_of_the_trainer_and_the_boards_is_429_after_the_budget(
+    budgeted: Callable[..., TestClient], clock: Clock
+) -> None:
+    """练习 (next puzzle 2 units, answer 1, progress 2) and the daily and group boards
+    (today's status 1, a board 2, a group's page 4, its QR code 2): each flood passes the
+    budget's 20 units, then 429 with Retry-After, nothing done; a second later it is back."""
+    api = Api(budgeted())
+    client = api.client
+    _play_to_end(api, api.new())  # (the trainer imports its mistakes on the next puzzle)
+    assert _flood(client, "GET", "/api/puzzles/next") == [200] * 10 + [429]
+    clock.now += 1.0
+    assert _flood(client, "GET", "/api/puzzles/progress") == [200] * 10 + [429]
+    clock.now += 1.0
+    # An answer is charged before it is looked at: 404 for a puzzle not served, still 1.
+    assert _flood(client, "POST", "/api/puzzles/nope/answer", json={"keep": "stop"}) == (
+        [404] * 20 + [429]
+    )
+    clock.now += 1.0
+    day = client.get("/api/daily").json()["date"]
+    assert _flood(client, "GET", "/api/daily") == [200] * 19 + [429]
+    clock.now += 1.0
+    assert _flood(client, "GET", f"/api/daily/{day}/leaderboard") == [200] * 10 + [429]
+    clock.now += 1.0
+    created = client.post("/api/groups", json={"name": "三年二班", "your_name": "王老师"})
+    assert created.status_code == 201, created.text
+    group = created.json()["group"]["id"]
+    clock.now += 1.0
+    assert _flood(client, "GET", f"/api/groups/{group}") == [200] * 5 + [429]
+    clock.now += 1.0
+    qr = _flood(client, "GET", f"/api/groups/{group}/qr.svg")
+    assert qr == [200] * 10 + [429]
+    clock.now += 1.0
+    r = client.get(f"/api/groups/{group}/qr.svg")
+    assert (r.status_code, r.headers["content-type"]) == (200, "image/svg+xml")
+    assert r.content.startswith(b"<?xml")
+    # The game actions keep their own limit: the player plays on meanwhile.
+    assert api.roll(api.new(replace=True))["rolls_left"] == 2
+
+
+def test_every_job_runs_in_a_worker_process(make_client: Callable[..., TestClient]) -> None:
+    """The costly routes' jobs cross to the CPU pool's worker process and back (their
+    arguments and results pickle): a meter, a review, the stats, advice, the trainer's
+    next puzzle and grade, a group's QR code."""
+    client = make_client(cpu_processes=True)
+    api = Api(client)
+    finished = _play_to_end(api, api.new())
+    assert client.get(f"/api/games/{finished['id']}/review").status_code == 200
+    assert client.get("/api/stats").json()["solo"]["games"] == 1
+    assert client.get("/api/advice?dice=13356").status_code == 200
+    puzzle = client.get("/api/puzzles/next").json()["puzzle"]
+    assert puzzle["source"] == "mine"
+    body = {"keep": "stop"} if puzzle["rolls_left"] else {"category": "chance"}
+    graded = client.post(f"/api/puzzles/{puzzle['id']}/answer", json=body)
+    assert graded.status_code in (200, 409), graded.text  # (409: not an option there)
+    game = api.roll(api.new())
+    assert client.get(f"/api/games/{game['id']}/meter").status_code == 200
+    group = client.post("/api/groups", json={"name": "小组", "your_name": "我"}).json()
+    assert client.get(f"/api/groups/{group['group']['id']}/qr.svg").status_code == 200
+    pool: CpuPool = client.app.state.cpu  # type: ignore[attr-defined]
+    assert pool.processes

@@ -189,10 +189,13 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         raise
     # D1: the day's dice come from the server's secret, which every process shares.
     service = GameService(storage, _dice(wiring), _players(wiring), daily_secret=secret)
+    # Meters, reviews, stats, advice and practice grading run here, never on the event
+    # loop nor in the threads of the writes (issue 22).
+    cpu = CpuPool(settings.cpu_workers, settings.cpu_queue, processes=wiring.cpu_processes)
     # The tables of invites, the daily challenge and groups, on a connection of their own.
     features = open_feature_db(settings.db, synchronous=wiring.synchronous)
     invites = InviteTokens(features)
-    daily_service = DailyService(DailyStore(features, secret), service, wiring.clock)
+    daily_service = DailyService(DailyStore(features, secret), service, wiring.clock, cpu)
     practice_rng = random.Random(f"{wiring.dice_seed}:practice") if wiring.dice_seed else None
     # 练习 (L6-L8): its own tables in the same database, on a connection of their own.
     practice_store = open_practice(settings.db)
@@ -211,8 +214,6 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         PgListener(str(settings.db), room_service.hub) if is_postgres_url(settings.db) else None
     )
     players = PlayerIds(signer, guard.new_player)
-    # Meters, reviews, stats and advice run here, never in the threads of the writes.
-    cpu = CpuPool(settings.cpu_workers, settings.cpu_queue, processes=wiring.cpu_processes)
     registration = ProcessRegistration(
         storage,
         guard,

@@ -39,8 +39,6 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TypeVar
 
-from yahtzee.server.errors import ApiError
-
 log = logging.getLogger("yahtzee.server")
 
 T = TypeVar("T")
@@ -51,11 +49,15 @@ MAX_WAITING = 64
 WORKER_NICE = 10
 
 
-class BusyError(ApiError):
-    """503 ``busy``: the CPU pool's queue is full; nothing was done."""
+class BusyError(Exception):
+    """The CPU pool's queue is full (or its worker died): nothing was done. The API answers
+    503 ``busy`` with ``Retry-After: 1`` (:func:`yahtzee.server.errors.to_api_error`).
+
+    This module imports no web stack: the modules whose functions run in the workers
+    import it, and a worker should load only what its jobs need."""
 
     def __init__(self) -> None:
-        super().__init__(503, "busy", "服务器正忙，请稍后再试。", headers={"retry-after": "1"})
+        super().__init__("the CPU pool is busy")
 
 
 class CpuPool:

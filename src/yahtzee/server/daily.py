@@ -21,12 +21,15 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import secrets
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
+
+import segno
 
 from yahtzee.daily_dice import DailyStream, day_of
 from yahtzee.errors import (
@@ -42,6 +45,7 @@ from yahtzee.game import Game, Mode, Status
 from yahtzee.names import parse_name
 from yahtzee.players import HINT_DIFFICULTY
 from yahtzee.review import mark_of, review_events
+from yahtzee.server.cpu import CpuPool
 from yahtzee.server.game_view import GameView
 from yahtzee.server.service import GameService
 from yahtzee.storage.base import Charge, ClaimRefusedError
@@ -87,6 +91,15 @@ def share_text(day: date, score: int, accuracy: float, marks: str) -> str:
     )
 
 
+def invite_qr_svg(url: str) -> bytes:
+    """An invite link as a QR code: a standalone SVG document (with its namespace), which
+    an ``<img>`` shows and in which no script runs (a job of the CPU pool)."""
+    qr = segno.make(url, error="m")
+    out = io.BytesIO()
+    qr.save(out, kind="svg", scale=5, border=2, dark="#000", light="#fff", title="小组邀请二维码")
+    return out.getvalue()
+
+
 def expert_game(stream: DailyStream, service: GameService) -> Game:
     """The expert's own game on the day's stream (each turn from its round's faces)."""
     player = service.player(HINT_DIFFICULTY.value)
@@ -99,10 +112,15 @@ def expert_game(stream: DailyStream, service: GameService) -> Game:
 class DailyService:
     """Every daily-challenge and group operation of the API."""
 
-    def __init__(self, store: DailyStore, games: GameService, clock: Any) -> None:
+    def __init__(
+        self, store: DailyStore, games: GameService, clock: Any, cpu: CpuPool | None = None
+    ) -> None:
         self.store = store
         self.games = games
         self._clock = clock
+        # The results' reviews run in the server's CPU pool (issue 22), as the player's
+        # jobs; without one (tests of the service alone) in a thread.
+        self._cpu = cpu
         self._references: dict[date, int] = {}
         self._reference_lock = asyncio.Lock()
         self._pending: set[asyncio.Task[None]] = set()
@@ -211,7 +229,11 @@ class DailyService:
         if stored is None or stored.status is not Status.FINISHED:
             return
         events = await self.games.storage.events(game_id)
-        score, loss, accuracy, luck, marks = await asyncio.to_thread(result_of, events)
+        if self._cpu is not None:
+            computed = await self._cpu.run(stored.player_id, result_of, events)
+        else:
+            computed = await asyncio.to_thread(result_of, events)
+        score, loss, accuracy, luck, marks = computed
         finished = stored.finished_at or stored.updated_at
         await self.store.record_result(
             game_id, Result(score, loss, accuracy, luck, marks, finished)

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yahtzee import errors as domain
+from yahtzee.server.cpu import BusyError
 from yahtzee.storage import StorageUnavailableError
 
 log = logging.getLogger("yahtzee.server")
@@ -244,6 +245,8 @@ def to_api_error(exc: Exception) -> ApiError:
         return ApiError(409, "stale_version", "这一步已经过期，请刷新后再试。")
     if isinstance(exc, domain.GameNotFoundError):
         return ApiError(404, "not_found", "找不到这局游戏。")
+    if isinstance(exc, BusyError):  # (the CPU pool's queue is full: no bug, nothing done)
+        return ApiError(503, "busy", "服务器正忙，请稍后再试。", headers={"retry-after": "1"})
     if isinstance(exc, StorageUnavailableError):
         return ApiError(
             503,

@@ -9,8 +9,10 @@ The order of puzzles (L7, L8):
 
 Before choosing, the mistakes of the player's newly finished games become cards (at most
 :data:`IMPORTS_PER_REQUEST` games a request, so one request's cost stays bounded: the
-rest follow on the next ones). Every computation (reviews, grading, explanations) and
-every call of the practice tables runs in a worker thread, never on the event loop.
+rest follow on the next ones). Every computation (reviews, grading, explanations) runs in
+the server's CPU pool (:class:`~yahtzee.server.cpu.CpuPool`: a worker process, as the
+requester's job, issue 22) through the module-level functions below, and every call of the
+practice tables in a worker thread: neither on the event loop.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 from yahtzee.errors import GameNotFoundError, IllegalMoveError, NotReviewableError
 from yahtzee.game import Status
 from yahtzee.review import MARK_ZH, MARKS, Choice, review_events
+from yahtzee.server.cpu import CpuJobs
 from yahtzee.solver import ValueTable, load_table
 from yahtzee.storage import Storage
 from yahtzee.storage.practice import NewCard, PracticeStore, Serving
@@ -42,6 +45,9 @@ from yahtzee.training.puzzle import Answer, PuzzlePosition, grade
 from yahtzee.training.themes import THEMES, themes_of
 
 IMPORTS_PER_REQUEST = 3
+IMPORT_WINDOW = 200
+"""Only the player's most recent finished games are looked at for import (a bound on the
+rows one request reads, as the stats have)."""
 SAMPLE = 40
 """Bank puzzles whose ratings are read per request; the nearest to the player's wins."""
 NOT_AGAIN = 30
@@ -62,6 +68,59 @@ def option_json(choice: Choice, best: Choice) -> dict[str, Any]:
     out = choice.to_json()
     out["loss"] = round(max(0.0, best.value - choice.value), 4)
     return out
+
+
+def _card(game_id: str, i: int, position: PuzzlePosition, d: Any) -> NewCard:
+    return NewCard(
+        puzzle_key=mine_key(game_id, i),
+        position=str(position),
+        themes=themes_of(position, d.best, d.chosen),
+        game_id=game_id,
+        decision=i,
+        chosen=answer_text(Answer.of(d.chosen)),
+        loss=d.loss,
+    )
+
+
+# -- the CPU jobs (run in the CPU pool's worker processes: plain data in and out) ------------
+
+
+def cards_of_game(game_id: str, events: Sequence[Any]) -> list[NewCard]:
+    """The player's mistakes in a finished game, as cards (``events``: its stored log)."""
+    decisions = review_events(events).human.decisions
+    return [
+        _card(game_id, i, decision_position(decisions, i), d)
+        for i, d in enumerate(decisions)
+        if d.loss >= MIN_LOSS
+    ]
+
+
+def card_of_decision(game_id: str, events: Sequence[Any], decision: int) -> NewCard:
+    """Decision ``decision`` of a finished game as a card (「练习这一步」)."""
+    decisions = review_events(events).human.decisions
+    if not 0 <= decision < len(decisions):
+        raise IllegalMoveError(
+            f"game {game_id} has decisions 0..{len(decisions) - 1}, not {decision}"
+        )
+    return _card(game_id, decision, decision_position(decisions, decision), decisions[decision])
+
+
+def grading(position: str, answer: Answer) -> dict[str, Any]:
+    """The exact grade of ``answer`` in ``position`` (its text form) as the answer's JSON
+    shows it, without the ratings (which the practice tables give)."""
+    table = load_table()
+    graded = grade(PuzzlePosition.parse(position), answer, table)
+    best = graded.best
+    return {
+        "loss": round(graded.loss, 4),
+        "mark": graded.mark,
+        "mark_zh": MARK_ZH[graded.mark],
+        "chosen": option_json(graded.chosen, best),
+        "best": option_json(best, best),
+        "options": [option_json(o, best) for o in graded.options],
+        "explanation": explain(graded, table),
+        "exact_loss": graded.loss,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,59 +177,30 @@ class PracticeService:
 
     # -- the player's own games ---------------------------------------------------------
 
-    async def import_games(self, player_id: str) -> int:
-        """Turn the mistakes of up to :data:`IMPORTS_PER_REQUEST` newly finished games into
-        cards; returns how many games were imported."""
-        finished = await self.games.finished_games(player_id)
+    async def import_games(self, player_id: str, cpu: CpuJobs) -> int:
+        """Turn the mistakes of up to :data:`IMPORTS_PER_REQUEST` newly finished games (of
+        the latest :data:`IMPORT_WINDOW`) into cards; returns how many games were imported."""
+        finished = await self.games.finished_games(player_id, limit=IMPORT_WINDOW)
         if not finished:
             return 0
         done = await asyncio.to_thread(self.store.imported_games, player_id)
         todo = [g.id for g in finished if g.id not in done][:IMPORTS_PER_REQUEST]
         for game_id in todo:
             events = await self.games.events(game_id)
-            await asyncio.to_thread(self._import, player_id, game_id, events)
+            cards = await cpu(cards_of_game, game_id, events)
+            await asyncio.to_thread(self.store.import_game, player_id, game_id, cards, self._now())
         return len(todo)
 
-    def _import(self, player_id: str, game_id: str, events: Sequence[Any]) -> None:
-        # (``events``: the stored log, as Storage.events gives it to review_events)
-        decisions = review_events(events, self.table).human.decisions
-        cards = [
-            self._card(game_id, i, decision_position(decisions, i), decisions[i])
-            for i, d in enumerate(decisions)
-            if d.loss >= MIN_LOSS
-        ]
-        self.store.import_game(player_id, game_id, cards, self._now())
-
-    @staticmethod
-    def _card(game_id: str, i: int, position: PuzzlePosition, d: Any) -> NewCard:
-        return NewCard(
-            puzzle_key=mine_key(game_id, i),
-            position=str(position),
-            themes=themes_of(position, d.best, d.chosen),
-            game_id=game_id,
-            decision=i,
-            chosen=answer_text(Answer.of(d.chosen)),
-            loss=d.loss,
-        )
-
-    async def _from_game(self, player_id: str, game_id: str, decision: int) -> NewCard:
+    async def _from_game(
+        self, player_id: str, game_id: str, decision: int, cpu: CpuJobs
+    ) -> NewCard:
         stored = await self.games.get_game(game_id)
         if stored is None or stored.player_id != player_id:
             raise GameNotFoundError(f"no game {game_id} for this player")
         if stored.status is not Status.FINISHED:
             raise NotReviewableError(f"game {game_id} is not finished")
         events = await self.games.events(game_id)
-
-        def build() -> NewCard:
-            decisions = review_events(events, self.table).human.decisions
-            if not 0 <= decision < len(decisions):
-                raise IllegalMoveError(
-                    f"game {game_id} has decisions 0..{len(decisions) - 1}, not {decision}"
-                )
-            d = decisions[decision]
-            return self._card(game_id, decision, decision_position(decisions, decision), d)
-
-        return await asyncio.to_thread(build)
+        return await cpu(card_of_decision, game_id, events, decision)
 
     # -- next ---------------------------------------------------------------------------
 
@@ -178,15 +208,17 @@ class PracticeService:
         self,
         player_id: str,
         *,
+        cpu: CpuJobs,
         theme: str | None = None,
         game_id: str | None = None,
         decision: int | None = None,
     ) -> dict[str, Any]:
-        """The next puzzle (see the module docstring) and the player's rating."""
+        """The next puzzle (see the module docstring) and the player's rating; the reviews
+        it needs run as ``cpu``'s jobs."""
         if game_id is not None:
-            card = await self._from_game(player_id, game_id, decision or 0)
+            card = await self._from_game(player_id, game_id, decision or 0, cpu)
             return await asyncio.to_thread(self._serve_card, player_id, card)
-        await self.import_games(player_id)
+        await self.import_games(player_id, cpu)
         return await asyncio.to_thread(self._next, player_id, theme)
 
     def _serve_card(self, player_id: str, card: NewCard) -> dict[str, Any]:
@@ -250,37 +282,28 @@ class PracticeService:
 
     # -- answer -------------------------------------------------------------------------
 
-    async def answer(self, player_id: str, serving_id: str, body: object) -> dict[str, Any]:
-        """Grade the answer to the player's current puzzle (see docs/api.md)."""
+    async def answer(
+        self, player_id: str, serving_id: str, body: object, cpu: CpuJobs
+    ) -> dict[str, Any]:
+        """Grade the answer to the player's current puzzle (see docs/api.md): the serving
+        is read, the answer graded as ``cpu``'s job, then recorded with the ratings."""
         answer = Answer.from_json(body)
-        return await asyncio.to_thread(self._answer, player_id, serving_id, answer)
-
-    def _answer(self, player_id: str, serving_id: str, answer: Answer) -> dict[str, Any]:
-        serving = self.store.serving(player_id, serving_id)
-        position = PuzzlePosition.parse(serving.position)
-        graded = grade(position, answer, self.table)
-        lines = explain(graded, self.table)
-        answered = self.store.answer(
+        serving = await asyncio.to_thread(self.store.serving, player_id, serving_id)
+        out = await cpu(grading, serving.position, answer)
+        loss = out.pop("exact_loss")
+        answered = await asyncio.to_thread(
+            self.store.answer,
             player_id,
             serving_id,
             answer=answer_text(answer),
-            loss=graded.loss,
-            mark=graded.mark,
+            loss=loss,
+            mark=out["mark"],
             now=self._now(),
         )
-        best = graded.best
-        return {
-            "loss": round(graded.loss, 4),
-            "mark": graded.mark,
-            "mark_zh": MARK_ZH[graded.mark],
-            "chosen": option_json(graded.chosen, best),
-            "best": option_json(best, best),
-            "options": [option_json(o, best) for o in graded.options],
-            "explanation": lines,
-            "rating": round(answered.player_after.rating),
-            "rating_change": round(answered.player_after.rating - answered.player_before.rating),
-            "puzzle_rating": round(answered.puzzle_after.rating),
-        }
+        out["rating"] = round(answered.player_after.rating)
+        out["rating_change"] = round(answered.player_after.rating - answered.player_before.rating)
+        out["puzzle_rating"] = round(answered.puzzle_after.rating)
+        return out
 
     # -- progress -----------------------------------------------------------------------
 

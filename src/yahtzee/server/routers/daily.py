@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import io
 from datetime import date
 from typing import Annotated, Any, Literal
 
-import segno
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from yahtzee.errors import GroupNotFoundError
-from yahtzee.server.daily import DailyService
+from yahtzee.server.daily import DailyService, invite_qr_svg
 from yahtzee.server.jsonbody import StrictBody, parse_body
 from yahtzee.server.routers._common import (
+    Cpu,
     acting_player,
+    cost,
     errors,
     guard,
     player_id,
@@ -29,6 +29,12 @@ from yahtzee.storage.daily import Board, Entry
 router = APIRouter(prefix="/api", tags=["daily"])
 
 MAX_LIMIT = 200
+# The work budget's units of the costly reads (issue 22; docs/api.md lists them): the
+# boards rank every entry of a day or a week, a group's page also each member's trend.
+STATUS_COST = 1
+BOARD_COST = 2
+GROUP_PAGE_COST = 4
+QR_COST = 2
 GroupId = Annotated[str, Path(pattern=r"^[0-9a-f]{16}$", description="a group's id")]
 
 
@@ -200,7 +206,13 @@ class GroupPageOut(_Out):
 # -- the day's game ----------------------------------------------------------------------------
 
 
-@router.get("/daily", response_model=DailyOut, summary="Today's challenge for this browser")
+@router.get(
+    "/daily",
+    response_model=DailyOut,
+    responses=errors(429, 503),
+    summary="Today's challenge for this browser",
+    dependencies=[cost(STATUS_COST)],
+)
 async def get_daily(request: Request) -> JSONResponse:
     """The date (Asia/Shanghai), this browser's game of the day and its status, and once
     finished the result: score, skill loss, accuracy, luck, the expert's score on the same
@@ -250,6 +262,7 @@ async def set_name(request: Request) -> JSONResponse:
     response_model=LeaderboardOut,
     responses=errors(404, 422, 429),
     summary="A day's (or its week's) board",
+    dependencies=[cost(BOARD_COST)],
 )
 async def leaderboard(
     request: Request,
@@ -358,6 +371,7 @@ async def join(request: Request) -> JSONResponse:
     response_model=GroupPageOut,
     responses=errors(404, 422, 429),
     summary="A group's page",
+    dependencies=[cost(GROUP_PAGE_COST)],
 )
 async def group_page(request: Request, group_id: GroupId) -> JSONResponse:
     """Members, today's and this week's boards of the members and, for the creator, each
@@ -378,20 +392,17 @@ async def group_page(request: Request, group_id: GroupId) -> JSONResponse:
     response_class=Response,
     responses={200: {"content": {"image/svg+xml": {}}}, **errors(403, 404, 429)},
     summary="The invite link as a QR code (SVG)",
+    dependencies=[cost(QR_COST)],
 )
-async def group_qr(request: Request, group_id: GroupId) -> Response:
+async def group_qr(request: Request, group_id: GroupId, cpu: Cpu) -> Response:
     """The creator's invite link as a QR code (segno), for a class to scan."""
     player = await acting_player(request)
     svc = daily(request)
     token = await svc.invite_token(group_id, player)
     if token is None:
         raise GroupNotFoundError(group_id)
-    qr = segno.make(_invite_url(request, token), error="m")
-    out = io.BytesIO()
-    # A standalone SVG document (with its namespace): an <img> shows it, no script runs.
-    qr.save(out, kind="svg", scale=5, border=2, dark="#000", light="#fff", title="小组邀请二维码")
     return Response(
-        out.getvalue(),
+        await cpu(invite_qr_svg, _invite_url(request, token)),
         media_type="image/svg+xml",
         headers={"cache-control": "private, no-store"},
     )

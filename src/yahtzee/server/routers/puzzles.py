@@ -19,10 +19,16 @@ from yahtzee.server.practice_views import (
     PracticeConfigOut,
     ProgressOut,
 )
-from yahtzee.server.routers._common import acting_player, errors, player_id
+from yahtzee.server.routers._common import Cpu, acting_player, cost, errors, player_id
 from yahtzee.training.themes import THEME_HELP, THEMES, parse_theme
 
 router = APIRouter(prefix="/api/puzzles", tags=["practice"])
+
+# The work budget's units of each route (issue 22; docs/api.md lists them): the next
+# puzzle may review up to three of the player's new games, an answer is graded exactly.
+NEXT_COST = 2
+ANSWER_COST = 1
+PROGRESS_COST = 2
 
 Face = Annotated[int, Field(ge=1, le=6)]
 
@@ -63,9 +69,11 @@ def _theme(theme: str | None) -> str | None:
     response_model=NextPuzzleOut,
     responses=errors(404, 409, 422, 429, 503),
     summary="The next puzzle (练习)",
+    dependencies=[cost(NEXT_COST)],
 )
 async def next_puzzle(
     request: Request,
+    cpu: Cpu,
     theme: Annotated[str | None, Query(max_length=40, description="a theme id: 专项练习")] = None,
     game: Annotated[str | None, Query(max_length=80, description="「练习这一步」: a game")] = None,
     decision: Annotated[int | None, Query(ge=0, le=200, description="its decision index")] = None,
@@ -74,7 +82,9 @@ async def next_puzzle(
     ``theme`` when given); with ``game`` and ``decision``, that decision of a finished
     game of the player. Serving a puzzle makes the one served before stale."""
     player = await acting_player(request)
-    out = await practice(request).next(player, theme=_theme(theme), game_id=game, decision=decision)
+    out = await practice(request).next(
+        player, cpu=cpu, theme=_theme(theme), game_id=game, decision=decision
+    )
     return JSONResponse(out)
 
 
@@ -83,10 +93,12 @@ async def next_puzzle(
     response_model=AnswerOut,
     responses=errors(404, 409, 413, 415, 422, 429, 503),
     summary="Answer the puzzle being served",
+    dependencies=[cost(ANSWER_COST)],
 )
 async def answer_puzzle(
     puzzle_id: str,
     request: Request,
+    cpu: Cpu,
     body: Annotated[AnswerIn, Depends(json_body(AnswerIn))],
 ) -> JSONResponse:
     """Grade the answer exactly: its loss, mark, every option best first, the
@@ -94,11 +106,17 @@ async def answer_puzzle(
     404 ``not_found`` for a puzzle that is not the one being served (stale or another
     player's), 409 ``illegal_action`` for an answer that is not an option."""
     player = await acting_player(request)
-    out = await practice(request).answer(player, puzzle_id[:80], body.as_json())
+    out = await practice(request).answer(player, puzzle_id[:80], body.as_json(), cpu)
     return JSONResponse(out)
 
 
-@router.get("/progress", response_model=ProgressOut, summary="Practice progress (统计)")
+@router.get(
+    "/progress",
+    response_model=ProgressOut,
+    responses=errors(429),
+    summary="Practice progress (统计)",
+    dependencies=[cost(PROGRESS_COST)],
+)
 async def progress(request: Request) -> JSONResponse:
     """The puzzle rating over time, the rate of best answers per theme, and how many of
     the player's own mistakes they have since answered right."""

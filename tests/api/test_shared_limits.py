@@ -10,6 +10,9 @@ processes that a client alternates between.
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +24,7 @@ from server_process import RawClient, ServerProcess
 from yahtzee import log
 from yahtzee.errors import GameInProgressError, RateLimitExceededError
 from yahtzee.game import Mode
-from yahtzee.server.limits import RateLimiter
+from yahtzee.server.limits import RateLimiter, is_gone, process_id
 from yahtzee.storage import Storage
 from yahtzee.storage.base import Charge
 
@@ -166,6 +169,40 @@ def test_f5_live_processes_are_counted_and_expire(db: Path | str) -> None:
     _with_store(db, body)
 
 
+def test_f5_processes_known_dead_are_forgotten(db: Path | str) -> None:
+    """A registration forgets the processes it is told are dead, at once (never itself)."""
+
+    async def body(store: Storage) -> None:
+        assert await store.register_process("a", 1000.0, ttl=35.0) == 1
+        assert await store.register_process("b", 1001.0, ttl=35.0) == 2
+        assert sorted(await store.process_ids()) == ["a", "b"]
+        assert await store.register_process("a", 1002.0, ttl=35.0, forget=["b", "a"]) == 1
+        assert await store.process_ids() == ["a"]
+
+    _with_store(db, body)
+
+
+def test_f5_a_registration_says_where_its_process_runs() -> None:
+    """The id of a process on this machine whose PID is gone is a dead process; a live
+    PID, this process, another machine, or an id in no known form are not."""
+    ended = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    dead_pid = int(ended.stdout)
+    mine = process_id()
+    host, namespace, pid, _ = mine.split("|")
+    assert int(pid) == os.getpid()
+    assert is_gone(f"{host}|{namespace}|{dead_pid}|0123")
+    assert not is_gone(mine)
+    assert not is_gone(f"{host}|{namespace}|{os.getppid()}|0123")
+    assert not is_gone(f"{host}-elsewhere|{namespace}|{dead_pid}|0123")
+    assert not is_gone(f"{host}|pid:[1]|{dead_pid}|0123")
+    assert not is_gone("9f86d081884c7d65")  # (an id of an older server)
+
+
 def test_f5_the_action_share_of_a_process() -> None:
     """With n live processes each keeps rate / n a second (a burst of at least one)."""
     now = [1000.0]
@@ -291,3 +328,36 @@ def test_f5_limits_hold_across_two_server_processes(limited_servers: list[Server
         assert served <= 4 + int(4 * elapsed), (statuses, elapsed)
 
     asyncio.run(main())
+
+
+def test_f5_a_server_killed_and_restarted_keeps_the_whole_action_limit(
+    db: Path | str, tmp_path: Path
+) -> None:
+    """The crash test's restart: the killed process was still registered, so for up to
+    35 s the new one kept half of every player's action limit (10 of 20 at once), as if
+    two processes shared it. Now the new process's first registration sees that the old
+    one's PID is gone on this machine and forgets it: the whole 20 at once."""
+    args = ["--secret-file", str(tmp_path / "cookie.secret")]
+    first = ServerProcess(db, log=tmp_path / "first.log", args=args).start()
+    first.kill()
+    second = ServerProcess(db, log=tmp_path / "second.log", args=args).start()
+
+    async def burst() -> list[int]:
+        client = RawClient("127.0.0.1", second.port, local_addr="127.0.4.9")
+        try:
+            game = await client.request("POST", "/api/games", {"mode": "solo"})
+            statuses = []
+            for _ in range(20):  # hints before the first roll: 409, each an action
+                status, _ = await client.raw(
+                    "POST", f"/api/games/{game['id']}/hint", {"version": game["version"]}
+                )
+                statuses.append(status)
+            return statuses
+        finally:
+            await client.close()
+
+    try:
+        statuses = asyncio.run(burst())
+    finally:
+        second.stop()
+    assert statuses == [409] * 20, statuses

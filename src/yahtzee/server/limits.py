@@ -30,8 +30,12 @@ then one every 2 s), per player and per client address:
   gets ``rate / n`` (10 a second of the default 20 with two processes, still several
   times what a person clicks). A new process knows the count at once; the others learn
   it at their next heartbeat (until then a player could get one more share). A process
-  that died stays counted until its registration expires: the limit is then stricter,
-  never looser.
+  that died is forgotten by the next registration on its machine, a restarted server's
+  first one included: its id says where it ran (the host, the PID namespace and its PID,
+  :func:`process_id`), and a PID that no longer exists there is a dead process. (Before,
+  a server killed and restarted counted twice for up to :data:`PROCESS_TTL`, halving
+  every player's share after the restart.) One that died on another machine stays
+  counted until its registration expires: the limit is then stricter, never looser.
 
 Over a limit: 429 ``rate_limited`` with ``Retry-After`` (whole seconds).
 
@@ -52,7 +56,9 @@ import asyncio
 import contextlib
 import logging
 import math
+import os
 import secrets
+import socket
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -211,6 +217,45 @@ class Guard:
                 log.debug("new player id not counted (storage unavailable): %s", exc)
 
 
+def _pid_namespace() -> str:
+    """This process's PID namespace (Linux: the inode of ``/proc/self/ns/pid``): PIDs are
+    only comparable inside one. Empty where unknown (then no PID is ever judged)."""
+    try:
+        return os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return ""
+
+
+def process_id() -> str:
+    """A new server process's registration id, ``host|PID namespace|PID|random``: another
+    process on the same machine can tell from it whether this one still lives
+    (:func:`is_gone`)."""
+    return f"{socket.gethostname()}|{_pid_namespace()}|{os.getpid()}|{secrets.token_hex(8)}"
+
+
+def is_gone(registered: str) -> bool:
+    """Whether the process registered as ``registered`` is known dead: it ran on this
+    machine, in this PID namespace, and its PID no longer exists. Anything else (another
+    machine, an id of an older server, a PID taken by some other process since) is not
+    known dead, so it is counted until it expires: stricter, never looser."""
+    host, _, rest = registered.partition("|")
+    namespace, _, rest = rest.partition("|")
+    pid_text, _, _ = rest.partition("|")
+    here = _pid_namespace()
+    if host != socket.gethostname() or not here or namespace != here or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)  # (signal 0 only asks whether it exists)
+    except ProcessLookupError:
+        return True
+    except OSError:  # it exists (another user's, say)
+        return False
+    return False
+
+
 class ProcessRegistration:
     """This process's entry in the database's list of live server processes, from which
     the action limiter takes its share (1 / live processes; see the module docstring).
@@ -231,7 +276,7 @@ class ProcessRegistration:
     ) -> None:
         self.storage = storage
         self.guard = guard
-        self.process_id = secrets.token_hex(8)
+        self.process_id = process_id()
         self._clock = clock
         self.every = every
         self.ttl = ttl
@@ -241,8 +286,12 @@ class ProcessRegistration:
         """Register now and share the action limit; returns the live processes' count.
         A storage fault is logged (the share stays as it was)."""
         try:
+            # The dead processes of this machine go now, not when they expire.
+            gone = [p for p in await self.storage.process_ids() if is_gone(p)]
+            if gone:
+                log.info("forgetting %d server process(es) that died: %s", len(gone), gone)
             processes = await self.storage.register_process(
-                self.process_id, self._clock(), self.ttl
+                self.process_id, self._clock(), self.ttl, gone
             )
             self.guard.share(processes)
             if self._beats % PRUNE_EVERY == 0:

@@ -409,9 +409,16 @@ class Storage(Protocol):
         many rows went."""
         ...
 
-    async def register_process(self, process_id: str, now: float, ttl: float) -> int:
+    async def register_process(
+        self, process_id: str, now: float, ttl: float, forget: Sequence[str] = ()
+    ) -> int:
         """Record that server process ``process_id`` is alive at ``now`` and return how
-        many processes are (those seen in the last ``ttl`` seconds, this one included)."""
+        many processes are (those seen in the last ``ttl`` seconds, this one included,
+        less those of ``forget``, which are known to be dead and deleted)."""
+        ...
+
+    async def process_ids(self) -> list[str]:
+        """The ids of the server processes registered (alive, or not yet expired)."""
         ...
 
     async def unregister_process(self, process_id: str) -> None:

@@ -559,10 +559,22 @@ class PostgresStorage:
             )
             return cur.rowcount
 
-    async def register_process(self, process_id: str, now: float, ttl: float) -> int:
+    async def register_process(
+        self, process_id: str, now: float, ttl: float, forget: Sequence[str] = ()
+    ) -> int:
         """See :meth:`Storage.register_process`: one transaction."""
         async with self._connection() as conn, conn.transaction():
-            return await _run(conn, sql.register_process(_SQL, process_id, now, ttl))
+            return await _run(conn, sql.register_process(_SQL, process_id, now, ttl, forget))
+
+    async def process_ids(self) -> list[str]:
+        """See :meth:`Storage.process_ids`."""
+
+        async def query(conn: psycopg.AsyncConnection[Any]) -> list[str]:
+            cur = await conn.execute(_SQL.process_ids)
+            return [str(row[0]) for row in await cur.fetchall()]
+
+        result: list[str] = await self._read(query)
+        return result
 
     async def unregister_process(self, process_id: str) -> None:
         """See :meth:`Storage.unregister_process`."""

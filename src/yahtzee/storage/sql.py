@@ -188,6 +188,7 @@ _SHARED = {
     "ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at",
     "expire_processes": "DELETE FROM server_processes WHERE seen_at < :oldest",
     "count_processes": "SELECT COUNT(*) FROM server_processes",
+    "process_ids": "SELECT id FROM server_processes",
     "unregister": "DELETE FROM server_processes WHERE id = :id",
     # Games never rolled (no roll event) and unchanged since :before: the abandoned ones
     # and, from schema level 4, the unfinished ones too (issue 22.6). The delete triggers
@@ -352,10 +353,14 @@ def refusal(sql: Dialect, game_id: str) -> Steps[Exception]:
     return StaleVersionError(game_id)
 
 
-def register_process(sql: Dialect, process_id: str, now: float, ttl: float) -> Steps[int]:
-    """Record ``process_id`` alive at ``now``, forget those older than ``ttl``; returns how
-    many are alive (this one included)."""
+def register_process(
+    sql: Dialect, process_id: str, now: float, ttl: float, forget: Sequence[str] = ()
+) -> Steps[int]:
+    """Record ``process_id`` alive at ``now``, forget those older than ``ttl`` and those of
+    ``forget`` (known dead); returns how many are alive (this one included)."""
     yield Step(sql.register, {"id": process_id, "now": now})
     yield Step(sql.expire_processes, {"oldest": now - ttl})
+    if forget:
+        yield Many(sql.unregister, [{"id": gone} for gone in forget if gone != process_id])
     row = yield Step(sql.count_processes, {})
     return int(row[0]) if row is not None else 1

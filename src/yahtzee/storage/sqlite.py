@@ -548,13 +548,19 @@ class SQLiteStorage:
                 (now, limit),
             ).rowcount
 
-    async def register_process(self, process_id: str, now: float, ttl: float) -> int:
+    async def register_process(
+        self, process_id: str, now: float, ttl: float, forget: Sequence[str] = ()
+    ) -> int:
         """See :meth:`Storage.register_process`."""
-        return await self._write(self._register, process_id, now, ttl)
+        return await self._write(self._register, process_id, now, ttl, forget)
 
-    def _register(self, process_id: str, now: float, ttl: float) -> int:
+    def _register(self, process_id: str, now: float, ttl: float, forget: Sequence[str]) -> int:
         with self._transaction() as conn:
-            return _run(conn, sql.register_process(_SQL, process_id, now, ttl))
+            return _run(conn, sql.register_process(_SQL, process_id, now, ttl, forget))
+
+    async def process_ids(self) -> list[str]:
+        """See :meth:`Storage.process_ids`."""
+        return await self._read(_process_ids)
 
     async def unregister_process(self, process_id: str) -> None:
         """See :meth:`Storage.unregister_process`."""
@@ -649,6 +655,10 @@ def _records(conn: sqlite3.Connection, player_id: str, recent: int) -> Records:
         games_played=played,
         recent=tuple(sql.recent_of(row) for row in rows),
     )
+
+
+def _process_ids(conn: sqlite3.Connection) -> list[str]:
+    return [str(row[0]) for row in conn.execute(_SQL.process_ids)]
 
 
 def _finished_games(

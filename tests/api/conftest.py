@@ -38,7 +38,14 @@ def make_client(db: Path | str) -> Iterator[Callable[..., TestClient]]:
     parts = {f.name for f in dataclasses.fields(Wiring)}
 
     def make(**overrides: Any) -> TestClient:
-        defaults: dict[str, Any] = {"db": db, "dice_seed": 1234, "limits": NO_LIMITS}
+        # The CPU jobs in threads (no worker process to start for each app); the tests of
+        # the pool's processes ask for them (test_costs.py), as do the real servers'.
+        defaults: dict[str, Any] = {
+            "db": db,
+            "dice_seed": 1234,
+            "limits": NO_LIMITS,
+            "cpu_processes": False,
+        }
         if is_postgres_url(db):
             defaults["secret"] = TEST_SECRET  # PostgreSQL: the secret comes from configuration
         given = {**defaults, **overrides}

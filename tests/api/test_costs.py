@@ -163,7 +163,8 @@ def test_the_pool_s_workers_are_processes_of_their_own_at_a_lower_priority() -> 
     assert nice == os.nice(0) + WORKER_NICE
 
 
-def test_a_dead_worker_is_replaced(client: TestClient) -> None:
+def test_a_dead_worker_is_replaced(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(cpu_processes=True)
     pool: CpuPool = client.app.state.cpu  # type: ignore[attr-defined]
     game = Api(client).new()
     meter = f"/api/games/{game['id']}/meter"

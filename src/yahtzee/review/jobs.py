@@ -116,6 +116,14 @@ def meter(
     return live_meter(state, difficulty, None, models)
 
 
+def warm_up() -> None:
+    """Load what the jobs need (the solver table) before the first one is asked for: the
+    server's start-up runs this in each new worker, as it loads its own players."""
+    from yahtzee.solver import load_table
+
+    load_table()
+
+
 def advice(card: Scorecard, dice: Dice | None, rolls_left: int) -> Any:
     """The expert's ranking of a position (``GET /api/advice``), as ``yahtzee advise
     --json`` prints it."""

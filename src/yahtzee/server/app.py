@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from yahtzee import __version__
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
+from yahtzee.review import jobs
 from yahtzee.server.assets import StaticAssets
 from yahtzee.server.config import with_config
 from yahtzee.server.cpu import CpuPool
@@ -224,6 +225,9 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # The CPU worker starts (and loads the solver table) while this process loads its
+        # own; serving waits for both.
+        warming = asyncio.ensure_future(cpu.warm_up(jobs.warm_up))
         await storage.open()
         await invites.open()
         await daily_service.store.open()
@@ -247,6 +251,10 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         except StorageError as exc:  # a read-only disk must not keep the games from being read
             log.warning("pruning unplayed games failed: %s", exc)
         pruner = asyncio.create_task(prune_now_and_daily(storage, days, first=False))
+        try:
+            await warming
+        except Exception as exc:  # (the jobs start a worker again when first asked)
+            log.warning("starting the CPU worker failed: %s", exc)
         # F5: the share of the action limit needs the count of live processes first.
         await registration.beat()
         heartbeat = asyncio.create_task(registration.run())

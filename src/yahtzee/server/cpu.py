@@ -136,6 +136,13 @@ class CpuPool:
         finally:
             self._pending -= 1
 
+    async def warm_up(self, fn: Callable[[], object]) -> None:
+        """Start the worker processes now and run ``fn`` in one (loading what the jobs
+        need), so that the first costly request does not wait for a process to start
+        (seconds on a loaded machine). Threads need no warming."""
+        if self.processes:
+            await self.run("(warm-up)", fn)
+
     def jobs_of(self, key: str) -> CpuJobs:
         """This pool, running ``key``'s jobs (a request's :data:`~yahtzee.server.routers.
         _common.Cpu`)."""

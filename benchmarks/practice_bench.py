@@ -52,8 +52,9 @@ def _ms(xs: list[float]) -> dict[str, float]:
 
 def bench(puzzles: int, db: Path | str) -> dict[str, Any]:
     """Serve and answer ``puzzles`` puzzles; the timings."""
-    # Machine speed, far beyond a child's clicks: the rate limits (F5) are off here.
-    off = Limits(0, 0, 0, new_games_per_minute_per_address=0)
+    # Machine speed, far beyond a child's clicks: the rate limits (F5) and the work budget
+    # (issue 22) are off here.
+    off = Limits(0, 0, 0, new_games_per_minute_per_address=0, work_per_second=0)
     settings: dict[str, Any] = {"db": db, "limits": off}
     if isinstance(db, str):
         settings["secret"] = "bench-secret-" + "0123456789abcdef" * 2

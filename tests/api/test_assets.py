@@ -113,7 +113,7 @@ def test_p6_first_load_is_at_most_40_kb_sent(client: TestClient) -> None:
 
 
 def test_p6_comments_are_left_out_line_numbers_kept() -> None:
-    from yahtzee.server.assets import without_comments
+    from yahtzee.server.assets import compacted
 
     js = (
         "// a file comment\n"
@@ -123,7 +123,7 @@ def test_p6_comments_are_left_out_line_numbers_kept() -> None:
         "/* one line */\n"
         "export const a = `//${url}`;\n"
     )
-    out = without_comments("/js/m.js", js.encode()).decode()
+    out = compacted("/js/m.js", js.encode()).decode()
     assert out.split("\n") == [
         "",
         "",
@@ -135,24 +135,24 @@ def test_p6_comments_are_left_out_line_numbers_kept() -> None:
     ]
     # Indentation goes, but not inside a template literal over lines (it is the string's).
     js = "function f() {\n  return `a\n  // b\n    c`;\n  }\n"
-    out = without_comments("/js/m.js", js.encode()).decode()
+    out = compacted("/js/m.js", js.encode()).decode()
     assert out == "function f() {\nreturn `a\n  // b\n    c`;\n}\n"
     css = (
         '/* head\n   more */\n.a { content: "/* not a comment */"; }\n'
         "  .b {\n    color: red;\n  }\n"
     )
-    assert without_comments("/css/a.css", css.encode()).decode() == (
+    assert compacted("/css/a.css", css.encode()).decode() == (
         '\n\n.a { content: "/* not a comment */"; }\n.b {\ncolor: red;\n}\n'
     )
     html = "<p>a</p>\n<!-- note\n  two -->\n  <p>b</p><!-- x -->\n"
-    assert without_comments("/index.html", html.encode()).decode() == "<p>a</p>\n\n\n<p>b</p>\n"
+    assert compacted("/index.html", html.encode()).decode() == "<p>a</p>\n\n\n<p>b</p>\n"
     manifest = b'{\n  "name": "\xe5\xbf\xab",\n  "icons": [ 1, 2 ]\n}\n'
     compact = '{"name":"快","icons":[1,2]}'.encode()
-    assert without_comments("/manifest.webmanifest", manifest) == compact
+    assert compacted("/manifest.webmanifest", manifest) == compact
     pre = "<pre>\n  kept\n</pre>\n"
-    assert without_comments("/rules.html", pre.encode()).decode() == pre
+    assert compacted("/rules.html", pre.encode()).decode() == pre
     svg = b"<svg><!-- kept --></svg>"
-    assert without_comments("/favicon.svg", svg) == svg
+    assert compacted("/favicon.svg", svg) == svg
 
 
 # -- Accept-Encoding, parsed leniently (issue 22 item 1) -------------------------------------

@@ -73,7 +73,7 @@ _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _BACKTICK = re.compile(r"(?<!\\)`")
 
 
-def without_comments(name: str, body: bytes) -> bytes:
+def compacted(name: str, body: bytes) -> bytes:
     """``body`` without its comments and indentation, line numbers kept (P6: the first load
     is smaller and a browser's error still points at the source line).
 
@@ -185,7 +185,7 @@ class StaticAssets:
         (the app embeds the game's configuration with it)."""
         files = sorted(p for p in directory.rglob("*") if p.is_file())
         raw = {
-            name: without_comments(name, p.read_bytes())
+            name: compacted(name, p.read_bytes())
             for p in files
             for name in ["/" + p.relative_to(directory).as_posix()]
         }

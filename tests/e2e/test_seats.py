@@ -133,9 +133,13 @@ def play_turn(page: Page) -> str:
 
 
 def go(page: Page) -> None:
-    """Tap the handover screen's button (the state is printed if it cannot be tapped)."""
+    """Tap the handover screen's button and wait until it is gone: the page draws once per
+    frame, so right after the click the screen is still up, and a caller that looked for it
+    then would tap a button that is being hidden (the state is printed if it cannot be
+    tapped)."""
     try:
         by(page, "handover-go").click(timeout=8_000)
+        expect(by(page, "handover")).to_be_hidden()
     except Exception:
         print(
             "HANDOVER DEBUG",

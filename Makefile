@@ -17,9 +17,10 @@ RUNTIME := $(VENV)/.runtime-stamp
 DEV     := $(VENV)/.dev-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
-# pytest-xdist processes for `make test`: 0 runs the suite in one process (the default:
-# docs/benchmarks.md has the measurements), JOBS=auto one worker per CPU.
-JOBS   ?= 0
+# pytest-xdist processes for `make test`: one worker per CPU by default (the suite waits on
+# browsers, servers and PostgreSQL as much as it computes; docs/benchmarks.md has both
+# figures), JOBS=0 runs it in one process.
+JOBS   ?= auto
 
 .PHONY: run test lint typecheck unit browser services node jstest bench clean
 

@@ -128,7 +128,7 @@ def _stalls(store: SQLiteStorage, game_id: str) -> tuple[float, float]:
 def run(runs: int, legacy_events: int) -> dict[str, Any]:
     """Time the replays; returns the figures (seconds)."""
     events = longest_game()
-    bound = max_events((SeatKind.HUMAN, SeatKind.COMPUTER))
+    bound = max_events((SeatKind.HUMAN, SeatKind.COMPUTER), Mode.VS_COMPUTER)
     assert len(events) == bound - 1  # all but the abandon
     assert replay(events).is_over
     legacy = [events[0], *(RestartTurn() for _ in range(legacy_events))]

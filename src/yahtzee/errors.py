@@ -57,6 +57,16 @@ class NoHintsInDailyError(IllegalMoveError):
     """Asking for a hint in the daily challenge (D3: hints are off there)."""
 
 
+class NothingToUndoError(IllegalMoveError):
+    """撤销 with no box to take back: nothing written yet, a roll since, or this turn's one
+    undo already spent."""
+
+
+class UndoNotAllowedError(IllegalMoveError):
+    """撤销 in a game whose referee stays strict: vs the computer, the tutorial, the daily
+    challenge or a room's game (issue 21)."""
+
+
 class ZeroNeedsConfirmationError(IllegalMoveError):
     """Writing 0 while another allowed box would score, without confirming it (U2)."""
 

@@ -18,8 +18,10 @@ from yahtzee.errors import (
     GameOverError,
     IllegalMoveError,
     NoHintsLeftError,
+    NothingToUndoError,
     NotRolledError,
     RollLimitError,
+    UndoNotAllowedError,
     WrongPlayerError,
 )
 from yahtzee.rules import NUM_DICE, Category, Dice, Scorecard, ScoreOption, score_options
@@ -82,6 +84,11 @@ SEATS_OF: dict[Mode, tuple[SeatKind, ...]] = {
 MIN_TABLE_SEATS = 2
 MAX_SEATS = 6
 
+#: The modes whose last box written may be taken back (撤销, issue 21): solo and 多人同屏.
+#: Not vs (the computer rolls at once), nor the tutorial (its dice are fixed); a day's
+#: challenge and a room's game are refused by the server (their referee stays strict).
+UNDO_MODES = frozenset({Mode.SOLO, Mode.TABLE})
+
 
 def check_seats(mode: Mode, kinds: Sequence[SeatKind]) -> None:
     """Raise unless ``kinds`` are the seats ``mode`` allows: solo and vs their fixed
@@ -119,6 +126,12 @@ class Game:
     the seat to play. ``dice`` is ``None`` before the first roll of a turn; ``rolls_left``
     counts down from 3. ``hints[i]`` is what seat ``i`` has left of its three hints (a
     computer seat has none).
+
+    ``undoable`` is the position just before the last box written while that box may
+    still be taken back (:meth:`undo`): a person's box, from the score until the next
+    roll of anyone, in the :data:`UNDO_MODES`, never once the game is over. ``undone``
+    says the turn being played already took its box back once: its next box is final (so
+    a turn has at most one undo, which bounds the log, F1).
     """
 
     mode: Mode
@@ -128,6 +141,8 @@ class Game:
     dice: Dice | None = None
     rolls_left: int = ROLLS_PER_TURN
     hints: tuple[int, ...] = (HINTS_PER_GAME,)
+    undoable: Game | None = None
+    undone: bool = False
 
     @classmethod
     def new(cls, mode: Mode, seats: Sequence[SeatKind] | None = None) -> Game:
@@ -269,8 +284,17 @@ class Game:
             dice = Dice.of([old[i] if mask[i] else next(new_faces) for i in range(NUM_DICE)])
         # Built field by field: dataclasses.replace costs twice as much, on every replayed
         # event (benchmarks/replay_bench.py).
+        # A roll (of anyone) makes the last box written final: no undoable position.
         return Game(
-            self.mode, self.seats, self.cards, self.turn, dice, self.rolls_left - 1, self.hints
+            self.mode,
+            self.seats,
+            self.cards,
+            self.turn,
+            dice,
+            self.rolls_left - 1,
+            self.hints,
+            None,
+            self.undone,
         )
 
     def score(self, category: Category, *, by: int | None = None) -> Game:
@@ -282,7 +306,35 @@ class Game:
         card = self.cards[index].score(category, self.dice)
         cards = (*self.cards[:index], card, *self.cards[index + 1 :])
         turn = (index + 1) % len(self.cards)
-        return Game(self.mode, self.seats, cards, turn, None, ROLLS_PER_TURN, self.hints)
+        after = Game(self.mode, self.seats, cards, turn, None, ROLLS_PER_TURN, self.hints)
+        if self.undone or self.mode not in UNDO_MODES or after.is_over:
+            return after
+        if self.seats[index] is not SeatKind.HUMAN:  # a computer's box is never taken back
+            return after
+        return replace(after, undoable=self)
+
+    def check_undo(self, *, by: int | None = None) -> Game:
+        """Raise unless seat ``by`` may take back the box it just wrote (撤销); return the
+        position it goes back to (the dice and rolls left as they were, this turn's one
+        undo spent)."""
+        if self.mode not in UNDO_MODES:
+            raise UndoNotAllowedError(f"a {self.mode.value} game has no undo")
+        if self.is_over:
+            raise GameOverError("the game is over; its last box is final")
+        before = self.undoable
+        if before is None:
+            raise NothingToUndoError(
+                "no box to take back: none was written since the last roll, or the turn "
+                "that wrote it had already taken one back"
+            )
+        if by is not None and by != before.turn:
+            raise WrongPlayerError(f"seat {before.turn} wrote the last box, not seat {by}")
+        return replace(before, undone=True)
+
+    def undo(self, *, by: int | None = None) -> Game:
+        """Take back the last box written (see :meth:`check_undo`): seat ``by`` plays on
+        from just before it, with the same dice and rolls left."""
+        return self.check_undo(by=by)
 
     def use_hint(self, *, by: int | None = None) -> Game:
         """Spend one of the current person's three hints (U4); the advice itself comes from
@@ -296,14 +348,14 @@ class Game:
         if left <= 0:
             raise NoHintsLeftError(f"all {HINTS_PER_GAME} hints of this game are used")
         hints = (*self.hints[: self.turn], left - 1, *self.hints[self.turn + 1 :])
-        return Game(self.mode, self.seats, self.cards, self.turn, self.dice, self.rolls_left, hints)
+        return replace(self, hints=hints)
 
     def restart_turn(self) -> Game:
         """Start the current turn over; scores stay. Only to replay *legacy* logs: older
         versions did this when a game was continued (a fourth roll at will). No request can
         do it any more (F1, U6 changed), see :class:`yahtzee.log.RestartTurn`."""
         self._check_turn(None)
-        return replace(self, dice=None, rolls_left=ROLLS_PER_TURN)
+        return replace(self, dice=None, rolls_left=ROLLS_PER_TURN, undoable=None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ kind               ``data``
 ``roll``           ``{"seat", "hold": [bool x5], "faces": [one per unheld die]}``
 ``score``          ``{"seat", "category"}``
 ``hint``           ``{"seat", "hold": [bool x5]|null, "category": str|null}``
+``undo``           ``{"seat"}``: seat took back the box it had just written (撤销)
 ``abandon``        ``{}`` (a new game replaced this one, 重新开始)
 ``restart_turn``   ``{}``, **legacy** (see :class:`RestartTurn`)
 =================  ================================================================
@@ -29,11 +30,14 @@ seat 0/1; a ``hint`` without a seat is seat 0's; the informational ``dice`` of a
 
 The rules bound a log (F1): at most :func:`max_events` events, growing with the seats.
 
+An ``undo`` (issue 21) follows the ``score`` it takes back at once (a roll of anyone makes a
+box final), so a log read from its start always knows which boxes stand: the review
+(:mod:`yahtzee.review.analysis`) drops each undone score with its undo and counts them.
+
 Room for what comes next, without a new shape: a table of 2-6 seats (issue 17) is one
 more :class:`~yahtzee.game.Mode` whose seats :class:`Start` accepts (named people,
 computers at levels: :class:`Seat` has both already; today :data:`~yahtzee.game.SEATS_OF`
-fixes solo and vs); a day's challenge (issue 20) fills :attr:`Start.date`; an undo
-(issue 21) is one more kind, ``{"seat"}``, added to the table of kinds below.
+fixes solo and vs); a day's challenge (issue 20) fills :attr:`Start.date`.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from yahtzee.game import (
     ROLLS_PER_TURN,
     ROUNDS,
     SEATS_OF,
+    UNDO_MODES,
     Game,
     Hold,
     Mode,
@@ -68,6 +73,7 @@ __all__ = [
     "Score",
     "Seat",
     "Start",
+    "Undo",
     "apply",
     "from_json",
     "max_events",
@@ -83,6 +89,7 @@ _START: Final = frozenset({"mode", "seats", "date"})
 _ROLL: Final = frozenset({"seat", "hold", "faces", "dice"})
 _SCORE: Final = frozenset({"seat", "category", "points", "yahtzee_bonus", "dice"})
 _HINT: Final = frozenset({"seat", "hold", "category"})
+_UNDO: Final = frozenset({"seat"})
 _EMPTY: Final[frozenset[str]] = frozenset()
 
 
@@ -314,6 +321,31 @@ class Hint:
 
 
 @dataclass(frozen=True, slots=True)
+class Undo:
+    """Seat ``seat`` took back the box it had just written (撤销, issue 21): the position
+    goes back to just before that ``score``, the same dice and rolls left; the turn's next
+    box is final. Only right after the score (:meth:`yahtzee.game.Game.check_undo`)."""
+
+    kind: ClassVar[str] = "undo"
+    seat: int
+
+    def __post_init__(self) -> None:
+        _seat_index(self.seat)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seat"}``."""
+        return {"seat": self.seat}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Undo:
+        """Read an ``undo``'s data."""
+        _keys(data, _UNDO)
+        if "seat" not in data:
+            raise IllegalMoveError("an undo names its seat")
+        return cls(_seat_index(data["seat"]))
+
+
+@dataclass(frozen=True, slots=True)
 class Abandon:
     """A newer game replaced this one (重新开始). The position does not change; the game's
     stored header records the status."""
@@ -354,11 +386,11 @@ class RestartTurn:
         return cls()
 
 
-Event = Start | Roll | Score | Hint | Abandon | RestartTurn
+Event = Start | Roll | Score | Hint | Undo | Abandon | RestartTurn
 """One entry of a game's log."""
 
 _KINDS: Final[dict[str, type[Event]]] = {
-    c.kind: c for c in (Start, Roll, Score, Hint, Abandon, RestartTurn)
+    c.kind: c for c in (Start, Roll, Score, Hint, Undo, Abandon, RestartTurn)
 }
 
 
@@ -421,6 +453,8 @@ def apply(game: Game, event: Event, *, stored: bool = False) -> Game:
         return game.score(event.category, by=event.seat)
     if type(event) is Hint:
         return game.use_hint(by=event.seat)
+    if type(event) is Undo:
+        return game.undo(by=event.seat)
     if type(event) is Abandon:
         return game
     if type(event) is RestartTurn:
@@ -442,13 +476,19 @@ def replay(events: Iterable[Event]) -> Game:
     return game
 
 
-def max_events(seats: Sequence[SeatKind]) -> int:
-    """The longest log a game with these seats can have under the rules (F1).
+def max_events(seats: Sequence[SeatKind], mode: Mode) -> int:
+    """The longest log a ``mode`` game with these seats can have under the rules (F1).
 
     One ``start``; per seat 13 turns of at most 3 rolls and 1 score; 3 hints per person;
-    one ``abandon``: 1 + 13 x 4 + 3 + 1 = 57 (solo), 1 + 2 x 13 x 4 + 3 + 1 = 109 (vs),
-    and 332 for six people. (A finished game has no ``abandon``: one shorter.) Only a
-    legacy log (``restart_turn`` events) can be longer.
+    in the modes with 撤销 (:data:`~yahtzee.game.UNDO_MODES`) one ``undo`` and the box
+    written again per turn of a person (never the game's last box); one ``abandon``:
+    1 + 13 x 4 + 3 + 1 = 57 (a vs game: 1 + 2 x 13 x 4 + 3 + 1 = 109), solo with its undos
+    57 + 2 x 12 = 81, and 332 + 6 x 13 x 2 - 2 = 486 for a table of six people. (A finished
+    game has no ``abandon``: one shorter.) Only a legacy log (``restart_turn`` events) can
+    be longer.
     """
     people = sum(1 for kind in seats if kind is SeatKind.HUMAN)
-    return 1 + len(seats) * ROUNDS * (ROLLS_PER_TURN + 1) + people * HINTS_PER_GAME + 1
+    bound = 1 + len(seats) * ROUNDS * (ROLLS_PER_TURN + 1) + people * HINTS_PER_GAME + 1
+    if mode in UNDO_MODES and people:
+        bound += 2 * (people * ROUNDS - 1)  # an undo and a new score; the game's last is final
+    return bound

@@ -37,6 +37,7 @@ GAME_FIELDS = {
     "turn",
     "computer_turns",
     "ranking",
+    "undo",  # 撤销: the box that may be taken back (issue 21)
 }
 
 

@@ -67,7 +67,10 @@ def legacy(db: Path | str, tmp_path: Path, make_client: Callable[..., TestClient
 
 # Fields the game JSON gained after the fixture was written, with their value for every old
 # game: exactly these, so any other change to what an old game shows still fails.
-ADDED_SINCE = {"daily": None}  # issue 20: the day a daily-challenge game belongs to
+ADDED_SINCE = {
+    "daily": None,  # issue 20: the day a daily-challenge game belongs to
+    "undo": None,  # issue 21: the box that may be taken back (none in an old game)
+}
 # T2: every game's one shape, added to every old game's JSON (their values depend on the game).
 SEAT_FIELDS = {"seats", "turn", "computer_turns", "ranking"}
 

@@ -2,7 +2,7 @@
 
 Two browsers (two cookies) call every endpoint in arbitrary orderings: new games with and
 without ``replace``, ``current``, a game by id, rolls with arbitrary holds, scores of
-arbitrary boxes with and without ``confirm_zero``, hints, records, advice, the removed
+arbitrary boxes with and without ``confirm_zero``, hints, undos, records, advice, the removed
 ``/resume`` path, stale versions, junk bodies, and each other's game ids. A model built
 on :mod:`yahtzee.rules` predicts every answer. After every step, for every game either
 browser ever started, the invariants are checked on the **stored event log** itself:
@@ -11,8 +11,9 @@ browser ever started, the invariants are checked on the **stored event log** its
 * no game has more than three ``hint`` events (U4);
 * no player has more than 13 ``score`` events (R2);
 * the log is no longer than :func:`~yahtzee.log.max_events` of its seats
-  (1 start + players x 13 turns x (3 rolls + 1 score) + 3 hints + 1 abandon: 57 solo,
-  109 vs);
+  (1 start + players x 13 turns x (3 rolls + 1 score) + 3 hints + 1 abandon, and in solo
+  an undo and a new box for each turn but the last: 81 solo, 109 vs);
+* an ``undo`` follows the ``score`` it takes back (撤销, once a turn, solo only);
 * what the server shows equals the replay of the log, and the totals add up.
 """
 
@@ -69,6 +70,9 @@ class Browser:
         self.client = client
         self.game: dict[str, Any] = {}
         self.finished: list[dict[str, Any]] = []
+        # 撤销: the game as it was before the box just written, while it may be taken back
+        self.undo_to: dict[str, Any] | None = None
+        self.undone = False  # this turn took its one undo already
 
     @property
     def playing(self) -> bool:
@@ -114,6 +118,7 @@ class WholeApi(RuleBasedStateMachine):
         game: dict[str, Any] = body[key] if key else body
         assert game["version"] > b.game["version"]
         b.game = game
+        b.undo_to = None  # any accepted action but a score makes the last box final
         if game["status"] == "finished":
             b.finished.append(game)
         return body
@@ -139,6 +144,7 @@ class WholeApi(RuleBasedStateMachine):
             return
         assert r.status_code == 201, r.text
         b.game = r.json()
+        b.undo_to, b.undone = None, False
         self.owners[b.game["id"]] = i
         assert (b.game["version"], b.game["rolls_left"], b.game["hints_left"]) == (1, 3, 3)
         if old is not None:
@@ -242,6 +248,10 @@ class WholeApi(RuleBasedStateMachine):
             self.expect_refused(r, 409, "zero_needs_confirmation")
             return
         game = self.accept(b, r)
+        if game["mode"] == "solo" and game["status"] == "in_progress" and not b.undone:
+            b.undo_to = before
+        b.undone = False
+        assert game["undo"] == ({"seat": 0, "category": category} if b.undo_to else None)
         assert game["players"]["human"]["boxes"][category] == option.points
         gained = option.points + option.yahtzee_bonus + option.upper_bonus
         assert game["players"]["human"]["total"] == human["total"] + gained
@@ -255,6 +265,28 @@ class WholeApi(RuleBasedStateMachine):
             ]
             total = game["players"]["human"]["total"]
             assert game["new_record"] is (not earlier or total > max(earlier))
+
+    @precondition(lambda self: bool(self.browsers[0].game))
+    @rule()
+    def undo(self) -> None:
+        """撤销: only the box just written, in solo, until the next roll, once a turn."""
+        b = self.browsers[0]
+        before, back = b.game, b.undo_to
+        r = self.post(b, "undo", {"version": before["version"]})
+        if before["status"] == "abandoned":
+            self.expect_refused(r, 409, "illegal_action")
+        elif before["mode"] != "solo":
+            self.expect_refused(r, 409, "undo_not_allowed")
+        elif before["status"] == "finished":
+            self.expect_refused(r, 409, "illegal_action")  # the last box is final
+        elif back is None:
+            self.expect_refused(r, 409, "nothing_to_undo")
+        else:
+            game = self.accept(b, r)
+            b.undone = True
+            assert game["version"] == before["version"] + 1
+            for key in ("dice", "rolls_left", "hints_left", "players", "preview", "turns"):
+                assert game[key] == back[key], key
 
     @precondition(lambda self: bool(self.browsers[0].game))
     @rule()
@@ -348,22 +380,29 @@ class WholeApi(RuleBasedStateMachine):
             assert stored is not None
             log = on_app_loop(client, storage.events, game_id)
             assert len(log) == stored.version
-            assert len(log) <= events_log.max_events(SEATS_OF[Mode(stored.mode)]), len(log)
+            assert len(log) <= events_log.max_events(
+                SEATS_OF[Mode(stored.mode)], Mode(stored.mode)
+            ), len(log)
             assert log[0].kind == "start"
             assert sum(e.kind == "abandon" for e in log) == (stored.status is Status.ABANDONED)
             assert sum(e.kind == "hint" for e in log) <= HINTS_PER_GAME
             rolls: dict[int, int] = {}
             scores: dict[int, int] = {}
-            for event in log:
-                assert event.kind in ("start", "roll", "score", "hint", "abandon"), event
+            scored_after = 0  # the rolls of the turn whose box was just written
+            for before, event in zip([None, *log], log, strict=False):
+                assert event.kind in ("start", "roll", "score", "hint", "undo", "abandon"), event
                 seat = getattr(event, "seat", -1)
                 if event.kind == "roll":
                     rolls[seat] = rolls.get(seat, 0) + 1
                     assert rolls[seat] <= ROLLS_PER_TURN, (game_id, rolls)
                 elif event.kind == "score":
-                    rolls[seat] = 0
+                    scored_after, rolls[seat] = rolls.get(seat, 0), 0
                     scores[seat] = scores.get(seat, 0) + 1
                     assert scores[seat] <= ROUNDS, (game_id, scores)
+                elif event.kind == "undo":  # right after its score: that turn goes on
+                    assert before is not None, game_id
+                    assert before.kind == "score", (game_id, before)
+                    rolls[seat], scores[seat] = scored_after, scores[seat] - 1
             # The server's view equals the replay of the log.
             served = self.browsers[owner].client.get(f"/api/games/{game_id}").json()
             assert game_json(on_app_loop(client, self.service.replayed, game_id)) == served

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from yahtzee import log
-from yahtzee.game import SeatKind
+from yahtzee.game import Mode, SeatKind
 from yahtzee.rules import Category, Dice, Scorecard
 
 from .helpers import ALL_CATEGORIES, Api, error_code
@@ -176,7 +176,7 @@ def test_t4_a_whole_table_game_ends_with_its_ranking(api: Api, seats: int) -> No
     assert game["result"] == "table"
     assert game["seats"][0]["name"] == HOSTILE  # text, exactly as typed
     kinds = [SeatKind(s["kind"]) for s in game["seats"]]
-    assert game["version"] <= log.max_events(kinds)
+    assert game["version"] <= log.max_events(kinds, Mode.TABLE)
     for seat in game["seats"]:
         card = _recomputed(game["turns"], seat["index"])
         assert card.is_complete

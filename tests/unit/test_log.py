@@ -211,7 +211,7 @@ def test_self_played_games_replay_through_their_stored_form() -> None:
         stored = [_stored(e) for e in events]
         assert stored == events
         assert log.replay(stored) == final
-        assert len(events) <= log.max_events(final.seats)
+        assert len(events) <= log.max_events(final.seats, final.mode)
 
 
 # -- the bound (F1) -----------------------------------------------------------------
@@ -219,11 +219,14 @@ def test_self_played_games_replay_through_their_stored_form() -> None:
 
 def test_f1_log_bound_follows_from_the_rules_and_grows_with_the_seats() -> None:
     # start + seats x 13 turns x (3 rolls + 1 score) + 3 hints per person + abandon
-    assert log.max_events((HUMAN,)) == 1 + 13 * 4 + 3 + 1 == 57
-    assert log.max_events((HUMAN, COMPUTER)) == 1 + 2 * 13 * 4 + 3 + 1 == 109
-    assert log.max_events((HUMAN,) * 6) == 1 + 6 * 13 * 4 + 6 * 3 + 1 == 332
-    assert log.max_events((HUMAN, COMPUTER, COMPUTER)) == 1 + 3 * 52 + 3 + 1
-    bounds = [log.max_events((HUMAN,) * n) for n in range(1, 7)]
+    vs, solo, table = Mode.VS_COMPUTER, Mode.SOLO, Mode.TABLE
+    assert log.max_events((HUMAN, COMPUTER), vs) == 1 + 2 * 13 * 4 + 3 + 1 == 109
+    assert log.max_events((HUMAN,), Mode.TUTORIAL) == 1 + 13 * 4 + 3 + 1 == 57
+    # + an undo and the box again for every person's turn but the game's last (撤销)
+    assert log.max_events((HUMAN,), solo) == 57 + 2 * 12 == 81
+    assert log.max_events((HUMAN,) * 6, table) == 1 + 6 * 13 * 4 + 6 * 3 + 1 + 2 * 77 == 486
+    assert log.max_events((HUMAN, COMPUTER, COMPUTER), table) == 1 + 3 * 52 + 3 + 1 + 2 * 12
+    bounds = [log.max_events((HUMAN,) * n, table) for n in range(1, 7)]
     assert bounds == sorted(set(bounds))
 
 
@@ -244,7 +247,7 @@ def test_f1_the_longest_legal_game_meets_the_bound() -> None:
         events.append(log.Score(seat, game.current_card.open_categories[0]))
         game = log.apply(game, events[-1])
     events.append(log.Abandon())
-    assert len(events) == log.max_events(game.seats) == 109
+    assert len(events) == log.max_events(game.seats, game.mode) == 109
     assert log.replay(events) == game
 
 

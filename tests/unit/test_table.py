@@ -97,10 +97,11 @@ def test_t4_equal_totals_share_a_place() -> None:
 
 
 def test_f1_the_bound_grows_with_the_seats() -> None:
-    assert log.max_events([H]) == 57
-    assert log.max_events([H, C]) == 109
-    assert log.max_events([H] * 6) == 332
-    assert log.max_events([H, C, C]) < log.max_events([H, H, C]) < log.max_events([H] * 4)
+    t = Mode.TABLE
+    assert log.max_events([H], Mode.SOLO) == 57 + 24
+    assert log.max_events([H, C], Mode.VS_COMPUTER) == 109
+    assert log.max_events([H] * 6, t) == 332 + 2 * (6 * 13 - 1)
+    assert log.max_events([H, C, C], t) < log.max_events([H, H, C], t) < log.max_events([H] * 4, t)
 
 
 @pytest.mark.parametrize("kinds", [(C, H, H), (H, H, C), (H, C, C, H, C, H)])
@@ -123,7 +124,7 @@ def test_t3_seats_play_their_13_turns_in_order(kinds: tuple[SeatKind, ...]) -> N
         events.extend(step.event for step in turn.steps)
         game = turn.state
     assert order == list(range(len(kinds))) * 13
-    assert len(events) <= log.max_events(kinds)
+    assert len(events) <= log.max_events(kinds, Mode.TABLE)
     assert log.replay(events) == game
     assert game.result is Result.TABLE
     assert [p.total for p in ranking([c.total for c in game.cards])] == sorted(

@@ -167,6 +167,8 @@ class PlayerReview:
     decisions: tuple[Decision, ...]
     turn_values: tuple[float, ...]
     turn_cards: tuple[Scorecard, ...]
+    undos: int = 0
+    """Boxes taken back (撤销): each undone box is left out, the box written instead judged."""
 
     @property
     def skill_loss(self) -> float:
@@ -283,6 +285,7 @@ class _Side:
         self.current = self.start_value  # expected final score right now
         self.turn_values: list[float] = [self.start_value]
         self.turn_cards: list[Scorecard] = [Scorecard()]
+        self.undos = 0
         # The options of the position on the table (after a roll), computed once.
         self._keep_options: tuple[Choice, ...] | None = None
         self._box_options: tuple[Choice, ...] | None = None
@@ -399,6 +402,7 @@ class _Side:
             decisions=tuple(self.decisions),
             turn_values=tuple(self.turn_values),
             turn_cards=tuple(self.turn_cards),
+            undos=self.undos,
         )
 
 
@@ -409,15 +413,19 @@ def review_events(events: Iterable[log.Event], table: ValueTable | None = None) 
     ``restart_turn`` events replay); each seat's side watches the positions before and
     after. Raises :class:`NotReviewableError` unless the log ends with the game over, and
     :class:`~yahtzee.errors.IllegalMoveError` for a log that does not replay.
+
+    A box taken back (撤销: a ``score`` that an ``undo`` follows at once) is no decision:
+    the position after the undo is the one before that score, so the review judges the
+    box written instead, and counts the undo (:attr:`PlayerReview.undos`).
     """
     table = table or load_table()
-    it = iter(events)
-    first = next(it, None)
+    stream = list(events)  # (a log is bounded by the rules, F1)
+    first = stream[0] if stream else None
     if not isinstance(first, log.Start):
         raise CorruptLogError("a game log must begin with a start event")
     state = first.game()
     sides = [_Side(seat, table) for seat in range(len(state.seats))]
-    for event in it:
+    for i, event in enumerate(stream[1:], start=2):
         if type(event) is log.Abandon:
             raise NotReviewableError("the game was abandoned before its end")
         before = state
@@ -426,7 +434,11 @@ def review_events(events: Iterable[log.Event], table: ValueTable | None = None) 
             sides[event.seat].before_roll(before, event.hold)
             sides[event.seat].after_roll(state)
         elif type(event) is log.Score:
+            if i < len(stream) and type(stream[i]) is log.Undo:
+                continue  # taken back at once: the box written instead is judged
             sides[event.seat].on_score(before, state, event.category)
+        elif type(event) is log.Undo:
+            sides[event.seat].undos += 1
         elif type(event) is log.RestartTurn:
             sides[before.turn].on_restart(state)
         # a hint spends a hint and changes nothing else here

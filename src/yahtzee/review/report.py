@@ -65,6 +65,7 @@ def review_json(
         "skill_loss": round(human.skill_loss, 4),
         "accuracy": round(human.accuracy, 2),
         "counts": human.counts(),
+        "undos": human.undos,
         "decisions": [d.to_json() for d in human.decisions],
         "timeline": timeline,
     }

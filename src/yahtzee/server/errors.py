@@ -82,6 +82,16 @@ _ILLEGAL_MESSAGES: tuple[tuple[type[domain.IllegalMoveError], str, str], ...] = 
         "no_hints_in_daily",
         "每日挑战不能用提示：排名只看你自己的每一步。",
     ),
+    (
+        domain.NothingToUndoError,
+        "nothing_to_undo",
+        "没有可以撤销的一项：掷骰之后、或这一回合已经撤销过一次，登记就不能再改了。",
+    ),
+    (
+        domain.UndoNotAllowedError,
+        "undo_not_allowed",
+        "这种对局不能撤销：人机对战、新手教程、每日挑战和好友房间里，登记了就不能改。",
+    ),
     (domain.WrongPlayerError, "illegal_action", "现在不是你的回合。"),
     (domain.IllegalMoveError, "illegal_action", "这一步不符合规则。"),
 )

@@ -22,8 +22,19 @@ from typing import Any
 from yahtzee import log
 from yahtzee.errors import CorruptLogError
 from yahtzee.game import Game, SeatKind
-from yahtzee.rules import Category, Dice, Scorecard, ScoreOption, score_options
+from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, ScoreOption, score_options
 from yahtzee.storage import GameRecord
+
+#: The owner of a room's game (O3): no browser owns it; the room's seats act for it, each
+#: from its own browser. Player ids are URL-safe base64: never this.
+ROOM_OWNER = "room:"
+
+
+def room_of(record: GameRecord) -> str | None:
+    """The room whose game ``record`` is (``None``: an ordinary game)."""
+    owner = record.player_id
+    return owner[len(ROOM_OWNER) :] if owner.startswith(ROOM_OWNER) else None
+
 
 ComputerTurn = dict[str, Any]
 """``{"round": n, "steps": [...]}``: the computer's most recent turn as the page replays it
@@ -55,6 +66,25 @@ class GameView:
     # how many faces the current turn has drawn from its round's sequence so far.
     daily: dt.date | None = None
     drawn: int = 0
+
+    @property
+    def strict(self) -> bool:
+        """A game whose referee allows no 撤销 whatever the position: the daily challenge
+        (D3, every player's game measured alike) and a room's game (everyone's, O3)."""
+        return self.daily is not None or room_of(self.record) is not None
+
+    def undo(self) -> tuple[int, Category] | None:
+        """The seat that may take back the box it just wrote, and that box (撤销), or
+        ``None`` (no box to take back, or a :attr:`strict` game)."""
+        before = self.game.undoable
+        if before is None or self.strict:
+            return None
+        seat = before.turn
+        old, new = before.card(seat), self.game.card(seat)
+        written = next(
+            c for c, a, b in zip(CATEGORIES, old.boxes, new.boxes, strict=True) if a != b
+        )
+        return seat, written
 
 
 def advance_computer_turn(
@@ -169,6 +199,8 @@ class Fold:
         done = finished_turn(event, before, self.game)
         if done is not None:
             self.turns = (*self.turns, done)
+        elif type(event) is log.Undo:  # the box taken back leaves the turn log
+            self.turns = self.turns[:-1]
         if type(event) is log.Roll:
             self.drawn += len(event.faces)
         elif self.game.dice is None:  # a score (or a legacy restart): a new turn

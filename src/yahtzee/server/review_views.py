@@ -97,6 +97,9 @@ class ReviewOut(BaseModel):
     skill_loss: float
     accuracy: float = Field(ge=0, le=100)
     counts: dict[str, int]
+    undos: int = Field(
+        ge=0, description="boxes this person took back (撤销); the review judges the box written"
+    )
     decisions: list[DecisionOut]
     timeline: list[TimelinePointOut]
     computer: ComputerReviewOut | None = None

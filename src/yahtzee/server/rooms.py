@@ -4,7 +4,7 @@ A room is made by its creator with the seats of a table game (T1): the creator's
 person seat first, open person seats for friends, computers. Friends take the open seats
 through the invite link (a token, O2); the creator starts, which creates the room's game:
 a table game (:mod:`yahtzee.table`) owned by the room itself (``room:<id>``,
-:data:`~yahtzee.server.service.ROOM_OWNER`), whose seats act each from its own browser
+:data:`~yahtzee.server.game_view.ROOM_OWNER`), whose seats act each from its own browser
 (:meth:`RoomService.holders`, O3). Every change is an event of the room's log
 (:mod:`yahtzee.storage.rooms`), which the streams send (:mod:`yahtzee.server.room_stream`).
 
@@ -44,9 +44,9 @@ from yahtzee.errors import (
 from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, Mode, SeatKind, as_hold
 from yahtzee.names import parse_name
 from yahtzee.players import Difficulty
-from yahtzee.server.game_view import GameView
+from yahtzee.server.game_view import ROOM_OWNER, GameView
 from yahtzee.server.room_stream import RoomHub
-from yahtzee.server.service import ROOM_OWNER, GameService
+from yahtzee.server.service import GameService
 from yahtzee.server.settings import RoomLimits
 from yahtzee.server.views import game_json
 from yahtzee.storage.base import Charge, Storage

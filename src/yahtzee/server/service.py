@@ -61,6 +61,7 @@ from yahtzee.errors import (
     IllegalMoveError,
     NoHintsInDailyError,
     StaleVersionError,
+    UndoNotAllowedError,
     WrongPlayerError,
     ZeroNeedsConfirmationError,
 )
@@ -68,17 +69,20 @@ from yahtzee.game import Mode, SeatKind, Status, as_hold, most_seats
 from yahtzee.players import HINT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category, needs_zero_confirmation
 from yahtzee.server.explain import Advice, explain
-from yahtzee.server.game_view import Fold, GameView, fold_log, from_log, options_for
+from yahtzee.server.game_view import (
+    Fold,
+    GameView,
+    fold_log,
+    from_log,
+    options_for,
+    room_of,
+)
 from yahtzee.storage import GameRecord, Records, Storage
 from yahtzee.storage.base import Charge, Claim
 from yahtzee.turn import Keep, Player, Position, Score, best_points_now, play_turn
 from yahtzee.tutorial import TutorialStream
 
 logger = logging.getLogger("yahtzee.server")
-
-#: The owner of a room's game (O3): no browser owns it; the room's seats act for it, each
-#: from its own browser (:class:`SeatAccess`). Player ids are URL-safe base64: never this.
-ROOM_OWNER = "room:"
 
 
 class SeatAccess(Protocol):
@@ -93,12 +97,6 @@ class SeatAccess(Protocol):
 #: Called after each committed action of a room's game with the view after it, the new
 #: events and whether the computer played for an away person (托管, O5).
 CommitHook = Callable[[GameView, Sequence[log.Event], bool], Awaitable[None]]
-
-
-def room_of(record: GameRecord) -> str | None:
-    """The room whose game ``record`` is (``None``: an ordinary game)."""
-    owner = record.player_id
-    return owner[len(ROOM_OWNER) :] if owner.startswith(ROOM_OWNER) else None
 
 
 def _person(loaded: GameView) -> int:
@@ -224,7 +222,7 @@ class GameService:
         base = cached if cached is not None and cached.record.version < stored.version else None
         after = base.record.version if base is not None else 0
         events = await self.storage.events(stored.id, after=after, until=stored.version)
-        if stored.version - after > log.max_events(most_seats(stored.mode)):
+        if stored.version - after > log.max_events(most_seats(stored.mode), stored.mode):
             # Longer than any legal game: a legacy log. Fold it off the event loop.
             loaded = await asyncio.to_thread(fold_log, stored, base, events)
             newer = self._cache.get(stored.id)
@@ -372,6 +370,23 @@ class GameService:
         fold = Fold(loaded)
         fold.add(event, after)
         return Advice(event, why), await self._commit(loaded, fold)
+
+    async def undo(self, player_id: str, game_id: str, version: int) -> GameView:
+        """撤销 (issue 21): take back the box just written, until the next roll of anyone;
+        the seat that wrote it plays on from just before it (one undo a turn). Solo and
+        多人同屏 only: the daily challenge and a room's game refuse it
+        (:class:`~yahtzee.errors.UndoNotAllowedError`), as the rules do in vs and the
+        tutorial."""
+        loaded = await self._for_action(player_id, game_id, version)
+        if loaded.strict:
+            where = "the daily challenge" if loaded.daily is not None else "a room's game"
+            raise UndoNotAllowedError(f"game {game_id} is {where}: its boxes are final")
+        game = loaded.game
+        # The rules say whether (and for whom) the undo is legal, once, in apply.
+        seat = game.undoable.turn if game.undoable is not None else game.turn
+        fold = Fold(loaded)
+        fold.add(log.Undo(seat))
+        return await self._commit(loaded, fold)
 
     async def abandon(self, player_id: str, game_id: str, version: int) -> GameView:
         """Give the game up (「跳过教程」, L10): an ``abandon`` event, status abandoned. A

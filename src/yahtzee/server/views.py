@@ -133,7 +133,14 @@ def game_json(loaded: GameView) -> dict[str, Any]:
         # U7: only a solo game can be a record (older databases flagged vs games too).
         "new_record": bool(stored.new_record) and stored.mode is Mode.SOLO,
         "daily": loaded.daily.isoformat() if loaded.daily is not None else None,
+        "undo": _undo_json(loaded),
     }
+
+
+def _undo_json(loaded: GameView) -> dict[str, Any] | None:
+    """撤销: the box that ``POST .../undo`` would take back, and whose it is (or null)."""
+    undo = loaded.undo()
+    return None if undo is None else {"seat": undo[0], "category": undo[1].value}
 
 
 def hint_json(advice: Advice, loaded: GameView) -> dict[str, Any]:
@@ -285,6 +292,13 @@ class TurnOut(_Out):
     yahtzee_bonus: int = Field(description="100 when this turn earned a 快艇加成, else 0")
 
 
+class UndoOut(_Out):
+    """The box that may be taken back (撤销) and the seat that wrote it."""
+
+    seat: int = Field(ge=0, le=5)
+    category: Category
+
+
 class GameOut(_Out):
     """The game object."""
 
@@ -322,6 +336,11 @@ class GameOut(_Out):
     )
     daily: str | None = Field(
         None, description="the date of a daily challenge game (D1: the day's dice, no hints)"
+    )
+    undo: UndoOut | None = Field(
+        None,
+        description="撤销: the box just written that POST .../undo would take back, until the "
+        "next roll (solo and table games; null in vs, the tutorial, the daily challenge, a room)",
     )
 
 

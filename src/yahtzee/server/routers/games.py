@@ -164,6 +164,10 @@ async def _abandon(svc: GameService, player: str, game_id: str, body: VersionIn)
     return game_json(await svc.abandon(player, game_id, body.version))
 
 
+async def _undo(svc: GameService, player: str, game_id: str, body: VersionIn) -> Any:
+    return game_json(await svc.undo(player, game_id, body.version))
+
+
 async def _hint(svc: GameService, player: str, game_id: str, body: VersionIn) -> Any:
     advice, loaded = await svc.hint(player, game_id, body.version)
     return hint_json(advice, loaded)
@@ -231,6 +235,19 @@ ACTIONS: dict[str, GameAction[Any]] = {
             "The expert's advice for the current dice: ``hold`` while rolling on is best, "
             "else ``category``. Spends one of the game's 3 hints; refused (nothing spent) at "
             "0 hints or before the first roll (U4).",
+        ),
+        GameAction(
+            "undo",
+            VersionIn,
+            _undo,
+            GameOut,
+            "Take back the box just written (撤销)",
+            "The seat that wrote the last box plays on from just before it: the same dice and "
+            "rolls left (an ``undo`` event). Until the next roll of anyone, once a turn (its "
+            "next box is final), never the game's last box; the game's ``undo`` field names "
+            "the box. Solo and table games: 409 ``undo_not_allowed`` in vs, the tutorial, the "
+            "daily challenge and a room's game; 409 ``nothing_to_undo`` when there is no box "
+            "to take back.",
         ),
         GameAction(
             "abandon",

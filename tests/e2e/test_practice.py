@@ -5,23 +5,12 @@ desktop and phone, no serious axe violation."""
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
+from e2e.checks import serious_axe as _serious
 from e2e.helpers import ConsoleWatch, Table, sized_context
 
 pytestmark = pytest.mark.e2e
-
-AXE = Axe()
-
-
-def _serious(page: Page) -> list[str]:
-    results = AXE.run(page)
-    return [
-        f"{v['id']}: {[n['target'] for n in v['nodes'][:3]]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def _answer_any(ui: Table) -> None:

@@ -15,15 +15,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, FloatRect, Locator, Page, expect
 
+from e2e.checks import check_view
 from e2e.helpers import CATEGORIES, ConsoleWatch, sized_context
-from e2e.test_contrast import _measure as measure
 
 pytestmark = pytest.mark.e2e
 
-AXE = Axe()
 HOSTILE = "<b>爸</b>"  # a person's name that is markup: it must show as these characters
 SIX = [
     ("human", "妈妈"),
@@ -398,71 +396,52 @@ def test_t4_t6_end_panel_ranking_review_seat_switcher_and_recent_games(
         expect(by(page, "stats-table")).to_contain_text("乙")
 
 
-def test_t7_axe_on_the_editor_table_handover_and_end_panel(
+def test_t7_axe_on_a_six_seat_editor_table_handover_and_replay(
     browser: Browser, server_url: str
 ) -> None:
+    """axe on what only six seats show (the end panel and the review: the next test)."""
     failures: list[str] = []
     for width, height in ((1280, 800), (375, 667)):
         with table_page(browser, server_url, width, height, replay="slow") as page:
             set_seats(page, SIX)
-            _check(page, f"editor {width}", failures)
+            check_view(page, f"editor {width}", failures, contrast=False)
             by(page, "start-table").click()
             by(page, "table-roll").click()
             expect(by(page, "table-rolls")).to_contain_text("剩余 2 次")
-            _check(page, f"table {width}", failures)
+            check_view(page, f"table {width}", failures, contrast=False)
             write_box(page)
             expect(by(page, "handover")).to_be_visible()
-            _check(page, f"handover {width}", failures)
+            check_view(page, f"handover {width}", failures, contrast=False)
             go(page)
             play_turn(page)
             expect(by(page, "table-skip")).to_be_visible()
-            _check(page, f"replay {width}", failures)
-    with table_page(browser, server_url, handover="off", replay="skip") as page:
-        start(page, [("human", "甲"), ("computer", "novice")])
-        for _ in range(13):
-            play_turn(page)
-        expect(by(page, "ranking")).to_be_visible()
-        _check(page, "end panel", failures)
-        by(page, "table-review").click()
-        expect(by(page, "review-seat")).to_be_visible(timeout=90_000)
-        _check(page, "review", failures)
+            check_view(page, f"replay {width}", failures, contrast=False)
     assert failures == [], "\n".join(failures)
 
 
-def _check(page: Page, where: str, failures: list[str]) -> None:
-    for theme in ("light", "dark"):
-        page.evaluate(f"() => {{ document.documentElement.dataset.theme = {json.dumps(theme)}; }}")
-        page.wait_for_timeout(300)
-        for v in AXE.run(page).response["violations"]:
-            if v["impact"] in ("serious", "critical"):
-                targets = [n["target"] for n in v["nodes"][:4]]
-                failures.append(f"{where} [{theme}]: {v['id']} {targets}")
-    page.evaluate("() => { delete document.documentElement.dataset.theme; }")
-
-
 @pytest.mark.parametrize("size", [(1280, 800), (375, 667)], ids=["desktop", "phone"])
-def test_t7_every_text_of_the_new_views_reaches_aa_in_both_themes(
+def test_t7_the_new_views_pass_axe_and_every_text_reaches_aa_in_both_themes(
     browser: Browser, server_url: str, size: tuple[int, int]
 ) -> None:
-    """Polish 1's measure (``tests/e2e/test_contrast.py``) on the editor, the table, the end
+    """axe and Polish 1's measure (``tests/e2e/checks.py``) on the editor, the table, the end
     panel and the review with its seat switcher."""
     failures: list[str] = []
     width, height = size
     with table_page(browser, server_url, width, height, replay="skip") as page:
         set_seats(page, [("human", "甲"), ("human", "乙"), ("computer", "novice")])
-        measure(page, "editor", failures)
+        check_view(page, "editor", failures)
         by(page, "start-table").click()
         by(page, "table-roll").click()
         expect(by(page, "table-rolls")).to_contain_text("剩余 2 次")
-        measure(page, "table", failures)
+        check_view(page, "table", failures)
         write_box(page)
         expect(by(page, "handover")).to_be_visible()  # (too few texts to measure: axe above)
         go(page)
         for _ in range(25):
             play_turn(page)
         expect(by(page, "ranking")).to_be_visible()
-        measure(page, "end panel", failures)
+        check_view(page, "end panel", failures)
         by(page, "table-review").click()
         expect(by(page, "review-seat")).to_be_visible(timeout=90_000)
-        measure(page, "review", failures)
+        check_view(page, "review", failures)
     assert failures == [], "\n".join(failures)

@@ -1,0 +1,105 @@
+"""What every view is checked for, in both themes: no serious or critical axe-core
+violation (P6), and every text at WCAG AA against what is really behind it (Polish 1).
+
+axe-core leaves text over the wood texture "incomplete" rather than failing it, so the
+contrast check measures what a person sees itself (``contrast.js``): for each piece of text,
+the colours painted under its middle — the stacked elements' backgrounds composited, each
+colour of a gradient counted, the worst one taken — against the text's colour and opacity.
+Text over the texture (the wood's repeating grain) with no solid backing of its own fails
+outright. The thresholds are WCAG's: 4.5:1, and 3:1 for large text (24 px, or 18.66 px
+bold). axe's ``incomplete`` colour-contrast items count as failures too.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page
+
+MEASURE = Path(__file__).with_name("contrast.js").read_text(encoding="utf-8")
+AXE = Axe()
+THEMES = ("light", "dark")
+# The themes switch as the settings switch them; the buttons' colour transition would
+# otherwise be measured halfway.
+NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; }"
+# Reasons axe gives for leaving an item incomplete that say nothing about its colours:
+# SVG chart labels ("contains an image node"), one-character texts it takes for icons, and
+# text under the end panel's backdrop. The measure judges exactly these by the pixels.
+NOT_ABOUT_COLOUR = ("image node", "too short", "obscured")
+
+
+def serious_axe(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, one line each."""
+    out = []
+    for v in AXE.run(page).response["violations"]:
+        if v["impact"] in ("serious", "critical"):
+            targets = [n["target"] for n in v["nodes"][:4]]
+            summary = v["nodes"][0].get("failureSummary", "").replace("\n", " ")
+            out.append(f"{v['id']} ({v['impact']}): {targets} {summary[:300]}")
+    return out
+
+
+def _set_theme(page: Page, theme: str | None) -> None:
+    if theme is None:
+        page.evaluate("() => { delete document.documentElement.dataset.theme; }")
+    else:
+        page.evaluate(f"() => {{ document.documentElement.dataset.theme = {json.dumps(theme)}; }}")
+
+
+def _no_transitions(page: Page) -> None:
+    # A constructed style sheet: the page's CSP (style-src 'self') refuses a <style> tag.
+    page.evaluate(
+        """(css) => { const sheet = new CSSStyleSheet(); sheet.replaceSync(css);
+            document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]; }""",
+        NO_TRANSITIONS,
+    )
+
+
+def contrast_failures(page: Page, where: str) -> list[str]:
+    """The texts below AA in the current theme, measured a screenful at a time (the
+    measure sees what is on the screen), and axe's colour-contrast items."""
+    found: dict[tuple[str, str], str] = {}
+    measured = 0
+    height, screen = page.evaluate("() => [document.documentElement.scrollHeight, innerHeight]")
+    for top in range(0, max(height, 1), max(screen - 40, 100)):
+        page.evaluate("(y) => window.scrollTo(0, y)", top)
+        result = page.evaluate(MEASURE)
+        measured += result["measured"]
+        for f in result["failures"]:
+            what = "on the wood's texture" if f["texture"] else f"{f['ratio']}:1 < {f['needed']}:1"
+            found.setdefault((f["where"], f["text"]), what)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    print(f"{where}: {measured} texts measured")
+    assert measured >= 8, f"{where}: only {measured} texts measured"
+    failures = [f"{where} {el} 「{text}」 {what}" for (el, text), what in found.items()]
+    results = AXE.run(page, options={"runOnly": ["color-contrast"]}).response
+    for kind in ("violations", "incomplete"):
+        for item in results[kind]:
+            for node in item["nodes"]:
+                summary = node.get("any", [{}])[0].get("message", "")
+                if kind == "incomplete" and any(r in summary for r in NOT_ABOUT_COLOUR):
+                    continue
+                failures.append(f"{where} axe {kind}: {node['target']} {summary}")
+    return failures
+
+
+def check_view(
+    page: Page, where: str, failures: list[str], *, axe: bool = True, contrast: bool = True
+) -> None:
+    """Add to ``failures`` what the view on screen fails, in the light and the dark theme:
+    axe's serious violations and (``contrast``) the texts below AA, with the page's
+    transitions off from then on (a colour is measured where it ends, never halfway)."""
+    if contrast:
+        _no_transitions(page)
+    for theme in THEMES:
+        _set_theme(page, theme)
+        # Without the transitions off (axe alone leaves the page as a person has it), the
+        # buttons' colour transition (0.15 s) must end before axe reads the colours.
+        page.wait_for_timeout(50 if contrast else 300)
+        if axe:
+            failures += [f"{where} [{theme}]: {v}" for v in serious_axe(page)]
+        if contrast:
+            failures += contrast_failures(page, f"{where} [{theme}]")
+    _set_theme(page, None)

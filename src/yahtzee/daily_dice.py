@@ -96,12 +96,14 @@ class StreamDice:
         return out
 
 
-class DailyStream:
-    """One day's dice under one server secret (see the module docstring)."""
+class RoundStreams:
+    """A fixed face sequence for each of a game's rounds: the dice of a game in which
+    everybody who holds the same dice sees the same faces (the day's, the tutorial's)."""
 
-    def __init__(self, secret: bytes, day: date) -> None:
-        self.day = day
-        self._rounds = tuple(round_faces(secret, day, r) for r in range(1, ROUNDS + 1))
+    def __init__(self, rounds: tuple[tuple[int, ...], ...]) -> None:
+        if len(rounds) != ROUNDS:
+            raise IllegalMoveError(f"a game has {ROUNDS} rounds, not {len(rounds)}")
+        self._rounds = rounds
 
     def faces(self, round_: int) -> tuple[int, ...]:
         """The face sequence of round ``round_`` (1..13)."""
@@ -112,3 +114,11 @@ class DailyStream:
     def turn(self, round_: int, drawn: int = 0) -> StreamDice:
         """The dice of round ``round_``'s turn after ``drawn`` faces of it were rolled."""
         return StreamDice(self.faces(round_), drawn)
+
+
+class DailyStream(RoundStreams):
+    """One day's dice under one server secret (see the module docstring)."""
+
+    def __init__(self, secret: bytes, day: date) -> None:
+        super().__init__(tuple(round_faces(secret, day, r) for r in range(1, ROUNDS + 1)))
+        self.day = day

@@ -29,7 +29,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
-from yahtzee.daily_dice import FACES_PER_ROUND, ROUNDS, StreamDice
+from yahtzee.daily_dice import FACES_PER_ROUND, ROUNDS, RoundStreams
 from yahtzee.errors import IllegalMoveError
 from yahtzee.rules import Category
 
@@ -55,21 +55,11 @@ def round_faces(round_: int) -> tuple[int, ...]:
     return head + tail
 
 
-class TutorialStream:
+class TutorialStream(RoundStreams):
     """The tutorial's dice, with the interface of :class:`~yahtzee.daily_dice.DailyStream`."""
 
     def __init__(self) -> None:
-        self._rounds = tuple(round_faces(r) for r in range(1, ROUNDS + 1))
-
-    def faces(self, round_: int) -> tuple[int, ...]:
-        """The face sequence of round ``round_`` (1..13)."""
-        if not 1 <= round_ <= ROUNDS:
-            raise IllegalMoveError(f"a game has rounds 1..{ROUNDS}, not {round_}")
-        return self._rounds[round_ - 1]
-
-    def turn(self, round_: int, drawn: int = 0) -> StreamDice:
-        """The dice of round ``round_``'s turn after ``drawn`` faces of it were rolled."""
-        return StreamDice(self.faces(round_), drawn)
+        super().__init__(tuple(round_faces(r) for r in range(1, ROUNDS + 1)))
 
 
 # -- the steps --------------------------------------------------------------------------------

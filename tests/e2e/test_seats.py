@@ -390,7 +390,7 @@ def test_t4_t6_end_panel_ranking_review_seat_switcher_and_recent_games(
         by(page, "review-back").click()
         recent = page.locator(".recent-item").first
         expect(recent.locator(".recent-result")).to_have_text("多人")
-        expect(recent).to_contain_text("多人同屏　2 人 · 第 1 名")
+        expect(recent).to_contain_text("多人同屏 · 2 人 · 第 1 名")
         by(page, "stats-link").click()  # 统计: table games apart, per person name
         expect(by(page, "stats-table")).to_contain_text("甲", timeout=30_000)
         expect(by(page, "stats-table")).to_contain_text("乙")

@@ -157,7 +157,7 @@ function renderLobby(state) {
         badge.textContent = RESULT_NAMES[g.result] || "";
         const text = document.createElement("span");
         text.className = "recent-text";
-        text.textContent = `${mode}　${score}`;
+        text.textContent = `${mode} · ${score}`;
         const when = document.createElement("span");
         when.className = "recent-when";
         when.textContent = formatDate(g.finished_at);

@@ -94,13 +94,17 @@ export function buildScorecard() {
   const sums = $("#upper-sums");
   const N = say.SUM_NAMES;
   sums.append(buildSumRow("upper_subtotal", N.upper_subtotal, "upper-subtotal-human", null, "sum-row"));
-  // P4: how far the player is from the upper bonus, right under the subtotal.
+  // P4: how far the player is from the upper bonus, right under the subtotal. Its cells
+  // are the rows' columns (the computer's hidden in solo), so both halves of the card keep
+  // one grid: a span over a hidden column would add a column to one half only.
   const progress = document.createElement("tr");
   progress.className = "progress-row";
   const cell = document.createElement("td");
-  cell.colSpan = 3;
+  cell.colSpan = 2;
   cell.dataset.testid = "upper-progress";
-  progress.append(cell);
+  const computer = document.createElement("td");
+  computer.className = "col-computer";
+  progress.append(cell, computer);
   sums.append(progress);
   sums.append(buildSumRow("upper_bonus", N.upper_bonus, "upper-bonus-human", null, "sum-row"));
   const lower = $("#lower-body");

@@ -390,5 +390,7 @@ export function createActions(store, openPage) {
       dispatch({ type: "showGameOver", show: false });
     },
     turnLog,
+    // the funnel of a server action, for the lazy overlays' own (撤销)
+    act,
   };
 }

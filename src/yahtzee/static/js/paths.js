@@ -31,6 +31,7 @@ export const API = {
   roll: (id) => `/api/games/${enc(id)}/roll`,
   score: (id) => `/api/games/${enc(id)}/score`,
   hint: (id) => `/api/games/${enc(id)}/hint`,
+  undo: (id) => `/api/games/${enc(id)}/undo`,
   abandon: (id) => `/api/games/${enc(id)}/abandon`,
   meter: (id) => `/api/games/${enc(id)}/meter`,
   review: (id) => `/api/games/${enc(id)}/review`,

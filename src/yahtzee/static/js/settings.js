@@ -13,6 +13,9 @@ export const CHOICES = {
   meter: ["shown", "hidden"],
   // 多人同屏's handover screen (T7); its row in 设置 is added by lazy/table.js
   handover: ["on", "off"],
+  // 登记前确认 (polish 8: a tap picks a box, a second tap writes it); its row in 设置 is
+  // added by lazy/mistap.js
+  confirm: ["off", "on"],
 };
 
 export const DEFAULT_SETTINGS = Object.freeze({
@@ -21,6 +24,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
   difficulty: CONFIG.suggested_difficulty,
   meter: "shown",
   handover: "on",
+  confirm: "off",
 });
 
 /** Milliseconds between two steps of the computer's replay (U8); 0 = skip the replay. */

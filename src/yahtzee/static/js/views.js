@@ -97,6 +97,7 @@ export const LAZY = {
 // Lazy overlays (新手教程 over the table, L10): fetched the first time `wanted(state)`;
 // `module` exports `overlay = {render(state, shown, ctx), reducers?, effect?, install?}`,
 // `load()` its data (into `state.overlays[id]`). See installOverlays.
+// 撤销 / 登记前确认 (polish 8) loads once the page is up (its 设置 row is needed anywhere).
 export const OVERLAYS = {
   tutorial: {
     css: "css/tutorial.css",
@@ -108,6 +109,7 @@ export const OVERLAYS = {
     load: () => api.tutorial(),
     module: () => import("./lazy/tutorial.js"),
   },
+  mistap: { css: "css/mistap.css", wanted: () => true, load: () => null, module: () => import("./lazy/mistap.js") },
 };
 
 const loaded = new Map(); // view id → its module's `view` (loaded code, not page state)
@@ -253,6 +255,7 @@ export function installOverlays(store, actions) {
       (err) => {
         asked.delete(id); // asked again when next wanted
         if (!(err instanceof ApiError)) console.warn(err);
+        if (id !== "tutorial") return;
         store.dispatch({ type: "tutorialClose" });
         store.dispatch({ type: "say", text: say.TUTORIAL_FAILED, kind: "error" });
       },

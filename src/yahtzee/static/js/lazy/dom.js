@@ -12,3 +12,24 @@ export function el(tag, className = "", text = null, attrs = {}) {
 
 /** A figure to `digits` decimals, or a dash when there is none. */
 export const fmt = (v, digits = 1) => (v === null || v === undefined ? "—" : Number(v).toFixed(digits));
+
+/** The row of the 设置 dialog for the setting `name` (settings.js CHOICES), added once by
+ * the lazy module that owns it (before the dialog's closing note): a select of `options`
+ * ([value, text]) that dispatches the `setting` action. Returns the select (the module
+ * keeps it in step with the state). */
+export function settingRow(ctx, name, label, note, options) {
+  const id = `${name}-setting`;
+  const found = document.getElementById(id);
+  if (found) return found;
+  const row = el("label", "field");
+  const title = el("span", "", label);
+  title.append(el("span", "field-note", note));
+  const select = el("select", "", null, { id, "data-testid": id });
+  for (const [value, text] of options) select.append(el("option", "", text, { value }));
+  select.value = ctx.state().settings[name];
+  select.addEventListener("change", () => ctx.dispatch({ type: "setting", name, value: select.value }));
+  row.append(title, select);
+  const dialog = document.getElementById("settings-dialog");
+  dialog.insertBefore(row, dialog.querySelector(".fine"));
+  return select;
+}

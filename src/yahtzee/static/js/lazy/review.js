@@ -58,6 +58,11 @@ function summary(r) {
     counts.append(li);
   }
   box.append(counts);
+  // 撤销 (polish 8): a box taken back is no decision; the box written instead is judged.
+  if (r.undos) {
+    const text = `这局撤销了 ${r.undos} 次登记：复盘按最后登记的那一项来评。`;
+    box.append(el("p", "fine", text, { "data-testid": "review-undos" }));
+  }
   if (r.computer) {
     box.append(
       el(

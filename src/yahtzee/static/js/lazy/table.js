@@ -551,10 +551,24 @@ function toggle(ctx, i) {
   keepHold(ctx);
 }
 
+/** The box a first tap picked under 登记前确认 (polish 8), while the position is the same. */
+function picked(page, state) {
+  const pick = page.ui.pick;
+  const g = G(page);
+  if (!pick || pick.version !== g.version || !canAct(page, state)) return null;
+  return g.preview && g.preview[pick.category] && g.preview[pick.category].allowed ? pick.category : null;
+}
+
 async function score(ctx, category, confirmZero = false) {
   const before = G(ctx.state().page);
   const p = before.preview && before.preview[category];
   if (!p || !p.allowed || !canAct(ctx.state().page, ctx.state())) return;
+  // 登记前确认: the first tap picks the box, a second tap (or 「确定」) writes it.
+  if (!confirmZero && ctx.state().settings.confirm === "on" && picked(ctx.state().page, ctx.state()) !== category) {
+    ctx.dispatch({ type: "pageUi", ui: { pick: { version: before.version, category } } });
+    announce(ctx, `已选「${box(category)}」（${p.points} 分）：再点一次，或点「确定」登记。`);
+    return;
+  }
   if (!confirmZero && p.needs_confirmation) {
     const yes = await confirmDialog({
       title: "登记 0 分？",
@@ -577,6 +591,23 @@ async function score(ctx, category, confirmZero = false) {
     announce(ctx, `${who} 把 ${list(before.dice)} 登记在「${box(category)}」，得 ${game.seats[before.turn].scores[category]} 分。`);
     askMeter(ctx);
     play(ctx, game, before, before.turn);
+  });
+}
+
+/** 撤销 (polish 8): the box just written is taken back (the server says which, and whether
+ * it may: `game.undo`); its seat plays on with the same dice. The handover screen shown
+ * for the next person closes. */
+function undo(ctx) {
+  const u = G(ctx.state().page).undo;
+  if (!u) return;
+  ctx.dispatch({ type: "pageUi", ui: { handover: null } });
+  return act(ctx, async (g) => {
+    const game = await request("POST", API.undo(g.id), { version: g.version });
+    ctx.dispatch({ type: "pageUi", ui: { game, hold: NO_HOLD, rolled: null, hintHold: null, hintCategory: null, pick: null } });
+    keepHold(ctx);
+    announce(ctx, `已撤销 ${seatName(game.seats, u.seat)} 的「${box(u.category)}」：骰子还是刚才的，请重新选一格登记。`);
+    askMeter(ctx);
+    ctx.afterRender(() => focusOn("table-roll"));
   });
 }
 
@@ -723,7 +754,19 @@ function build(body, ctx) {
       ctx.dispatch({ type: "pageUi", ui: { handover: null } });
       ctx.afterRender(() => focusOn("table-roll"));
     }),
+    btn("", "handover-undo", "btn", () => undo(ctx)),
   );
+  // 撤销 and 登记前确认's 「确定」 at the end of the table's message bar (css/mistap.css).
+  const slot = document.querySelector('.message-slot[data-slot="table"]');
+  if (slot && !slot.querySelector('[data-testid="table-undo"]')) {
+    slot.append(
+      btn("撤销", "table-undo", "btn btn-small slot-act", () => undo(ctx)),
+      btn("确定", "table-confirm-score", "btn btn-small btn-gold slot-act", () => {
+        const category = picked(ctx.state().page, ctx.state());
+        if (category) score(ctx, category, false);
+      }),
+    );
+  }
 
   const end = el("div", "overlay tb-end-overlay");
   const panel = el("section", "game-over panel tb-end", null, {
@@ -966,6 +1009,31 @@ function renderHandover(body, page) {
   const name = seatName(g.seats, ui.handover);
   setText(box.querySelector("h2"), `轮到 ${name} 了`);
   setText(box.querySelector('[data-testid="handover-go"]'), `我是 ${name}，开始`);
+  const u = g.undo;
+  const undoBtn = box.querySelector('[data-testid="handover-undo"]');
+  undoBtn.hidden = !u;
+  if (u) setText(undoBtn, `撤销 ${seatName(g.seats, u.seat)} 的「${CATEGORY_NAMES[u.category]}」`);
+}
+
+/** 撤销 and 「确定」 in the message bar; the picked box framed (polish 8). */
+function renderMistap(body, page, state) {
+  const g = G(page);
+  const ui = page.ui;
+  const slot = document.querySelector('.message-slot[data-slot="table"]');
+  if (!slot) return;
+  const undoBtn = slot.querySelector('[data-testid="table-undo"]');
+  const okBtn = slot.querySelector('[data-testid="table-confirm-score"]');
+  const u = !ui.replay && !(ui.handover !== null && ui.handover !== undefined) ? g.undo : null;
+  const category = picked(page, state);
+  undoBtn.hidden = !u;
+  undoBtn.disabled = Boolean(ui.busy || state.busy);
+  if (u) undoBtn.setAttribute("aria-label", `撤销 ${seatName(g.seats, u.seat)} 的「${box(u.category)}」`);
+  okBtn.hidden = !category;
+  if (category) okBtn.setAttribute("aria-label", `确定登记「${box(category)}」`);
+  slot.classList.toggle("has-act", Boolean(u || category));
+  for (const td of body.querySelectorAll(".tb-card .cell")) {
+    td.classList.toggle("picked", Number(td.dataset.seat) === g.turn && td.firstElementChild.dataset.category === category);
+  }
 }
 
 function renderEnd(body, page) {
@@ -1010,6 +1078,7 @@ function renderTable(body, page, ctx) {
   renderStandings(body, page, ctx, state);
   renderCard(body, page, state);
   renderHandover(body, page);
+  renderMistap(body, page, state);
   renderEnd(body, page);
 }
 

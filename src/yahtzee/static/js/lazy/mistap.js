@@ -1,0 +1,125 @@
+// Mis-taps (polish 8), a lazy overlay (views.js OVERLAYS) on the solo table:
+//
+// * 「撤销」: the box just written is taken back, until the next roll. The server referees it
+//   (POST /api/games/{id}/undo, an `undo` event in the game's log): the game object's `undo`
+//   names the box while that is allowed, and is null otherwise (vs, the tutorial, the daily
+//   challenge, a room, after a roll, a second time in one turn). This module only shows the
+//   button for it; the dice come back as the server sends them, the holds as they were.
+// * 「登记前确认」 (设置, off by default): a tapped box is picked, not written; a second tap on
+//   it, or 「确定」, writes it. A capture listener holds the first tap back from the table's
+//   own handler (main.js), as the tutorial's does.
+//
+// Both buttons sit at the right end of the game's message bar, which says what happened.
+// 多人同屏 has the same two in its own module (lazy/table.js), reading the same setting.
+
+import { request } from "../api.js";
+import { API } from "../paths.js";
+import { CATEGORY_NAMES, canAct } from "../state.js";
+import { el, settingRow } from "./dom.js";
+
+const name = (category) => CATEGORY_NAMES[category];
+let undoBtn = null;
+let okBtn = null;
+let select = null;
+// The holds of the turn being played (id, version, hold), kept past the score: an undo
+// puts the dice back, and the holds with them.
+let lastHold = null;
+
+/** The box picked by a first tap, while it is still this position's. */
+function picked(state) {
+  const p = state.pick;
+  const g = state.game;
+  if (!p || !g || p.id !== g.id || p.version !== g.version || !canAct(state)) return null;
+  return g.preview && g.preview[p.category] && g.preview[p.category].allowed ? p.category : null;
+}
+
+function say(state, text) {
+  const message = { text, kind: "info", view: "game", serial: state.message.serial + 1 };
+  return { ...state, message };
+}
+
+export const reducers = {
+  /** 登记前确认's first tap: `pick` {id, version, category} (null: none). */
+  pick(state, { pick }) {
+    const next = { ...state, pick };
+    if (!pick) return next;
+    const points = state.game.preview[pick.category].points;
+    return say(next, `已选「${name(pick.category)}」（${points} 分）：再点一次，或点「确定」登记。`);
+  },
+
+  /** The server took the box back: the position before it, the holds as they were. */
+  undone(state, { game, category, hold }) {
+    const more = game.rolls_left > 0 ? "，或者再掷" : "";
+    const next = { ...state, game, hold, rolledMask: null, lastDice: null, showGameOver: false, pick: null };
+    return say(next, `已撤销「${name(category)}」：骰子还是刚才的，请重新选一项登记${more}。`);
+  },
+};
+
+async function undo(ctx) {
+  const g = ctx.state().game;
+  if (!g || !g.undo) return;
+  const hold = lastHold && lastHold.id === g.id ? lastHold.hold : [false, false, false, false, false];
+  await ctx.actions.act(
+    async () => {
+      const game = await request("POST", API.undo(g.id), { version: g.version });
+      ctx.dispatch({ type: "undone", game, category: g.undo.category, hold });
+    },
+    { resend: true },
+  );
+}
+
+function install(ctx) {
+  select = settingRow(ctx, "confirm", "登记前确认", "点一次选中，再点一次登记", [
+    ["off", "关"],
+    ["on", "开"],
+  ]);
+  const slot = document.querySelector('.message-slot[data-slot="game"]');
+  undoBtn = el("button", "btn btn-small slot-act", "撤销", { type: "button", "data-testid": "undo" });
+  okBtn = el("button", "btn btn-small btn-gold slot-act", "确定", { type: "button", "data-testid": "confirm-score" });
+  undoBtn.hidden = okBtn.hidden = true;
+  undoBtn.addEventListener("click", () => undo(ctx));
+  okBtn.addEventListener("click", () => {
+    const category = picked(ctx.state());
+    if (category) ctx.actions.score(category);
+  });
+  slot.append(undoBtn, okBtn);
+  // Capture: before the table's own handler (main.js), which writes the box.
+  document.getElementById("scorecard").addEventListener(
+    "click",
+    (event) => {
+      const state = ctx.state();
+      const g = state.game;
+      const btn = event.target.closest && event.target.closest(".cell-btn");
+      if (!btn || btn.disabled || state.settings.confirm !== "on" || !g || g.mode === "tutorial") return;
+      const category = btn.dataset.category;
+      if (picked(state) === category) return; // the second tap writes it
+      event.stopPropagation();
+      ctx.dispatch({ type: "pick", pick: { id: g.id, version: g.version, category } });
+    },
+    true,
+  );
+}
+
+function effect(state) {
+  const g = state.game;
+  if (g && g.dice !== null && g.current_player === "human") lastHold = { id: g.id, hold: state.hold.slice() };
+}
+
+function render(state) {
+  if (select.value !== state.settings.confirm) select.value = state.settings.confirm;
+  const g = state.game;
+  const onTable = state.view === "game" && g !== null && state.replay === null;
+  const u = onTable ? g.undo : null;
+  const category = onTable ? picked(state) : null;
+  if (undoBtn.hidden !== !u) undoBtn.hidden = !u;
+  undoBtn.disabled = state.busy;
+  if (u) undoBtn.setAttribute("aria-label", `撤销「${name(u.category)}」的登记`);
+  if (okBtn.hidden !== !category) okBtn.hidden = !category;
+  if (category) okBtn.setAttribute("aria-label", `确定登记「${name(category)}」`);
+  undoBtn.parentElement.classList.toggle("has-act", Boolean(u || category));
+  for (const cell of document.querySelectorAll("#scorecard .cell-human")) {
+    cell.classList.toggle("picked", cell.dataset.category === category);
+  }
+}
+
+export const overlay = { render, reducers, effect, install };

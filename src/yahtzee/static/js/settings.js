@@ -13,9 +13,10 @@ export const CHOICES = {
   meter: ["shown", "hidden"],
   // 多人同屏's handover screen (T7); its row in 设置 is added by lazy/table.js
   handover: ["on", "off"],
-  // 登记前确认 (polish 8: a tap picks a box, a second tap writes it); its row in 设置 is
-  // added by lazy/mistap.js
+  // 登记前确认 (polish 8: a tap picks a box, a second tap writes it) and 声音 (polish 9);
+  // their rows in 设置 are added by lazy/mistap.js and lazy/sound.js
   confirm: ["off", "on"],
+  sound: ["on", "off"],
 };
 
 export const DEFAULT_SETTINGS = Object.freeze({
@@ -25,6 +26,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
   meter: "shown",
   handover: "on",
   confirm: "off",
+  sound: "on",
 });
 
 /** Milliseconds between two steps of the computer's replay (U8); 0 = skip the replay. */

@@ -97,7 +97,7 @@ export const LAZY = {
 // Lazy overlays (新手教程 over the table, L10): fetched the first time `wanted(state)`;
 // `module` exports `overlay = {render(state, shown, ctx), reducers?, effect?, install?}`,
 // `load()` its data (into `state.overlays[id]`). See installOverlays.
-// 撤销 / 登记前确认 (polish 8) loads once the page is up (its 设置 row is needed anywhere).
+// 撤销 / 登记前确认 (polish 8) and 声音 (polish 9) load once the page is up (their 设置 rows).
 export const OVERLAYS = {
   tutorial: {
     css: "css/tutorial.css",
@@ -110,6 +110,7 @@ export const OVERLAYS = {
     module: () => import("./lazy/tutorial.js"),
   },
   mistap: { css: "css/mistap.css", wanted: () => true, load: () => null, module: () => import("./lazy/mistap.js") },
+  sound: { wanted: () => true, load: () => null, module: () => import("./lazy/sound.js") },
 };
 
 const loaded = new Map(); // view id → its module's `view` (loaded code, not page state)

@@ -69,7 +69,7 @@ async function undo(ctx) {
 }
 
 function install(ctx) {
-  select = settingRow(ctx, "confirm", "登记前确认", "点一次选中，再点一次登记", [
+  select = settingRow(ctx, "confirm", "登记前确认", "选中后再点一次才登记", [
     ["off", "关"],
     ["on", "开"],
   ]);

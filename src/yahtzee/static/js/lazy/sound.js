@@ -102,7 +102,7 @@ function effect(state, previous) {
 }
 
 function install(ctx) {
-  select = settingRow(ctx, "sound", "声音", "掷骰、登记和快艇的声音，手机上掷骰时轻振", [
+  select = settingRow(ctx, "sound", "声音", "音效与掷骰振动", [
     ["on", "开"],
     ["off", "关"],
   ]);

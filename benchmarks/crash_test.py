@@ -200,10 +200,12 @@ def _burst_and_check(
     checked, problems = _check_log(db, players)
     print(f"acknowledged game states reproduced by the log: {checked - len(problems)}/{checked}")
     survivor = continue_on()
+    resumed = time.perf_counter()
     try:
         continued, more = asyncio.run(_continue(survivor.port, players))
     finally:
         survivor.stop()
+    print(f"(the continuation took {time.perf_counter() - resumed:.1f} s)")
     problems += more
     # A player the kill caught before its first answer has nothing to continue.
     began = sum(1 for p in players if p.cookie is not None)
@@ -294,6 +296,7 @@ def _postgres(args: argparse.Namespace) -> bool:
         survivor = server()
 
         def restart_cluster() -> str:
+            time.sleep(args.outage)  # the database stays down (the server keeps trying)
             cluster.start()  # crash recovery from the WAL
             return integrity()
 
@@ -322,6 +325,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=("sqlite", "postgresql"),
         default="sqlite",
         help="sqlite (a file) or postgresql (a durable cluster of its own)",
+    )
+    parser.add_argument(
+        "--outage",
+        type=float,
+        default=0.0,
+        help="PostgreSQL: seconds the killed postmaster stays down before its restart",
     )
     parser.add_argument(
         "--quick", action="store_true", help="8 connections (of --ids players), kill after 1.5 s"

@@ -24,6 +24,7 @@ once).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import threading
 import zlib
@@ -191,14 +192,35 @@ class PostgresFeatureDb:
 
     dialect = "postgresql"
 
-    def __init__(self, url: str, *, max_size: int = 4) -> None:
-        from psycopg_pool import ConnectionPool  # (only ever for a PostgreSQL URL)
+    def __init__(self, url: str, *, max_size: int = 4, timeout: float = 5.0) -> None:
+        # (only ever for a PostgreSQL URL)
+        from psycopg_pool import ConnectionPool
+
+        from yahtzee.storage.pgpool import pool_options
 
         self.url = url
         self._pool = ConnectionPool(
-            url, min_size=1, max_size=max_size, open=False, kwargs={"autocommit": True}
+            url,
+            min_size=1,
+            max_size=max_size,
+            open=False,
+            check=self._check_connection,
+            **pool_options(timeout),
         )
         self._opened = False
+
+    def _check_connection(self, conn: Any) -> None:
+        """As the games' pool does (:mod:`yahtzee.storage.pgpool`): a connection the server
+        closed is replaced before a request gets it, and the others tested at once."""
+        import psycopg
+
+        from yahtzee.storage.pgpool import ConnectionGoneError, idle_connection_gone
+
+        if idle_connection_gone(conn):
+            conn.close()
+            with contextlib.suppress(psycopg.Error):
+                self._pool.check()
+            raise ConnectionGoneError("the server closed this idle connection")
 
     def _open(self) -> None:
         import psycopg

@@ -24,8 +24,10 @@ Guarantees, the same as the SQLite backend's:
 When the database goes away (restart, failover), a query fails with
 :class:`~yahtzee.storage.base.StorageUnavailableError` (HTTP 503); the pool drops the
 broken connections and opens new ones as soon as the server is back, with no restart of
-the app. Reads are retried once on a fresh connection; writes are not (the client learns
-the truth by reading the game again).
+the app (:mod:`yahtzee.storage.pgpool`: no connection the server has closed is handed to a
+request, and the first request after the restart connects at once). A read whose
+connection dies under it is retried once on a fresh one; a write is not (it may have
+committed: the client learns the truth by reading the game again).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from yahtzee.storage.base import (
     StorageUnavailableError,
     WriteHealth,
 )
+from yahtzee.storage.pgpool import ConnectionGoneError, idle_connection_gone, pool_options
 from yahtzee.storage.url import redact
 
 log = logging.getLogger("yahtzee.storage")
@@ -257,14 +260,14 @@ class PostgresStorage:
         self.url = url
         self._clock = clock
         self._timeout = timeout
-        self._pool = AsyncConnectionPool(
+        self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
             url,
             min_size=min_connections,
             max_size=max_connections,
-            kwargs={"autocommit": True},
-            timeout=timeout,
+            check=self._check_connection,
             open=False,
             name="yahtzee",
+            **pool_options(timeout),
         )
         self._checking: asyncio.Task[None] | None = None
         # Why the database could not be used last, until a write works again (F6:
@@ -363,6 +366,17 @@ class PostgresStorage:
     async def health(self) -> str | None:
         """See :meth:`Storage.health`."""
         return await self.write_health.check(self.probe_write)
+
+    async def _check_connection(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """The pool's test of a connection before a request gets it (no round trip): one
+        the server has closed is closed here too (so the pool replaces it), and since the
+        others in the pool were most likely closed with it (a restart), they are tested at
+        once, before the pool hands out the next."""
+        if idle_connection_gone(conn):
+            await conn.close()
+            with contextlib.suppress(psycopg.Error):
+                await self._pool.check()
+            raise ConnectionGoneError("the server closed this idle connection")
 
     def _check_pool_soon(self) -> None:
         """Test the idle connections in the background (once at a time), dropping dead ones."""

@@ -110,6 +110,8 @@ def test_d3_the_result_with_the_experts_game_and_the_share_text(
     assert result["rank"] == 1
     assert result["players"] == 1
     assert len(result["marks"]) == 13
+    names = {"best": "最佳", "inaccuracy": "欠佳", "mistake": "失误", "blunder": "大错"}
+    assert result["mark_names"] == names
     lines = result["share"].split("\n")
     assert lines[0] == (
         f"快艇骰子 每日挑战 12月1日 {result['score']} 分 · 准确率 {result['accuracy']:.1f}%"

@@ -51,9 +51,10 @@ test("every page address is one the server answers with the page (SPA_PATHS)", a
   const { PAGES, API, match, href } = await import(new URL("paths.js", JS));
   const app = read(new URL("src/yahtzee/server/app.py", ROOT));
   const spa = [...app.match(/SPA_PATHS = \(([^)]*)\)/)[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  const placeholders = (path) => path.replace(/:\w+|\{\w+\}/g, "{}"); // any name: one segment
   for (const [view, path] of Object.entries(PAGES)) {
-    const served = path.replace(/:\w+/g, "{game_id}");
-    assert.ok(spa.includes(served), `${view} (${path}) is missing from SPA_PATHS in app.py`);
+    const served = placeholders(path);
+    assert.ok(spa.map(placeholders).includes(served), `${view} (${path}) is missing from SPA_PATHS in app.py`);
     const params = path.includes(":") ? { id: "aZ_-9" } : {};
     assert.deepEqual(match(href(view, params)), { view, params });
   }
@@ -62,8 +63,10 @@ test("every page address is one the server answers with the page (SPA_PATHS)", a
   assert.equal(match("/nowhere").view, "lobby");
   // Each API path is documented (docs/api.md writes the id as {id}).
   const docs = read(new URL("docs/api.md", ROOT));
+  const documentedPaths = docs.replace(/\{\w+\}/g, "{id}"); // {date}, {member_id}: a segment
   for (const [name, path] of Object.entries(API)) {
-    const documented = path("{id}").replace("%7Bid%7D", "{id}");
-    assert.ok(docs.includes(documented), `API.${name}: ${documented} is not in docs/api.md`);
+    const args = Array.from({ length: path.length }, () => "{id}");
+    const documented = path(...args).replaceAll("%7Bid%7D", "{id}");
+    assert.ok(documentedPaths.includes(documented), `API.${name}: ${documented} is not in docs/api.md`);
   }
 });

@@ -82,6 +82,10 @@ SPA_PATHS = (
     "/table",
     "/table/new",
     "/rooms/{game_id}",  # a room's id (or new), the one segment of every page path
+    "/daily",
+    "/groups",
+    "/groups/join",
+    "/groups/{group_id}",
 )
 
 # ES modules must be served as JavaScript or the browser refuses them (nosniff is on).

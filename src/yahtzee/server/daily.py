@@ -44,7 +44,7 @@ from yahtzee.errors import (
 from yahtzee.game import Game, Mode, Status
 from yahtzee.names import parse_name
 from yahtzee.players import HINT_DIFFICULTY
-from yahtzee.review import mark_of, review_events
+from yahtzee.review import MARK_ZH, mark_of, review_events
 from yahtzee.server.cpu import CpuPool
 from yahtzee.server.game_view import GameView
 from yahtzee.server.service import GameService
@@ -289,6 +289,7 @@ class DailyService:
             "rank": you.rank if you is not None else None,
             "players": board.players,
             "marks": [MARK_OF_LETTER[m] for m in play.marks],
+            "mark_names": dict(MARK_ZH),
             "share": share_text(play.day, play.score, play.accuracy, play.marks),
         }
 

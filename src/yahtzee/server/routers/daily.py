@@ -101,6 +101,7 @@ class DailyResultOut(_Out):
     marks: list[Literal["best", "inaccuracy", "mistake", "blunder"]] = Field(
         description="each round's worst mark, 13 of them (D5)"
     )
+    mark_names: dict[str, str] = Field(description="each mark's Chinese name (最佳 …)")
     share: str = Field(description="the spoiler-free text to share (D5)")
 
 

@@ -191,7 +191,7 @@ export function createActions(store, openPage) {
   function afterTurn() {
     if (S().game.status === "finished") {
       refreshLobbyData();
-      store.afterRender(() => byTestId("play-again").focus());
+      store.afterRender(() => byTestId(endButton()).focus());
     } else {
       keepFocus();
     }
@@ -214,6 +214,7 @@ export function createActions(store, openPage) {
   async function hint() {
     const g = S().game;
     if (!g || S().view !== "game" || !canAct(S())) return;
+    if (g.daily) return tell(say.NO_DAILY_HINTS, "error"); // D3: the server refuses too
     if (g.hints_left <= 0) return tell(say.NO_HINTS_LEFT, "error");
     if (g.dice === null) return tell(say.ROLL_FIRST);
     await act(async () => {
@@ -312,7 +313,7 @@ export function createActions(store, openPage) {
 
   async function restart() {
     const g = S().game;
-    if (!g || S().busy) return;
+    if (!g || g.daily || S().busy) return; // D2: the day's game has one attempt
     const playing = g.status === "in_progress";
     // U3 + F2: immediate before any box is scored; after that, one tap confirms.
     if (playing && Object.values(g.players.human.boxes).some((points) => points !== null)) {
@@ -354,7 +355,7 @@ export function createActions(store, openPage) {
 
   function showResult(show) {
     dispatch({ type: "showGameOver", show });
-    store.afterRender(() => byTestId(show ? "play-again" : "show-result").focus());
+    store.afterRender(() => byTestId(show ? endButton() : "show-result").focus());
   }
 
   function rulesBack() {
@@ -369,7 +370,17 @@ export function createActions(store, openPage) {
     store.afterRender(() => byTestId(target).focus({ preventScroll: true }));
   }
 
+  /** 每日挑战 (D2): today's game from its page, new or continued, on the table. */
+  function playDaily(game) {
+    tell(say.dailyStarted(game));
+    enterGame(game);
+  }
+
+  /** The end panel's first button: 再来一局, or the day's result after the daily game. */
+  const endButton = () => (S().game && S().game.daily ? "game-over-daily" : "play-again");
+
   return {
+    playDaily,
     roll,
     toggleDie,
     score,

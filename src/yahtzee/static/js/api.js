@@ -81,6 +81,19 @@ export const api = {
   puzzleAnswer: (id, answer) => request("POST", API.puzzleAnswer(id), answer),
   puzzleProgress: () => get(API.puzzleProgress()),
   puzzleThemes: () => get(API.puzzleThemes()),
+  // 每日挑战 and 小组 (D2-D6). `start`: {name?, replace?}; `query` {limit, period, group}.
+  daily: () => get(API.daily()),
+  startDaily: (body) => request("POST", API.daily(), body),
+  leaderboard: (day, query) => get(`${API.leaderboard(day)}?${new URLSearchParams(query)}`),
+  groups: () => get(API.groups()),
+  createGroup: (name, yourName) => request("POST", API.groups(), { name, your_name: yourName }),
+  groupLookup: (token) => request("POST", API.groupLookup(), { token }),
+  joinGroup: (token, name) => request("POST", API.groupJoin(), { token, name }),
+  group: (id) => get(API.group(id)),
+  newInvite: (id) => request("POST", API.groupInvite(id), {}),
+  leaveGroup: (id) => request("POST", API.groupLeave(id), {}),
+  closeGroup: (id) => request("POST", API.groupClose(id), {}),
+  removeMember: (id, member) => request("DELETE", API.groupMember(id, member)),
   /** One of the page's own files (paths.js `asset`), as text: a lazy view's markup. */
   text: (url) => request("GET", url, undefined, "text"),
 };

@@ -35,7 +35,7 @@ export const store = createStore(reduce, initialState(loadSettings(), loadTutori
   effects: [remember, meterEffect(api), (...change) => overlays && overlays.effect(...change)],
 });
 const actions = createActions(store, (path) => open(path));
-const lazy = installLazyViews(store, { open });
+const lazy = installLazyViews(store, { open, play: actions.playDaily });
 overlays = installOverlays(store, actions);
 
 /** Go to an address of the page (a link, the end panel's 复盘) without reloading it. */
@@ -121,6 +121,7 @@ function wire() {
     event.preventDefault();
     open(a.getAttribute("href"));
   });
+  on("game-over-daily", () => open(href("daily")));
   on("game-over-review", () => {
     if (store.state.game) open(href("review", { id: store.state.game.id }));
   });

@@ -169,7 +169,8 @@ export function continued(game) {
 
 /** A saved game's short name: 人机对战（普通），第 5 回合. */
 export function savedName(game) {
-  return `${modeName(game.mode, game.difficulty, "（")}，第 ${game.round} 回合`;
+  const mode = game.daily ? DAILY : modeName(game.mode, game.difficulty, "（");
+  return `${mode}，第 ${game.round} 回合`;
 }
 
 /** F2: asking before a saved game is abandoned; `text` names it. */
@@ -214,6 +215,11 @@ export const SUM_NAMES = {
   total: "总分",
 };
 export const upperSubtotalTitle = (goal, bonus) => `一点到六点相加，满 ${goal} 分奖励 ${bonus} 分`;
+export const DAILY = "每日挑战";
+export const NO_DAILY_HINTS = "每日挑战不能用提示：排名看的是你自己的选择。";
+export const dailyStarted = (game) =>
+  game.dice === null && game.round === 1 ? "每日挑战开始：今天大家的骰子都一样。点「掷骰子」。" : continued(game);
+
 export const VIEW_TITLES = {
   lobby: "快艇骰子",
   game: "快艇骰子 · 牌桌",
@@ -225,6 +231,10 @@ export const VIEW_TITLES = {
   room: "快艇骰子 · 好友房间",
   seats: "快艇骰子 · 多人同屏",
   table: "快艇骰子 · 多人同屏",
+  daily: "快艇骰子 · 每日挑战",
+  groups: "快艇骰子 · 小组",
+  groupJoin: "快艇骰子 · 加入小组",
+  group: "快艇骰子 · 小组",
 };
 export const REVIEW = "复盘";
 export const reviewLabel = (mode, score) => `复盘 ${mode} ${score}`;

@@ -4,7 +4,7 @@
 
 const enc = encodeURIComponent;
 
-/** The page's addresses. `:name` is one path segment (a game id). */
+/** The page's addresses. `:name` is one path segment (a game's or a group's id). */
 export const PAGES = {
   lobby: "/",
   game: "/game",
@@ -19,6 +19,12 @@ export const PAGES = {
   // 多人同屏 (T7): the seat editor and the table
   seats: "/table/new",
   table: "/table",
+  // 每日挑战 and 小组 (D2-D6). An invite link is /groups/join#<token>: the token stays in
+  // the fragment (never sent to the server); join comes before :id so it is not an id.
+  daily: "/daily",
+  groups: "/groups",
+  groupJoin: "/groups/join",
+  group: "/groups/:id",
 };
 
 /** The API's paths, by what they answer (docs/api.md). */
@@ -42,9 +48,19 @@ export const API = {
   puzzleThemes: () => "/api/puzzles/themes",
   tutorial: () => "/api/tutorial",
   room: (id, a) => `/api/rooms${id ? `/${enc(id)}` : ""}${a ? `/${a}` : ""}`,
+  daily: () => "/api/daily",
+  leaderboard: (day) => `/api/daily/${enc(day)}/leaderboard`,
+  groups: () => "/api/groups",
+  groupLookup: () => "/api/groups/lookup",
+  groupJoin: () => "/api/groups/join",
+  group: (id) => `/api/groups/${enc(id)}`,
+  groupInvite: (id) => `/api/groups/${enc(id)}/invite`,
+  groupLeave: (id) => `/api/groups/${enc(id)}/leave`,
+  groupClose: (id) => `/api/groups/${enc(id)}/close`,
+  groupMember: (id, member) => `/api/groups/${enc(id)}/members/${enc(member)}`,
 };
 
-// A game id as the server writes it (URL-safe, at most 64 characters).
+// An id as the server writes it (a game's, a group's: URL-safe, at most 64 characters).
 const SEGMENT = "([0-9A-Za-z_-]{1,64})";
 const PATTERNS = Object.entries(PAGES).map(([view, path]) => {
   const names = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);

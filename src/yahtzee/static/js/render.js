@@ -402,14 +402,20 @@ function renderTopbar(state) {
   const hint = byTestId("hint");
   setText(hint, say.hintButton(g.hints_left));
   // Busy is not a reason to disable (that would drop the focus, P2): clicks wait instead.
-  hint.disabled = !canAct({ ...state, busy: false }) || g.hints_left <= 0 || g.dice === null;
-  setAttr(hint, "title", say.hintTitle(g.hints_left, g.dice !== null, LIMITS.hints_per_game));
+  const daily = Boolean(g.daily); // D2/D3: one attempt without hints, so no 重新开始 either
+  hint.disabled = !canAct({ ...state, busy: false }) || g.hints_left <= 0 || g.dice === null || daily;
+  const hintTitle = say.hintTitle(g.hints_left, g.dice !== null, LIMITS.hints_per_game);
+  setAttr(hint, "title", daily ? say.NO_DAILY_HINTS : hintTitle);
+  for (const [id, hidden] of [["restart", daily], ["play-again", daily], ["game-over-daily", !daily]]) {
+    const button = byTestId(id);
+    if (button.hidden !== hidden) button.hidden = hidden;
+  }
   let round = g.round;
   if (state.replay) round = state.replay.round || round;
   setText(byTestId("round"), say.roundLabel(round, ROUNDS));
   const rollsLeft = say.rollsLabel(Boolean(state.replay), g.status !== "in_progress", g.rolls_left);
   setText(byTestId("rolls-left"), rollsLeft);
-  setText($("#mode-badge"), say.modeName(g.mode, g.difficulty));
+  setText($("#mode-badge"), daily ? say.DAILY : say.modeName(g.mode, g.difficulty));
   setAttr($("#view-game"), "aria-busy", state.busy ? "true" : null);
 }
 

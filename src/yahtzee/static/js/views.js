@@ -1,8 +1,9 @@
 // Lazy views: pages whose code loads on their first visit only, so the first load of the
-// game stays small (P6). 规则, 复盘 and 统计 are three; every later page is added the same way:
+// game stays small (P6): 规则, 复盘, 统计, 练习, 每日挑战 and 小组. A new page is added the
+// same way:
 //
 //   1. paths.js: its address in PAGES (and its API paths in API, its calls in api.js);
-//      server/app.py: the same address in SPA_PATHS (tests/js/paths.test.js checks).
+//      server/app.py: the same address in SPA_PATHS (tests/js/modules.test.js checks).
 //   2. Here, in LAZY: its heading, its loading text, `load(params)` (the api call for its
 //      data, run as an effect when the address is opened) and `module` (the import);
 //      `back: "return"` for a 「← 返回」 to the view it was opened from, which keeps the
@@ -14,7 +15,8 @@
 //      Its event handlers call `ctx.dispatch(action)`: `pageUi` for the view's own small
 //      state in `page.ui`, or actions of its own (`reducers`, pure, added to the funnel on
 //      load); `ctx.afterRender(fn)` moves the focus; `ctx.api` and `ctx.open(path)` are there
-//      for a handler's requests and links. Shared helpers live in lazy/dom.js (never import
+//      for a handler's requests and links, `ctx.play(game)` takes a game to the
+//      table. Shared helpers live in lazy/dom.js (never import
 //      one view from another: the modules form no cycle, tests/js/modules.test.js checks).
 //      `loaded(page, ctx)`, if any, runs once its data is in; `ctx.state()` reads the store.
 //   4. messages.js VIEW_TITLES: its document title; css: an optional stylesheet of its own.
@@ -33,6 +35,12 @@ const room = () => import("./lazy/room.js"); // 好友房间
 const T = (load) => {
   const module = () => import("./lazy/table.js");
   return { heading: "多人同屏", loading: "……", css: "css/table.css", load: () => module().then(load), module };
+};
+const DAILY = {
+  loading: "正在打开……",
+  css: "css/daily.css",
+  className: "daily-view",
+  module: () => import("./lazy/daily.js"),
 };
 
 export const LAZY = {
@@ -92,6 +100,28 @@ export const LAZY = {
   // 多人同屏 (T7): the seat editor and the table, one module.
   seats: T((m) => m.seats()),
   table: T((m) => m.loadGame(api)),
+  // 每日挑战 and 小组 (D2-D6): four addresses, one module (lazy/daily.js).
+  daily: {
+    heading: "每日挑战",
+    ...DAILY,
+    load: () =>
+      api.daily().then((day) => api.leaderboard(day.date, { limit: 20 }).then((board) => ({ day, board }))),
+  },
+  groups: {
+    heading: "我的小组",
+    ...DAILY,
+    load: () => Promise.all([api.groups(), api.daily()]).then(([g, day]) => ({ ...g, name: day.name })),
+  },
+  // The invite link's token rides in the address's fragment, which the server never sees.
+  groupJoin: {
+    heading: "加入小组",
+    ...DAILY,
+    load: () => {
+      const token = location.hash.slice(1);
+      return Promise.all([api.groupLookup(token), api.daily()]).then(([g, day]) => ({ ...g, token, name: day.name }));
+    },
+  },
+  group: { heading: "小组", ...DAILY, load: ({ id }) => api.group(id) },
 };
 
 // Lazy overlays (新手教程 over the table, L10): fetched the first time `wanted(state)`;
@@ -146,7 +176,7 @@ async function loadModule(id) {
 /** Build the lazy views' sections; returns {open(view, params), render(state)}. `open`
  * shows the view at once (its heading has the focus) and loads its module and data;
  * `render` is called by the page's render with the state (pure: DOM only). */
-export function installLazyViews(store, { open: openPath }) {
+export function installLazyViews(store, { open: openPath, play }) {
   const main = document.getElementById("main");
   for (const [id, entry] of Object.entries(LAZY)) {
     const section = el("section", {
@@ -177,6 +207,7 @@ export function installLazyViews(store, { open: openPath }) {
     afterRender: (fn) => store.afterRender(fn),
     api,
     open: openPath,
+    play,
   };
 
   let live = null; // {serial, stop} (step 5)

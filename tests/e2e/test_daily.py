@@ -1,0 +1,228 @@
+"""每日挑战 and 小组 in the browser (D2-D6), at desktop and phone sizes, axe clean in both
+themes.
+
+A teacher creates a group (its name looks like markup) and gets its invite link and QR
+code; a pupil (another browser) opens the link, joins with a hostile-looking name, plays
+the day's challenge without hints or 重新开始, sees the result, the expert's score, the rank
+and the share text; the teacher sees the pupil on the group's board and trends, as text,
+and removes them. A fresh browser is asked for a name once, is told why a bad one is
+refused, and a kept ordinary game is abandoned only on a yes (F2).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+from e2e.helpers import ConsoleWatch, Table, sized_context
+
+pytestmark = pytest.mark.e2e
+
+AXE = Axe()
+HOSTILE = "<img src=x>"  # 11 characters: a valid name, to be shown as text
+GROUP = "三年二班<b>"  # a group's name that looks like markup
+SIZES = pytest.mark.parametrize("size", [(1280, 800), (375, 667)], ids=["desktop", "phone"])
+
+
+def _serious(page: Page, where: str) -> list[str]:
+    """Serious or critical axe violations, in the light and the dark theme."""
+    out = []
+    for theme in ("light", "dark"):
+        page.evaluate(f"() => {{ document.documentElement.dataset.theme = '{theme}'; }}")
+        page.wait_for_timeout(200)
+        for v in AXE.run(page).response["violations"]:
+            if v["impact"] in ("serious", "critical"):
+                targets = [n["target"] for n in v["nodes"][:4]]
+                out.append(f"{where} [{theme}]: {v['id']} ({v['impact']}) {targets}")
+    page.evaluate("() => { delete document.documentElement.dataset.theme; }")
+    return out
+
+
+def _no_markup(page: Page) -> None:
+    """Nothing a person typed became an element: no <img>, no <b> in the lazy views."""
+    assert page.locator(".daily-view img:not([data-testid=group-qr])").count() == 0
+    assert page.locator(".daily-view b").count() == 0
+
+
+def _fits(page: Page, where: str) -> list[str]:
+    """The page is no wider than the window (a phone never scrolls sideways)."""
+    over = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    return [f"{where}: {over} px wider than the window"] if over > 0 else []
+
+
+@SIZES
+def test_d6_d2_teacher_group_pupil_joins_and_plays_the_daily(
+    browser: Browser, server_url: str, size: tuple[int, int]
+) -> None:
+    width, height = size
+    failures: list[str] = []
+    watches = []
+    pages = []
+    for _ in range(2):
+        context = sized_context(browser, width, height)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        watch = ConsoleWatch()
+        watch.watch(page)
+        watches.append(watch)
+        pages.append(page)
+    teacher, pupil = (Table(p, server_url) for p in pages)
+
+    # The teacher: lobby → 小组 → create a group.
+    teacher.open_lobby()
+    teacher.by("groups-lobby-link").click()
+    expect(teacher.page).to_have_url(re.compile(r"/groups$"))
+    expect(teacher.page).to_have_title("快艇骰子 · 小组")
+    teacher.page.get_by_label("小组名称").fill(GROUP)
+    teacher.page.get_by_label("你在小组里的名字").fill("王老师")
+    teacher.by("create-group").click()
+    invite = teacher.by("group-invite")
+    expect(invite).to_be_visible()
+    expect(teacher.page.get_by_role("status").filter(has_text="已创建")).to_contain_text(GROUP)
+    link = teacher.by("invite-link").inner_text()
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/groups/join#[A-Za-z0-9_-]{22}", link), link
+    qr = teacher.by("group-qr")
+    expect(qr).to_be_visible()
+    teacher.page.wait_for_function(
+        "() => document.querySelector('[data-testid=group-qr]').naturalWidth > 0"
+    )
+    _no_markup(teacher.page)
+    failures += _serious(teacher.page, "groups") + _fits(teacher.page, "groups")
+
+    # The pupil opens the link and joins with a hostile-looking name.
+    pupil.page.goto(link)
+    expect(pupil.page.get_by_role("heading", name=f"加入小组「{GROUP}」")).to_be_visible()
+    failures += _serious(pupil.page, "join") + _fits(pupil.page, "join")
+    pupil.page.get_by_label("你在小组里的名字").fill(HOSTILE)
+    pupil.by("join-group").click()
+    expect(pupil.page).to_have_url(re.compile(r"/groups/[0-9a-f]{16}$"))
+    expect(pupil.by("group-board")).to_be_visible()
+    expect(pupil.by("group-name")).to_have_text(GROUP)
+    _no_markup(pupil.page)
+    failures += _serious(pupil.page, "group page") + _fits(pupil.page, "group page")
+
+    # The day's challenge from the lobby: the name is known now (the join gave it).
+    pupil.open_lobby()
+    pupil.by("daily-link").click()
+    expect(pupil.by("start-daily")).to_be_visible()
+    expect(pupil.page.locator("#dl-name")).to_have_count(0)
+    failures += _serious(pupil.page, "daily before") + _fits(pupil.page, "daily before")
+    pupil.by("start-daily").click()
+    expect(pupil.by("roll")).to_be_visible()
+    expect(pupil.page.locator("#mode-badge")).to_have_text("每日挑战")
+    expect(pupil.by("restart")).to_be_hidden()
+    pupil.roll()
+    expect(pupil.by("hint")).to_be_disabled()
+    pupil.page.keyboard.press("h")  # the shortcut is refused as well, with the reason
+    expect(pupil.by("message")).to_contain_text("每日挑战不能用提示")
+    box = pupil.best_box()
+    pupil.score(box)
+    pupil.wait_for_my_turn(2)
+    pupil.play_to_end(first_round=2)
+    expect(pupil.by("play-again")).to_be_hidden()
+    expect(pupil.by("game-over-daily")).to_be_focused()
+    pupil.by("game-over-daily").click()
+    result = pupil.by("daily-result")
+    expect(result).to_be_visible()
+    expect(pupil.page).to_have_url(re.compile(r"/daily$"))
+    expect(pupil.by("daily-expert-score")).to_have_text(re.compile(r"^\d+ 分（技术损失 0）$"))
+    expect(pupil.by("daily-rank")).to_have_text(re.compile(r"^第 \d+ 名 / 共 \d+ 人$"))
+    share = pupil.by("daily-share").inner_text()
+    first, squares = share.split("\n")
+    assert re.fullmatch(r"快艇骰子 每日挑战 \d+月\d+日 \d+ 分 · 准确率 \d+\.\d%", first), first
+    assert len(squares) == 13
+    assert set(squares) <= set("🟩🟨🟧🟥")
+    rows = pupil.by("leaderboard").get_by_test_id("leaderboard-row")
+    expect(rows.first).to_be_visible()
+    mine = pupil.by("leaderboard").locator("tr.dl-you")
+    expect(mine).to_contain_text(HOSTILE)  # as text: no <img> was made of it
+    _no_markup(pupil.page)
+    pupil.by("week-board").click()
+    expect(pupil.by("week-leaderboard").locator("tr.dl-you")).to_contain_text(HOSTILE)
+    failures += _serious(pupil.page, "daily result") + _fits(pupil.page, "daily result")
+    # A second attempt is refused: the page offers none, and the server says why.
+    expect(pupil.by("start-daily")).to_have_count(0)
+    watches[1].allowed.append("/api/daily")
+    again = pupil.page.evaluate(
+        """() => fetch('/api/daily', {method: 'POST', headers: {'Content-Type':
+        'application/json', Accept: 'application/json'}, body: '{}'}).then(async (r) =>
+        [r.status, (await r.json()).error.code])"""
+    )
+    assert again == [409, "already_played"]
+
+    # The teacher sees the pupil on the group's board and in the trends, then removes them.
+    teacher.page.goto(server_url + "/groups")
+    teacher.page.get_by_role("link", name=GROUP).click()
+    board = teacher.by("group-board")
+    expect(board.get_by_test_id("leaderboard-row").first).to_contain_text(HOSTILE)
+    expect(teacher.by("group-trends")).to_contain_text(HOSTILE)
+    _no_markup(teacher.page)
+    failures += _serious(teacher.page, "group page (creator)")
+    failures += _fits(teacher.page, "group page (creator)")
+    teacher.page.get_by_role("button", name=f"移出 {HOSTILE}").click()
+    expect(teacher.by("confirm-dialog")).to_be_visible()
+    teacher.by("confirm-yes").click()
+    expect(teacher.by("group-board")).not_to_contain_text(HOSTILE)
+    expect(teacher.by("group-trends")).not_to_contain_text(HOSTILE)
+
+    for page in pages:
+        page.context.close()
+    for watch in watches:
+        assert watch.errors == [], "console errors:\n" + "\n".join(watch.errors)
+    assert failures == [], "\n".join(failures)
+
+
+@SIZES
+def test_d2_d4_name_asked_once_and_a_kept_game_abandoned_only_on_yes(
+    browser: Browser, server_url: str, size: tuple[int, int]
+) -> None:
+    context = sized_context(browser, *size)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    watch = ConsoleWatch()
+    watch.watch(page)
+    watch.allowed.append("/api/daily")  # the refusals provoked below
+    ui = Table(page, server_url)
+    # An ordinary game kept in this browser.
+    ui.open_lobby()
+    ui.start_solo()
+    ui.roll()
+    ui.by("lobby").click()
+    ui.by("daily-link").click()
+    expect(page).to_have_title("快艇骰子 · 每日挑战")
+    name = page.get_by_label("你的名字")
+    expect(name).to_be_visible()
+    # 13 characters: the server's message, the draft kept, the focus back in the field.
+    name.fill("一二三四五六七八九十一二三")
+    ui.by("start-daily").click()
+    expect(ui.by("daily-error")).to_be_visible()
+    expect(name).to_have_value("一二三四五六七八九十一二三")
+    expect(name).to_be_focused()
+    name.fill(HOSTILE)
+    ui.by("start-daily").click()
+    # F2: the kept game is named; 再想想 keeps it, the yes abandons it for the challenge.
+    expect(ui.by("daily-replace")).to_be_visible()
+    ui.by("daily-replace").click()
+    ui.by("confirm-no").click()
+    expect(ui.by("start-daily")).to_be_visible()
+    ui.by("daily-replace").click()
+    ui.by("confirm-yes").click()
+    expect(ui.by("roll")).to_be_visible()
+    expect(ui.by("round")).to_have_text("第 1 / 13 回合")
+    expect(ui.by("hint")).to_be_disabled()
+    expect(ui.by("restart")).to_be_hidden()
+    # Back on the day's page: the name is known, the game continues where it was.
+    ui.roll()
+    dice = ui.dice()
+    page.goto(server_url + "/daily")
+    expect(page.locator("#dl-name")).to_have_count(0)
+    expect(page.get_by_text(f"排行榜上的名字：{HOSTILE}")).to_be_visible()
+    expect(ui.by("start-daily")).to_have_text("继续今天的挑战")
+    ui.by("start-daily").click()
+    expect(ui.by("roll")).to_be_visible()
+    assert ui.dice() == dice
+    context.close()
+    assert watch.errors == [], "console errors:\n" + "\n".join(watch.errors)

@@ -72,6 +72,8 @@ def test_d6_create_invite_join_board_leave_remove_close(
     assert {e["name"] for e in page["today"]["entries"]} == {"小明", "小红"}  # group names
     assert page["week"]["players"] == 2
     assert [m["name"] for m in page["members"]] == ["王老师", "小明", "小红"]
+    # who has finished today's challenge (the teacher has not played)
+    assert [m["played_today"] for m in page["members"]] == [False, True, True]
     assert page["invite_url"].endswith(token)
     trends = {t["name"]: t["days"] for t in page["trends"]}
     assert [d["date"] for d in trends["小明"]] == ["2026-12-01"]

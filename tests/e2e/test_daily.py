@@ -159,6 +159,11 @@ def test_d6_d2_teacher_group_pupil_joins_and_plays_the_daily(
     board = teacher.by("group-board")
     expect(board.get_by_test_id("leaderboard-row").first).to_contain_text(HOSTILE)
     expect(teacher.by("group-trends")).to_contain_text(HOSTILE)
+    # who has played today: the pupil has, the teacher not yet
+    members = teacher.page.locator(".dl-members li")
+    expect(members.filter(has_text=HOSTILE)).to_contain_text("今天已完成")
+    expect(members.filter(has_text="王老师")).to_contain_text("今天还没完成")
+    expect(teacher.page.get_by_role("heading", name="组员（今天 1/2 人已完成）")).to_be_visible()
     _no_markup(teacher.page)
     failures += _serious(teacher.page, "group page (creator)")
     failures += _fits(teacher.page, "group page (creator)")

@@ -424,7 +424,7 @@ class DailyService:
         if group is None or not group.is_member:
             raise GroupNotFoundError(group_id)
         day = self.today()
-        members = await self.store.members(group_id, player_id)
+        members = await self.store.members(group_id, player_id, day)
         today_board = await self.store.board(day, player_id, MAX_MEMBERS, group_id)
         week_board = await self.store.board(day, player_id, MAX_MEMBERS, group_id, week=True)
         out: dict[str, Any] = {
@@ -435,6 +435,7 @@ class DailyService:
                     "name": m.name,
                     "creator": m.is_creator,
                     "you": m.you,
+                    "played_today": m.finished_today,
                     **({"member_id": m.member_id} if group.is_creator else {}),
                 }
                 for m in members

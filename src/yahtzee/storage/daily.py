@@ -200,6 +200,7 @@ class Member:
     joined_at: str
     is_creator: bool
     you: bool
+    finished_today: bool  # the day's game asked about is finished (who still has to play)
 
 
 _PLAY_COLUMNS = (
@@ -476,18 +477,20 @@ class DailyStore:
 
         return await self.db.run(work, write=False)
 
-    async def members(self, group_id: str, player_id: str) -> list[Member]:
-        """The group's members in joining order."""
+    async def members(self, group_id: str, player_id: str, day: date) -> list[Member]:
+        """The group's members in joining order, and whether each finished ``day``'s game."""
         rows = await self.db.run(
             lambda tx: tx.all(
                 "SELECT m.member_id, m.name, m.joined_at, m.player_id = g.creator_id, "
-                "m.player_id = ? FROM group_members m JOIN groups g ON g.id = m.group_id "
+                "m.player_id = ?, EXISTS (SELECT 1 FROM daily_plays p WHERE p.day = ? "
+                "AND p.player_id = m.player_id AND p.skill_loss IS NOT NULL) "
+                "FROM group_members m JOIN groups g ON g.id = m.group_id "
                 "WHERE m.group_id = ? ORDER BY m.joined_at, m.member_id",
-                (player_id, group_id),
+                (player_id, day.isoformat(), group_id),
             ),
             write=False,
         )
-        return [Member(r[0], r[1], r[2], bool(r[3]), bool(r[4])) for r in rows]
+        return [Member(r[0], r[1], r[2], bool(r[3]), bool(r[4]), bool(r[5])) for r in rows]
 
     async def trends(self, group_id: str, since: date) -> dict[str, list[tuple[str, float]]]:
         """Each member's accuracy per day played since ``since`` (by ``member_id``)."""

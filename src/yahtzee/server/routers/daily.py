@@ -173,6 +173,7 @@ class MemberOut(_Out):
     name: str
     creator: bool
     you: bool
+    played_today: bool = Field(description="finished today's challenge")
     member_id: str | None = None
 
 

@@ -398,11 +398,13 @@ function drawGroup(body, page, ctx) {
   }
   if (p.trends) nodes.push(trendTable(p.trends));
 
-  const members = panel("dl-members-panel", "组员", "dl-members-title");
+  const done = p.members.filter((m) => m.played_today).length;
+  const members = panel("dl-members-panel", `组员（今天 ${done}/${p.members.length} 人已完成）`, "dl-members-title");
   const ul = el("ul", "dl-members");
   for (const m of p.members) {
     const li = el("li");
     li.append(el("span", "dl-name", m.name), el("span", "fine", `${m.creator ? "（创建者）" : ""}${m.you ? "（你）" : ""}`));
+    li.append(el("span", m.played_today ? "dl-done-today" : "dl-not-yet", m.played_today ? "今天已完成" : "今天还没完成"));
     if (m.member_id && !m.creator) {
       const remove = button(
         "移出",

@@ -36,8 +36,7 @@ const JS = "../../src/yahtzee/static/js";
 const { reduce, addReducers } = await import(`${JS}/reducer.js`);
 const { initialState } = await import(`${JS}/state.js`);
 const { createStore } = await import(`${JS}/store.js`);
-const { meterEffect, remember } = await import(`${JS}/effects.js`);
-const { meterWanted } = await import(`${JS}/meter.js`);
+const { meterEffect, meterWanted, remember } = await import(`${JS}/effects.js`);
 const { DEFAULT_SETTINGS } = await import(`${JS}/settings.js`);
 const { loadSettings, storedHold } = await import(`${JS}/remember.js`);
 const { ApiError, api, request } = await import(`${JS}/api.js`);
@@ -221,10 +220,11 @@ test("one fetch wrapper, one error shape: the server's {error: {code, message}}"
   globalThis.fetch = async () => {
     throw new TypeError("offline");
   };
-  await assert.rejects(api.stats(), { status: 0, code: "network" });
+  await assert.rejects(api.records(), { status: 0, code: "network" });
   globalThis.fetch = async (path) => (seen.push([path]), answer(200, null, "<p>规则</p>")());
   assert.equal(await request("GET", "/rules.html", undefined, "text"), "<p>规则</p>");
   globalThis.fetch = async (path) => (seen.push([path]), answer(200, { ok: 1 })());
-  await api.review("a b");
-  assert.equal(seen.at(-1)[0], "/api/games/a%20b/review");
+  await api.game("a b");
+  assert.equal(seen.at(-1)[0], "/api/games/a%20b");
 });
+

@@ -1,7 +1,10 @@
 // The page's one way to the server (docs/api.md). Every failure becomes an ApiError with
 // the server's error shape, `{status, code, message}` from `{"error": {"code", "message"}}`;
 // `message` is fit to show a player (the server's Chinese message when it sent one). The
-// paths come from paths.js. Lazy views use `api` too: add a line here for a new endpoint.
+// paths come from paths.js. `api` has the calls of the first load's code (the table, the
+// lobby; lazy views use them too, through ctx.api); a lazy view's own calls live in its
+// module, built on `request`, so they load with it (P6).
+
 
 import { API } from "./paths.js";
 
@@ -68,32 +71,7 @@ export const api = {
   hint: (game) => request("POST", API.hint(game.id), { version: game.version }),
   // 「跳过教程」: the tutorial game is given up (L10).
   abandon: (game) => request("POST", API.abandon(game.id), { version: game.version }),
-  tutorial: () => get(API.tutorial()),
   meter: (id) => get(API.meter(id)),
-  // `query`: "?seat=N", a table's person (T6)
-  review: (id, query = "") => get(API.review(id) + query),
-  stats: () => get(API.stats()),
-  // 练习 (L6-L8): `query` {theme} or {game, decision}; an answer {keep} or {category}.
-  puzzleNext: (query = {}) => {
-    const q = new URLSearchParams(query).toString();
-    return get(q ? `${API.puzzleNext()}?${q}` : API.puzzleNext());
-  },
-  puzzleAnswer: (id, answer) => request("POST", API.puzzleAnswer(id), answer),
-  puzzleProgress: () => get(API.puzzleProgress()),
-  puzzleThemes: () => get(API.puzzleThemes()),
-  // 每日挑战 and 小组 (D2-D6). `start`: {name?, replace?}; `query` {limit, period, group}.
-  daily: () => get(API.daily()),
-  startDaily: (body) => request("POST", API.daily(), body),
-  leaderboard: (day, query) => get(`${API.leaderboard(day)}?${new URLSearchParams(query)}`),
-  groups: () => get(API.groups()),
-  createGroup: (name, yourName) => request("POST", API.groups(), { name, your_name: yourName }),
-  groupLookup: (token) => request("POST", API.groupLookup(), { token }),
-  joinGroup: (token, name) => request("POST", API.groupJoin(), { token, name }),
-  group: (id) => get(API.group(id)),
-  newInvite: (id) => request("POST", API.groupInvite(id), {}),
-  leaveGroup: (id) => request("POST", API.groupLeave(id), {}),
-  closeGroup: (id) => request("POST", API.groupClose(id), {}),
-  removeMember: (id, member) => request("DELETE", API.groupMember(id, member)),
   /** One of the page's own files (paths.js `asset`), as text: a lazy view's markup. */
   text: (url) => request("GET", url, undefined, "text"),
 };

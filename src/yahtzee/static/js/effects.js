@@ -2,7 +2,6 @@
 // with `(state, previous, store)` after every change, before the next render, so a render
 // never writes storage or starts a request. Effects may dispatch (the store queues them).
 
-import { meterWanted } from "./meter.js";
 import { saveHold, saveSettings, saveTutorialSeen } from "./remember.js";
 
 /** Keep the settings, this turn's holds and the tutorial's offer in this browser (P5,
@@ -13,6 +12,17 @@ export function remember(state, previous) {
   if (state.game !== previous.game || state.hold !== previous.hold || state.view !== previous.view) {
     saveHold(state);
   }
+}
+
+/** The position ("id:version") whose figure should be asked for now, or null: only on the
+ * table, while shown, never during the computer's replay (its outcome must not leak through
+ * the meter), and once per position. */
+export function meterWanted(state) {
+  const g = state.game;
+  if (!g || state.view !== "game" || state.replay || state.settings.meter !== "shown") return null;
+  const key = `${g.id}:${g.version}`;
+  const asking = state.meter.asking;
+  return asking && asking.key === key ? null : key;
 }
 
 /** L4: ask the server for the live meter's figure of a new position (once per position). */

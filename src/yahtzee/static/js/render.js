@@ -13,7 +13,6 @@ import {
   canAct,
 } from "./state.js";
 import * as say from "./messages.js";
-import { renderMeter } from "./meter.js";
 import { href } from "./paths.js";
 import { LAZY } from "./views.js";
 
@@ -649,6 +648,5 @@ export function render(state) {
     renderComputerLog(state);
     renderTurnLog(state);
   }
-  renderMeter(state);
-  renderGameOver(state);
+  renderGameOver(state); // the live meter: lazy/meter.js, a lazy overlay (views.js)
 }

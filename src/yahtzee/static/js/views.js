@@ -32,16 +32,19 @@ import * as say from "./messages.js";
 import { addReducers } from "./reducer.js";
 
 const room = () => import("./lazy/room.js"); // 好友房间
+const tutorial = () => import("./lazy/tutorial.js");
 const T = (load) => {
   const module = () => import("./lazy/table.js");
   return { heading: "多人同屏", loading: "……", css: "css/table.css", load: () => module().then(load), module };
 };
-const DAILY = {
-  loading: "正在打开……",
-  css: "css/daily.css",
-  className: "daily-view",
-  module: () => import("./lazy/daily.js"),
-};
+/** A view whose module makes its own requests (they load with it, not with the page):
+ * `load` brings the module, then its data, the module's `load[view](params)`. */
+const own = (view, module) => ({ module, load: (params) => module().then((m) => m.load[view](params)) });
+const review = () => import("./lazy/review.js");
+const stats = () => import("./lazy/stats.js");
+const practice = () => import("./lazy/practice.js"); // 练习 and 「练习这一步」
+const daily = () => import("./lazy/daily.js"); // 每日挑战 and 小组
+const D = (view, heading) => ({ heading, loading: "正在打开……", css: "css/daily.css", className: "daily-view", ...own(view, daily) });
 
 export const LAZY = {
   rules: {
@@ -49,36 +52,13 @@ export const LAZY = {
     loading: "正在打开规则……",
     back: "return",
     className: "rules",
+    css: "css/rules.css",
     load: () => api.text(asset("rules.html")),
     module: () => import("./lazy/rules.js"),
   },
-  review: {
-    heading: "复盘",
-    loading: "正在复盘……",
-    css: "css/review.css",
-    // ?seat=N: a table's person (T6)
-    load: ({ id }) => api.review(id, location.search),
-    module: () => import("./lazy/review.js"),
-  },
-  stats: {
-    heading: "我的统计",
-    loading: "正在统计……",
-    css: "css/review.css",
-    load: () =>
-      Promise.all([api.stats(), api.puzzleProgress()]).then(([stats, practice]) => ({
-        ...stats,
-        practice,
-      })),
-    module: () => import("./lazy/stats.js"),
-  },
-  practice: {
-    heading: "练习",
-    loading: "正在出题……",
-    css: "css/practice.css",
-    load: () =>
-      Promise.all([api.puzzleThemes(), api.puzzleNext()]).then(([themes, next]) => ({ themes, next })),
-    module: () => import("./lazy/practice.js"),
-  },
+  review: { heading: "复盘", loading: "正在复盘……", css: "css/review.css", ...own("review", review) },
+  stats: { heading: "我的统计", loading: "正在统计……", css: "css/review.css", ...own("stats", stats) },
+  practice: { heading: "练习", loading: "正在出题……", css: "css/practice.css", ...own("practice", practice) },
   // 「练习这一步」: one decision of a finished game (复盘) as a puzzle.
   drill: {
     heading: "练习这一步",
@@ -86,47 +66,24 @@ export const LAZY = {
     css: "css/practice.css",
     back: "return",
     className: "practice-view",
-    load: ({ id }) => {
-      const cut = id.lastIndexOf("-");
-      const query = { game: id.slice(0, cut), decision: id.slice(cut + 1) };
-      return Promise.all([api.puzzleThemes(), api.puzzleNext(query)]).then(([themes, next]) => ({
-        themes,
-        next,
-      }));
-    },
-    module: () => import("./lazy/practice.js"),
+    ...own("drill", practice),
   },
   room: { heading: "好友房间", loading: "……", module: room, load: (p) => room().then((m) => m.load(p)) },
   // 多人同屏 (T7): the seat editor and the table, one module.
   seats: T((m) => m.seats()),
   table: T((m) => m.loadGame(api)),
-  // 每日挑战 and 小组 (D2-D6): four addresses, one module (lazy/daily.js).
-  daily: {
-    heading: "每日挑战",
-    ...DAILY,
-    load: () =>
-      api.daily().then((day) => api.leaderboard(day.date, { limit: 20 }).then((board) => ({ day, board }))),
-  },
-  groups: {
-    heading: "我的小组",
-    ...DAILY,
-    load: () => Promise.all([api.groups(), api.daily()]).then(([g, day]) => ({ ...g, name: day.name })),
-  },
-  // The invite link's token rides in the address's fragment, which the server never sees.
-  groupJoin: {
-    heading: "加入小组",
-    ...DAILY,
-    load: () => {
-      const token = location.hash.slice(1);
-      return Promise.all([api.groupLookup(token), api.daily()]).then(([g, day]) => ({ ...g, token, name: day.name }));
-    },
-  },
-  group: { heading: "小组", ...DAILY, load: ({ id }) => api.group(id) },
+  // 每日挑战 and 小组 (D2-D6): four addresses, one module (lazy/daily.js, which also makes
+  // their requests).
+  daily: D("daily", "每日挑战"),
+  groups: D("groups", "我的小组"),
+  groupJoin: D("groupJoin", "加入小组"),
+  group: D("group", "小组"),
 };
 
-// Lazy overlays (新手教程 over the table, L10): fetched the first time `wanted(state)`;
-// `module` exports `overlay = {render(state, shown, ctx), reducers?, effect?, install?}`,
-// `load()` its data (into `state.overlays[id]`). See installOverlays.
+// Lazy overlays (新手教程 over the table, L10; the live meter, L4): fetched the first time
+// `wanted(state)`; `module` exports `overlay = {render(state, shown, ctx), reducers?,
+// effect?, install?}`, `load()` (if any) its data (into `state.overlays[id]`), `failed(ctx)`
+// (if any) says a failed load (asked again the next time it is wanted). See installOverlays.
 // 撤销 / 登记前确认 (polish 8) and 声音 (polish 9) load once the page is up (their 设置 rows).
 export const OVERLAYS = {
   tutorial: {
@@ -136,8 +93,21 @@ export const OVERLAYS = {
       state.game !== null &&
       state.game.mode === "tutorial" &&
       state.tutorial.closedFor !== state.game.id,
-    load: () => api.tutorial(),
-    module: () => import("./lazy/tutorial.js"),
+    load: () => tutorial().then((m) => m.load()),
+    module: tutorial,
+    failed: (ctx) => {
+      ctx.dispatch({ type: "tutorialClose" });
+      ctx.dispatch({ type: "say", text: say.TUTORIAL_FAILED, kind: "error" });
+    },
+  },
+  // The live meter's drawing (its figures are asked for by effects.js, in the first load):
+  // only the table shows it. Wanted once the lobby's data is in (its start buttons wait for
+  // that, so the module is in before a game can start) or a game is on the table; a page
+  // opened elsewhere (规则, a board) never loads it. Until it is in, the box stays hidden.
+  meter: {
+    css: "css/meter.css",
+    wanted: (state) => state.lobbyReady || state.view === "game",
+    module: () => import("./lazy/meter.js"),
   },
   mistap: { css: "css/mistap.css", wanted: () => true, load: () => null, module: () => import("./lazy/mistap.js") },
   sound: { wanted: () => true, load: () => null, module: () => import("./lazy/sound.js") },
@@ -275,9 +245,11 @@ export function installOverlays(store, actions) {
     api,
     actions,
   };
+  const failed = new Set(); // asked again once unwanted and wanted anew (no retry loop)
   const fetchOverlay = (id, entry) => {
     asked.add(id);
-    Promise.all([entry.module(), entry.load(), entry.css && stylesheet(entry.css)]).then(
+    const data = entry.load ? entry.load() : null;
+    Promise.all([entry.module(), data, entry.css && stylesheet(entry.css)]).then(
       ([m, data]) => {
         if (m.overlay.reducers) addReducers(m.overlay.reducers);
         if (m.overlay.install) m.overlay.install(ctx);
@@ -285,11 +257,9 @@ export function installOverlays(store, actions) {
         store.dispatch({ type: "overlayLoaded", id, data });
       },
       (err) => {
-        asked.delete(id); // asked again when next wanted
+        failed.add(id);
         if (!(err instanceof ApiError)) console.warn(err);
-        if (id !== "tutorial") return;
-        store.dispatch({ type: "tutorialClose" });
-        store.dispatch({ type: "say", text: say.TUTORIAL_FAILED, kind: "error" });
+        if (entry.failed) entry.failed(ctx);
       },
     );
   };
@@ -298,7 +268,9 @@ export function installOverlays(store, actions) {
       for (const [id, entry] of Object.entries(OVERLAYS)) {
         const overlay = ready.get(id);
         if (overlay) overlay.effect && overlay.effect(store.state, previous, ctx);
-        else if (!asked.has(id) && entry.wanted(state)) fetchOverlay(id, entry);
+        else if (entry.wanted(state)) {
+          if (!asked.has(id)) fetchOverlay(id, entry);
+        } else if (failed.delete(id)) asked.delete(id);
       }
     },
     render(state) {

@@ -8,9 +8,45 @@
 // values are read when it is sent and kept in `ui.drafts`, so a redraw (an error, say)
 // shows them again.
 
+import { request } from "../api.js";
 import { confirmDialog } from "../dialog.js";
-import { href } from "../paths.js";
+import { API, href } from "../paths.js";
 import { el, fmt } from "./dom.js";
+
+// ------------------------------------------------------------------------------ the API
+
+// This module's own calls (D2-D6, docs/api.md): only these views make them, so they load
+// with the views, not with the page (api.js holds the first load's calls).
+const get = (path) => request("GET", path);
+const post = (path, body = {}) => request("POST", path, body);
+const call = {
+  daily: () => get(API.daily()),
+  // body: {name?, replace?}
+  startDaily: (body) => post(API.daily(), body),
+  // query: {limit, period, group}
+  leaderboard: (day, query) => get(`${API.leaderboard(day)}?${new URLSearchParams(query)}`),
+  groups: () => get(API.groups()),
+  createGroup: (name, yourName) => post(API.groups(), { name, your_name: yourName }),
+  groupLookup: (token) => post(API.groupLookup(), { token }),
+  joinGroup: (token, name) => post(API.groupJoin(), { token, name }),
+  group: (id) => get(API.group(id)),
+  newInvite: (id) => post(API.groupInvite(id)),
+  leaveGroup: (id) => post(API.groupLeave(id)),
+  closeGroup: (id) => post(API.groupClose(id)),
+  removeMember: (id, member) => request("DELETE", API.groupMember(id, member)),
+};
+
+/** Each view's data when its address is opened (views.js LAZY's `load`), by view. */
+export const load = {
+  daily: () => call.daily().then((day) => call.leaderboard(day.date, { limit: 20 }).then((board) => ({ day, board }))),
+  groups: () => Promise.all([call.groups(), call.daily()]).then(([g, day]) => ({ ...g, name: day.name })),
+  // The invite link's token rides in the address's fragment, which the server never sees.
+  groupJoin: () => {
+    const token = location.hash.slice(1);
+    return Promise.all([call.groupLookup(token), call.daily()]).then(([g, day]) => ({ ...g, token, name: day.name }));
+  },
+  group: ({ id }) => call.group(id),
+};
 
 const dayLabel = (iso) => {
   const [, m, d] = iso.split("-").map(Number);
@@ -185,7 +221,7 @@ function startPanel(page, ctx) {
   const start = (replace) => {
     const typed = name ? name.input.value : null;
     const body = { ...(typed !== null ? { name: typed } : {}), ...(replace ? { replace: true } : {}) };
-    send(ctx.api.startDaily(body), (game) => ctx.play(game), {
+    send(call.startDaily(body), (game) => ctx.play(game), {
       drafts: typed !== null ? { name: typed } : {},
       focus: name ? "dl-name" : "dl-start",
     });
@@ -230,7 +266,7 @@ function drawDay(body, page, ctx) {
     boards.append(boardTable(ui.week, { caption: "本周 · 按平均准确率", testid: "week-leaderboard", week: true }));
   } else {
     const week = button("看本周榜（平均准确率）", "week-board", () => {
-      requester(ctx, page)(ctx.api.leaderboard(day.date, { period: "week", limit: 20 }), (w) =>
+      requester(ctx, page)(call.leaderboard(day.date, { period: "week", limit: 20 }), (w) =>
         ctx.dispatch({ type: "pageUi", ui: { week: w } }),
       );
     });
@@ -282,7 +318,7 @@ function drawGroups(body, page, ctx) {
     () => {
       const drafts = { group: groupName.input.value, yours: yourName.input.value };
       requester(ctx, page)(
-        ctx.api.createGroup(drafts.group, drafts.yours),
+        call.createGroup(drafts.group, drafts.yours),
         (created) => {
           ctx.dispatch({ type: "pageUi", ui: { created, drafts: {} } });
           ctx.afterRender(() => document.querySelector('[data-testid="group-invite"] [data-testid="invite-link"]')?.focus());
@@ -319,7 +355,7 @@ function drawJoin(body, page, ctx) {
     "join-group",
     () => {
       const typed = input.input.value;
-      requester(ctx, page)(ctx.api.joinGroup(token, typed), (joined) => ctx.open(href("group", { id: joined.group.id })), {
+      requester(ctx, page)(call.joinGroup(token, typed), (joined) => ctx.open(href("group", { id: joined.group.id })), {
         drafts: { name: typed },
         focus: "dl-join-name",
       });
@@ -372,7 +408,7 @@ function drawGroup(body, page, ctx) {
   const g = p.group;
   const ui = page.ui;
   const send = requester(ctx, page);
-  const again = () => refresh(ctx, page, () => ctx.api.group(g.id));
+  const again = () => refresh(ctx, page, () => call.group(g.id));
   const confirmThen = (question, promise, done) =>
     confirmDialog({ no: "取消", ...question }).then((yes) => yes && send(promise(), done));
 
@@ -391,7 +427,7 @@ function drawGroup(body, page, ctx) {
   if (p.invite_url) {
     const inv = panel("dl-invites", "邀请", "dl-inv-title");
     inv.append(inviteBox(p, ui, ctx));
-    const fresh = button("换一个邀请链接（旧链接立即失效）", "new-invite", () => send(ctx.api.newInvite(g.id), again));
+    const fresh = button("换一个邀请链接（旧链接立即失效）", "new-invite", () => send(call.newInvite(g.id), again));
     fresh.disabled = Boolean(ui.busy);
     inv.append(fresh);
     nodes.push(inv);
@@ -412,7 +448,7 @@ function drawGroup(body, page, ctx) {
         () =>
           confirmThen(
             { title: "移出组员？", text: `把「${m.name}」移出小组？他的成绩会从组内排行中去掉。`, yes: "移出" },
-            () => ctx.api.removeMember(g.id, m.member_id),
+            () => call.removeMember(g.id, m.member_id),
             again,
           ),
         "btn btn-small",
@@ -430,7 +466,7 @@ function drawGroup(body, page, ctx) {
       button("关闭小组", "close-group", () =>
         confirmThen(
           { title: "关闭小组？", text: "关闭后不能再加入，邀请链接失效；组员仍能看到排行。", yes: "关闭" },
-          () => ctx.api.closeGroup(g.id),
+          () => call.closeGroup(g.id),
           again,
         ),
       ),
@@ -441,7 +477,7 @@ function drawGroup(body, page, ctx) {
       button("退出小组", "leave-group", () =>
         confirmThen(
           { title: "退出小组？", text: "退出后，你的成绩会从这个小组的排行中去掉。", yes: "退出" },
-          () => ctx.api.leaveGroup(g.id),
+          () => call.leaveGroup(g.id),
           () => ctx.open(href("groups")),
         ),
       ),

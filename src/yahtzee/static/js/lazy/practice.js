@@ -6,10 +6,31 @@
 // themes and marks come from the server (GET /api/puzzles/themes, page.data.themes).
 
 import { el } from "./dom.js";
-import { href } from "../paths.js";
+import { request } from "../api.js";
+import { API, href } from "../paths.js";
 import { CATEGORY_NAMES, LOWER, UPPER } from "../state.js";
 
 const fmt1 = (v) => Number(v).toFixed(1);
+
+// This view's requests (L6-L8): `query` {theme} or {game, decision}; an answer {keep} or
+// {category}.
+function puzzleNext(query = {}) {
+  const q = new URLSearchParams(query).toString();
+  return request("GET", q ? `${API.puzzleNext()}?${q}` : API.puzzleNext());
+}
+const puzzleAnswer = (id, answer) => request("POST", API.puzzleAnswer(id), answer);
+const withThemes = (next) =>
+  Promise.all([request("GET", API.puzzleThemes()), next]).then(([themes, n]) => ({ themes, next: n }));
+
+/** Each view's data when its address is opened (views.js `own`): 练习, and 「练习这一步」
+ * (one decision of a finished game, /practice/<game>-<decision>). */
+export const load = {
+  practice: () => withThemes(puzzleNext()),
+  drill: ({ id }) => {
+    const cut = id.lastIndexOf("-");
+    return withThemes(puzzleNext({ game: id.slice(0, cut), decision: id.slice(cut + 1) }));
+  },
+};
 
 function keepText(keep) {
   if (keep === "stop") return "不再掷，直接记分";
@@ -175,14 +196,14 @@ function draw(body, page, ctx) {
   const next = (theme) => {
     ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null } });
     const query = theme === undefined ? ui.theme || "" : theme;
-    ctx.api.puzzleNext(query ? { theme: query } : {}).then(
+    puzzleNext(query ? { theme: query } : {}).then(
       (n) => ctx.dispatch({ type: "practicePuzzle", serial: page.serial, next: n, theme: query }),
       (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message } }),
     );
   };
   const submit = (answer) => {
     ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null } });
-    ctx.api.puzzleAnswer(p.id, answer).then(
+    puzzleAnswer(p.id, answer).then(
       (result) => {
         ctx.dispatch({ type: "pageUi", ui: { busy: false, result } });
         ctx.afterRender(() => {

@@ -4,7 +4,8 @@
 
 import { lineChart } from "./chart.js";
 import { el, fmt } from "./dom.js";
-import { href } from "../paths.js";
+import { request } from "../api.js";
+import { API, href } from "../paths.js";
 import { CATEGORY_NAMES, DIFFICULTY_NAMES, MODE_NAMES } from "../state.js";
 
 const MARK_NAMES = { best: "最佳", inaccuracy: "欠佳", mistake: "失误", blunder: "大错" };
@@ -286,6 +287,10 @@ function draw(body, r, select, ctx) {
   layout.append(decisionList(r, select), el("div", "rv-side"));
   body.replaceChildren(intro, summary(r), timelineSection(r, select), layout);
 }
+
+/** The view's data when its address is opened (views.js `own`): the review; ?seat=N a
+ * table's person (T6). */
+export const load = { review: ({ id }) => request("GET", API.review(id) + location.search) };
 
 export const view = {
   render(body, page, ctx) {

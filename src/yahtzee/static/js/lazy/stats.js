@@ -3,6 +3,8 @@
 
 import { barChart, lineChart } from "./chart.js";
 import { el, fmt } from "./dom.js";
+import { request } from "../api.js";
+import { API } from "../paths.js";
 import { CATEGORY_NAMES, DIFFICULTY_NAMES, MODE_NAMES, RESULT_NAMES } from "../state.js";
 
 const SOLO = MODE_NAMES.solo;
@@ -208,6 +210,15 @@ function practiceSection(p) {
   s.append(dataTable("每个专项答对最好的比例", ["专项", "做过", "最好"], rows, "stats-practice-themes"));
   return s;
 }
+
+/** The view's data when its address is opened (views.js `own`): the games and 练习's progress. */
+export const load = {
+  stats: () =>
+    Promise.all([request("GET", API.stats()), request("GET", API.puzzleProgress())]).then(([stats, practice]) => ({
+      ...stats,
+      practice,
+    })),
+};
 
 export const view = {
   /** Draw the stats into `body` (once per page: nothing in it changes afterwards). */

@@ -6,6 +6,9 @@
 // 0 declined): it does no rules maths. While a step is shown, the table's other game
 // controls do nothing, so the dice stay the ones the steps describe.
 
+import { request } from "../api.js";
+import { API } from "../paths.js";
+
 const NEXT = "下一步";
 const SKIP = "跳过教程";
 const GAME_ACTIONS = '.die, .cell-btn, [data-testid="roll"], [data-testid="hint"], [data-testid="restart"], #confirm-yes';
@@ -266,5 +269,8 @@ function bringIntoView(step, off) {
 function effect(state, _previous, ctx) {
   if (state.game && state.game.mode === "tutorial" && steps(state)) ctx.dispatch({ type: "tutorialSync" });
 }
+
+/** The overlay's data (views.js OVERLAYS `load`): the steps, from the server. */
+export const load = () => request("GET", API.tutorial());
 
 export const overlay = { render, reducers, effect, install };

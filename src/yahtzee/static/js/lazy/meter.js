@@ -1,7 +1,9 @@
 // The live meter (L4): 「预计终局 248.3」 in solo, the chance to win in vs, from the same
 // models as the review (GET /api/games/{id}/meter). Its state is in the store
 // (`state.meter`, `state.settings.meter`); effects.js asks for a figure when `meterWanted`
-// says so; `renderMeter` draws it. The player can hide it — with its own button on a
+// says so; this module draws it. It is a lazy overlay (views.js OVERLAYS): its code and
+// its css/meter.css load once the lobby's data is in or a game is on the table, not with
+// the page; until then the box stays hidden as index.html has it. The player can hide it — with its own button on a
 // desktop, in 设置 everywhere (the phone table has no room for a 44 px button).
 //
 // Screen readers: the figure itself is not a live region (it changes on every roll, which
@@ -13,18 +15,7 @@
 // No layout shift: the numbers sit in boxes of a fixed minimum width (css), so 99.5 and
 // 248.3, 5% and 100% take the same room; on a phone the meter has a fixed width.
 
-import { meterText } from "./messages.js";
-
-/** The position ("id:version") whose figure should be asked for now, or null: only on the
- * table, while shown, never during the computer's replay (its outcome must not leak through
- * the meter), and once per position. */
-export function meterWanted(state) {
-  const g = state.game;
-  if (!g || state.view !== "game" || state.replay || state.settings.meter !== "shown") return null;
-  const key = `${g.id}:${g.version}`;
-  const asking = state.meter.asking;
-  return asking && asking.key === key ? null : key;
-}
+import { meterText } from "../messages.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -95,3 +86,7 @@ export function renderMeter(state) {
     said.replaceChildren(...(words ? [document.createTextNode(words)] : []));
   }
 }
+
+/** views.js's lazy overlay: drawn with every render once loaded (on the table or not: off
+ * the table it hides the box). */
+export const overlay = { render: (state) => renderMeter(state) };

@@ -228,3 +228,37 @@ test("one fetch wrapper, one error shape: the server's {error: {code, message}}"
   assert.equal(seen.at(-1)[0], "/api/games/a%20b");
 });
 
+test("the page's first request goes alone: the rest wait for its answer, so one player id is minted", async () => {
+  // A module of its own (a fresh page): this file's other tests have sent requests already.
+  const { request: send } = await import(`${JS}/api.js?fresh-page`);
+  const ok = { ok: true, status: 200, json: async () => ({}), text: async () => "" };
+  const started = [];
+  let answerFirst;
+  globalThis.fetch = (path) => {
+    started.push(path);
+    return path === "/api/puzzles/themes" ? new Promise((resolve) => (answerFirst = resolve)) : Promise.resolve(ok);
+  };
+  // /practice opened directly, without a cookie: two requests at once, then a third.
+  const themes = send("GET", "/api/puzzles/themes");
+  const next = send("GET", "/api/puzzles/next");
+  const later = send("POST", "/api/games", { mode: "solo" });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(started, ["/api/puzzles/themes"], "nothing else is sent before the first answer");
+  answerFirst(ok);
+  await Promise.all([themes, next, later]);
+  assert.deepEqual(started, ["/api/puzzles/themes", "/api/puzzles/next", "/api/games"]);
+
+  // A first request that fails (offline) holds nothing up: the others are sent after it.
+  const { request: offline } = await import(`${JS}/api.js?offline-page`);
+  const tried = [];
+  globalThis.fetch = async (path) => {
+    tried.push(path);
+    if (tried.length === 1) throw new TypeError("offline");
+    return ok;
+  };
+  const results = await Promise.allSettled([offline("GET", "/api/records"), offline("GET", "/api/games/current")]);
+  assert.equal(results[0].status, "rejected");
+  assert.equal(results[0].reason.code, "network");
+  assert.equal(results[1].status, "fulfilled");
+  assert.deepEqual(tried, ["/api/records", "/api/games/current"]);
+});

@@ -4,7 +4,12 @@
 // paths come from paths.js. `api` has the calls of the first load's code (the table, the
 // lobby; lazy views use them too, through ctx.api); a lazy view's own calls live in its
 // module, built on `request`, so they load with it (P6).
-
+//
+// One player id per browser: the server mints an id (and sets its cookie) on a request
+// without one, so two first requests sent at once (a page opened on /practice asks for two
+// things) would mint two ids, and whatever the first made would belong to the id whose
+// cookie lost. The page's very first request therefore goes alone; the others wait for its
+// answer (or its failure), by which time the cookie is set.
 
 import { API } from "./paths.js";
 
@@ -17,9 +22,20 @@ export class ApiError extends Error {
   }
 }
 
+let first = null; // the page's first request, settled or not (see above)
+
 /** One request: JSON in, JSON out (`as` "text": the body as text, for the page's own
- * files), this browser's cookie sent. */
-export async function request(method, path, body, as = "json") {
+ * files), this browser's cookie sent; after the page's first one has been answered. */
+export function request(method, path, body, as = "json") {
+  if (first === null) {
+    const sent = send(method, path, body, as);
+    first = sent.catch(() => null);
+    return sent;
+  }
+  return first.then(() => send(method, path, body, as));
+}
+
+async function send(method, path, body, as) {
   const accept = as === "json" ? "application/json" : "text/html";
   const init = { method, headers: { Accept: accept }, credentials: "same-origin" };
   if (body !== undefined) {

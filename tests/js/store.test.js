@@ -236,17 +236,17 @@ test("the page's first request goes alone: the rest wait for its answer, so one 
   let answerFirst;
   globalThis.fetch = (path) => {
     started.push(path);
-    return path === "/api/puzzles/themes" ? new Promise((resolve) => (answerFirst = resolve)) : Promise.resolve(ok);
+    return path === "/api/stats" ? new Promise((resolve) => (answerFirst = resolve)) : Promise.resolve(ok);
   };
-  // /practice opened directly, without a cookie: two requests at once, then a third.
-  const themes = send("GET", "/api/puzzles/themes");
-  const next = send("GET", "/api/puzzles/next");
+  // 统计 opened directly, without a cookie: two requests at once, then a third.
+  const stats = send("GET", "/api/stats");
+  const progress = send("GET", "/api/puzzles/progress");
   const later = send("POST", "/api/games", { mode: "solo" });
   await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.deepEqual(started, ["/api/puzzles/themes"], "nothing else is sent before the first answer");
+  assert.deepEqual(started, ["/api/stats"], "nothing else is sent before the first answer");
   answerFirst(ok);
-  await Promise.all([themes, next, later]);
-  assert.deepEqual(started, ["/api/puzzles/themes", "/api/puzzles/next", "/api/games"]);
+  await Promise.all([stats, progress, later]);
+  assert.deepEqual(started, ["/api/stats", "/api/puzzles/progress", "/api/games"]);
 
   // A first request that fails (offline) holds nothing up: the others are sent after it.
   const { request: offline } = await import(`${JS}/api.js?offline-page`);

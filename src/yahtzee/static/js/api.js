@@ -6,7 +6,7 @@
 // module, built on `request`, so they load with it (P6).
 //
 // One player id per browser: the server mints an id (and sets its cookie) on a request
-// without one, so two first requests sent at once (a page opened on /practice asks for two
+// without one, so two first requests sent at once (a page opened on /stats asks for two
 // things) would mint two ids, and whatever the first made would belong to the id whose
 // cookie lost. The page's very first request therefore goes alone; the others wait for its
 // answer (or its failure), by which time the cookie is set.

@@ -231,3 +231,87 @@ def test_d2_d4_name_asked_once_and_a_kept_game_abandoned_only_on_yes(
     assert ui.dice() == dice
     context.close()
     assert watch.errors == [], "console errors:\n" + "\n".join(watch.errors)
+
+
+def test_d6_several_groups_leave_new_link_and_close(browser: Browser, server_url: str) -> None:
+    """A browser in two groups; a member leaves one (off its members and boards); the
+    creator's new link kills the old one; a closed group's link opens nothing."""
+    pages = []
+    watches = []
+    for _ in range(2):
+        page = sized_context(browser, 1280, 800).new_page()
+        page.set_default_timeout(15_000)
+        watch = ConsoleWatch()
+        watch.watch(page)
+        watch.allowed.append("/api/groups/lookup")  # the dead links below
+        watches.append(watch)
+        pages.append(page)
+    teacher, pupil = (Table(p, server_url) for p in pages)
+
+    links = {}
+    teacher.open_lobby()
+    for name in ("一班<i>", "二班"):
+        teacher.page.goto(server_url + "/groups")
+        teacher.page.get_by_label("小组名称").fill(name)
+        teacher.page.get_by_label("你在小组里的名字").fill("李老师")
+        teacher.by("create-group").click()
+        expect(teacher.page.get_by_role("status").filter(has_text="已创建")).to_contain_text(name)
+        links[name] = teacher.by("invite-link").inner_text()
+
+    # The pupil joins both: 我的小组 lists the two.
+    pupil.open_lobby()
+    for name, link in links.items():
+        pupil.page.goto(link)
+        expect(pupil.page.get_by_role("heading", name=f"加入小组「{name}」")).to_be_visible()
+        pupil.page.get_by_label("你在小组里的名字").fill(HOSTILE)
+        pupil.by("join-group").click()
+        expect(pupil.by("group-name")).to_have_text(name)
+    pupil.page.goto(server_url + "/groups")
+    mine = pupil.page.locator(".dl-groups li")
+    expect(mine).to_have_count(2)
+    _no_markup(pupil.page)
+
+    # Leaving 一班 (asked first): back on 我的小组 with 二班 only; the teacher no longer sees
+    # the pupil among 一班's members.
+    pupil.page.get_by_role("link", name="一班<i>").click()
+    pupil.by("leave-group").click()
+    pupil.by("confirm-yes").click()
+    expect(pupil.page).to_have_url(re.compile(r"/groups$"))
+    expect(mine).to_have_count(1)
+    expect(mine).to_contain_text("二班")
+    teacher.page.goto(server_url + "/groups")
+    teacher.page.get_by_role("link", name="一班<i>").click()
+    expect(teacher.page.locator(".dl-members li")).to_have_count(1)
+    expect(teacher.page.locator(".dl-members")).not_to_contain_text(HOSTILE)
+    _no_markup(teacher.page)
+
+    # 二班: a new link; the old one opens nothing, the new one the group.
+    teacher.page.goto(server_url + "/groups")
+    teacher.page.get_by_role("link", name="二班").click()
+    old = links["二班"]
+    expect(teacher.by("invite-link")).to_have_text(old)
+    teacher.by("new-invite").click()
+    expect(teacher.by("invite-link")).not_to_have_text(old)
+    new = teacher.by("invite-link").inner_text()
+    pupil.page.goto(old)
+    expect(pupil.by("groupJoin-error")).to_be_visible()
+    pupil.page.goto(new)
+    expect(pupil.by("join-group")).to_have_text("更新名字")  # a member already
+
+    # Closing 二班 (asked first): marked closed; its link opens nothing; the boards stay.
+    teacher.by("close-group").click()
+    teacher.by("confirm-yes").click()
+    expect(teacher.page.locator(".dl-group-head")).to_contain_text("已关闭")
+    expect(teacher.by("close-group")).to_have_count(0)
+    pupil.page.goto(server_url + "/groups")
+    expect(mine).to_contain_text("已关闭")
+    pupil.page.goto(new)
+    expect(pupil.by("groupJoin-error")).to_be_visible()
+    pupil.page.goto(server_url + "/groups")
+    pupil.page.get_by_role("link", name="二班").click()
+    expect(pupil.by("group-board")).to_be_visible()
+
+    for page in pages:
+        page.context.close()
+    for watch in watches:
+        assert watch.errors == [], "console errors:\n" + "\n".join(watch.errors)

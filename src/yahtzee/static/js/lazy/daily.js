@@ -181,7 +181,7 @@ function boardTable(board, { caption, testid = "leaderboard", week = false }) {
 // ------------------------------------------------------------------------ the day's page
 
 function resultPanel(day, r, ui, ctx) {
-  const box = panel("dl-result", `${dayLabel(day)}的成绩`, "dl-result-title", { "data-testid": "daily-result" });
+  const box = panel("dl-result", `${dayLabel(day.date)}的成绩`, "dl-result-title", { "data-testid": "daily-result" });
   const dl = el("dl", "dl-figures");
   const add = (label, value, testid = null) => {
     const div = el("div", "dl-figure");
@@ -203,6 +203,10 @@ function resultPanel(day, r, ui, ctx) {
   box.append(marks);
   box.append(el("p", "fine", "排名只看技术损失：同一天大家掷同一副骰子，每一步都和高手在同一个局面下的选择比，运气不算在内。"));
   box.append(shareBox(r.share, "daily-share", "分享文字", ui, ctx));
+  // Where the skill went: the game's own 复盘, move by move beside the expert's choice.
+  const more = el("p", "dl-actions");
+  more.append(link("复盘这一局", "review", { id: day.game_id }, { className: "btn", "data-testid": "daily-review" }));
+  box.append(more);
   return box;
 }
 
@@ -256,7 +260,7 @@ function drawDay(body, page, ctx) {
     el("p", "fine", "每天一局，只有一次机会，不能用提示，也不能重新开始。排行榜按技术损失排名（越小越好），一样小时先完成的在前。"),
   );
   const nodes = [intro];
-  if (day.status === "finished" && day.result) nodes.push(resultPanel(day.date, day.result, ui, ctx));
+  if (day.status === "finished" && day.result) nodes.push(resultPanel(day, day.result, ui, ctx));
   else if (day.status === "abandoned") nodes.push(el("p", "panel", "今天的挑战已经放弃了，明天再来吧。", { "data-testid": "daily-abandoned" }));
   else nodes.push(startPanel(page, ctx));
 

@@ -2,10 +2,13 @@
 // game stays small (P6): 规则, 复盘, 统计, 练习, 每日挑战 and 小组. A new page is added the
 // same way:
 //
-//   1. paths.js: its address in PAGES (and its API paths in API, its calls in api.js);
+//   1. paths.js: its address in PAGES (and its API paths in API);
 //      server/app.py: the same address in SPA_PATHS (tests/js/modules.test.js checks).
-//   2. Here, in LAZY: its heading, its loading text, `load(params)` (the api call for its
-//      data, run as an effect when the address is opened) and `module` (the import);
+//   2. Here, in LAZY: its heading, its loading text, `load(params)` (the requests for its
+//      data, run as an effect when the address is opened) and `module` (the import). A
+//      view's own requests belong in its module, so that they load with it, not with the
+//      page: `...own(view, module)` gives both, `load` running the module's
+//      `load[view](params)` (built on api.js's `request`) once the module is in;
 //      `back: "return"` for a 「← 返回」 to the view it was opened from, which keeps the
 //      table as it was (the default is 「← 大厅」, and the table's replay stops).
 //   3. lazy/<name>.js exports `view = {render(body, page, ctx), reducers?}`. `render` draws

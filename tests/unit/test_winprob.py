@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -203,6 +204,45 @@ def test_l4_moments_match_the_table_and_rules() -> None:
         moments("grandmaster")
     with pytest.raises(ValueError, match="no moments stored"):
         mom.entries(np.array([flat_index(((1 << 13) - 1, 0, 0))]))
+
+
+def test_l4_moments_stored_unpacked_are_the_shipped_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The unpacked arrays kept in the cache directory are exactly what unpacking the
+    shipped file gives, the next process reads them instead, and a cache that cannot be
+    written (or holds a damaged file) only means unpacking again."""
+    from yahtzee.review import moments as module
+
+    monkeypatch.setenv("YAHTZEE_CACHE_DIR", str(tmp_path))
+    path = module.unpacked_path()
+    assert path.parent == tmp_path
+    module._all.cache_clear()
+    try:
+        fresh = module._all()  # unpacked from the shipped file, and stored
+        assert path.exists()
+        module._all.cache_clear()
+        again = module._all()  # read back from the cache directory
+        for level in module.LEVEL_NAMES:
+            for field in module.FIELDS:
+                a, b = getattr(fresh[level], field), getattr(again[level], field)
+                assert a.dtype == b.dtype, (level, field)
+                assert np.array_equal(a, b), (level, field)
+        path.write_bytes(b"not an npz")
+        module._all.cache_clear()
+        damaged = module._all()
+        assert np.array_equal(damaged["novice"].p, fresh["novice"].p)
+        path.unlink()
+        monkeypatch.setattr(module, "_store", _refuse)
+        module._all.cache_clear()
+        assert np.array_equal(module._all()["expert"].sd, fresh["expert"].sd)
+        assert not path.exists()
+    finally:
+        module._all.cache_clear()
+
+
+def _refuse(path: Path, _levels: object) -> None:
+    raise PermissionError(f"{path}: read-only")
 
 
 @pytest.mark.parametrize("level", ["expert", "intermediate", "novice"])

@@ -18,11 +18,16 @@ A state only stores the combinations its card still allows (:func:`combos`).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import io
 import lzma
+import os
+import tempfile
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -30,7 +35,7 @@ import numpy.typing as npt
 from yahtzee.rules import UPPER_BONUS_THRESHOLD, Category
 from yahtzee.solver import ValueTable, load_table
 from yahtzee.solver.build import canonical_upper, reachable_states
-from yahtzee.solver.cache import RULES_VERSION
+from yahtzee.solver.cache import RULES_VERSION, cache_dir
 from yahtzee.solver.tables import N_UP, NUM_CATS, YAHTZEE_BIT
 
 F64 = npt.NDArray[np.float64]
@@ -174,12 +179,52 @@ def moments(level: str) -> Moments:
     return _all()[level]
 
 
+FIELDS = ("first", "count", "combo", "p", "shortfall", "sd")
+
+
+def unpacked_path() -> Path:
+    """Where the unpacked arrays are kept between processes: the solver's cache directory,
+    under a name of the rules and of the shipped file's contents."""
+    raw = resources.files("yahtzee.review").joinpath(FILE).read_bytes()
+    digest = hashlib.sha256(raw).hexdigest()[:16]
+    return cache_dir() / f"winprob-moments-{RULES_VERSION}-{digest}.npz"
+
+
 @cache
 def _all() -> dict[str, Moments]:
+    # Decompressing and unpacking the shipped file takes seconds (3.3 s on this machine),
+    # which every process paid on its first meter or review; the unpacked arrays, stored
+    # once in the cache directory, load in a small fraction of that.
+    path = unpacked_path()
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            return {
+                level: Moments(*(stored[f"{level}_{f}"] for f in FIELDS)) for level in LEVEL_NAMES
+            }
+    except (OSError, KeyError, ValueError):
+        pass  # not there yet (or unreadable): unpack the shipped file and store it
     data = _read()
     if str(data["rules_version"]) != RULES_VERSION:
         raise ValueError(f"{FILE} was computed for other rules ({data['rules_version']})")
-    return {level: _unpack(data, level) for level in LEVEL_NAMES}
+    out = {level: _unpack(data, level) for level in LEVEL_NAMES}
+    with contextlib.suppress(OSError):  # (a read-only cache: unpack again next time)
+        _store(path, out)
+    return out
+
+
+def _store(path: Path, levels: dict[str, Moments]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # A temporary file in the same directory, then a rename: a process reading it at the
+    # same time never sees half a file.
+    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            arrays = {f"{level}_{f}": getattr(m, f) for level, m in levels.items() for f in FIELDS}
+            np.savez(fh, **arrays)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _unpack(data: dict[str, npt.NDArray[np.generic]], level: str) -> Moments:

@@ -14,13 +14,16 @@ production, and for ``--rounds`` rounds:
 * **flood**: the same, while the flooder, one cookie on ``--flood-connections``
   keep-alive connections from one address, sends ``GET …/meter``, ``GET …/review`` (its
   finished vs games in turn) and ``GET /api/stats`` in turn, each connection as fast as
-  the server answers, never backing off (a 429 is just the next request).
+  the server answers, never backing off (a 429 is just the next request). The flooder
+  is a client process of its own, as an attacker's would be (before, it shared the
+  players' client's event loop, so the answers to its connections delayed the players'
+  answers in the client itself, and the figure measured the client as much as the
+  server).
 
 Prints each round and the medians over rounds: the paced players' p50/p99 in both phases
 (target: flood p99 <= 50 ms), the flooder's requests a second by status, the server's CPU
 and the peak RSS of the server and of its CPU worker process (target <= 300 MiB each).
-The flooder's and the players' client shares the machine's two cores with the server, as
-the load benchmark's does.
+Both clients share the machine's two cores with the server, as the load benchmark's does.
 
     .venv/bin/python benchmarks/flood_bench.py            # 3 rounds, about 2 minutes
     .venv/bin/python benchmarks/flood_bench.py --quick    # smoke test (run by the suite)
@@ -34,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import random
 import statistics
 import sys
@@ -114,7 +118,7 @@ async def _flood(flooder: Flooder, port: int, offset: int, stop_at: float) -> No
     paths = flooder.paths()
     i = offset
     try:
-        while time.perf_counter() < stop_at:
+        while time.monotonic() < stop_at:
             try:
                 status, _ = await client.raw("GET", paths[i % len(paths)])
             except (OSError, asyncio.IncompleteReadError, ValueError):
@@ -126,10 +130,35 @@ async def _flood(flooder: Flooder, port: int, offset: int, stop_at: float) -> No
         await client.close()
 
 
+def _flood_process(
+    flooder: Flooder, port: int, connections: int, ready: Any, start: Any, out: Any
+) -> None:
+    """The flooder's client, in a process of its own (as an attacker's would be: on the
+    players' client's event loop, its 16 connections' answers would delay the players'
+    answers in the client itself). Floods from the ``stop_at`` it is sent until then and
+    sends back what it got."""
+    ready.set()
+    stop_at = start.get()
+
+    async def flood() -> None:
+        tasks = [
+            asyncio.create_task(_flood(flooder, port, 3 * i, stop_at)) for i in range(connections)
+        ]
+        # The phase ends at stop_at: requests still waiting for an answer (a cold review
+        # queued behind the flooder's others can take seconds) are given up.
+        await asyncio.wait(tasks, timeout=max(0.0, stop_at - time.monotonic()))
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(flood())
+    out.put((flooder.statuses, flooder.requests))
+
+
 async def _paced_players(port: int, players: list[Identity], seconds: float, seed: int) -> Stats:
     """The load benchmark's paced players, one connection each, for ``seconds``."""
     stats = Stats()
-    stop_at = time.perf_counter() + seconds
+    stop_at = time.monotonic() + seconds
     sessions = [
         Session(
             RawClient("127.0.0.1", port, local_addr=f"127.0.5.{1 + i}"),
@@ -144,7 +173,7 @@ async def _paced_players(port: int, players: list[Identity], seconds: float, see
     async def play(session: Session) -> None:
         me = session.identities[0]
         try:
-            while time.perf_counter() < stop_at:
+            while time.monotonic() < stop_at:
                 session.client.cookie = me.cookie
                 try:
                     me.game = await _step(session, me.game, 0.5)
@@ -159,7 +188,7 @@ async def _paced_players(port: int, players: list[Identity], seconds: float, see
     return stats
 
 
-async def _round(
+def _round(
     port: int,
     players: list[Identity],
     flooder: Flooder | None,
@@ -167,12 +196,25 @@ async def _round(
     connections: int,
     seed: int,
 ) -> Stats:
-    stop_at = time.perf_counter() + seconds
-    floods = []
-    if flooder is not None:
-        floods = [_flood(flooder, port, 3 * i, stop_at) for i in range(connections)]
-    stats, *_ = await asyncio.gather(_paced_players(port, players, seconds, seed), *floods)
-    assert isinstance(stats, Stats)
+    """One phase: the paced players for ``seconds``, with the flooder's process flooding
+    meanwhile unless ``flooder`` is ``None`` (its statuses and count added to it)."""
+    if flooder is None:
+        return asyncio.run(_paced_players(port, players, seconds, seed))
+    spawn = multiprocessing.get_context("spawn")
+    ready, start, out = spawn.Event(), spawn.Queue(), spawn.Queue()
+    process = spawn.Process(
+        target=_flood_process, args=(flooder, port, connections, ready, start, out)
+    )
+    process.start()
+    try:
+        ready.wait(60)
+        start.put(time.monotonic() + seconds)  # (CLOCK_MONOTONIC: one clock for both)
+        stats = asyncio.run(_paced_players(port, players, seconds, seed))
+        statuses, requests = out.get(timeout=seconds + 60)
+    finally:
+        process.join(10)
+    flooder.statuses.update(statuses)
+    flooder.requests += requests
     return stats
 
 
@@ -224,21 +266,12 @@ def main(argv: list[str] | None = None) -> int:
         server = ServerProcess(db).start()
         try:
             for r in range(args.rounds):
-                quiet = asyncio.run(
-                    _round(server.port, players, None, args.seconds, 0, seed=2 * r)
-                ).summary()
+                quiet = _round(server.port, players, None, args.seconds, 0, seed=2 * r).summary()
                 flooder.statuses.clear()
                 flooder.requests = 0
                 cpu = server.cpu_seconds()
-                flood_stats = asyncio.run(
-                    _round(
-                        server.port,
-                        players,
-                        flooder,
-                        args.seconds,
-                        args.flood_connections,
-                        seed=2 * r + 1,
-                    )
+                flood_stats = _round(
+                    server.port, players, flooder, args.seconds, args.flood_connections, 2 * r + 1
                 )
                 flood_cpu = server.cpu_seconds() - cpu
                 flood = flood_stats.summary()

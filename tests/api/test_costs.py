@@ -7,6 +7,7 @@ import asyncio
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,28 @@ def test_a_flood_of_meters_is_429_after_the_budget(
     assert_rate_limited(api.client.get("/api/stats"), 1)
     # The actions have a limit of their own: the game plays on.
     assert api.roll(api.new(replace=True))["rolls_left"] == 2
+
+
+def test_a_refused_costly_read_is_answered_only_when_its_units_are_back(
+    budgeted: Callable[..., TestClient],
+) -> None:
+    """The flood benchmark's attack on the event loop: a client that never backs off, on
+    16 connections, had its 429s answered as fast as it asked (~1,500 a second, a core of
+    the server's CPU), and every other player's request waited in line behind them. A
+    refusal now comes only after the time its units take to come back at the budget's
+    rate (1/20 s for a meter, 4/20 s for a review), so each connection gets at most that
+    many refusals a second. (Lower bounds only: a pause is never shorter.)"""
+    api = Api(budgeted())
+    game = api.roll(api.new("vs_computer", "expert"))
+    meter = f"/api/games/{game['id']}/meter"
+    for _ in range(BUDGET):
+        assert api.client.get(meter).status_code == 200
+    started = time.perf_counter()
+    assert_rate_limited(api.client.get(meter), 1)
+    assert time.perf_counter() - started >= 1 / BUDGET
+    started = time.perf_counter()
+    assert_rate_limited(api.client.get("/api/stats"), 1)
+    assert time.perf_counter() - started >= 4 / BUDGET
 
 
 def test_advice_is_budgeted_by_address_without_minting_an_id(

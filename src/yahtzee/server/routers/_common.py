@@ -9,11 +9,13 @@ actions themselves (roll, score, hint) skip FastAPI's parameter solving, see
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
 from yahtzee.server.cpu import CpuJobs, CpuPool
+from yahtzee.server.errors import RateLimitedError
 from yahtzee.server.limits import Guard
 from yahtzee.server.middleware import client_address, player_of, requester_of
 from yahtzee.server.reviews import ReviewService
@@ -47,6 +49,10 @@ def requester(request: Request) -> str:
     return requester_of(request.scope)
 
 
+#: The longest a request over its work budget waits for its 429 (see :func:`cost`).
+MAX_REFUSAL_PAUSE = 1.0
+
+
 def cost(units: int) -> Any:
     """A route's share of the work budget (issue 22), declared in one line::
 
@@ -58,10 +64,23 @@ def cost(units: int) -> Any:
     Over the budget: 429 ``rate_limited`` with ``Retry-After``, nothing done. A unit is
     about 10 ms of CPU at most (the meter of a vs game costs 1); the costs of the routes
     are listed in docs/api.md. Run the work itself through :data:`Cpu`.
+
+    A refused request is answered only after the time its units take to come back (at
+    the budget's rate, at most :data:`MAX_REFUSAL_PAUSE`): a refusal costs the server
+    about as much CPU as a small answer, so a client that never backs off, on many
+    connections, would otherwise keep the event loop busy answering 429s, and every
+    other player's request would wait in line behind them (issue 22's flood benchmark).
+    Paused, each of its connections gets at most one refusal per pause; a client that
+    honours ``Retry-After`` never notices.
     """
 
     async def charge(request: Request) -> None:
-        guard(request).work.take(requester(request), units)
+        work = guard(request).work
+        try:
+            work.take(requester(request), units)
+        except RateLimitedError:
+            await asyncio.sleep(min(MAX_REFUSAL_PAUSE, units / work.refill))
+            raise
 
     return Depends(charge)
 

@@ -376,7 +376,7 @@ def test_a_flood_of_the_trainer_and_the_boards_is_429_after_the_budget(
     budgeted: Callable[..., TestClient], clock: Clock
 ) -> None:
     """练习 (next puzzle 2 units, answer 1, progress 2) and the daily and group boards
-    (today's status 1, a board 2, a group's page 4, its QR code 2): each flood passes the
+    (today's status 1, a board 2, a group's page 4, its QR code 2; a room's QR code 2): each flood passes the
     budget's 20 units, then 429 with Retry-After, nothing done; a second later it is back."""
     api = Api(budgeted())
     client = api.client
@@ -407,6 +407,14 @@ def test_a_flood_of_the_trainer_and_the_boards_is_429_after_the_budget(
     r = client.get(f"/api/groups/{group}/qr.svg")
     assert (r.status_code, r.headers["content-type"]) == (200, "image/svg+xml")
     assert r.content.startswith(b"<?xml")
+    clock.now += 1.0
+    seats = [{"kind": "human", "name": "房主"}, {"kind": "human"}]
+    room = client.post("/api/rooms", json={"seats": seats}).json()["room"]
+    assert _flood(client, "GET", room["qr_url"]) == [200] * 10 + [429]
+    clock.now += 1.0
+    r = client.get(room["qr_url"])
+    assert (r.status_code, r.headers["content-type"]) == (200, "image/svg+xml")
+    assert b"<svg" in r.content
     # The game actions keep their own limit: the player plays on meanwhile.
     assert api.roll(api.new(replace=True))["rolls_left"] == 2
 
@@ -414,7 +422,7 @@ def test_a_flood_of_the_trainer_and_the_boards_is_429_after_the_budget(
 def test_every_job_runs_in_a_worker_process(make_client: Callable[..., TestClient]) -> None:
     """The costly routes' jobs cross to the CPU pool's worker process and back (their
     arguments and results pickle): a meter, a review, the stats, advice, the trainer's
-    next puzzle and grade, a group's QR code."""
+    next puzzle and grade, a group's and a room's QR code."""
     client = make_client(cpu_processes=True)
     api = Api(client)
     finished = _play_to_end(api, api.new())
@@ -430,5 +438,8 @@ def test_every_job_runs_in_a_worker_process(make_client: Callable[..., TestClien
     assert client.get(f"/api/games/{game['id']}/meter").status_code == 200
     group = client.post("/api/groups", json={"name": "小组", "your_name": "我"}).json()
     assert client.get(f"/api/groups/{group['group']['id']}/qr.svg").status_code == 200
+    seats = [{"kind": "human", "name": "房主"}, {"kind": "human"}]
+    room = client.post("/api/rooms", json={"seats": seats}).json()["room"]
+    assert client.get(room["qr_url"]).status_code == 200
     pool: CpuPool = client.app.state.cpu  # type: ignore[attr-defined]
     assert pool.processes

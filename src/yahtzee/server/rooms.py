@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
+
+import segno
 
 from yahtzee import log
 from yahtzee.errors import (
@@ -155,6 +158,16 @@ def parse_turn_seconds(raw: object) -> int:
             f"每回合的时间应在 {MIN_TURN_SECONDS} 到 {MAX_TURN_SECONDS} 秒之间。",
         )
     return raw
+
+
+def room_qr_svg(url: str) -> bytes:
+    """A room's invite link as a QR code (O8): a standalone SVG document, which an
+    ``<img>`` shows and in which no script runs (a job of the CPU pool)."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(
+        out, kind="svg", scale=5, border=2, dark="#000", light="#fff", title="房间邀请二维码"
+    )
+    return out.getvalue()
 
 
 def room_game_json(view: GameView) -> dict[str, Any]:

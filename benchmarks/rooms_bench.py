@@ -98,6 +98,7 @@ class Room:
         self.acks: list[tuple[int, int, float]] = []  # (seat that acted, version, ack time)
         self.reconnects: list[float] = []
         self.failures = 0
+        self.failure_kinds: dict[str, int] = {}  # "409 stale_version", "ConnectionResetError"...
 
     async def setup(self) -> None:
         host = self.browsers[0]
@@ -156,9 +157,11 @@ class Room:
             body = {"version": game["version"], "category": box, "confirm_zero": True}
         try:
             self.game = await client.request("POST", path, body)
-        except (HttpError, ConnectionError, asyncio.IncompleteReadError, OSError):
+        except (HttpError, ConnectionError, asyncio.IncompleteReadError, OSError) as exc:
             # A process that died mid-request (the kill phase): read the room again.
             self.failures += 1
+            kind = _failure_kind(exc)
+            self.failure_kinds[kind] = self.failure_kinds.get(kind, 0) + 1
             for _ in range(20):
                 try:
                     got = await self.browsers[0].request("GET", f"/api/rooms/{self.id}")
@@ -251,6 +254,7 @@ async def _client(
         "missing": missing,
         "actions": sum(len(r.acks) for r in rooms),
         "failures": sum(r.failures for r in rooms),
+        "failure_kinds": _merged(r.failure_kinds for r in rooms),
         "reconnects": [x for r in rooms for x in r.reconnects],
     }
     for r in rooms:
@@ -258,10 +262,29 @@ async def _client(
     conn.send(("done", result))
 
 
+def _failure_kind(exc: BaseException) -> str:
+    """An action's failure as counted: the status and code, or the exception's type."""
+    if isinstance(exc, HttpError):
+        try:
+            code = json.loads(exc.body)["error"]["code"]
+        except (ValueError, KeyError, TypeError):
+            code = exc.body[:40].decode("utf-8", "replace")
+        return f"{exc.status} {code}"
+    return type(exc).__name__
+
+
 def _client_main(
     port: int, first: int, count: int, seconds: float, after: float, conn: Any
 ) -> None:
     asyncio.run(_client(port, first, count, seconds, after, conn))
+
+
+def _merged(counts: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for count in counts:
+        for key, n in count.items():
+            out[key] = out.get(key, 0) + n
+    return out
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -359,6 +382,7 @@ def _run(stack: Stack, args: argparse.Namespace) -> int:
         "duplicated": sum(r["duplicated"] for r in results),
         "missing": sum(r["missing"] for r in results),
         "failed_actions": sum(r["failures"] for r in results),
+        "failure_kinds": _merged(r["failure_kinds"] for r in results),
     }
     if kill:
         kl = [x for r in results for x in r["kill_latencies"]]

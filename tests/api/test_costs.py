@@ -375,9 +375,10 @@ def _flood(client: TestClient, method: str, path: str, **kw: Any) -> list[int]:
 def test_a_flood_of_the_trainer_and_the_boards_is_429_after_the_budget(
     budgeted: Callable[..., TestClient], clock: Clock
 ) -> None:
-    """练习 (next puzzle 2 units, answer 1, progress 2) and the daily and group boards
-    (today's status 1, a board 2, a group's page 4, its QR code 2; a room's QR code 2): each flood passes the
-    budget's 20 units, then 429 with Retry-After, nothing done; a second later it is back."""
+    """练习 (next puzzle 2 units, answer 1, progress 2), the daily and group boards
+    (today's status 1, a board 2, a group's page 4, its QR code 2) and a room's QR code
+    (2): each flood passes the budget's 20 units, then 429 with Retry-After, nothing
+    done; a second later it is back."""
     api = Api(budgeted())
     client = api.client
     _play_to_end(api, api.new())  # (the trainer imports its mistakes on the next puzzle)

@@ -263,8 +263,9 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         await registration.beat()
         heartbeat = asyncio.create_task(registration.run())
         sweeper = asyncio.create_task(room_service.run_sweeper())
+        keepalive = asyncio.create_task(room_service.hub.run_keepalive())
         yield
-        for task in (pruner, heartbeat, sweeper):
+        for task in (pruner, heartbeat, sweeper, keepalive):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

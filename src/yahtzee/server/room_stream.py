@@ -32,47 +32,86 @@ from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from typing import Any
 
+from sse_starlette import ServerSentEvent
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
 from yahtzee.storage.rooms import NOTIFY_CHANNEL, RoomEvent, RoomStore
 
 log = logging.getLogger("yahtzee.server")
 
 #: Events queued for one stream before it is switched to reading the log (a slow client).
 QUEUE_MAX = 256
-#: Seconds without an event after which a stream sends a comment (keeps proxies from
-#: closing it; nginx gives a stream 60 s).
+#: Seconds between two keep-alive comments on every stream (keeps proxies from closing
+#: an idle one; nginx gives a stream 60 s). One timer for the process, not one a stream.
 KEEPALIVE = 15.0
+#: The keep-alive comment as sent.
+PING = ServerSentEvent(comment="ping", sep="\n").encode()
+
+
+def sse_frame(event: RoomEvent) -> bytes:
+    """The event as the stream sends it: ``id: <seq>`` and one ``data:`` line of JSON
+    (``{"id", "kind", ...data}``). Made once per event and process, whatever the number of
+    the room's streams there."""
+    data = json.dumps(
+        {"id": event.seq, "kind": event.kind, **event.data},
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return ServerSentEvent(data=data, id=str(event.seq), sep="\n").encode()
 
 
 class Subscription:
-    """One stream's queue of live events of one room: a deque and at most one waiting
-    future (an idle stream costs a few hundred bytes here, O9's memory target)."""
+    """One stream's queue of live events of one room: a deque of (event, frame) and at most
+    one waiting future (an idle stream costs a few hundred bytes here, O9's memory
+    target); the hub's keep-alive tick and the stream's end wake it too."""
 
-    __slots__ = ("_items", "_waiter", "lagged", "room_id")
+    __slots__ = ("_items", "_waiter", "closed", "lagged", "pinged", "room_id")
 
     def __init__(self, room_id: str) -> None:
         self.room_id = room_id
-        self._items: deque[RoomEvent] = deque()
+        self._items: deque[tuple[RoomEvent, bytes]] = deque()
         self._waiter: asyncio.Future[None] | None = None
         self.lagged = False  # the queue overflowed: read the log instead
+        self.pinged = False  # a keep-alive is due
+        self.closed = False  # the client went away (or the server stops): end the stream
 
-    def put(self, event: RoomEvent) -> None:
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def put(self, event: RoomEvent, frame: bytes) -> None:
         """Queue ``event`` (an overflowing queue is dropped for one "read the log")."""
         if len(self._items) >= QUEUE_MAX:
             self._items.clear()
             self.lagged = True
         else:
-            self._items.append(event)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+            self._items.append((event, frame))
+        self._wake()
 
-    async def get(self, timeout: float) -> RoomEvent | None:
-        """The next live event; ``None`` when the queue overflowed (read the log).
-        Raises :class:`TimeoutError` after ``timeout`` seconds without one."""
+    def ping(self) -> None:
+        """A keep-alive is due (the hub's tick)."""
+        self.pinged = True
+        self._wake()
+
+    def close(self) -> None:
+        """End the stream (its client disconnected)."""
+        self.closed = True
+        self._wake()
+
+    async def get(self) -> tuple[RoomEvent, bytes] | None:
+        """The next live event and its frame; ``None`` when the queue overflowed (read the
+        log). Raises :class:`TimeoutError` for a keep-alive, :class:`EOFError` once closed."""
         while not self._items and not self.lagged:
+            if self.closed:
+                raise EOFError
+            if self.pinged:
+                self.pinged = False
+                raise TimeoutError
             self._waiter = asyncio.get_running_loop().create_future()
             try:
-                await asyncio.wait_for(self._waiter, timeout)
+                await self._waiter
             finally:
                 self._waiter = None
         if self.lagged:
@@ -115,30 +154,35 @@ class RoomHub:
                     self._last.pop(room_id, None)
 
     def deliver(self, event: RoomEvent) -> None:
-        """An event written here or notified by another process (on the event loop)."""
+        """An event written here or notified by another process (on the event loop): its
+        frame is made once, then queued for each of the room's streams here."""
         subs = self._rooms.get(event.room_id)
         if not subs:
             return
         if event.seq > self._last.get(event.room_id, 0):
             self._last[event.room_id] = event.seq
+        frame = sse_frame(event)
         for sub in subs:
-            sub.put(event)
+            sub.put(event, frame)
 
     def notified(self, payload: str) -> None:
         """A notification's payload: the event, or only its room and id (too long to
-        send: read it from the log). A payload that is neither is logged and dropped."""
+        send: read it from the log). A payload that is neither is logged and dropped.
+        A room without streams here costs no more than reading its id."""
         try:
             raw = json.loads(payload)
-            if "k" in raw:
-                self.deliver(RoomEvent.from_json(payload))
+            room_id = str(raw["r"])
+            if room_id not in self._rooms:
                 return
-            room_id, seq = str(raw["r"]), int(raw["s"])
+            if "k" in raw:
+                self.deliver(RoomEvent(room_id, int(raw["s"]), str(raw["k"]), dict(raw["d"])))
+                return
+            seq = int(raw["s"])
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("room notification dropped: %s", exc)
             return
-        if room_id in self._rooms:
-            task = asyncio.get_running_loop().create_task(self._fetch(room_id, seq - 1))
-            task.add_done_callback(_log_failure)
+        task = asyncio.get_running_loop().create_task(self._fetch(room_id, seq - 1))
+        task.add_done_callback(_log_failure)
 
     async def _fetch(self, room_id: str, after: int) -> None:
         for event in await self.store.events(room_id, after, limit=1):
@@ -151,31 +195,53 @@ class RoomHub:
             for event in await self.store.events(room_id, self._last.get(room_id, 0)):
                 self.deliver(event)
 
-    async def events(
-        self, room_id: str, after: int, keepalive: float = KEEPALIVE
-    ) -> AsyncGenerator[RoomEvent | None, None]:
-        """The room's events after id ``after``: the log's, then live ones, each once and in
-        order (see the module docstring); ``None`` after ``keepalive`` seconds without
-        one (the stream's keep-alive comment). Runs until the consumer stops iterating."""
+    def ping_all(self) -> None:
+        """A keep-alive on every stream of the process."""
+        for subs in self._rooms.values():
+            for sub in subs:
+                sub.ping()
+
+    async def run_keepalive(self, every: float = KEEPALIVE) -> None:
+        """:meth:`ping_all` every ``every`` seconds until cancelled."""
+        while True:
+            await asyncio.sleep(every)
+            self.ping_all()
+
+    async def frames(
+        self, room_id: str, after: int, sub: Subscription
+    ) -> AsyncGenerator[tuple[RoomEvent | None, bytes], None]:
+        """The room's events after id ``after`` with their frames: the log's, then live
+        ones from ``sub`` (subscribed by the caller before), each once and in order (see
+        the module docstring); ``(None, PING)`` for a keep-alive. Ends when ``sub`` is
+        closed."""
+        last = after
+        async for logged in self._from_log(room_id, last):
+            yield logged, sse_frame(logged)
+            last = logged.seq
+        while True:
+            try:
+                item = await sub.get()
+            except TimeoutError:
+                yield None, PING
+                continue
+            except EOFError:
+                return
+            live = item[0] if item is not None else None
+            if live is None or live.seq > last + 1:  # overflowed, or missed some
+                async for missed in self._from_log(room_id, last):
+                    yield missed, sse_frame(missed)
+                    last = missed.seq
+            if item is None or item[0].seq <= last:
+                continue
+            yield item
+            last = item[0].seq
+
+    async def events(self, room_id: str, after: int) -> AsyncGenerator[RoomEvent | None, None]:
+        """The room's events after id ``after`` (as :meth:`frames`, without the frames;
+        ``None`` for a keep-alive). Runs until the consumer stops iterating."""
         with self.subscribe(room_id) as sub:
-            last = after
-            async for logged in self._from_log(room_id, last):
-                yield logged
-                last = logged.seq
-            while True:
-                try:
-                    live = await sub.get(keepalive)
-                except TimeoutError:
-                    yield None
-                    continue
-                if live is None or live.seq > last + 1:  # overflowed, or missed some
-                    async for missed in self._from_log(room_id, last):
-                        yield missed
-                        last = missed.seq
-                if live is None or live.seq <= last:
-                    continue
-                yield live
-                last = live.seq
+            async for event, _frame in self.frames(room_id, after, sub):
+                yield event
 
     async def _from_log(self, room_id: str, after: int) -> AsyncIterator[RoomEvent]:
         while True:
@@ -185,6 +251,52 @@ class RoomHub:
                 after = event.seq
             if len(batch) < 500:
                 return
+
+
+#: The stream's response head (nginx: no buffering; never cached).
+_HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-store"),
+    (b"x-accel-buffering", b"no"),
+]
+
+
+class RoomEventStream(Response):
+    """A room's event stream as an ASGI response (O4, O9's memory per idle stream): one
+    coroutine writes the frames as :meth:`RoomHub.frames` yields them, and one small task
+    waits for the client's disconnection, which ends the stream. (sse-starlette's
+    ``EventSourceResponse`` runs an anyio task group of three tasks per stream and a
+    timeout per write; its :class:`~sse_starlette.ServerSentEvent` still frames every
+    event.) The server's shutdown ends the streams through uvicorn's graceful-shutdown
+    timeout (``yahtzee serve``)."""
+
+    media_type = "text/event-stream"
+
+    def __init__(self, hub: RoomHub, room_id: str, after: int) -> None:
+        super().__init__(status_code=200)
+        self.hub = hub
+        self.room_id = room_id
+        self.after = after
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:  # noqa: ARG002
+        with self.hub.subscribe(self.room_id) as sub:
+            watcher = asyncio.ensure_future(_disconnection(receive))
+            watcher.add_done_callback(lambda _task: sub.close())
+            frames = self.hub.frames(self.room_id, self.after, sub)
+            try:
+                await send({"type": "http.response.start", "status": 200, "headers": _HEADERS})
+                async for _event, frame in frames:
+                    await send({"type": "http.response.body", "body": frame, "more_body": True})
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            finally:
+                watcher.cancel()
+                await frames.aclose()
+
+
+async def _disconnection(receive: Receive) -> None:
+    """Return when the client has gone (``http.disconnect``)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def _log_failure(task: asyncio.Task[Any]) -> None:

@@ -61,6 +61,10 @@ def _shown_host(host: str) -> str:
     return shown
 
 
+#: Seconds a stopping server gives its open requests (the room streams among them).
+STREAMS_GRACE = 3
+
+
 def limit_malloc_arenas() -> None:
     """At most two glibc malloc arenas in this process and the ones it starts (issue 22:
     every thread that allocates may get an arena of its own, which the process keeps; 44
@@ -115,6 +119,10 @@ def serve(settings: Settings | None = None) -> None:
         "access_log": False,
         "log_level": "warning",
         "connections": settings.connections,
+        # A room's event stream lasts as long as its game: on SIGTERM uvicorn waits this
+        # long for open requests, then ends them (the streams' EventSources reconnect to
+        # another process).
+        "timeout_graceful_shutdown": STREAMS_GRACE,
     }
     if workers == 1:
         config = ServeConfig(app, **common)

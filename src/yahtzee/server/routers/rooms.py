@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
-from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from yahtzee.server.errors import ApiError
 from yahtzee.server.jsonbody import StrictBody, parse_body
 from yahtzee.server.middleware import client_address
+from yahtzee.server.room_stream import RoomEventStream
 from yahtzee.server.rooms import RoomService, room_qr_svg
 from yahtzee.server.routers._common import Cpu, acting_player, cost, errors, player_id
 
@@ -304,29 +302,12 @@ def last_event_id(header: str | None, after: int | None) -> int:
 
 async def event_stream(
     svc: RoomService, room_id: str, player: str, token: str | None, start: int
-) -> EventSourceResponse:
+) -> RoomEventStream:
     """The room's stream for this browser, after its checks (a seat or a token, the
-    room's share of streams here). Keep-alive comments come from the stream itself
-    (no ping task: an idle stream is one task less, O9's memory target)."""
+    room's share of streams here): :class:`~yahtzee.server.room_stream.RoomEventStream`,
+    one coroutine and one disconnection waiter a stream (O9's memory target)."""
     await svc.check_stream(room_id, player, token)
-
-    async def stream() -> AsyncIterator[ServerSentEvent]:
-        async for event in svc.hub.events(room_id, start):
-            if event is None:
-                yield ServerSentEvent(comment="ping")
-                continue
-            data = json.dumps(
-                {"id": event.seq, "kind": event.kind, **event.data},
-                ensure_ascii=False,
-                separators=(",", ":"),
-            )
-            yield ServerSentEvent(data=data, id=str(event.seq))
-
-    return EventSourceResponse(
-        stream(),
-        ping=0,
-        headers={"cache-control": "no-store", "x-accel-buffering": "no"},
-    )
+    return RoomEventStream(svc.hub, room_id, start)
 
 
 @router.get(
@@ -344,7 +325,7 @@ async def room_events(
     after: Annotated[
         int | None, Query(ge=0, description="the last event id the client has")
     ] = None,
-) -> EventSourceResponse:
+) -> RoomEventStream:
     """O4: every change of the room as an event whose ``id`` orders the room; with
     ``Last-Event-ID`` (or ``?after=``) exactly the events after it, then the live ones.
     For seat holders and the holders of a link; 429 ``too_many_streams`` at 50 a room.

@@ -96,6 +96,7 @@ class Room:
         self.ids: list[list[int]] = [[] for _ in range(SEATS)]
         self.arrived: list[dict[int, float]] = [{} for _ in range(SEATS)]
         self.acks: list[tuple[int, int, float]] = []  # (seat that acted, version, ack time)
+        self.round_trips: list[float] = []  # each action, from its request to its answer
         self.reconnects: list[float] = []
         self.failures = 0
         self.failure_kinds: dict[str, int] = {}  # "409 stale_version", "ConnectionResetError"...
@@ -155,8 +156,17 @@ class Room:
             box = next(c for c, o in game["preview"].items() if o["allowed"])
             path = f"/api/games/{game['id']}/score"
             body = {"version": game["version"], "category": box, "confirm_zero": True}
+        began = time.monotonic()
         try:
-            self.game = await client.request("POST", path, body)
+            try:
+                self.game = await client.request("POST", path, body)
+            except ConnectionResetError as exc:
+                if "closed the connection" not in str(exc):
+                    raise
+                # A kept-alive connection that nginx closed while this browser waited for
+                # its turn (no byte of an answer came): sent again on a new connection,
+                # as a browser does.
+                self.game = await client.request("POST", path, body)
         except (HttpError, ConnectionError, asyncio.IncompleteReadError, OSError) as exc:
             # A process that died mid-request (the kill phase): read the room again.
             self.failures += 1
@@ -170,7 +180,9 @@ class Room:
                 except (HttpError, ConnectionError, asyncio.IncompleteReadError, OSError):
                     await asyncio.sleep(0.1)
             raise
-        self.acks.append((seat, self.game["version"], time.monotonic()))
+        acked = time.monotonic()
+        self.acks.append((seat, self.game["version"], acked))
+        self.round_trips.append(acked - began)
 
     async def play(self, until: float, offset: float) -> None:
         await asyncio.sleep(offset)  # spread the rooms over the second
@@ -232,7 +244,8 @@ async def _client(
     await asyncio.gather(*(r.play(began + seconds, i / count) for i, r in enumerate(rooms)))
     await asyncio.sleep(1.0)  # the last events arrive
     load_lat = [x for r in rooms for x in r.latencies()]
-    conn.send(("played", load_lat))
+    trips = [x for r in rooms for x in r.round_trips]
+    conn.send(("played", (load_lat, trips)))
     phase = conn.recv()
     kill_lat: list[float] = []
     if phase == "after-kill":
@@ -351,10 +364,12 @@ def _run(stack: Stack, args: argparse.Namespace) -> int:
     for p in pipes:
         p.send("play")
     load: list[float] = []
+    trips: list[float] = []
     for p in pipes:
-        tag, lat = p.recv()
+        tag, (lat, trip) = p.recv()
         assert tag == "played"
         load += lat
+        trips += trip
     kill = not args.no_kill
     if kill:
         os.kill(apps[0], 9)
@@ -375,6 +390,8 @@ def _run(stack: Stack, args: argparse.Namespace) -> int:
         "ack_to_event_p50_ms": round(_pct(load, 0.5), 1),
         "ack_to_event_p99_ms": round(_pct(load, 0.99), 1),
         "deliveries": len(load),
+        "action_p50_ms": round(_pct(trips, 0.5), 1),
+        "action_p99_ms": round(_pct(trips, 0.99), 1),
         "rss_before_kb": rss_before,
         "rss_after_kb": rss_after,
         "memory_per_idle_stream_kb": round(per_stream_kb, 1),

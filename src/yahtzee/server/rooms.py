@@ -54,8 +54,8 @@ from yahtzee.server.settings import RoomLimits
 from yahtzee.server.views import game_json
 from yahtzee.storage.base import Charge, Storage
 from yahtzee.storage.rooms import (
+    Publication,
     Room,
-    RoomEvent,
     RoomSeat,
     RoomStore,
     SeatSpec,
@@ -338,7 +338,8 @@ class RoomService:
             await self.store.abort_start(room.id)
             raise
         now = self.clock()
-        deadline = self._deadline(view, room, now)
+        away = {s.index: s.away for s in room.seats}
+        deadline = self._deadline(view, room.turn_seconds, away, now)
         started, event = await self.store.started(
             room.id,
             view.record.id,
@@ -355,66 +356,49 @@ class RoomService:
         self.hub.deliver(event)
         return await self.room_json(started, player_id)
 
-    def _deadline(self, view: GameView, room: Room, now: float) -> float | None:
+    def _deadline(
+        self, view: GameView, turn_seconds: int, away: dict[int, bool], now: float
+    ) -> float | None:
         """When the turn now on comes to 托管: ``turn_seconds`` from now, or the short grace
-        of an away person; ``None`` once the game is over."""
+        of an away person (``away``: seat → 托管); ``None`` once the game is over."""
         game = view.game
         if game.is_over:
             return None
-        away = 0 <= game.turn < len(room.seats) and room.seats[game.turn].away
-        return now + (AWAY_GRACE if away else room.turn_seconds)
+        return now + (AWAY_GRACE if away.get(game.turn, False) else turn_seconds)
 
     # -- the game's events (O3-O5) --------------------------------------------------------
 
     async def after_commit(self, view: GameView, events: Sequence[log.Event], proxy: bool) -> None:
-        """Log what an action of a room's game did (see the module docstring)."""
+        """Log what an action of a room's game did (see the module docstring): the room
+        read and its events written in one transaction (:meth:`RoomStore.record`)."""
         room_id = view.record.player_id[len(ROOM_OWNER) :]
         if not events:
             return
         first = events[0]
         seat = getattr(first, "seat", None)
-        try:
-            room = await self.store.room(room_id)
-            if room is None:
-                return
-            now = self.clock()
-            away: dict[int, bool] = {}
-            published: list[RoomEvent] = []
+        now = self.clock()
+        game = room_game_json(view)
+        kind = _kind_of(first, proxy)
+
+        def plan(room: Room) -> list[Publication]:
+            pubs: list[Publication] = []
+            away = {s.index: s.away for s in room.seats}
             if isinstance(seat, int) and 0 <= seat < len(room.seats):
-                if proxy and not room.seats[seat].away:
+                if proxy and not away[seat]:
                     away[seat] = True
-                    published.append(
-                        await self.store.publish(room_id, "away", {"seat": seat}, now, away=away)
-                    )
-                elif not proxy and room.seats[seat].away:
+                    pubs.append(Publication("away", {"seat": seat}, away={seat: True}))
+                elif not proxy and away[seat]:
                     away[seat] = False
-                    published.append(
-                        await self.store.publish(room_id, "back", {"seat": seat}, now, away=away)
-                    )
-            if away:
-                room = await self.store.room(room_id) or room
-            deadline = self._deadline(view, room, now)
-            kind = _kind_of(first, proxy)
-            game = room_game_json(view)
-            data = {
-                "seat": seat,
-                "game": game,
-                "deadline": deadline,
-                "now": now,
-                "proxy": proxy,
-            }
-            published.append(
-                await self.store.publish(
-                    room_id, kind, data, now, deadline=deadline, version=view.record.version
-                )
-            )
+                    pubs.append(Publication("back", {"seat": seat}, away={seat: False}))
+            deadline = self._deadline(view, room.turn_seconds, away, now)
+            data = {"seat": seat, "game": game, "deadline": deadline, "now": now, "proxy": proxy}
+            pubs.append(Publication(kind, data, deadline, view.record.version))
             if view.game.is_over:
-                ranking = game["ranking"]
-                published.append(
-                    await self.store.publish(
-                        room_id, "end", {"ranking": ranking}, now, finished=True
-                    )
-                )
+                pubs.append(Publication("end", {"ranking": game["ranking"]}, finished=True))
+            return pubs
+
+        try:
+            published = await self.store.record(room_id, plan, now)
         except Exception:  # the game is stored: the next event carries it anyway
             log_.exception("logging room %s's event failed", room_id)
             return

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -220,26 +220,81 @@ def _room(row: Row, seats: Sequence[Row]) -> Room:
     )
 
 
-def append_in(tx: Tx, room_id: str, kind: str, data: dict[str, Any], now: float) -> RoomEvent:
+def append_in(
+    tx: Tx,
+    room_id: str,
+    kind: str,
+    data: dict[str, Any],
+    now: float,
+    *,
+    also_set: str = "",
+    also_params: Sequence[Any] = (),
+) -> RoomEvent:
     """Log an event of ``room_id`` in the caller's transaction: the next id, the row,
-    and on PostgreSQL the notification (delivered at commit)."""
-    row = tx.one(
-        "UPDATE rooms SET last_seq = last_seq + 1 WHERE id = ? RETURNING last_seq", (room_id,)
-    )
+    and on PostgreSQL the notification (delivered at commit). ``also_set`` (``", col =
+    ?"``...) sets more of the room's columns in the same ``UPDATE``.
+
+    On PostgreSQL the three are one statement (the ``UPDATE``, the ``INSERT`` and
+    ``pg_notify`` in data-modifying ``WITH`` clauses), one round trip instead of three:
+    a room's every action writes here. The payload is :meth:`RoomEvent.to_json`'s form,
+    put together around the id the ``UPDATE`` returns."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    bump = f"UPDATE rooms SET last_seq = last_seq + 1{also_set} WHERE id = ? RETURNING last_seq"
+    if tx.dialect == "postgresql":
+        head = '{"r":' + json.dumps(room_id) + ',"s":'
+        tail = ',"k":' + json.dumps(kind, ensure_ascii=False) + ',"d":' + text + "}"
+        if len(head.encode()) + len(tail.encode()) + 12 >= NOTIFY_MAX:
+            tail = "}"  # too long to send: the listener reads it back from the log
+        row = tx.one(
+            f"WITH r AS ({bump}), e AS (INSERT INTO room_events (room_id, seq, kind, data, at) "
+            "SELECT ?, last_seq, ?, ?, ? FROM r RETURNING seq) "
+            "SELECT seq, pg_notify(?, ?::text || seq::text || ?::text) FROM e",
+            (*also_params, room_id, room_id, kind, text, now, NOTIFY_CHANNEL, head, tail),
+        )
+        if row is None:
+            raise RoomNotFoundError(room_id)
+        return RoomEvent(room_id, int(row[0]), kind, data)
+    row = tx.one(bump, (*also_params, room_id))
     if row is None:
         raise RoomNotFoundError(room_id)
     event = RoomEvent(room_id, int(row[0]), kind, data)
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     tx.all(
         "INSERT INTO room_events (room_id, seq, kind, data, at) VALUES (?, ?, ?, ?, ?)",
         (room_id, event.seq, kind, text, now),
     )
-    if tx.dialect == "postgresql":
-        payload = event.to_json()
-        if len(payload.encode()) >= NOTIFY_MAX:  # the listener reads it back from the log
-            payload = json.dumps({"r": room_id, "s": event.seq})
-        tx.all("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, payload))
     return event
+
+
+@dataclass(frozen=True, slots=True)
+class Publication:
+    """An event to log with what it changes in the room (:meth:`RoomStore.publish`): the
+    turn ``deadline`` (``None`` clears it; ``False`` leaves it) with the game ``version``
+    it is for, ``finished``, and seats' 托管 flags (``away``: seat → flag)."""
+
+    kind: str
+    data: dict[str, Any]
+    deadline: float | bool | None = False
+    version: int | None = None
+    finished: bool = False
+    away: dict[int, bool] | None = None
+
+
+def _publish_in(tx: Tx, room_id: str, pub: Publication, now: float) -> RoomEvent:
+    for index, flag in (pub.away or {}).items():
+        tx.all(
+            "UPDATE room_seats SET away = ? WHERE room_id = ? AND idx = ?",
+            (int(flag), room_id, index),
+        )
+    params: tuple[Any, ...] = ()
+    if pub.finished:
+        also = ", status = 'finished', deadline = NULL"
+    elif pub.deadline is not False and pub.version is not None:
+        also, params = ", deadline = ?, deadline_version = ?", (pub.deadline, pub.version)
+    elif pub.deadline is not False:
+        also, params = ", deadline = ?", (pub.deadline,)
+    else:
+        also = ""
+    return append_in(tx, room_id, pub.kind, pub.data, now, also_set=also, also_params=params)
 
 
 class RoomStore:
@@ -541,26 +596,22 @@ class RoomStore:
         clears it; ``False`` leaves it) with the game ``version`` it is for (the
         sweeper plays only that version, so never a turn that moved on meanwhile), mark
         the room ``finished``, and set seats' 托管 flags (``away``: seat → flag)."""
+        pub = Publication(kind, data, deadline, version, finished, away)
+        return await self.db.run(lambda tx: _publish_in(tx, room_id, pub, now))
 
-        def work(tx: Tx) -> RoomEvent:
-            if finished:
-                tx.all(
-                    "UPDATE rooms SET status = 'finished', deadline = NULL WHERE id = ?",
-                    (room_id,),
-                )
-            elif deadline is not False and version is not None:
-                tx.all(
-                    "UPDATE rooms SET deadline = ?, deadline_version = ? WHERE id = ?",
-                    (deadline, version, room_id),
-                )
-            elif deadline is not False:
-                tx.all("UPDATE rooms SET deadline = ? WHERE id = ?", (deadline, room_id))
-            for index, flag in (away or {}).items():
-                tx.all(
-                    "UPDATE room_seats SET away = ? WHERE room_id = ? AND idx = ?",
-                    (int(flag), room_id, index),
-                )
-            return append_in(tx, room_id, kind, data, now)
+    async def record(
+        self, room_id: str, plan: Callable[[Room], Sequence[Publication]], now: float
+    ) -> list[RoomEvent]:
+        """Read the room and log what ``plan`` makes of it, in one transaction (a game
+        action's events: one trip to the database's thread instead of one to read and
+        one to write). ``plan`` runs in that thread: a pure function of the room. An
+        unknown room logs nothing."""
+
+        def work(tx: Tx) -> list[RoomEvent]:
+            room = _room_in(tx, room_id)
+            if room is None:
+                return []
+            return [_publish_in(tx, room_id, pub, now) for pub in plan(room)]
 
         return await self.db.run(work)
 

@@ -11,8 +11,10 @@
 # Environment: STACK_PORT (nginx, default 8080), STACK_APP_PORTS (default "8001 8002"),
 # STACK_PYTHON (default .venv/bin/python), STACK_APP_ARGS (more `serve` options),
 # STACK_LIMIT_EXEMPT (networks exempt from nginx's per-address limits besides 127.0.0.1 and
-# ::1, e.g. "127.0.1.0/24"; default none). Needs Debian's postgresql, nginx and
-# libnginx-mod-http-brotli-static (scripts/install-services.sh).
+# ::1, e.g. "127.0.1.0/24"; default none), STACK_ACCESS_LOG=1 (nginx logs in
+# DIR/nginx-access.log each request's player cookie, the app port that served it, method,
+# path and status: which process serves whom, for the tests; default no access log).
+# Needs Debian's postgresql, nginx and libnginx-mod-http-brotli-static (scripts/install-services.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 ACTION="${1:-}"
@@ -23,6 +25,7 @@ APP_PORTS="${STACK_APP_PORTS:-8001 8002}"
 NGINX="${NGINX:-/usr/sbin/nginx}"
 STACK_APP_ARGS="${STACK_APP_ARGS:-}"  # more options for the app processes
 LIMIT_EXEMPT="${STACK_LIMIT_EXEMPT:-}"
+ACCESS_LOG="${STACK_ACCESS_LOG:-}"
 
 stop() {
     if [ -f "$DIR/nginx.pid" ]; then
@@ -97,6 +100,11 @@ start() {
     [ "$hard" != unlimited ] && [ "$hard" -lt "$nofile" ] && nofile="$hard"
     user_line=""
     [ "$(id -u)" -eq 0 ] && user_line="user root;"
+    access="    access_log off;"
+    if [ -n "$ACCESS_LOG" ]; then
+        access="    log_format upstreams '\$cookie_yahtzee_player \$upstream_addr \$request_method \$uri \$status';\n"
+        access+="    access_log $DIR/nginx-access.log upstreams;"
+    fi
     temp_paths=""
     for kind in client_body proxy fastcgi uwsgi scgi; do
         temp_paths+="    ${kind}_temp_path $DIR/nginx-tmp/$kind;\n"
@@ -105,7 +113,7 @@ start() {
         -e "s#^worker_rlimit_nofile 65536;#worker_rlimit_nofile $nofile;#" \
         -e "s#^pid /run/nginx.pid;#pid $DIR/nginx.pid;#" \
         -e "s#^error_log /var/log/nginx/error.log;#error_log $DIR/nginx-error.log warn;#" \
-        -e "s#^    access_log /var/log/nginx/access.log;#    access_log off;\n$temp_paths#" \
+        -e "s#^    access_log /var/log/nginx/access.log;#$access\n$temp_paths#" \
         -e "/^    include \/etc\/nginx\/conf.d\/\*.conf;$/d" \
         -e "s#^    include /etc/nginx/sites-enabled/\*;#    include $DIR/site.conf;#" \
         "$ROOT/deploy/nginx/nginx.conf" >"$DIR/nginx.conf"

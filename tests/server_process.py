@@ -19,6 +19,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -168,13 +169,28 @@ def child_pids(pid: int) -> list[int]:
     return kids
 
 
+def open_to_postgres(base: Path) -> None:
+    """Let PostgreSQL, which runs as its own user when we are root, reach ``base``: the
+    directories from it up to the temporary directory (or the first not ours) get o+rx."""
+    top = Path(tempfile.gettempdir())
+    for path in (base, *base.parents):
+        if path == top or path.stat().st_uid != os.geteuid():
+            break
+        path.chmod(path.stat().st_mode | 0o005)
+
+
 class Stack:
     """``scripts/stack.sh`` (PostgreSQL, two app processes, nginx) in ``base/stack``, on free
     loopback ports; ``app_args`` are more ``yahtzee serve`` options for the app processes,
     ``limit_exempt`` networks exempt from nginx's per-address limits (besides 127.0.0.1)."""
 
     def __init__(
-        self, base: Path, app_args: Sequence[str] = (), limit_exempt: Sequence[str] = ()
+        self,
+        base: Path,
+        app_args: Sequence[str] = (),
+        limit_exempt: Sequence[str] = (),
+        *,
+        access_log: bool = False,
     ) -> None:
         self.dir = base / "stack"
         self.port = free_port()
@@ -186,6 +202,7 @@ class Stack:
             "STACK_PYTHON": sys.executable,
             "STACK_APP_ARGS": " ".join(app_args),
             "STACK_LIMIT_EXEMPT": " ".join(limit_exempt),
+            "STACK_ACCESS_LOG": "1" if access_log else "",
         }
 
     def run(self, action: str) -> subprocess.CompletedProcess[str]:
@@ -198,6 +215,20 @@ class Stack:
             timeout=180,
             check=False,
         )
+
+
+    def served(self) -> list[tuple[str, int, str, str]]:
+        """nginx's access log (a stack made with ``access_log``): each request's player
+        cookie (``""`` without one), the app port that served it at last (0: none, a
+        static file), its method and its path, in order."""
+        out = []
+        path = self.dir / "nginx-access.log"
+        for line in path.read_text().splitlines() if path.exists() else ():
+            parts = line.split(" ")  # (an upstream tried twice is "a:1, b:2")
+            cookie, upstream, method, uri = parts[0], parts[-4], parts[-3], parts[-2]
+            port = upstream.rpartition(":")[2]
+            out.append((cookie.strip("-"), int(port) if port.isdigit() else 0, method, uri))
+        return out
 
 
 class HttpError(Exception):

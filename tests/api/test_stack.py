@@ -13,7 +13,6 @@ import re
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.request
@@ -23,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from server_process import RawClient, Stack
+from server_process import RawClient, Stack, open_to_postgres
 from yahtzee.server.middleware import SECURITY_HEADERS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,12 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     base = tmp_path_factory.mktemp("stack")
-    # PostgreSQL runs as its own user when we are root: let it reach its directory.
-    top = Path(tempfile.gettempdir())
-    for path in (base, *base.parents):
-        if path == top or path.stat().st_uid != os.geteuid():
-            break
-        path.chmod(path.stat().st_mode | 0o005)
+    open_to_postgres(base)
     stack = Stack(base)
     started = stack.run("start")
     try:

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import re
 import time
+import urllib.request
+from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from e2e.helpers import ConsoleWatch, sized_context
+from server_process import Stack, open_to_postgres
+from yahtzee.server.middleware import COOKIE_NAME
 
 pytestmark = pytest.mark.e2e
 
@@ -143,3 +147,105 @@ def test_o5_the_timeout_takeover_with_a_short_turn(
     assert console.errors == [], console.errors
     host_ctx.close()
     friend_ctx.close()
+
+
+# -- on the production stack: nginx, two app processes, PostgreSQL ---------------------------
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """The stack of ``scripts/stack.sh`` with nginx's access log of who is served where."""
+    base = tmp_path_factory.mktemp("rooms-stack")
+    open_to_postgres(base)
+    stack = Stack(base, access_log=True)
+    started = stack.run("start")
+    try:
+        assert started.returncode == 0, started.stdout + started.stderr
+        yield stack
+    finally:
+        stack.run("stop")
+
+
+def _players_by_process(stack: Stack, each: int) -> list[list[str]]:
+    """Signed player ids (cookie values), ``each`` per app process: nginx picks a
+    browser's process by a hash of its cookie, so browsers are minted until each process
+    serves ``each`` of them (its access log says which served whom)."""
+    found: dict[int, list[str]] = {port: [] for port in stack.app_ports}
+    url = f"http://127.0.0.1:{stack.port}/api/records"
+    for _ in range(60):
+        with urllib.request.urlopen(url, timeout=10) as first:  # mints the cookie
+            cookie = first.headers["set-cookie"].split(";", 1)[0]
+        request = urllib.request.Request(url, headers={"cookie": cookie})
+        with urllib.request.urlopen(request, timeout=10):  # with it: served by its process
+            pass
+        value = cookie.partition("=")[2]
+        port = next(p for c, p, _m, _u in reversed(stack.served()) if c == value)
+        if len(found[port]) < each:
+            found[port].append(value)
+        if all(len(v) == each for v in found.values()):
+            return list(found.values())
+    raise AssertionError(f"nginx sent 60 browsers to one process: {found}")
+
+
+def _browser_of(browser: Browser, url: str, player: str, width: int, height: int) -> BrowserContext:
+    context = sized_context(browser, width, height)
+    context.add_cookies([{"name": COOKIE_NAME, "value": player, "url": url}])
+    return context
+
+
+def _streams_served(stack: Stack, room_id: str) -> dict[str, set[int]]:
+    """Which app processes served each browser's event stream of the room."""
+    out: dict[str, set[int]] = {}
+    for cookie, port, method, path in stack.served():
+        if method == "GET" and path == f"/api/rooms/{room_id}/events" and port:
+            out.setdefault(cookie, set()).add(port)
+    return out
+
+
+def _room_id(invite: str) -> str:
+    found = re.search(r"/rooms/([0-9a-f]{16})#", invite)
+    assert found is not None, invite
+    return found[1]
+
+
+@pytest.mark.parametrize(
+    ("friends", "computers"),
+    [(1, 2), (3, 0)],
+    ids=["two-people-two-computers", "four-people"],
+)
+def test_o4_a_whole_room_game_across_the_two_processes_behind_nginx(
+    browser: Browser, stack: Stack, console: ConsoleWatch, friends: int, computers: int
+) -> None:
+    """Four browser contexts' worth of seats (two people and two computers; then four
+    people), the people's browsers on both app processes (by their cookies), every page
+    live on its own process's stream through nginx, the whole game to the ranking on every
+    screen."""
+    url = f"http://127.0.0.1:{stack.port}"
+    people = friends + 1
+    by_process = _players_by_process(stack, -(-people // 2))
+    # seat i's browser on process i % 2: the host and the friends alternate
+    players = [by_process[i % 2][i // 2] for i in range(people)]
+    sizes = [(1280, 800), (375, 667), (1280, 800), (360, 640)]
+    contexts = [_browser_of(browser, url, player, *sizes[i]) for i, player in enumerate(players)]
+    pages = [_page(c, console) for c in contexts]
+    invite = _create(pages[0], url, "房主", friends=friends, computers=computers, turn=300)
+    rid = _room_id(invite)
+    for n, page in enumerate(pages[1:], start=1):
+        _join(page, invite, f"朋友{n}")
+    for page in pages:
+        for n in range(1, people):
+            expect(page.get_by_test_id(f"room-seat-{n}")).to_contain_text(f"朋友{n}")
+    pages[0].get_by_test_id("start-room").click()
+    _play_to_end(pages)
+    for page in pages:
+        expect(page.locator(".rm-ranking li")).to_have_count(friends + computers + 1)
+    assert console.errors == [], console.errors
+    for context in contexts:
+        context.close()
+    # Every page was live on the stream of the process its cookie is served by (nginx logs
+    # a stream when it ends: the pages are closed now).
+    expected = {player: {stack.app_ports[i % 2]} for i, player in enumerate(players)}
+    deadline = time.monotonic() + 10
+    while (served := _streams_served(stack, rid)) != expected and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert served == expected

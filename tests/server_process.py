@@ -216,7 +216,6 @@ class Stack:
             check=False,
         )
 
-
     def served(self) -> list[tuple[str, int, str, str]]:
         """nginx's access log (a stack made with ``access_log``): each request's player
         cookie (``""`` without one), the app port that served it at last (0: none, a

@@ -89,7 +89,8 @@ def test_o1_to_o8_a_room_with_two_people_and_two_computers(
     assert host.evaluate("navigator.clipboard.readText()") == invite
     qr = host.get_by_test_id("invite-qr")
     expect(qr).to_be_visible()
-    assert host.evaluate("(img) => img.complete && img.naturalWidth > 0", qr.element_handle())
+    # (made in the CPU pool: the image may come a moment after the page)
+    host.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=qr.element_handle())
     expect(host.get_by_test_id("room-seat-1")).to_contain_text("空位")
 
     # the friend opens the link on a phone, with a hostile name

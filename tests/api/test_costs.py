@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -184,6 +186,34 @@ def test_the_pool_s_workers_are_processes_of_their_own_at_a_lower_priority() -> 
     pid, nice = asyncio.run(main())
     assert pid != os.getpid()
     assert nice == os.nice(0) + WORKER_NICE
+
+
+def test_a_worker_ends_when_its_server_is_killed() -> None:
+    """``kill -9`` of a server process left its CPU worker running, idle, for ever."""
+    program = (
+        "import asyncio, os, sys, time\n"
+        "from yahtzee.server.cpu import CpuPool\n"
+        "pool = CpuPool()\n"
+        "print(asyncio.run(pool.run('k', os.getpid)), flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    server = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        worker = int(server.stdout.readline())
+        os.kill(worker, 0)  # alive
+    finally:
+        server.kill()
+        server.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(worker, signal.SIGKILL)
+    pytest.fail(f"the worker {worker} outlived its killed server")
 
 
 def test_a_dead_worker_is_replaced(make_client: Callable[..., TestClient]) -> None:

@@ -445,3 +445,39 @@ def test_o9_limits(make_client: Callable[..., TestClient]) -> None:
         return "allowed"
 
     assert on_app_loop(few, over_limit) == "TooManyStreamsError"
+
+
+def test_o7_a_room_game_is_in_each_person_s_recent_games_and_stats(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """A room's game belongs to the room; each person who played it finds it in the lobby's
+    recent games, by their own seat's total and place, and in 统计 as a table game."""
+    host, friend, stranger = (make_client() for _ in range(3))
+    rid = host.post("/api/rooms", json={"seats": _seats("open", "novice")}).json()["room"]["id"]
+    room = host.get(f"/api/rooms/{rid}").json()["room"]
+    invite = _token(room["invite_url"], "t")
+    joined = friend.post(f"/api/rooms/{rid}/join", json={"token": invite, "name": "小明"})
+    assert joined.status_code == 200, joined.text
+    game = host.post(f"/api/rooms/{rid}/start", json={}).json()["room"]["game"]
+    final = _play({0: host, 1: friend}, game)
+    places = {p["seat"]: p for p in final["ranking"]}
+    for seat, client, name in ((0, host, "房主"), (1, friend, "小明")):
+        records = client.get("/api/records").json()
+        assert records["games_played"] == 1
+        [line] = records["recent"]
+        assert line["id"] == final["id"]
+        assert line["mode"] == "table"
+        assert line["seats"] == 3
+        assert line["place"] == places[seat]["place"]
+        assert line["human_total"] == final["seats"][seat]["total"]
+        assert records["best_score"] is None  # never the solo best (T6)
+        assert (records["wins"], records["losses"], records["draws"]) == (0, 0, 0)
+        table = client.get("/api/stats").json()["table"]
+        assert table["games"] == 1
+        assert name in {p["name"] for p in table["people"]}
+        review = client.get(f"/api/games/{final['id']}/review", params={"seat": seat})
+        assert review.status_code == 200, review.text
+    nobody = stranger.get("/api/records").json()
+    assert nobody["recent"] == []
+    assert nobody["games_played"] == 0
+    assert stranger.get("/api/stats").json()["table"]["games"] == 0

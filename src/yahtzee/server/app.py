@@ -291,7 +291,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     app.state.settings = settings
     app.state.guard = guard
     app.state.cpu = cpu
-    app.state.reviews = ReviewService(storage)
+    app.state.reviews = ReviewService(storage, may_see=service.may_see)
     app.state.invites = invites  # (groups and rooms: storage.invites)
     app.state.rooms = room_service
     app.state.daily = daily_service

@@ -34,7 +34,7 @@ from yahtzee.review import jobs
 from yahtzee.review.jobs import Reviewed, Summary, compute_review
 from yahtzee.review.stats import FinishedGame
 from yahtzee.server.cpu import CpuJobs
-from yahtzee.storage import Storage
+from yahtzee.storage import GameRecord, Storage
 from yahtzee.storage.base import RecentGame
 
 __all__ = ["CACHE_SIZE", "ReviewService", "Reviewed", "SingleFlight", "Summary", "compute_review"]
@@ -80,8 +80,17 @@ class ReviewService:
     """``GET /api/games/{id}/review``, ``GET /api/stats`` and the lobby's summaries (see the
     module docstring)."""
 
-    def __init__(self, storage: Storage, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        cache_size: int = CACHE_SIZE,
+        *,
+        may_see: Callable[[GameRecord, str], Awaitable[bool]] | None = None,
+    ) -> None:
         self.storage = storage
+        # Who may review a game: its owner, and (the game service's rule, O7) the seat
+        # holders of a room's game.
+        self._may_see = may_see or _owns
         self._cache: LruCache[tuple[str, int], Reviewed] = LruCache(cache_size)
         # game id -> what the stats and the lobby need of each finished game.
         self._summaries: LruCache[str, Summary] = LruCache(SUMMARY_CACHE_SIZE)
@@ -94,11 +103,12 @@ class ReviewService:
     ) -> bytes:
         """The review object of ``seat`` as JSON (T6: any person's seat; by default the
         first person's: solo and vs keep theirs); 404 for another player's or an unknown
-        game, 409 unless the game is finished, 422 ``invalid_seats`` for a computer's or a
-        missing seat. Computed once for every seat, in the CPU pool (as the asking
-        requester's job, ``cpu``), however many ask at once."""
+        game (a room's game is its seat holders', O7), 409 unless the game is finished,
+        422 ``invalid_seats`` for a computer's or a missing seat. Computed once for every
+        seat, in the CPU pool (as the asking requester's job, ``cpu``), however many ask
+        at once."""
         stored = await self.storage.get_game(game_id)
-        if stored is None or stored.player_id != player_id:
+        if stored is None or not await self._may_see(stored, player_id):
             raise GameNotFoundError(f"no game {game_id} for this player")
         if stored.status is Status.ABANDONED:
             raise AbandonedGameError(game_id)
@@ -122,10 +132,13 @@ class ReviewService:
         (analysed once per process, in the CPU pool)."""
         return (await self._summaries_of([game_id], cpu))[0]
 
-    async def stats(self, player_id: str, cpu: CpuJobs) -> bytes:
+    async def stats(self, player_id: str, cpu: CpuJobs, also: Sequence[RecentGame] = ()) -> bytes:
         """``GET /api/stats`` as JSON: the player's latest :data:`STATS_GAMES` finished
-        games summed up (L5), each game analysed once per process, in the CPU pool."""
+        games summed up (L5), with ``also`` (the games of the rooms it played in, O7;
+        counted as table games), each game analysed once per process, in the CPU pool."""
         games = await self.storage.finished_games(player_id, limit=STATS_GAMES)
+        if also:  # (oldest first, as the storage gives them)
+            games = sorted([*games, *also], key=lambda g: g.finished_at)[-STATS_GAMES:]
         counted = tuple(game.id for game in games)
         hit = self._stats.get(player_id)
         if hit is not None and hit[0] == counted:
@@ -157,6 +170,10 @@ class ReviewService:
             assert have is not None
             out.append(have)
         return out
+
+
+async def _owns(stored: GameRecord, player_id: str) -> bool:
+    return stored.player_id == player_id
 
 
 def _finished(game: RecentGame, summary: Summary) -> FinishedGame:

@@ -52,7 +52,7 @@ from yahtzee.server.room_stream import RoomHub
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import RoomLimits
 from yahtzee.server.views import game_json
-from yahtzee.storage.base import Charge, Storage
+from yahtzee.storage.base import Charge, RecentGame, Storage
 from yahtzee.storage.rooms import (
     Publication,
     Room,
@@ -268,6 +268,22 @@ class RoomService:
 
     async def _game(self, game_id: str) -> GameView:
         return await self.games.view_of(game_id)
+
+    async def finished_games_of(self, player_id: str, limit: int) -> list[tuple[RecentGame, str]]:
+        """The finished games of the last ``limit`` rooms this browser held a seat of,
+        newest first, each with the name it played under (O7: its recent games and 统计;
+        a room's game belongs to the room, not to any one browser)."""
+        out: list[tuple[RecentGame, str]] = []
+        for room in await self.store.rooms_of(player_id, limit):
+            seat = room.seat_of(player_id)
+            if room.status != "finished" or room.game_id is None or seat is None:
+                continue
+            if seat.name is None:
+                continue
+            for game in await self.storage.finished_games(ROOM_OWNER + room.id, limit=1):
+                if game.id == room.game_id:
+                    out.append((game, seat.name))
+        return out
 
     async def rooms_of(self, player_id: str) -> list[dict[str, Any]]:
         """The rooms this browser has a seat in, newest first (a short summary each)."""

@@ -163,7 +163,7 @@ class GameService:
     async def load(self, player_id: str, game_id: str) -> GameView:
         """The player's game ``game_id`` as stored now; another player's game is "not found"."""
         stored = await self.storage.get_game(game_id)
-        if stored is None or not await self._may_see(stored, player_id):
+        if stored is None or not await self.may_see(stored, player_id):
             raise GameNotFoundError(f"no game {game_id} for this player")
         return await self._position(stored)
 
@@ -175,7 +175,7 @@ class GameService:
             raise GameNotFoundError(f"no game {game_id}")
         return await self._position(stored)
 
-    async def _may_see(self, stored: GameRecord, player_id: str) -> bool:
+    async def may_see(self, stored: GameRecord, player_id: str) -> bool:
         """The owner's game, or a room game of which the browser holds a seat."""
         if stored.player_id == player_id:
             return True

@@ -19,6 +19,7 @@ from yahtzee.server.errors import RateLimitedError
 from yahtzee.server.limits import Guard
 from yahtzee.server.middleware import client_address, player_of, requester_of
 from yahtzee.server.reviews import ReviewService
+from yahtzee.server.rooms import RoomService
 from yahtzee.server.service import GameService
 from yahtzee.server.views import ErrorOut
 from yahtzee.storage.base import Charge
@@ -118,10 +119,19 @@ def reviews(request: Request) -> ReviewService:
 PlayerId = Annotated[str, Depends(player_id)]
 #: A player starting a game, with the rate-limit tokens the new game takes (F5).
 StartingPlayer = Annotated[tuple[str, list[Charge]], Depends(starting_player)]
+
+
 #: The game service.
+def rooms(request: Request) -> RoomService:
+    """The process-wide rooms service."""
+    value: RoomService = request.app.state.rooms
+    return value
+
+
 Service = Annotated[GameService, Depends(service)]
 #: The review service (复盘, 统计).
 Reviews = Annotated[ReviewService, Depends(reviews)]
+Rooms = Annotated[RoomService, Depends(rooms)]
 #: The cost budget's key of the request: its signed player id, else ``@`` + its address.
 Requester = Annotated[str, Depends(requester)]
 #: The CPU pool for this requester's jobs: ``await cpu(fn, *args)`` runs ``fn`` in a worker

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from yahtzee.errors import GameNotFoundError
 from yahtzee.game import Mode
-from yahtzee.server.routers._common import Cpu, PlayerId, Reviews, Service
+from yahtzee.server.routers._common import Cpu, PlayerId, Reviews, Rooms, Service
 from yahtzee.server.views import RecordsOut, records_json
 
 router = APIRouter(prefix="/api", tags=["records"])
 
+RECENT_GAMES = 10  # the lobby's recent games (as the storage's records give them)
+RECENT_ROOMS = 10  # the rooms read for them: each may add its game
+
 
 @router.get("/records", response_model=RecordsOut, summary="Records of this browser")
-async def records(player: PlayerId, svc: Service, reviews: Reviews, cpu: Cpu) -> JSONResponse:
+async def records(
+    player: PlayerId, svc: Service, reviews: Reviews, rooms: Rooms, cpu: Cpu
+) -> JSONResponse:
     """Best score, wins/losses/draws and games played over finished games, with the 10 most
-    recent finished games (newest first). Abandoned games do not count.
+    recent finished games (newest first). Abandoned games do not count; the games of the
+    rooms this browser played in do (O7), by its own seat's total and place.
 
     ``current_game`` is the unfinished game, if any: the lobby needs both, and a lobby that
     probed ``GET /api/games/current`` would log a failed request whenever none is saved.
@@ -32,4 +40,19 @@ async def records(player: PlayerId, svc: Service, reviews: Reviews, cpu: Cpu) ->
             summary = await reviews.summary(game.id, cpu)
             if summary.seats is not None and summary.best_place is not None:
                 tables[game.id] = (summary.seats, summary.best_place)
+    # O7: the games of the rooms this browser played in, by its own seat's total and place.
+    played = []
+    for game, name in await rooms.finished_games_of(player, RECENT_ROOMS):
+        summary = await reviews.summary(game.id, cpu)
+        me = next((p for p in summary.people if p.name == name), None)
+        if me is not None:
+            tables[game.id] = (me.seats, me.place)
+            played.append(dataclasses.replace(game, human_total=me.total))
+    if played:
+        recent = sorted([*records.recent, *played], key=lambda g: g.finished_at, reverse=True)
+        records = dataclasses.replace(
+            records,
+            games_played=records.games_played + len(played),
+            recent=tuple(recent[:RECENT_GAMES]),
+        )
     return JSONResponse(records_json(records, current, tables))

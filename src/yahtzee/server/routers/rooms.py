@@ -13,7 +13,7 @@ from yahtzee.server.jsonbody import StrictBody, parse_body
 from yahtzee.server.middleware import client_address
 from yahtzee.server.room_stream import RoomEventStream
 from yahtzee.server.rooms import RoomService, room_qr_svg
-from yahtzee.server.routers._common import Cpu, acting_player, cost, errors, player_id
+from yahtzee.server.routers._common import Cpu, Rooms, acting_player, cost, errors, player_id
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -27,13 +27,6 @@ Token = Annotated[
 ]
 
 
-def rooms(request: Request) -> RoomService:
-    """The process-wide rooms service."""
-    value: RoomService = request.app.state.rooms
-    return value
-
-
-Rooms = Annotated[RoomService, Depends(rooms)]
 Player = Annotated[str, Depends(player_id)]
 Acting = Annotated[str, Depends(acting_player)]
 

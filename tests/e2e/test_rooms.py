@@ -174,6 +174,18 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         stack.run("stop")
 
 
+def _served_port(stack: Stack, cookie: str) -> int:
+    """The app port that served ``cookie``'s last request. nginx writes its access log
+    line after the answer has gone, so the line may come a moment after the answer."""
+    deadline = time.monotonic() + 10
+    while True:
+        port = next((p for c, p, _m, _u in reversed(stack.served()) if c == cookie), None)
+        if port is not None or time.monotonic() > deadline:
+            assert port is not None, f"nginx logged no request of {cookie}"
+            return port
+        time.sleep(0.05)
+
+
 def _players_by_process(stack: Stack, each: int) -> list[list[str]]:
     """Signed player ids (cookie values), ``each`` per app process: nginx picks a
     browser's process by a hash of its cookie, so browsers are minted until each process
@@ -187,7 +199,7 @@ def _players_by_process(stack: Stack, each: int) -> list[list[str]]:
         with urllib.request.urlopen(request, timeout=10):  # with it: served by its process
             pass
         value = cookie.partition("=")[2]
-        port = next(p for c, p, _m, _u in reversed(stack.served()) if c == value)
+        port = _served_port(stack, value)
         if len(found[port]) < each:
             found[port].append(value)
         if all(len(v) == each for v in found.values()):

@@ -274,15 +274,10 @@ class RoomService:
         newest first, each with the name it played under (O7: its recent games and 统计;
         a room's game belongs to the room, not to any one browser)."""
         out: list[tuple[RecentGame, str]] = []
-        for room in await self.store.rooms_of(player_id, limit):
-            seat = room.seat_of(player_id)
-            if room.status != "finished" or room.game_id is None or seat is None:
-                continue
-            if seat.name is None:
-                continue
-            for game in await self.storage.finished_games(ROOM_OWNER + room.id, limit=1):
-                if game.id == room.game_id:
-                    out.append((game, seat.name))
+        for room_id, game_id, name in await self.store.finished_seats_of(player_id, limit):
+            for game in await self.storage.finished_games(ROOM_OWNER + room_id, limit=1):
+                if game.id == game_id:
+                    out.append((game, name))
         return out
 
     async def rooms_of(self, player_id: str) -> list[dict[str, Any]]:

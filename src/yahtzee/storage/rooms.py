@@ -384,6 +384,22 @@ class RoomStore:
 
         return await self.db.run(work, write=False)
 
+    async def finished_seats_of(self, player_id: str, limit: int) -> list[tuple[str, str, str]]:
+        """(room id, game id, the seat's name) of the last ``limit`` finished rooms in
+        which this browser held a seat, newest first: one query (O7)."""
+
+        def work(tx: Tx) -> list[tuple[str, str, str]]:
+            rows = tx.all(
+                "SELECT r.id, r.game_id, s.name FROM rooms r "
+                "JOIN room_seats s ON s.room_id = r.id "
+                "WHERE s.player_id = ? AND r.status = 'finished' AND r.game_id IS NOT NULL "
+                "AND s.name IS NOT NULL ORDER BY r.created_at DESC LIMIT ?",
+                (player_id, limit),
+            )
+            return [(str(r), str(g), str(n)) for r, g, n in rows]
+
+        return await self.db.run(work, write=False)
+
     # -- writes --------------------------------------------------------------------------
 
     async def create(

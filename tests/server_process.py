@@ -226,7 +226,10 @@ class Stack:
             parts = line.split(" ")  # (an upstream tried twice is "a:1, b:2")
             cookie, upstream, method, uri = parts[0], parts[-4], parts[-3], parts[-2]
             port = upstream.rpartition(":")[2]
-            out.append((cookie.strip("-"), int(port) if port.isdigit() else 0, method, uri))
+            # nginx writes "-" for a missing cookie; a signed id may itself start or end
+            # with "-" (URL-safe base64), so only the lone dash means "none"
+            player = "" if cookie == "-" else cookie
+            out.append((player, int(port) if port.isdigit() else 0, method, uri))
         return out
 
 

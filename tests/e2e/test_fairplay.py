@@ -103,6 +103,10 @@ def test_f2_a_game_saved_in_another_tab_is_asked_about_not_lost(
     ui.by("start-solo").click()
     expect(dialog).to_be_visible()
     ui.by("confirm-yes").click()
+    # The table is in the page from the start, hidden, and its round line already reads
+    # 第 1 回合: only the table shown says the server has answered.
+    expect(ui.by("roll")).to_be_visible()
+    expect(ui.page.locator("#mode-badge")).to_have_text("单人挑战")
     expect(ui.by("round")).to_have_text("第 1 / 13 回合")
     expect(ui.cell("chance", "computer")).to_be_hidden()
     assert _current(ui)["mode"] == "solo"

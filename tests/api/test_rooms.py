@@ -8,9 +8,11 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from yahtzee.server.rooms import RoomService
+from yahtzee.server.routers import records as records_router
 from yahtzee.storage.rooms import RoomEvent
 
 from .helpers import error_code, on_app_loop
@@ -481,3 +483,20 @@ def test_o7_a_room_game_is_in_each_person_s_recent_games_and_stats(
     assert nobody["recent"] == []
     assert nobody["games_played"] == 0
     assert stranger.get("/api/stats").json()["table"]["games"] == 0
+
+
+def test_o7_every_finished_room_counts_though_only_the_last_few_are_read(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``games_played`` counts every finished room of the browser, while the lobby reads
+    (and lists) only the last ``RECENT_ROOMS`` of them."""
+    monkeypatch.setattr(records_router, "RECENT_ROOMS", 1)
+    host = make_client()
+    ids = []
+    for _ in range(2):
+        rid = host.post("/api/rooms", json={"seats": _seats("novice")}).json()["room"]["id"]
+        game = host.post(f"/api/rooms/{rid}/start", json={}).json()["room"]["game"]
+        ids.append(_play({0: host}, game)["id"])
+    records = host.get("/api/records").json()
+    assert records["games_played"] == 2
+    assert [line["id"] for line in records["recent"]] == ids[-1:]  # the one room read

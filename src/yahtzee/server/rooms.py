@@ -29,6 +29,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import segno
@@ -170,6 +171,15 @@ def room_qr_svg(url: str) -> bytes:
     return out.getvalue()
 
 
+@dataclass(frozen=True, slots=True)
+class RoomGames:
+    """The finished room games of one browser (O7): the last few, newest first, each with
+    the name it played under, and how many there are in all."""
+
+    recent: tuple[tuple[RecentGame, str], ...]
+    total: int
+
+
 def room_game_json(view: GameView) -> dict[str, Any]:
     """The game as a room's event carries it: :func:`game_json` without the turn log (the
     room's page shows the cards, dice and ranking; the review has the turns)."""
@@ -269,16 +279,18 @@ class RoomService:
     async def _game(self, game_id: str) -> GameView:
         return await self.games.view_of(game_id)
 
-    async def finished_games_of(self, player_id: str, limit: int) -> list[tuple[RecentGame, str]]:
+    async def finished_games_of(self, player_id: str, limit: int) -> RoomGames:
         """The finished games of the last ``limit`` rooms this browser held a seat of,
-        newest first, each with the name it played under (O7: its recent games and 统计;
-        a room's game belongs to the room, not to any one browser)."""
+        newest first, each with the name it played under, and how many finished rooms it
+        played in all (O7: its recent games and 统计; a room's game belongs to the room,
+        not to any one browser)."""
+        seats, total = await self.store.finished_seats_of(player_id, limit)
         out: list[tuple[RecentGame, str]] = []
-        for room_id, game_id, name in await self.store.finished_seats_of(player_id, limit):
+        for room_id, game_id, name in seats:
             for game in await self.storage.finished_games(ROOM_OWNER + room_id, limit=1):
                 if game.id == game_id:
                     out.append((game, name))
-        return out
+        return RoomGames(tuple(out), total)
 
     async def rooms_of(self, player_id: str) -> list[dict[str, Any]]:
         """The rooms this browser has a seat in, newest first (a short summary each)."""

@@ -384,19 +384,24 @@ class RoomStore:
 
         return await self.db.run(work, write=False)
 
-    async def finished_seats_of(self, player_id: str, limit: int) -> list[tuple[str, str, str]]:
+    async def finished_seats_of(
+        self, player_id: str, limit: int
+    ) -> tuple[list[tuple[str, str, str]], int]:
         """(room id, game id, the seat's name) of the last ``limit`` finished rooms in
-        which this browser held a seat, newest first: one query (O7)."""
+        which this browser held a seat, newest first, and how many such rooms there are in
+        all (the lobby counts every one, shows the last few): one query (O7)."""
 
-        def work(tx: Tx) -> list[tuple[str, str, str]]:
+        def work(tx: Tx) -> tuple[list[tuple[str, str, str]], int]:
+            # COUNT(*) OVER () is taken before LIMIT: the whole count rides on each row.
             rows = tx.all(
-                "SELECT r.id, r.game_id, s.name FROM rooms r "
+                "SELECT r.id, r.game_id, s.name, COUNT(*) OVER () FROM rooms r "
                 "JOIN room_seats s ON s.room_id = r.id "
                 "WHERE s.player_id = ? AND r.status = 'finished' AND r.game_id IS NOT NULL "
                 "AND s.name IS NOT NULL ORDER BY r.created_at DESC LIMIT ?",
                 (player_id, limit),
             )
-            return [(str(r), str(g), str(n)) for r, g, n in rows]
+            total = int(rows[0][3]) if rows else 0
+            return [(str(r), str(g), str(n)) for r, g, n, _all in rows], total
 
         return await self.db.run(work, write=False)
 

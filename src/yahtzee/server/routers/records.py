@@ -41,18 +41,19 @@ async def records(
             if summary.seats is not None and summary.best_place is not None:
                 tables[game.id] = (summary.seats, summary.best_place)
     # O7: the games of the rooms this browser played in, by its own seat's total and place.
+    room_games = await rooms.finished_games_of(player, RECENT_ROOMS)
     played = []
-    for game, name in await rooms.finished_games_of(player, RECENT_ROOMS):
+    for game, name in room_games.recent:
         summary = await reviews.summary(game.id, cpu)
         me = next((p for p in summary.people if p.name == name), None)
         if me is not None:
             tables[game.id] = (me.seats, me.place)
             played.append(dataclasses.replace(game, human_total=me.total))
-    if played:
+    if room_games.total:
         recent = sorted([*records.recent, *played], key=lambda g: g.finished_at, reverse=True)
         records = dataclasses.replace(
             records,
-            games_played=records.games_played + len(played),
+            games_played=records.games_played + room_games.total,  # every room, not the shown
             recent=tuple(recent[:RECENT_GAMES]),
         )
     return JSONResponse(records_json(records, current, tables))

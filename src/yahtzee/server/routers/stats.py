@@ -27,5 +27,5 @@ async def stats(player: PlayerId, reviews: Reviews, rooms: Rooms, cpu: Cpu) -> R
     the player's most recent finished games (at most ``STATS_GAMES``, docs/api.md). Each
     game is analysed once per process, in the CPU pool (not on the event loop). The games
     of the rooms this browser played in count as table games (O7)."""
-    played = [game for game, _name in await rooms.finished_games_of(player, STATS_GAMES)]
+    played = [game for game, _name in (await rooms.finished_games_of(player, STATS_GAMES)).recent]
     return Response(await reviews.stats(player, cpu, played), media_type="application/json")

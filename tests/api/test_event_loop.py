@@ -27,6 +27,8 @@ from yahtzee import log
 from yahtzee.game import Mode, Status
 from yahtzee.storage import GameRecord, SQLiteStorage
 from yahtzee.storage.base import Charge
+from yahtzee.storage.feature_db import open_feature_db
+from yahtzee.storage.rooms import RoomStore
 
 HOLD_SECONDS = 3.0
 # A request served while the lock is held: milliseconds when quiet; a generous bound for
@@ -218,3 +220,34 @@ def test_22_4_a_write_waiting_for_the_lock_does_not_hold_the_loop(
     read, gap = asyncio.run(run())
     assert read < PROMPT_SECONDS, read
     assert gap < 0.5, gap  # the loop ticked throughout the wait for the lock
+
+
+def test_22_4_the_feature_tables_are_read_while_a_write_waits_for_the_lock(
+    tmp_path: Path,
+) -> None:
+    """The rooms' (and daily's, groups') tables: a write waiting for the lock does not hold
+    their reads, and the rooms' sweep takes no write lock when nothing is due (it runs
+    twice a second in every process)."""
+    db = tmp_path / "g.db"
+    features = open_feature_db(db)
+    rooms = RoomStore(features, b"s" * 32)
+
+    async def run() -> tuple[bool, list[str]]:
+        await rooms.open()
+        with write_lock(db) as other:
+            write = asyncio.ensure_future(
+                features.run(lambda tx: tx.all("DELETE FROM rooms WHERE id = 'none'"))
+            )
+            await asyncio.sleep(0.2)  # the write waits for the lock now
+            swept = await rooms.expire(time.time(), 60.0)  # nothing waiting: no write
+            mine = await rooms.finished_seats_of("bob", 10)
+            rooms_of = await rooms.rooms_of("bob")
+            still_waiting = not write.done()  # the reads did not queue behind it
+            other.rollback()
+            await write
+        await features.close()
+        return still_waiting, [*map(str, swept), *map(str, mine[0]), *map(str, rooms_of)]
+
+    still_waiting, found = asyncio.run(run())
+    assert still_waiting
+    assert found == []

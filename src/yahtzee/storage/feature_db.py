@@ -10,7 +10,8 @@ One code path for both backends: the SQL is written once with ``?`` placeholders
 into ``%s`` for psycopg) and every call runs **in a worker thread** (never on the event
 loop): :meth:`FeatureDb.run` hands a function of a :class:`Tx` to a thread, which runs it
 in one transaction. SQLite: one connection in WAL mode with ``synchronous=FULL`` (F6),
-guarded by a lock, ``BEGIN IMMEDIATE`` for writes. PostgreSQL: a small synchronous
+guarded by a lock, ``BEGIN IMMEDIATE`` for writes; reads on a connection of their own
+thread, never behind a writer. PostgreSQL: a small synchronous
 psycopg pool (imported only for a PostgreSQL URL). A fault of the database (a full or
 read-only disk, a server that went away) becomes
 :class:`~yahtzee.storage.base.StorageUnavailableError` (503), as for the games.
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from yahtzee.storage.base import StorageError, StorageUnavailableError
-from yahtzee.storage.sqlite import connect, transaction
+from yahtzee.storage.sqlite import BUSY_TIMEOUT_MS, connect, transaction
 
 T = TypeVar("T")
 Row = tuple[Any, ...]
@@ -135,22 +136,43 @@ class SQLiteFeatureDb:
 
     def __init__(self, path: Path | str, *, synchronous: str = "FULL") -> None:
         self.path = path
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the write connection's
         try:
             conn = connect(path, synchronous.upper())  # (as the games' storage opens it)
         except (OSError, sqlite3.Error) as exc:
             raise StorageError(f"cannot open the database {path}: {exc}") from None
         self._conn = conn
+        # Reads run on a connection of their own thread, never behind the write lock: in
+        # WAL mode a reader sees the last commit while a writer (of this process, of
+        # another, or a transaction someone left open) holds the lock (issue 22).
+        self._memory = str(path) == ":memory:"  # one database per connection: no readers
+        self._local = threading.local()
+        self._read_conns: list[sqlite3.Connection] = []
+        self._read_conns_lock = threading.Lock()
+
+    def _reader(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA query_only = 1")  # a reader never writes
+            self._local.conn = conn
+            with self._read_conns_lock:
+                self._read_conns.append(conn)
+        return conn
 
     def run_sync(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
-        with self._lock:
-            conn = self._conn
-            try:
-                with transaction(conn, "BEGIN IMMEDIATE" if write else "BEGIN"):
-                    result = work(_SQLiteTx(conn))
-            except sqlite3.OperationalError as exc:
-                raise StorageUnavailableError(f"{self.path}: {exc}") from exc
-            return result
+        try:
+            if write or self._memory:
+                with self._lock:
+                    conn = self._conn
+                    with transaction(conn, "BEGIN IMMEDIATE" if write else "BEGIN"):
+                        return work(_SQLiteTx(conn))
+            conn = self._reader()
+            with transaction(conn, "BEGIN"):  # one snapshot for the work's statements
+                return work(_SQLiteTx(conn))
+        except sqlite3.OperationalError as exc:
+            raise StorageUnavailableError(f"{self.path}: {exc}") from exc
 
     async def run(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
         return await asyncio.to_thread(self.run_sync, work, write=write)
@@ -161,6 +183,10 @@ class SQLiteFeatureDb:
     async def close(self) -> None:
         with self._lock:
             self._conn.close()
+        with self._read_conns_lock:
+            for conn in self._read_conns:
+                conn.close()
+            self._read_conns.clear()
 
 
 class _PostgresTx:

@@ -92,7 +92,9 @@ class WholeApi(RuleBasedStateMachine):
         super().__init__()
         secret = TEST_SECRET if is_postgres_url(self.db) else None
         settings = Settings(db=self.db, limits=NO_LIMITS, secret=secret)
-        app = create_app(settings, Wiring(dice_seed=7))
+        # Its CPU jobs in threads of this process: a worker process per example would cost
+        # 2 s each (the process pool itself is tested in test_costs.py).
+        app = create_app(settings, Wiring(dice_seed=7, cpu_processes=False))
         first = TestClient(app)
         first.__enter__()  # the lifespan (players, solver table) runs once
         self.browsers = [Browser(first), Browser(TestClient(app))]

@@ -40,13 +40,21 @@ class SeededDice:
 
 
 class ScriptedDice:
-    """Dice that come out in a fixed order (tests that need a particular roll)."""
+    """Dice that come out in a fixed order (tests that need a particular roll); with
+    ``repeat`` the script starts over when it runs out (a server shared by several tests)."""
 
-    def __init__(self, faces: list[int]) -> None:
+    def __init__(self, faces: list[int], *, repeat: bool = False) -> None:
+        if repeat and not faces:
+            raise ValueError("a repeating script needs at least one face")
+        self._script = list(faces)
         self._faces = list(faces)
+        self._repeat = repeat
 
     def roll(self, n: int) -> list[int]:
-        """Return the next ``n`` scripted faces; raises :class:`IndexError` when exhausted."""
+        """Return the next ``n`` scripted faces; raises :class:`IndexError` when exhausted
+        (never with ``repeat``)."""
+        while self._repeat and n > len(self._faces):
+            self._faces += self._script
         if n > len(self._faces):
             raise IndexError(f"scripted dice exhausted: wanted {n}, {len(self._faces)} left")
         out, self._faces = self._faces[:n], self._faces[n:]

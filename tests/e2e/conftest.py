@@ -21,9 +21,10 @@ from server_process import ServerProcess
 CHROMIUM = "/usr/bin/chromium"
 SEED = 20261129
 SERVER_SCRIPT = Path(__file__).with_name("serve_seeded.py")
-# Five 3s, twice: a Yahtzee scored as 50, then a second one that the forced Joker rule (R6)
-# sends to 三点 — the only way to see Joker-forbidden boxes without luck.
-JOKER_SCRIPT = ",".join(["3"] * 10)
+# Five 3s, over and over: a Yahtzee scored as 50, then a second one that the forced Joker
+# rule (R6) sends to 三点 — the only way to see Joker-forbidden boxes without luck. The
+# script repeats: the tests that share the server (U1, the fanfare) may run in any order.
+JOKER_SCRIPT = "3,3,3,3,3"
 
 
 @pytest.fixture(scope="session")
@@ -68,7 +69,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def joker_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose dice are scripted: two Yahtzees of 3s in a row (for U1/R6)."""
-    with _server(tmp_path_factory.mktemp("joker"), "joker", ["--script", JOKER_SCRIPT]) as server:
+    with _server(
+        tmp_path_factory.mktemp("joker"), "joker", ["--script", JOKER_SCRIPT, "--repeat"]
+    ) as server:
         yield server.url
 
 

@@ -1,6 +1,6 @@
 """Run the real game server with deterministic dice, for the browser tests and screenshots.
 
-``python tests/e2e/serve_seeded.py --port P --db PATH (--seed N | --script 3,3,3,...)``
+``python tests/e2e/serve_seeded.py --port P --db PATH (--seed N | --script 3,3,3,... [--repeat])``
 
 ``yahtzee serve`` has no way to seed the dice (on purpose: production dice come from the
 OS), so the tests start the same app through ``create_app(settings, Wiring(...))`` with the
@@ -27,10 +27,11 @@ def main(argv: list[str] | None = None) -> None:
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--seed", type=int, help="seed of the server's one dice generator")
     group.add_argument("--script", help="comma-separated faces dealt in order (ScriptedDice)")
+    parser.add_argument("--repeat", action="store_true", help="start the script over when done")
     args = parser.parse_args(argv)
     if args.script is not None:
         faces = [int(f) for f in args.script.split(",") if f.strip()]
-        wiring = Wiring(dice=ScriptedDice(faces))
+        wiring = Wiring(dice=ScriptedDice(faces, repeat=args.repeat))
     else:
         wiring = Wiring(dice_seed=args.seed)
     uvicorn.run(

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import threading
 from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
@@ -45,6 +46,9 @@ QUEUE_MAX = 256
 #: Seconds between two keep-alive comments on every stream (keeps proxies from closing
 #: an idle one; nginx gives a stream 60 s). One timer for the process, not one a stream.
 KEEPALIVE = 15.0
+#: Seconds the rooms' LISTEN thread waits for a notification before it looks at its stop
+#: flag again (stop() wakes it sooner, through a channel of its own).
+LISTEN_POLL = 2.0
 #: The keep-alive comment as sent.
 PING = ServerSentEvent(comment="ping", sep="\n").encode()
 
@@ -317,6 +321,9 @@ class PgListener:
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.listening = threading.Event()  # set while a LISTEN connection is up
+        # A channel only this listener hears: stop() notifies it, so the thread leaves its
+        # wait at once instead of at the next timeout (an app's shutdown, every test's).
+        self._wake_channel = f"{NOTIFY_CHANNEL}_stop_{os.getpid()}_{id(self)}"
 
     def start(self) -> None:
         """Start listening (from the event loop that will receive the notifications)."""
@@ -325,10 +332,23 @@ class PgListener:
         self._thread.start()
 
     async def stop(self) -> None:
-        """Stop and wait for the thread (at most a second or so)."""
+        """Stop and wait for the thread (at once; at most :data:`LISTEN_POLL` seconds
+        while the database cannot be reached)."""
         self._stop.set()
         if self._thread is not None:
-            await asyncio.to_thread(self._thread.join, 5.0)
+            await asyncio.to_thread(self._wake)
+            await asyncio.to_thread(self._thread.join, LISTEN_POLL + 3.0)
+
+    def _wake(self) -> None:
+        if not self.listening.is_set():
+            return
+        import psycopg
+
+        try:
+            with psycopg.connect(self.url, autocommit=True, connect_timeout=2) as conn:
+                conn.execute("SELECT pg_notify(%s, '')", (self._wake_channel,))
+        except psycopg.Error as exc:  # the thread still sees the stop at its next poll
+            log.info("room listener: could not wake it to stop: %s", exc)
 
     def _call(self, fn: Callable[..., Any], *args: Any) -> None:
         loop = self._loop
@@ -348,12 +368,15 @@ class PgListener:
             try:
                 with psycopg.connect(self.url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    conn.execute(f'LISTEN "{self._wake_channel}"')
                     self.listening.set()
                     if not first:
                         self._call(self._resync)
                     first = False
                     while not self._stop.is_set():
-                        for note in conn.notifies(timeout=0.5):
+                        for note in conn.notifies(timeout=LISTEN_POLL):
+                            if note.channel == self._wake_channel:
+                                break
                             self._call(self.hub.notified, note.payload)
             except psycopg.Error as exc:
                 self.listening.clear()

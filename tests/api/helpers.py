@@ -33,6 +33,44 @@ class NotJson(BaseModel):
     """Marks a documented response that is not JSON (its media type says what it is)."""
 
 
+_Routes = list[tuple[re.Pattern[str], str, dict[str, type[BaseModel] | None]]]
+_routes_seen: dict[tuple[tuple[str, str], ...], _Routes] = {}
+
+
+def _documented_routes(app: FastAPI) -> _Routes:
+    """Each documented path's pattern, method and model per status. Building the OpenAPI
+    schema costs ~0.3 s and every test builds an app: apps with the same routes (all of
+    them, in practice) share one reading of it."""
+    key = tuple(
+        sorted(
+            (getattr(r, "path", ""), ",".join(sorted(getattr(r, "methods", None) or ())))
+            for r in app.routes
+        )
+    )
+    found = _routes_seen.get(key)
+    if found is not None:
+        return found
+    schema = app.openapi()
+    models = _response_models()
+    routes: _Routes = []
+    # Literal paths before templated ones (/api/games/current before /{game_id}).
+    for path in sorted(schema["paths"], key=lambda p: p.count("{")):
+        pattern = re.compile(re.sub(r"\{[^/]+\}", "[^/]+", path))
+        for method, operation in schema["paths"][path].items():
+            documented: dict[str, type[BaseModel] | None] = {}
+            for status, response in operation.get("responses", {}).items():
+                content = response.get("content", {})
+                if content and "application/json" not in content:
+                    documented[status] = NotJson  # e.g. an SVG image: its own type
+                    continue
+                ref = content.get("application/json", {})
+                name = ref.get("schema", {}).get("$ref", "").rpartition("/")[2]
+                documented[status] = models.get(name)
+            routes.append((pattern, method.upper(), documented))
+    _routes_seen[key] = routes
+    return routes
+
+
 class DocumentedResponses:
     """Checks every JSON response of the API against what ``/openapi.json`` documents.
 
@@ -44,23 +82,7 @@ class DocumentedResponses:
     """
 
     def __init__(self, app: FastAPI) -> None:
-        schema = app.openapi()
-        models = _response_models()
-        self.routes: list[tuple[re.Pattern[str], str, dict[str, type[BaseModel] | None]]] = []
-        # Literal paths before templated ones (/api/games/current before /{game_id}).
-        for path in sorted(schema["paths"], key=lambda p: p.count("{")):
-            pattern = re.compile(re.sub(r"\{[^/]+\}", "[^/]+", path))
-            for method, operation in schema["paths"][path].items():
-                documented: dict[str, type[BaseModel] | None] = {}
-                for status, response in operation.get("responses", {}).items():
-                    content = response.get("content", {})
-                    if content and "application/json" not in content:
-                        documented[status] = NotJson  # e.g. an SVG image: its own type
-                        continue
-                    ref = content.get("application/json", {})
-                    name = ref.get("schema", {}).get("$ref", "").rpartition("/")[2]
-                    documented[status] = models.get(name)
-                self.routes.append((pattern, method.upper(), documented))
+        self.routes = _documented_routes(app)
         self.checked = 0
 
     def model_for(self, method: str, path: str, status: int) -> type[BaseModel] | None:

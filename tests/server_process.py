@@ -95,11 +95,20 @@ class ServerProcess:
 
     def start(self, timeout: float = 120.0) -> ServerProcess:
         """Start the server and wait until ``/api/health`` answers."""
+        self.launch()
+        return self.wait_ready(timeout)
+
+    def launch(self) -> None:
+        """Start the server's process; :meth:`wait_ready` waits for it to answer."""
         cmd = [*self.program, "--port", str(self.port), "--db", str(self.db), *self.args]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ}
             )
+
+    def wait_ready(self, timeout: float = 120.0) -> ServerProcess:
+        """Wait until the launched server's ``/api/health`` answers."""
+        assert self.proc is not None, "launch() first"
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -231,6 +240,20 @@ class Stack:
             player = "" if cookie == "-" else cookie
             out.append((player, int(port) if port.isdigit() else 0, method, uri))
         return out
+
+
+def start_together(servers: Sequence[ServerProcess]) -> list[ServerProcess]:
+    """Launch every server at once, then wait for each: processes of one deployment start
+    together (``scripts/stack.sh``, ``--workers``), and a test waits for the slowest only
+    (each start is ~3 s of imports and tables). On a failure the others are stopped."""
+    try:
+        for server in servers:
+            server.launch()
+        return [server.wait_ready() for server in servers]
+    except BaseException:
+        for server in servers:
+            server.stop()
+        raise
 
 
 class HttpError(Exception):

@@ -10,16 +10,16 @@ from typing import Any
 
 import pytest
 
-from server_process import NO_LIMIT_ARGS, HttpError, RawClient, ServerProcess
+from server_process import NO_LIMIT_ARGS, HttpError, RawClient, ServerProcess, start_together
 
 
 @pytest.fixture
 def two_servers(db: Path | str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
     """Two server processes on one fresh database (SQLite file or PostgreSQL)."""
     args = ["--secret-file", str(tmp_path / "cookie.secret"), *NO_LIMIT_ARGS]
-    servers = [
-        ServerProcess(db, log=tmp_path / f"server{i}.log", args=args).start() for i in range(2)
-    ]
+    servers = start_together(
+        [ServerProcess(db, log=tmp_path / f"server{i}.log", args=args) for i in range(2)]
+    )
     yield servers
     for server in servers:
         server.stop()

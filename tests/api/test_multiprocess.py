@@ -23,6 +23,7 @@ from server_process import (
     check_log,
     child_pids,
     play,
+    start_together,
 )
 from yahtzee.storage.pgcluster import TempCluster
 
@@ -37,10 +38,9 @@ def _options(directory: Path) -> list[str]:
 
 
 def _servers(db: Path | str, logs: Path, n: int = 2) -> list[ServerProcess]:
-    return [
-        ServerProcess(db, log=logs / f"server{i}.log", args=_options(logs)).start()
-        for i in range(n)
-    ]
+    return start_together(
+        [ServerProcess(db, log=logs / f"server{i}.log", args=_options(logs)) for i in range(n)]
+    )
 
 
 @pytest.fixture

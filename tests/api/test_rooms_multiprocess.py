@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from server_process import NO_LIMIT_ARGS, EventStream, RawClient, ServerProcess
+from server_process import NO_LIMIT_ARGS, EventStream, RawClient, ServerProcess, start_together
 from yahtzee.storage import is_postgres_url
 
 
@@ -22,9 +22,9 @@ def servers(db: Path | str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
     """Two server processes on one fresh PostgreSQL database (one on SQLite)."""
     args = ["--secret-file", str(tmp_path / "cookie.secret"), *NO_LIMIT_ARGS]
     count = 2 if is_postgres_url(db) else 1
-    started = [
-        ServerProcess(db, log=tmp_path / f"server{i}.log", args=args).start() for i in range(count)
-    ]
+    started = start_together(
+        [ServerProcess(db, log=tmp_path / f"server{i}.log", args=args) for i in range(count)]
+    )
     yield started
     for server in started:
         server.stop()

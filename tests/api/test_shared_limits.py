@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from server_process import RawClient, ServerProcess
+from server_process import RawClient, ServerProcess, start_together
 from yahtzee import log
 from yahtzee.errors import GameInProgressError, RateLimitExceededError
 from yahtzee.game import Mode
@@ -250,9 +250,9 @@ def limited_servers(
     (so that the first soon learns of the second)."""
     monkeypatch.setenv("YAHTZEE_HEARTBEAT_SECONDS", "0.5")
     args = ["--secret-file", str(tmp_path / "cookie.secret"), *LIMIT_ARGS]
-    servers = [
-        ServerProcess(db, log=tmp_path / f"server{i}.log", args=args).start() for i in range(2)
-    ]
+    servers = start_together(
+        [ServerProcess(db, log=tmp_path / f"server{i}.log", args=args) for i in range(2)]
+    )
     # The second registered at its start; the first counts it at its next beat.
     time.sleep(4 * 0.5)
     yield servers

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
@@ -30,10 +31,21 @@ NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; }"
 NOT_ABOUT_COLOUR = ("image node", "too short", "obscured")
 
 
-def serious_axe(page: Page) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now, one line each."""
+def run_axe(page: Page, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """axe-core's results on the page as it is now (violations and incomplete items in
+    full). The script goes into the page once per document, not at every run."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE.axe_script)
+    merged = {"resultTypes": ["violations", "incomplete"], **(options or {})}
+    results: dict[str, Any] = page.evaluate("(options) => axe.run(document, options)", merged)
+    return results
+
+
+def serious_axe(page: Page, results: dict[str, Any] | None = None) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now (or in
+    ``results``, a :func:`run_axe` of it), one line each."""
     out = []
-    for v in AXE.run(page).response["violations"]:
+    for v in (results if results is not None else run_axe(page))["violations"]:
         if v["impact"] in ("serious", "critical"):
             targets = [n["target"] for n in v["nodes"][:4]]
             summary = v["nodes"][0].get("failureSummary", "").replace("\n", " ")
@@ -57,9 +69,10 @@ def _no_transitions(page: Page) -> None:
     )
 
 
-def contrast_failures(page: Page, where: str) -> list[str]:
+def contrast_failures(page: Page, where: str, results: dict[str, Any] | None = None) -> list[str]:
     """The texts below AA in the current theme, measured a screenful at a time (the
-    measure sees what is on the screen), and axe's colour-contrast items."""
+    measure sees what is on the screen), and axe's colour-contrast items (of ``results``,
+    a whole :func:`run_axe` of the page as it is, or of a run of that rule alone)."""
     found: dict[tuple[str, str], str] = {}
     measured = 0
     height, screen = page.evaluate("() => [document.documentElement.scrollHeight, innerHeight]")
@@ -74,9 +87,12 @@ def contrast_failures(page: Page, where: str) -> list[str]:
     print(f"{where}: {measured} texts measured")
     assert measured >= 8, f"{where}: only {measured} texts measured"
     failures = [f"{where} {el} 「{text}」 {what}" for (el, text), what in found.items()]
-    results = AXE.run(page, options={"runOnly": ["color-contrast"]}).response
+    if results is None:
+        results = run_axe(page, {"runOnly": ["color-contrast"]})
     for kind in ("violations", "incomplete"):
         for item in results[kind]:
+            if item["id"] != "color-contrast":
+                continue
             for node in item["nodes"]:
                 summary = node.get("any", [{}])[0].get("message", "")
                 if kind == "incomplete" and any(r in summary for r in NOT_ABOUT_COLOUR):
@@ -98,8 +114,10 @@ def check_view(
         # Without the transitions off (axe alone leaves the page as a person has it), the
         # buttons' colour transition (0.15 s) must end before axe reads the colours.
         page.wait_for_timeout(50 if contrast else 300)
-        if axe:
-            failures += [f"{where} [{theme}]: {v}" for v in serious_axe(page)]
+        # One axe run serves both checks (the contrast rule is one of axe's rules).
+        results = run_axe(page) if axe else None
+        if results is not None:
+            failures += [f"{where} [{theme}]: {v}" for v in serious_axe(page, results)]
         if contrast:
-            failures += contrast_failures(page, f"{where} [{theme}]")
+            failures += contrast_failures(page, f"{where} [{theme}]", results)
     _set_theme(page, None)

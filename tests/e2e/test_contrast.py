@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.checks import MEASURE, check_view
+from e2e.checks import MEASURE, check_view, contrast_failures, run_axe, serious_axe
 from e2e.helpers import ConsoleWatch, Table, sized_context
 
 pytestmark = pytest.mark.e2e
@@ -38,6 +38,31 @@ def test_the_measure_sees_what_it_measures(browser: Browser) -> None:
     assert result["measured"] == 5, result
     assert found["木纹"]["texture"] is True
     assert found["灰"]["ratio"] == pytest.approx(1.23, abs=0.01)  # #999 on #aaa
+
+
+def test_one_axe_run_serves_both_checks_and_finds_what_it_should(browser: Browser) -> None:
+    """An image without a text alternative (critical) and grey on grey (serious) are found
+    by the one run that :func:`check_view` shares between its two checks; a second run on
+    the same document (the script is injected once) says the same."""
+    context = sized_context(browser, 800, 600)
+    page = context.new_page()
+    page.set_content(
+        """<html lang="zh"><head><title>t</title></head><body><main>
+        <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+        <p style="color:#999;background:#aaa">灰色的字</p>"""
+        + "".join(f"<p>第 {n} 行</p>" for n in range(8))
+        + "</main></body></html>"
+    )
+    results = run_axe(page)
+    assert page.evaluate("() => typeof window.axe") == "object"
+    serious = serious_axe(page, results)
+    assert any(line.startswith("image-alt (critical)") for line in serious), serious
+    assert any(line.startswith("color-contrast (serious)") for line in serious), serious
+    axe_contrast = [f for f in contrast_failures(page, "t", results) if " axe " in f]
+    assert len(axe_contrast) == 1, axe_contrast
+    assert "axe violations" in axe_contrast[0]
+    assert serious_axe(page) == serious
+    context.close()
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (375, 667)], ids=["desktop", "phone"])

@@ -14,14 +14,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
+from e2e.checks import check_view
 from e2e.helpers import ConsoleWatch, Table, sized_context
 
 pytestmark = pytest.mark.e2e
 
-AXE = Axe()
 HOSTILE = "<img src=x>"  # 11 characters: a valid name, to be shown as text
 GROUP = "三年二班<b>"  # a group's name that looks like markup
 SIZES = pytest.mark.parametrize("size", [(1280, 800), (375, 667)], ids=["desktop", "phone"])
@@ -29,15 +28,8 @@ SIZES = pytest.mark.parametrize("size", [(1280, 800), (375, 667)], ids=["desktop
 
 def _serious(page: Page, where: str) -> list[str]:
     """Serious or critical axe violations, in the light and the dark theme."""
-    out = []
-    for theme in ("light", "dark"):
-        page.evaluate(f"() => {{ document.documentElement.dataset.theme = '{theme}'; }}")
-        page.wait_for_timeout(200)
-        for v in AXE.run(page).response["violations"]:
-            if v["impact"] in ("serious", "critical"):
-                targets = [n["target"] for n in v["nodes"][:4]]
-                out.append(f"{where} [{theme}]: {v['id']} ({v['impact']}) {targets}")
-    page.evaluate("() => { delete document.documentElement.dataset.theme; }")
+    out: list[str] = []
+    check_view(page, where, out, contrast=False)
     return out
 
 

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from yahtzee.storage.base import StorageError, StorageUnavailableError
-from yahtzee.storage.sqlite import BUSY_TIMEOUT_MS, connect, transaction
+from yahtzee.storage.sqlite import ReadConnections, connect, transaction
 
 T = TypeVar("T")
 Row = tuple[Any, ...]
@@ -142,24 +142,10 @@ class SQLiteFeatureDb:
         except (OSError, sqlite3.Error) as exc:
             raise StorageError(f"cannot open the database {path}: {exc}") from None
         self._conn = conn
-        # Reads run on a connection of their own thread, never behind the write lock: in
-        # WAL mode a reader sees the last commit while a writer (of this process, of
-        # another, or a transaction someone left open) holds the lock (issue 22).
-        self._memory = str(path) == ":memory:"  # one database per connection: no readers
-        self._local = threading.local()
-        self._read_conns: list[sqlite3.Connection] = []
-        self._read_conns_lock = threading.Lock()
-
-    def _reader(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA query_only = 1")  # a reader never writes
-            self._local.conn = conn
-            with self._read_conns_lock:
-                self._read_conns.append(conn)
-        return conn
+        # Reads run on a connection of their own thread, never behind the write lock
+        # (issue 22); an in-memory database is one database per connection: no readers.
+        self._memory = str(path) == ":memory:"
+        self._readers = ReadConnections(path)
 
     def run_sync(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
         try:
@@ -168,7 +154,7 @@ class SQLiteFeatureDb:
                     conn = self._conn
                     with transaction(conn, "BEGIN IMMEDIATE" if write else "BEGIN"):
                         return work(_SQLiteTx(conn))
-            conn = self._reader()
+            conn = self._readers.get()
             with transaction(conn, "BEGIN"):  # one snapshot for the work's statements
                 return work(_SQLiteTx(conn))
         except sqlite3.OperationalError as exc:
@@ -183,10 +169,7 @@ class SQLiteFeatureDb:
     async def close(self) -> None:
         with self._lock:
             self._conn.close()
-        with self._read_conns_lock:
-            for conn in self._read_conns:
-                conn.close()
-            self._read_conns.clear()
+        self._readers.close()
 
 
 class _PostgresTx:

@@ -254,6 +254,40 @@ def connect(path: Path | str, synchronous: str) -> sqlite3.Connection:
     return conn
 
 
+class ReadConnections:
+    """A read-only connection to the database file ``path`` for each thread that reads
+    (``PRAGMA query_only``), opened on its first read and kept; :meth:`close` closes them
+    all. In WAL mode such a reader sees the last commit while a writer (of this process, of
+    another, or a transaction someone left open) holds the write lock."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = path
+        self._local = threading.local()
+        self._conns: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()  # (not the write lock: a writer may hold it long)
+
+    def get(self) -> sqlite3.Connection:
+        """The calling thread's connection."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                str(self.path), isolation_level=None, check_same_thread=False, cached_statements=64
+            )
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA query_only = 1")  # a reader never writes
+            self._local.conn = conn
+            with self._lock:
+                self._conns.append(conn)
+        return conn
+
+    def close(self) -> None:
+        """Close every thread's connection."""
+        with self._lock:
+            for conn in self._conns:
+                conn.close()
+            self._conns.clear()
+
+
 @contextmanager
 def transaction(conn: sqlite3.Connection, begin: str = "BEGIN IMMEDIATE") -> Iterator[None]:
     """``begin`` … ``COMMIT`` on ``conn``; on any exception ``ROLLBACK``, unless SQLite has
@@ -306,9 +340,7 @@ class SQLiteStorage:
             raise
         self._writer = concurrent.futures.ThreadPoolExecutor(1, "yahtzee-sqlite-write")
         self._readers = concurrent.futures.ThreadPoolExecutor(readers, "yahtzee-sqlite-read")
-        self._local = threading.local()
-        self._read_conns: list[sqlite3.Connection] = []
-        self._read_conns_lock = threading.Lock()
+        self._read_conns = ReadConnections(path)
         # One group commit per event loop: a batch's futures belong to the loop of the
         # requests that wait on them (the server has one loop; a command, a test may run
         # several, each in its thread). The writes of every loop share the writer thread.
@@ -348,24 +380,11 @@ class SQLiteStorage:
             if self._memory:  # one database per connection: read on the write connection
                 with self._lock:
                     return fn(self._conn, *args)
-            return fn(self._reader(), *args)
+            return fn(self._read_conns.get(), *args)
         except sqlite3.Error as exc:
             if not _is_unavailable(exc):
                 raise
             raise StorageUnavailableError(f"{self.path}: {exc}") from exc
-
-    def _reader(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(
-                str(self.path), isolation_level=None, check_same_thread=False, cached_statements=64
-            )
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA query_only = 1")  # a reader never writes
-            self._local.conn = conn
-            with self._read_conns_lock:  # (not the write lock: a writer may hold it long)
-                self._read_conns.append(conn)
-        return conn
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -604,10 +623,7 @@ class SQLiteStorage:
         self._readers.shutdown(wait=False)
 
     def _close(self) -> None:
-        with self._read_conns_lock:
-            for conn in self._read_conns:
-                conn.close()
-            self._read_conns.clear()
+        self._read_conns.close()
         with self._lock:
             self._conn.close()
 

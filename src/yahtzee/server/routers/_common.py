@@ -115,22 +115,21 @@ def reviews(request: Request) -> ReviewService:
     return svc
 
 
-#: The request's anonymous player id (signed cookie, or newly issued).
-PlayerId = Annotated[str, Depends(player_id)]
-#: A player starting a game, with the rate-limit tokens the new game takes (F5).
-StartingPlayer = Annotated[tuple[str, list[Charge]], Depends(starting_player)]
-
-
-#: The game service.
 def rooms(request: Request) -> RoomService:
     """The process-wide rooms service."""
     value: RoomService = request.app.state.rooms
     return value
 
 
+#: The request's anonymous player id (signed cookie, or newly issued).
+PlayerId = Annotated[str, Depends(player_id)]
+#: A player starting a game, with the rate-limit tokens the new game takes (F5).
+StartingPlayer = Annotated[tuple[str, list[Charge]], Depends(starting_player)]
+#: The game service.
 Service = Annotated[GameService, Depends(service)]
 #: The review service (复盘, 统计).
 Reviews = Annotated[ReviewService, Depends(reviews)]
+#: The rooms service (好友房间).
 Rooms = Annotated[RoomService, Depends(rooms)]
 #: The cost budget's key of the request: its signed player id, else ``@`` + its address.
 Requester = Annotated[str, Depends(requester)]

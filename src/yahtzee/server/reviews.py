@@ -127,10 +127,11 @@ class ReviewService:
             hit = await self._flights.run(("review", key), compute)
         return hit.of_seat(seat)
 
-    async def summary(self, game_id: str, cpu: CpuJobs) -> Summary:
-        """What the stats and the lobby's recent games need of finished game ``game_id``
-        (analysed once per process, in the CPU pool)."""
-        return (await self._summaries_of([game_id], cpu))[0]
+    async def summaries(self, game_ids: Sequence[str], cpu: CpuJobs) -> list[Summary]:
+        """What the stats and the lobby's recent games need of each finished game of
+        ``game_ids``, in order (each analysed once per process, those not yet known in
+        batches in the CPU pool)."""
+        return await self._summaries_of(game_ids, cpu)
 
     async def stats(self, player_id: str, cpu: CpuJobs, also: Sequence[RecentGame] = ()) -> bytes:
         """``GET /api/stats`` as JSON: the player's latest :data:`STATS_GAMES` finished

@@ -34,17 +34,20 @@ async def records(
     except GameNotFoundError:
         current = None
     records = await svc.records(player)
-    tables: dict[str, tuple[int, int]] = {}
-    for game in records.recent:
-        if game.mode is Mode.TABLE:  # 「多人 · 4 人 · 第 2 名」 (T6), read once per process
-            summary = await reviews.summary(game.id, cpu)
-            if summary.seats is not None and summary.best_place is not None:
-                tables[game.id] = (summary.seats, summary.best_place)
     # O7: the games of the rooms this browser played in, by its own seat's total and place.
     room_games = await rooms.finished_games_of(player, RECENT_ROOMS)
+    table_games = [g for g in records.recent if g.mode is Mode.TABLE]
+    # Every summary the lobby needs in one call (the missing ones analysed in one batch).
+    ids = [g.id for g in table_games] + [g.id for g, _name in room_games.recent]
+    summary_of = dict(zip(ids, await reviews.summaries(ids, cpu), strict=True))
+    tables: dict[str, tuple[int, int]] = {}
+    for game in table_games:  # 「多人 · 4 人 · 第 2 名」 (T6)
+        summary = summary_of[game.id]
+        if summary.seats is not None and summary.best_place is not None:
+            tables[game.id] = (summary.seats, summary.best_place)
     played = []
     for game, name in room_games.recent:
-        summary = await reviews.summary(game.id, cpu)
+        summary = summary_of[game.id]
         me = next((p for p in summary.people if p.name == name), None)
         if me is not None:
             tables[game.id] = (me.seats, me.place)

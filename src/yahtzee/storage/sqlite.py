@@ -430,15 +430,21 @@ class SQLiteStorage:
 
     def _migrate(self) -> None:
         current = self.schema_version
+        while current < len(MIGRATIONS):
+            with self._transaction() as conn:
+                # Read again under the write lock: processes starting together on a new
+                # file (a deployment's, ``--workers``) each saw the old version, and the
+                # one that waited must not run what the first has just applied.
+                current = int(conn.execute("PRAGMA user_version").fetchone()[0])
+                if current < len(MIGRATIONS):
+                    for statement in MIGRATIONS[current]:
+                        conn.execute(statement)
+                    current += 1
+                    conn.execute(f"PRAGMA user_version = {current}")
         if current > len(MIGRATIONS):
             raise StorageError(
                 f"database schema v{current} is newer than this program (v{len(MIGRATIONS)})"
             )
-        for version in range(current + 1, len(MIGRATIONS) + 1):
-            with self._transaction() as conn:
-                for statement in MIGRATIONS[version - 1]:
-                    conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {version}")
 
     # -- the Storage interface: writes ------------------------------------------------------
 

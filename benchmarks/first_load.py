@@ -21,7 +21,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from yahtzee.server import Settings, create_app
+from yahtzee.web import Settings, create_app
 
 TARGET = 40 * 1024
 # The page's own files are linked under the release prefix (/v/<release>/…); other links

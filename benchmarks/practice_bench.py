@@ -26,10 +26,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from yahtzee.server import Settings, Wiring, create_app
 from yahtzee.server.settings import Limits
 from yahtzee.training.explain import explain
 from yahtzee.training.puzzle import Answer, PuzzlePosition, grade, options_of
+from yahtzee.web import Settings, Wiring, create_app
 
 
 def position_of(puzzle: dict[str, Any]) -> PuzzlePosition:

@@ -29,10 +29,10 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from yahtzee.rules import Category
-from yahtzee.server import Settings, Wiring, create_app
 from yahtzee.server.cpu import CpuPool
 from yahtzee.server.reviews import ReviewService
 from yahtzee.server.settings import Limits
+from yahtzee.web import Settings, Wiring, create_app
 
 CATEGORIES = tuple(c.value for c in Category)
 

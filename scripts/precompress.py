@@ -22,10 +22,10 @@ from pathlib import Path
 
 import brotli
 
-from yahtzee.server.app import SPA_PATHS
 from yahtzee.server.assets import StaticAssets
 from yahtzee.server.config import with_config
 from yahtzee.server.settings import STATIC_DIR
+from yahtzee.web.app import SPA_PATHS
 
 COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".svg", ".json", ".webmanifest", ".txt"}
 

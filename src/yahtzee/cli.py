@@ -237,8 +237,8 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from yahtzee.server import serving  # lazy: the web stack only here
     from yahtzee.server.settings import SettingsError, from_flags
+    from yahtzee.web import serving  # lazy: the web stack only here
 
     try:
         serving.serve(from_flags(args.settings_source, args))

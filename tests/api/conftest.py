@@ -24,8 +24,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from yahtzee.server import Settings, Wiring, create_app
 from yahtzee.storage import is_postgres_url
+from yahtzee.web import Settings, Wiring, create_app
 
 from .helpers import NO_LIMITS, TEST_SECRET, Api, DocumentedResponses
 

@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee.server.app import SPA_PATHS
 from yahtzee.server.assets import StaticAssets, _accepts_gzip
 from yahtzee.server.settings import STATIC_DIR
+from yahtzee.web.app import SPA_PATHS
 
 GZIP = {"Accept-Encoding": "gzip"}
 IDENTITY = {"Accept-Encoding": "identity"}

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from yahtzee import log
+from yahtzee.daily.store import DailyStore, Result
 from yahtzee.errors import GameInProgressError
 from yahtzee.game import Mode, Status
 from yahtzee.storage import Storage, open_storage
 from yahtzee.storage.base import ClaimRefusedError
-from yahtzee.storage.daily import DailyStore, Result
 from yahtzee.storage.feature_db import open_feature_db
 
 DAY = date(2026, 12, 1)

@@ -25,10 +25,10 @@ import pytest
 from server_process import ServerProcess
 from yahtzee import log
 from yahtzee.game import Mode, Status
+from yahtzee.rooms.store import RoomStore
 from yahtzee.storage import GameRecord, SQLiteStorage
 from yahtzee.storage.base import Charge
 from yahtzee.storage.feature_db import open_feature_db
-from yahtzee.storage.rooms import RoomStore
 
 HOLD_SECONDS = 3.0
 # A request served while the lock is held: milliseconds when quiet; a generous bound for

@@ -242,7 +242,7 @@ def test_static_front_end_is_served_from_the_same_origin(
 
 
 def test_an_installation_without_the_browser_game_fails_at_startup(tmp_path: Path) -> None:
-    from yahtzee.server import Settings, Wiring, create_app
+    from yahtzee.web import Settings, Wiring, create_app
 
     with pytest.raises(FileNotFoundError, match=r"index\.html does not exist"):
         create_app(Settings(db=tmp_path / "x.db"), Wiring(static_dir=tmp_path / "nothing"))

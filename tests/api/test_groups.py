@@ -142,7 +142,7 @@ def test_d6_hostile_names_and_a_full_group(make_client: Callable[..., TestClient
 
 
 def test_d6_at_most_200_members(make_client: Callable[..., TestClient]) -> None:
-    from yahtzee.server import daily
+    from yahtzee.daily import service as daily
 
     teacher = make_client(clock=lambda: NOON)
     token = _invite_token(

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from yahtzee.server import Settings, create_app
 from yahtzee.server.identity import PlayerSigner, SecretError, load_secret
+from yahtzee.web import Settings, create_app
 
 from .helpers import Api, error_code
 

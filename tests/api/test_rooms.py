@@ -12,11 +12,11 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
-from yahtzee.server import room_stream
-from yahtzee.server.room_stream import PgListener, RoomHub
-from yahtzee.server.rooms import RoomService
+from yahtzee.rooms import stream as room_stream
+from yahtzee.rooms.service import RoomService
+from yahtzee.rooms.store import NOTIFY_CHANNEL, RoomEvent
+from yahtzee.rooms.stream import PgListener, RoomHub
 from yahtzee.server.routers import records as records_router
-from yahtzee.storage.rooms import NOTIFY_CHANNEL, RoomEvent
 
 from .helpers import error_code, on_app_loop
 

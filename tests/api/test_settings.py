@@ -8,8 +8,8 @@ import pytest
 
 from yahtzee.dice import SeededDice, SystemDice
 from yahtzee.players import Difficulty
-from yahtzee.server import Settings, Wiring, create_app, default_db_path
 from yahtzee.server.service import GameService
+from yahtzee.web import Settings, Wiring, create_app, default_db_path
 
 
 def test_db_path_defaults_to_the_data_dir_and_yahtzee_db_overrides(

@@ -37,10 +37,10 @@ from hypothesis.stateful import (
 from yahtzee import log as events_log
 from yahtzee.game import HINTS_PER_GAME, ROLLS_PER_TURN, ROUNDS, SEATS_OF, Mode, Status
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, score_options
-from yahtzee.server import Settings, Wiring, create_app
 from yahtzee.server.service import GameService
 from yahtzee.server.views import game_json
 from yahtzee.storage import is_postgres_url
+from yahtzee.web import Settings, Wiring, create_app
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

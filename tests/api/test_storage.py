@@ -122,7 +122,7 @@ def test_s1_sqlite_runs_never_import_the_postgres_driver(tmp_path: Path) -> None
     """psycopg (and its pool) load only when a PostgreSQL URL is opened."""
     code = (
         "import sys, asyncio\n"
-        "from yahtzee.server import create_app, Settings\n"
+        "from yahtzee.web import create_app, Settings\n"
         f"create_app(Settings(db={str(tmp_path / 'a.db')!r}))\n"
         "from yahtzee.storage import open_storage\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('psycopg', 'psycopg_pool')]\n"

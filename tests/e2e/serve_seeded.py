@@ -16,7 +16,7 @@ from pathlib import Path
 import uvicorn
 
 from yahtzee.dice import ScriptedDice
-from yahtzee.server import Settings, Wiring, create_app
+from yahtzee.web import Settings, Wiring, create_app
 
 
 def main(argv: list[str] | None = None) -> None:

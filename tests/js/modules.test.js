@@ -49,7 +49,7 @@ test("one fetch, one storage, one table of API paths", () => {
 test("every page address is one the server answers with the page (SPA_PATHS)", async () => {
   globalThis.document = { getElementById: () => null };
   const { PAGES, API, match, href } = await import(new URL("paths.js", JS));
-  const app = read(new URL("src/yahtzee/server/app.py", ROOT));
+  const app = read(new URL("src/yahtzee/web/app.py", ROOT));
   // The tuple up to its closing line (a comment inside may hold parentheses).
   const spa = [...app.match(/SPA_PATHS = \(([\s\S]*?)\n\)/)[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]);
   const placeholders = (path) => path.replace(/:\w+|\{\w+\}/g, "{}"); // any name: one segment

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from yahtzee.cli import main
-from yahtzee.server import serving
 from yahtzee.server.settings import Connections, Limits, Settings, from_env
 from yahtzee.solver import ValueTable
+from yahtzee.web import serving
 
 pytestmark = pytest.mark.usefixtures("table")  # the solver table is built once
 

@@ -30,7 +30,18 @@ FENCE = re.compile(r"^```[a-z]*\n(.*?)^```", re.S | re.M)
 LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
 # Where a path's first folder says it starts: the checkout, the package or the page.
 TOP = {"src", "tests", "benchmarks", "scripts", "deploy", "docs", ".ci"}
-IN_PACKAGE = {"server", "storage", "review", "solver", "players", "static"}
+IN_PACKAGE = {
+    "server",
+    "web",
+    "rooms",
+    "daily",
+    "practice",
+    "storage",
+    "review",
+    "solver",
+    "players",
+    "static",
+}
 IN_PAGE = {"js", "css"}
 PATHLIKE = re.compile(r"^[\w.@-]+(?:/[\w.@-]*)+$")
 FILENAME = re.compile(r"^[\w.@-]+\.(?:py|md|toml|sh|js|css|conf|json|service|env|html)$")

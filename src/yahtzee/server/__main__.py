@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from yahtzee.server.serving import StartupError, serve
 from yahtzee.server.settings import SettingsError, add_flags, from_flags
+from yahtzee.web.serving import StartupError, serve
 
 
 def main(argv: list[str] | None = None) -> None:

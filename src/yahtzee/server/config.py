@@ -80,7 +80,7 @@ def page_config() -> dict[str, Any]:
 
 def _rooms_config() -> dict[str, Any]:
     """好友房间's fixed reactions and turn times (O5, O6)."""
-    from yahtzee.server import rooms
+    from yahtzee.rooms import service as rooms
 
     return {
         "reactions": [{"id": k, "zh": v} for k, v in rooms.REACTIONS.items()],

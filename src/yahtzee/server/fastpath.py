@@ -20,12 +20,12 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from yahtzee.rooms.routes import event_stream, last_event_id
+from yahtzee.rooms.service import RoomService
 from yahtzee.server.errors import HANDLED, ApiError, handle_error
 from yahtzee.server.limits import Guard
 from yahtzee.server.middleware import player_of
-from yahtzee.server.rooms import RoomService
 from yahtzee.server.routers.games import ACTIONS
-from yahtzee.server.routers.rooms import event_stream, last_event_id
 from yahtzee.server.service import GameService
 from yahtzee.server.views import dump_json
 
@@ -89,7 +89,7 @@ class RoomStreamPath:
     """``GET /api/rooms/{id}/events`` served directly (O4, O9): a stream lives as long as
     the game, and through FastAPI it would hold the route's frames, exit stacks and
     exception wrappers all that time, about a third of an idle stream's memory. The same
-    checks and the same response as the route (:func:`~yahtzee.server.routers.rooms.
+    checks and the same response as the route (:func:`~yahtzee.rooms.routes.
     event_stream`), the same error mapping; anything else goes on to the application."""
 
     def __init__(self, app: ASGIApp, rooms: RoomService) -> None:

@@ -110,7 +110,7 @@ class Connections:
 
 @dataclass(frozen=True, slots=True)
 class RoomLimits:
-    """O9's limits of 好友房间 (``0`` switches one off; :mod:`yahtzee.server.rooms`)."""
+    """O9's limits of 好友房间 (``0`` switches one off; :mod:`yahtzee.rooms.service`)."""
 
     open_rooms: int = 5  # per player: the rooms it opened that are not over
     rooms_per_hour_per_address: int = 30

@@ -2,7 +2,7 @@
 
 A handler names what it needs as a parameter of one of the ``Annotated`` types below
 (``svc: Service, player: PlayerId``) and FastAPI provides it; the process-wide objects live
-on ``app.state`` (set by :func:`yahtzee.server.app.create_app`) and nowhere else. The game
+on ``app.state`` (set by :func:`yahtzee.web.app.create_app`) and nowhere else. The game
 actions themselves (roll, score, hint) skip FastAPI's parameter solving, see
 :class:`yahtzee.server.routers.games.GameAction`.
 """
@@ -14,12 +14,12 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
+from yahtzee.rooms.service import RoomService
 from yahtzee.server.cpu import CpuJobs, CpuPool
 from yahtzee.server.errors import RateLimitedError
 from yahtzee.server.limits import Guard
 from yahtzee.server.middleware import client_address, player_of, requester_of
 from yahtzee.server.reviews import ReviewService
-from yahtzee.server.rooms import RoomService
 from yahtzee.server.service import GameService
 from yahtzee.server.views import ErrorOut
 from yahtzee.storage.base import Charge

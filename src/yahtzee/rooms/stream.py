@@ -1,6 +1,6 @@
 """The rooms' live event streams (O4): fan-out in a process, and across processes.
 
-Every room event is first written to the room's log (:mod:`yahtzee.storage.rooms`), which
+Every room event is first written to the room's log (:mod:`yahtzee.rooms.store`), which
 gives it its id. Then it reaches the streams three ways, and each stream takes each id
 exactly once, in order:
 
@@ -37,7 +37,7 @@ from sse_starlette import ServerSentEvent
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from yahtzee.storage.rooms import NOTIFY_CHANNEL, RoomEvent, RoomStore
+from yahtzee.rooms.store import NOTIFY_CHANNEL, RoomEvent, RoomStore
 
 log = logging.getLogger("yahtzee.server")
 

@@ -93,9 +93,9 @@ def serve(settings: Settings | None = None) -> None:
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    from yahtzee.server.app import create_app
     from yahtzee.server.protocol import ServeConfig, install_log_limits
     from yahtzee.storage.url import redact
+    from yahtzee.web.app import create_app
 
     limit_malloc_arenas()
     settings = settings or Settings()
@@ -134,7 +134,7 @@ def serve(settings: Settings | None = None) -> None:
         return
     os.environ.update(settings.to_env())  # the workers are new interpreters: see app.py
     config = ServeConfig(
-        "yahtzee.server.app:create_app_from_env",
+        "yahtzee.web.app:create_app_from_env",
         factory=True,
         workers=workers,
         # A worker loads the solver table and the game players before it answers the

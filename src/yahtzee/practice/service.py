@@ -27,11 +27,11 @@ from typing import Any
 
 from yahtzee.errors import GameNotFoundError, IllegalMoveError, NotReviewableError
 from yahtzee.game import Status
+from yahtzee.practice.store import NewCard, PracticeStore, Serving
 from yahtzee.review import MARK_ZH, MARKS, Choice, review_events
 from yahtzee.server.cpu import CpuJobs
 from yahtzee.solver import ValueTable, load_table
 from yahtzee.storage import Storage
-from yahtzee.storage.practice import NewCard, PracticeStore, Serving
 from yahtzee.training.bank import (
     MIN_LOSS,
     BankLine,

@@ -8,11 +8,11 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from yahtzee.rooms.service import RoomService, room_qr_svg
+from yahtzee.rooms.stream import RoomEventStream
 from yahtzee.server.errors import ApiError
 from yahtzee.server.jsonbody import StrictBody, parse_body
 from yahtzee.server.middleware import client_address
-from yahtzee.server.room_stream import RoomEventStream
-from yahtzee.server.rooms import RoomService, room_qr_svg
 from yahtzee.server.routers._common import Cpu, Rooms, acting_player, cost, errors, player_id
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
@@ -297,7 +297,7 @@ async def event_stream(
     svc: RoomService, room_id: str, player: str, token: str | None, start: int
 ) -> RoomEventStream:
     """The room's stream for this browser, after its checks (a seat or a token, the
-    room's share of streams here): :class:`~yahtzee.server.room_stream.RoomEventStream`,
+    room's share of streams here): :class:`~yahtzee.rooms.stream.RoomEventStream`,
     one coroutine and one disconnection waiter a stream (O9's memory target)."""
     await svc.check_stream(room_id, player, token)
     return RoomEventStream(svc.hub, room_id, start)

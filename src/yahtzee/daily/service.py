@@ -31,6 +31,7 @@ from typing import Any
 
 import segno
 
+from yahtzee.daily.store import DailyStore, Play, Result
 from yahtzee.daily_dice import DailyStream, day_of
 from yahtzee.errors import (
     AlreadyPlayedError,
@@ -49,7 +50,6 @@ from yahtzee.server.cpu import CpuPool
 from yahtzee.server.game_view import GameView
 from yahtzee.server.service import GameService
 from yahtzee.storage.base import Charge, ClaimRefusedError
-from yahtzee.storage.daily import DailyStore, Play, Result
 from yahtzee.turn import play_turn
 
 log = logging.getLogger("yahtzee.server")

@@ -19,7 +19,7 @@ code path): the games' tables are never touched, a room only *names* its game by
 
 On PostgreSQL the event's insert also runs ``pg_notify`` in the same transaction: the
 notification is delivered at commit, in commit order, to every process that listens
-(:mod:`yahtzee.server.room_stream`), and never for a transaction that rolled back. Its
+(:mod:`yahtzee.rooms.stream`), and never for a transaction that rolled back. Its
 payload is the event itself when it fits (under :data:`NOTIFY_MAX` bytes), else only the
 room and id, which the listener then reads back from this log.
 

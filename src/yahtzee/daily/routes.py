@@ -9,8 +9,9 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
+from yahtzee.daily.service import DailyService, invite_qr_svg
+from yahtzee.daily.store import Board, Entry
 from yahtzee.errors import GroupNotFoundError
-from yahtzee.server.daily import DailyService, invite_qr_svg
 from yahtzee.server.jsonbody import StrictBody, parse_body
 from yahtzee.server.routers._common import (
     Cpu,
@@ -24,7 +25,6 @@ from yahtzee.server.routers._common import (
 )
 from yahtzee.server.views import GameOut, game_json
 from yahtzee.storage.base import Charge
-from yahtzee.storage.daily import Board, Entry
 
 router = APIRouter(prefix="/api", tags=["daily"])
 
@@ -122,7 +122,7 @@ class NameOut(_Out):
 
 
 class LeaderboardOut(_Out):
-    """``GET /api/daily/{date}/leaderboard``: a :class:`~yahtzee.storage.daily.Board`
+    """``GET /api/daily/{date}/leaderboard``: a :class:`~yahtzee.daily.store.Board`
     (``entries``: the top ``limit``; ``you``: this browser's entry even outside them;
     ``players``) with the date, the period and the group it is of."""
 

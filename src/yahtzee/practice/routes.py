@@ -9,16 +9,16 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from yahtzee.errors import InvalidPuzzleError
-from yahtzee.review import MARK_ZH
-from yahtzee.rules import Category
-from yahtzee.server.jsonbody import StrictBody, json_body
-from yahtzee.server.practice import PracticeService
-from yahtzee.server.practice_views import (
+from yahtzee.practice.service import PracticeService
+from yahtzee.practice.views import (
     AnswerOut,
     NextPuzzleOut,
     PracticeConfigOut,
     ProgressOut,
 )
+from yahtzee.review import MARK_ZH
+from yahtzee.rules import Category
+from yahtzee.server.jsonbody import StrictBody, json_body
 from yahtzee.server.routers._common import Cpu, acting_player, cost, errors, player_id
 from yahtzee.training.themes import THEME_HELP, THEMES, parse_theme
 

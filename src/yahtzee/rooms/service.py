@@ -6,7 +6,7 @@ through the invite link (a token, O2); the creator starts, which creates the roo
 a table game (:mod:`yahtzee.table`) owned by the room itself (``room:<id>``,
 :data:`~yahtzee.server.game_view.ROOM_OWNER`), whose seats act each from its own browser
 (:meth:`RoomService.holders`, O3). Every change is an event of the room's log
-(:mod:`yahtzee.storage.rooms`), which the streams send (:mod:`yahtzee.server.room_stream`).
+(:mod:`yahtzee.rooms.store`), which the streams send (:mod:`yahtzee.rooms.stream`).
 
 The game's actions are the ordinary ``/api/games/{id}/roll|score|hint`` ones: after each
 one the game service calls :meth:`RoomService.after_commit`, which logs the event (with
@@ -48,13 +48,7 @@ from yahtzee.errors import (
 from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, Mode, SeatKind, as_hold
 from yahtzee.names import parse_name
 from yahtzee.players import Difficulty
-from yahtzee.server.game_view import ROOM_OWNER, GameView
-from yahtzee.server.room_stream import RoomHub
-from yahtzee.server.service import GameService
-from yahtzee.server.settings import RoomLimits
-from yahtzee.server.views import game_json
-from yahtzee.storage.base import Charge, RecentGame, Storage
-from yahtzee.storage.rooms import (
+from yahtzee.rooms.store import (
     Publication,
     Room,
     RoomSeat,
@@ -62,6 +56,12 @@ from yahtzee.storage.rooms import (
     SeatSpec,
     create_or_existing,
 )
+from yahtzee.rooms.stream import RoomHub
+from yahtzee.server.game_view import ROOM_OWNER, GameView
+from yahtzee.server.service import GameService
+from yahtzee.server.settings import RoomLimits
+from yahtzee.server.views import game_json
+from yahtzee.storage.base import Charge, RecentGame, Storage
 
 log_ = logging.getLogger("yahtzee.server")
 

@@ -19,12 +19,21 @@ from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, Response
 
 from yahtzee import __version__
+from yahtzee.daily import routes as daily
+from yahtzee.daily.service import DailyService
+from yahtzee.daily.store import DailyStore
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
+from yahtzee.practice import routes as puzzles
+from yahtzee.practice.service import PracticeService
+from yahtzee.practice.store import open_practice
 from yahtzee.review import jobs
+from yahtzee.rooms import routes as rooms
+from yahtzee.rooms.service import RoomService
+from yahtzee.rooms.store import RoomStore
+from yahtzee.rooms.stream import PgListener
 from yahtzee.server.assets import StaticAssets
 from yahtzee.server.config import with_config
 from yahtzee.server.cpu import CpuPool
-from yahtzee.server.daily import DailyService
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
 from yahtzee.server.fastpath import ActionFastPath, RoomStreamPath
@@ -39,32 +48,23 @@ from yahtzee.server.identity import (
 )
 from yahtzee.server.limits import PROCESS_TTL_BEATS, Guard, ProcessRegistration
 from yahtzee.server.middleware import ServerMiddleware
-from yahtzee.server.practice import PracticeService
 from yahtzee.server.pruning import prune, prune_now_and_daily
 from yahtzee.server.reviews import ReviewService
-from yahtzee.server.room_stream import PgListener
-from yahtzee.server.rooms import RoomService
 from yahtzee.server.routers import (
     advice,
     config,
-    daily,
     games,
     health,
-    puzzles,
     records,
     review,
-    rooms,
     stats,
     tutorial,
 )
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import STATIC_DIR, Settings, from_env
 from yahtzee.storage import StorageError, is_postgres_url, open_storage, run_coroutine
-from yahtzee.storage.daily import DailyStore
 from yahtzee.storage.feature_db import open_feature_db
 from yahtzee.storage.invites import InviteTokens
-from yahtzee.storage.practice import open_practice
-from yahtzee.storage.rooms import RoomStore
 from yahtzee.turn import Player
 
 log = logging.getLogger("yahtzee.server")

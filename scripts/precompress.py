@@ -23,9 +23,8 @@ from pathlib import Path
 import brotli
 
 from yahtzee.server.assets import StaticAssets
-from yahtzee.server.config import with_config
 from yahtzee.server.settings import STATIC_DIR
-from yahtzee.web.app import SPA_PATHS
+from yahtzee.web.app import SPA_PATHS, prepare_page
 
 COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".svg", ".json", ".webmanifest", ".txt"}
 
@@ -34,7 +33,7 @@ def precompress(source: Path, target: Path) -> list[tuple[str, int, int, int]]:
     """Write the page and its files from ``source`` into ``target`` with ``.gz``/``.br``
     siblings; returns, per text file, its relative path and sizes (plain, gzip, brotli;
     0 when not written)."""
-    assets = StaticAssets(source, SPA_PATHS, with_config)  # exactly the app's page
+    assets = StaticAssets(source, SPA_PATHS, prepare_page)  # exactly the app's page
     bodies = {"/index.html": assets.page.body}
     bodies.update({name: a.body for name, a in assets.files.items() if name != "/index.html"})
     target.mkdir(parents=True, exist_ok=True)

@@ -124,34 +124,6 @@ class InvalidNameError(YahtzeeError):
         self.reason = reason
 
 
-class AlreadyPlayedError(YahtzeeError):
-    """A second attempt at a day's challenge (D2)."""
-
-
-class NameRequiredError(YahtzeeError):
-    """The daily board or a group needs this browser's name first (asked once, D4)."""
-
-
-class GroupNotFoundError(YahtzeeError):
-    """No such group for this browser, or a dead invite token (answered alike, D6)."""
-
-
-class NotGroupCreatorError(YahtzeeError):
-    """Only the group's creator may do this (remove, close, a new link, the trends)."""
-
-
-class GroupFullError(YahtzeeError):
-    """The group has its maximum of members (D6)."""
-
-
-class GroupClosedError(YahtzeeError):
-    """The group was closed by its creator: no more joins or links."""
-
-
-class TooManyGroupsError(YahtzeeError):
-    """A browser creating a group while it has the maximum of open groups (F5)."""
-
-
 class InvalidSeatsError(YahtzeeError):
     """A table's seats that break T1 (2 to 6 seats, at least one person, each person a
     valid name unique in the game, each computer a level); the message names the seat,
@@ -174,48 +146,3 @@ class RateLimitExceededError(YahtzeeError):
 
 class InvalidPuzzleError(YahtzeeError):
     """A puzzle position or answer that cannot be read (L6): the message names the part."""
-
-
-class PuzzleNotFoundError(YahtzeeError):
-    """No puzzle serving has this id for this player, or it is not the one being served
-    now (a newer puzzle replaced it): its answer would grade a stale position (L6)."""
-
-
-class PuzzleAnsweredError(YahtzeeError):
-    """A second answer to one serving of a puzzle (L6): only the first is graded."""
-
-
-class RoomNotFoundError(YahtzeeError):
-    """No such room, or a token that does not open it (answered alike: O1, O9)."""
-
-
-class NotRoomCreatorError(YahtzeeError):
-    """Only the room's creator may do this (start, remove a seat's person, O2)."""
-
-
-class RoomFullError(YahtzeeError):
-    """Every person seat of the room is taken (O2)."""
-
-
-class AlreadyStartedError(YahtzeeError):
-    """The room's game has started (or the room is over): no more joins or changes (O2)."""
-
-
-class RoomNotReadyError(YahtzeeError):
-    """The room cannot start: fewer than two seats would play (O2)."""
-
-
-class NameTakenError(YahtzeeError):
-    """Another seat of the room already has this name (compared without case)."""
-
-
-class TooManyRoomsError(YahtzeeError):
-    """A browser opening a room while it holds the maximum of open rooms (O9)."""
-
-
-class TooManyStreamsError(YahtzeeError):
-    """The room has its maximum of live event streams (O9)."""
-
-
-class InvalidReactionError(YahtzeeError):
-    """A reaction that is not one of the fixed set (O6): the message names it."""

@@ -3,7 +3,7 @@
 // cycle — the lazy views included (a cycle would load one view's code with another's).
 
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { test } from "node:test";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -50,12 +50,20 @@ test("every page address is one the server answers with the page (SPA_PATHS)", a
   globalThis.document = { getElementById: () => null };
   const { PAGES, API, match, href } = await import(new URL("paths.js", JS));
   const app = read(new URL("src/yahtzee/web/app.py", ROOT));
-  // The tuple up to its closing line (a comment inside may hold parentheses).
-  const spa = [...app.match(/SPA_PATHS = \(([\s\S]*?)\n\)/)[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  // The tuple up to its closing line (a comment inside may hold parentheses), and each
+  // feature package's spa_paths (the app adds them to SPA_PATHS).
+  const tuples = [app.match(/SPA_PATHS = \(([\s\S]*?)\n\)/)[1]];
+  const pkg = new URL("src/yahtzee/", ROOT);
+  for (const name of readdirSync(pkg)) {
+    const init = new URL(`${name}/__init__.py`, pkg);
+    const found = existsSync(init) ? read(init).match(/spa_paths=\(([^)]*)\)/) : null;
+    if (found) tuples.push(found[1]);
+  }
+  const spa = tuples.flatMap((t) => [...t.matchAll(/"([^"]+)"/g)].map((m) => m[1]));
   const placeholders = (path) => path.replace(/:\w+|\{\w+\}/g, "{}"); // any name: one segment
   for (const [view, path] of Object.entries(PAGES)) {
     const served = placeholders(path);
-    assert.ok(spa.map(placeholders).includes(served), `${view} (${path}) is missing from SPA_PATHS in app.py`);
+    assert.ok(spa.map(placeholders).includes(served), `${view} (${path}) is missing from SPA_PATHS (web/app.py or its feature's spa_paths)`);
     const params = path.includes(":") ? { id: "aZ_-9" } : {};
     assert.deepEqual(match(href(view, params)), { view, params });
   }

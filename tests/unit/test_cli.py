@@ -359,8 +359,8 @@ def test_cli_does_not_import_the_web_stack_for_advice() -> None:
 
 
 def test_the_server_package_and_its_settings_do_not_force_the_web_stack() -> None:
-    loaded = _modules_after("import yahtzee.server, yahtzee.server.settings")
+    loaded = _modules_after("import yahtzee.server, yahtzee.server.settings, yahtzee.web")
     assert "yahtzee.server.settings" in loaded
     assert not loaded & set(WEB_STACK)
-    served = _modules_after("import yahtzee.server; yahtzee.server.create_app")
+    served = _modules_after("import yahtzee.web; yahtzee.web.create_app")
     assert set(WEB_STACK) - {"uvicorn"} <= served  # (the names still resolve, when asked for)

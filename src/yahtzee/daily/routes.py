@@ -9,10 +9,11 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
-from yahtzee.daily.service import DailyService, invite_qr_svg
+from yahtzee.daily.errors import GroupNotFoundError
+from yahtzee.daily.service import DailyService
 from yahtzee.daily.store import Board, Entry
-from yahtzee.errors import GroupNotFoundError
 from yahtzee.server.jsonbody import StrictBody, parse_body
+from yahtzee.server.qr import qr_svg
 from yahtzee.server.routers._common import (
     Cpu,
     acting_player,
@@ -404,7 +405,7 @@ async def group_qr(request: Request, group_id: GroupId, cpu: Cpu) -> Response:
     if token is None:
         raise GroupNotFoundError(group_id)
     return Response(
-        await cpu(invite_qr_svg, _invite_url(request, token)),
+        await cpu(qr_svg, _invite_url(request, token), "小组邀请二维码"),
         media_type="image/svg+xml",
         headers={"cache-control": "private, no-store"},
     )

@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import secrets
 from collections.abc import Sequence
@@ -29,19 +28,15 @@ from dataclasses import asdict
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-import segno
-
-from yahtzee.daily.store import DailyStore, Play, Result
-from yahtzee.daily_dice import DailyStream, day_of
-from yahtzee.errors import (
+from yahtzee.daily.errors import (
     AlreadyPlayedError,
-    GameInProgressError,
-    GameNotFoundError,
     GroupNotFoundError,
-    IllegalMoveError,
     NameRequiredError,
     NotGroupCreatorError,
 )
+from yahtzee.daily.store import DailyStore, Play, Result
+from yahtzee.daily_dice import DailyStream, day_of
+from yahtzee.errors import GameInProgressError, GameNotFoundError, IllegalMoveError
 from yahtzee.game import Game, Mode, Status
 from yahtzee.names import parse_name
 from yahtzee.players import HINT_DIFFICULTY
@@ -89,15 +84,6 @@ def share_text(day: date, score: int, accuracy: float, marks: str) -> str:
     return (
         f"快艇骰子 每日挑战 {day.month}月{day.day}日 {score} 分 · 准确率 {accuracy:.1f}%\n{squares}"
     )
-
-
-def invite_qr_svg(url: str) -> bytes:
-    """An invite link as a QR code: a standalone SVG document (with its namespace), which
-    an ``<img>`` shows and in which no script runs (a job of the CPU pool)."""
-    qr = segno.make(url, error="m")
-    out = io.BytesIO()
-    qr.save(out, kind="svg", scale=5, border=2, dark="#000", light="#fff", title="小组邀请二维码")
-    return out.getvalue()
 
 
 def expert_game(stream: DailyStream, service: GameService) -> Game:

@@ -25,7 +25,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from yahtzee.errors import GroupClosedError, GroupFullError, TooManyGroupsError
+from yahtzee.daily.errors import GroupClosedError, GroupFullError, TooManyGroupsError
 from yahtzee.storage.base import Claim
 from yahtzee.storage.feature_db import FeatureDb, Migrations, Row, Tx
 from yahtzee.storage.invites import derived_token, issue_in, resolve_in, revoke_in

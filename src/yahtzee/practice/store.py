@@ -30,7 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from yahtzee.errors import PuzzleAnsweredError, PuzzleNotFoundError
+from yahtzee.practice.errors import PuzzleAnsweredError, PuzzleNotFoundError
 from yahtzee.storage.feature_db import FeatureDb, Row, Tx, open_feature_db
 from yahtzee.training.progress import Glicko, new_card, rate, review_card
 

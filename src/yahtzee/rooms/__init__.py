@@ -1,1 +1,82 @@
-"""好友房间 (O1-O9): the rooms' store, service, event streams and routes."""
+"""好友房间 (O1-O9): a table game played from several browsers, live.
+
+The package owns the feature whole: ``store.py`` its tables (rooms, seats, the room's event
+log), ``service.py`` its rules (seats, start, turn deadlines and 托管, reactions), ``stream.py``
+the live event streams (in memory, and across processes through PostgreSQL's
+LISTEN/NOTIFY), ``routes.py`` ``/api/rooms`` with its bodies and output models,
+``fastpath.py`` the streams' direct route, ``errors.py`` its refusals and their HTTP answers.
+The app gets it all through :data:`FEATURE` (:mod:`yahtzee.server.feature`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from yahtzee.rooms import service as rooms
+from yahtzee.rooms.errors import api_error
+from yahtzee.rooms.fastpath import RoomStreamPath
+from yahtzee.rooms.routes import router
+from yahtzee.rooms.service import RoomService
+from yahtzee.rooms.store import RoomStore
+from yahtzee.rooms.stream import PgListener
+from yahtzee.server.feature import Feature, Parts, Platform
+from yahtzee.storage.url import is_postgres_url
+
+
+def config() -> dict[str, Any]:
+    """好友房间's fixed reactions and turn times (O5, O6): ``rooms`` of ``/api/config``."""
+    return {
+        "reactions": [{"id": k, "zh": v} for k, v in rooms.REACTIONS.items()],
+        "turn_seconds": {
+            "min": rooms.MIN_TURN_SECONDS,
+            "max": rooms.MAX_TURN_SECONDS,
+            "default": rooms.DEFAULT_TURN_SECONDS,
+        },
+        "countdown_seconds": rooms.COUNTDOWN_SECONDS,
+        "away_grace_seconds": rooms.AWAY_GRACE,
+    }
+
+
+def build(platform: Platform) -> Parts:
+    """The rooms' service on the features' tables; its streams fan out in memory, and
+    across processes through LISTEN/NOTIFY on PostgreSQL."""
+    settings = platform.settings
+    guard = platform.guard
+    service = RoomService(
+        RoomStore(platform.db, platform.secret),
+        platform.service,
+        platform.storage,
+        settings.room_limits,
+        platform.clock,
+        processes=lambda: guard.actions.processes,
+    )
+    listener = PgListener(str(settings.db), service.hub) if is_postgres_url(settings.db) else None
+
+    async def open_() -> None:
+        await service.store.open()
+        if listener is not None:
+            listener.start()
+
+    async def close() -> None:
+        if listener is not None:
+            await listener.stop()
+
+    return Parts(
+        state={"rooms": service},
+        open=(open_,),
+        tasks=(service.run_sweeper, lambda: service.hub.run_keepalive()),
+        close=(close,),
+        middleware=((RoomStreamPath, {"rooms": service}),),
+        played=service,
+    )
+
+
+#: 好友房间 as the app factory sees it.
+FEATURE = Feature(
+    name="rooms",
+    routers=(router,),
+    errors=api_error,
+    build=build,
+    spa_paths=("/rooms/{game_id}",),  # a room's id (or new), the one segment of every page path
+    config=config,
+)

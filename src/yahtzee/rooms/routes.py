@@ -8,12 +8,13 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from yahtzee.rooms.service import RoomService, room_qr_svg
+from yahtzee.rooms.service import RoomService
 from yahtzee.rooms.stream import RoomEventStream
 from yahtzee.server.errors import ApiError
 from yahtzee.server.jsonbody import StrictBody, parse_body
 from yahtzee.server.middleware import client_address
-from yahtzee.server.routers._common import Cpu, Rooms, acting_player, cost, errors, player_id
+from yahtzee.server.qr import qr_svg
+from yahtzee.server.routers._common import Cpu, acting_player, cost, errors, player_id
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -27,6 +28,14 @@ Token = Annotated[
 ]
 
 
+def rooms(request: Request) -> RoomService:
+    """The process-wide rooms service."""
+    value: RoomService = request.app.state.rooms
+    return value
+
+
+#: The rooms service (好友房间).
+Rooms = Annotated[RoomService, Depends(rooms)]
 Player = Annotated[str, Depends(player_id)]
 Acting = Annotated[str, Depends(acting_player)]
 
@@ -274,7 +283,7 @@ async def room_qr(
     content = await svc.room(room_id, player)
     url = _absolute(request, content)["room"]["invite_url"]
     return Response(
-        await cpu(room_qr_svg, url),
+        await cpu(qr_svg, url, "房间邀请二维码"),
         media_type="image/svg+xml",
         headers={"cache-control": "private, no-store"},
     )
@@ -322,6 +331,6 @@ async def room_events(
     """O4: every change of the room as an event whose ``id`` orders the room; with
     ``Last-Event-ID`` (or ``?after=``) exactly the events after it, then the live ones.
     For seat holders and the holders of a link; 429 ``too_many_streams`` at 50 a room.
-    (Served by :class:`~yahtzee.server.fastpath.RoomStreamPath`, with the same checks.)"""
+    (Served by :class:`~yahtzee.rooms.fastpath.RoomStreamPath`, with the same checks.)"""
     start = last_event_id(request.headers.get("last-event-id"), after)
     return await event_stream(svc, room_id, player, token, start)

@@ -24,30 +24,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
-
-import segno
 
 from yahtzee import log
 from yahtzee.errors import (
     GameNotFoundError,
     IllegalMoveError,
-    InvalidReactionError,
     InvalidSeatsError,
-    RoomNotFoundError,
     StaleVersionError,
-    TooManyStreamsError,
     WrongPlayerError,
 )
 from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, Mode, SeatKind, as_hold
 from yahtzee.names import parse_name
 from yahtzee.players import Difficulty
+from yahtzee.rooms.errors import InvalidReactionError, RoomNotFoundError, TooManyStreamsError
 from yahtzee.rooms.store import (
     Publication,
     Room,
@@ -57,6 +51,7 @@ from yahtzee.rooms.store import (
     create_or_existing,
 )
 from yahtzee.rooms.stream import RoomHub
+from yahtzee.server.feature import PlayedGames
 from yahtzee.server.game_view import ROOM_OWNER, GameView
 from yahtzee.server.service import GameService
 from yahtzee.server.settings import RoomLimits
@@ -161,25 +156,6 @@ def parse_turn_seconds(raw: object) -> int:
     return raw
 
 
-def room_qr_svg(url: str) -> bytes:
-    """A room's invite link as a QR code (O8): a standalone SVG document, which an
-    ``<img>`` shows and in which no script runs (a job of the CPU pool)."""
-    out = io.BytesIO()
-    segno.make(url, error="m").save(
-        out, kind="svg", scale=5, border=2, dark="#000", light="#fff", title="房间邀请二维码"
-    )
-    return out.getvalue()
-
-
-@dataclass(frozen=True, slots=True)
-class RoomGames:
-    """The finished room games of one browser (O7): the last few, newest first, each with
-    the name it played under, and how many there are in all."""
-
-    recent: tuple[tuple[RecentGame, str], ...]
-    total: int
-
-
 def room_game_json(view: GameView) -> dict[str, Any]:
     """The game as a room's event carries it: :func:`game_json` without the turn log (the
     room's page shows the cards, dice and ranking; the review has the turns)."""
@@ -279,7 +255,7 @@ class RoomService:
     async def _game(self, game_id: str) -> GameView:
         return await self.games.view_of(game_id)
 
-    async def finished_games_of(self, player_id: str, limit: int) -> RoomGames:
+    async def finished_games_of(self, player_id: str, limit: int) -> PlayedGames:
         """The finished games of the last ``limit`` rooms this browser held a seat of,
         newest first, each with the name it played under, and how many finished rooms it
         played in all (O7: its recent games and 统计; a room's game belongs to the room,
@@ -290,7 +266,7 @@ class RoomService:
             for game in await self.storage.finished_games(ROOM_OWNER + room_id, limit=1):
                 if game.id == game_id:
                     out.append((game, name))
-        return RoomGames(tuple(out), total)
+        return PlayedGames(tuple(out), total)
 
     async def rooms_of(self, player_id: str) -> list[dict[str, Any]]:
         """The rooms this browser has a seat in, newest first (a short summary each)."""

@@ -36,11 +36,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from yahtzee.errors import (
+from yahtzee.errors import RateLimitExceededError
+from yahtzee.rooms.errors import (
     AlreadyStartedError,
     NameTakenError,
     NotRoomCreatorError,
-    RateLimitExceededError,
     RoomFullError,
     RoomNotFoundError,
     RoomNotReadyError,

@@ -8,6 +8,7 @@ Security Policy's ``script-src 'self'`` is untouched) and served as ``GET /api/c
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -48,9 +49,14 @@ RESULT_ZH = {
 CONFIG_ELEMENT_ID = "game-config"
 
 
+#: The features' parts of the configuration: ``(name, function)`` pairs, each function
+#: giving the section ``name`` (a feature's ``config``, :mod:`yahtzee.server.feature`).
+Sections = tuple[tuple[str, Callable[[], dict[str, Any]]], ...]
+
+
 @cache
-def page_config() -> dict[str, Any]:
-    """``GET /api/config`` (see docs/api.md)."""
+def page_config(sections: Sections = ()) -> dict[str, Any]:
+    """``GET /api/config`` (see docs/api.md), with the features' ``sections`` last."""
     return {
         "categories": [
             {"id": c.value, "zh": c.zh, "upper": c.is_upper, "face": c.face} for c in CATEGORIES
@@ -74,31 +80,15 @@ def page_config() -> dict[str, Any]:
             "max_seats": MAX_SEATS,
             "max_name_chars": MAX_NAME_CHARS,
         },
-        "rooms": _rooms_config(),
+        **{name: section() for name, section in sections},
     }
 
 
-def _rooms_config() -> dict[str, Any]:
-    """好友房间's fixed reactions and turn times (O5, O6)."""
-    from yahtzee.rooms import service as rooms
-
-    return {
-        "reactions": [{"id": k, "zh": v} for k, v in rooms.REACTIONS.items()],
-        "turn_seconds": {
-            "min": rooms.MIN_TURN_SECONDS,
-            "max": rooms.MAX_TURN_SECONDS,
-            "default": rooms.DEFAULT_TURN_SECONDS,
-        },
-        "countdown_seconds": rooms.COUNTDOWN_SECONDS,
-        "away_grace_seconds": rooms.AWAY_GRACE,
-    }
-
-
-def with_config(page: str) -> str:
+def with_config(page: str, sections: Sections = ()) -> str:
     """``page`` (index.html) with :func:`page_config` as a JSON block just before
     ``</head>`` (at the end of a page without one). ``<`` is escaped so the data can never
     close the element early."""
-    data = orjson.dumps(page_config()).decode().replace("<", "\\u003c")
+    data = orjson.dumps(page_config(sections)).decode().replace("<", "\\u003c")
     block = (
         f'  <script type="application/json" id="{html.escape(CONFIG_ELEMENT_ID)}">{data}</script>\n'
     )

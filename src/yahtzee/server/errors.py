@@ -1,7 +1,9 @@
 """The ONE place where failures become HTTP responses.
 
 The errors themselves are the domain's (:mod:`yahtzee.errors`); this module only gives each
-one its status, stable ``code`` and Chinese message.
+one its status, stable ``code`` and Chinese message. A feature package's own errors are
+mapped by the feature (its ``errors.py``), which the app hands to :func:`to_api_error`
+through :func:`install_error_handlers`: this module imports no feature.
 
 Every error leaves the server as ``{"error": {"code": ..., "message": ...}}`` with a
 Chinese message fit to show a player; never a stack trace, never a 500 for bad input.
@@ -10,6 +12,8 @@ Chinese message fit to show a player; never a stack trace, never a 500 for bad i
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -161,68 +165,6 @@ def _game_in_progress_message(exc: domain.GameInProgressError) -> str:
     )
 
 
-def _daily_error(exc: Exception) -> ApiError | None:
-    """The daily challenge's and the groups' refusals (D2-D6)."""
-    table: tuple[tuple[type[Exception], int, str, str], ...] = (
-        (
-            domain.AlreadyPlayedError,
-            409,
-            "already_played",
-            "今天的每日挑战你已经下过了，明天再来吧！可以看看排行榜。",
-        ),
-        (domain.NameRequiredError, 409, "name_required", "请先起一个名字，排行榜上会显示它。"),
-        (domain.GroupNotFoundError, 404, "not_found", "找不到这个小组，或者邀请链接已经失效。"),
-        (domain.NotGroupCreatorError, 403, "not_group_creator", "只有小组的创建者才能这样做。"),
-        (domain.GroupFullError, 409, "group_full", "这个小组已经满员了。"),
-        (domain.GroupClosedError, 409, "group_closed", "这个小组已经关闭了。"),
-        (
-            domain.TooManyGroupsError,
-            409,
-            "too_many_groups",
-            "你创建的小组太多了，请先关闭不用的小组。",
-        ),
-    )
-    for cls, status, code, message in table:
-        if isinstance(exc, cls):
-            return ApiError(status, code, message)
-    return None
-
-
-def _room_error(exc: Exception) -> ApiError | None:
-    """The rooms' refusals (O1-O9)."""
-    table: tuple[tuple[type[Exception], int, str, str], ...] = (
-        (domain.RoomNotFoundError, 404, "not_found", "找不到这个房间，或者邀请链接不对。"),
-        (domain.NotRoomCreatorError, 403, "not_room_creator", "只有房主才能这样做。"),
-        (domain.RoomFullError, 409, "room_full", "这个房间已经坐满了。"),
-        (domain.AlreadyStartedError, 409, "already_started", "这个房间的对局已经开始了。"),
-        (
-            domain.RoomNotReadyError,
-            409,
-            "room_not_ready",
-            "至少要有两个座位有人（或电脑）才能开始。",
-        ),
-        (domain.NameTakenError, 409, "name_taken", "房间里已经有人叫这个名字了，请换一个。"),
-        (
-            domain.TooManyRoomsError,
-            409,
-            "too_many_rooms",
-            "你开的房间太多了（最多 5 个进行中的房间），请先下完或等它们结束。",
-        ),
-        (domain.InvalidReactionError, 422, "invalid_reaction", "没有这个表情。"),
-    )
-    for cls, status, code, message in table:
-        if isinstance(exc, cls):
-            return ApiError(status, code, message)
-    if isinstance(exc, domain.TooManyStreamsError):
-        return ApiError(
-            429,
-            "too_many_streams",
-            "这个房间同时观看的人太多了，请稍后再试。",
-            headers={"retry-after": "30"},
-        )
-    return None
-
-
 def _name_message(exc: domain.InvalidNameError) -> str:
     """Why a typed name was refused (yahtzee.names), in words a child understands."""
     from yahtzee.names import MAX_NAME_CHARS
@@ -247,8 +189,14 @@ class ResumeRemovedError(ApiError):  # (raised by a route, so an ApiError of its
         )
 
 
-def to_api_error(exc: Exception) -> ApiError:
-    """Map any exception to the :class:`ApiError` the client sees."""
+#: A feature's mapping of its own domain errors (``None``: not one of them), given to the
+#: app through its :class:`~yahtzee.server.feature.Feature`.
+ErrorMapping = Callable[[Exception], ApiError | None]
+
+
+def to_api_error(exc: Exception, features: Sequence[ErrorMapping] = ()) -> ApiError:
+    """Map any exception to the :class:`ApiError` the client sees; ``features`` are the
+    features' mappings of their own errors (:func:`mappings_of` an app's)."""
     if isinstance(exc, ApiError):
         return exc
     if isinstance(exc, domain.StaleVersionError):
@@ -264,10 +212,6 @@ def to_api_error(exc: Exception) -> ApiError:
             "服务器暂时无法保存游戏（存储空间已满、不可写或数据库暂不可用），这一步没有生效，请稍后再试。",
             headers={"retry-after": "30"},
         )
-    if isinstance(exc, domain.PuzzleNotFoundError):
-        return ApiError(404, "not_found", "这道练习题已经过期或不存在，请点「下一题」换一道新的。")
-    if isinstance(exc, domain.PuzzleAnsweredError):
-        return ApiError(409, "already_answered", "这道题已经答过了，每道题只算第一次回答。")
     if isinstance(exc, domain.GameInProgressError):
         return ApiError(409, "game_in_progress", _game_in_progress_message(exc))
     if isinstance(exc, domain.RateLimitExceededError):  # a limit kept in the database
@@ -276,9 +220,10 @@ def to_api_error(exc: Exception) -> ApiError:
         for cls, code, message in _ILLEGAL_MESSAGES:
             if isinstance(exc, cls):
                 return ApiError(409, code, message)
-    daily = _daily_error(exc) or _room_error(exc)
-    if daily is not None:
-        return daily
+    for mapping in features:
+        error = mapping(exc)
+        if error is not None:
+            return error
     if isinstance(exc, domain.InvalidNameError):
         return ApiError(422, "invalid_name", _name_message(exc))
     if isinstance(exc, domain.InvalidSeatsError):
@@ -307,7 +252,7 @@ def error_response(error: ApiError) -> JSONResponse:
 
 async def handle_error(request: Request, exc: Exception) -> JSONResponse:
     """The exception handler: the error response of ``exc`` (500s are logged)."""
-    error = to_api_error(exc)
+    error = to_api_error(exc, mappings_of(request.app))
     if error.code == "storage_unavailable":
         log.warning("storage unavailable on %s %s: %s", request.method, request.url.path, exc)
     elif error.status >= 500 and error.code != "busy":  # (a full CPU queue is no bug)
@@ -327,7 +272,15 @@ HANDLED: tuple[type[Exception], ...] = (
 )
 
 
-def install_error_handlers(app: FastAPI) -> None:
-    """Route every exception through :func:`to_api_error`."""
+def mappings_of(app: Any) -> tuple[ErrorMapping, ...]:
+    """The features' error mappings of ``app`` (an ASGI scope's ``"app"``): none for an
+    app without them."""
+    mappings: tuple[ErrorMapping, ...] = getattr(getattr(app, "state", None), "errors", ())
+    return mappings
+
+
+def install_error_handlers(app: FastAPI, features: Sequence[ErrorMapping] = ()) -> None:
+    """Route every exception through :func:`to_api_error`, with the features' mappings."""
+    app.state.errors = tuple(features)
     for cls in (*HANDLED, Exception):
         app.add_exception_handler(cls, handle_error)

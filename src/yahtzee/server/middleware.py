@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yahtzee.server.errors import ApiError, to_api_error
+from yahtzee.server.errors import ApiError, mappings_of, to_api_error
 from yahtzee.server.identity import PlayerIds
 
 log = logging.getLogger("yahtzee.server")
@@ -301,7 +301,7 @@ class ServerMiddleware:
             # here instead, in the error shape, with every header (503 for storage faults).
             if started:
                 raise
-            error = to_api_error(exc)
+            error = to_api_error(exc, mappings_of(scope.get("app")))
             if error.code != "storage_unavailable":
                 log.error("unhandled error on %s %s", scope["method"], scope["path"], exc_info=exc)
             await send_error(send_with_headers, error)

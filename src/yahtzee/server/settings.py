@@ -166,7 +166,7 @@ class SettingsError(ValueError):
 
 
 class Settings(BaseSettings):
-    """Everything ``yahtzee serve`` and :func:`yahtzee.server.create_app` are configured by.
+    """Everything ``yahtzee serve`` and :func:`yahtzee.web.create_app` are configured by.
 
     Each field is a flag (``--secret-file``), an environment variable (``YAHTZEE_SECRET_FILE``)
     and a value handed to the worker processes; the cookie secret is a variable only.

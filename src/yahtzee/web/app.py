@@ -1,4 +1,8 @@
-"""The application factory."""
+"""The application factory: the platform (:mod:`yahtzee.server`) and the features.
+
+The features are :data:`FEATURES`, each a package's :class:`~yahtzee.server.feature.Feature`;
+the factory loops over them and names none of them elsewhere.
+"""
 
 from __future__ import annotations
 
@@ -18,25 +22,16 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, Response
 
-from yahtzee import __version__
-from yahtzee.daily import routes as daily
-from yahtzee.daily.service import DailyService
-from yahtzee.daily.store import DailyStore
+from yahtzee import __version__, daily, practice, rooms
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
-from yahtzee.practice import routes as puzzles
-from yahtzee.practice.service import PracticeService
-from yahtzee.practice.store import open_practice
 from yahtzee.review import jobs
-from yahtzee.rooms import routes as rooms
-from yahtzee.rooms.service import RoomService
-from yahtzee.rooms.store import RoomStore
-from yahtzee.rooms.stream import PgListener
 from yahtzee.server.assets import StaticAssets
-from yahtzee.server.config import with_config
+from yahtzee.server.config import Sections, with_config
 from yahtzee.server.cpu import CpuPool
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
-from yahtzee.server.fastpath import ActionFastPath, RoomStreamPath
+from yahtzee.server.fastpath import ActionFastPath
+from yahtzee.server.feature import AllPlayedElsewhere, Feature, Platform
 from yahtzee.server.identity import (
     SECRET_BYTES,
     PlayerIds,
@@ -69,7 +64,12 @@ from yahtzee.turn import Player
 
 log = logging.getLogger("yahtzee.server")
 
-# The page is a single-page app: these paths all load index.html (lobby/game/rules views).
+#: The features, in the order their routers are included and their parts opened. A new
+#: feature is one more entry (docs/architecture.md, "Adding a feature").
+FEATURES: tuple[Feature, ...] = (practice.FEATURE, daily.FEATURE, rooms.FEATURE)
+
+# The page is a single-page app: these paths all load index.html (lobby/game/rules views),
+# and so do the features' (each feature's ``spa_paths``).
 SPA_PATHS = (
     "/",
     "/lobby",
@@ -77,15 +77,14 @@ SPA_PATHS = (
     "/rules",
     "/stats",
     "/review/{game_id}",
-    "/practice",
-    "/practice/{game_id}",
     "/table",
     "/table/new",
-    "/rooms/{game_id}",  # a room's id (or new), the one segment of every page path
-    "/daily",
-    "/groups",
-    "/groups/join",
-    "/groups/{group_id}",
+    *(path for feature in FEATURES for path in feature.spa_paths),
+)
+
+#: The features' sections of the page's configuration (``/api/config``).
+CONFIG_SECTIONS: Sections = tuple(
+    (feature.name, feature.config) for feature in FEATURES if feature.config is not None
 )
 
 # ES modules must be served as JavaScript or the browser refuses them (nosniff is on).
@@ -98,6 +97,12 @@ for _type, _ext in (
     ("application/manifest+json", ".webmanifest"),
 ):
     mimetypes.add_type(_type, _ext)
+
+
+def prepare_page(index_html: str) -> str:
+    """``index.html`` with the page's configuration embedded, the features' sections
+    included (:func:`yahtzee.server.config.with_config`)."""
+    return with_config(index_html, CONFIG_SECTIONS)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -197,27 +202,22 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     # Meters, reviews, stats, advice and practice grading run here, never on the event
     # loop nor in the threads of the writes (issue 22).
     cpu = CpuPool(settings.cpu_workers, settings.cpu_queue, processes=wiring.cpu_processes)
-    # The tables of invites, the daily challenge and groups, on a connection of their own.
+    # The tables of invites and of the features, on a connection of their own.
     features = open_feature_db(settings.db, synchronous=wiring.synchronous)
     invites = InviteTokens(features)
-    daily_service = DailyService(DailyStore(features, secret), service, wiring.clock, cpu)
-    practice_rng = random.Random(f"{wiring.dice_seed}:practice") if wiring.dice_seed else None
-    # 练习 (L6-L8): its own tables in the same database, on a connection of their own.
-    practice_store = open_practice(settings.db)
     guard = Guard(settings.limits, storage, wiring.clock)
-    # 好友房间 (O1-O9): the rooms' tables beside the invites; streams fan out in memory,
-    # and across processes through LISTEN/NOTIFY on PostgreSQL.
-    room_service = RoomService(
-        RoomStore(features, secret),
-        service,
-        storage,
-        settings.room_limits,
-        wiring.clock,
-        processes=lambda: guard.actions.processes,
+    platform = Platform(
+        settings=settings,
+        service=service,
+        storage=storage,
+        db=features,
+        secret=secret,
+        cpu=cpu,
+        guard=guard,
+        clock=wiring.clock,
+        dice_seed=wiring.dice_seed,
     )
-    listener = (
-        PgListener(str(settings.db), room_service.hub) if is_postgres_url(settings.db) else None
-    )
+    parts = [feature.build(platform) for feature in FEATURES]
     players = PlayerIds(signer, guard.new_player)
     registration = ProcessRegistration(
         storage,
@@ -234,16 +234,16 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         warming = asyncio.ensure_future(cpu.warm_up(jobs.warm_up))
         await storage.open()
         await invites.open()
-        await daily_service.store.open()
-        await practice_store.migrate()
-        await room_service.store.open()
-        if listener is not None:
-            listener.start()
+        for part in parts:
+            for open_ in part.open:
+                await open_()
         try:
             service.warm_up()
         except ImportError as exc:  # the solver package is missing: only solo play works
             log.warning("computer players unavailable: %s", exc)
-        app.state.practice.warm_up()
+        for part in parts:
+            for warm_up in part.warm_up:
+                warm_up()
         # Everything loaded so far (modules, the solver table's objects) lives for the
         # whole process: keep it out of the garbage collector's scans.
         gc.collect()
@@ -262,21 +262,20 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         # F5: the share of the action limit needs the count of live processes first.
         await registration.beat()
         heartbeat = asyncio.create_task(registration.run())
-        sweeper = asyncio.create_task(room_service.run_sweeper())
-        keepalive = asyncio.create_task(room_service.hub.run_keepalive())
+        tasks = [pruner, heartbeat]
+        tasks += [asyncio.create_task(run()) for part in parts for run in part.tasks]
         yield
-        for task in (pruner, heartbeat, sweeper, keepalive):
+        for task in tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await registration.leave()
-        if listener is not None:
-            await listener.stop()
-        await daily_service.drain()
+        for part in parts:
+            for close in part.close:
+                await close()
         await features.close()
         cpu.shutdown()
         await storage.close()
-        await practice_store.db.close()
 
     app = FastAPI(
         title="快艇骰子 API",
@@ -293,13 +292,17 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     app.state.cpu = cpu
     app.state.reviews = ReviewService(storage, may_see=service.may_see)
     app.state.invites = invites  # (groups and rooms: storage.invites)
-    app.state.rooms = room_service
-    app.state.daily = daily_service
-    app.state.practice = PracticeService(practice_store, storage, rng=practice_rng)
-    install_error_handlers(app)
-    # Added first, so it runs inside ServerMiddleware (cookie, body limit, headers).
+    app.state.config_sections = CONFIG_SECTIONS
+    app.state.played = AllPlayedElsewhere(tuple(p.played for p in parts if p.played is not None))
+    for part in parts:
+        for name, value in part.state.items():
+            setattr(app.state, name, value)
+    install_error_handlers(app, [feature.errors for feature in FEATURES])
+    # Added first, so they run inside ServerMiddleware (cookie, body limit, headers).
     app.add_middleware(ActionFastPath, service=service, guard=guard)
-    app.add_middleware(RoomStreamPath, rooms=room_service)
+    for part in parts:
+        for middleware, options in part.middleware:
+            app.add_middleware(middleware, **options)
     app.add_middleware(ServerMiddleware, players=players, max_body_bytes=wiring.max_body_bytes)
     for module in (
         games,
@@ -309,12 +312,12 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         advice,
         config,
         health,
-        puzzles,
-        daily,
         tutorial,
-        rooms,
     ):
         app.include_router(module.router)
+    for feature in FEATURES:
+        for router in feature.routers:
+            app.include_router(router)
 
     docs_html: list[str] = []
 
@@ -331,5 +334,5 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     # The page (at each of SPA_PATHS) and its files, read and gzip-compressed once, under
     # content-hashed URLs cached for a year (P6); 404 JSON for anything missing. The page
     # carries the game's names, limits and defaults (server/config.py).
-    app.mount("/", StaticAssets(static_dir, SPA_PATHS, with_config), name="static")
+    app.mount("/", StaticAssets(static_dir, SPA_PATHS, prepare_page), name="static")
     return app

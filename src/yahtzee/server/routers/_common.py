@@ -14,9 +14,9 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
-from yahtzee.rooms.service import RoomService
 from yahtzee.server.cpu import CpuJobs, CpuPool
 from yahtzee.server.errors import RateLimitedError
+from yahtzee.server.feature import PlayedElsewhere
 from yahtzee.server.limits import Guard
 from yahtzee.server.middleware import client_address, player_of, requester_of
 from yahtzee.server.reviews import ReviewService
@@ -109,18 +109,20 @@ def service(request: Request) -> GameService:
     return svc
 
 
+def played_elsewhere(request: Request) -> PlayedElsewhere:
+    """The features' games a browser played without owning them (the records, 统计)."""
+    value: PlayedElsewhere = request.app.state.played
+    return value
+
+
 def reviews(request: Request) -> ReviewService:
     """The process-wide review service."""
     svc: ReviewService = request.app.state.reviews
     return svc
 
 
-def rooms(request: Request) -> RoomService:
-    """The process-wide rooms service."""
-    value: RoomService = request.app.state.rooms
-    return value
-
-
+#: The finished games a browser played in that belong to a feature (a room's, O7).
+Played = Annotated[PlayedElsewhere, Depends(played_elsewhere)]
 #: The request's anonymous player id (signed cookie, or newly issued).
 PlayerId = Annotated[str, Depends(player_id)]
 #: A player starting a game, with the rate-limit tokens the new game takes (F5).
@@ -129,8 +131,6 @@ StartingPlayer = Annotated[tuple[str, list[Charge]], Depends(starting_player)]
 Service = Annotated[GameService, Depends(service)]
 #: The review service (复盘, 统计).
 Reviews = Annotated[ReviewService, Depends(reviews)]
-#: The rooms service (好友房间).
-Rooms = Annotated[RoomService, Depends(rooms)]
 #: The cost budget's key of the request: its signed player id, else ``@`` + its address.
 Requester = Annotated[str, Depends(requester)]
 #: The CPU pool for this requester's jobs: ``await cpu(fn, *args)`` runs ``fn`` in a worker

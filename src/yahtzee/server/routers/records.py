@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 
 from yahtzee.errors import GameNotFoundError
 from yahtzee.game import Mode
-from yahtzee.server.routers._common import Cpu, PlayerId, Reviews, Rooms, Service
+from yahtzee.server.routers._common import Cpu, Played, PlayerId, Reviews, Service
 from yahtzee.server.views import RecordsOut, records_json
 
 router = APIRouter(prefix="/api", tags=["records"])
@@ -20,7 +20,7 @@ RECENT_ROOMS = 10  # the rooms read for them: each may add its game
 
 @router.get("/records", response_model=RecordsOut, summary="Records of this browser")
 async def records(
-    player: PlayerId, svc: Service, reviews: Reviews, rooms: Rooms, cpu: Cpu
+    player: PlayerId, svc: Service, reviews: Reviews, elsewhere: Played, cpu: Cpu
 ) -> JSONResponse:
     """Best score, wins/losses/draws and games played over finished games, with the 10 most
     recent finished games (newest first). Abandoned games do not count; the games of the
@@ -35,7 +35,7 @@ async def records(
         current = None
     records = await svc.records(player)
     # O7: the games of the rooms this browser played in, by its own seat's total and place.
-    room_games = await rooms.finished_games_of(player, RECENT_ROOMS)
+    room_games = await elsewhere.finished_games_of(player, RECENT_ROOMS)
     table_games = [g for g in records.recent if g.mode is Mode.TABLE]
     # Every summary the lobby needs in one call (the missing ones analysed in one batch).
     ids = [g.id for g in table_games] + [g.id for g, _name in room_games.recent]

@@ -1,6 +1,7 @@
 // The one table of addresses: the page's own (each view has a real address, and the server
-// answers every one of them with the same page: SPA_PATHS in web/app.py, checked by
-// tests/js/paths.test.js) and the API's (docs/api.md). Nothing else in the page writes a path.
+// answers every one of them with the same page: SPA_PATHS in web/app.py, with the feature
+// packages' spa_paths, checked by tests/js/modules.test.js) and the API's (docs/api.md).
+// Nothing else in the page writes a path.
 
 const enc = encodeURIComponent;
 

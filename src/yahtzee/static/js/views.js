@@ -3,7 +3,8 @@
 // same way:
 //
 //   1. paths.js: its address in PAGES (and its API paths in API);
-//      web/app.py: the same address in SPA_PATHS (tests/js/modules.test.js checks).
+//      the same address in its feature's spa_paths (yahtzee/<feature>/__init__.py), or
+//      in web/app.py's SPA_PATHS for a page of no feature (tests/js/modules.test.js checks).
 //   2. Here, in LAZY: its heading, its loading text, `load(params)` (the requests for its
 //      data, run as an effect when the address is opened) and `module` (the import). A
 //      view's own requests belong in its module, so that they load with it, not with the

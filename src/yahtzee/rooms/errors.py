@@ -1,0 +1,78 @@
+"""好友房间's refusals (O1-O9): the domain errors of :mod:`yahtzee.rooms` and their HTTP
+answers, which the app consults through the feature (:data:`yahtzee.rooms.FEATURE`)."""
+
+from __future__ import annotations
+
+from yahtzee.errors import YahtzeeError
+from yahtzee.server.errors import ApiError
+
+
+class RoomNotFoundError(YahtzeeError):
+    """No such room, or a token that does not open it (answered alike: O1, O9)."""
+
+
+class NotRoomCreatorError(YahtzeeError):
+    """Only the room's creator may do this (start, remove a seat's person, O2)."""
+
+
+class RoomFullError(YahtzeeError):
+    """Every person seat of the room is taken (O2)."""
+
+
+class AlreadyStartedError(YahtzeeError):
+    """The room's game has started (or the room is over): no more joins or changes (O2)."""
+
+
+class RoomNotReadyError(YahtzeeError):
+    """The room cannot start: fewer than two seats would play (O2)."""
+
+
+class NameTakenError(YahtzeeError):
+    """Another seat of the room already has this name (compared without case)."""
+
+
+class TooManyRoomsError(YahtzeeError):
+    """A browser opening a room while it holds the maximum of open rooms (O9)."""
+
+
+class TooManyStreamsError(YahtzeeError):
+    """The room has its maximum of live event streams (O9)."""
+
+
+class InvalidReactionError(YahtzeeError):
+    """A reaction that is not one of the fixed set (O6): the message names it."""
+
+
+def api_error(exc: Exception) -> ApiError | None:
+    """The rooms' refusals (O1-O9)."""
+    table: tuple[tuple[type[Exception], int, str, str], ...] = (
+        (RoomNotFoundError, 404, "not_found", "找不到这个房间，或者邀请链接不对。"),
+        (NotRoomCreatorError, 403, "not_room_creator", "只有房主才能这样做。"),
+        (RoomFullError, 409, "room_full", "这个房间已经坐满了。"),
+        (AlreadyStartedError, 409, "already_started", "这个房间的对局已经开始了。"),
+        (
+            RoomNotReadyError,
+            409,
+            "room_not_ready",
+            "至少要有两个座位有人（或电脑）才能开始。",
+        ),
+        (NameTakenError, 409, "name_taken", "房间里已经有人叫这个名字了，请换一个。"),
+        (
+            TooManyRoomsError,
+            409,
+            "too_many_rooms",
+            "你开的房间太多了（最多 5 个进行中的房间），请先下完或等它们结束。",
+        ),
+        (InvalidReactionError, 422, "invalid_reaction", "没有这个表情。"),
+    )
+    for cls, status, code, message in table:
+        if isinstance(exc, cls):
+            return ApiError(status, code, message)
+    if isinstance(exc, TooManyStreamsError):
+        return ApiError(
+            429,
+            "too_many_streams",
+            "这个房间同时观看的人太多了，请稍后再试。",
+            headers={"retry-after": "30"},
+        )
+    return None

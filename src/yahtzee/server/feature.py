@@ -1,0 +1,132 @@
+"""The one interface between the app factory and a feature package (issue 26).
+
+A feature (好友房间 :mod:`yahtzee.rooms`, 每日挑战 and 小组 :mod:`yahtzee.daily`, 练习
+:mod:`yahtzee.practice`) owns its store, service, routes, output models and domain errors,
+and hands them to the app factory (:func:`yahtzee.web.app.create_app`) as one
+:class:`Feature`, its package's ``FEATURE``. The factory loops over its list of features:
+it includes their routers, consults their error mappings, serves their page paths, embeds
+their part of the page's configuration, and builds each one (:attr:`Feature.build`) from
+the :class:`Platform`, the process-wide parts every feature may use; what a built feature
+runs (its migrations, background tasks, middleware, shutdown) is its :class:`Parts`.
+
+This module belongs to the platform: it knows no feature, and no feature knows another
+(import-linter's contracts in ``pyproject.toml``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from yahtzee.storage.base import RecentGame
+
+if TYPE_CHECKING:
+    from fastapi import APIRouter
+
+    from yahtzee.server.cpu import CpuPool
+    from yahtzee.server.errors import ErrorMapping
+    from yahtzee.server.limits import Guard
+    from yahtzee.server.service import GameService
+    from yahtzee.server.settings import Settings
+    from yahtzee.storage.base import Storage
+    from yahtzee.storage.feature_db import FeatureDb
+
+
+@dataclass(frozen=True, kw_only=True)
+class Platform:
+    """What the app factory gives every feature it builds.
+
+    ``db`` is the features' tables' connection (invite tokens, the rooms', the daily
+    challenge's and the groups' tables); ``secret`` the server's secret (invite tokens and
+    the day's dice derive from it); ``clock`` the wall clock of the limits (tests replace
+    it); ``dice_seed`` the tests' seed, ``None`` in production.
+    """
+
+    settings: Settings
+    service: GameService
+    storage: Storage
+    db: FeatureDb
+    secret: bytes
+    cpu: CpuPool
+    guard: Guard
+    clock: Callable[[], float]
+    dice_seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGames:
+    """Finished games a browser played in that belong to something else (a room's game
+    belongs to the room, O7): the last few, newest first, each with the name it played
+    under, and how many there are in all. The lobby's recent games and 统计 count them."""
+
+    recent: tuple[tuple[RecentGame, str], ...]
+    total: int
+
+
+class PlayedElsewhere(Protocol):
+    """A feature whose games a browser plays without owning them (:class:`PlayedGames`)."""
+
+    async def finished_games_of(self, player_id: str, limit: int) -> PlayedGames:
+        """The finished games of the last ``limit`` of them this browser played in."""
+        ...
+
+
+@dataclass(frozen=True)
+class AllPlayedElsewhere:
+    """Every feature's :class:`PlayedElsewhere` as one (what the records and 统计 read)."""
+
+    sources: tuple[PlayedElsewhere, ...]
+
+    async def finished_games_of(self, player_id: str, limit: int) -> PlayedGames:
+        """The sources' games, newest first (one source's as it gives them)."""
+        if len(self.sources) == 1:
+            return await self.sources[0].finished_games_of(player_id, limit)
+        recent: list[tuple[RecentGame, str]] = []
+        total = 0
+        for source in self.sources:
+            games = await source.finished_games_of(player_id, limit)
+            recent.extend(games.recent)
+            total += games.total
+        recent.sort(key=lambda played: played[0].finished_at, reverse=True)
+        return PlayedGames(tuple(recent[:limit]), total)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Parts:
+    """A built feature: what the app holds and runs for it.
+
+    ``state`` goes on ``app.state`` (its routes' dependencies read it there). In the
+    lifespan, ``open`` runs before serving (migrations, listeners), ``warm_up`` after the
+    computer players are loaded, ``tasks`` are started once serving begins and cancelled
+    at shutdown, then ``close`` runs before the shared connections close. ``middleware``
+    is added inside the server's own middleware (cookie, body limit, headers), each as
+    ``(class, keyword arguments)``. ``played`` gives the finished games of this feature a
+    browser played in without owning them (the records and 统计 count them).
+    """
+
+    state: Mapping[str, object] = field(default_factory=dict)
+    open: Sequence[Callable[[], Awaitable[None]]] = ()
+    warm_up: Sequence[Callable[[], None]] = ()
+    tasks: Sequence[Callable[[], Coroutine[Any, Any, None]]] = ()
+    close: Sequence[Callable[[], Awaitable[None]]] = ()
+    middleware: Sequence[tuple[Any, Mapping[str, Any]]] = ()
+    played: PlayedElsewhere | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Feature:
+    """A feature package as the app factory sees it (the package's ``FEATURE``).
+
+    ``name`` names it (and its section of the page's configuration, ``config``, when it
+    has one); ``routers`` are its API routes; ``errors`` maps its domain errors to HTTP
+    (``None`` for an error that is not its own); ``spa_paths`` are the page addresses
+    answered with ``index.html``; ``build`` makes its services from the platform.
+    """
+
+    name: str
+    routers: Sequence[APIRouter]
+    errors: ErrorMapping
+    build: Callable[[Platform], Parts]
+    spa_paths: Sequence[str] = ()
+    config: Callable[[], dict[str, Any]] | None = None

@@ -45,6 +45,46 @@ class Mode(enum.Enum):
     """新手教程 (L10): a solo game on the tutorial's fixed dice, kept out of every record."""
 
 
+class GameKind(enum.Enum):
+    """What a game is to the player (K2), stored with it: what the records, the lobby's
+    recent games, 统计 and 复盘 go by, and what chooses its dice. :class:`Mode` is the
+    rules' side of it (the seats); a kind is played in exactly one mode (:attr:`mode`).
+
+    The four plain kinds share their mode's name; a 好友房间 game is a table played from
+    several browsers (its room is stored with it), a 每日挑战 a solo game on the day's
+    dice that never counts as 单人挑战 (no 新纪录, no 单人最高分).
+    """
+
+    SOLO = "solo"
+    VS_COMPUTER = "vs_computer"
+    TABLE = "table"
+    ROOM = "room"
+    """好友房间 (O1-O9): a table game owned by a room."""
+    DAILY = "daily"
+    """每日挑战 (D1-D5): a solo game on the day's dice stream, one attempt a day."""
+    TUTORIAL = "tutorial"
+
+    @property
+    def mode(self) -> Mode:
+        """The mode (seats and rules) a game of this kind is played in."""
+        return _MODE_OF[self]
+
+    @classmethod
+    def of(cls, mode: Mode) -> GameKind:
+        """The plain kind of ``mode`` (a game no feature made)."""
+        return cls(mode.value)
+
+
+_MODE_OF = {
+    GameKind.SOLO: Mode.SOLO,
+    GameKind.VS_COMPUTER: Mode.VS_COMPUTER,
+    GameKind.TABLE: Mode.TABLE,
+    GameKind.ROOM: Mode.TABLE,
+    GameKind.DAILY: Mode.SOLO,
+    GameKind.TUTORIAL: Mode.TUTORIAL,
+}
+
+
 class SeatKind(enum.Enum):
     """Who sits in a seat: a person at the screen or a computer level.
 

@@ -14,8 +14,8 @@ its ``kind`` is the class's :attr:`kind`) and :func:`from_json` reads one back, 
 kind               ``data``
 =================  ================================================================
 ``start``          ``{"mode", "seats": [{"kind", "name"?, "difficulty"?}], "date"?}``
-``roll``           ``{"seat", "hold": [bool x5], "faces": [one per unheld die]}``
-``score``          ``{"seat", "category"}``
+``roll``           ``{"seat", "hold": [bool x5], "faces": [one per unheld die], "proxy"?}``
+``score``          ``{"seat", "category", "proxy"?}``
 ``hint``           ``{"seat", "hold": [bool x5]|null, "category": str|null}``
 ``undo``           ``{"seat"}``: seat took back the box it had just written (撤销)
 ``abandon``        ``{}`` (a new game replaced this one, 重新开始)
@@ -27,6 +27,10 @@ Logs written before this module (commit 339df8a and older) read as they always d
 game the computer at 1 with that level); a seat written ``"human"``/``"computer"`` is
 seat 0/1; a ``hint`` without a seat is seat 0's; the informational ``dice`` of a roll and
 ``points``/``yahtzee_bonus``/``dice`` of a score are ignored (replay derives them).
+
+``proxy`` (K2) names the computer level that made a person's roll or box for them while
+they were away (托管, O5): the move is the seat's, the decision the computer's, and the
+review says so.
 
 The rules bound a log (F1): at most :func:`max_events` events, growing with the seats.
 
@@ -86,8 +90,8 @@ _LEGACY_SEATS: Final = {"human": 0, "computer": 1}
 # The fields each kind's data may have, the legacy ones included (see the module docstring).
 _LEGACY_START: Final = frozenset({"mode", "difficulty"})
 _START: Final = frozenset({"mode", "seats", "date"})
-_ROLL: Final = frozenset({"seat", "hold", "faces", "dice"})
-_SCORE: Final = frozenset({"seat", "category", "points", "yahtzee_bonus", "dice"})
+_ROLL: Final = frozenset({"seat", "hold", "faces", "dice", "proxy"})
+_SCORE: Final = frozenset({"seat", "category", "points", "yahtzee_bonus", "dice", "proxy"})
 _HINT: Final = frozenset({"seat", "hold", "category"})
 _UNDO: Final = frozenset({"seat"})
 _EMPTY: Final[frozenset[str]] = frozenset()
@@ -113,6 +117,12 @@ def _hold(hold: object) -> Hold:
     ):
         raise IllegalMoveError(f"hold must be five booleans, got {hold!r}")
     return hold  # type: ignore[return-value,unused-ignore]  # checked just above
+
+
+def _proxy(proxy: object) -> str | None:
+    if proxy is not None and (type(proxy) is not str or not proxy):
+        raise IllegalMoveError(f"a proxy is a computer level's id, got {proxy!r}")
+    return proxy
 
 
 def _check_faces(faces: object) -> None:
@@ -238,51 +248,72 @@ class Start:
 @dataclass(frozen=True, slots=True)
 class Roll:
     """Seat ``seat`` rolled the dice not held in ``hold`` and they came up ``faces`` (one
-    per unheld die, in order; all five on a turn's first roll)."""
+    per unheld die, in order; all five on a turn's first roll); ``proxy``: the computer
+    level that chose the hold for the away person (托管, K2)."""
 
     kind: ClassVar[str] = "roll"
     seat: int
     hold: Hold
     faces: tuple[int, ...]
+    proxy: str | None = None
 
     def __post_init__(self) -> None:
         _seat_index(self.seat)
         _hold(self.hold)
         _check_faces(self.faces)
+        _proxy(self.proxy)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"seat", "hold", "faces"}``."""
-        return {"seat": self.seat, "hold": list(self.hold), "faces": list(self.faces)}
+        """``{"seat", "hold", "faces", "proxy"?}``."""
+        out: dict[str, Any] = {
+            "seat": self.seat,
+            "hold": list(self.hold),
+            "faces": list(self.faces),
+        }
+        if self.proxy is not None:
+            out["proxy"] = self.proxy
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Roll:
         """Read a ``roll``'s data (a legacy seat name and ``dice`` are accepted)."""
         _keys(data, _ROLL)
-        return cls(_stored_seat(data), _tuple(data, "hold"), _tuple(data, "faces"))
+        return cls(
+            _stored_seat(data),
+            _tuple(data, "hold"),
+            _tuple(data, "faces"),
+            _proxy(data.get("proxy")),
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """Seat ``seat`` wrote the dice on the table in ``category`` (its turn ends)."""
+    """Seat ``seat`` wrote the dice on the table in ``category`` (its turn ends);
+    ``proxy``: the computer level that chose the box for the away person (托管, K2)."""
 
     kind: ClassVar[str] = "score"
     seat: int
     category: Category
+    proxy: str | None = None
 
     def __post_init__(self) -> None:
         _seat_index(self.seat)
         if not isinstance(self.category, Category):
             raise IllegalMoveError(f"unknown category {self.category!r}")
+        _proxy(self.proxy)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"seat", "category"}``."""
-        return {"seat": self.seat, "category": self.category.value}
+        """``{"seat", "category", "proxy"?}``."""
+        out: dict[str, Any] = {"seat": self.seat, "category": self.category.value}
+        if self.proxy is not None:
+            out["proxy"] = self.proxy
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Score:
         """Read a ``score``'s data (legacy ``points``/``yahtzee_bonus``/``dice`` ignored)."""
         _keys(data, _SCORE)
-        return cls(_stored_seat(data), _category(data.get("category")))
+        return cls(_stored_seat(data), _category(data.get("category")), _proxy(data.get("proxy")))
 
 
 @dataclass(frozen=True, slots=True)

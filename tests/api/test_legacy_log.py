@@ -34,8 +34,11 @@ COLUMNS = (
 
 
 def _copy_into_postgres(url: str) -> None:
-    """The fixture's games and events rows, byte for byte, into the (migrated) ``url``."""
+    """The fixture's games and events rows, byte for byte, into ``url`` at the fixture's
+    schema level (3: PostgreSQL's migrations 1 and 2), which the server then migrates."""
     import psycopg
+
+    from yahtzee.storage.postgres import MIGRATIONS
 
     source = sqlite3.connect(FIXTURES / "legacy_main.sqlite")
     games = source.execute(f"SELECT {COLUMNS} FROM games").fetchall()
@@ -43,6 +46,13 @@ def _copy_into_postgres(url: str) -> None:
     source.close()
     holders = ", ".join(["%s"] * 13)
     with psycopg.connect(url) as conn:
+        conn.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
+        )
+        for version, statements in enumerate(MIGRATIONS[:2], start=1):
+            for statement in statements:
+                conn.execute(statement)
+            conn.execute("INSERT INTO schema_migrations VALUES (%s, 'then')", (version,))
         conn.cursor().executemany(
             f"INSERT INTO games ({COLUMNS}) VALUES ({holders})",
             [(*g[:12], None if g[12] is None else bool(g[12])) for g in games],
@@ -54,10 +64,9 @@ def _copy_into_postgres(url: str) -> None:
 
 
 @pytest.fixture
-def legacy(db: Path | str, tmp_path: Path, make_client: Callable[..., TestClient]) -> Path | str:
+def legacy(db: Path | str, tmp_path: Path) -> Path | str:
     """The legacy database on this backend (not yet opened by a server)."""
     if is_postgres_url(db):
-        make_client(db=db, secret=TEST_SECRET)  # creates the schema
         _copy_into_postgres(str(db))
         return db
     copy = tmp_path / "legacy.sqlite"
@@ -73,6 +82,8 @@ ADDED_SINCE = {
 }
 # T2: every game's one shape, added to every old game's JSON (their values depend on the game).
 SEAT_FIELDS = {"seats", "turn", "computer_turns", "ranking"}
+# K2: what the game is; an old solo or vs game is of its mode's kind (the migration's).
+KIND_FIELDS = {"kind"}
 
 
 def _kept(now: Any, then: Any) -> bool:
@@ -105,8 +116,9 @@ def test_every_game_of_an_old_database_shows_as_it_did(
         api = apis[str(then["player"])]
         now = api.get(then["id"])
         assert _kept(now, then["game"]), name
-        assert set(now) - set(then["game"]) == {*ADDED_SINCE, *SEAT_FIELDS}, name
+        assert set(now) - set(then["game"]) == {*ADDED_SINCE, *SEAT_FIELDS, *KIND_FIELDS}, name
         assert {k: now[k] for k in ADDED_SINCE} == ADDED_SINCE, name
+        assert now["kind"] == now["mode"], name
         r = api.client.get(f"/api/games/{then['id']}/review")
         assert r.status_code == then["review"]["status"], name
         assert _kept(r.json(), then["review"]["body"]), name

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from yahtzee.daily.errors import api_error
 from yahtzee.daily.routes import router
-from yahtzee.daily.service import DailyService
+from yahtzee.daily.service import DailyDice, DailyService
 from yahtzee.daily.store import DailyStore
+from yahtzee.game import GameKind
 from yahtzee.server.feature import Feature, Parts, Platform
 
 
@@ -21,9 +22,18 @@ def build(platform: Platform) -> Parts:
     """The daily service on the features' tables (D1: the day's dice come from the
     server's secret, which every process shares)."""
     service = DailyService(
-        DailyStore(platform.db, platform.secret), platform.service, platform.clock, platform.cpu
+        DailyStore(platform.db, platform.secret),
+        platform.service,
+        platform.clock,
+        platform.cpu,
+        dice=DailyDice(platform.secret),
     )
-    return Parts(state={"daily": service}, open=(service.store.open,), close=(service.drain,))
+    return Parts(
+        state={"daily": service},
+        open=(service.store.open,),
+        close=(service.drain,),
+        kinds={GameKind.DAILY: service.kind_rules()},
+    )
 
 
 #: 每日挑战 and 小组 as the app factory sees them.

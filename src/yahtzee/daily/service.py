@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import UTC, date, datetime, timedelta
@@ -36,14 +37,15 @@ from yahtzee.daily.errors import (
 )
 from yahtzee.daily.store import DailyStore, Play, Result
 from yahtzee.daily_dice import DailyStream, day_of
+from yahtzee.dice import DiceSource
 from yahtzee.errors import GameInProgressError, GameNotFoundError, IllegalMoveError
-from yahtzee.game import Game, Mode, Status
+from yahtzee.game import Game, GameKind, Mode, Status
 from yahtzee.names import parse_name
 from yahtzee.players import HINT_DIFFICULTY
 from yahtzee.review import MARK_ZH, mark_of, review_events
 from yahtzee.server.cpu import CpuPool
-from yahtzee.server.game_view import GameView
-from yahtzee.server.service import GameService
+from yahtzee.server.game_view import Fold, GameView
+from yahtzee.server.service import GameService, KindRules
 from yahtzee.storage.base import Charge, ClaimRefusedError
 from yahtzee.turn import play_turn
 
@@ -95,14 +97,48 @@ def expert_game(stream: DailyStream, service: GameService) -> Game:
     return game
 
 
+class DailyDice:
+    """每日挑战's dice policy (D1, K2): a daily game's rolls are the next faces of its day's
+    stream, from the server's secret, which every process on the database shares."""
+
+    #: Days' streams kept: today's, and yesterday's near midnight.
+    KEPT = 4
+
+    def __init__(self, secret: bytes) -> None:
+        self._secret = secret
+        self._streams: OrderedDict[date, DailyStream] = OrderedDict()
+
+    def stream(self, day: date) -> DailyStream:
+        """The dice stream of ``day``."""
+        found = self._streams.get(day)
+        if found is None:
+            found = self._streams[day] = DailyStream(self._secret, day)
+            while len(self._streams) > self.KEPT:
+                self._streams.popitem(last=False)
+        return found
+
+    def __call__(self, fold: Fold) -> DiceSource:
+        """The dice of the turn ``fold`` is at, by its start's date."""
+        if fold.daily is None:
+            raise IllegalMoveError("a daily challenge game starts with its day")
+        return self.stream(fold.daily).turn(fold.game.round, fold.drawn)
+
+
 class DailyService:
     """Every daily-challenge and group operation of the API."""
 
     def __init__(
-        self, store: DailyStore, games: GameService, clock: Any, cpu: CpuPool | None = None
+        self,
+        store: DailyStore,
+        games: GameService,
+        clock: Any,
+        cpu: CpuPool | None = None,
+        *,
+        dice: DailyDice,
     ) -> None:
         self.store = store
         self.games = games
+        self.dice = dice
         self._clock = clock
         # The results' reviews run in the server's CPU pool (issue 22), as the player's
         # jobs; without one (tests of the service alone) in a thread.
@@ -110,7 +146,11 @@ class DailyService:
         self._references: dict[date, int] = {}
         self._reference_lock = asyncio.Lock()
         self._pending: set[asyncio.Task[None]] = set()
-        games.on_finished.append(self._game_finished)
+
+    def kind_rules(self) -> KindRules:
+        """What the game service needs of a daily game (K2): the day's dice, and its result
+        recorded once it finishes (the app's wiring registers them)."""
+        return KindRules(dice=self.dice, finished=self._game_finished)
 
     def now(self) -> float:
         """The server's wall clock (seconds): the rate limits' and the day's."""
@@ -150,6 +190,7 @@ class DailyService:
                 None,
                 replace=replace,
                 charges=charges,
+                kind=GameKind.DAILY,
                 daily=day,
                 game_id=game_id,
                 claim=self.store.claim(day, player_id, game_id, valid),
@@ -226,9 +267,8 @@ class DailyService:
         )
 
     def _game_finished(self, view: GameView) -> None:
-        """The game service's end-of-game hook: a daily game's result, in the background."""
-        if view.daily is None:
-            return
+        """The game service's end-of-game hook of daily games: the result, in the
+        background."""
         task = asyncio.get_running_loop().create_task(self._record_quietly(view.record.id))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
@@ -252,7 +292,7 @@ class DailyService:
         async with self._reference_lock:
             found = self._references.get(day) or await self.store.reference(day)
             if found is None:
-                stream = self.games.stream(day)
+                stream = self.dice.stream(day)
                 game = await asyncio.to_thread(expert_game, stream, self.games)
                 found = await self.store.set_reference(day, game.cards[0].total)
             self._references[day] = found

@@ -91,7 +91,7 @@ def cards_of_game(game_id: str, events: Sequence[Any]) -> list[NewCard]:
     return [
         _card(game_id, i, decision_position(decisions, i), d)
         for i, d in enumerate(decisions)
-        if d.loss >= MIN_LOSS
+        if d.loss >= MIN_LOSS and d.proxy is None  # 托管's are not the player's (K2)
     ]
 
 

@@ -14,6 +14,11 @@ next roll. The tests check it on thousands of simulated games.
 A decision is any choice with more than one legal option: each keep after a roll with
 rolls left (scoring at once is the keep ``"stop"``, worth the best legal box) and each box
 choice with more than one legal box.
+
+A decision the computer made for an away person (托管: the log's ``proxy``, K2) is
+reviewed and shown, marked as the computer's, but is not the person's: their skill loss,
+accuracy and marks count their own decisions, and 托管's loss is apart
+(:attr:`PlayerReview.proxy_loss`), so the chain still adds up.
 """
 
 from __future__ import annotations
@@ -114,7 +119,8 @@ class Decision(Graded):
     """One counted decision: the position, what was played, the expert's best, the loss.
 
     ``options`` are every option, best first (the page shows the top three). ``hold`` is
-    what was held for the next roll (a keep that rolled on), else ``None``.
+    what was held for the next roll (a keep that rolled on), else ``None``. ``proxy``
+    is the computer level that decided for the away person (托管, K2), else ``None``.
     """
 
     seat: int
@@ -126,6 +132,7 @@ class Decision(Graded):
     chosen: Choice
     options: tuple[Choice, ...]
     hold: tuple[bool, ...] | None = None
+    proxy: str | None = None
 
     def to_json(self, *, top: int = 3) -> dict[str, Any]:
         """The API's decision object (with the position and the ``top`` best options)."""
@@ -141,6 +148,7 @@ class Decision(Graded):
             "mark": self.mark,
             "options": [o.to_json() for o in self.options[:top]],
             "card": _card_json(self.card),
+            "proxy": self.proxy is not None,
         }
         if self.hold is not None:
             out["hold"] = list(self.hold)
@@ -171,21 +179,33 @@ class PlayerReview:
     """Boxes taken back (撤销): each undone box is left out, the box written instead judged."""
 
     @property
+    def own(self) -> tuple[Decision, ...]:
+        """The decisions the seat's player made (托管's left out, K2)."""
+        return tuple(d for d in self.decisions if d.proxy is None)
+
+    @property
     def skill_loss(self) -> float:
-        """Sum of the decisions' losses."""
-        return sum(d.loss for d in self.decisions)
+        """Sum of the player's own decisions' losses."""
+        return sum(d.loss for d in self.own)
+
+    @property
+    def proxy_loss(self) -> float:
+        """Sum of the losses of 托管's decisions (K2): start + luck - skill loss - this is
+        the final score."""
+        return sum(d.loss for d in self.decisions if d.proxy is not None)
 
     @property
     def accuracy(self) -> float:
-        """Mean accuracy over the decisions (100 with none)."""
-        if not self.decisions:
+        """Mean accuracy over the player's own decisions (100 with none)."""
+        own = self.own
+        if not own:
             return 100.0
-        return sum(d.accuracy for d in self.decisions) / len(self.decisions)
+        return sum(d.accuracy for d in own) / len(own)
 
     def counts(self) -> dict[str, int]:
-        """How many decisions got each mark."""
+        """How many of the player's own decisions got each mark."""
         out: dict[str, int] = dict.fromkeys(MARKS, 0)
-        for d in self.decisions:
+        for d in self.own:
             out[d.mark] += 1
         return out
 
@@ -313,7 +333,7 @@ class _Side:
             return self.keep_options(card, dice, rolls_left)[0].value
         return self.box_options(card, dice)[0].value
 
-    def before_roll(self, before: Game, hold: Sequence[bool]) -> None:
+    def before_roll(self, before: Game, hold: Sequence[bool], proxy: str | None = None) -> None:
         """The keep decision (if dice are on the table) that this roll carries out."""
         state = before
         if state.dice is None:
@@ -322,7 +342,7 @@ class _Side:
         kept = tuple(sorted(f for f, h in zip(dice.values, hold, strict=True) if h))
         options = self.keep_options(card, dice, state.rolls_left)
         chosen = next(o for o in options if o.keep == kept)
-        self._decide("keep", before, chosen, options, tuple(bool(h) for h in hold))
+        self._decide("keep", before, chosen, options, tuple(bool(h) for h in hold), proxy)
 
     def after_roll(self, after: Game) -> None:
         """Luck: how much this roll moved the expected final score."""
@@ -333,7 +353,9 @@ class _Side:
         self.luck += value - self.current
         self.current = value
 
-    def on_score(self, before: Game, after: Game, category: Category) -> None:
+    def on_score(
+        self, before: Game, after: Game, category: Category, proxy: str | None = None
+    ) -> None:
         """The stop (with rolls left) and the box choice."""
         state = before
         assert state.dice is not None
@@ -341,11 +363,11 @@ class _Side:
         if state.rolls_left > 0:
             options = self.keep_options(card, dice, state.rolls_left)
             chosen = next(o for o in options if o.keep == STOP)
-            self._decide("keep", before, chosen, options, None)
+            self._decide("keep", before, chosen, options, None, proxy)
         boxes = self.box_options(card, dice)
         chosen = next(o for o in boxes if o.category is category)
         if len(boxes) > 1:
-            self._decide("score", before, chosen, boxes, None)
+            self._decide("score", before, chosen, boxes, None, proxy)
         self.current = chosen.value
         new_card = after.card(self.seat)
         # The chosen value is the next turn's start value: the same numbers, read the
@@ -373,6 +395,7 @@ class _Side:
         chosen: Choice,
         options: tuple[Choice, ...],
         hold: tuple[bool, ...] | None,
+        proxy: str | None,
     ) -> None:
         state = before
         assert state.dice is not None
@@ -388,6 +411,7 @@ class _Side:
                 chosen=chosen,
                 options=options,
                 hold=hold,
+                proxy=proxy,
             )
         )
         self.current = chosen.value
@@ -431,12 +455,12 @@ def review_events(events: Iterable[log.Event], table: ValueTable | None = None) 
         before = state
         state = log.apply(state, event, stored=True)
         if type(event) is log.Roll:
-            sides[event.seat].before_roll(before, event.hold)
+            sides[event.seat].before_roll(before, event.hold, event.proxy)
             sides[event.seat].after_roll(state)
         elif type(event) is log.Score:
             if i < len(stream) and type(stream[i]) is log.Undo:
                 continue  # taken back at once: the box written instead is judged
-            sides[event.seat].on_score(before, state, event.category)
+            sides[event.seat].on_score(before, state, event.category, event.proxy)
         elif type(event) is log.Undo:
             sides[event.seat].undos += 1
         elif type(event) is log.RestartTurn:

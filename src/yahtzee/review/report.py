@@ -63,6 +63,7 @@ def review_json(
         "final_score": human.final_score,
         "luck": round(human.luck, 4),
         "skill_loss": round(human.skill_loss, 4),
+        "proxy_loss": round(human.proxy_loss, 4),
         "accuracy": round(human.accuracy, 2),
         "counts": human.counts(),
         "undos": human.undos,

@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from yahtzee.game import Mode, Result
+from yahtzee.game import GameKind, Mode, Result
 from yahtzee.players import Difficulty
 from yahtzee.rules import CATEGORIES, UPPER_BONUS_THRESHOLD, YAHTZEE_POINTS, Category, Scorecard
 
@@ -67,6 +67,13 @@ class FinishedGame:
     accuracy: float | None
     people: tuple[TablePerson, ...] = ()
     """A table game's people (T6); empty for solo and vs games."""
+    kind: GameKind | None = None
+    """What the game was (K2); ``None``: its mode's plain kind."""
+
+    @property
+    def what(self) -> GameKind:
+        """The game's kind."""
+        return self.kind or GameKind.of(self.mode)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +131,9 @@ def _mean(values: Sequence[float], digits: int = 2) -> float | None:
 def stats_json(games: Sequence[FinishedGame]) -> dict[str, Any]:
     """The ``GET /api/stats`` object (see docs/api.md)."""
     ref = expert_reference()
-    solo = [g for g in games if g.mode is Mode.SOLO]
+    solo = [g for g in games if g.what is GameKind.SOLO]  # K2: a 每日挑战 counts apart
     totals = [g.human_total for g in solo]
+    daily = [g.human_total for g in games if g.what is GameKind.DAILY]
     out: dict[str, Any] = {
         "solo": {
             "games": len(solo),
@@ -145,6 +153,11 @@ def stats_json(games: Sequence[FinishedGame]) -> dict[str, Any]:
                 "yahtzee_rate": round(ref.yahtzee_rate, 4),
                 "games": ref.games,
             },
+        },
+        "daily": {
+            "games": len(daily),
+            "mean": _mean(daily),
+            "best": max(daily) if daily else None,
         },
         "vs": {},
         "boxes": {},

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from yahtzee.game import GameKind
 from yahtzee.rooms import service as rooms
 from yahtzee.rooms.errors import api_error
 from yahtzee.rooms.fastpath import RoomStreamPath
@@ -68,6 +69,7 @@ def build(platform: Platform) -> Parts:
         close=(close,),
         middleware=((RoomStreamPath, {"rooms": service}),),
         played=service,
+        kinds={GameKind.ROOM: service.kind_rules()},
     )
 
 

@@ -3,10 +3,12 @@
 A room is made by its creator with the seats of a table game (T1): the creator's own
 person seat first, open person seats for friends, computers. Friends take the open seats
 through the invite link (a token, O2); the creator starts, which creates the room's game:
-a table game (:mod:`yahtzee.table`) owned by the room itself (``room:<id>``,
-:data:`~yahtzee.server.game_view.ROOM_OWNER`), whose seats act each from its own browser
-(:meth:`RoomService.holders`, O3). Every change is an event of the room's log
-(:mod:`yahtzee.rooms.store`), which the streams send (:mod:`yahtzee.rooms.stream`).
+a table game (:mod:`yahtzee.table`) of the kind ``room`` with the room's id stored with
+it (K2), owned by the room itself (:func:`room_owner`), whose seats act each from its own
+browser (:meth:`RoomService.holders`, O3; the game service asks through the
+:meth:`RoomService.kind_rules` the app's wiring registers). Every change is an event of
+the room's log (:mod:`yahtzee.rooms.store`), which the streams send
+(:mod:`yahtzee.rooms.stream`).
 
 The game's actions are the ordinary ``/api/games/{id}/roll|score|hint`` ones: after each
 one the game service calls :meth:`RoomService.after_commit`, which logs the event (with
@@ -38,7 +40,7 @@ from yahtzee.errors import (
     StaleVersionError,
     WrongPlayerError,
 )
-from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, Mode, SeatKind, as_hold
+from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, GameKind, Mode, SeatKind, as_hold
 from yahtzee.names import parse_name
 from yahtzee.players import Difficulty
 from yahtzee.rooms.errors import InvalidReactionError, RoomNotFoundError, TooManyStreamsError
@@ -52,13 +54,22 @@ from yahtzee.rooms.store import (
 )
 from yahtzee.rooms.stream import RoomHub
 from yahtzee.server.feature import PlayedGames
-from yahtzee.server.game_view import ROOM_OWNER, GameView
-from yahtzee.server.service import GameService
+from yahtzee.server.game_view import GameView
+from yahtzee.server.service import GameService, KindRules
 from yahtzee.server.settings import RoomLimits
 from yahtzee.server.views import game_json
 from yahtzee.storage.base import Charge, RecentGame, Storage
 
 log_ = logging.getLogger("yahtzee.server")
+
+
+def room_owner(room_id: str) -> str:
+    """The owner of room ``room_id``'s games: no browser (player ids are URL-safe base64,
+    never with a colon), one per room, so a room has at most one unfinished game. Only
+    this module makes it; what a game is and which room it belongs to are stored with it
+    (K2), never read from the owner."""
+    return f"room:{room_id}"
+
 
 MIN_TURN_SECONDS, MAX_TURN_SECONDS, DEFAULT_TURN_SECONDS = 10, 300, 60
 #: The last seconds of a turn in which everyone sees the countdown (O5).
@@ -184,8 +195,11 @@ class RoomService:
         self.hub = RoomHub(store)
         self._processes = processes  # live server processes (the streams' share, O9)
         self._holders: OrderedDict[str, tuple[str | None, ...]] = OrderedDict()
-        games.seat_access = self
-        games.on_room_commit.append(self.after_commit)
+
+    def kind_rules(self) -> KindRules:
+        """What the game service needs of a room's games (K2): their seats' browsers, and
+        the room's log after each action (the app's wiring registers them)."""
+        return KindRules(seats=self, after_commit=self.after_commit)
 
     # -- seats of the game (O3) -----------------------------------------------------------
 
@@ -263,7 +277,7 @@ class RoomService:
         seats, total = await self.store.finished_seats_of(player_id, limit)
         out: list[tuple[RecentGame, str]] = []
         for room_id, game_id, name in seats:
-            for game in await self.storage.finished_games(ROOM_OWNER + room_id, limit=1):
+            for game in await self.storage.finished_games(room_owner(room_id), limit=1):
                 if game.id == game_id:
                     out.append((game, name))
         return PlayedGames(tuple(out), total)
@@ -332,7 +346,14 @@ class RoomService:
             for s in room.seats
         )
         try:
-            view = await self.games.new_game(ROOM_OWNER + room.id, Mode.TABLE, None, seats=seats)
+            view = await self.games.new_game(
+                room_owner(room.id),
+                Mode.TABLE,
+                None,
+                seats=seats,
+                kind=GameKind.ROOM,
+                room_id=room.id,
+            )
         except BaseException:
             await self.store.abort_start(room.id)
             raise
@@ -370,8 +391,8 @@ class RoomService:
     async def after_commit(self, view: GameView, events: Sequence[log.Event], proxy: bool) -> None:
         """Log what an action of a room's game did (see the module docstring): the room
         read and its events written in one transaction (:meth:`RoomStore.record`)."""
-        room_id = view.record.player_id[len(ROOM_OWNER) :]
-        if not events:
+        room_id = view.record.room_id
+        if room_id is None or not events:
             return
         first = events[0]
         seat = getattr(first, "seat", None)

@@ -20,6 +20,7 @@ from yahtzee.game import (
     MIN_TABLE_SEATS,
     ROLLS_PER_TURN,
     ROUNDS,
+    GameKind,
     Mode,
     Result,
 )
@@ -38,6 +39,15 @@ MODE_ZH = {
     Mode.VS_COMPUTER: "人机对战",
     Mode.TABLE: "多人同屏",
     Mode.TUTORIAL: "新手教程",
+}
+#: What each kind of game is called (K2): the lobby's recent games, 统计, 复盘.
+KIND_ZH = {
+    GameKind.SOLO: MODE_ZH[Mode.SOLO],
+    GameKind.VS_COMPUTER: MODE_ZH[Mode.VS_COMPUTER],
+    GameKind.TABLE: MODE_ZH[Mode.TABLE],
+    GameKind.ROOM: "好友房间",
+    GameKind.DAILY: "每日挑战",
+    GameKind.TUTORIAL: MODE_ZH[Mode.TUTORIAL],
 }
 RESULT_ZH = {
     Result.WIN: "胜",
@@ -67,6 +77,7 @@ def page_config(sections: Sections = ()) -> dict[str, Any]:
         "default_difficulty": DEFAULT_DIFFICULTY.value,
         "suggested_difficulty": SUGGESTED_DIFFICULTY.value,
         "modes": {m.value: MODE_ZH[m] for m in Mode},
+        "kinds": {k.value: KIND_ZH[k] for k in GameKind},
         "results": {r.value: RESULT_ZH[r] for r in Result},
         "limits": {
             "dice": NUM_DICE,

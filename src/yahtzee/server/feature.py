@@ -24,10 +24,11 @@ from yahtzee.storage.base import RecentGame
 if TYPE_CHECKING:
     from fastapi import APIRouter
 
+    from yahtzee.game import GameKind
     from yahtzee.server.cpu import CpuPool
     from yahtzee.server.errors import ErrorMapping
     from yahtzee.server.limits import Guard
-    from yahtzee.server.service import GameService
+    from yahtzee.server.service import GameService, KindRules
     from yahtzee.server.settings import Settings
     from yahtzee.storage.base import Storage
     from yahtzee.storage.feature_db import FeatureDb
@@ -102,7 +103,10 @@ class Parts:
     at shutdown, then ``close`` runs before the shared connections close. ``middleware``
     is added inside the server's own middleware (cookie, body limit, headers), each as
     ``(class, keyword arguments)``. ``played`` gives the finished games of this feature a
-    browser played in without owning them (the records and 统计 count them).
+    browser played in without owning them (the records and 统计 count them). ``kinds``
+    are the kinds of game the feature makes and what the game service needs of each
+    (K2: their dice, who holds their seats, what follows their actions), which the app
+    registers with the game service.
     """
 
     state: Mapping[str, object] = field(default_factory=dict)
@@ -112,6 +116,7 @@ class Parts:
     close: Sequence[Callable[[], Awaitable[None]]] = ()
     middleware: Sequence[tuple[Any, Mapping[str, Any]]] = ()
     played: PlayedElsewhere | None = None
+    kinds: Mapping[GameKind, KindRules] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -21,19 +21,13 @@ from typing import Any
 
 from yahtzee import log
 from yahtzee.errors import CorruptLogError
-from yahtzee.game import Game, SeatKind
+from yahtzee.game import Game, GameKind, SeatKind
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, ScoreOption, score_options
 from yahtzee.storage import GameRecord
 
-#: The owner of a room's game (O3): no browser owns it; the room's seats act for it, each
-#: from its own browser. Player ids are URL-safe base64: never this.
-ROOM_OWNER = "room:"
-
-
-def room_of(record: GameRecord) -> str | None:
-    """The room whose game ``record`` is (``None``: an ordinary game)."""
-    owner = record.player_id
-    return owner[len(ROOM_OWNER) :] if owner.startswith(ROOM_OWNER) else None
+#: The kinds whose referee allows no 撤销 whatever the position: the daily challenge (D3,
+#: every player's game measured alike) and a room's game (everyone's, O3).
+STRICT_KINDS = frozenset({GameKind.DAILY, GameKind.ROOM})
 
 
 ComputerTurn = dict[str, Any]
@@ -68,10 +62,14 @@ class GameView:
     drawn: int = 0
 
     @property
+    def kind(self) -> GameKind:
+        """What the game is (K2), as stored."""
+        return self.record.kind
+
+    @property
     def strict(self) -> bool:
-        """A game whose referee allows no 撤销 whatever the position: the daily challenge
-        (D3, every player's game measured alike) and a room's game (everyone's, O3)."""
-        return self.daily is not None or room_of(self.record) is not None
+        """A game whose referee allows no 撤销 whatever the position (:data:`STRICT_KINDS`)."""
+        return self.record.kind in STRICT_KINDS
 
     def undo(self) -> tuple[int, Category] | None:
         """The seat that may take back the box it just wrote, and that box (撤销), or
@@ -173,15 +171,23 @@ class Fold:
     legacy ``restart_turn`` events too). It starts from a view, or from a new game's
     ``start`` (the events that follow it, before the game is stored)."""
 
-    def __init__(self, loaded: GameView | log.Start, *, stored: bool = False) -> None:
+    def __init__(
+        self,
+        loaded: GameView | log.Start,
+        *,
+        stored: bool = False,
+        kind: GameKind | None = None,
+    ) -> None:
         self.computer_turn: ComputerTurn | None = None
         self.turns: tuple[TurnRecord, ...] = ()
         self.computer_turns: tuple[ComputerTurn, ...] = ()
         self.drawn = 0
         if isinstance(loaded, log.Start):  # a new game: the events after its start
             self.game, self.seats, self.daily = loaded.game(), loaded.seats, loaded.date
+            self.kind = kind or GameKind.of(loaded.mode)
         else:
             self.game, self.seats, self.daily = loaded.game, loaded.seats, loaded.daily
+            self.kind = loaded.record.kind
             self.computer_turn, self.turns = loaded.computer_turn, loaded.turns
             self.computer_turns, self.drawn = loaded.computer_turns, loaded.drawn
         self.events: list[log.Event] = []  # the new events, to be written (none when stored)
@@ -238,7 +244,7 @@ def from_log(stored: GameRecord, events: Sequence[log.Event]) -> GameView:
     start = events[0]
     if not isinstance(start, log.Start):
         raise CorruptLogError("a game log must begin with a start event")
-    fold = Fold(start, stored=True)
+    fold = Fold(start, stored=True, kind=stored.kind)
     for event in events[1:]:
         fold.add(event)
     return fold.view(stored)

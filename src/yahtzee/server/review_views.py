@@ -45,6 +45,10 @@ class DecisionOut(BaseModel):
     hold: list[bool] | None = Field(
         default=None, description="the dice held for the next roll (keeps that rolled on)"
     )
+    proxy: bool = Field(
+        description="made by the computer for the away person (托管, K2): not counted in "
+        "the person's skill loss, accuracy or marks"
+    )
 
 
 class TimelinePointOut(BaseModel):
@@ -94,7 +98,12 @@ class ReviewOut(BaseModel):
     start_value: float
     final_score: int
     luck: float
-    skill_loss: float
+    skill_loss: float = Field(description="the person's own decisions' losses")
+    proxy_loss: float = Field(
+        ge=0,
+        description="the losses of 托管's decisions (K2): start_value + luck - skill_loss "
+        "- proxy_loss = final_score",
+    )
     accuracy: float = Field(ge=0, le=100)
     counts: dict[str, int]
     undos: int = Field(
@@ -124,7 +133,7 @@ class ExpertFiguresOut(BaseModel):
 
 
 class SoloStatsOut(BaseModel):
-    """Finished solo games."""
+    """Finished 单人挑战 games (a 每日挑战 counts apart, K2)."""
 
     games: int
     mean: float | None
@@ -134,6 +143,14 @@ class SoloStatsOut(BaseModel):
     yahtzee_rate: float | None
     accuracy: list[float] = Field(description="each game's review accuracy, oldest first")
     expert: ExpertFiguresOut
+
+
+class DailyStatsOut(BaseModel):
+    """Finished 每日挑战 games (K2): solo games on the day's dice, apart from 单人挑战."""
+
+    games: int
+    mean: float | None
+    best: int | None
 
 
 class VsStatsOut(BaseModel):
@@ -174,6 +191,7 @@ class StatsOut(BaseModel):
     """This browser's stats (L5); the boxes' means are over solo and vs games."""
 
     solo: SoloStatsOut
+    daily: DailyStatsOut
     vs: dict[str, VsStatsOut]
     boxes: dict[str, BoxStatsOut]
     table: TableStatsOut

@@ -186,4 +186,5 @@ def _finished(game: RecentGame, summary: Summary) -> FinishedGame:
         card=summary.card,
         accuracy=summary.accuracy,
         people=summary.people,
+        kind=game.kind,
     )

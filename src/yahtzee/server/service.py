@@ -47,11 +47,12 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Protocol
 
 from yahtzee import log
-from yahtzee.daily_dice import DailyStream
+from yahtzee.daily_dice import RoundStreams
 from yahtzee.dice import DiceSource
 from yahtzee.errors import (
     AbandonedGameError,
@@ -65,28 +66,20 @@ from yahtzee.errors import (
     WrongPlayerError,
     ZeroNeedsConfirmationError,
 )
-from yahtzee.game import Mode, SeatKind, Status, as_hold, most_seats
+from yahtzee.game import GameKind, Mode, SeatKind, Status, as_hold, most_seats
 from yahtzee.players import HINT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category, needs_zero_confirmation
 from yahtzee.server.explain import Advice, explain
-from yahtzee.server.game_view import (
-    Fold,
-    GameView,
-    fold_log,
-    from_log,
-    options_for,
-    room_of,
-)
+from yahtzee.server.game_view import Fold, GameView, fold_log, from_log, options_for
 from yahtzee.storage import GameRecord, Records, Storage
 from yahtzee.storage.base import Charge, Claim
 from yahtzee.turn import Keep, Player, Position, Score, best_points_now, play_turn
-from yahtzee.tutorial import TutorialStream
 
 logger = logging.getLogger("yahtzee.server")
 
 
 class SeatAccess(Protocol):
-    """Who may act for the seats of a room's game (O3): the rooms' service."""
+    """Who may act for the seats of a game played from several browsers (a room's, O3)."""
 
     async def holders(self, room_id: str) -> tuple[str | None, ...]:
         """The browser (player id) of each seat of the room's game, ``None`` for a
@@ -94,9 +87,57 @@ class SeatAccess(Protocol):
         ...
 
 
-#: Called after each committed action of a room's game with the view after it, the new
-#: events and whether the computer played for an away person (托管, O5).
+#: Where the faces of a roll come from in a game of one kind, given the game as folded so
+#: far (its start's date, its round, the faces its turn drew): the day's stream, the
+#: tutorial's. A kind without one rolls the service's injected dice (the OS's).
+DicePolicy = Callable[[Fold], DiceSource]
+
+#: Called after each committed action of a game with the view after it, the new events and
+#: whether the computer played for an away person (托管, O5).
 CommitHook = Callable[[GameView, Sequence[log.Event], bool], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class KindRules:
+    """What a feature says about the games of its kind (K2): where their dice come from,
+    who acts for their seats (by default their owner), what follows each committed action
+    and each finished game. The feature makes them; the app's wiring registers them
+    (:class:`KindRegistry`), so the game service knows no feature."""
+
+    dice: DicePolicy | None = None
+    seats: SeatAccess | None = None
+    after_commit: CommitHook | None = None
+    finished: Callable[[GameView], None] | None = None
+
+
+def fixed_stream(streams: RoundStreams) -> DicePolicy:
+    """The dice policy of games on one face sequence per round for everybody (the
+    tutorial's, L10): a roll takes the next faces of its round's."""
+
+    def dice(fold: Fold) -> DiceSource:
+        return streams.turn(fold.game.round, fold.drawn)
+
+    return dice
+
+
+class KindRegistry:
+    """The :class:`KindRules` of each kind that has any, registered once by the app's
+    wiring (after the features are built: a feature's service may need the game service);
+    the other kinds follow the defaults."""
+
+    _DEFAULT = KindRules()
+
+    def __init__(self) -> None:
+        self._rules: dict[GameKind, KindRules] = {}
+
+    def register(self, kind: GameKind, rules: KindRules) -> None:
+        """Give ``kind`` its rules; a kind has one owner (a second registration raises)."""
+        if kind in self._rules:
+            raise ValueError(f"the kind {kind.value!r} has its rules already")
+        self._rules[kind] = rules
+
+    def __getitem__(self, kind: GameKind) -> KindRules:
+        return self._rules.get(kind, self._DEFAULT)
 
 
 def _person(loaded: GameView) -> int:
@@ -119,32 +160,17 @@ class GameService:
         players: Callable[[str], Player],
         cache_size: int = 4096,
         *,
-        daily_secret: bytes | None = None,
+        kinds: KindRegistry | None = None,
     ) -> None:
         self.storage = storage
         self.dice = dice
+        # K2: what each kind of game needs beyond the rules (its dice, who holds its
+        # seats, what follows its actions), given by the features through the wiring.
+        self.kinds = kinds or KindRegistry()
         self._player_factory = players
         self._players: dict[str, Player] = {}
         self._cache: OrderedDict[str, GameView] = OrderedDict()
         self._cache_size = cache_size
-        # D1: the days' dice streams, from a secret every process on the database shares.
-        self._daily_secret = daily_secret or secrets.token_bytes(32)
-        self._streams: OrderedDict[date, DailyStream] = OrderedDict()
-        self._tutorial = TutorialStream()  # L10: the tutorial's fixed dice
-        # Called with every game an action finishes (the daily results, D3).
-        self.on_finished: list[Callable[[GameView], None]] = []
-        # Rooms (O3-O5): who acts for a room game's seats, and what follows each action.
-        self.seat_access: SeatAccess | None = None
-        self.on_room_commit: list[CommitHook] = []
-
-    def stream(self, day: date) -> DailyStream:
-        """The dice stream of ``day`` (a few kept: today's, and yesterday's near midnight)."""
-        found = self._streams.get(day)
-        if found is None:
-            found = self._streams[day] = DailyStream(self._daily_secret, day)
-            while len(self._streams) > 4:
-                self._streams.popitem(last=False)
-        return found
 
     def player(self, name: str) -> Player:
         """The computer player ``name``, created once per process."""
@@ -179,19 +205,20 @@ class GameService:
         """The owner's game, or a room game of which the browser holds a seat."""
         if stored.player_id == player_id:
             return True
-        room = room_of(stored)
-        if room is None or self.seat_access is None:
+        seats = self.kinds[stored.kind].seats
+        if seats is None or stored.room_id is None:
             return False
-        return player_id in await self.seat_access.holders(room)
+        return player_id in await seats.holders(stored.room_id)
 
     async def _may_act(self, loaded: GameView, player_id: str) -> bool:
         """The owner, or in a room game the browser of the seat whose turn it is (O3)."""
-        room = room_of(loaded.record)
-        if room is None:
-            return loaded.record.player_id == player_id
-        if self.seat_access is None:
+        record = loaded.record
+        seats = self.kinds[record.kind].seats
+        if seats is None:
+            return record.player_id == player_id
+        if record.room_id is None:
             return False
-        holders = await self.seat_access.holders(room)
+        holders = await seats.holders(record.room_id)
         turn = loaded.game.turn
         return 0 <= turn < len(holders) and holders[turn] == player_id
 
@@ -259,6 +286,8 @@ class GameService:
         seats: Sequence[log.Seat] | None = None,
         replace: bool = False,
         charges: Sequence[Charge] = (),
+        kind: GameKind | None = None,
+        room_id: str | None = None,
         daily: date | None = None,
         game_id: str | None = None,
         claim: Claim | None = None,
@@ -271,10 +300,17 @@ class GameService:
 
         The rate-limit tokens (``charges``, F5), the check and the insert are one storage
         transaction, so racing requests, in one process or several, cannot pass either.
-        With ``daily`` the game is that day's challenge (a solo game on the day's dice,
-        D1): the ``Start`` event carries the date, and ``claim`` (the day's one attempt,
-        D2) is written in the same transaction (:class:`~yahtzee.storage.base.Claim`).
+        ``kind`` is what the game is (K2; by default the mode's plain kind) and
+        ``room_id`` a room game's room. A :attr:`~yahtzee.game.GameKind.DAILY` game is
+        ``daily``'s challenge (a solo game on the day's dice, D1): the ``Start`` event
+        carries the date, and ``claim`` (the day's one attempt, D2) is written in the same
+        transaction (:class:`~yahtzee.storage.base.Claim`).
         """
+        kind = kind or GameKind.of(mode)
+        if kind.mode is not mode:
+            raise IllegalMoveError(f"a {kind.value} game is played in {kind.mode.value} mode")
+        if (daily is not None) != (kind is GameKind.DAILY):
+            raise IllegalMoveError("a daily challenge, and it only, has its day")
         if mode is Mode.TABLE:
             if seats is None:
                 raise IllegalMoveError("a table game needs its seats")
@@ -285,9 +321,8 @@ class GameService:
                 difficulty = None
             start = log.Start.of(mode, difficulty.value if difficulty is not None else None)
             if daily is not None:
-                assert mode is Mode.SOLO, "the daily challenge is a solo game"
                 start = dataclasses.replace(start, date=daily)
-        fold = Fold(start)
+        fold = Fold(start, kind=kind)
         self._computers(fold)
         try:
             stored = await self.storage.create_game(
@@ -299,6 +334,8 @@ class GameService:
                 replace=replace,
                 charges=charges,
                 claim=claim,
+                kind=kind,
+                room_id=room_id,
             )
         except GameInProgressError as exc:
             saved = await self.load(player_id, exc.game_id)
@@ -323,14 +360,10 @@ class GameService:
         return await self._commit(loaded, fold)
 
     def _dice_of(self, fold: Fold) -> DiceSource:
-        """Where this roll's faces come from: the next faces of the round's stream in a
-        daily challenge (D1, by the Start's date) or a tutorial (L10, by its mode), else
-        the injected dice."""
-        if fold.daily is not None:
-            return self.stream(fold.daily).turn(fold.game.round, fold.drawn)
-        if fold.game.mode is Mode.TUTORIAL:
-            return self._tutorial.turn(fold.game.round, fold.drawn)
-        return self.dice
+        """Where this roll's faces come from: the dice policy of the game's kind (the
+        day's stream, D1; the tutorial's, L10), else the injected dice."""
+        policy = self.kinds[fold.kind].dice
+        return self.dice if policy is None else policy(fold)
 
     async def score(
         self, player_id: str, game_id: str, version: int, category: Category, confirm_zero: bool
@@ -352,7 +385,7 @@ class GameService:
     async def hint(self, player_id: str, game_id: str, version: int) -> tuple[Advice, GameView]:
         """Spend a hint and return the expert's advice for the current dice (U4)."""
         loaded = await self._for_action(player_id, game_id, version)
-        if loaded.daily is not None:  # D3: the day's ranking measures the player alone
+        if loaded.kind is GameKind.DAILY:  # D3: the day's ranking measures the player alone
             raise NoHintsInDailyError(f"game {game_id} is the daily challenge of {loaded.daily}")
         state = loaded.game
         person = _person(loaded)
@@ -379,7 +412,7 @@ class GameService:
         tutorial."""
         loaded = await self._for_action(player_id, game_id, version)
         if loaded.strict:
-            where = "the daily challenge" if loaded.daily is not None else "a room's game"
+            where = "the daily challenge" if loaded.kind is GameKind.DAILY else "a room's game"
             raise UndoNotAllowedError(f"game {game_id} is {where}: its boxes are final")
         game = loaded.game
         # The rules say whether (and for whom) the undo is legal, once, in apply.
@@ -392,7 +425,7 @@ class GameService:
         """Give the game up (「跳过教程」, L10): an ``abandon`` event, status abandoned. A
         finished game stays finished (:class:`~yahtzee.errors.GameOverError`)."""
         loaded = await self._for_action(player_id, game_id, version)
-        if room_of(loaded.record) is not None:  # a room's game is everyone's (O3)
+        if loaded.kind is GameKind.ROOM:  # a room's game is everyone's (O3)
             raise IllegalMoveError(f"game {game_id} is a room's: no seat can abandon it")
         if loaded.game.is_over:
             raise GameOverError(f"game {game_id} is over: it cannot be abandoned")
@@ -442,7 +475,7 @@ class GameService:
         :class:`~yahtzee.errors.StaleVersionError` when the game moved on meanwhile (the
         person acted, or another process played the turn first)."""
         stored = await self.storage.get_game(game_id)
-        if stored is None or room_of(stored) is None:
+        if stored is None or stored.kind is not GameKind.ROOM:
             raise GameNotFoundError(f"no room game {game_id}")
         loaded = await self._position(stored)
         if loaded.record.version != version:
@@ -456,7 +489,8 @@ class GameService:
         for problem in played.corrections:
             logger.warning("%s player (托管): %s", level, problem)
         for step in played.steps:
-            fold.add(step.event, step.game)
+            # K2: the person's seat moved, the computer decided (the review says so).
+            fold.add(dataclasses.replace(step.event, proxy=level), step.game)
         self._computers(fold)
         return await self._commit(loaded, fold, proxy=True)
 
@@ -481,10 +515,9 @@ class GameService:
                 raise AbandonedGameError(loaded.record.id) from None
             raise
         view = fold.view(stored)
-        if game.is_over:
-            for hook in self.on_finished:
-                hook(view)
-        if room_of(stored) is not None:
-            for room_hook in self.on_room_commit:
-                await room_hook(view, fold.events, proxy)
+        rules = self.kinds[stored.kind]
+        if game.is_over and rules.finished is not None:
+            rules.finished(view)
+        if rules.after_commit is not None:
+            await rules.after_commit(view, fold.events, proxy)
         return self._remember(view)

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
-from yahtzee.game import Mode, Result, SeatKind, Status, ranking
+from yahtzee.game import GameKind, Mode, Result, SeatKind, Status, ranking
 from yahtzee.players import Difficulty
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, needs_zero_confirmation
 from yahtzee.server.explain import Advice
@@ -107,6 +107,7 @@ def game_json(loaded: GameView) -> dict[str, Any]:
         "id": stored.id,
         "version": stored.version,
         "mode": stored.mode.value,
+        "kind": stored.kind.value,
         "difficulty": stored.difficulty.value if stored.difficulty is not None else None,
         "status": stored.status.value,
         "round": state.round,
@@ -130,8 +131,9 @@ def game_json(loaded: GameView) -> dict[str, Any]:
         "ranking": [p.to_json() for p in ranking([c.total for c in state.cards])]
         if state.is_over
         else None,
-        # U7: only a solo game can be a record (older databases flagged vs games too).
-        "new_record": bool(stored.new_record) and stored.mode is Mode.SOLO,
+        # U7: only a 单人挑战 can be a record (older databases flagged vs games and daily
+        # challenges too, K2).
+        "new_record": bool(stored.new_record) and stored.kind is GameKind.SOLO,
         "daily": loaded.daily.isoformat() if loaded.daily is not None else None,
         "undo": _undo_json(loaded),
     }
@@ -174,6 +176,7 @@ def records_json(
                 "id": r.id,
                 "finished_at": r.finished_at,
                 "mode": r.mode.value,
+                "kind": r.kind.value,
                 "difficulty": r.difficulty.value if r.difficulty is not None else None,
                 "human_total": r.human_total,
                 "computer_total": r.computer_total,
@@ -305,6 +308,9 @@ class GameOut(_Out):
     id: str
     version: int = Field(description="send it back with every action; +1 per logged event")
     mode: Mode
+    kind: GameKind = Field(
+        description="what the game is (K2): solo, vs_computer, table, room, daily, tutorial"
+    )
     difficulty: Difficulty | None
     status: Status
     round: int = Field(ge=1, le=13)
@@ -374,6 +380,7 @@ class RecentGameOut(_Out):
     id: str
     finished_at: str
     mode: Mode
+    kind: GameKind = Field(description="what the game was (K2): the lobby lists it by this")
     difficulty: Difficulty | None
     human_total: int = Field(description="a table game: the best total of its people")
     computer_total: int | None
@@ -470,6 +477,7 @@ class ConfigOut(_Out):
     default_difficulty: Difficulty = Field(description="the level of a vs game without one")
     suggested_difficulty: Difficulty = Field(description="the lobby's first offer (P5)")
     modes: dict[Mode, str]
+    kinds: dict[GameKind, str] = Field(description="each kind of game's name (K2)")
     results: dict[Result, str]
     limits: LimitsOut
     rooms: RoomsConfigOut

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from yahtzee.errors import GameNotFoundError as GameNotFoundError  # raised here too
 from yahtzee.errors import StaleVersionError as StaleVersionError
-from yahtzee.game import Game, Mode, Result, SeatKind, Status
+from yahtzee.game import Game, GameKind, Mode, Result, SeatKind, Status
 from yahtzee.log import Event
 from yahtzee.players import Difficulty
 
@@ -46,6 +46,10 @@ class GameRecord:
     """A game's header as stored: everything the API shows except the log itself.
 
     ``version`` is the number of events in the log (the ``start`` event is version 1).
+    ``kind`` is what the game is (K2); ``room_id`` the room of a 好友房间 game, else
+    ``None``. ``player_id`` is the owner: a browser, or for a room's game an owner that
+    no browser is (one unfinished game per owner holds for rooms too); nothing reads
+    what a game is from it.
     """
 
     id: str
@@ -61,6 +65,8 @@ class GameRecord:
     human_total: int | None
     computer_total: int | None
     new_record: bool | None
+    kind: GameKind
+    room_id: str | None
 
     def appended(self, status: Status, version: int, now: str) -> GameRecord:
         """This header after an append at ``now`` that left the game unfinished (built
@@ -80,6 +86,8 @@ class GameRecord:
             self.human_total,
             self.computer_total,
             self.new_record,
+            self.kind,
+            self.room_id,
         )
 
     def finished(
@@ -100,6 +108,8 @@ class GameRecord:
             ending.human_total,
             ending.computer_total,
             new_record,
+            self.kind,
+            self.room_id,
         )
 
 
@@ -142,15 +152,16 @@ class RecentGame:
     human_total: int
     computer_total: int | None
     result: Result
+    kind: GameKind
 
 
 @dataclass(frozen=True, slots=True)
 class Records:
     """A player's records (U9), over finished games only (abandoned ones do not count).
 
-    ``best_score`` is the best *solo* total (``None`` before the first finished solo game):
-    the figure a solo game must beat to be a new record (U7). Vs games count in
-    ``wins``/``losses``/``draws`` and ``games_played`` only.
+    ``best_score`` is the best 单人挑战 total (``None`` before the first finished one): the
+    figure a 单人挑战 must beat to be a new record (U7); a 每日挑战 is not one (K2). Vs games
+    count in ``wins``/``losses``/``draws`` and ``games_played`` only.
     """
 
     best_score: int | None
@@ -255,6 +266,8 @@ class NewGame:
     replace: bool = False
     charges: Sequence[Charge] = ()
     claim: Claim | None = None
+    kind: GameKind = GameKind.SOLO
+    room_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,10 +350,13 @@ class Storage(Protocol):
         replace: bool = False,
         charges: Sequence[Charge] = (),
         claim: Claim | None = None,
+        kind: GameKind | None = None,
+        room_id: str | None = None,
     ) -> GameRecord:
         """Store a new game, in one transaction with the check of the player's unfinished
         one, with its rate limits (F5) and with a feature's ``claim`` (see :class:`Claim`:
-        :class:`ClaimRefusedError` when it writes no row).
+        :class:`ClaimRefusedError` when it writes no row). ``kind`` is what the game is
+        (K2; by default its mode's plain kind), ``room_id`` a room game's room.
 
         First a token is taken from each of ``charges``' buckets: if one is empty,
         :class:`~yahtzee.errors.RateLimitExceededError` is raised and nothing is written.

@@ -43,7 +43,7 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from yahtzee.errors import GameInProgressError
-from yahtzee.game import Game, Mode, Status
+from yahtzee.game import Game, GameKind, Mode, Status
 from yahtzee.log import Event
 from yahtzee.players import Difficulty
 from yahtzee.storage import sql
@@ -190,6 +190,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """ALTER TABLE games DROP CONSTRAINT games_mode_check,
             ADD CONSTRAINT games_mode_check
                 CHECK (mode IN ('solo', 'vs_computer', 'table', 'tutorial'))""",
+    ),
+    # v6 (schema level 7, K2): what each game is, and a room's game's room; the games
+    # stored before get the kind the code inferred then (sql.KIND_FROM_OLD_GAMES). The
+    # default only fills the old rows (every insert names the kind).
+    (
+        """ALTER TABLE games
+            ADD COLUMN kind TEXT NOT NULL DEFAULT 'solo' CONSTRAINT games_kind_check
+                CHECK (kind IN ('solo', 'vs_computer', 'table', 'room', 'daily', 'tutorial')),
+            ADD COLUMN room_id TEXT""",
+        *sql.KIND_FROM_OLD_GAMES,
+        "ALTER TABLE games ALTER COLUMN kind DROP DEFAULT",
     ),
 )
 
@@ -408,10 +419,23 @@ class PostgresStorage:
         replace: bool = False,
         charges: Sequence[Charge] = (),
         claim: Claim | None = None,
+        kind: GameKind | None = None,
+        room_id: str | None = None,
     ) -> GameRecord:
         """See :meth:`Storage.create_game`: one transaction."""
         now = self._clock()
-        new = NewGame(game_id, player_id, mode, difficulty, events, replace, charges, claim)
+        new = NewGame(
+            game_id,
+            player_id,
+            mode,
+            difficulty,
+            events,
+            replace,
+            charges,
+            claim,
+            kind or GameKind.of(mode),
+            room_id,
+        )
         async with self._connection() as conn, conn.transaction():
             # An empty bucket raises: all rolled back. A kept game or a refused claim is
             # returned: the tokens taken stay taken (committed), then it is raised (F2).
@@ -508,7 +532,7 @@ class PostgresStorage:
         async def query(conn: psycopg.AsyncConnection[Any]) -> Records:
             async with conn.transaction():  # both statements see the same snapshot
                 cur = await conn.execute(
-                    "SELECT COUNT(*), MAX(human_total) FILTER (WHERE mode = 'solo'), "
+                    "SELECT COUNT(*), MAX(human_total) FILTER (WHERE kind = 'solo'), "
                     "COUNT(*) FILTER (WHERE result = 'win'), "
                     "COUNT(*) FILTER (WHERE result = 'loss'), "
                     "COUNT(*) FILTER (WHERE result = 'draw') "

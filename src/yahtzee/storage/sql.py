@@ -21,10 +21,14 @@ The schema is one design in both backends, at the levels below; each backend's
 4. Pruning also deletes games still *in progress* that never had a roll (issue 22.6).
 5. The ``table`` mode and result (T1, 多人同屏).
 6. The tutorial's mode, ``tutorial`` (L10).
+7. Each game's ``kind`` (:class:`~yahtzee.game.GameKind`, K2) and, for a room's game, its
+   ``room_id``. Older games get the kind the code used to infer: ``room`` for an owner
+   ``room:<id>`` (and that id), ``daily`` for a solo game whose ``start`` has a date, else
+   their mode's (:data:`KIND_FROM_OLD_GAMES`).
 
-SQLite's ``PRAGMA user_version`` counts levels 1–6 one by one; PostgreSQL's
-``schema_migrations`` counts 1 (levels 1 and 2), 2 (level 3), 3 (level 4), 4 (level 5) and
-5 (level 6).
+SQLite's ``PRAGMA user_version`` counts levels 1–7 one by one; PostgreSQL's
+``schema_migrations`` counts 1 (levels 1 and 2), 2 (level 3), 3 (level 4), 4 (level 5),
+5 (level 6) and 6 (level 7).
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from yahtzee.errors import (
     RateLimitExceededError,
     StaleVersionError,
 )
-from yahtzee.game import Mode, Result, Status
+from yahtzee.game import GameKind, Mode, Result, Status
 from yahtzee.log import Abandon, Event, from_json
 from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
@@ -82,12 +86,25 @@ Steps = Generator[Step | Many, Any, T]
 
 GAME_COLUMNS = (
     "id, player_id, mode, difficulty, status, version, created_at, updated_at, "
-    "finished_at, result, human_total, computer_total, new_record"
+    "finished_at, result, human_total, computer_total, new_record, kind, room_id"
 )
-RECENT_COLUMNS = "id, finished_at, mode, difficulty, human_total, computer_total, result"
+RECENT_COLUMNS = "id, finished_at, mode, difficulty, human_total, computer_total, result, kind"
 #: The condition of every list and count of a player's finished games (records, stats,
 #: practice): a tutorial is never one of them (L10).
-COUNTED = "status = 'finished' AND mode <> 'tutorial'"
+COUNTED = "status = 'finished' AND kind <> 'tutorial'"
+
+
+#: Schema level 7 (K2), after the ``kind`` and ``room_id`` columns are added: each game
+#: stored before it gets the kind the code inferred then. Both backends run these once, in
+#: their migration to level 7 (shipped: never edit them). The ``start`` event's data is
+#: compact JSON (:func:`dumps`), where a ``"date":`` key only ever is the day's challenge's.
+KIND_FROM_OLD_GAMES = (
+    "UPDATE games SET kind = mode WHERE mode <> 'solo'",
+    "UPDATE games SET kind = 'room', room_id = substr(player_id, 6) WHERE player_id LIKE 'room:%'",
+    "UPDATE games SET kind = 'daily' WHERE mode = 'solo' AND EXISTS (SELECT 1 FROM events e "
+    "WHERE e.game_id = games.id AND e.seq = 1 AND e.kind = 'start' "
+    """AND e.data LIKE '%"date":%')""",
+)
 
 
 def now_iso() -> str:
@@ -124,15 +141,24 @@ def game_of(row: Sequence[Any]) -> GameRecord:
         row[10],
         row[11],
         None if new_record is None else bool(new_record),
+        GameKind(row[13]),
+        row[14],
     )
 
 
 def recent_of(row: Sequence[Any]) -> RecentGame:
     """A line of the recent games from a row of :data:`RECENT_COLUMNS`."""
-    game_id, finished_at, mode, difficulty, human_total, computer_total, result = row
+    game_id, finished_at, mode, difficulty, human_total, computer_total, result, kind = row
     level = None if difficulty is None else Difficulty(difficulty)
     return RecentGame(
-        game_id, finished_at, Mode(mode), level, human_total, computer_total, Result(result)
+        game_id,
+        finished_at,
+        Mode(mode),
+        level,
+        human_total,
+        computer_total,
+        Result(result),
+        GameKind(kind),
     )
 
 
@@ -152,6 +178,8 @@ def new_game_record(new: NewGame, now: str) -> GameRecord:
         human_total=None,
         computer_total=None,
         new_record=None,
+        kind=new.kind,
+        room_id=new.room_id,
     )
 
 
@@ -174,14 +202,14 @@ _SHARED = {
     "abandon": "UPDATE games SET status = 'abandoned', version = version + 1, "
     "updated_at = :now WHERE id = :id",
     "insert_game": "INSERT INTO games (id, player_id, mode, difficulty, status, version, "
-    "created_at, updated_at) VALUES (:id, :player, :mode, :difficulty, 'in_progress', "
-    ":version, :now, :now)",
+    "created_at, updated_at, kind, room_id) VALUES (:id, :player, :mode, :difficulty, "
+    "'in_progress', :version, :now, :now, :kind, :room)",
     "insert_event": "INSERT INTO events (game_id, seq, kind, data, created_at) "
     "VALUES (:game, :seq, :kind, :data, :now)",
     "events": "SELECT kind, data FROM events WHERE game_id = :id AND seq > :after "
     "AND seq <= :until ORDER BY seq",
     "best_solo": "SELECT MAX(human_total) FROM games WHERE player_id = :player "
-    "AND status = 'finished' AND mode = 'solo' AND id <> :id",
+    "AND status = 'finished' AND kind = 'solo' AND id <> :id",
     "finish": "UPDATE games SET finished_at = :now, result = :result, human_total = :human, "
     "computer_total = :computer, new_record = :new_record WHERE id = :id",
     "register": "INSERT INTO server_processes (id, seen_at) VALUES (:id, :now) "
@@ -319,6 +347,8 @@ def create_game(
             "difficulty": difficulty,
             "version": len(new.events),
             "now": now,
+            "kind": new.kind.value,
+            "room": new.room_id,
         },
     )
     yield insert_events(sql, new.game_id, 1, new.events, now)
@@ -326,10 +356,11 @@ def create_game(
 
 
 def finish(sql: Dialect, game: GameRecord, ending: Ending, now: str) -> Steps[bool]:
-    """Write the result of ``game`` as it finishes; returns ``new_record``: a solo total
-    above every earlier finished solo game of the player (U7; a tutorial never is, L10)."""
+    """Write the result of ``game`` as it finishes; returns ``new_record``: a 单人挑战 total
+    above every earlier finished 单人挑战 of the player (U7; a tutorial never is, L10, nor a
+    每日挑战, K2: they are solo games of other kinds)."""
     new_record = False
-    if ending.result is Result.SOLO and game.mode is Mode.SOLO:
+    if ending.result is Result.SOLO and game.kind is GameKind.SOLO:
         row = yield Step(sql.best_solo, {"player": game.player_id, "id": game.id})
         new_record = ending.solo_record(row[0] if row is not None else None)
     yield Step(

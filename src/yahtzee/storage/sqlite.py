@@ -43,7 +43,7 @@ from yahtzee.errors import (
     RateLimitExceededError,
     StaleVersionError,
 )
-from yahtzee.game import Game, Mode, Status
+from yahtzee.game import Game, GameKind, Mode, Status
 from yahtzee.log import Event
 from yahtzee.players import Difficulty
 from yahtzee.storage import sql
@@ -68,6 +68,9 @@ T = TypeVar("T")
 
 # The refusals of one write of a batch: they roll back that write alone.
 _REFUSALS = (StaleVersionError, GameNotFoundError, GameInProgressError, RateLimitExceededError)
+
+# The kinds of level 7, as shipped (a new kind is a new migration, as modes were).
+_KINDS = "'solo', 'vs_computer', 'table', 'room', 'daily', 'tutorial'"
 
 # Each migration is a list of statements run in one transaction; never edit a shipped one,
 # append a new one instead.
@@ -186,6 +189,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "PRAGMA writable_schema = RESET",
         "CREATE TABLE schema_cookie_bump (x)",
         "DROP TABLE schema_cookie_bump",
+    ),
+    # v7 (schema level 7, K2): what each game is, and a room's game's room; the games
+    # stored before get the kind the code inferred then (sql.KIND_FROM_OLD_GAMES).
+    (
+        f"""ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'solo'
+            CHECK (kind IN ({_KINDS}))""",
+        "ALTER TABLE games ADD COLUMN room_id TEXT",
+        *sql.KIND_FROM_OLD_GAMES,
     ),
 )
 
@@ -459,9 +470,22 @@ class SQLiteStorage:
         replace: bool = False,
         charges: Sequence[Charge] = (),
         claim: Claim | None = None,
+        kind: GameKind | None = None,
+        room_id: str | None = None,
     ) -> GameRecord:
         """See :meth:`Storage.create_game` (batched with concurrent writes)."""
-        new = NewGame(game_id, player_id, mode, difficulty, events, replace, charges, claim)
+        new = NewGame(
+            game_id,
+            player_id,
+            mode,
+            difficulty,
+            events,
+            replace,
+            charges,
+            claim,
+            kind or GameKind.of(mode),
+            room_id,
+        )
         result: GameRecord = await self._group().write(new)
         return result
 
@@ -656,7 +680,7 @@ def _records(conn: sqlite3.Connection, player_id: str, recent: int) -> Records:
     conn.execute("BEGIN")  # both statements see the same snapshot
     try:
         played, best, wins, losses, draws = conn.execute(
-            "SELECT COUNT(*), MAX(CASE WHEN mode = 'solo' THEN human_total END), "
+            "SELECT COUNT(*), MAX(CASE WHEN kind = 'solo' THEN human_total END), "
             "COALESCE(SUM(result = 'win'), 0), COALESCE(SUM(result = 'loss'), 0), "
             "COALESCE(SUM(result = 'draw'), 0) "
             f"FROM games WHERE player_id = ? AND {sql.COUNTED}",

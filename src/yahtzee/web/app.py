@@ -24,6 +24,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from yahtzee import __version__, daily, practice, rooms
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
+from yahtzee.game import GameKind
 from yahtzee.review import jobs
 from yahtzee.server.assets import StaticAssets
 from yahtzee.server.config import Sections, with_config
@@ -55,12 +56,13 @@ from yahtzee.server.routers import (
     stats,
     tutorial,
 )
-from yahtzee.server.service import GameService
+from yahtzee.server.service import GameService, KindRegistry, KindRules, fixed_stream
 from yahtzee.server.settings import STATIC_DIR, Settings, from_env
 from yahtzee.storage import StorageError, is_postgres_url, open_storage, run_coroutine
 from yahtzee.storage.feature_db import open_feature_db
 from yahtzee.storage.invites import InviteTokens
 from yahtzee.turn import Player
+from yahtzee.tutorial import TutorialStream
 
 log = logging.getLogger("yahtzee.server")
 
@@ -197,8 +199,9 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     except BaseException:
         run_coroutine(storage.close())  # (not yet serving: no event loop of ours runs)
         raise
-    # D1: the day's dice come from the server's secret, which every process shares.
-    service = GameService(storage, _dice(wiring), _players(wiring), daily_secret=secret)
+    # K2: what each kind of game needs beyond the rules, registered below by the features.
+    kinds = KindRegistry()
+    service = GameService(storage, _dice(wiring), _players(wiring), kinds=kinds)
     # Meters, reviews, stats, advice and practice grading run here, never on the event
     # loop nor in the threads of the writes (issue 22).
     cpu = CpuPool(settings.cpu_workers, settings.cpu_queue, processes=wiring.cpu_processes)
@@ -218,6 +221,11 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         dice_seed=wiring.dice_seed,
     )
     parts = [feature.build(platform) for feature in FEATURES]
+    # K2: the rules of each kind of game a feature owns, and the tutorial's fixed dice.
+    for part in parts:
+        for kind, rules in part.kinds.items():
+            kinds.register(kind, rules)
+    kinds.register(GameKind.TUTORIAL, KindRules(dice=fixed_stream(TutorialStream())))
     players = PlayerIds(signer, guard.new_player)
     registration = ProcessRegistration(
         storage,

@@ -38,6 +38,7 @@ GAME_FIELDS = {
     "computer_turns",
     "ranking",
     "undo",  # 撤销: the box that may be taken back (issue 21)
+    "kind",  # K2: what the game is
 }
 
 
@@ -67,7 +68,7 @@ def test_a_forged_malformed_cookie_is_replaced(client: TestClient) -> None:
 def test_create_solo_game_has_the_documented_shape(api: Api) -> None:
     game = api.new("solo", difficulty="novice")
     assert set(game) == GAME_FIELDS
-    assert game["mode"] == "solo"
+    assert game["mode"] == game["kind"] == "solo"
     assert game["difficulty"] is None  # difficulty is for vs games only
     assert game["status"] == "in_progress"
     assert (game["round"], game["current_player"]) == (1, "human")

@@ -1,7 +1,7 @@
 // Every sentence the page says to the player (Simplified Chinese), in one place. Pure
 // functions of plain data: no DOM, no state; the reducer and the actions call them.
 
-import { CATEGORY_NAMES, DIFFICULTY_NAMES, LIMITS, MODE_NAMES } from "./state.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES, KIND_NAMES, LIMITS, MODE_NAMES } from "./state.js";
 
 const list = (dice) => dice.join("、");
 const box = (category) => CATEGORY_NAMES[category] || category;
@@ -169,7 +169,7 @@ export function continued(game) {
 
 /** A saved game's short name: 人机对战（普通），第 5 回合. */
 export function savedName(game) {
-  const mode = game.daily ? DAILY : modeName(game.mode, game.difficulty, "（");
+  const mode = kindName(game.kind || game.mode, game.difficulty, "（");
   return `${mode}，第 ${game.round} 回合`;
 }
 
@@ -215,7 +215,6 @@ export const SUM_NAMES = {
   total: "总分",
 };
 export const upperSubtotalTitle = (goal, bonus) => `一点到六点相加，满 ${goal} 分奖励 ${bonus} 分`;
-export const DAILY = "每日挑战";
 export const NO_DAILY_HINTS = "每日挑战不能用提示：排名看的是你自己的选择。";
 export const dailyStarted = (game) =>
   game.dice === null && game.round === 1 ? "每日挑战开始：今天大家的骰子都一样。点「掷骰子」。" : continued(game);
@@ -237,6 +236,11 @@ export const VIEW_TITLES = {
   group: "快艇骰子 · 小组",
 };
 export const REVIEW = "复盘";
+/** K2: in 复盘, the decisions the computer made while the person was away (托管). */
+export const PROXY_TAG = "托管";
+export const PROXY_DECISION = "这一步是你不在时电脑托管替你下的，不算进你的准确率和技术损失。";
+export const proxyLoss = (loss) => ` − 托管损失 ${loss.toFixed(2)}`;
+export const proxyCount = (n) => `有 ${n} 个决策是电脑托管替你下的：复盘标出了它们，但不算在你的准确率里。`;
 export const reviewLabel = (mode, score) => `复盘 ${mode} ${score}`;
 export const YOU = "你";
 export const COMPUTER = "电脑";
@@ -246,6 +250,12 @@ export function modeName(mode, difficulty, sep = " · ") {
   if (mode !== "vs_computer") return MODE_NAMES[mode]; // solo, tutorial: no level
   const name = `${MODE_NAMES[mode]}${sep}${level(difficulty)}`;
   return sep === "（" ? `${name}）` : name;
+}
+
+/** What a game is, by its kind (K2): 每日挑战, 好友房间, 人机对战 · 普通 (`sep` as in modeName). */
+export function kindName(kind, difficulty, sep = " · ") {
+  if (kind === "vs_computer") return modeName(kind, difficulty, sep);
+  return KIND_NAMES[kind] || MODE_NAMES[kind] || kind;
 }
 
 export function computerHeadLevel(difficulty) {
@@ -262,7 +272,7 @@ export function savedSummary(saved, rounds) {
 }
 
 export function recentScore(g) {
-  // 多人同屏 (T6): 4 人 · 第 2 名 (a person's best place)
+  // 多人同屏 and 好友房间 (T6): 4 人 · 第 2 名 (a person's best place)
   if (g.seats) return `${g.seats} 人 · 第 ${g.place} 名　${g.human_total} 分`;
   return g.mode !== "vs_computer" ? `${g.human_total} 分` : `${g.human_total} : ${g.computer_total}`;
 }

@@ -153,7 +153,7 @@ function renderLobby(state) {
       ...recent.map((g) => {
         const li = document.createElement("li");
         li.className = `recent-item result-${g.result}`;
-        const mode = say.modeName(g.mode, g.difficulty);
+        const mode = say.kindName(g.kind, g.difficulty); // K2: 每日挑战, 好友房间…
         const score = say.recentScore(g);
         const badge = document.createElement("span");
         badge.className = "recent-result";
@@ -414,7 +414,7 @@ function renderTopbar(state) {
   setText(byTestId("round"), say.roundLabel(round, ROUNDS));
   const rollsLeft = say.rollsLabel(Boolean(state.replay), g.status !== "in_progress", g.rolls_left);
   setText(byTestId("rolls-left"), rollsLeft);
-  setText($("#mode-badge"), daily ? say.DAILY : say.modeName(g.mode, g.difficulty));
+  setText($("#mode-badge"), say.kindName(g.kind || g.mode, g.difficulty));
   setAttr($("#view-game"), "aria-busy", state.busy ? "true" : null);
 }
 

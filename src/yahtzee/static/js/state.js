@@ -18,6 +18,9 @@ export const RESULT_NAMES = CONFIG.results;
 
 export const MODE_NAMES = CONFIG.modes;
 
+/** What each kind of game is called (K2): 单人挑战, 每日挑战, 好友房间… */
+export const KIND_NAMES = CONFIG.kinds;
+
 export const LIMITS = CONFIG.limits;
 
 export const ROUNDS = LIMITS.rounds;

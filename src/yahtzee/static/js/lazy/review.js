@@ -6,6 +6,7 @@ import { lineChart } from "./chart.js";
 import { el, fmt } from "./dom.js";
 import { request } from "../api.js";
 import { API, href } from "../paths.js";
+import * as say from "../messages.js";
 import { CATEGORY_NAMES, DIFFICULTY_NAMES, MODE_NAMES } from "../state.js";
 
 const MARK_NAMES = { best: "最佳", inaccuracy: "欠佳", mistake: "失误", blunder: "大错" };
@@ -50,7 +51,7 @@ function summary(r) {
     el(
       "p",
       "fine rv-identity",
-      `开局期望 ${fmt(r.start_value, 2)} ${r.luck >= 0 ? "+" : "−"} 运气 ${Math.abs(r.luck).toFixed(2)} − 技术损失 ${r.skill_loss.toFixed(2)} = 终局 ${r.final_score}`,
+      `开局期望 ${fmt(r.start_value, 2)} ${r.luck >= 0 ? "+" : "−"} 运气 ${Math.abs(r.luck).toFixed(2)} − 技术损失 ${r.skill_loss.toFixed(2)}${r.proxy_loss ? say.proxyLoss(r.proxy_loss) : ""} = 终局 ${r.final_score}`,
     ),
   );
   const counts = el("ul", "rv-counts", null, { "aria-label": "各类评价的次数" });
@@ -60,6 +61,8 @@ function summary(r) {
   }
   box.append(counts);
   // 撤销 (polish 8): a box taken back is no decision; the box written instead is judged.
+  const proxied = r.decisions.filter((d) => d.proxy).length;
+  if (proxied) box.append(el("p", "fine", say.proxyCount(proxied), { "data-testid": "review-proxied" }));
   if (r.undos) {
     const text = `这局撤销了 ${r.undos} 次登记：复盘按最后登记的那一项来评。`;
     box.append(el("p", "fine", text, { "data-testid": "review-undos" }));
@@ -170,6 +173,7 @@ function positionPanel(d, practice) {
     table.append(tr);
   }
   panel.append(table);
+  if (d.proxy) panel.append(el("p", "fine rv-proxy", say.PROXY_DECISION, { "data-testid": "review-proxy" }));
   panel.append(
     el(
       "p",
@@ -210,7 +214,7 @@ function decisionList(r, select) {
     const btn = el("button", `rv-item mark-${d.mark}`, null, { type: "button", "data-index": i, "aria-pressed": "false", "data-testid": `decision-${i}` });
     btn.append(
       el("span", "rv-where", `第 ${d.round} 回合 · ${d.kind === "score" ? "登记" : `第 ${d.roll} 掷`}`),
-      el("span", "rv-what", choiceText(d.chosen)),
+      el("span", "rv-what", d.proxy ? `${say.PROXY_TAG} · ${choiceText(d.chosen)}` : choiceText(d.chosen)),
       el("span", `rv-chip mark-${d.mark}`, d.mark === "best" ? MARK_NAMES.best : `${MARK_NAMES[d.mark]} −${d.loss.toFixed(2)}`),
     );
     btn.addEventListener("click", () => select(i));

@@ -5,7 +5,7 @@ import { barChart, lineChart } from "./chart.js";
 import { el, fmt } from "./dom.js";
 import { request } from "../api.js";
 import { API } from "../paths.js";
-import { CATEGORY_NAMES, DIFFICULTY_NAMES, MODE_NAMES, RESULT_NAMES } from "../state.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES, KIND_NAMES, MODE_NAMES, RESULT_NAMES } from "../state.js";
 
 const SOLO = MODE_NAMES.solo;
 const VS = MODE_NAMES.vs_computer;
@@ -103,6 +103,22 @@ function soloSection(solo) {
   } else {
     s.append(el("p", "st-empty", `打完一局${SOLO}后，这里会显示每局的准确率；点大厅里对局旁的「复盘」可以看每一步。`));
   }
+  return s;
+}
+
+/** K2: 每日挑战 counted apart from 单人挑战 (the day's dice, one attempt a day). */
+function dailySection(daily) {
+  const s = section(KIND_NAMES.daily, "st-daily-title");
+  const dl = el("dl", "rv-figures");
+  const add = (label, value, testid) => {
+    const div = el("div", "rv-figure");
+    div.append(el("dt", "", label), el("dd", "", value, { "data-testid": testid }));
+    dl.append(div);
+  };
+  add("局数", String(daily.games), "stats-daily-games");
+  add("平均", daily.mean === null ? "—" : fmt(daily.mean), "stats-daily-mean");
+  add("最高", daily.best === null ? "—" : String(daily.best), "stats-daily-best");
+  s.append(dl);
   return s;
 }
 
@@ -227,6 +243,7 @@ export const view = {
     const data = page.data;
     body.replaceChildren(
       soloSection(data.solo),
+      dailySection(data.daily),
       vsSection(data.vs),
       tableSection(data.table),
       boxesSection(data.boxes),

@@ -157,7 +157,7 @@ def _choice_text(choice: dict[str, object]) -> str:
 
 def _cmd_review(args: argparse.Namespace) -> int:
     from yahtzee.errors import NotReviewableError
-    from yahtzee.game import Status
+    from yahtzee.game import GameKind, Status
     from yahtzee.log import Event
     from yahtzee.review import MARK_ZH, review_events, review_json
     from yahtzee.server.settings import default_db_path
@@ -167,7 +167,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
     if not is_postgres_url(db) and not Path(db).is_file():
         raise UsageError(f"no database at {db}")
 
-    async def load() -> list[Event]:
+    async def load() -> tuple[GameKind, list[Event]]:
         storage = open_storage(db)
         try:
             await storage.open()
@@ -177,15 +177,15 @@ def _cmd_review(args: argparse.Namespace) -> int:
             if stored.status is not Status.FINISHED:
                 status = stored.status.value
                 raise NotReviewableError(f"game {args.game_id} is {status}: only finished games")
-            return await storage.events(args.game_id)
+            return stored.kind, await storage.events(args.game_id)
         finally:
             await storage.close()
 
     try:
-        events = run_coroutine(load())
+        kind, events = run_coroutine(load())
     except StorageError as exc:
         raise UsageError(str(exc)) from None
-    out = review_json(review_events(events), args.game_id)
+    out = review_json(review_events(events), args.game_id, kind=kind)
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
         return 0

@@ -46,6 +46,7 @@ def test_k2_a_finished_daily_is_never_a_solo_record_and_is_listed_as_daily(
     assert line["id"] == final["id"]
     assert line["kind"] == "daily"
     assert records["games_played"] == 1
+    assert client.get(f"/api/games/{final['id']}/review").json()["kind"] == "daily"  # 复盘
     stats = client.get("/api/stats").json()
     assert stats["solo"]["games"] == 0
     assert stats["daily"]["games"] == 1
@@ -118,6 +119,7 @@ def test_k2_the_moves_of_autopilot_are_the_computers_in_the_review(
     assert game["turn"] == 1
     final = _play({0: host, 1: friend}, game)  # the host is back from round 2 on
     review = host.get(f"/api/games/{final['id']}/review", params={"seat": 0}).json()
+    assert review["kind"] == "room"
     first = [d for d in review["decisions"] if d["round"] == 1]
     later = [d for d in review["decisions"] if d["round"] > 1]
     assert first, "托管 made round 1's decisions"

@@ -51,6 +51,8 @@ def test_every_kind_prints_and_parses_back() -> None:
         _roll([1, 2, 3, 4, 5]),
         _roll([6, 6], (True, False, True, True, False), seat=1),
         log.Score(1, Category.CHANCE),
+        log.Roll(0, (True, False, True, True, False), (2, 3), proxy="intermediate"),  # K2
+        log.Score(0, Category.CHANCE, proxy="intermediate"),
         log.Hint(0, (True, True, False, False, False), None),
         log.Hint(0, None, Category.YAHTZEE),
         log.Abandon(),
@@ -114,6 +116,8 @@ def test_logs_of_older_versions_read_as_they_always_did() -> None:
         ("roll", {"seat": 0, "hold": [False] * 5}, "faces"),
         ("score", {"seat": 0, "category": "sevens"}, "'sevens'"),
         ("score", {"seat": True, "category": "ones"}, "True"),
+        ("score", {"seat": 0, "category": "ones", "proxy": ""}, "''"),
+        ("roll", {"seat": 0, "hold": [False] * 5, "faces": [1] * 5, "proxy": 2}, "2"),
         ("hint", {"seat": 0, "hold": "all", "category": None}, "'all'"),
         ("abandon", {"why": "bored"}, "why"),
         ("teleport", {}, "'teleport'"),

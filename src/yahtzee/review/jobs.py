@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from yahtzee.errors import InvalidSeatsError
-from yahtzee.game import Game, Mode, SeatKind
+from yahtzee.game import Game, GameKind, Mode, SeatKind
 from yahtzee.log import Event
 from yahtzee.review.analysis import review_events
 from yahtzee.review.live import live_meter
@@ -49,19 +49,19 @@ class Reviewed:
         return out
 
 
-def compute_review(events: Sequence[Event], game_id: str) -> Reviewed:
+def compute_review(events: Sequence[Event], game_id: str, kind: GameKind | None = None) -> Reviewed:
     """Every review object of a finished game (``GET /api/games/{id}/review``, what one
-    cache entry holds)."""
+    cache entry holds); ``kind``: what the game is (K2, its header's)."""
     review = review_events(events)
     if review.mode is Mode.TABLE:
         seats = table_timeline([s.turn_cards for s in review.seats], review.models)
         people = [i for i, kind in enumerate(review.kinds) if kind is SeatKind.HUMAN]
         by_seat = {
-            i: orjson.dumps(review_json(review.of_seat(i), game_id, seat_chances=seats))
+            i: orjson.dumps(review_json(review.of_seat(i), game_id, seat_chances=seats, kind=kind))
             for i in people
         }
         return Reviewed(by_seat, people[0])
-    return Reviewed({0: orjson.dumps(review_json(review, game_id))}, 0)
+    return Reviewed({0: orjson.dumps(review_json(review, game_id, kind=kind))}, 0)
 
 
 @dataclass(frozen=True, slots=True)

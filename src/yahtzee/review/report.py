@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from yahtzee.game import Mode, SeatKind
+from yahtzee.game import GameKind, Mode, SeatKind
 from yahtzee.review.analysis import GameReview
 from yahtzee.review.winprob import table_timeline
 from yahtzee.review.winprob import timeline as win_timeline
@@ -15,6 +15,8 @@ def review_json(
     review: GameReview,
     game_id: str,
     seat_chances: Sequence[Sequence[float]] | None = None,
+    *,
+    kind: GameKind | None = None,
 ) -> dict[str, Any]:
     """The review object (see docs/api.md) of the reviewed seat (``review.human``), the same
     for the API and ``yahtzee review``.
@@ -24,7 +26,8 @@ def review_json(
     A table's carries every seat's chance of first place at those points (T5,
     :func:`yahtzee.review.winprob.table_timeline`), the reviewed seat's as its
     ``win_probability``; ``seat_chances`` passes them in when they are already known (the
-    server reviews every person of a table from one timeline).
+    server reviews every person of a table from one timeline). ``kind`` is what the game
+    is (K2, from its header; by default its mode's plain kind).
     """
     human = review.human
     timeline: list[dict[str, Any]] = [
@@ -58,6 +61,7 @@ def review_json(
             )
         ],
         "mode": review.mode.value,
+        "kind": (kind or GameKind.of(review.mode)).value,
         "difficulty": review.difficulty,
         "start_value": round(human.start_value, 4),
         "final_score": human.final_score,

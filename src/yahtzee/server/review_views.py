@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from yahtzee.game import Mode, SeatKind
+from yahtzee.game import GameKind, Mode, SeatKind
 from yahtzee.players import Difficulty
 from yahtzee.rules import Category
 
@@ -94,6 +94,7 @@ class ReviewOut(BaseModel):
     seat: int = Field(ge=0, le=5, description="the reviewed person's seat (T6)")
     seats: list[ReviewSeatOut]
     mode: Mode
+    kind: GameKind = Field(description="what the game is (K2): the review page's title")
     difficulty: Difficulty | None
     start_value: float
     final_score: int

@@ -120,7 +120,7 @@ class ReviewService:
 
             async def compute() -> Reviewed:
                 events = await self.storage.events(game_id)
-                out = await cpu(jobs.compute_review, events, game_id)
+                out = await cpu(jobs.compute_review, events, game_id, stored.kind)
                 self._cache.put(key, out)
                 return out
 

@@ -252,7 +252,7 @@ function tableIntro(r, ctx) {
   const box = el("div", "rv-seats");
   const me = r.seats[r.seat];
   box.append(
-    el("p", "rv-intro", `${MODE_NAMES.table} · ${r.seats.length} 人：${me.name} 第 ${me.place} 名，${r.final_score} 分。`),
+    el("p", "rv-intro", `${say.kindName(r.kind || r.mode)} · ${r.seats.length} 人：${me.name} 第 ${me.place} 名，${r.final_score} 分。`),
   );
   const label = el("label", "field rv-seat-pick");
   label.append(el("span", "", "复盘谁的决策"));
@@ -285,7 +285,7 @@ function draw(body, r, select, ctx) {
           "rv-intro",
           vs
             ? `${MODE_NAMES.vs_computer} · ${DIFFICULTY_NAMES[r.difficulty] || ""}：你 ${r.final_score} 分，电脑 ${r.computer.final_score} 分。`
-            : `${MODE_NAMES.solo}：${r.final_score} 分。`,
+            : `${say.kindName(r.kind || r.mode)}：${r.final_score} 分。`, // K2: 单人挑战, 每日挑战…
         );
   const layout = el("div", "rv-layout");
   layout.append(decisionList(r, select), el("div", "rv-side"));

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -162,3 +163,35 @@ def test_hints_and_legacy_restarts_keep_the_identity(table: ValueTable) -> None:
     assert _identity_error(restarted) < 0.01
     assert restarted.final_score == plain.final_score
     assert restarted.decisions == plain.decisions
+
+
+def test_k2_autopilot_decisions_are_marked_and_not_the_persons(table: ValueTable) -> None:
+    """托管 (K2): the rolls and boxes the computer made for an away person carry ``proxy``;
+    their decisions are reviewed and marked, left out of the person's skill loss, accuracy
+    and counts, and the identity holds with 托管's loss apart; 练习 makes no card of them."""
+    from yahtzee.practice.service import cards_of_game
+
+    plain = _log("novice", 7)
+    # the novice's rounds 1-4 played "for" the person: the same moves, marked as 托管's
+    proxied: list[events_log.Event] = []
+    scores = 0
+    for event in plain:
+        if isinstance(event, events_log.Roll | events_log.Score) and scores < 4:
+            event = dataclasses.replace(event, proxy="intermediate")
+        scores += isinstance(event, events_log.Score)
+        proxied.append(event)
+    before = review_events(plain, table).human
+    after = review_events(proxied, table).human
+    by_proxy = [d for d in after.decisions if d.proxy is not None]
+    assert by_proxy
+    assert {d.round for d in by_proxy} == {1, 2, 3, 4}
+    assert len(after.decisions) == len(before.decisions)  # all still shown
+    assert after.own == tuple(d for d in after.decisions if d.round > 4)
+    assert after.skill_loss + after.proxy_loss == pytest.approx(before.skill_loss)
+    assert sum(after.counts().values()) == len(after.own)
+    assert after.proxy_loss > 0
+    chain = after.start_value + after.luck - after.skill_loss - after.proxy_loss
+    assert abs(chain - after.final_score) < 1e-6
+    rounds = {after.decisions[card.decision].round for card in cards_of_game("g", proxied)}
+    assert rounds
+    assert min(rounds) > 4

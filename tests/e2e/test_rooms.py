@@ -123,13 +123,14 @@ def test_o1_to_o8_a_room_with_two_people_and_two_computers(
     expect(friend.get_by_test_id("rematch")).to_have_attribute("href", re.compile(r"^/rooms/"))
     friend.get_by_test_id("rematch").click()
     expect(friend.get_by_test_id("room-seat-1")).to_contain_text(HOSTILE)
-    # O7: the game is in the friend's recent games, by the friend's own place, and its
-    # 复盘 opens on the friend's phone
+    # O7: the game is in the friend's recent games, by the friend's own place, listed as
+    # 好友房间 (K2: never as 多人同屏), and its 复盘 opens on the friend's phone
     friend.goto(server_url + "/")
     recent = friend.locator(".recent-item").first
-    expect(recent).to_contain_text(re.compile(r"多人同屏 · 4 人 · 第 \d 名"))
+    expect(recent).to_contain_text(re.compile(r"好友房间 · 4 人 · 第 \d 名"))
     recent.get_by_test_id("recent-review").click()
     expect(friend.get_by_test_id("review-seat")).to_be_visible(timeout=90_000)
+    expect(friend.locator(".rv-intro")).to_contain_text("好友房间")
     assert console.errors == [], console.errors
     host_ctx.close()
     friend_ctx.close()

@@ -294,7 +294,7 @@ test("mode and level names come from /api/config (the page copies none)", async 
 });
 
 test("K2: a game is named by its kind, from /api/config: 每日挑战 and 好友房间 are no 单人挑战 or 多人同屏", async () => {
-  const { kindName, savedName } = await import("../../src/yahtzee/static/js/messages.js");
+  const { kindName, savedName, savedSummary } = await import("../../src/yahtzee/static/js/messages.js");
   const config = JSON.parse(CONFIG_TEXT);
   assert.equal(kindName("daily", null), config.kinds.daily);
   assert.equal(kindName("room", null), config.kinds.room);
@@ -303,4 +303,5 @@ test("K2: a game is named by its kind, from /api/config: 每日挑战 and 好友
   const level = config.difficulties.find((d) => d.id === "expert").zh;
   assert.equal(kindName("vs_computer", "expert"), `${config.modes.vs_computer} · ${level}`);
   assert.equal(savedName(game({ mode: "solo", kind: "daily", round: 3 })), `${config.kinds.daily}，第 3 回合`);
+  assert.ok(savedSummary(game({ mode: "solo", kind: "daily", round: 2 }), 13).includes(config.kinds.daily));
 });

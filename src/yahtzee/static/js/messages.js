@@ -264,7 +264,7 @@ export function computerHeadLevel(difficulty) {
 
 export function savedSummary(saved, rounds) {
   if (!saved.players) return `有一局${MODE_NAMES.table}没打完。`;
-  const mode = modeName(saved.mode, saved.difficulty, "（");
+  const mode = kindName(saved.kind || saved.mode, saved.difficulty, "（"); // K2: 每日挑战…
   const them = saved.players.computer ? `，电脑 ${saved.players.computer.total} 分。` : "。";
   // No-break spaces: 「第 2 / 13 回合」 is one unit and must not be split over two lines.
   const round = `第 ${saved.round} / ${rounds} 回合`.replaceAll(" ", "\u00a0");

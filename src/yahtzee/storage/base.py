@@ -394,8 +394,8 @@ class Storage(Protocol):
         Returns the updated header. Raises :class:`StaleVersionError` otherwise (nothing
         is written). With the ``final`` position the game is finished: its result and
         totals are written and ``new_record`` is computed in the same transaction: true only
-        for a solo game whose total beats every earlier finished solo game of the player
-        (U7); always false for a vs game.
+        for a 单人挑战 (kind ``solo``) whose total beats every earlier finished 单人挑战 of
+        the player (U7); always false for every other kind (a vs game, a 每日挑战: K2).
         """
         ...
 

@@ -5,29 +5,30 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from yahtzee.daily.errors import GroupNotFoundError
 from yahtzee.daily.service import DailyService
 from yahtzee.daily.store import Board, Entry
-from yahtzee.server.jsonbody import StrictBody, parse_body
+from yahtzee.server.jsonbody import EmptyIn, JsonBody, JsonBodyRoute, StrictBody
 from yahtzee.server.qr import qr_svg
 from yahtzee.server.routers._common import (
+    Acting,
+    BaseUrl,
     Cpu,
-    acting_player,
+    Limiters,
+    PlayerId,
+    Service,
+    StartingPlayer,
     cost,
     errors,
-    guard,
-    player_id,
-    service,
-    starting_player,
 )
 from yahtzee.server.views import GameOut, game_json
 from yahtzee.storage.base import Charge
 
-router = APIRouter(prefix="/api", tags=["daily"])
+router = APIRouter(prefix="/api", tags=["daily"], route_class=JsonBodyRoute)
 
 MAX_LIMIT = 200
 # The work budget's units of the costly reads (issue 22; docs/api.md lists them): the
@@ -39,10 +40,14 @@ QR_COST = 2
 GroupId = Annotated[str, Path(pattern=r"^[0-9a-f]{16}$", description="a group's id")]
 
 
-def daily(request: Request) -> DailyService:
-    """The process-wide daily service."""
+def daily_service(request: Request) -> DailyService:
+    """The process-wide daily service (``app.state.daily``, :data:`FEATURE`)."""
     value: DailyService = request.app.state.daily
     return value
+
+
+#: The daily service (每日挑战, 小组).
+Daily = Annotated[DailyService, Depends(daily_service)]
 
 
 # -- bodies ----------------------------------------------------------------------------------
@@ -75,10 +80,6 @@ class TokenIn(StrictBody):
 
     token: StrictStr
     name: StrictStr | None = None
-
-
-class EmptyIn(StrictBody):
-    """No fields (``{}``)."""
 
 
 # -- responses -------------------------------------------------------------------------------
@@ -216,12 +217,11 @@ class GroupPageOut(_Out):
     summary="Today's challenge for this browser",
     dependencies=[cost(STATUS_COST)],
 )
-async def get_daily(request: Request) -> JSONResponse:
+async def get_daily(player: Acting, daily: Daily) -> JSONResponse:
     """The date (Asia/Shanghai), this browser's game of the day and its status, and once
     finished the result: score, skill loss, accuracy, luck, the expert's score on the same
     dice, the rank and the text to share (D2, D3, D5)."""
-    player = await acting_player(request)
-    return JSONResponse(await daily(request).status(player))
+    return JSONResponse(await daily.status(player))
 
 
 @router.post(
@@ -234,16 +234,15 @@ async def get_daily(request: Request) -> JSONResponse:
     },
     summary="Start (or continue) today's challenge",
 )
-async def start_daily(request: Request) -> JSONResponse:
+async def start_daily(
+    body: JsonBody[DailyIn], starting: StartingPlayer, daily: Daily
+) -> JSONResponse:
     """A solo game on today's dice, one attempt per browser and day (D2): 201 with the new
     game, 200 with the game in progress; 409 ``already_played`` once finished or abandoned,
     ``name_required`` before the browser has a name, ``game_in_progress`` while an ordinary
     game is unfinished (``replace: true`` abandons it, F2). Hints are off (D3)."""
-    body = parse_body(DailyIn, await request.body())
-    player, charges = await starting_player(request)
-    view, created = await daily(request).start(
-        player, name=body.name, replace=body.replace, charges=charges
-    )
+    player, charges = starting
+    view, created = await daily.start(player, name=body.name, replace=body.replace, charges=charges)
     return JSONResponse(game_json(view), status_code=201 if created else 200)
 
 
@@ -253,11 +252,9 @@ async def start_daily(request: Request) -> JSONResponse:
     responses=errors(403, 413, 415, 422, 429, 503),
     summary="Set this browser's board name",
 )
-async def set_name(request: Request) -> JSONResponse:
+async def set_name(body: JsonBody[NameIn], player: Acting, daily: Daily) -> JSONResponse:
     """The name shown on the boards (1-12 characters; 422 ``invalid_name``)."""
-    body = parse_body(NameIn, await request.body())
-    player = await acting_player(request)
-    return JSONResponse({"name": await daily(request).set_name(player, body.name)})
+    return JSONResponse({"name": await daily.set_name(player, body.name)})
 
 
 @router.get(
@@ -268,7 +265,8 @@ async def set_name(request: Request) -> JSONResponse:
     dependencies=[cost(BOARD_COST)],
 )
 async def leaderboard(
-    request: Request,
+    player: Acting,
+    daily: Daily,
     day: date,
     group: Annotated[str | None, Query(pattern=r"^[0-9a-f]{16}$")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 20,
@@ -278,8 +276,7 @@ async def leaderboard(
     is this browser's entry and rank even outside the top ``limit``. ``period=week``: the
     day's week (Monday-Sunday), ranked by mean accuracy over the days played. ``group``:
     its members only (404 unless this browser is one)."""
-    player = await acting_player(request)
-    content = await daily(request).board(player, day, limit=limit, group_id=group, period=period)
+    content = await daily.board(player, day, limit=limit, group_id=group, period=period)
     return JSONResponse(content)
 
 
@@ -289,18 +286,26 @@ NEW_GROUPS = "new_groups"
 GROUP_JOINS = "group_joins"
 
 
-async def _charged(request: Request, bucket: str, rate: int, per: float) -> str:
+def _charged(bucket: str, rate: int, per: float) -> Any:
     """The player, charged a token of a shared bucket (F5: groups make the database grow)."""
-    player = await player_id(request)
-    if rate > 0 and guard(request).limits.new_games_per_minute > 0:
-        now = daily(request).now()
-        await service(request).storage.take([Charge(bucket, player, rate, per, now)])
-    return player
+
+    async def charge(player: PlayerId, limiters: Limiters, svc: Service, daily: Daily) -> str:
+        if rate > 0 and limiters.limits.new_games_per_minute > 0:
+            await svc.storage.take([Charge(bucket, player, rate, per, daily.now())])
+        return player
+
+    return Depends(charge)
 
 
-def _invite_url(request: Request, token: str) -> str:
+#: The player creating a group, charged to ``new_groups`` (10 an hour).
+Creator = Annotated[str, _charged(NEW_GROUPS, 10, 3600.0)]
+#: The player joining a group, charged to ``group_joins`` (30 an hour).
+Joiner = Annotated[str, _charged(GROUP_JOINS, 30, 3600.0)]
+
+
+def _invite_url(base: str, token: str) -> str:
     # The token rides in the fragment: browsers never send it, so no log or Referer has it.
-    return f"{str(request.base_url).rstrip('/')}/groups/join#{token}"
+    return f"{base}/groups/join#{token}"
 
 
 @router.post(
@@ -310,36 +315,32 @@ def _invite_url(request: Request, token: str) -> str:
     responses=errors(403, 409, 413, 415, 422, 429, 503),
     summary="Create a group (小组)",
 )
-async def create_group(request: Request) -> JSONResponse:
+async def create_group(
+    body: JsonBody[GroupIn], player: Creator, svc: Daily, base: BaseUrl
+) -> JSONResponse:
     """D6: a group whose creator is its first member; returns the invite link (an
     unguessable token) and the URL of its QR code. 409 ``too_many_groups`` over 20 open
     groups, ``name_required`` without a name."""
-    body = parse_body(GroupIn, await request.body())
-    player = await _charged(request, NEW_GROUPS, 10, 3600.0)
-    svc = daily(request)
     group_id = await svc.create_group(player, body.name, body.your_name)
-    return JSONResponse(await _created(request, svc, group_id, player), status_code=201)
+    return JSONResponse(await _created(base, svc, group_id, player), status_code=201)
 
 
-async def _created(
-    request: Request, svc: DailyService, group_id: str, player: str
-) -> dict[str, Any]:
+async def _created(base: str, svc: DailyService, group_id: str, player: str) -> dict[str, Any]:
     group = await svc.store.group(group_id, player)
     token = await svc.invite_token(group_id, player)
     assert group is not None
     assert token is not None
     return {
         "group": svc.group_json(group),
-        "invite_url": _invite_url(request, token),
+        "invite_url": _invite_url(base, token),
         "qr_url": f"/api/groups/{group_id}/qr.svg",
     }
 
 
 @router.get("/groups", response_model=GroupsOut, summary="This browser's groups")
-async def my_groups(request: Request) -> JSONResponse:
+async def my_groups(player: Acting, daily: Daily) -> JSONResponse:
     """The groups this browser created or joined, newest first."""
-    player = await acting_player(request)
-    return JSONResponse({"groups": await daily(request).groups(player)})
+    return JSONResponse({"groups": await daily.groups(player)})
 
 
 @router.post(
@@ -348,11 +349,9 @@ async def my_groups(request: Request) -> JSONResponse:
     responses=errors(403, 404, 413, 415, 422, 429),
     summary="What an invite link opens",
 )
-async def lookup(request: Request) -> JSONResponse:
+async def lookup(body: JsonBody[TokenIn], player: Acting, daily: Daily) -> JSONResponse:
     """The group of an invite token, before joining (404 for a dead or unknown token)."""
-    body = parse_body(TokenIn, await request.body())
-    player = await acting_player(request)
-    return JSONResponse({"group": await daily(request).lookup(body.token, player)})
+    return JSONResponse({"group": await daily.lookup(body.token, player)})
 
 
 @router.post(
@@ -361,12 +360,10 @@ async def lookup(request: Request) -> JSONResponse:
     responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
     summary="Join a group by its invite token",
 )
-async def join(request: Request) -> JSONResponse:
+async def join(body: JsonBody[TokenIn], player: Joiner, daily: Daily) -> JSONResponse:
     """Join under ``name`` (default: the board name); joining again changes the name.
     409 ``group_full`` (200 members), ``group_closed``; 404 for a dead token."""
-    body = parse_body(TokenIn, await request.body())
-    player = await _charged(request, GROUP_JOINS, 30, 3600.0)
-    return JSONResponse({"group": await daily(request).join(body.token, player, body.name)})
+    return JSONResponse({"group": await daily.join(body.token, player, body.name)})
 
 
 @router.get(
@@ -376,16 +373,14 @@ async def join(request: Request) -> JSONResponse:
     summary="A group's page",
     dependencies=[cost(GROUP_PAGE_COST)],
 )
-async def group_page(request: Request, group_id: GroupId) -> JSONResponse:
+async def group_page(group_id: GroupId, player: Acting, svc: Daily, base: BaseUrl) -> JSONResponse:
     """Members, today's and this week's boards of the members and, for the creator, each
     member's accuracy by day over four weeks and the invite link (404 for non-members)."""
-    player = await acting_player(request)
-    svc = daily(request)
     content = await svc.group_page(group_id, player)
     if content["group"]["creator"] and not content["group"]["closed"]:
         token = await svc.invite_token(group_id, player)
         if token is not None:
-            content["invite_url"] = _invite_url(request, token)
+            content["invite_url"] = _invite_url(base, token)
             content["qr_url"] = f"/api/groups/{group_id}/qr.svg"
     return JSONResponse(content)
 
@@ -397,15 +392,15 @@ async def group_page(request: Request, group_id: GroupId) -> JSONResponse:
     summary="The invite link as a QR code (SVG)",
     dependencies=[cost(QR_COST)],
 )
-async def group_qr(request: Request, group_id: GroupId, cpu: Cpu) -> Response:
+async def group_qr(
+    group_id: GroupId, cpu: Cpu, player: Acting, svc: Daily, base: BaseUrl
+) -> Response:
     """The creator's invite link as a QR code (segno), for a class to scan."""
-    player = await acting_player(request)
-    svc = daily(request)
     token = await svc.invite_token(group_id, player)
     if token is None:
         raise GroupNotFoundError(group_id)
     return Response(
-        await cpu(qr_svg, _invite_url(request, token), "小组邀请二维码"),
+        await cpu(qr_svg, _invite_url(base, token), "小组邀请二维码"),
         media_type="image/svg+xml",
         headers={"cache-control": "private, no-store"},
     )
@@ -417,13 +412,12 @@ async def group_qr(request: Request, group_id: GroupId, cpu: Cpu) -> Response:
     responses=errors(403, 404, 409, 413, 415, 429, 503),
     summary="A new invite link (the old one stops)",
 )
-async def new_invite(request: Request, group_id: GroupId) -> JSONResponse:
+async def new_invite(
+    group_id: GroupId, _: JsonBody[EmptyIn], player: Acting, svc: Daily, base: BaseUrl
+) -> JSONResponse:
     """The creator replaces a leaked link; the old token is revoked at once."""
-    parse_body(EmptyIn, await request.body())
-    player = await acting_player(request)
-    svc = daily(request)
     await svc.new_invite(group_id, player)
-    return JSONResponse(await _created(request, svc, group_id, player))
+    return JSONResponse(await _created(base, svc, group_id, player))
 
 
 @router.post(
@@ -432,11 +426,11 @@ async def new_invite(request: Request, group_id: GroupId) -> JSONResponse:
     responses=errors(403, 404, 409, 413, 415, 429, 503),
     summary="Leave a group (your entries leave its boards)",
 )
-async def leave(request: Request, group_id: GroupId) -> JSONResponse:
+async def leave(
+    group_id: GroupId, _: JsonBody[EmptyIn], player: Acting, daily: Daily
+) -> JSONResponse:
     """A member leaves; the creator closes the group instead (409)."""
-    parse_body(EmptyIn, await request.body())
-    player = await acting_player(request)
-    return JSONResponse({"group": await daily(request).leave(group_id, player)})
+    return JSONResponse({"group": await daily.leave(group_id, player)})
 
 
 @router.post(
@@ -445,11 +439,11 @@ async def leave(request: Request, group_id: GroupId) -> JSONResponse:
     responses=errors(403, 404, 413, 415, 429, 503),
     summary="Close a group (creator)",
 )
-async def close(request: Request, group_id: GroupId) -> JSONResponse:
+async def close(
+    group_id: GroupId, _: JsonBody[EmptyIn], player: Acting, daily: Daily
+) -> JSONResponse:
     """No more joins; the invite link stops. The boards stay for the members."""
-    parse_body(EmptyIn, await request.body())
-    player = await acting_player(request)
-    return JSONResponse({"group": await daily(request).close(group_id, player)})
+    return JSONResponse({"group": await daily.close(group_id, player)})
 
 
 @router.delete(
@@ -459,10 +453,10 @@ async def close(request: Request, group_id: GroupId) -> JSONResponse:
     summary="Remove a member (creator)",
 )
 async def remove_member(
-    request: Request,
     group_id: GroupId,
     member_id: Annotated[str, Path(pattern=r"^[0-9a-f]{16}$")],
+    player: Acting,
+    daily: Daily,
 ) -> JSONResponse:
     """The creator removes a member (their entries leave the group's boards)."""
-    player = await acting_player(request)
-    return JSONResponse({"group": await daily(request).remove(group_id, player, member_id)})
+    return JSONResponse({"group": await daily.remove(group_id, player, member_id)})

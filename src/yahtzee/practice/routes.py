@@ -18,11 +18,11 @@ from yahtzee.practice.views import (
 )
 from yahtzee.review import MARK_ZH
 from yahtzee.rules import Category
-from yahtzee.server.jsonbody import StrictBody, json_body
-from yahtzee.server.routers._common import Cpu, acting_player, cost, errors, player_id
+from yahtzee.server.jsonbody import JsonBody, JsonBodyRoute, StrictBody
+from yahtzee.server.routers._common import Acting, Cpu, PlayerId, cost, errors
 from yahtzee.training.themes import THEME_HELP, THEMES, parse_theme
 
-router = APIRouter(prefix="/api/puzzles", tags=["practice"])
+router = APIRouter(prefix="/api/puzzles", tags=["practice"], route_class=JsonBodyRoute)
 
 # The work budget's units of each route (issue 22; docs/api.md lists them): the next
 # puzzle may review up to three of the player's new games, an answer is graded exactly.
@@ -49,10 +49,14 @@ class AnswerIn(StrictBody):
         return out
 
 
-def practice(request: Request) -> PracticeService:
-    """The process-wide practice service."""
+def practice_service(request: Request) -> PracticeService:
+    """The process-wide practice service (``app.state.practice``, :data:`FEATURE`)."""
     svc: PracticeService = request.app.state.practice
     return svc
+
+
+#: The practice service (练习).
+Practice = Annotated[PracticeService, Depends(practice_service)]
 
 
 def _theme(theme: str | None) -> str | None:
@@ -72,7 +76,8 @@ def _theme(theme: str | None) -> str | None:
     dependencies=[cost(NEXT_COST)],
 )
 async def next_puzzle(
-    request: Request,
+    player: Acting,
+    practice: Practice,
     cpu: Cpu,
     theme: Annotated[str | None, Query(max_length=40, description="a theme id: 专项练习")] = None,
     game: Annotated[str | None, Query(max_length=80, description="「练习这一步」: a game")] = None,
@@ -81,10 +86,7 @@ async def next_puzzle(
     """A due mistake of the player's own games, else a bank puzzle near their rating (of
     ``theme`` when given); with ``game`` and ``decision``, that decision of a finished
     game of the player. Serving a puzzle makes the one served before stale."""
-    player = await acting_player(request)
-    out = await practice(request).next(
-        player, cpu=cpu, theme=_theme(theme), game_id=game, decision=decision
-    )
+    out = await practice.next(player, cpu=cpu, theme=_theme(theme), game_id=game, decision=decision)
     return JSONResponse(out)
 
 
@@ -97,16 +99,16 @@ async def next_puzzle(
 )
 async def answer_puzzle(
     puzzle_id: str,
-    request: Request,
     cpu: Cpu,
-    body: Annotated[AnswerIn, Depends(json_body(AnswerIn))],
+    body: JsonBody[AnswerIn],
+    player: Acting,
+    practice: Practice,
 ) -> JSONResponse:
     """Grade the answer exactly: its loss, mark, every option best first, the
     explanation, and the ratings after it. 409 ``already_answered`` for a second answer,
     404 ``not_found`` for a puzzle that is not the one being served (stale or another
     player's), 409 ``illegal_action`` for an answer that is not an option."""
-    player = await acting_player(request)
-    out = await practice(request).answer(player, puzzle_id[:80], body.as_json(), cpu)
+    out = await practice.answer(player, puzzle_id[:80], body.as_json(), cpu)
     return JSONResponse(out)
 
 
@@ -117,10 +119,10 @@ async def answer_puzzle(
     summary="Practice progress (统计)",
     dependencies=[cost(PROGRESS_COST)],
 )
-async def progress(request: Request) -> JSONResponse:
+async def progress(player: PlayerId, practice: Practice) -> JSONResponse:
     """The puzzle rating over time, the rate of best answers per theme, and how many of
     the player's own mistakes they have since answered right."""
-    return JSONResponse(await practice(request).progress(await player_id(request)))
+    return JSONResponse(await practice.progress(player))
 
 
 @router.get("/themes", response_model=PracticeConfigOut, summary="Themes of 专项练习")

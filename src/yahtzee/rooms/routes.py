@@ -4,19 +4,26 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from yahtzee.rooms.service import RoomService
 from yahtzee.rooms.stream import RoomEventStream
 from yahtzee.server.errors import ApiError
-from yahtzee.server.jsonbody import StrictBody, parse_body
-from yahtzee.server.middleware import client_address
+from yahtzee.server.jsonbody import EmptyIn, JsonBody, JsonBodyRoute, StrictBody
 from yahtzee.server.qr import qr_svg
-from yahtzee.server.routers._common import Cpu, acting_player, cost, errors, player_id
+from yahtzee.server.routers._common import (
+    Acting,
+    BaseUrl,
+    ClientAddress,
+    Cpu,
+    PlayerId,
+    cost,
+    errors,
+)
 
-router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+router = APIRouter(prefix="/api/rooms", tags=["rooms"], route_class=JsonBodyRoute)
 
 #: The QR code's share of the work budget (docs/api.md), as a group's QR code.
 QR_COST = 2
@@ -29,15 +36,13 @@ Token = Annotated[
 
 
 def rooms(request: Request) -> RoomService:
-    """The process-wide rooms service."""
+    """The process-wide rooms service (``app.state.rooms``, :data:`FEATURE`)."""
     value: RoomService = request.app.state.rooms
     return value
 
 
 #: The rooms service (好友房间).
 Rooms = Annotated[RoomService, Depends(rooms)]
-Player = Annotated[str, Depends(player_id)]
-Acting = Annotated[str, Depends(acting_player)]
 
 
 # -- bodies ----------------------------------------------------------------------------------
@@ -75,10 +80,6 @@ class ReactionIn(StrictBody):
     """One of the fixed quick reactions (``GET /api/config``'s ``rooms.reactions``)."""
 
     reaction: StrictStr
-
-
-class EmptyIn(StrictBody):
-    """No fields (``{}``)."""
 
 
 # -- responses -------------------------------------------------------------------------------
@@ -132,10 +133,9 @@ class RoomsOut(_Out):
     rooms: list[dict[str, Any]]
 
 
-def _absolute(request: Request, content: dict[str, Any]) -> dict[str, Any]:
-    """The room's links as absolute URLs of this server; the tokens ride in the
-    fragment, which browsers never send (no log or Referer has them)."""
-    base = str(request.base_url).rstrip("/")
+def _absolute(base: str, content: dict[str, Any]) -> dict[str, Any]:
+    """The room's links as absolute URLs of this server (``base``); the tokens ride in
+    the fragment, which browsers never send (no log or Referer has them)."""
     content["invite_url"] = base + content["invite_url"]
     content["watch_url"] = base + content["watch_url"]
     content["qr_url"] = f"/api/rooms/{content['id']}/qr.svg"
@@ -149,29 +149,28 @@ def _absolute(request: Request, content: dict[str, Any]) -> dict[str, Any]:
     responses=errors(403, 409, 413, 415, 422, 429, 503),
     summary="Open a room (好友房间)",
 )
-async def create_room(request: Request, svc: Rooms, player: Acting) -> JSONResponse:
+async def create_room(
+    svc: Rooms, player: Acting, body: JsonBody[NewRoomIn], address: ClientAddress, base: BaseUrl
+) -> JSONResponse:
     """O1: a room of a table game's seats, the creator in the first; 409
     ``too_many_rooms`` at 5 open rooms, 429 over 30 rooms an hour per address, 422
     ``invalid_seats`` / ``invalid_name``."""
-    body = parse_body(NewRoomIn, await request.body())
-    content = await svc.create(
-        player, client_address(request.scope), body.seats, body.turn_seconds, body.name
-    )
-    return JSONResponse(_absolute(request, content), status_code=201)
+    content = await svc.create(player, address, body.seats, body.turn_seconds, body.name)
+    return JSONResponse(_absolute(base, content), status_code=201)
 
 
 @router.get("", response_model=RoomsOut, summary="This browser's rooms")
-async def my_rooms(svc: Rooms, player: Player) -> JSONResponse:
+async def my_rooms(svc: Rooms, player: PlayerId) -> JSONResponse:
     """The rooms this browser has a seat in, newest first."""
     return JSONResponse({"rooms": await svc.rooms_of(player)})
 
 
 @router.get("/{room_id}", response_model=RoomOut, responses=errors(404), summary="A room")
 async def get_room(
-    request: Request, room_id: RoomId, svc: Rooms, player: Player, token: Token = None
+    room_id: RoomId, svc: Rooms, player: PlayerId, base: BaseUrl, token: Token = None
 ) -> JSONResponse:
     """The room for a seat holder, or with its invite or watch token (404 otherwise)."""
-    return JSONResponse(_absolute(request, await svc.room(room_id, player, token)))
+    return JSONResponse(_absolute(base, await svc.room(room_id, player, token)))
 
 
 @router.post(
@@ -180,12 +179,13 @@ async def get_room(
     responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
     summary="Take a seat (the invite link)",
 )
-async def join_room(request: Request, room_id: RoomId, svc: Rooms, player: Acting) -> JSONResponse:
+async def join_room(
+    room_id: RoomId, svc: Rooms, player: Acting, body: JsonBody[JoinIn], base: BaseUrl
+) -> JSONResponse:
     """O2: the first open person seat for this browser (the same seat again if it has
     one); 409 ``room_full``, ``already_started``, ``name_taken``; 404 for a wrong token."""
-    body = parse_body(JoinIn, await request.body())
     content = await svc.join(room_id, player, body.token, body.name)
-    return JSONResponse(_absolute(request, content))
+    return JSONResponse(_absolute(base, content))
 
 
 @router.post(
@@ -195,11 +195,10 @@ async def join_room(request: Request, room_id: RoomId, svc: Rooms, player: Actin
     summary="Free a seat before the start (the creator)",
 )
 async def remove_seat(
-    request: Request, room_id: RoomId, svc: Rooms, player: Acting
+    room_id: RoomId, svc: Rooms, player: Acting, body: JsonBody[SeatIn], base: BaseUrl
 ) -> JSONResponse:
     """O2: the creator frees a person seat; 403 ``not_room_creator`` for anyone else."""
-    body = parse_body(SeatIn, await request.body())
-    return JSONResponse(_absolute(request, await svc.remove(room_id, player, body.seat)))
+    return JSONResponse(_absolute(base, await svc.remove(room_id, player, body.seat)))
 
 
 @router.post(
@@ -208,11 +207,12 @@ async def remove_seat(
     responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
     summary="Start the room's game (the creator)",
 )
-async def start_room(request: Request, room_id: RoomId, svc: Rooms, player: Acting) -> JSONResponse:
+async def start_room(
+    room_id: RoomId, svc: Rooms, player: Acting, _: JsonBody[EmptyIn], base: BaseUrl
+) -> JSONResponse:
     """O2: the table game of the seats taken (open person seats are dropped); 403
     ``not_room_creator``, 409 ``already_started`` or ``room_not_ready``."""
-    parse_body(EmptyIn, await request.body())
-    return JSONResponse(_absolute(request, await svc.start(room_id, player)))
+    return JSONResponse(_absolute(base, await svc.start(room_id, player)))
 
 
 @router.post(
@@ -221,9 +221,10 @@ async def start_room(request: Request, room_id: RoomId, svc: Rooms, player: Acti
     responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
     summary="Show the dice held (the seat on turn)",
 )
-async def hold_dice(request: Request, room_id: RoomId, svc: Rooms, player: Acting) -> Response:
+async def hold_dice(
+    room_id: RoomId, svc: Rooms, player: Acting, body: JsonBody[HoldIn]
+) -> Response:
     """O4: the others see which dice the seat on turn holds before it rolls."""
-    body = parse_body(HoldIn, await request.body())
     await svc.hold(room_id, player, body.hold)
     return Response(status_code=204)
 
@@ -234,9 +235,10 @@ async def hold_dice(request: Request, room_id: RoomId, svc: Rooms, player: Actin
     responses=errors(403, 404, 413, 415, 422, 429, 503),
     summary="A quick reaction (好运 / 漂亮 / 哎呀 / 👍)",
 )
-async def react(request: Request, room_id: RoomId, svc: Rooms, player: Acting) -> Response:
+async def react(
+    room_id: RoomId, svc: Rooms, player: Acting, body: JsonBody[ReactionIn]
+) -> Response:
     """O6: one of the fixed reactions, at most one a second per seat (429)."""
-    body = parse_body(ReactionIn, await request.body())
     await svc.react(room_id, player, body.reaction)
     return Response(status_code=204)
 
@@ -247,9 +249,8 @@ async def react(request: Request, room_id: RoomId, svc: Rooms, player: Acting) -
     responses=errors(403, 404, 413, 415, 429, 503),
     summary="「我回来了」: take the seat back from 托管",
 )
-async def back(request: Request, room_id: RoomId, svc: Rooms, player: Acting) -> Response:
+async def back(room_id: RoomId, svc: Rooms, player: Acting, _: JsonBody[EmptyIn]) -> Response:
     """O5: an away person plays their own turns again."""
-    parse_body(EmptyIn, await request.body())
     await svc.back(room_id, player)
     return Response(status_code=204)
 
@@ -260,12 +261,18 @@ async def back(request: Request, room_id: RoomId, svc: Rooms, player: Acting) ->
     responses=errors(403, 404, 409, 413, 415, 429, 503),
     summary="「再来一局」: a new room with the same seats",
 )
-async def rematch(request: Request, room_id: RoomId, svc: Rooms, player: Acting) -> JSONResponse:
+async def rematch(
+    room_id: RoomId,
+    svc: Rooms,
+    player: Acting,
+    _: JsonBody[EmptyIn],
+    address: ClientAddress,
+    base: BaseUrl,
+) -> JSONResponse:
     """O7: the same seats, every person already seated; once per room (everyone who
     asks gets the same new room, announced by a ``rematch`` event)."""
-    parse_body(EmptyIn, await request.body())
-    content = await svc.rematch(room_id, player, client_address(request.scope))
-    return JSONResponse(_absolute(request, content))
+    content = await svc.rematch(room_id, player, address)
+    return JSONResponse(_absolute(base, content))
 
 
 @router.get(
@@ -276,12 +283,12 @@ async def rematch(request: Request, room_id: RoomId, svc: Rooms, player: Acting)
     dependencies=[cost(QR_COST)],
 )
 async def room_qr(
-    request: Request, room_id: RoomId, svc: Rooms, player: Player, cpu: Cpu
+    room_id: RoomId, svc: Rooms, player: PlayerId, cpu: Cpu, base: BaseUrl
 ) -> Response:
     """O8: the invite link as a QR code (segno), for a seat holder to show; made in the
     CPU pool, charged to the work budget (429 past it)."""
     content = await svc.room(room_id, player)
-    url = _absolute(request, content)["room"]["invite_url"]
+    url = _absolute(base, content)["room"]["invite_url"]
     return Response(
         await cpu(qr_svg, url, "房间邀请二维码"),
         media_type="image/svg+xml",
@@ -319,18 +326,21 @@ async def event_stream(
     summary="The room's live events (Server-Sent Events)",
 )
 async def room_events(
-    request: Request,
     room_id: RoomId,
     svc: Rooms,
-    player: Player,
+    player: PlayerId,
     token: Token = None,
     after: Annotated[
         int | None, Query(ge=0, description="the last event id the client has")
+    ] = None,
+    last_event: Annotated[
+        str | None,
+        Header(alias="last-event-id", description="an EventSource's reconnection"),
     ] = None,
 ) -> RoomEventStream:
     """O4: every change of the room as an event whose ``id`` orders the room; with
     ``Last-Event-ID`` (or ``?after=``) exactly the events after it, then the live ones.
     For seat holders and the holders of a link; 429 ``too_many_streams`` at 50 a room.
     (Served by :class:`~yahtzee.rooms.fastpath.RoomStreamPath`, with the same checks.)"""
-    start = last_event_id(request.headers.get("last-event-id"), after)
+    start = last_event_id(last_event, after)
     return await event_stream(svc, room_id, player, token, start)

@@ -1,8 +1,9 @@
 """A direct route for the game actions, ``POST /api/games/{game_id}/{action}``.
 
-These three endpoints are nearly all of a game's traffic. Through FastAPI each request
-also pays for the route search, the request/response objects, two exit stacks, the
-dependency solver and the telemetry hooks: about as much CPU as the action itself. This
+These five endpoints (the table :data:`~yahtzee.server.routers.games.ACTIONS`) are nearly
+all of a game's traffic. Through FastAPI each request also pays for the route search, the
+request/response objects, two exit stacks, the dependency solver and the telemetry hooks:
+about as much CPU as the action itself. This
 pure-ASGI middleware sits just inside :class:`~yahtzee.server.middleware.ServerMiddleware`
 (so cookie, body limit and security headers are unchanged) and runs the very same code
 as the routes (:data:`yahtzee.server.routers.games.ACTIONS`), with the same error

@@ -44,6 +44,17 @@ async def starting_player(request: Request) -> tuple[str, list[Charge]]:
     return player, guard(request).new_game_charges(player, client_address(request.scope))
 
 
+def base_url(request: Request) -> str:
+    """This server's address as the request reached it, without a trailing slash (the
+    invite links' base)."""
+    return str(request.base_url).rstrip("/")
+
+
+def address(request: Request) -> str:
+    """The request's client address (the per-address limits)."""
+    return client_address(request.scope)
+
+
 def requester(request: Request) -> str:
     """Whom a cost budget charges and whose CPU jobs take turns: the signed player id, or
     the client address of a request without one (no id is minted for it)."""
@@ -125,6 +136,14 @@ def reviews(request: Request) -> ReviewService:
 Played = Annotated[PlayedElsewhere, Depends(played_elsewhere)]
 #: The request's anonymous player id (signed cookie, or newly issued).
 PlayerId = Annotated[str, Depends(player_id)]
+#: The player of an action, charged to the actions rate limit first (F5).
+Acting = Annotated[str, Depends(acting_player)]
+#: The rate limiters.
+Limiters = Annotated[Guard, Depends(guard)]
+#: This server's address as the request reached it (``http://host:port``, no slash).
+BaseUrl = Annotated[str, Depends(base_url)]
+#: The request's client address (the per-address limits).
+ClientAddress = Annotated[str, Depends(address)]
 #: A player starting a game, with the rate-limit tokens the new game takes (F5).
 StartingPlayer = Annotated[tuple[str, list[Charge]], Depends(starting_player)]
 #: The game service.

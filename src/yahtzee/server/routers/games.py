@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Generic, TypeVar
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, StrictBool
 
@@ -16,7 +16,7 @@ from yahtzee.game import Mode
 from yahtzee.players import DEFAULT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category
 from yahtzee.server.errors import ResumeRemovedError
-from yahtzee.server.jsonbody import StrictBody, json_body, parse_body
+from yahtzee.server.jsonbody import JsonBody, JsonBodyRoute, StrictBody, body_doc, parse_body
 from yahtzee.server.routers._common import (
     PlayerId,
     Service,
@@ -29,7 +29,7 @@ from yahtzee.server.service import GameService
 from yahtzee.server.views import GameOut, HintOut, game_json, hint_json
 from yahtzee.table import parse_seats
 
-router = APIRouter(prefix="/api/games", tags=["games"])
+router = APIRouter(prefix="/api/games", tags=["games"], route_class=JsonBodyRoute)
 
 # Ids of the enums, by value: lax only here (the bodies are strict, and a strict enum field
 # would accept nothing but a Python enum member).
@@ -78,21 +78,11 @@ class VersionIn(_Body):
     version: Version
 
 
-def body_doc(model: type[BaseModel], *, game_id: bool = True) -> dict[str, Any]:
-    """OpenAPI ``requestBody`` (and ``game_id`` parameter) of an endpoint that reads its
-    body itself (see :data:`ACTIONS` and :func:`~yahtzee.server.jsonbody.json_body`)."""
-    schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
-    doc: dict[str, Any] = {
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": schema}},
-        },
-    }
-    if game_id:
-        doc["parameters"] = [
-            {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
-        ]
-    return doc
+def _action_doc(model: type[BaseModel]) -> dict[str, Any]:
+    """OpenAPI ``requestBody`` and ``game_id`` parameter of a game action, whose endpoint
+    reads its request itself (see :data:`ACTIONS`)."""
+    game_id = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    return {**body_doc(model), "parameters": [game_id]}
 
 
 @router.post(
@@ -100,11 +90,10 @@ def body_doc(model: type[BaseModel], *, game_id: bool = True) -> dict[str, Any]:
     status_code=201,
     response_model=GameOut,
     responses=errors(403, 409, 413, 415, 422, 429, 503),
-    openapi_extra=body_doc(NewGameIn, game_id=False),
     summary="Start a game (replace: true abandons the unfinished one: 重新开始)",
 )
 async def create_game(
-    body: Annotated[NewGameIn, Depends(json_body(NewGameIn))],
+    body: JsonBody[NewGameIn],
     starting: StartingPlayer,
     svc: Service,
 ) -> JSONResponse:
@@ -283,7 +272,7 @@ for _action in ACTIONS.values():
         responses=errors(*_action.errors),
         summary=_action.summary,
         description=_action.description,
-        openapi_extra=body_doc(_action.body),
+        openapi_extra=_action_doc(_action.body),
     )
 
 

@@ -103,7 +103,25 @@ def _resolve(token: str) -> Path | None:
             return PACKAGE / "static" / token
         if first == "yahtzee":
             return PACKAGE.parent / token
+        if first in _folders():
+            # Another folder of the checkout (``lazy/meter.js``, ``e2e/...``): some file
+            # or folder must end with the token.
+            suffix = "/" + token.rstrip("/")
+            found = any(
+                ("/" + t).endswith(suffix) or ("/" + t).find(suffix + "/") >= 0 for t in _tracked()
+            )
+            return ROOT / "." if found else ROOT / "no such path" / token
     return None
+
+
+_FOLDERS: set[str] = set()
+
+
+def _folders() -> set[str]:
+    """The names of the checkout's folders (``lazy``, ``e2e``, ``training``...)."""
+    if not _FOLDERS:
+        _FOLDERS.update(part for t in _tracked() for part in t.split("/")[:-1])
+    return _FOLDERS
 
 
 def _paths(doc: Path) -> Iterator[tuple[str, Path]]:
@@ -189,6 +207,10 @@ def _program(words: list[str]) -> tuple[str, list[str]] | None:
             return "yahtzee", words[3:]
         if words[1].endswith(".py"):
             return "script", words[1:]
+    if head == words[0] and head.endswith(".py") and any(w.startswith("--") for w in words):
+        # A script named bare with its flags (``daily_bench.py --starts 200``).
+        where = [f"{d}/{head}" for d in ("benchmarks", "scripts") if (ROOT / d / head).is_file()]
+        return "script", [where[0] if where else head, *words[1:]]
     return None
 
 
@@ -230,6 +252,13 @@ def test_the_checker_sees_what_it_checks() -> None:
     assert any(kind == "yahtzee" and args[:1] == ["serve"] for kind, args in programs)
     assert _resolve("static/js/nowhere.js") == PACKAGE / "static" / "js" / "nowhere.js"
     assert _resolve("DIR/pg") is None
+    assert (_resolve("lazy/meter.js") or ROOT / "-").exists()
+    assert not (_resolve("lazy/nowhere.js") or ROOT).exists()
+    assert _resolve("application/json") is None  # (a media type: no such folder)
+    assert _program(["daily_bench.py", "--starts", "2"]) == (
+        "script",
+        ["benchmarks/daily_bench.py", "--starts", "2"],
+    )
     assert {"run", "test"} <= _make_targets()
     assert "--max-actions-per-second" in _subcommands()["serve"]
 
@@ -246,3 +275,32 @@ def test_every_setting_is_in_the_deployment_guide() -> None:
         if variable not in guide or (name != "secret" and f"`{flag_name(name)}`" not in guide):
             missing.append(name)
     assert not missing, f"docs/deployment.md lacks the settings {missing}"
+
+
+def test_the_architecture_names_every_feature_package_and_direct_route() -> None:
+    """docs/architecture.md has every feature package of the app (issue 26: it once never
+    mentioned rooms) and the fast path's every action (it once said three of five)."""
+    from yahtzee.server.routers.games import ACTIONS
+    from yahtzee.web.app import FEATURES
+
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    packages = [f.build.__module__.removeprefix("yahtzee.") for f in FEATURES]
+    assert len(packages) >= 3
+    missing = [p for p in packages if f"**`src/yahtzee/{p}/`**" not in text]
+    assert not missing, f"docs/architecture.md has no section for {missing}"
+    row = next(line for line in text.splitlines() if "`src/yahtzee/server/fastpath.py`" in line)
+    count = {5: "five", 6: "six", 7: "seven"}[len(ACTIONS)]
+    assert f"the {count} game actions" in row
+    assert all(f"`{name}`" in row for name in ACTIONS), row
+    assert "`rooms/fastpath.py`" in row
+
+
+def test_the_readme_stays_short_and_its_quick_start_exact() -> None:
+    """README ≤ 200 lines (issue 26), its quick start the two commands as they are."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    quick = _fences(text.split("## Quick start", 1)[1])[0]
+    assert [line.split()[:2] for line in quick.splitlines() if line.startswith("make")] == [
+        ["make", "run"],
+        ["make", "test"],
+    ]

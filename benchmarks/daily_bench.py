@@ -74,18 +74,28 @@ def fill(db: Path | str, players: int, day: str, rng: random.Random) -> list[str
         )
 
     def work(tx: Any) -> None:
-        tx.many("INSERT INTO daily_names (player_id, name, updated_at) VALUES (?, ?, ?)", names)
         tx.many(
-            "INSERT INTO daily_plays (day, player_id, game_id, started_at, finished_at, score, "
-            "skill_loss, accuracy, luck, marks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            plays,
+            "INSERT INTO daily_names (player_id, name, updated_at) VALUES (:p, :n, :t)",
+            [dict(zip(("p", "n", "t"), row, strict=True)) for row in names],
+        )
+        columns = (
+            "day, player_id, game_id, started_at, finished_at, score, skill_loss, accuracy, "
+            "luck, marks"
+        )
+        keys = columns.split(", ")
+        tx.many(
+            f"INSERT INTO daily_plays ({columns}) VALUES ({', '.join(':' + k for k in keys)})",
+            [dict(zip(keys, row, strict=True)) for row in plays],
         )
         if tx.dialect == "postgresql":
             tx.all("ANALYZE daily_plays")
             tx.all("ANALYZE daily_names")
 
-    feature_db.run_sync(work)
-    asyncio.run(feature_db.close())
+    async def seed() -> None:
+        await feature_db.run(work)
+        await feature_db.close()
+
+    asyncio.run(seed())
     return ids
 
 

@@ -236,7 +236,7 @@ def test_the_schedule_brings_a_miss_back_before_a_best_answer(client: TestClient
     second = next_puzzle(client)
     assert second["source"] == "mine"
     assert answer(client, second, best_body(second)).json()["mark"] == "best"
-    cards = {c.puzzle_key: c for c in practice.store.cards(_player(client))}
+    cards = {c.puzzle_key: c for c in on_app_loop(client, practice.store.cards, _player(client))}
     missed = next(c for c in cards.values() if c.answers == 1 and c.best_answers == 0)
     right = next(c for c in cards.values() if c.best_answers == 1)
     assert missed.due < right.due
@@ -249,9 +249,14 @@ def test_the_schedule_brings_a_miss_back_before_a_best_answer(client: TestClient
 
 def _player(client: TestClient) -> str:
     """The one player of this test's app (read from the practice tables)."""
-    store = client.app.state.practice.store  # type: ignore[attr-defined]
-    row = store._read(lambda cur: cur.execute("SELECT player_id FROM practice_players").fetchone())
-    player: str = row[0]
+    db = client.app.state.practice.store.db  # type: ignore[attr-defined]
+
+    async def read() -> Any:
+        return await db.run(
+            lambda tx: tx.one("SELECT player_id FROM practice_players"), write=False
+        )
+
+    player: str = on_app_loop(client, read)[0]
     return player
 
 

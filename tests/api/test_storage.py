@@ -291,7 +291,7 @@ def test_s1_a_lost_database_is_503_then_reconnects_by_itself(pg_url: str) -> Non
 
 
 def _insert(tx: Tx, n: int) -> None:
-    tx.all("INSERT INTO t VALUES (?)", (n,))
+    tx.all("INSERT INTO t VALUES (:n)", {"n": n})
 
 
 def test_s1_the_feature_tables_pool_never_hands_out_a_closed_connection(pg_url: str) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from yahtzee.daily.errors import GroupClosedError, GroupFullError, TooManyGroupsError
 from yahtzee.storage.base import Claim
@@ -233,7 +234,9 @@ class DailyStore:
     async def name(self, player_id: str) -> str | None:
         """The browser's board name, if it gave one."""
         row = await self.db.run(
-            lambda tx: tx.one("SELECT name FROM daily_names WHERE player_id = ?", (player_id,)),
+            lambda tx: tx.one(
+                "SELECT name FROM daily_names WHERE player_id = :player", {"player": player_id}
+            ),
             write=False,
         )
         return None if row is None else str(row[0])
@@ -254,9 +257,7 @@ class DailyStore:
         player = {"player": player_id, "now": now}
         statements: list[tuple[str, dict[str, str]]] = []
         if name is not None:
-            statements.append(
-                (_SET_NAME.format(p=":player", n=":name", t=":now"), {**player, "name": name})
-            )
+            statements.append((_SET_NAME, {**player, "name": name}))
         statements.append((_CLAIM, {**player, "day": day.isoformat(), "game": game_id}))
         return Claim(tuple(statements))
 
@@ -264,8 +265,8 @@ class DailyStore:
         """The player's play of ``day``."""
         row = await self.db.run(
             lambda tx: tx.one(
-                f"SELECT {_PLAY_COLUMNS} FROM daily_plays WHERE day = ? AND player_id = ?",
-                (day.isoformat(), player_id),
+                f"SELECT {_PLAY_COLUMNS} FROM daily_plays WHERE day = :day AND player_id = :player",
+                {"day": day.isoformat(), "player": player_id},
             ),
             write=False,
         )
@@ -275,7 +276,7 @@ class DailyStore:
         """The play whose game is ``game_id`` (``None``: not a daily game)."""
         row = await self.db.run(
             lambda tx: tx.one(
-                f"SELECT {_PLAY_COLUMNS} FROM daily_plays WHERE game_id = ?", (game_id,)
+                f"SELECT {_PLAY_COLUMNS} FROM daily_plays WHERE game_id = :game", {"game": game_id}
             ),
             write=False,
         )
@@ -285,17 +286,18 @@ class DailyStore:
         """Write a finished daily game's result (once: a second write changes nothing)."""
         await self.db.run(
             lambda tx: tx.all(
-                "UPDATE daily_plays SET finished_at = ?, score = ?, skill_loss = ?, "
-                "accuracy = ?, luck = ?, marks = ? WHERE game_id = ? AND skill_loss IS NULL",
-                (
-                    result.finished_at,
-                    result.score,
-                    result.skill_loss,
-                    result.accuracy,
-                    result.luck,
-                    result.marks,
-                    game_id,
-                ),
+                "UPDATE daily_plays SET finished_at = :finished_at, score = :score, "
+                "skill_loss = :skill_loss, accuracy = :accuracy, luck = :luck, marks = :marks "
+                "WHERE game_id = :game AND skill_loss IS NULL",
+                {
+                    "finished_at": result.finished_at,
+                    "score": result.score,
+                    "skill_loss": result.skill_loss,
+                    "accuracy": result.accuracy,
+                    "luck": result.luck,
+                    "marks": result.marks,
+                    "game": game_id,
+                },
             )
         )
 
@@ -303,7 +305,7 @@ class DailyStore:
         """The expert's score on ``day``'s stream, if computed."""
         row = await self.db.run(
             lambda tx: tx.one(
-                "SELECT score FROM daily_reference WHERE day = ?", (day.isoformat(),)
+                "SELECT score FROM daily_reference WHERE day = :day", {"day": day.isoformat()}
             ),
             write=False,
         )
@@ -314,11 +316,13 @@ class DailyStore:
 
         def work(tx: Tx) -> int:
             tx.all(
-                "INSERT INTO daily_reference (day, score, computed_at) VALUES (?, ?, ?) "
+                "INSERT INTO daily_reference (day, score, computed_at) VALUES (:day, :score, :now) "
                 "ON CONFLICT (day) DO NOTHING",
-                (day.isoformat(), score, _now()),
+                {"day": day.isoformat(), "score": score, "now": _now()},
             )
-            row = tx.one("SELECT score FROM daily_reference WHERE day = ?", (day.isoformat(),))
+            row = tx.one(
+                "SELECT score FROM daily_reference WHERE day = :day", {"day": day.isoformat()}
+            )
             assert row is not None
             return int(row[0])
 
@@ -350,16 +354,17 @@ class DailyStore:
 
         def work(tx: Tx) -> tuple[str, str]:
             row = tx.one(
-                "SELECT COUNT(*) FROM groups WHERE creator_id = ? AND closed_at IS NULL",
-                (creator_id,),
+                "SELECT COUNT(*) FROM groups WHERE creator_id = :creator AND closed_at IS NULL",
+                {"creator": creator_id},
             )
             if row is not None and int(row[0]) >= max_open:
                 raise TooManyGroupsError(creator_id)
             group_id = secrets.token_hex(8)
             now = _now()
             tx.all(
-                "INSERT INTO groups (id, name, creator_id, created_at) VALUES (?, ?, ?, ?)",
-                (group_id, name, creator_id, now),
+                "INSERT INTO groups (id, name, creator_id, created_at) "
+                "VALUES (:group, :name, :creator, :now)",
+                {"group": group_id, "name": name, "creator": creator_id, "now": now},
             )
             _add_member(tx, group_id, creator_id, creator_name, now)
             return group_id, issue_in(tx, GROUP_INVITE, group_id, self._token(group_id, 0))
@@ -374,7 +379,8 @@ class DailyStore:
         """The group's live invite token (the creator's to show; ``None`` once closed)."""
         row = await self.db.run(
             lambda tx: tx.one(
-                "SELECT invite_serial, closed_at FROM groups WHERE id = ?", (group_id,)
+                "SELECT invite_serial, closed_at FROM groups WHERE id = :group",
+                {"group": group_id},
             ),
             write=False,
         )
@@ -387,9 +393,9 @@ class DailyStore:
 
         def work(tx: Tx) -> str:
             row = tx.one(
-                "UPDATE groups SET invite_serial = invite_serial + 1 WHERE id = ? "
+                "UPDATE groups SET invite_serial = invite_serial + 1 WHERE id = :group "
                 "AND closed_at IS NULL RETURNING invite_serial",
-                (group_id,),
+                {"group": group_id},
             )
             if row is None:
                 raise GroupClosedError(group_id)
@@ -404,21 +410,22 @@ class DailyStore:
         :class:`GroupClosedError`."""
 
         def work(tx: Tx) -> bool:
-            group = tx.one("SELECT closed_at FROM groups WHERE id = ?", (group_id,))
+            at = {"group": group_id, "player": player_id}
+            group = tx.one("SELECT closed_at FROM groups WHERE id = :group", at)
             if group is None or group[0] is not None:
                 raise GroupClosedError(group_id)
             if tx.one(
-                "SELECT 1 FROM group_members WHERE group_id = ? AND player_id = ?",
-                (group_id, player_id),
+                "SELECT 1 FROM group_members WHERE group_id = :group AND player_id = :player", at
             ):
                 tx.all(
-                    "UPDATE group_members SET name = ? WHERE group_id = ? AND player_id = ?",
-                    (name, group_id, player_id),
+                    "UPDATE group_members SET name = :name "
+                    "WHERE group_id = :group AND player_id = :player",
+                    {**at, "name": name},
                 )
                 return False
             if tx.dialect == "postgresql":  # serialise joins of one group (the limit)
-                tx.all("SELECT id FROM groups WHERE id = ? FOR UPDATE", (group_id,))
-            count = tx.one("SELECT COUNT(*) FROM group_members WHERE group_id = ?", (group_id,))
+                tx.all("SELECT id FROM groups WHERE id = :group FOR UPDATE", at)
+            count = tx.one("SELECT COUNT(*) FROM group_members WHERE group_id = :group", at)
             if count is not None and int(count[0]) >= max_members:
                 raise GroupFullError(group_id)
             _add_member(tx, group_id, player_id, name, _now())
@@ -440,9 +447,10 @@ class DailyStore:
         assert column in ("player_id", "member_id")
         rows = await self.db.run(
             lambda tx: tx.all(
-                f"DELETE FROM group_members WHERE group_id = ? AND {column} = ? AND player_id "
-                "<> (SELECT creator_id FROM groups WHERE id = ?) RETURNING member_id",
-                (group_id, value, group_id),
+                f"DELETE FROM group_members WHERE group_id = :group AND {column} = :value "
+                "AND player_id <> (SELECT creator_id FROM groups WHERE id = :group) "
+                "RETURNING member_id",
+                {"group": group_id, "value": value},
             )
         )
         return bool(rows)
@@ -452,8 +460,8 @@ class DailyStore:
 
         def work(tx: Tx) -> None:
             tx.all(
-                "UPDATE groups SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
-                (_now(), group_id),
+                "UPDATE groups SET closed_at = :now WHERE id = :group AND closed_at IS NULL",
+                {"now": _now(), "group": group_id},
             )
             revoke_in(tx, GROUP_INVITE, group_id)
 
@@ -469,8 +477,8 @@ class DailyStore:
         def work(tx: Tx) -> list[Group]:
             ids = tx.all(
                 "SELECT g.id FROM groups g JOIN group_members m ON m.group_id = g.id "
-                "WHERE m.player_id = ? ORDER BY g.created_at DESC",
-                (player_id,),
+                "WHERE m.player_id = :player ORDER BY g.created_at DESC",
+                {"player": player_id},
             )
             groups = [_group(tx, str(gid), player_id) for (gid,) in ids]
             return [g for g in groups if g is not None]
@@ -482,11 +490,11 @@ class DailyStore:
         rows = await self.db.run(
             lambda tx: tx.all(
                 "SELECT m.member_id, m.name, m.joined_at, m.player_id = g.creator_id, "
-                "m.player_id = ?, EXISTS (SELECT 1 FROM daily_plays p WHERE p.day = ? "
+                "m.player_id = :player, EXISTS (SELECT 1 FROM daily_plays p WHERE p.day = :day "
                 "AND p.player_id = m.player_id AND p.skill_loss IS NOT NULL) "
                 "FROM group_members m JOIN groups g ON g.id = m.group_id "
-                "WHERE m.group_id = ? ORDER BY m.joined_at, m.member_id",
-                (player_id, day.isoformat(), group_id),
+                "WHERE m.group_id = :group ORDER BY m.joined_at, m.member_id",
+                {"player": player_id, "day": day.isoformat(), "group": group_id},
             ),
             write=False,
         )
@@ -498,9 +506,9 @@ class DailyStore:
             lambda tx: tx.all(
                 "SELECT m.member_id, p.day, p.accuracy FROM group_members m "
                 "JOIN daily_plays p ON p.player_id = m.player_id "
-                "WHERE m.group_id = ? AND p.day >= ? AND p.accuracy IS NOT NULL "
+                "WHERE m.group_id = :group AND p.day >= :since AND p.accuracy IS NOT NULL "
                 "ORDER BY m.member_id, p.day",
-                (group_id, since.isoformat()),
+                {"group": group_id, "since": since.isoformat()},
             ),
             write=False,
         )
@@ -510,10 +518,9 @@ class DailyStore:
         return out
 
 
-# The board name's upsert, with its placeholders filled in: positional in this module's
-# transactions, named in a game's (Claim).
+# The board name's upsert: in this module's transactions and in a game's (Claim).
 _SET_NAME = (
-    "INSERT INTO daily_names (player_id, name, updated_at) VALUES ({p}, {n}, {t}) "
+    "INSERT INTO daily_names (player_id, name, updated_at) VALUES (:player, :name, :now) "
     "ON CONFLICT (player_id) DO UPDATE SET name = excluded.name, "
     "updated_at = excluded.updated_at"
 )
@@ -528,14 +535,20 @@ _CLAIM = (
 
 
 def _set_name(tx: Tx, player_id: str, name: str) -> None:
-    tx.all(_SET_NAME.format(p="?", n="?", t="?"), (player_id, name, _now()))
+    tx.all(_SET_NAME, {"player": player_id, "name": name, "now": _now()})
 
 
 def _add_member(tx: Tx, group_id: str, player_id: str, name: str, now: str) -> None:
     tx.all(
         "INSERT INTO group_members (group_id, player_id, member_id, name, joined_at) "
-        "VALUES (?, ?, ?, ?, ?)",
-        (group_id, player_id, secrets.token_hex(8), name, now),
+        "VALUES (:group, :player, :member, :name, :now)",
+        {
+            "group": group_id,
+            "player": player_id,
+            "member": secrets.token_hex(8),
+            "name": name,
+            "now": now,
+        },
     )
 
 
@@ -543,9 +556,9 @@ def _group(tx: Tx, group_id: str, player_id: str) -> Group | None:
     row = tx.one(
         "SELECT g.id, g.name, g.created_at, g.closed_at, g.creator_id, "
         "(SELECT COUNT(*) FROM group_members c WHERE c.group_id = g.id), "
-        "(SELECT m.name FROM group_members m WHERE m.group_id = g.id AND m.player_id = ?) "
-        "FROM groups g WHERE g.id = ?",
-        (player_id, group_id),
+        "(SELECT m.name FROM group_members m WHERE m.group_id = g.id AND m.player_id = :player) "
+        "FROM groups g WHERE g.id = :group",
+        {"player": player_id, "group": group_id},
     )
     if row is None:
         return None
@@ -561,30 +574,22 @@ def _group(tx: Tx, group_id: str, player_id: str) -> Group | None:
     )
 
 
-def _who(group_id: str | None) -> tuple[str, str, tuple[str, ...]]:
-    """The name column, the join and its parameters of a board (everyone, or a group)."""
+def _who(group_id: str | None) -> tuple[str, str]:
+    """The name column and the join of a board (everyone, or a group: ``:group``)."""
     if group_id is None:
-        return (
-            "COALESCE(n.name, '')",
-            "LEFT JOIN daily_names n ON n.player_id = p.player_id",
-            (),
-        )
-    return (
-        "n.name",
-        "JOIN group_members n ON n.player_id = p.player_id AND n.group_id = ?",
-        (group_id,),
-    )
+        return "COALESCE(n.name, '')", "LEFT JOIN daily_names n ON n.player_id = p.player_id"
+    return "n.name", "JOIN group_members n ON n.player_id = p.player_id AND n.group_id = :group"
 
 
 def _day_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | None) -> Board:
-    name, join, join_params = _who(group_id)
-    where = "p.day = ? AND p.skill_loss IS NOT NULL"
-    params = (*join_params, day.isoformat())
+    name, join = _who(group_id)
+    where = "p.day = :day AND p.skill_loss IS NOT NULL"
+    params: dict[str, Any] = {"group": group_id, "day": day.isoformat(), "player": player_id}
     top = tx.all(
         f"SELECT {name}, p.score, p.skill_loss, p.accuracy, p.finished_at, p.player_id "
         f"FROM daily_plays p {join} WHERE {where} "
-        "ORDER BY p.skill_loss, p.finished_at, p.player_id LIMIT ?",
-        (*params, limit),
+        "ORDER BY p.skill_loss, p.finished_at, p.player_id LIMIT :limit",
+        {**params, "limit": limit},
     )
     entries = tuple(
         Entry.of(r[0], r[1], r[2], r[3], i + 1, 1, r[5] == player_id) for i, r in enumerate(top)
@@ -599,8 +604,8 @@ def _day_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | No
     if you is None:
         own = tx.one(
             f"SELECT {name}, p.score, p.skill_loss, p.accuracy, p.finished_at "
-            f"FROM daily_plays p {join} WHERE {where} AND p.player_id = ?",
-            (*params, player_id),
+            f"FROM daily_plays p {join} WHERE {where} AND p.player_id = :player",
+            params,
         )
     if own is None:
         row = tx.one(count, params)
@@ -610,21 +615,11 @@ def _day_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | No
         # Three index range counts (not one OR, which no index serves): the entries with
         # a lower loss, with an equal loss and an earlier finish, and the exact ties before.
         row = tx.one(
-            f"SELECT ({count}), ({count} AND p.skill_loss < ?), "
-            f"({count} AND p.skill_loss = ? AND p.finished_at < ?), "
-            f"({count} AND p.skill_loss = ? AND p.finished_at = ? AND p.player_id < ?)",
-            (
-                *params,
-                *params,
-                loss,
-                *params,
-                loss,
-                finished,
-                *params,
-                loss,
-                finished,
-                player_id,
-            ),
+            f"SELECT ({count}), ({count} AND p.skill_loss < :loss), "
+            f"({count} AND p.skill_loss = :loss AND p.finished_at < :finished), "
+            f"({count} AND p.skill_loss = :loss AND p.finished_at = :finished "
+            "AND p.player_id < :player)",
+            {**params, "loss": loss, "finished": finished},
         )
         assert row is not None
         players = int(row[0])
@@ -634,15 +629,15 @@ def _day_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | No
 
 
 def _week_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | None) -> Board:
-    name, join, join_params = _who(group_id)
+    name, join = _who(group_id)
     monday, sunday = week_of(day)
     rows = tx.all(
         f"SELECT {name}, AVG(p.score), AVG(p.skill_loss), AVG(p.accuracy), COUNT(*), "
         f"p.player_id FROM daily_plays p {join} "
-        "WHERE p.day >= ? AND p.day <= ? AND p.skill_loss IS NOT NULL "
+        "WHERE p.day >= :monday AND p.day <= :sunday AND p.skill_loss IS NOT NULL "
         f"GROUP BY p.player_id, {name} "
         "ORDER BY AVG(p.accuracy) DESC, COUNT(*) DESC, AVG(p.skill_loss), p.player_id",
-        (*join_params, monday.isoformat(), sunday.isoformat()),
+        {"group": group_id, "monday": monday.isoformat(), "sunday": sunday.isoformat()},
     )
     ranked = [
         Entry.of(r[0], float(r[1]), float(r[2]), float(r[3]), i + 1, int(r[4]), r[5] == player_id)

@@ -17,7 +17,6 @@ practice tables in a worker thread: neither on the event loop.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import secrets
 from collections.abc import Callable, Sequence
@@ -183,12 +182,12 @@ class PracticeService:
         finished = await self.games.finished_games(player_id, limit=IMPORT_WINDOW)
         if not finished:
             return 0
-        done = await asyncio.to_thread(self.store.imported_games, player_id)
+        done = await self.store.imported_games(player_id)
         todo = [g.id for g in finished if g.id not in done][:IMPORTS_PER_REQUEST]
         for game_id in todo:
             events = await self.games.events(game_id)
             cards = await cpu(cards_of_game, game_id, events)
-            await asyncio.to_thread(self.store.import_game, player_id, game_id, cards, self._now())
+            await self.store.import_game(player_id, game_id, cards, self._now())
         return len(todo)
 
     async def _from_game(
@@ -217,39 +216,36 @@ class PracticeService:
         it needs run as ``cpu``'s jobs."""
         if game_id is not None:
             card = await self._from_game(player_id, game_id, decision or 0, cpu)
-            return await asyncio.to_thread(self._serve_card, player_id, card)
+            row = await self.store.add_card(player_id, card, self._now())
+            return await self._serve(
+                player_id, "mine", row.puzzle_key, row.position, row.themes, row.rating
+            )
         await self.import_games(player_id, cpu)
-        return await asyncio.to_thread(self._next, player_id, theme)
+        return await self._next(player_id, theme)
 
-    def _serve_card(self, player_id: str, card: NewCard) -> dict[str, Any]:
-        self.store.add_card(player_id, card, self._now())
-        row = self.store.card(player_id, card.puzzle_key)
-        assert row is not None
-        return self._serve(player_id, "mine", row.puzzle_key, row.position, row.themes, row.rating)
-
-    def _next(self, player_id: str, theme: str | None) -> dict[str, Any]:
+    async def _next(self, player_id: str, theme: str | None) -> dict[str, Any]:
         now = self._now()
-        due = self.store.due_card(player_id, now, theme)
+        due = await self.store.due_card(player_id, now, theme)
         if due is not None:
-            return self._serve(
+            return await self._serve(
                 player_id, "mine", due.puzzle_key, due.position, due.themes, due.rating
             )
         pool = self.bank.by_theme[theme] if theme is not None else self.bank.all
-        recent = self.store.recent_keys(player_id, NOT_AGAIN)
+        recent = await self.store.recent_keys(player_id, NOT_AGAIN)
         fresh = [
             p for p in self._rng.sample(pool, min(len(pool), SAMPLE * 2)) if p.key not in recent
         ]
         sample = fresh[:SAMPLE] or list(pool[:1])
-        ratings = self.store.bank_ratings([p.key for p in sample])
-        me = self.store.player_rating(player_id).rating
+        ratings = await self.store.bank_ratings([p.key for p in sample])
+        me = (await self.store.player_rating(player_id)).rating
         # Nearest rating wins; among equals (every unrated puzzle is 1500) the sample's
         # random order decides.
         pick = min(sample, key=lambda p: abs(ratings[p.key].rating - me))
-        return self._serve(
+        return await self._serve(
             player_id, "bank", pick.key, str(pick.puzzle().position), pick.themes, ratings[pick.key]
         )
 
-    def _serve(
+    async def _serve(
         self,
         player_id: str,
         source: str,
@@ -267,7 +263,7 @@ class PracticeService:
             themes=tuple(themes),
             served_at=self._now().isoformat(timespec="microseconds"),
         )
-        self.store.serve(serving)
+        player = await self.store.serve(serving)
         puzzle = PuzzlePosition.parse(position).to_json()
         puzzle.update(
             id=serving.id,
@@ -277,7 +273,6 @@ class PracticeService:
         )
         if source == "mine":
             puzzle["game_id"] = key.split(":")[1]
-        player = self.store.player_rating(player_id)
         return {"puzzle": puzzle, "rating": round(player.rating)}
 
     # -- answer -------------------------------------------------------------------------
@@ -288,11 +283,10 @@ class PracticeService:
         """Grade the answer to the player's current puzzle (see docs/api.md): the serving
         is read, the answer graded as ``cpu``'s job, then recorded with the ratings."""
         answer = Answer.from_json(body)
-        serving = await asyncio.to_thread(self.store.serving, player_id, serving_id)
+        serving = await self.store.serving(player_id, serving_id)
         out = await cpu(grading, serving.position, answer)
         loss = out.pop("exact_loss")
-        answered = await asyncio.to_thread(
-            self.store.answer,
+        answered = await self.store.answer(
             player_id,
             serving_id,
             answer=answer_text(answer),
@@ -310,11 +304,7 @@ class PracticeService:
     async def progress(self, player_id: str) -> dict[str, Any]:
         """统计's practice part: the rating over time, the rate of best answers per theme,
         and how many of the player's own mistakes they have since answered right."""
-        return await asyncio.to_thread(self._progress, player_id)
-
-    def _progress(self, player_id: str) -> dict[str, Any]:
-        history = self.store.history(player_id)
-        cards = self.store.cards(player_id)
+        history, cards, rating = await self.store.progress(player_id)
         now = self._now().isoformat(timespec="microseconds")
         per_theme = []
         for tid, zh in THEMES.items():
@@ -323,7 +313,7 @@ class PracticeService:
             per_theme.append({"theme": tid, "zh": zh, "answers": len(rows), "best": best})
         marks = {m: sum(1 for h in history if h.mark == m) for m in MARKS}
         return {
-            "rating": round(self.store.player_rating(player_id).rating),
+            "rating": round(rating.rating),
             "answers": len(history),
             "marks": marks,
             "rating_history": [

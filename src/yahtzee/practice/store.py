@@ -4,8 +4,9 @@ Glicko-2 ratings of players and bank puzzles, on SQLite or PostgreSQL.
 Self-contained: its own tables (``practice_*``, the feature ``practice`` of
 ``feature_schema``) on a :mod:`~yahtzee.storage.feature_db` of its own (its own
 connection to the games' database), so it changes nothing of the games' storage. One SQL
-text serves both databases. The methods are synchronous; the server calls them in a
-worker thread, never on the event loop.
+text serves both databases, with ``:name`` parameters; every method is a coroutine whose
+statements run in one transaction in a worker thread (:meth:`FeatureDb.run`), never on
+the event loop.
 
 Guarantees:
 
@@ -24,14 +25,14 @@ Guarantees:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from yahtzee.practice.errors import PuzzleAnsweredError, PuzzleNotFoundError
-from yahtzee.storage.feature_db import FeatureDb, Row, Tx, open_feature_db
+from yahtzee.storage.feature_db import FeatureDb, Tx, open_feature_db
 from yahtzee.training.progress import Glicko, new_card, rate, review_card
 
 SCHEMA: tuple[tuple[str, ...], ...] = (
@@ -179,27 +180,6 @@ class HistoryRow:
     rating_after: float
 
 
-class _Cur:
-    """A cursor's few calls over one :class:`~yahtzee.storage.feature_db.Tx`."""
-
-    def __init__(self, tx: Tx) -> None:
-        self.tx = tx
-        self._rows: list[Row] = []
-
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Cur:
-        self._rows = self.tx.all(sql, tuple(params))
-        return self
-
-    def fetchone(self) -> Row | None:
-        return self._rows[0] if self._rows else None
-
-    def fetchall(self) -> list[Row]:
-        return self._rows
-
-
-T = TypeVar("T")
-
-
 class PracticeStore:
     """The practice tables on a :class:`~yahtzee.storage.feature_db.FeatureDb` (their own
     connection to the games' database; see the module docstring)."""
@@ -214,209 +194,171 @@ class PracticeStore:
         """Create or upgrade the practice tables (the server's startup)."""
         await self.db.migrate(self.FEATURE, SCHEMA)
 
-    def _write(self, work: Callable[[_Cur], T]) -> T:
-        return self.db.run_sync(lambda tx: work(_Cur(tx)), write=True)
-
-    def _read(self, work: Callable[[_Cur], T]) -> T:
-        return self.db.run_sync(lambda tx: work(_Cur(tx)), write=False)
-
-    @staticmethod
-    def _exec(cur: _Cur, sql: str, params: Sequence[Any] = ()) -> _Cur:
-        return cur.execute(sql, params)
+    def _lock(self) -> str:
+        """Rows read to be changed in the same transaction are locked on PostgreSQL (SQLite
+        locks the database for the whole write transaction)."""
+        return " FOR UPDATE" if self.postgres else ""
 
     # -- players ------------------------------------------------------------------------
 
-    def player_rating(self, player_id: str) -> Glicko:
+    async def player_rating(self, player_id: str) -> Glicko:
         """The player's rating (1500 before the first answer)."""
-        return self._read(lambda cur: self._player(cur, player_id, lock=False))
+        return await self.db.run(lambda tx: self._player(tx, player_id, lock=False), write=False)
 
-    def _player(self, cur: _Cur, player_id: str, *, lock: bool) -> Glicko:
-        sql = "SELECT rating, rd, vol FROM practice_players WHERE player_id = ?"
-        if lock and self.postgres:
-            sql += " FOR UPDATE"
-        row = self._exec(cur, sql, (player_id,)).fetchone()
+    def _player(self, tx: Tx, player_id: str, *, lock: bool) -> Glicko:
+        sql = "SELECT rating, rd, vol FROM practice_players WHERE player_id = :player"
+        row = tx.one(sql + (self._lock() if lock else ""), {"player": player_id})
         return Glicko(row[0], row[1], row[2]) if row else Glicko()
 
     # -- the player's own puzzles -------------------------------------------------------
 
-    def imported_games(self, player_id: str) -> set[str]:
+    async def imported_games(self, player_id: str) -> set[str]:
         """The finished games whose mistakes are already cards."""
-        rows = self._read(
-            lambda cur: cur.execute(
-                "SELECT game_id FROM practice_imports WHERE player_id = ?", (player_id,)
-            ).fetchall()
+        rows = await self.db.run(
+            lambda tx: tx.all(
+                "SELECT game_id FROM practice_imports WHERE player_id = :player",
+                {"player": player_id},
+            ),
+            write=False,
         )
         return {r[0] for r in rows}
 
-    def import_game(
+    async def import_game(
         self, player_id: str, game_id: str, cards: Sequence[NewCard], now: datetime
     ) -> None:
         """Add a finished game's cards (due now) and remember it was imported, at once."""
         start = Glicko()
 
-        def work(cur: _Cur) -> None:
-            inserted = cur.execute(
-                "INSERT INTO practice_imports (player_id, game_id) VALUES (?, ?) "
+        def work(tx: Tx) -> None:
+            inserted = tx.all(
+                "INSERT INTO practice_imports (player_id, game_id) VALUES (:player, :game) "
                 "ON CONFLICT DO NOTHING RETURNING game_id",
-                (player_id, game_id),
-            ).fetchall()
+                {"player": player_id, "game": game_id},
+            )
             if not inserted:  # another request imported it meanwhile
                 return
             for n, c in enumerate(cards):
-                self._insert_card(cur, player_id, c, now, n, start)
+                _insert_card(tx, player_id, c, now, n, start)
 
-        self._write(work)
+        await self.db.run(work)
 
-    def add_card(self, player_id: str, card: NewCard, now: datetime) -> None:
-        """Add one card (「练习这一步」) unless the player has it already."""
-        self._write(lambda cur: self._insert_card(cur, player_id, card, now, 0, Glicko()))
+    async def add_card(self, player_id: str, card: NewCard, now: datetime) -> CardRow:
+        """Add one card (「练习这一步」) unless the player has it already; the card."""
 
-    def _insert_card(
-        self, cur: _Cur, player_id: str, c: NewCard, now: datetime, n: int, start: Glicko
-    ) -> None:
-        card_id = int(now.timestamp() * 1000) * 100 + n % 100
-        self._exec(
-            cur,
-            "INSERT INTO practice_cards (player_id, puzzle_key, position, themes, game_id, "
-            "decision, chosen, loss, card, due, rating, rd, vol, answers, best_answers, "
-            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?) "
-            "ON CONFLICT DO NOTHING",
-            (
-                player_id,
-                c.puzzle_key,
-                c.position,
-                themes_text(c.themes),
-                c.game_id,
-                c.decision,
-                c.chosen,
-                c.loss,
-                new_card(card_id, now),
-                _iso(now),
-                start.rating,
-                start.rd,
-                start.vol,
-                _iso(now),
-            ),
-        )
+        def work(tx: Tx) -> CardRow:
+            _insert_card(tx, player_id, card, now, 0, Glicko())
+            row = _card_in(tx, player_id, card.puzzle_key)
+            assert row is not None
+            return row
 
-    _CARD = (
-        "SELECT puzzle_key, position, themes, game_id, decision, chosen, loss, due, rating, "
-        "rd, vol, answers, best_answers FROM practice_cards "
-    )
+        return await self.db.run(work)
 
-    @staticmethod
-    def _card(row: Sequence[Any]) -> CardRow:
-        return CardRow(
-            row[0],
-            row[1],
-            themes_of_text(row[2]),
-            row[3],
-            row[4],
-            row[5],
-            row[6],
-            row[7],
-            Glicko(row[8], row[9], row[10]),
-            row[11],
-            row[12],
-        )
-
-    def due_card(self, player_id: str, now: datetime, theme: str | None = None) -> CardRow | None:
+    async def due_card(
+        self, player_id: str, now: datetime, theme: str | None = None
+    ) -> CardRow | None:
         """The player's card due longest ago (at or before ``now``), of ``theme`` if given."""
-        sql = self._CARD + "WHERE player_id = ? AND due <= ?"
-        params: list[Any] = [player_id, _iso(now)]
+        sql = _CARD + "WHERE player_id = :player AND due <= :now"
+        params: dict[str, Any] = {"player": player_id, "now": _iso(now)}
         if theme is not None:
-            sql += " AND themes LIKE ?"
-            params.append(f"%,{theme},%")
-        row = self._read(lambda cur: cur.execute(sql + " ORDER BY due LIMIT 1", params).fetchone())
-        return self._card(row) if row else None
+            sql += " AND themes LIKE :theme"
+            params["theme"] = f"%,{theme},%"
+        sql += " ORDER BY due LIMIT 1"
+        row = await self.db.run(lambda tx: tx.one(sql, params), write=False)
+        return _card(row) if row else None
 
-    def card(self, player_id: str, puzzle_key: str) -> CardRow | None:
+    async def card(self, player_id: str, puzzle_key: str) -> CardRow | None:
         """One of the player's cards."""
-        sql = self._CARD + "WHERE player_id = ? AND puzzle_key = ?"
-        row = self._read(lambda cur: cur.execute(sql, (player_id, puzzle_key)).fetchone())
-        return self._card(row) if row else None
+        return await self.db.run(lambda tx: _card_in(tx, player_id, puzzle_key), write=False)
 
-    def cards(self, player_id: str) -> list[CardRow]:
+    async def cards(self, player_id: str) -> list[CardRow]:
         """All the player's cards (统计)."""
-        sql = self._CARD + "WHERE player_id = ?"
-        rows = self._read(lambda cur: cur.execute(sql, (player_id,)).fetchall())
-        return [self._card(r) for r in rows]
+        rows = await self.db.run(
+            lambda tx: tx.all(_CARD + "WHERE player_id = :player", {"player": player_id}),
+            write=False,
+        )
+        return [_card(r) for r in rows]
 
     # -- the bank -----------------------------------------------------------------------
 
-    def bank_ratings(self, keys: Sequence[str]) -> dict[str, Glicko]:
+    async def bank_ratings(self, keys: Sequence[str]) -> dict[str, Glicko]:
         """The ratings of these bank puzzles (1500 for those never answered)."""
         if not keys:
             return {}
-        marks = ", ".join("?" * len(keys))
-        sql = f"SELECT puzzle_key, rating, rd, vol FROM practice_bank WHERE puzzle_key IN ({marks})"
-        rows = self._read(lambda cur: cur.execute(sql, list(keys)).fetchall())
+        names = [f"k{i}" for i in range(len(keys))]
+        sql = (
+            "SELECT puzzle_key, rating, rd, vol FROM practice_bank "
+            f"WHERE puzzle_key IN ({', '.join(':' + n for n in names)})"
+        )
+        params = dict(zip(names, keys, strict=True))
+        rows = await self.db.run(lambda tx: tx.all(sql, params), write=False)
         found = {r[0]: Glicko(r[1], r[2], r[3]) for r in rows}
         return {k: found.get(k, Glicko()) for k in keys}
 
-    def recent_keys(self, player_id: str, n: int) -> set[str]:
+    async def recent_keys(self, player_id: str, n: int) -> set[str]:
         """The puzzles of the player's last ``n`` servings (not served again soon)."""
-        sql = (
-            "SELECT puzzle_key FROM practice_servings WHERE player_id = ? "
-            "ORDER BY served_at DESC LIMIT ?"
+        rows = await self.db.run(
+            lambda tx: tx.all(
+                "SELECT puzzle_key FROM practice_servings WHERE player_id = :player "
+                "ORDER BY served_at DESC LIMIT :n",
+                {"player": player_id, "n": n},
+            ),
+            write=False,
         )
-        rows = self._read(lambda cur: cur.execute(sql, (player_id, n)).fetchall())
         return {r[0] for r in rows}
 
     # -- servings and answers -----------------------------------------------------------
 
-    def serve(self, serving: Serving) -> None:
-        """Store a serving and make it the player's current one (older ones go stale)."""
+    async def serve(self, serving: Serving) -> Glicko:
+        """Store a serving and make it the player's current one (older ones go stale);
+        the player's rating."""
         start = Glicko()
+        params = {
+            "id": serving.id,
+            "player": serving.player_id,
+            "key": serving.puzzle_key,
+            "source": serving.source,
+            "position": serving.position,
+            "themes": themes_text(serving.themes),
+            "served_at": serving.served_at,
+            "rating": start.rating,
+            "rd": start.rd,
+            "vol": start.vol,
+        }
 
-        def work(cur: _Cur) -> None:
-            self._exec(
-                cur,
+        def work(tx: Tx) -> Glicko:
+            tx.all(
                 "INSERT INTO practice_servings (id, player_id, puzzle_key, source, position, "
-                "themes, served_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    serving.id,
-                    serving.player_id,
-                    serving.puzzle_key,
-                    serving.source,
-                    serving.position,
-                    themes_text(serving.themes),
-                    serving.served_at,
-                ),
+                "themes, served_at) "
+                "VALUES (:id, :player, :key, :source, :position, :themes, :served_at)",
+                params,
             )
-            self._exec(
-                cur,
+            tx.all(
                 "INSERT INTO practice_players (player_id, rating, rd, vol, serving, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET "
+                "VALUES (:player, :rating, :rd, :vol, :id, :served_at) "
+                "ON CONFLICT (player_id) DO UPDATE SET "
                 "serving = excluded.serving, updated_at = excluded.updated_at",
-                (
-                    serving.player_id,
-                    start.rating,
-                    start.rd,
-                    start.vol,
-                    serving.id,
-                    serving.served_at,
-                ),
+                params,
             )
+            return self._player(tx, serving.player_id, lock=False)
 
-        self._write(work)
+        return await self.db.run(work)
 
-    def serving(self, player_id: str, serving_id: str) -> Serving:
+    async def serving(self, player_id: str, serving_id: str) -> Serving:
         """The player's current serving ``serving_id``: :class:`PuzzleNotFoundError` if it
         is unknown, another player's or not the current one; :class:`PuzzleAnsweredError`
         if it was answered."""
-        return self._read(lambda cur: self._current(cur, player_id, serving_id, lock=False))
+        return await self.db.run(
+            lambda tx: self._current(tx, player_id, serving_id, lock=False), write=False
+        )
 
-    def _current(self, cur: _Cur, player_id: str, serving_id: str, *, lock: bool) -> Serving:
+    def _current(self, tx: Tx, player_id: str, serving_id: str, *, lock: bool) -> Serving:
         sql = (
             "SELECT s.id, s.player_id, s.puzzle_key, s.source, s.position, s.themes, "
             "s.served_at, s.answered_at, p.serving FROM practice_servings s "
             "JOIN practice_players p ON p.player_id = s.player_id "
-            "WHERE s.id = ? AND s.player_id = ?"
+            "WHERE s.id = :id AND s.player_id = :player"
         )
-        if lock and self.postgres:
-            sql += " FOR UPDATE"
-        row = self._exec(cur, sql, (serving_id, player_id)).fetchone()
+        row = tx.one(sql + (self._lock() if lock else ""), {"id": serving_id, "player": player_id})
         if row is None:
             raise PuzzleNotFoundError(f"no puzzle {serving_id!r} for this player")
         if row[7] is not None:
@@ -425,7 +367,7 @@ class PracticeStore:
             raise PuzzleNotFoundError(f"puzzle {serving_id!r} is not the one served now")
         return Serving(row[0], row[1], row[2], row[3], row[4], themes_of_text(row[5]), row[6])
 
-    def answer(
+    async def answer(
         self,
         player_id: str,
         serving_id: str,
@@ -439,87 +381,151 @@ class PracticeStore:
         and puzzle, Glicko-2) and, for one of the player's cards, its schedule (FSRS), in
         one transaction. Refusals as :meth:`serving`."""
 
-        def work(cur: _Cur) -> Answered:
-            serving = self._current(cur, player_id, serving_id, lock=True)
-            player = self._player(cur, player_id, lock=True)
+        def work(tx: Tx) -> Answered:
+            serving = self._current(tx, player_id, serving_id, lock=True)
+            player = self._player(tx, player_id, lock=True)
+            at = {"key": serving.puzzle_key, "player": player_id}
             if serving.source == "bank":
-                sql = "SELECT rating, rd, vol FROM practice_bank WHERE puzzle_key = ?"
-                params: tuple[Any, ...] = (serving.puzzle_key,)
+                sql = "SELECT rating, rd, vol FROM practice_bank WHERE puzzle_key = :key"
             else:
                 sql = (
                     "SELECT rating, rd, vol, card FROM practice_cards "
-                    "WHERE puzzle_key = ? AND player_id = ?"
+                    "WHERE puzzle_key = :key AND player_id = :player"
                 )
-                params = (serving.puzzle_key, player_id)
-            if self.postgres:
-                sql += " FOR UPDATE"
-            row = self._exec(cur, sql, params).fetchone()
+            row = tx.one(sql + self._lock(), at)
             puzzle = Glicko(row[0], row[1], row[2]) if row else Glicko()
             new_player, new_puzzle = rate(player, puzzle, mark)
+            rated = {
+                **at,
+                "rating": new_puzzle.rating,
+                "rd": new_puzzle.rd,
+                "vol": new_puzzle.vol,
+            }
             if serving.source == "bank":
-                self._exec(
-                    cur,
+                tx.all(
                     "INSERT INTO practice_bank (puzzle_key, rating, rd, vol, answers) "
-                    "VALUES (?, ?, ?, ?, 1) ON CONFLICT (puzzle_key) DO UPDATE SET "
+                    "VALUES (:key, :rating, :rd, :vol, 1) ON CONFLICT (puzzle_key) DO UPDATE SET "
                     "rating = excluded.rating, rd = excluded.rd, vol = excluded.vol, "
                     "answers = practice_bank.answers + 1",
-                    (serving.puzzle_key, new_puzzle.rating, new_puzzle.rd, new_puzzle.vol),
+                    rated,
                 )
             elif row is not None:
                 card, due = review_card(row[3], mark, now)
-                self._exec(
-                    cur,
-                    "UPDATE practice_cards SET card = ?, due = ?, rating = ?, rd = ?, vol = ?, "
-                    "answers = answers + 1, best_answers = best_answers + ? "
-                    "WHERE player_id = ? AND puzzle_key = ?",
-                    (
-                        card,
-                        _iso(due),
-                        new_puzzle.rating,
-                        new_puzzle.rd,
-                        new_puzzle.vol,
-                        1 if mark == "best" else 0,
-                        player_id,
-                        serving.puzzle_key,
-                    ),
+                tx.all(
+                    "UPDATE practice_cards SET card = :card, due = :due, rating = :rating, "
+                    "rd = :rd, vol = :vol, answers = answers + 1, "
+                    "best_answers = best_answers + :best "
+                    "WHERE player_id = :player AND puzzle_key = :key",
+                    {**rated, "card": card, "due": _iso(due), "best": int(mark == "best")},
                 )
-            self._exec(
-                cur,
-                "UPDATE practice_players SET rating = ?, rd = ?, vol = ?, updated_at = ? "
-                "WHERE player_id = ?",
-                (new_player.rating, new_player.rd, new_player.vol, _iso(now), player_id),
+            tx.all(
+                "UPDATE practice_players SET rating = :rating, rd = :rd, vol = :vol, "
+                "updated_at = :now WHERE player_id = :player",
+                {
+                    "rating": new_player.rating,
+                    "rd": new_player.rd,
+                    "vol": new_player.vol,
+                    "now": _iso(now),
+                    "player": player_id,
+                },
             )
-            done = self._exec(
-                cur,
-                "UPDATE practice_servings SET answered_at = ?, answer = ?, loss = ?, mark = ?, "
-                "rating_after = ?, rating_change = ?, puzzle_rating = ? "
-                "WHERE id = ? AND answered_at IS NULL RETURNING id",
-                (
-                    _iso(now),
-                    answer,
-                    loss,
-                    mark,
-                    new_player.rating,
-                    new_player.rating - player.rating,
-                    new_puzzle.rating,
-                    serving_id,
-                ),
-            ).fetchall()
+            done = tx.all(
+                "UPDATE practice_servings SET answered_at = :now, answer = :answer, "
+                "loss = :loss, mark = :mark, rating_after = :after, rating_change = :change, "
+                "puzzle_rating = :puzzle WHERE id = :id AND answered_at IS NULL RETURNING id",
+                {
+                    "now": _iso(now),
+                    "answer": answer,
+                    "loss": loss,
+                    "mark": mark,
+                    "after": new_player.rating,
+                    "change": new_player.rating - player.rating,
+                    "puzzle": new_puzzle.rating,
+                    "id": serving_id,
+                },
+            )
             if len(done) != 1:  # (the lock above makes this unreachable; never grade twice)
                 raise PuzzleAnsweredError(f"puzzle {serving_id!r} was answered meanwhile")
             return Answered(player, new_player, new_puzzle)
 
-        return self._write(work)
+        return await self.db.run(work)
 
-    def history(self, player_id: str, limit: int = 2000) -> list[HistoryRow]:
-        """The player's last ``limit`` answered servings, oldest first."""
-        sql = (
-            "SELECT answered_at, source, puzzle_key, themes, mark, rating_after "
-            "FROM practice_servings WHERE player_id = ? AND answered_at IS NOT NULL "
-            "ORDER BY answered_at DESC LIMIT ?"
-        )
-        rows = self._read(lambda cur: cur.execute(sql, (player_id, limit)).fetchall())
-        return [HistoryRow(r[0], r[1], r[2], themes_of_text(r[3]), r[4], r[5]) for r in rows][::-1]
+    async def progress(
+        self, player_id: str, limit: int = 2000
+    ) -> tuple[list[HistoryRow], list[CardRow], Glicko]:
+        """统计's rows, read together: the player's last ``limit`` answered servings
+        (oldest first), their cards and their rating."""
+
+        def work(tx: Tx) -> tuple[list[HistoryRow], list[CardRow], Glicko]:
+            rows = tx.all(
+                "SELECT answered_at, source, puzzle_key, themes, mark, rating_after "
+                "FROM practice_servings WHERE player_id = :player AND answered_at IS NOT NULL "
+                "ORDER BY answered_at DESC LIMIT :limit",
+                {"player": player_id, "limit": limit},
+            )
+            history = [
+                HistoryRow(r[0], r[1], r[2], themes_of_text(r[3]), r[4], r[5]) for r in rows
+            ][::-1]
+            cards = tx.all(_CARD + "WHERE player_id = :player", {"player": player_id})
+            return history, [_card(c) for c in cards], self._player(tx, player_id, lock=False)
+
+        return await self.db.run(work, write=False)
+
+
+_CARD = (
+    "SELECT puzzle_key, position, themes, game_id, decision, chosen, loss, due, rating, "
+    "rd, vol, answers, best_answers FROM practice_cards "
+)
+
+
+def _card(row: Sequence[Any]) -> CardRow:
+    return CardRow(
+        row[0],
+        row[1],
+        themes_of_text(row[2]),
+        row[3],
+        row[4],
+        row[5],
+        row[6],
+        row[7],
+        Glicko(row[8], row[9], row[10]),
+        row[11],
+        row[12],
+    )
+
+
+def _card_in(tx: Tx, player_id: str, puzzle_key: str) -> CardRow | None:
+    row = tx.one(
+        _CARD + "WHERE player_id = :player AND puzzle_key = :key",
+        {"player": player_id, "key": puzzle_key},
+    )
+    return _card(row) if row else None
+
+
+def _insert_card(tx: Tx, player_id: str, c: NewCard, now: datetime, n: int, start: Glicko) -> None:
+    card_id = int(now.timestamp() * 1000) * 100 + n % 100
+    tx.all(
+        "INSERT INTO practice_cards (player_id, puzzle_key, position, themes, game_id, "
+        "decision, chosen, loss, card, due, rating, rd, vol, answers, best_answers, "
+        "created_at) VALUES (:player, :key, :position, :themes, :game, :decision, :chosen, "
+        ":loss, :card, :now, :rating, :rd, :vol, 0, 0, :now) "
+        "ON CONFLICT DO NOTHING",
+        {
+            "player": player_id,
+            "key": c.puzzle_key,
+            "position": c.position,
+            "themes": themes_text(c.themes),
+            "game": c.game_id,
+            "decision": c.decision,
+            "chosen": c.chosen,
+            "loss": c.loss,
+            "card": new_card(card_id, now),
+            "now": _iso(now),
+            "rating": start.rating,
+            "rd": start.rd,
+            "vol": start.vol,
+        },
+    )
 
 
 def open_practice(db: Path | str) -> PracticeStore:

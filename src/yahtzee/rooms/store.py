@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -193,13 +193,13 @@ _ROOM = (
 
 def _room_in(tx: Tx, room_id: str, *, lock: bool = False) -> Room | None:
     suffix = " FOR UPDATE" if lock and tx.dialect == "postgresql" else ""
-    row = tx.one(f"SELECT {_ROOM} FROM rooms WHERE id = ?{suffix}", (room_id,))
+    row = tx.one(f"SELECT {_ROOM} FROM rooms WHERE id = :room{suffix}", {"room": room_id})
     if row is None:
         return None
     seats = tx.all(
         "SELECT idx, kind, difficulty, player_id, name, away FROM room_seats "
-        "WHERE room_id = ? ORDER BY idx",
-        (room_id,),
+        "WHERE room_id = :room ORDER BY idx",
+        {"room": room_id},
     )
     return _room(row, seats)
 
@@ -228,18 +228,20 @@ def append_in(
     now: float,
     *,
     also_set: str = "",
-    also_params: Sequence[Any] = (),
+    also_params: Mapping[str, Any] | None = None,
 ) -> RoomEvent:
     """Log an event of ``room_id`` in the caller's transaction: the next id, the row,
     and on PostgreSQL the notification (delivered at commit). ``also_set`` (``", col =
-    ?"``...) sets more of the room's columns in the same ``UPDATE``.
+    :col"``..., its parameters ``also_params``) sets more of the room's columns in the
+    same ``UPDATE``.
 
     On PostgreSQL the three are one statement (the ``UPDATE``, the ``INSERT`` and
     ``pg_notify`` in data-modifying ``WITH`` clauses), one round trip instead of three:
     a room's every action writes here. The payload is :meth:`RoomEvent.to_json`'s form,
     put together around the id the ``UPDATE`` returns."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    bump = f"UPDATE rooms SET last_seq = last_seq + 1{also_set} WHERE id = ? RETURNING last_seq"
+    bump = f"UPDATE rooms SET last_seq = last_seq + 1{also_set} WHERE id = :room RETURNING last_seq"
+    params = {**(also_params or {}), "room": room_id, "kind": kind, "data": text, "now": now}
     if tx.dialect == "postgresql":
         head = '{"r":' + json.dumps(room_id) + ',"s":'
         tail = ',"k":' + json.dumps(kind, ensure_ascii=False) + ',"d":' + text + "}"
@@ -247,20 +249,21 @@ def append_in(
             tail = "}"  # too long to send: the listener reads it back from the log
         row = tx.one(
             f"WITH r AS ({bump}), e AS (INSERT INTO room_events (room_id, seq, kind, data, at) "
-            "SELECT ?, last_seq, ?, ?, ? FROM r RETURNING seq) "
-            "SELECT seq, pg_notify(?, ?::text || seq::text || ?::text) FROM e",
-            (*also_params, room_id, room_id, kind, text, now, NOTIFY_CHANNEL, head, tail),
+            "SELECT :room, last_seq, :kind, :data, :now FROM r RETURNING seq) "
+            "SELECT seq, pg_notify(:channel, :head::text || seq::text || :tail::text) FROM e",
+            {**params, "channel": NOTIFY_CHANNEL, "head": head, "tail": tail},
         )
         if row is None:
             raise RoomNotFoundError(room_id)
         return RoomEvent(room_id, int(row[0]), kind, data)
-    row = tx.one(bump, (*also_params, room_id))
+    row = tx.one(bump, params)
     if row is None:
         raise RoomNotFoundError(room_id)
     event = RoomEvent(room_id, int(row[0]), kind, data)
     tx.all(
-        "INSERT INTO room_events (room_id, seq, kind, data, at) VALUES (?, ?, ?, ?, ?)",
-        (room_id, event.seq, kind, text, now),
+        "INSERT INTO room_events (room_id, seq, kind, data, at) "
+        "VALUES (:room, :seq, :kind, :data, :now)",
+        {**params, "seq": event.seq},
     )
     return event
 
@@ -282,16 +285,17 @@ class Publication:
 def _publish_in(tx: Tx, room_id: str, pub: Publication, now: float) -> RoomEvent:
     for index, flag in (pub.away or {}).items():
         tx.all(
-            "UPDATE room_seats SET away = ? WHERE room_id = ? AND idx = ?",
-            (int(flag), room_id, index),
+            "UPDATE room_seats SET away = :away WHERE room_id = :room AND idx = :idx",
+            {"away": int(flag), "room": room_id, "idx": index},
         )
-    params: tuple[Any, ...] = ()
+    params: dict[str, Any] = {}
     if pub.finished:
         also = ", status = 'finished', deadline = NULL"
     elif pub.deadline is not False and pub.version is not None:
-        also, params = ", deadline = ?, deadline_version = ?", (pub.deadline, pub.version)
+        also = ", deadline = :deadline, deadline_version = :version"
+        params = {"deadline": pub.deadline, "version": pub.version}
     elif pub.deadline is not False:
-        also, params = ", deadline = ?", (pub.deadline,)
+        also, params = ", deadline = :deadline", {"deadline": pub.deadline}
     else:
         also = ""
     return append_in(tx, room_id, pub.kind, pub.data, now, also_set=also, also_params=params)
@@ -326,7 +330,7 @@ class RoomStore:
         """The room whose game is ``game_id`` (``None``: not a room's game)."""
 
         def work(tx: Tx) -> Room | None:
-            row = tx.one("SELECT id FROM rooms WHERE game_id = ?", (game_id,))
+            row = tx.one("SELECT id FROM rooms WHERE game_id = :game", {"game": game_id})
             return None if row is None else _room_in(tx, str(row[0]))
 
         return await self.db.run(work, write=False)
@@ -348,9 +352,9 @@ class RoomStore:
         """The room's events with ids above ``after``, in order (at most ``limit``)."""
         rows = await self.db.run(
             lambda tx: tx.all(
-                "SELECT seq, kind, data FROM room_events WHERE room_id = ? AND seq > ? "
-                "ORDER BY seq LIMIT ?",
-                (room_id, after, limit),
+                "SELECT seq, kind, data FROM room_events WHERE room_id = :room AND seq > :after "
+                "ORDER BY seq LIMIT :limit",
+                {"room": room_id, "after": after, "limit": limit},
             ),
             write=False,
         )
@@ -361,9 +365,9 @@ class RoomStore:
 
         def work(tx: Tx) -> list[Room]:
             ids = tx.all(
-                "SELECT id FROM rooms WHERE deadline IS NOT NULL AND deadline <= ? "
-                "AND status = 'playing' ORDER BY deadline LIMIT ?",
-                (now, limit),
+                "SELECT id FROM rooms WHERE deadline IS NOT NULL AND deadline <= :now "
+                "AND status = 'playing' ORDER BY deadline LIMIT :limit",
+                {"now": now, "limit": limit},
             )
             rooms = [_room_in(tx, str(i)) for (i,) in ids]
             return [r for r in rooms if r is not None]
@@ -376,8 +380,8 @@ class RoomStore:
         def work(tx: Tx) -> list[Room]:
             ids = tx.all(
                 "SELECT r.id FROM rooms r JOIN room_seats s ON s.room_id = r.id "
-                "WHERE s.player_id = ? ORDER BY r.created_at DESC LIMIT ?",
-                (player_id, limit),
+                "WHERE s.player_id = :player ORDER BY r.created_at DESC LIMIT :limit",
+                {"player": player_id, "limit": limit},
             )
             rooms = [_room_in(tx, str(i)) for (i,) in ids]
             return [r for r in rooms if r is not None]
@@ -396,9 +400,9 @@ class RoomStore:
             rows = tx.all(
                 "SELECT r.id, r.game_id, s.name, COUNT(*) OVER () FROM rooms r "
                 "JOIN room_seats s ON s.room_id = r.id "
-                "WHERE s.player_id = ? AND r.status = 'finished' AND r.game_id IS NOT NULL "
-                "AND s.name IS NOT NULL ORDER BY r.created_at DESC LIMIT ?",
-                (player_id, limit),
+                "WHERE s.player_id = :player AND r.status = 'finished' AND r.game_id IS NOT NULL "
+                "AND s.name IS NOT NULL ORDER BY r.created_at DESC LIMIT :limit",
+                {"player": player_id, "limit": limit},
             )
             total = int(rows[0][3]) if rows else 0
             return [(str(r), str(g), str(n)) for r, g, n, _all in rows], total
@@ -425,30 +429,39 @@ class RoomStore:
         def work(tx: Tx) -> tuple[Room, RoomEvent]:
             if rematch_of is not None:
                 lock = " FOR UPDATE" if tx.dialect == "postgresql" else ""
-                row = tx.one(f"SELECT rematch_id FROM rooms WHERE id = ?{lock}", (rematch_of,))
+                row = tx.one(
+                    f"SELECT rematch_id FROM rooms WHERE id = :room{lock}", {"room": rematch_of}
+                )
                 if row is not None and row[0] is not None:
                     existing = _room_in(tx, str(row[0]))
                     if existing is not None:
                         raise _Existing(existing)
             if max_open > 0:
                 count = tx.one(
-                    "SELECT COUNT(*) FROM rooms WHERE creator_id = ? "
+                    "SELECT COUNT(*) FROM rooms WHERE creator_id = :creator "
                     "AND status IN ('waiting', 'starting', 'playing')",
-                    (creator_id,),
+                    {"creator": creator_id},
                 )
                 if count is not None and int(count[0]) >= max_open:
                     raise TooManyRoomsError(f"{creator_id} has {count[0]} open rooms")
             room_id = secrets.token_hex(8)
             tx.all(
                 "INSERT INTO rooms (id, creator_id, status, turn_seconds, created_at) "
-                "VALUES (?, ?, 'waiting', ?, ?)",
-                (room_id, creator_id, turn_seconds, now),
+                "VALUES (:room, :creator, 'waiting', :turn_seconds, :now)",
+                {"room": room_id, "creator": creator_id, "turn_seconds": turn_seconds, "now": now},
             )
             tx.many(
                 "INSERT INTO room_seats (room_id, idx, kind, difficulty, player_id, name) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "VALUES (:room, :idx, :kind, :difficulty, :player, :name)",
                 [
-                    (room_id, i, s.kind, s.difficulty, s.player_id, s.name)
+                    {
+                        "room": room_id,
+                        "idx": i,
+                        "kind": s.kind,
+                        "difficulty": s.difficulty,
+                        "player": s.player_id,
+                        "name": s.name,
+                    }
                     for i, s in enumerate(seats)
                 ],
             )
@@ -456,8 +469,8 @@ class RoomStore:
             issue_in(tx, ROOM_WATCH, room_id, self.watch_token(room_id))
             if rematch_of is not None:
                 tx.all(
-                    "UPDATE rooms SET rematch_id = ? WHERE id = ? AND rematch_id IS NULL",
-                    (room_id, rematch_of),
+                    "UPDATE rooms SET rematch_id = :room WHERE id = :old AND rematch_id IS NULL",
+                    {"room": room_id, "old": rematch_of},
                 )
             names = [s.name for s in seats]
             event = append_in(tx, room_id, "created", {"names": names}, now)
@@ -494,9 +507,9 @@ class RoomStore:
             if seat is None:
                 raise RoomFullError(room_id)
             taken = tx.all(
-                "UPDATE room_seats SET player_id = ?, name = ? WHERE room_id = ? AND idx = ? "
-                "AND player_id IS NULL RETURNING idx",
-                (player_id, name, room_id, seat.index),
+                "UPDATE room_seats SET player_id = :player, name = :name "
+                "WHERE room_id = :room AND idx = :idx AND player_id IS NULL RETURNING idx",
+                {"player": player_id, "name": name, "room": room_id, "idx": seat.index},
             )
             if not taken:  # (SQLite serialises writers: cannot happen; PostgreSQL: locked)
                 raise RoomFullError(room_id)
@@ -524,8 +537,9 @@ class RoomStore:
                 raise RoomNotFoundError(f"room {room_id} has no person in seat {index}")
             name = room.seats[index].name
             tx.all(
-                "UPDATE room_seats SET player_id = NULL, name = NULL WHERE room_id = ? AND idx = ?",
-                (room_id, index),
+                "UPDATE room_seats SET player_id = NULL, name = NULL "
+                "WHERE room_id = :room AND idx = :idx",
+                {"room": room_id, "idx": index},
             )
             event = append_in(tx, room_id, "leave", {"seat": index, "name": name}, now)
             after = _room_in(tx, room_id)
@@ -551,17 +565,18 @@ class RoomStore:
             if len(playing) < 2:
                 raise RoomNotReadyError(f"room {room_id} has {len(playing)} seat(s) to play")
             tx.all(
-                "DELETE FROM room_seats WHERE room_id = ? AND kind = 'human' AND player_id IS NULL",
-                (room_id,),
+                "DELETE FROM room_seats "
+                "WHERE room_id = :room AND kind = 'human' AND player_id IS NULL",
+                {"room": room_id},
             )
             # Renumber the seats that play, in order (the game's seats are 0..n-1).
             for new, seat in enumerate(playing):
                 if seat.index != new:
                     tx.all(
-                        "UPDATE room_seats SET idx = ? WHERE room_id = ? AND idx = ?",
-                        (new, room_id, seat.index),
+                        "UPDATE room_seats SET idx = :new WHERE room_id = :room AND idx = :old",
+                        {"new": new, "room": room_id, "old": seat.index},
                     )
-            tx.all("UPDATE rooms SET status = 'starting' WHERE id = ?", (room_id,))
+            tx.all("UPDATE rooms SET status = 'starting' WHERE id = :room", {"room": room_id})
             after = _room_in(tx, room_id)
             assert after is not None
             return after
@@ -572,8 +587,8 @@ class RoomStore:
         """Back to ``waiting`` after a start whose game could not be created."""
         await self.db.run(
             lambda tx: tx.all(
-                "UPDATE rooms SET status = 'waiting' WHERE id = ? AND status = 'starting'",
-                (room_id,),
+                "UPDATE rooms SET status = 'waiting' WHERE id = :room AND status = 'starting'",
+                {"room": room_id},
             )
         )
 
@@ -590,9 +605,9 @@ class RoomStore:
 
         def work(tx: Tx) -> tuple[Room, RoomEvent]:
             tx.all(
-                "UPDATE rooms SET status = 'playing', game_id = ?, deadline = ?, "
-                "deadline_version = ? WHERE id = ?",
-                (game_id, deadline, version, room_id),
+                "UPDATE rooms SET status = 'playing', game_id = :game, deadline = :deadline, "
+                "deadline_version = :version WHERE id = :room",
+                {"game": game_id, "deadline": deadline, "version": version, "room": room_id},
             )
             event = append_in(tx, room_id, "start", data, now)
             room = _room_in(tx, room_id)
@@ -645,9 +660,16 @@ class RoomStore:
 
         def work(tx: Tx) -> RoomEvent:
             rows = tx.all(
-                "UPDATE room_seats SET reacted_at = ? WHERE room_id = ? AND idx = ? "
-                "AND (reacted_at IS NULL OR reacted_at <= ? OR reacted_at > ?) RETURNING idx",
-                (now, room_id, index, now - every, now + 5.0),
+                "UPDATE room_seats SET reacted_at = :now WHERE room_id = :room AND idx = :idx "
+                "AND (reacted_at IS NULL OR reacted_at <= :since OR reacted_at > :ahead) "
+                "RETURNING idx",
+                {
+                    "now": now,
+                    "room": room_id,
+                    "idx": index,
+                    "since": now - every,
+                    "ahead": now + 5.0,
+                },
             )
             if not rows:
                 raise RateLimitExceededError("reactions", 1)
@@ -664,8 +686,8 @@ class RoomStore:
         def any_due(tx: Tx) -> bool:
             return (
                 tx.one(
-                    "SELECT 1 FROM rooms WHERE status = 'waiting' AND created_at < ? LIMIT 1",
-                    (cutoff,),
+                    "SELECT 1 FROM rooms WHERE status = 'waiting' AND created_at < :cutoff LIMIT 1",
+                    {"cutoff": cutoff},
                 )
                 is not None
             )
@@ -673,8 +695,8 @@ class RoomStore:
         def work(tx: Tx) -> list[RoomEvent]:
             rows = tx.all(
                 "UPDATE rooms SET status = 'expired' WHERE status = 'waiting' "
-                "AND created_at < ? RETURNING id",
-                (cutoff,),
+                "AND created_at < :cutoff RETURNING id",
+                {"cutoff": cutoff},
             )
             return [append_in(tx, str(r[0]), "expired", {}, now) for r in rows]
 

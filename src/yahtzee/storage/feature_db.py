@@ -6,14 +6,14 @@ challenge, the groups — keep their tables here instead, in the same database (
 process on it agrees on them) but through their own connection and their own migrations,
 so that neither side has to know the other's schema.
 
-One code path for both backends: the SQL is written once with ``?`` placeholders (turned
-into ``%s`` for psycopg) and every call runs **in a worker thread** (never on the event
-loop): :meth:`FeatureDb.run` hands a function of a :class:`Tx` to a thread, which runs it
-in one transaction. SQLite: one connection in WAL mode with ``synchronous=FULL`` (F6),
-guarded by a lock, ``BEGIN IMMEDIATE`` for writes; reads on a connection of their own
-thread, never behind a writer. PostgreSQL: a small synchronous
-psycopg pool (imported only for a PostgreSQL URL). A fault of the database (a full or
-read-only disk, a server that went away) becomes
+One code path for both backends: the SQL is written once with ``:name`` parameters, as
+the games' statements are (turned into ``%(name)s`` for psycopg), and every call runs **in
+a worker thread** (never on the event loop): :meth:`FeatureDb.run` hands a function of a
+:class:`Tx` to a thread, which runs it in one transaction. SQLite: one connection in WAL
+mode with ``synchronous=FULL`` (F6), guarded by a lock, ``BEGIN IMMEDIATE`` for writes;
+reads on a connection of their own thread, never behind a writer. PostgreSQL: a small
+synchronous psycopg pool (imported only for a PostgreSQL URL). A fault of the database
+(a full or read-only disk, a server that went away) becomes
 :class:`~yahtzee.storage.base.StorageUnavailableError` (503), as for the games.
 
 Migrations are per feature: ``feature_schema`` holds one version per feature name, and
@@ -26,20 +26,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import sqlite3
 import threading
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from yahtzee.storage.base import StorageError, StorageUnavailableError
+from yahtzee.storage.sql import pyformat
 from yahtzee.storage.sqlite import ReadConnections, connect, transaction
 
 T = TypeVar("T")
 Row = tuple[Any, ...]
-Params = Sequence[Any]
+#: A statement's ``:name`` parameters.
+Params = Mapping[str, Any]
+_NONE: Params = {}
 
 #: Each migration of a feature is a tuple of statements; never edit a shipped one.
 Migrations = tuple[tuple[str, ...], ...]
@@ -51,13 +55,13 @@ _SCHEMA = """CREATE TABLE IF NOT EXISTS feature_schema (
 
 
 class Tx(Protocol):
-    """One transaction: statements with ``?`` placeholders, rows as tuples."""
+    """One transaction: statements with ``:name`` parameters, rows as tuples."""
 
-    def all(self, sql: str, params: Params = ()) -> list[Row]:
+    def all(self, sql: str, params: Params = _NONE) -> list[Row]:
         """Run ``sql`` and return every row it yields."""
         ...
 
-    def one(self, sql: str, params: Params = ()) -> Row | None:
+    def one(self, sql: str, params: Params = _NONE) -> Row | None:
         """Run ``sql`` and return its first row (or ``None``)."""
         ...
 
@@ -80,10 +84,6 @@ class FeatureDb(Protocol):
         """``work(tx)`` in one transaction, in a worker thread."""
         ...
 
-    def run_sync(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
-        """The same, in the calling thread (benchmarks, commands, tests)."""
-        ...
-
     async def migrate(self, feature: str, migrations: Migrations) -> None:
         """Apply the pending migrations of ``feature``."""
         ...
@@ -95,7 +95,9 @@ class FeatureDb(Protocol):
 
 def _pending(tx: Tx, feature: str, migrations: Migrations) -> None:
     tx.all(_SCHEMA)
-    row = tx.one("SELECT version FROM feature_schema WHERE feature = ?", (feature,))
+    row = tx.one(
+        "SELECT version FROM feature_schema WHERE feature = :feature", {"feature": feature}
+    )
     current = 0 if row is None else int(row[0])
     if current > len(migrations):
         raise StorageError(
@@ -106,9 +108,9 @@ def _pending(tx: Tx, feature: str, migrations: Migrations) -> None:
             tx.all(statement)
     if current < len(migrations):
         tx.all(
-            "INSERT INTO feature_schema (feature, version) VALUES (?, ?) "
+            "INSERT INTO feature_schema (feature, version) VALUES (:feature, :version) "
             "ON CONFLICT (feature) DO UPDATE SET version = excluded.version",
-            (feature, len(migrations)),
+            {"feature": feature, "version": len(migrations)},
         )
 
 
@@ -118,10 +120,10 @@ class _SQLiteTx:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
 
-    def all(self, sql: str, params: Params = ()) -> list[Row]:
+    def all(self, sql: str, params: Params = _NONE) -> list[Row]:
         return self._conn.execute(sql, params).fetchall()
 
-    def one(self, sql: str, params: Params = ()) -> Row | None:
+    def one(self, sql: str, params: Params = _NONE) -> Row | None:
         row: Row | None = self._conn.execute(sql, params).fetchone()
         return row
 
@@ -147,7 +149,7 @@ class SQLiteFeatureDb:
         self._memory = str(path) == ":memory:"
         self._readers = ReadConnections(path)
 
-    def run_sync(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
+    def _run_sync(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
         try:
             if write or self._memory:
                 with self._lock:
@@ -161,7 +163,7 @@ class SQLiteFeatureDb:
             raise StorageUnavailableError(f"{self.path}: {exc}") from exc
 
     async def run(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
-        return await asyncio.to_thread(self.run_sync, work, write=write)
+        return await asyncio.to_thread(self._run_sync, work, write=write)
 
     async def migrate(self, feature: str, migrations: Migrations) -> None:
         await self.run(lambda tx: _pending(tx, feature, migrations))
@@ -179,15 +181,15 @@ class _PostgresTx:
         self._conn = conn
 
     @staticmethod
+    @functools.lru_cache(maxsize=1024)
     def _sql(sql: str) -> str:
-        # (no statement here has a literal "?" or "%": placeholders only)
-        return sql.replace("?", "%s")
+        return pyformat(sql)
 
-    def all(self, sql: str, params: Params = ()) -> list[Row]:
+    def all(self, sql: str, params: Params = _NONE) -> list[Row]:
         cur = self._conn.execute(self._sql(sql), params)
         return list(cur.fetchall()) if cur.description is not None else []
 
-    def one(self, sql: str, params: Params = ()) -> Row | None:
+    def one(self, sql: str, params: Params = _NONE) -> Row | None:
         row: Row | None = self._conn.execute(self._sql(sql), params).fetchone()
         return row
 
@@ -252,7 +254,7 @@ class PostgresFeatureDb:
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             raise StorageUnavailableError(f"database unavailable: {exc}") from exc
 
-    def run_sync(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
+    def _run_sync(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
         with self._connection() as conn:
             if not write:
                 # Reads run as they come (autocommit): no BEGIN/COMMIT round trips. A board's
@@ -262,13 +264,13 @@ class PostgresFeatureDb:
                 return work(_PostgresTx(conn))
 
     async def run(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
-        return await asyncio.to_thread(self.run_sync, work, write=write)
+        return await asyncio.to_thread(self._run_sync, work, write=write)
 
     async def migrate(self, feature: str, migrations: Migrations) -> None:
         lock = zlib.crc32(f"yahtzee-feature:{feature}".encode())
 
         def work(tx: Tx) -> None:
-            tx.all("SELECT pg_advisory_xact_lock(?)", (lock,))
+            tx.all("SELECT pg_advisory_xact_lock(:lock)", {"lock": lock})
             _pending(tx, feature, migrations)
 
         await self.run(work)

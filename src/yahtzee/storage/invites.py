@@ -89,8 +89,9 @@ def issue_in(tx: Tx, purpose: str, target: str, token: str | None = None) -> str
     :func:`derived_token`, or a fresh random one) and return it."""
     token = token if token is not None else new_token()
     tx.all(
-        "INSERT INTO invite_tokens (digest, purpose, target, created_at) VALUES (?, ?, ?, ?)",
-        (digest_of(token), purpose, target, _now()),
+        "INSERT INTO invite_tokens (digest, purpose, target, created_at) "
+        "VALUES (:digest, :purpose, :target, :now)",
+        {"digest": digest_of(token), "purpose": purpose, "target": target, "now": _now()},
     )
     return token
 
@@ -101,8 +102,8 @@ def resolve_in(tx: Tx, purpose: str, token: object) -> str | None:
         return None
     digest = digest_of(token)
     row = tx.one(
-        "SELECT digest, purpose, target, revoked_at FROM invite_tokens WHERE digest = ?",
-        (digest,),
+        "SELECT digest, purpose, target, revoked_at FROM invite_tokens WHERE digest = :digest",
+        {"digest": digest},
     )
     if row is None or not hmac.compare_digest(str(row[0]), digest):
         return None
@@ -117,8 +118,9 @@ def check_in(tx: Tx, purpose: str, target: str, token: object) -> bool:
     valid = isinstance(token, str) and is_token(token)
     presented = digest_of(token) if isinstance(token, str) and valid else ""
     rows = tx.all(
-        "SELECT digest FROM invite_tokens WHERE purpose = ? AND target = ? AND revoked_at IS NULL",
-        (purpose, target),
+        "SELECT digest FROM invite_tokens "
+        "WHERE purpose = :purpose AND target = :target AND revoked_at IS NULL",
+        {"purpose": purpose, "target": target},
     )
     ok = False
     for (digest,) in rows:
@@ -129,9 +131,9 @@ def check_in(tx: Tx, purpose: str, target: str, token: object) -> bool:
 def revoke_in(tx: Tx, purpose: str, target: str) -> int:
     """End every live token of ``target``; returns how many."""
     rows = tx.all(
-        "UPDATE invite_tokens SET revoked_at = ? WHERE purpose = ? AND target = ? "
+        "UPDATE invite_tokens SET revoked_at = :now WHERE purpose = :purpose AND target = :target "
         "AND revoked_at IS NULL RETURNING digest",
-        (_now(), purpose, target),
+        {"now": _now(), "purpose": purpose, "target": target},
     )
     return len(rows)
 

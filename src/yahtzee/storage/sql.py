@@ -183,10 +183,11 @@ def new_game_record(new: NewGame, now: str) -> GameRecord:
     )
 
 
-def _pyformat(sql: str) -> str:
-    """``:name`` parameters as psycopg's ``%(name)s`` (no statement here holds a ``%``)."""
+def pyformat(sql: str) -> str:
+    """``:name`` parameters as psycopg's ``%(name)s`` (no statement holds a ``%``): the one
+    parameter style of every statement, the games' and the feature tables'."""
     assert "%" not in sql, sql
-    return re.sub(r"(?<!:):([a-z_]+)", r"%(\1)s", sql)
+    return re.sub(r"(?<!:):([a-z_][a-z0-9_]*)", r"%(\1)s", sql)
 
 
 # -- the statements -----------------------------------------------------------------------
@@ -246,7 +247,7 @@ class Dialect:
     def prepare(self, text: str) -> str:
         """A statement written with ``:name`` parameters in this backend's style (a
         feature's :class:`~yahtzee.storage.base.Claim`)."""
-        return _pyformat(text) if self.name == "postgresql" else text
+        return pyformat(text) if self.name == "postgresql" else text
 
     def __getattr__(self, name: str) -> str:
         try:
@@ -268,7 +269,7 @@ SQLITE = Dialect(
 
 POSTGRES = Dialect(
     "postgresql",
-    take=_pyformat(
+    take=pyformat(
         "INSERT INTO rate_buckets AS b (bucket, key, full_at) VALUES (:bucket, :key, "
         ":now + :interval) ON CONFLICT (bucket, key) DO UPDATE SET full_at = CASE "
         "WHEN b.full_at - :now > :stepped_back THEN :now + :slack "
@@ -278,8 +279,8 @@ POSTGRES = Dialect(
     ),
     # Two processes creating a game for one player at once take turns here, so exactly
     # one abandons the old game and the other abandons the first's.
-    lock_player=_pyformat("SELECT pg_advisory_xact_lock(hashtextextended(:player, 1))"),
-    statements={name: _pyformat(sql) for name, sql in _SHARED.items()},
+    lock_player=pyformat("SELECT pg_advisory_xact_lock(hashtextextended(:player, 1))"),
+    statements={name: pyformat(sql) for name, sql in _SHARED.items()},
 )
 
 

@@ -16,7 +16,7 @@ from yahtzee.game import GameKind
 from yahtzee.rooms import service as rooms
 from yahtzee.rooms.errors import api_error
 from yahtzee.rooms.fastpath import RoomStreamPath
-from yahtzee.rooms.routes import router
+from yahtzee.rooms.routes import RoomsConfigOut, router
 from yahtzee.rooms.service import RoomService
 from yahtzee.rooms.store import RoomStore
 from yahtzee.rooms.stream import PgListener
@@ -81,4 +81,5 @@ FEATURE = Feature(
     build=build,
     spa_paths=("/rooms/{game_id}",),  # a room's id (or new), the one segment of every page path
     config=config,
+    config_model=RoomsConfigOut,
 )

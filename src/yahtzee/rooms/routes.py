@@ -89,6 +89,30 @@ class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class ReactionOut(_Out):
+    """A quick reaction of 好友房间 (O6): its id and what is shown."""
+
+    id: str
+    zh: str
+
+
+class TurnSecondsOut(_Out):
+    """A room's turn time (O5)."""
+
+    min: int
+    max: int
+    default: int
+
+
+class RoomsConfigOut(_Out):
+    """好友房间's fixed reactions and turn times."""
+
+    reactions: list[ReactionOut]
+    turn_seconds: TurnSecondsOut
+    countdown_seconds: int = Field(description="the countdown is shown in a turn's last seconds")
+    away_grace_seconds: float = Field(description="an away (托管) seat's turn is played after")
+
+
 class RoomSeatOut(_Out):
     """A seat: who sits there (``name`` null while open), ``you`` for this browser's."""
 

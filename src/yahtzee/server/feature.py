@@ -23,6 +23,7 @@ from yahtzee.storage.base import RecentGame
 
 if TYPE_CHECKING:
     from fastapi import APIRouter
+    from pydantic import BaseModel
 
     from yahtzee.game import GameKind
     from yahtzee.server.cpu import CpuPool
@@ -124,7 +125,8 @@ class Feature:
     """A feature package as the app factory sees it (the package's ``FEATURE``).
 
     ``name`` names it (and its section of the page's configuration, ``config``, when it
-    has one); ``routers`` are its API routes; ``errors`` maps its domain errors to HTTP
+    has one, whose shape in ``/api/config``'s schema is ``config_model``); ``routers`` are
+    its API routes; ``errors`` maps its domain errors to HTTP
     (``None`` for an error that is not its own); ``spa_paths`` are the page addresses
     answered with ``index.html``; ``build`` makes its services from the platform.
     """
@@ -135,3 +137,4 @@ class Feature:
     build: Callable[[Platform], Parts]
     spa_paths: Sequence[str] = ()
     config: Callable[[], dict[str, Any]] | None = None
+    config_model: type[BaseModel] | None = None

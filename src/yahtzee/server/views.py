@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from yahtzee.game import GameKind, Mode, Result, SeatKind, Status, ranking
 from yahtzee.players import Difficulty
@@ -445,32 +445,9 @@ class LimitsOut(_Out):
     max_name_chars: int
 
 
-class ReactionOut(_Out):
-    """A quick reaction of 好友房间 (O6): its id and what is shown."""
-
-    id: str
-    zh: str
-
-
-class TurnSecondsOut(_Out):
-    """A room's turn time (O5)."""
-
-    min: int
-    max: int
-    default: int
-
-
-class RoomsConfigOut(_Out):
-    """好友房间's fixed reactions and turn times."""
-
-    reactions: list[ReactionOut]
-    turn_seconds: TurnSecondsOut
-    countdown_seconds: int = Field(description="the countdown is shown in a turn's last seconds")
-    away_grace_seconds: float = Field(description="an away (托管) seat's turn is played after")
-
-
-class ConfigOut(_Out):
-    """Names, limits and defaults (``GET /api/config``, also embedded in the page)."""
+class PlatformConfigOut(_Out):
+    """Names, limits and defaults (``GET /api/config``, also embedded in the page): the
+    platform's part; :func:`config_out` adds the features' sections."""
 
     categories: list[CategoryInfo]
     difficulties: list[DifficultyInfo]
@@ -480,7 +457,16 @@ class ConfigOut(_Out):
     kinds: dict[GameKind, str] = Field(description="each kind of game's name (K2)")
     results: dict[Result, str]
     limits: LimitsOut
-    rooms: RoomsConfigOut
+
+
+def config_out(sections: Mapping[str, type[BaseModel]]) -> type[BaseModel]:
+    """``GET /api/config``'s model, ``ConfigOut``: the platform's fields, then one field per
+    feature section (its name, its model: the feature's ``config_model``)."""
+    fields: dict[str, Any] = {name: (model, ...) for name, model in sections.items()}
+    model: type[BaseModel] = create_model(
+        "ConfigOut", __base__=PlatformConfigOut, __module__=__name__, **fields
+    )
+    return model
 
 
 class KeepChoiceOut(_Out):

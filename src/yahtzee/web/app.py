@@ -58,6 +58,7 @@ from yahtzee.server.routers import (
 )
 from yahtzee.server.service import GameService, KindRegistry, KindRules, fixed_stream
 from yahtzee.server.settings import STATIC_DIR, Settings, from_env
+from yahtzee.server.views import config_out
 from yahtzee.storage import StorageError, is_postgres_url, open_storage, run_coroutine
 from yahtzee.storage.feature_db import open_feature_db
 from yahtzee.storage.invites import InviteTokens
@@ -84,10 +85,11 @@ SPA_PATHS = (
     *(path for feature in FEATURES for path in feature.spa_paths),
 )
 
-#: The features' sections of the page's configuration (``/api/config``).
+#: The features' sections of the page's configuration (``/api/config``), and their models.
 CONFIG_SECTIONS: Sections = tuple(
     (feature.name, feature.config) for feature in FEATURES if feature.config is not None
 )
+CONFIG_OUT = config_out({f.name: f.config_model for f in FEATURES if f.config_model is not None})
 
 # ES modules must be served as JavaScript or the browser refuses them (nosniff is on).
 for _type, _ext in (
@@ -318,11 +320,11 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         stats,
         records,
         advice,
-        config,
         health,
         tutorial,
     ):
         app.include_router(module.router)
+    app.include_router(config.router_for(CONFIG_OUT))
     for feature in FEATURES:
         for router in feature.routers:
             app.include_router(router)

@@ -6,11 +6,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 
 from yahtzee.server.config import Sections, page_config
-from yahtzee.server.views import ConfigOut
-
-router = APIRouter(prefix="/api", tags=["config"])
 
 
 def config_sections(request: Request) -> Sections:
@@ -19,11 +17,16 @@ def config_sections(request: Request) -> Sections:
     return sections
 
 
-@router.get("/config", response_model=ConfigOut, summary="Names, limits and defaults")
-async def config(
-    sections: Annotated[Sections, Depends(config_sections)],
-) -> JSONResponse:
-    """The boxes with their Chinese names, the computer levels, the default level, the
-    Chinese names of modes and results and the game's limits — the same object the page
-    finds embedded in ``index.html``."""
-    return JSONResponse(page_config(sections))
+def router_for(model: type[BaseModel]) -> APIRouter:
+    """The route, its response ``model`` the platform's fields and the features' sections
+    (:func:`~yahtzee.server.views.config_out` of each feature's ``config_model``)."""
+    router = APIRouter(prefix="/api", tags=["config"])
+
+    @router.get("/config", response_model=model, summary="Names, limits and defaults")
+    async def config(sections: Annotated[Sections, Depends(config_sections)]) -> JSONResponse:
+        """The boxes with their Chinese names, the computer levels, the default level, the
+        Chinese names of modes and results, the game's limits and the features' sections —
+        the same object the page finds embedded in ``index.html``."""
+        return JSONResponse(page_config(sections))
+
+    return router

@@ -114,6 +114,21 @@ def _pending(tx: Tx, feature: str, migrations: Migrations) -> None:
         )
 
 
+@functools.lru_cache(maxsize=2048)
+def _statement(sql: str, dialect: str) -> str:
+    """``sql`` as ``dialect`` runs it, once per statement: a ``?`` placeholder (the
+    features' old style) is refused by name rather than failing inside the driver."""
+    if "?" in sql:
+        raise ValueError(f"feature statements take :name parameters, not '?': {sql[:80]!r}")
+    return pyformat(sql) if dialect == "postgresql" else sql
+
+
+def _named(params: Params) -> Params:
+    if not isinstance(params, Mapping):
+        raise TypeError(f"feature statements take a mapping of :name parameters, not {params!r}")
+    return params
+
+
 class _SQLiteTx:
     dialect = "sqlite"
 
@@ -121,14 +136,14 @@ class _SQLiteTx:
         self._conn = conn
 
     def all(self, sql: str, params: Params = _NONE) -> list[Row]:
-        return self._conn.execute(sql, params).fetchall()
+        return self._conn.execute(_statement(sql, "sqlite"), _named(params)).fetchall()
 
     def one(self, sql: str, params: Params = _NONE) -> Row | None:
-        row: Row | None = self._conn.execute(sql, params).fetchone()
+        row: Row | None = self._conn.execute(_statement(sql, "sqlite"), _named(params)).fetchone()
         return row
 
     def many(self, sql: str, rows: Sequence[Params]) -> None:
-        self._conn.executemany(sql, rows)
+        self._conn.executemany(_statement(sql, "sqlite"), [_named(r) for r in rows])
 
 
 class SQLiteFeatureDb:
@@ -180,22 +195,19 @@ class _PostgresTx:
     def __init__(self, conn: Any) -> None:
         self._conn = conn
 
-    @staticmethod
-    @functools.lru_cache(maxsize=1024)
-    def _sql(sql: str) -> str:
-        return pyformat(sql)
-
     def all(self, sql: str, params: Params = _NONE) -> list[Row]:
-        cur = self._conn.execute(self._sql(sql), params)
+        cur = self._conn.execute(_statement(sql, self.dialect), _named(params))
         return list(cur.fetchall()) if cur.description is not None else []
 
     def one(self, sql: str, params: Params = _NONE) -> Row | None:
-        row: Row | None = self._conn.execute(self._sql(sql), params).fetchone()
+        row: Row | None = self._conn.execute(
+            _statement(sql, self.dialect), _named(params)
+        ).fetchone()
         return row
 
     def many(self, sql: str, rows: Sequence[Params]) -> None:
         with self._conn.cursor() as cur:
-            cur.executemany(self._sql(sql), rows)
+            cur.executemany(_statement(sql, self.dialect), [_named(r) for r in rows])
 
 
 class PostgresFeatureDb:

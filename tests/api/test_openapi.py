@@ -77,15 +77,29 @@ def test_every_schema_the_document_names_exists(client: TestClient) -> None:
 _RAW_ROUTES = {"roll", "score", "hint", "undo", "abandon"}
 
 
+def _api_routes(routes: list[Any]) -> list[APIRoute]:
+    """Every route of the app, the included routers' too (FastAPI keeps an included
+    router whole, as one entry of ``app.routes``)."""
+    found: list[APIRoute] = []
+    for route in routes:
+        if isinstance(route, APIRoute):
+            found.append(route)
+        included = getattr(route, "original_router", None)
+        if included is not None:
+            found.extend(_api_routes(included.routes))
+    return found
+
+
 def test_routers_take_typed_dependencies_not_the_request(client: TestClient) -> None:
     """No handler takes ``request: Request`` to fetch a service from ``app.state`` by hand;
     they name what they need as ``Annotated`` dependencies (``_common.py``, each feature's
     own in its package)."""
+    routes = _api_routes(client.app.routes)  # type: ignore[attr-defined]
+    assert len(routes) >= 40
+    assert {"roll", "join", "create_group"} <= {route.name for route in routes}
     raw = [
         f"{route.path} ({route.endpoint.__module__})"
-        for route in client.app.routes  # type: ignore[attr-defined]
-        if isinstance(route, APIRoute)
-        and route.dependant.request_param_name is not None
-        and route.name not in _RAW_ROUTES
+        for route in routes
+        if route.dependant.request_param_name is not None and route.name not in _RAW_ROUTES
     ]
     assert raw == []

@@ -74,9 +74,11 @@ def test_a_bank_puzzle_is_graded_exactly_and_only_once(client: TestClient) -> No
     assert graded["best"]["value"] == round(options[0].value, 4)
     assert graded["explanation"]
     assert graded["options"][0]["loss"] == 0
-    # A wrong answer: the player's rating goes down, the puzzle's up.
+    # A wrong answer: the player's rating goes down; the difficulty shown is the one
+    # shown with the puzzle (L14).
+    assert graded["puzzle_rating"] == 1500
     if expected.mark in ("mistake", "blunder"):
-        assert graded["rating"] < 1500 < graded["puzzle_rating"]
+        assert graded["rating"] < 1500
         assert graded["rating_change"] < 0
     again = answer(client, puzzle, Answer.of(options[0]).to_json())
     assert again.status_code == 409
@@ -88,13 +90,42 @@ def test_a_best_answer_raises_the_rating(client: TestClient) -> None:
     r = answer(client, puzzle, best_body(puzzle))
     assert r.status_code == 200
     assert r.json()["mark"] == "best"
-    assert r.json()["rating"] > 1500 > r.json()["puzzle_rating"]
+    assert r.json()["rating"] > 1500 == r.json()["puzzle_rating"]
     assert r.json()["explanation"][0] == "答对了！这是最好的选择。"
     progress = client.get("/api/puzzles/progress").json()
     assert progress["answers"] == 1
     assert progress["marks"]["best"] == 1
     assert progress["rating"] == r.json()["rating"]
     assert progress["rating_history"][-1]["rating"] == r.json()["rating"]
+
+
+def test_l14_the_difficulty_shown_before_is_the_one_after_and_new_ratings_settle(
+    client: TestClient,
+) -> None:
+    """L14: 「难度分」 shown with the puzzle is the one the answer is rated against and
+    shows after; a new rating (Glicko-2 RD above SETTLED_RD) is 「定级中」."""
+    from yahtzee.training.progress import SETTLED_RD, Glicko, rate
+
+    first = client.get("/api/puzzles/next").json()
+    assert first["rating_settling"] is True
+    puzzle = first["puzzle"]
+    assert puzzle["rating_settling"] is True
+    shown = puzzle["rating"]
+    graded = answer(client, puzzle, worst_body(puzzle)).json()
+    assert graded["puzzle_rating"] == shown
+    assert graded["puzzle_rating_settling"] is True
+    assert graded["rating_settling"] is True
+    player, _ = rate(Glicko(), Glicko(rating=shown), graded["mark"])
+    assert graded["rating"] == round(player.rating)
+    # After enough answers (two right, one wrong) the rating settles.
+    for i in range(60):
+        p = next_puzzle(client)
+        g = answer(client, p, best_body(p) if i % 3 else worst_body(p)).json()
+        if not g["rating_settling"]:
+            break
+    assert not g["rating_settling"]
+    assert client.get("/api/puzzles/progress").json()["rating_settling"] is False
+    assert SETTLED_RD == 110
 
 
 def test_stale_and_foreign_answers_are_not_found(client: TestClient) -> None:
@@ -274,6 +305,16 @@ def test_decision_positions_carry_what_was_held(client: TestClient, api: Api) ->
 def test_the_themes_are_named_by_the_server(client: TestClient) -> None:
     body = client.get("/api/puzzles/themes").json()
     ids = [t["id"] for t in body["themes"]]
-    assert ids == ["upper_bonus", "straights", "full_house", "yahtzee", "zero", "chance", "endgame"]
+    assert ids == [
+        "upper_bonus",
+        "straights",
+        "kinds",
+        "full_house",
+        "yahtzee",
+        "zero",
+        "chance",
+        "endgame",
+        "mixed",
+    ]
     assert body["themes"][0]["zh"] == "上区奖励"
     assert body["marks"]["best"] == "最佳"

@@ -195,3 +195,27 @@ def test_k2_autopilot_decisions_are_marked_and_not_the_persons(table: ValueTable
     rounds = {after.decisions[card.decision].round for card in cards_of_game("g", proxied)}
     assert rounds
     assert min(rounds) > 4
+
+
+def test_l12_every_decision_that_was_not_best_says_why_as_practice_does(
+    table: ValueTable,
+) -> None:
+    """L12: 复盘 gives each decision that was not best the sentences 练习 gives the same
+    decision as a puzzle (one source), and none to the best ones."""
+    from yahtzee.review import review_json
+    from yahtzee.training.bank import decision_position
+    from yahtzee.training.explain import explain
+    from yahtzee.training.puzzle import Answer, grade
+
+    for seed in (1, 2):
+        review = review_events(_log("novice", seed), table)
+        out = review_json(review, "g")
+        decisions = review.human.decisions
+        assert any(d["mark"] != "best" for d in out["decisions"])
+        for i, (d, shown) in enumerate(zip(decisions, out["decisions"], strict=True)):
+            if d.mark == "best":
+                assert "why" not in shown
+                continue
+            puzzle = grade(decision_position(decisions, i), Answer.of(d.chosen), table)
+            assert shown["why"] == explain(puzzle, table)[1:]
+            assert shown["why"]

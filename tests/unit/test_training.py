@@ -31,7 +31,7 @@ from yahtzee.training.bank import (
     mistakes,
     parse_answer_text,
 )
-from yahtzee.training.explain import SMALL, _of_a_kind, chance, explain
+from yahtzee.training.explain import SMALL, chance, explain, of_a_kind
 from yahtzee.training.progress import Glicko, card_due, new_card, rate, review_card
 from yahtzee.training.puzzle import Answer, PuzzlePosition, grade, options_of
 from yahtzee.training.themes import THEMES, bonus_open, parse_theme, themes_of
@@ -192,7 +192,7 @@ def _brute_force_one_roll(keep: tuple[int, ...], ok: Callable[[Dice], bool]) -> 
 
 def test_keep_chances_are_exact() -> None:
     p = pos("|66512|1|")
-    three_sixes = _of_a_kind(6, 3)
+    three_sixes = of_a_kind(6, 3)
     # The issue's example: 留 6、6 -> 42 %, 留 5、6、6 -> 31 %.
     assert chance(three_sixes, p, (6, 6)) == pytest.approx(1 - (5 / 6) ** 3, abs=1e-12)
     assert chance(three_sixes, p, (5, 6, 6)) == pytest.approx(1 - (5 / 6) ** 2, abs=1e-12)
@@ -215,6 +215,55 @@ def test_keep_explanation_names_both_chances() -> None:
     lines = explain(grade(p, Answer(keep=(5, 6, 6))))
     assert lines[0].startswith("最好的选择平均能多得")
     assert "留 6、6：这回合结束时至少三个 6的机会是 42%；留 5、6、6：31%。" in lines
+
+
+CHANCE_WORDS = "的机会是"
+LATE = (
+    "ones=2,twos=6,threes=6,fours=8,fives=20,four_of_a_kind=17,small_straight=30,"
+    "large_straight=40,chance=21"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "chosen", "sentence"),
+    [
+        # 欠佳 (lost under a point), a keep without a pair: 留 4、6 against 留 6.
+        (f"{LATE}|46213|1|6", (4, 6), "留 6：这回合结束时至少三个 6的机会是 13%；留 4、6：7%。"),
+        # A single die, and rolling all five.
+        (f"{LATE}|46213|1|6", (4,), "留 6：这回合结束时至少三个 6的机会是 13%；留 4：2%。"),
+        (f"{LATE}|46213|1|6", (), "留 6：这回合结束时至少三个 6的机会是 13%；全部重掷：4%。"),
+        # Stopping is best: the combination it writes now, against rolling on.
+        (
+            "ones=3,twos=4,threes=9,fives=20,sixes=24,four_of_a_kind=21,small_straight=30,"
+            "chance=23|33111|2|",
+            (),
+            "不再掷，直接记分：这回合结束时葫芦（三个一样加两个一样）的机会是 100%；"
+            "全部重掷：19%。",
+        ),
+    ],
+)
+def test_l14_every_keep_that_loses_gets_its_chance_sentence(
+    text: str, chosen: tuple[int, ...], sentence: str
+) -> None:
+    """L14: stop, empty keeps and keeps without a pair get the chance sentence too (the
+    old explanation had only 「最好的选择平均能多得 X 分」 for these)."""
+    g = grade(pos(text), Answer(keep=chosen))
+    assert g.mark != "best"
+    lines = explain(g)
+    assert lines[0].startswith("最好的选择平均能多得")
+    assert sentence in lines
+
+
+def test_l14_a_stop_answer_gets_the_chance_of_what_rolling_on_aims_at() -> None:
+    g = grade(pos("|66612|2|"), Answer(keep=STOP))
+    assert g.best.keep == (6, 6, 6)
+    assert any(CHANCE_WORDS in line and "不再掷" in line for line in explain(g))
+
+
+def test_l14_the_chances_in_the_sentences_are_the_exact_ones() -> None:
+    p = pos(f"{LATE}|46213|1|6")
+    assert round(100 * chance(of_a_kind(6, 3), p, (6,))) == 13
+    assert round(100 * chance(of_a_kind(6, 3), p, (4, 6))) == 7
 
 
 def test_box_explanation_says_what_each_box_brings_later() -> None:
@@ -275,6 +324,16 @@ def test_themes_on_hand_made_positions() -> None:
     assert not bonus_open(Scorecard.parse(done))
     assert "upper_bonus" not in _themes(f"{done}|66512|2|", keep(6, 6), keep(5, 6, 6))
     assert "yahtzee" not in _themes("yahtzee=0|44412|2|", keep(4, 4, 4), keep(1, 2))
+
+
+def test_l14_every_decision_has_a_theme() -> None:
+    """L14: a keep with a gap is about straights, a pair about collecting one face, and
+    what no rule names is 综合 (605 of 4,712 bank puzzles had no theme before)."""
+    assert "straights" in _themes("|24556|2|", keep(2, 4, 5), keep(5, 5))
+    assert "kinds" in _themes("|24556|2|", keep(2, 4, 5), keep(5, 5))
+    spent = "threes=9,three_of_a_kind=20,four_of_a_kind=22,small_straight=30,large_straight=40"
+    assert _themes(f"{spent}|35331|2|", keep(), keep(1, 5)) == ("mixed",)
+    assert all(p.themes for p in load_bank())
 
 
 def test_theme_names_parse() -> None:

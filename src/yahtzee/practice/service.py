@@ -262,6 +262,7 @@ class PracticeService:
             position=position,
             themes=tuple(themes),
             served_at=self._now().isoformat(timespec="microseconds"),
+            puzzle_rating=rating.rating,
         )
         player = await self.store.serve(serving)
         puzzle = PuzzlePosition.parse(position).to_json()
@@ -270,10 +271,15 @@ class PracticeService:
             source=source,
             themes=list(themes),
             rating=round(rating.rating),
+            rating_settling=rating.settling,
         )
         if source == "mine":
             puzzle["game_id"] = key.split(":")[1]
-        return {"puzzle": puzzle, "rating": round(player.rating)}
+        return {
+            "puzzle": puzzle,
+            "rating": round(player.rating),
+            "rating_settling": player.settling,
+        }
 
     # -- answer -------------------------------------------------------------------------
 
@@ -296,7 +302,10 @@ class PracticeService:
         )
         out["rating"] = round(answered.player_after.rating)
         out["rating_change"] = round(answered.player_after.rating - answered.player_before.rating)
-        out["puzzle_rating"] = round(answered.puzzle_after.rating)
+        out["rating_settling"] = answered.player_after.settling
+        # The difficulty shown with the puzzle, which the answer was rated against (L14).
+        out["puzzle_rating"] = round(answered.puzzle_shown)
+        out["puzzle_rating_settling"] = answered.puzzle_before.settling
         return out
 
     # -- progress -----------------------------------------------------------------------
@@ -314,6 +323,7 @@ class PracticeService:
         marks = {m: sum(1 for h in history if h.mark == m) for m in MARKS}
         return {
             "rating": round(rating.rating),
+            "rating_settling": rating.settling,
             "answers": len(history),
             "marks": marks,
             "rating_history": [

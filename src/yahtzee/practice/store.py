@@ -59,7 +59,7 @@ SCHEMA: tuple[tuple[str, ...], ...] = (
             mark TEXT,
             rating_after DOUBLE PRECISION,
             rating_change DOUBLE PRECISION,
-            puzzle_rating DOUBLE PRECISION
+            puzzle_rating DOUBLE PRECISION  -- the puzzle's rating as shown when served
         )""",
         "CREATE INDEX practice_servings_player ON practice_servings (player_id, served_at)",
         """CREATE TABLE practice_cards (
@@ -156,6 +156,8 @@ class Serving:
     themes: tuple[str, ...]
     served_at: str
     answered_at: str | None = None
+    puzzle_rating: float | None = None
+    """The puzzle's rating shown with it (「难度分」), which the answer is rated against."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +168,9 @@ class Answered:
     player_before: Glicko
     player_after: Glicko
     puzzle_after: Glicko
+    puzzle_shown: float
+    """The puzzle's rating shown when it was served (L14)."""
+    puzzle_before: Glicko
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,9 +333,9 @@ class PracticeStore:
         def work(tx: Tx) -> Glicko:
             tx.all(
                 "INSERT INTO practice_servings (id, player_id, puzzle_key, source, position, "
-                "themes, served_at) "
-                "VALUES (:id, :player, :key, :source, :position, :themes, :served_at)",
-                params,
+                "themes, served_at, puzzle_rating) VALUES "
+                "(:id, :player, :key, :source, :position, :themes, :served_at, :shown)",
+                {**params, "shown": serving.puzzle_rating},
             )
             tx.all(
                 "INSERT INTO practice_players (player_id, rating, rd, vol, serving, updated_at) "
@@ -354,7 +359,7 @@ class PracticeStore:
     def _current(self, tx: Tx, player_id: str, serving_id: str, *, lock: bool) -> Serving:
         sql = (
             "SELECT s.id, s.player_id, s.puzzle_key, s.source, s.position, s.themes, "
-            "s.served_at, s.answered_at, p.serving FROM practice_servings s "
+            "s.served_at, s.answered_at, p.serving, s.puzzle_rating FROM practice_servings s "
             "JOIN practice_players p ON p.player_id = s.player_id "
             "WHERE s.id = :id AND s.player_id = :player"
         )
@@ -365,7 +370,9 @@ class PracticeStore:
             raise PuzzleAnsweredError(f"puzzle {serving_id!r} was answered at {row[7]}")
         if row[8] != serving_id:
             raise PuzzleNotFoundError(f"puzzle {serving_id!r} is not the one served now")
-        return Serving(row[0], row[1], row[2], row[3], row[4], themes_of_text(row[5]), row[6])
+        return Serving(
+            row[0], row[1], row[2], row[3], row[4], themes_of_text(row[5]), row[6], None, row[9]
+        )
 
     async def answer(
         self,
@@ -394,7 +401,8 @@ class PracticeStore:
                 )
             row = tx.one(sql + self._lock(), at)
             puzzle = Glicko(row[0], row[1], row[2]) if row else Glicko()
-            new_player, new_puzzle = rate(player, puzzle, mark)
+            shown = puzzle.rating if serving.puzzle_rating is None else serving.puzzle_rating
+            new_player, new_puzzle = rate(player, puzzle, mark, shown)
             rated = {
                 **at,
                 "rating": new_puzzle.rating,
@@ -431,8 +439,8 @@ class PracticeStore:
             )
             done = tx.all(
                 "UPDATE practice_servings SET answered_at = :now, answer = :answer, "
-                "loss = :loss, mark = :mark, rating_after = :after, rating_change = :change, "
-                "puzzle_rating = :puzzle WHERE id = :id AND answered_at IS NULL RETURNING id",
+                "loss = :loss, mark = :mark, rating_after = :after, rating_change = :change "
+                "WHERE id = :id AND answered_at IS NULL RETURNING id",
                 {
                     "now": _iso(now),
                     "answer": answer,
@@ -440,13 +448,12 @@ class PracticeStore:
                     "mark": mark,
                     "after": new_player.rating,
                     "change": new_player.rating - player.rating,
-                    "puzzle": new_puzzle.rating,
                     "id": serving_id,
                 },
             )
             if len(done) != 1:  # (the lock above makes this unreachable; never grade twice)
                 raise PuzzleAnsweredError(f"puzzle {serving_id!r} was answered meanwhile")
-            return Answered(player, new_player, new_puzzle)
+            return Answered(player, new_player, new_puzzle, shown, puzzle)
 
         return await self.db.run(work)
 

@@ -36,7 +36,11 @@ class PuzzleOut(_Out):
     )
     source: Literal["mine", "bank"]
     themes: list[str]
-    rating: int = Field(description="the puzzle's Glicko-2 rating")
+    rating: int = Field(
+        description="the puzzle's Glicko-2 rating (「难度分」); the answer is "
+        "rated against this one (L14)"
+    )
+    rating_settling: bool = Field(description="the puzzle's rating is still settling (L14)")
     game_id: str | None = Field(None, description="source mine: the game it comes from")
 
 
@@ -45,6 +49,10 @@ class NextPuzzleOut(_Out):
 
     puzzle: PuzzleOut
     rating: int = Field(description="the player's Glicko-2 rating")
+    rating_settling: bool = Field(
+        description="the player's rating is still settling (Glicko-2 deviation above 110): "
+        "the page shows 「定级中」 (L14)"
+    )
 
 
 class PuzzleOptionOut(_Out):
@@ -67,10 +75,16 @@ class AnswerOut(_Out):
     chosen: PuzzleOptionOut
     best: PuzzleOptionOut
     options: list[PuzzleOptionOut] = Field(description="every option, best first")
-    explanation: list[str] = Field(description="short sentences a child can read (L9)")
+    explanation: list[str] = Field(
+        description="short sentences a child can read: how good, then why (L9, L14)"
+    )
     rating: int
     rating_change: int
-    puzzle_rating: int
+    rating_settling: bool = Field(description="the player's rating is still settling (L14)")
+    puzzle_rating: int = Field(
+        description="the puzzle's rating as shown with it, which the answer was rated against"
+    )
+    puzzle_rating_settling: bool = Field(description="as shown with the puzzle (L14)")
 
 
 class RatingPointOut(_Out):
@@ -101,6 +115,7 @@ class ProgressOut(_Out):
     """``GET /api/puzzles/progress`` (统计)."""
 
     rating: int
+    rating_settling: bool = Field(description="the rating is still settling (L14)")
     answers: int
     marks: dict[MarkId, int]
     rating_history: list[RatingPointOut]

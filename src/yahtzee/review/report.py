@@ -6,9 +6,27 @@ from collections.abc import Sequence
 from typing import Any
 
 from yahtzee.game import GameKind, Mode, SeatKind
-from yahtzee.review.analysis import GameReview
+from yahtzee.review.analysis import Decision, GameReview
+from yahtzee.review.explain import Spot, reasons
 from yahtzee.review.winprob import table_timeline
 from yahtzee.review.winprob import timeline as win_timeline
+from yahtzee.rules import Dice
+from yahtzee.solver import ValueTable, load_table
+
+
+def decision_spot(d: Decision) -> Spot:
+    """Where decision ``d`` was taken, as the explanations read it (a box: no rolls left)."""
+    return Spot(d.card, Dice.of(d.dice), 3 - d.roll if d.kind == "keep" else 0)
+
+
+def decision_json(d: Decision, table: ValueTable) -> dict[str, Any]:
+    """A decision as the API shows it; one of the person's that was not best says why
+    (``why``: the sentences 练习 shows after an answer, L12; 托管's moves are the
+    computer's, K2: no why)."""
+    out = d.to_json()
+    if d.mark != "best" and d.proxy is None:
+        out["why"] = reasons(decision_spot(d), d, table)
+    return out
 
 
 def review_json(
@@ -30,6 +48,7 @@ def review_json(
     is (K2, from its header; by default its mode's plain kind).
     """
     human = review.human
+    table = load_table()
     timeline: list[dict[str, Any]] = [
         {"round": r, "expected_final": round(v, 2)} for r, v in enumerate(human.turn_values)
     ]
@@ -71,7 +90,7 @@ def review_json(
         "accuracy": round(human.accuracy, 2),
         "counts": human.counts(),
         "undos": human.undos,
-        "decisions": [d.to_json() for d in human.decisions],
+        "decisions": [decision_json(d, table) for d in human.decisions],
         "timeline": timeline,
     }
     if review.mode is Mode.VS_COMPUTER and review.computer is not None:

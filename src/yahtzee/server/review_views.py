@@ -49,6 +49,11 @@ class DecisionOut(BaseModel):
         description="made by the computer for the away person (托管, K2): not counted in "
         "the person's skill loss, accuracy or marks"
     )
+    why: list[str] | None = Field(
+        default=None,
+        description="the person's decisions that were not best: why the best is better, in "
+        "short sentences (the chances of a keep, what each box brings now and later; L12)",
+    )
 
 
 class TimelinePointOut(BaseModel):

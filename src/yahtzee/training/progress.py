@@ -29,6 +29,12 @@ START_RATING = 1500.0
 START_RD = 350.0
 START_VOL = 0.06
 MIN_RD = 45.0
+SETTLED_RD = 110.0
+"""A rating whose deviation is above this is still settling: the page says 「定级中」
+instead of a number that moves by a hundred points an answer (L14). 110 is the deviation
+under which lichess stops calling a Glicko-2 rating provisional; from 350 it takes a player
+about ten answers against settled puzzles, about twenty-five against new ones (a new
+puzzle's own rating says little)."""
 
 OUTCOME: dict[Mark, float] = {"best": 1.0, "inaccuracy": 0.5, "mistake": 0.0, "blunder": 0.0}
 """The score of an answer as a game between the player and the puzzle."""
@@ -51,6 +57,11 @@ class Glicko:
     rd: float = START_RD
     vol: float = START_VOL
 
+    @property
+    def settling(self) -> bool:
+        """Still too uncertain to show as a number (deviation above :data:`SETTLED_RD`)."""
+        return self.rd > SETTLED_RD
+
     def to_json(self) -> dict[str, float]:
         """``{"rating", "rd"}`` rounded for the page (whole points)."""
         return {"rating": round(self.rating), "rd": round(self.rd)}
@@ -62,10 +73,17 @@ def _updated(me: Glicko, other: Glicko, score: float) -> Glicko:
     return Glicko(float(p.rating), max(MIN_RD, float(p.rd)), float(p.vol))
 
 
-def rate(player: Glicko, puzzle: Glicko, mark: Mark) -> tuple[Glicko, Glicko]:
-    """The player's and the puzzle's ratings after one answer marked ``mark``."""
+def rate(
+    player: Glicko, puzzle: Glicko, mark: Mark, shown: float | None = None
+) -> tuple[Glicko, Glicko]:
+    """The player's and the puzzle's ratings after one answer marked ``mark``.
+
+    ``shown`` is the puzzle's rating as the player saw it when it was served (L14): the
+    player is rated against that one, so the 「难度分」 before the answer is the one used
+    after, even if another player's answer moved the puzzle in between."""
     score = OUTCOME[mark]
-    return _updated(player, puzzle, score), _updated(puzzle, player, 1.0 - score)
+    seen = puzzle if shown is None else Glicko(shown, puzzle.rd, puzzle.vol)
+    return _updated(player, seen, score), _updated(puzzle, player, 1.0 - score)
 
 
 def new_card(card_id: int, now: datetime) -> str:

@@ -19,22 +19,26 @@ from yahtzee.training.puzzle import PuzzlePosition
 THEMES: Mapping[str, str] = {
     "upper_bonus": "上区奖励",
     "straights": "顺子",
+    "kinds": "凑相同点数",
     "full_house": "葫芦",
     "yahtzee": "快艇/百搭",
     "zero": "写 0 / 弃项",
     "chance": "机会",
     "endgame": "最后几回合",
+    "mixed": "综合",
 }
 """Theme id -> Chinese name, in the order the page lists them."""
 
 THEME_HELP: Mapping[str, str] = {
     "upper_bonus": "一点到六点加起来到 63 分，就多得 35 分。",
     "straights": "小顺是四个连着的数，大顺是五个连着的数。",
+    "kinds": "留下一样的骰子，凑三条、四条，或者上区一点到六点里的一格。",
     "full_house": "三个一样加两个一样，得 25 分。",
     "yahtzee": "五个骰子一样；快艇已记 50 分后再掷出，就按百搭规则记分并加 100 分。",
     "zero": "没有好地方时，选一格记 0 分，把别的格子留给以后。",
     "chance": "机会：五个骰子加起来，什么骰子都能记。",
     "endgame": "只剩三格或更少的时候。",
+    "mixed": "别的主题都不是：想一想留哪几个骰子、记哪一格最划算。",
 }
 """One short sentence per theme, in the rules page's words."""
 
@@ -81,12 +85,40 @@ def _upper_bonus(p: PuzzlePosition, best: Choice, chosen: Choice) -> bool:
     return False
 
 
+def _in_window(faces: tuple[int, ...], width: int) -> bool:
+    """Distinct faces that fit in one run of ``width`` (2, 4, 5 fits in 2-3-4-5)."""
+    return len(set(faces)) == len(faces) and max(faces) - min(faces) < width
+
+
 def _straights(p: PuzzlePosition, best: Choice, chosen: Choice) -> bool:
     if _categories(best, chosen) & set(_STRAIGHTS):
         return True
-    if not any(p.card.is_open(c) for c in _STRAIGHTS):
+    small = p.card.is_open(Category.SMALL_STRAIGHT)
+    large = p.card.is_open(Category.LARGE_STRAIGHT)
+    if not (small or large):
         return False
-    return any(len(set(k)) == len(k) and _run(k) >= 3 for k in _keeps(best, chosen))
+    # A keep of two or more different faces that a run can still grow from, gaps
+    # included (2, 4, 5 waits for a 3): the straight is what it is for.
+    return any(
+        len(k) >= 2 and ((small and _in_window(k, 4)) or (large and _in_window(k, 5)))
+        for k in _keeps(best, chosen)
+    )
+
+
+_KINDS = (Category.THREE_OF_A_KIND, Category.FOUR_OF_A_KIND)
+
+
+def _kinds(p: PuzzlePosition, best: Choice, chosen: Choice) -> bool:
+    if _categories(best, chosen) & set(_KINDS):
+        return True
+    # Collecting one face: a pair or more of it, kept while a box still pays for more.
+    for keep in _keeps(best, chosen):
+        if len(keep) >= 2 and len(set(keep)) == 1:
+            face = keep[0]
+            boxes = (*_KINDS, Category.YAHTZEE, Category.upper(face))
+            if any(p.card.is_open(c) for c in boxes):
+                return True
+    return False
 
 
 def _full_house(p: PuzzlePosition, best: Choice, chosen: Choice) -> bool:
@@ -122,18 +154,23 @@ def _endgame(p: PuzzlePosition, _best: Choice, _chosen: Choice) -> bool:
 _RULES: Mapping[str, Callable[[PuzzlePosition, Choice, Choice], bool]] = {
     "upper_bonus": _upper_bonus,
     "straights": _straights,
+    "kinds": _kinds,
     "full_house": _full_house,
     "yahtzee": _yahtzee,
     "zero": _zero,
     "chance": _chance,
     "endgame": _endgame,
 }
-assert tuple(_RULES) == tuple(THEMES)
+assert (*_RULES, "mixed") == tuple(THEMES)
+MIXED = "mixed"
+"""The theme of a decision no other theme names (L14: every puzzle has a theme)."""
 
 
 def themes_of(position: PuzzlePosition, best: Choice, chosen: Choice) -> tuple[str, ...]:
-    """The themes of a decision, in :data:`THEMES` order (possibly none)."""
-    return tuple(t for t, rule in _RULES.items() if rule(position, best, chosen))
+    """The themes of a decision, in :data:`THEMES` order: at least one (``mixed`` when no
+    other rule names it)."""
+    found = tuple(t for t, rule in _RULES.items() if rule(position, best, chosen))
+    return found or (MIXED,)
 
 
 def parse_theme(text: str) -> str:

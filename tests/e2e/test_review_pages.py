@@ -7,6 +7,7 @@ reach the end panel's 「复盘」 button.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -186,3 +187,46 @@ def test_l4_live_meter_shows_hides_and_remembers(ui: Table) -> None:
         ui.by("confirm-yes").click()
     expect(text).to_contain_text("胜率 50%")
     expect(page.locator("#live-meter-bar")).to_be_visible()
+
+
+@pytest.mark.parametrize("sized", VIEWPORTS, indirect=True)
+def test_l11_l15_review_words_a_child_can_read(sized: Table) -> None:
+    """L11: the terms' 「?」 open by keyboard with the glossary's words; L12: a decision
+    that was not best says why; L13: the verdict beside 准确率; L15: one decimal."""
+    page = sized.page
+    game_id = _finish(page, "solo", None)
+    review = _review(page, game_id)
+    page.goto(f"{sized.base_url}/review/{game_id}")
+    expect(sized.by("review-skill-loss")).to_have_text(f"{review['skill_loss']:.1f} 分")
+    # The verdict: stars from the points lost, read out as stars for a screen reader.
+    verdict = page.locator(".rv-verdict-line [data-testid=verdict]")
+    expect(verdict).to_contain_text(f"少得 {review['skill_loss']:.1f} 分")
+    assert (
+        verdict.locator("[role=img]")
+        .get_attribute("aria-label")
+        .endswith(verdict.locator(".verdict-word").inner_text().split("：")[0])
+    )
+    # A 「?」: reached with Tab (a summary), named, opened with Enter, showing its words.
+    q = page.locator(".rv-summary [data-testid=term-accuracy]")
+    expect(q).to_have_attribute("aria-label", "准确率是什么意思？")
+    q.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".rv-summary [data-term=accuracy] .term-pop")).to_be_visible()
+    expect(page.locator(".rv-summary [data-term=accuracy] .term-pop")).to_contain_text("100%")
+    # The costliest decision is shown first: it was not best, so it says why.
+    worst = max(review["decisions"], key=lambda d: d["loss"])
+    if worst["mark"] != "best":
+        why = sized.by("review-why")
+        expect(why).to_be_visible()
+        for line in worst["why"]:
+            expect(why).to_contain_text(line)
+        expect(sized.by("review-verdict")).to_contain_text(f"{worst['loss']:.1f} 分")
+    # One decimal for points everywhere on the page (no 254.59, no −17.27).
+    text = page.locator("#view-review").inner_text()
+    assert not re.search(r"\d+\.\d\d(?!%)", text), re.findall(r"\d+\.\d\d", text)
+    # The keyboard's advice is not given on a touch screen (the phone context has touch).
+    advice = page.locator(".rv-decisions .kb-only")
+    if sized.page.viewport_size and sized.page.viewport_size["width"] < 500:
+        expect(advice).to_be_hidden()
+    else:
+        expect(advice).to_be_visible()

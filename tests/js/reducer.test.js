@@ -13,7 +13,7 @@ globalThis.document = {
   getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : null),
 };
 
-const { describeStep, hinted, hintedShort, meterSaid, meterText } = await import(
+const { describeStep, hintDetail, hinted, hintedShort, meterSaid, meterText } = await import(
   "../../src/yahtzee/static/js/messages.js"
 );
 const { reduce } = await import("../../src/yahtzee/static/js/reducer.js");
@@ -158,15 +158,22 @@ test("hinted: dice to keep (gold) or a box, and a gap that adds up as shown (P2)
   const s = run(inGame(), { type: "hinted", res });
   assert.deepEqual(s.hintHold, [true, true, false, false, true]);
   assert.deepEqual(s.hold, s.hintHold);
-  assert.match(s.message.text, /预计终局 241\.8 分；次好的是保留 5、5 再掷，预计终局 239\.7 分（少 2\.1 分）。$/);
+  // L15: two short sentences (what to do; how much better on average), the full figures
+  // one tap away (the message's detail).
+  assert.equal(s.message.text, "提示：保留金色标出的 5、5、5，再掷其余的（还剩 2 次提示）。这样平均比次好的做法多得 2.1 分。");
+  assert.equal(s.message.detail, "预计终局：照提示做 241.8 分；次好的是保留 5、5 再掷，239.7 分（少 2.1 分）。");
+  assert.equal(s.message.text.split("。").filter(Boolean).length, 2);
   const boxHint = run(inGame(), { type: "hinted", res: { hold: null, category: "chance", value: null, alternative: null, game: g } });
   assert.equal(boxHint.hintCategory, "chance");
   assert.equal(boxHint.message.text, "提示：登记在金色标出的「机会」（还剩 2 次提示）。");
   // Whatever the values, the sentence's numbers add up as printed.
   for (const [a, b] of [[10.05, 10.04], [241.84, 239.66], [199.95, 197.04], [3.26, 0.14]]) {
-    const text = hinted({ ...res, value: a, alternative: { ...res.alternative, value: b } });
-    const [, best, alt, gap] = text.match(/预计终局 ([\d.]+) 分.*预计终局 ([\d.]+) 分（少 ([\d.]+) 分）/);
+    const r = { ...res, value: a, alternative: { ...res.alternative, value: b } };
+    const text = hintDetail(r);
+    const [, best, alt, gap] = text.match(/照提示做 ([\d.]+) 分.*，([\d.]+) 分（少 ([\d.]+) 分）/);
     assert.equal((Number(best) - Number(alt)).toFixed(1), gap, text);
+    const said = hinted(r).match(/多得 ([\d.]+) 分/);
+    if (said) assert.equal(said[1], gap, hinted(r));
   }
 });
 
@@ -180,22 +187,23 @@ test("P1: a hint has phone words — the same figures, shorter, adding up as sho
   assert.equal(s.message.text, hinted(res));
   assert.equal(
     s.message.short,
-    "提示（剩 2 次）：留 1、2、3、4 再掷，预计终局 253.9 分；次好：留 2、3、4、6 再掷，251.8 分（少 2.1）。",
+    "提示（剩 2 次）：留 1、2、3、4 再掷。平均多得 2.1 分。",
   );
-  // Every phone wording is well under three quarters of the full one.
+  // Every phone wording is at most three quarters of the full one.
   const box = { hold: null, category: "large_straight", value: 40.5,
     alternative: { hold: null, category: "small_straight", value: 38.25 }, game: g };
   const all = { hold: [false, false, false, false, false], category: null, value: 12.5,
     alternative: { hold: [true, false, false, false, false], category: null, value: 12.4 }, game: g };
   for (const r of [res, box, all]) {
-    assert.ok(hintedShort(r).length <= hinted(r).length * 0.7, hintedShort(r));
+    assert.ok(hintedShort(r).length <= hinted(r).length * 0.75, hintedShort(r));
   }
-  assert.equal(hintedShort(box), "提示（剩 2 次）：记「大顺」，预计终局 40.5 分；次好：记「小顺」，38.3 分（少 2.2）。");
+  assert.equal(hintedShort(box), "提示（剩 2 次）：记「大顺」。平均多得 2.2 分。");
   assert.equal(hintedShort({ ...box, value: null, alternative: null }), "提示（剩 2 次）：记「大顺」。");
   for (const [a, b] of [[10.05, 10.04], [241.84, 239.66], [199.95, 197.04], [3.26, 0.14]]) {
-    const text = hintedShort({ ...res, value: a, alternative: { ...res.alternative, value: b } });
-    const [, best, alt, gap] = text.match(/预计终局 ([\d.]+) 分.*，([\d.]+) 分（少 ([\d.]+)）/);
-    assert.equal((Number(best) - Number(alt)).toFixed(1), gap, text);
+    const r = { ...res, value: a, alternative: { ...res.alternative, value: b } };
+    const gap = hintDetail(r).match(/少 ([\d.]+) 分/)[1];
+    const said = hintedShort(r).match(/多得 ([\d.]+) 分/);
+    if (said) assert.equal(said[1], gap, hintedShort(r));
   }
   // Other messages have one wording.
   assert.equal(run(inGame(), { type: "say", text: "你好" }).message.short, undefined);

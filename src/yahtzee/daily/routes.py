@@ -105,6 +105,9 @@ class DailyResultOut(_Out):
     )
     mark_names: dict[str, str] = Field(description="each mark's Chinese name (最佳 …)")
     share: str = Field(description="the spoiler-free text to share (D5)")
+    share_squares: dict[str, str] = Field(
+        description="mark id -> the square the share text draws for it (the page's legend)"
+    )
 
 
 class DailyOut(_Out):

@@ -317,6 +317,7 @@ class DailyService:
             "marks": [MARK_OF_LETTER[m] for m in play.marks],
             "mark_names": dict(MARK_ZH),
             "share": share_text(play.day, play.score, play.accuracy, play.marks),
+            "share_squares": {MARK_OF_LETTER[k]: sq for k, sq in SQUARES.items()},
         }
 
     # -- boards --------------------------------------------------------------------------

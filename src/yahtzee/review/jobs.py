@@ -72,6 +72,8 @@ class Summary:
     card: Scorecard
     accuracy: float
     people: tuple[TablePerson, ...] = ()
+    skill_loss: float = 0.0
+    """The points the (first) person's choices lost (统计's verdict, L13)."""
 
     @property
     def best_place(self) -> int | None:
@@ -95,7 +97,7 @@ def summarise(events: Sequence[Event]) -> Summary:
             for name, kind in zip(review.names, review.kinds, strict=True)
         ]
         people = table_people(seats, [s.final_score for s in review.seats])
-    return Summary(human.turn_cards[-1], human.accuracy, people)
+    return Summary(human.turn_cards[-1], human.accuracy, people, human.skill_loss)
 
 
 def summaries(logs: Sequence[Sequence[Event]]) -> list[Summary]:

@@ -69,6 +69,8 @@ class FinishedGame:
     """A table game's people (T6); empty for solo and vs games."""
     kind: GameKind | None = None
     """What the game was (K2); ``None``: its mode's plain kind."""
+    skill_loss: float | None = None
+    """The review's skill loss (solo games; ``None`` when unknown): 统计's verdict (L13)."""
 
     @property
     def what(self) -> GameKind:
@@ -147,6 +149,7 @@ def stats_json(games: Sequence[FinishedGame]) -> dict[str, Any]:
                 [float(g.card[Category.YAHTZEE] == YAHTZEE_POINTS) for g in solo], 4
             ),
             "accuracy": [round(g.accuracy, 2) for g in solo if g.accuracy is not None],
+            "skill_loss": [round(g.skill_loss, 2) for g in solo if g.skill_loss is not None],
             "expert": {
                 "mean": round(ref.mean, 2),
                 "upper_bonus_rate": round(ref.upper_bonus_rate, 4),

@@ -148,6 +148,9 @@ class SoloStatsOut(BaseModel):
     upper_bonus_rate: float | None
     yahtzee_rate: float | None
     accuracy: list[float] = Field(description="each game's review accuracy, oldest first")
+    skill_loss: list[float] = Field(
+        description="each game's skill loss, oldest first (the page's verdict beside 准确率, L13)"
+    )
     expert: ExpertFiguresOut
 
 

@@ -187,4 +187,5 @@ def _finished(game: RecentGame, summary: Summary) -> FinishedGame:
         accuracy=summary.accuracy,
         people=summary.people,
         kind=game.kind,
+        skill_loss=summary.skill_loss,
     )

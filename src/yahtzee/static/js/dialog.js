@@ -9,12 +9,21 @@ export function isConfirmOpen() {
   return dialog().open;
 }
 
-/** Ask a yes/no question; resolves true for yes, false for no, Esc or closing. */
-export function confirmDialog({ title, text, yes, no }) {
+/** Ask a yes/no question; resolves true for yes, false for no, Esc or closing. `help`: the
+ * glossary id of the question's term (「写 0」, L11): its words follow the text (the
+ * glossary is lazy: loaded once the page is up, views.js OVERLAYS.words). */
+export function confirmDialog({ title, text, yes, no, help = null }) {
   const d = dialog();
   if (pending) pending(false);
   document.getElementById("confirm-title").textContent = title;
-  document.getElementById("confirm-text").textContent = text;
+  const body = document.getElementById("confirm-text");
+  body.textContent = text;
+  if (help) {
+    import("./lazy/glossary.js").then(({ GLOSSARY }) => {
+      const g = GLOSSARY[help];
+      if (body.textContent === text) body.append(document.createElement("br"), `${g.term}：${g.text}`);
+    });
+  }
   document.getElementById("confirm-yes").textContent = yes;
   document.getElementById("confirm-no").textContent = no;
   const opener = document.activeElement;

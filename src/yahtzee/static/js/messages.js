@@ -65,23 +65,37 @@ function hintFigures(res) {
   };
 }
 
-/** A hint: what to do, then its expected-value lesson, as expected final scores (the points
- * on the card plus the advice's value: "heading for 241.8, or 239.7 the other way"). P2: the
- * gap shown is the difference of the two values as shown, so the sentence adds up. */
-export function hinted(res) {
-  const left = `（还剩 ${res.game.hints_left} 次提示）`;
-  let text;
+/** What a hint says to do, in the table's words ("保留金色标出的 5、5，再掷其余的"). */
+function hintWhat(res) {
   if (res.hold) {
     const kept = keptFaces(res.hold, res.game.dice);
-    text = kept.length
-      ? `提示：保留金色标出的 ${list(kept)}，再掷其余的${left}。`
-      : `提示：全部重掷${left}。`;
-  } else {
-    text = `提示：登记在金色标出的「${box(res.category)}」${left}。`;
+    return kept.length ? `保留金色标出的 ${list(kept)}，再掷其余的` : "全部重掷";
   }
+  return `登记在金色标出的「${box(res.category)}」`;
+}
+
+/** The hint's second sentence: how much better on average than the next best, from the
+ * figures as shown (P2: it adds up with the detail's figures). */
+function hintGain(f) {
+  if (f.gap === null) return "";
+  return Number(f.gap) > 0 ? `这样平均比次好的做法多得 ${f.gap} 分。` : "次好的做法也差不多一样好。";
+}
+
+/** A hint in two short sentences (L15): what to do, then how much better on average. The
+ * full figures (expected final scores) are one tap away: `hintDetail`. */
+export function hinted(res) {
+  const text = `提示：${hintWhat(res)}（还剩 ${res.game.hints_left} 次提示）。`;
   if (typeof res.value !== "number") return text;
+  return text + hintGain(hintFigures(res));
+}
+
+/** The hint's full figures, shown on a tap under the message: the expected final score of
+ * the advice and of the next best choice (the points on the card plus the advice's values,
+ * to 0.1), and their gap. */
+export function hintDetail(res) {
+  if (typeof res.value !== "number") return null;
   const f = hintFigures(res);
-  let lesson = `高手算过：照这样做，预计终局 ${f.best} 分`;
+  let text = `预计终局：照提示做 ${f.best} 分`;
   const alt = res.alternative;
   if (alt) {
     let what;
@@ -90,13 +104,13 @@ export function hinted(res) {
       const kept = keptFaces(alt.hold, res.game.dice);
       what = kept.length ? `保留 ${list(kept)} 再掷` : "全部重掷";
     }
-    lesson += `；次好的是${what}，预计终局 ${f.alt} 分（少 ${f.gap} 分）`;
+    text += `；次好的是${what}，${f.alt} 分（少 ${f.gap} 分）`;
   }
-  return `${text}${lesson}。`;
+  return `${text}。`;
 }
 
-/** The same hint in phone words: the same facts and figures, about half as long, so that it
- * fits the phone table's three-line message without scrolling or cutting. */
+/** The same hint in phone words: the same two sentences, shorter, so that it fits the
+ * phone table's three-line message without scrolling or cutting. */
 export function hintedShort(res) {
   const left = `（剩 ${res.game.hints_left} 次）`;
   const keep = (hold) => {
@@ -104,16 +118,11 @@ export function hintedShort(res) {
     return kept.length ? `留 ${list(kept)} 再掷` : "全部重掷";
   };
   const what = res.hold ? keep(res.hold) : `记「${box(res.category)}」`;
-  let text = `提示${left}：${what}`;
-  if (typeof res.value !== "number") return `${text}。`;
+  const text = `提示${left}：${what}。`;
+  if (typeof res.value !== "number") return text;
   const f = hintFigures(res);
-  text += `，预计终局 ${f.best} 分`;
-  const alt = res.alternative;
-  if (alt) {
-    const other = alt.category ? `记「${box(alt.category)}」` : keep(alt.hold);
-    text += `；次好：${other}，${f.alt} 分（少 ${f.gap}）`;
-  }
-  return `${text}。`;
+  if (f.gap === null) return text;
+  return text + (Number(f.gap) > 0 ? `平均多得 ${f.gap} 分。` : "次好的也差不多。");
 }
 
 // ------------------------------------------------------------- the live meter (L4)
@@ -200,6 +209,7 @@ export function confirmZero(category) {
     text: `这一手记在「${name}」是 0 分，而别的格子还能得分。确定要在「${name}」写 0 吗？登记后不能更改。`,
     yes: "确定写 0",
     no: "再想想",
+    help: "zero",
   };
 }
 
@@ -239,7 +249,7 @@ export const REVIEW = "复盘";
 /** K2: in 复盘, the decisions the computer made while the person was away (托管). */
 export const PROXY_TAG = "托管";
 export const PROXY_DECISION = "这一步是你不在时电脑托管替你下的，不算进你的准确率和技术损失。";
-export const proxyLoss = (loss) => ` − 托管损失 ${loss.toFixed(2)}`;
+export const proxyLoss = (loss) => ` − 托管损失 ${loss.toFixed(1)}`;
 export const proxyCount = (n) => `有 ${n} 个决策是电脑托管替你下的：复盘标出了它们，但不算在你的准确率里。`;
 export const reviewLabel = (mode, score) => `复盘 ${mode} ${score}`;
 export const YOU = "你";
@@ -360,3 +370,6 @@ export function resultTitle(game) {
   };
   return titles[game.result] || "游戏结束";
 }
+
+// The hint's full figures' disclosure (L15).
+export const DETAIL_SUMMARY = "看数字";

@@ -9,12 +9,15 @@ import { canAct } from "./state.js";
 
 const NO_HOLD = Object.freeze([false, false, false, false, false]);
 
-function message(state, text, kind = "info", view = "game", short = null) {
+function message(state, text, kind = "info", view = "game", short = null, detail = null) {
   // P3: a message belongs to the view it was said for. `short`: the same message in fewer
   // words for the phone table's three-line message area (render.js shows one of the two).
+  // `detail`: figures one tap away under the message (a hint's expected final scores, L15).
   const serial = state.message.serial + 1;
   const m = { text, kind, view, serial };
-  return { ...state, message: short ? { ...m, short } : m };
+  if (short) m.short = short;
+  if (detail) m.detail = detail;
+  return { ...state, message: m };
 }
 
 function clearTurnMarks(state) {
@@ -219,7 +222,8 @@ const reducers = {
     const marks = res.hold
       ? { hold: res.hold.slice(), hintHold: res.hold.slice(), hintCategory: null }
       : { hintHold: null, hintCategory: res.category };
-    return message({ ...next, ...marks }, say.hinted(res), "info", "game", say.hintedShort(res));
+    const said = [say.hinted(res), "info", "game", say.hintedShort(res), say.hintDetail(res)];
+    return message({ ...next, ...marks }, ...said);
   },
 
   replayStart(state, { before, turn }) {

@@ -610,6 +610,20 @@ function renderMessage(state) {
   } else {
     el.replaceChildren(text ? document.createTextNode(text) : "");
   }
+  if (text && m.detail) {
+    // L15: the hint's full figures, one tap away (a disclosure: keyboard and screen reader
+    // reach it without a script of its own).
+    const more = document.createElement("details");
+    more.className = "msg-detail";
+    const summary = document.createElement("summary");
+    summary.textContent = say.DETAIL_SUMMARY;
+    summary.dataset.testid = "message-detail-toggle";
+    const body = document.createElement("span");
+    body.textContent = m.detail;
+    body.dataset.testid = "message-detail";
+    more.append(summary, body);
+    el.append(more);
+  }
 }
 
 // ------------------------------------------------------------------------- settings

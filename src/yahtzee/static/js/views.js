@@ -115,6 +115,8 @@ export const OVERLAYS = {
   },
   mistap: { css: "css/mistap.css", wanted: () => true, load: () => null, module: () => import("./lazy/mistap.js") },
   sound: { wanted: () => true, load: () => null, module: () => import("./lazy/sound.js") },
+  // L11: the glossary's words and the 「?」 / verdict styles, once the page is up.
+  words: { css: "css/words.css", wanted: () => true, load: () => null, module: () => import("./lazy/glossary.js") },
 };
 
 const loaded = new Map(); // view id → its module's `view` (loaded code, not page state)

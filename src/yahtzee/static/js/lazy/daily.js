@@ -11,7 +11,7 @@
 import { request } from "../api.js";
 import { confirmDialog } from "../dialog.js";
 import { API, href } from "../paths.js";
-import { el, fmt } from "./dom.js";
+import { el, fmt, labelled, term, verdictEl } from "./dom.js";
 
 // ------------------------------------------------------------------------------ the API
 
@@ -143,10 +143,16 @@ function boardTable(board, { caption, testid = "leaderboard", week = false }) {
   const table = el("table", "dl-board", null, { "data-testid": testid });
   table.append(el("caption", "", caption));
   const head = el("tr");
+  // L11, L13: each figure's word has its 「?」; the verdict (stars from the points lost)
+  // sits beside 准确率, as in 复盘 and 统计.
   const columns = week
-    ? ["名次", "名字", "天数", "平均准确率", "平均技术损失"]
-    : ["名次", "名字", "技术损失", "准确率", "得分"];
-  for (const h of columns) head.append(el("th", "", h, { scope: "col" }));
+    ? [["名次"], ["名字"], ["天数"], ["平均准确率", "accuracy"], ["平均技术损失", "skill_loss"], ["评价", "verdict"]]
+    : [["名次"], ["名字"], ["技术损失", "skill_loss"], ["准确率", "accuracy"], ["评价", "verdict"], ["得分"]];
+  for (const [h, id] of columns) {
+    const th = id ? labelled(h, id, "th") : el("th", "", h);
+    th.setAttribute("scope", "col");
+    head.append(th);
+  }
   const thead = el("thead");
   thead.append(head);
   const tbody = el("tbody");
@@ -155,21 +161,24 @@ function boardTable(board, { caption, testid = "leaderboard", week = false }) {
     const name = el("td", "dl-name");
     name.append(el("span", "", e.name)); // a person's name: text only
     if (e.you) name.append(el("span", "dl-you-tag", "（你）"));
+    const mark = el("td", "dl-verdict");
+    mark.append(verdictEl(e.skill_loss, { perGame: week, compact: true }));
     const cells = week
-      ? [String(e.days), `${fmt(e.accuracy)}%`, fmt(e.skill_loss, 2)]
-      : [fmt(e.skill_loss, 2), `${fmt(e.accuracy)}%`, String(e.score)];
-    tr.append(el("th", "dl-rank", String(e.rank), { scope: "row" }), name, ...cells.map((c) => el("td", "", c)));
+      ? [String(e.days), `${fmt(e.accuracy)}%`, fmt(e.skill_loss), mark]
+      : [fmt(e.skill_loss), `${fmt(e.accuracy)}%`, mark, String(e.score)];
+    const td = (c) => (typeof c === "string" ? el("td", "", c) : c);
+    tr.append(el("th", "dl-rank", String(e.rank), { scope: "row" }), name, ...cells.map(td));
     return tr;
   };
   for (const e of board.entries) tbody.append(row(e));
   if (board.you && !board.entries.some((e) => e.you)) {
     const gap = el("tr", "dl-gap");
-    gap.append(el("td", "", "…", { colspan: 5 }));
+    gap.append(el("td", "", "…", { colspan: 6 }));
     tbody.append(gap, row(board.you));
   }
   if (!board.entries.length) {
     const empty = el("tr");
-    empty.append(el("td", "fine", "还没有人完成。", { colspan: 5 }));
+    empty.append(el("td", "fine", "还没有人完成。", { colspan: 6 }));
     tbody.append(empty);
   }
   table.append(thead, tbody);
@@ -183,24 +192,34 @@ function boardTable(board, { caption, testid = "leaderboard", week = false }) {
 function resultPanel(day, r, ui, ctx) {
   const box = panel("dl-result", `${dayLabel(day.date)}的成绩`, "dl-result-title", { "data-testid": "daily-result" });
   const dl = el("dl", "dl-figures");
-  const add = (label, value, testid = null) => {
+  const add = (label, value, testid = null, id = null) => {
     const div = el("div", "dl-figure");
-    div.append(el("dt", "", label), el("dd", "", value, testid ? { "data-testid": testid } : {}));
+    const dt = id ? labelled(label, id, "dt") : el("dt", "", label);
+    div.append(dt, el("dd", "", value, testid ? { "data-testid": testid } : {}));
     dl.append(div);
   };
   add("得分", `${r.score} 分`, "daily-score");
-  add("准确率", `${fmt(r.accuracy)}%`);
-  add("技术损失", `${fmt(r.skill_loss, 2)} 分`);
-  add("运气", `${r.luck >= 0 ? "+" : "−"}${fmt(Math.abs(r.luck))} 分`);
-  add("高手同一副骰子", `${r.expert_score} 分（技术损失 ${r.expert_skill_loss}）`, "daily-expert-score");
+  add("准确率", `${fmt(r.accuracy)}%`, null, "accuracy");
+  add("技术损失", `${fmt(r.skill_loss)} 分`, null, "skill_loss");
+  add("运气", `${r.luck >= 0 ? "+" : "−"}${fmt(Math.abs(r.luck))} 分`, null, "luck");
+  add("高手同一副骰子", `${r.expert_score} 分（技术损失 ${fmt(r.expert_skill_loss)}）`, "daily-expert-score");
   add("名次", r.rank ? `第 ${r.rank} 名 / 共 ${r.players} 人` : "—", "daily-rank");
   box.append(dl);
+  // L13: the verdict beside 准确率, as in 复盘, 统计 and the boards.
+  const mark = el("p", "dl-verdict-line");
+  mark.append(verdictEl(r.skill_loss), term("verdict"));
+  box.append(mark);
   const marks = el("ol", "dl-marks", null, { "aria-label": "每回合最差的一步" });
   r.marks.forEach((m, i) => {
     const name = r.mark_names[m];
     marks.append(el("li", `dl-mark mark-${m}`, String(i + 1), { title: `第 ${i + 1} 回合：${name}`, "aria-label": `第 ${i + 1} 回合：${name}` }));
   });
   box.append(marks);
+  if (r.share_squares) {
+    // The share text's squares, explained (the server names them: `share_squares`).
+    const legend = Object.entries(r.share_squares).map(([m, sq]) => `${sq} ${r.mark_names[m]}`);
+    box.append(el("p", "fine dl-legend", `分享文字里的方块：每回合最差的一步，${legend.join("　")}。`, { "data-testid": "daily-share-legend" }));
+  }
   box.append(el("p", "fine", "排名只看技术损失：同一天大家掷同一副骰子，每一步都和高手在同一个局面下的选择比，运气不算在内。"));
   box.append(shareBox(r.share, "daily-share", "分享文字", ui, ctx));
   // Where the skill went: the game's own 复盘, move by move beside the expert's choice.
@@ -298,7 +317,9 @@ function drawGroups(body, page, ctx) {
   const { groups, name } = page.data;
   const ui = page.ui;
   const mine = panel("dl-mine", "我的小组", "dl-mine-title");
-  mine.append(el("p", "fine", "小组：一个班级、一个家庭。组员只留一个名字，不需要别的个人信息；在小组里看每日挑战的日榜和周榜。"));
+  const about = el("p", "fine", "小组：一个班级、一个家庭。组员只留一个名字，不需要别的个人信息；在小组里看每日挑战的日榜和周榜。");
+  about.append(term("group"));
+  mine.append(about);
   const nodes = [];
   if (groups.length) {
     const list = el("ul", "dl-groups");

@@ -1,6 +1,23 @@
 // Helpers shared by the lazy views (review.js, stats.js, and those to come): they import
 // from here, never from each other, so the modules form no cycle.
 
+import { GLOSSARY, termQuestion, verdict } from "./glossary.js";
+
+/** A 「?」 beside a term (L11): a disclosure whose summary a keyboard reaches and a screen
+ * reader names (「准确率是什么意思？」); opened, it shows the glossary's words for `id`
+ * (glossary.js) in a small box under it (css/words.css). */
+export function term(id) {
+  const g = GLOSSARY[id];
+  if (!g) throw new Error(`no glossary entry ${id}`);
+  const box = el("details", "term-help", null, { "data-term": id });
+  const q = termQuestion(id);
+  box.append(
+    el("summary", "term-q", "?", { "aria-label": q, title: q, "data-testid": `term-${id}` }),
+    el("span", "term-pop", `${g.term}：${g.text}`, { role: "note" }),
+  );
+  return box;
+}
+
 /** An HTML element with a class and text (textContent: never markup). */
 export function el(tag, className = "", text = null, attrs = {}) {
   const e = document.createElement(tag);
@@ -32,4 +49,23 @@ export function settingRow(ctx, name, label, note, options) {
   const dialog = document.getElementById("settings-dialog");
   dialog.insertBefore(row, dialog.querySelector(".fine"));
   return select;
+}
+
+/** An element's text followed by a term's 「?」: `labelled("准确率", "accuracy")`. */
+export function labelled(text, id, tag = "span", className = "") {
+  const e = el(tag, className, text);
+  e.append(term(id));
+  return e;
+}
+
+/** The verdict beside 准确率 (L13): stars and a word, the points lost in words; the same
+ * element in 复盘, 统计, the daily result and the boards (`compact`: stars and word only,
+ * the sentence as its title). */
+export function verdictEl(loss, { perGame = false, compact = false } = {}) {
+  const v = verdict(loss, perGame);
+  const box = el("span", `verdict verdict-${v.stars}`, null, { "data-testid": "verdict", "data-stars": v.stars });
+  const stars = el("span", "verdict-stars", v.short.split(" ")[0], { role: "img", "aria-label": v.label });
+  box.append(stars, " ", el("span", "verdict-word", compact ? v.word : v.text));
+  if (compact) box.setAttribute("title", v.text);
+  return box;
 }

@@ -16,6 +16,7 @@
 // 248.3, 5% and 100% take the same room; on a phone the meter has a fixed width.
 
 import { meterText } from "../messages.js";
+import { term } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -52,6 +53,17 @@ export function renderMeter(state) {
   box.classList.toggle("meter-off", !shown);
   $("view-game").classList.toggle("meter-shown", shown && onTable);
   hide(text, !shown);
+  // L11: the meter's word explained one tap away (a desktop's; the phone's meter has no
+  // room beside its figure, css hides it there: the 规则 page lists the word).
+  const want = vs ? "win_chance" : "expected_final";
+  let help = box.querySelector(".term-help");
+  if (!help || help.dataset.term !== want) {
+    const fresh = term(want);
+    if (help) help.replaceWith(fresh);
+    else toggle.before(fresh);
+    help = fresh;
+  }
+  hide(help, !shown);
   const label = shown ? "隐藏" : "显示预计";
   if (toggle.textContent !== label) toggle.textContent = label;
   if (toggle.getAttribute("aria-expanded") !== String(shown)) {

@@ -5,7 +5,8 @@
 // The view's own state is page.ui: {held: [bool x5], result, busy, theme, error}. Names of
 // themes and marks come from the server (GET /api/puzzles/themes, page.data.themes).
 
-import { el } from "./dom.js";
+import { el, labelled, term } from "./dom.js";
+import { SETTLING } from "./glossary.js";
 import { request } from "../api.js";
 import { API, href } from "../paths.js";
 import { CATEGORY_NAMES, LOWER, UPPER } from "../state.js";
@@ -141,11 +142,20 @@ function feedback(result, marks) {
     "data-testid": "puzzle-answer-feedback",
     role: "status",
   });
-  box.append(el("h2", "", marks[result.mark] || result.mark_zh));
+  const title = el("h2", "", marks[result.mark] || result.mark_zh);
+  title.append(term("marks"));
+  box.append(title);
   for (const line of result.explanation) box.append(el("p", "", line));
+  // L14: the numbers hold still: the difficulty is the one shown before the answer, and a
+  // rating still settling says 定级中 rather than a number that jumps by a hundred.
   const change = result.rating_change;
   const sign = change > 0 ? "+" : change < 0 ? "−" : "±";
-  box.append(el("p", "fine", `练习分 ${result.rating}（${sign}${Math.abs(change)}），这道题的难度分 ${result.puzzle_rating}。`));
+  const mine = result.rating_settling ? `练习分${SETTLING}` : `练习分 ${result.rating}（${sign}${Math.abs(change)}）`;
+  const theirs = result.puzzle_rating_settling ? SETTLING : String(result.puzzle_rating);
+  const line = el("p", "fine", `${mine}，这道题的难度分 ${theirs}。`, { "data-testid": "puzzle-rating-after" });
+  line.append(term("practice_rating"), term("difficulty"));
+  if (result.rating_settling || result.puzzle_rating_settling) line.append(term("settling"));
+  box.append(line);
   return box;
 }
 
@@ -165,7 +175,7 @@ function options(result) {
   const wrap = el("div", "pz-options-wrap");
   wrap.append(list);
   if (more > 0) wrap.append(el("p", "fine", `还有 ${more} 种更差的选择没有列出。`));
-  wrap.append(el("p", "fine", "预计终局：现在的分数，加上以后照最好的方法平均还能得的分。"));
+  wrap.append(labelled("预计终局：现在的分数，加上以后照最好的方法平均还能得的分。", "expected_final", "p", "fine"));
   return wrap;
 }
 
@@ -217,7 +227,10 @@ function draw(body, page, ctx) {
 
   const view = el("div", "pz-view");
   const head = el("div", "pz-head panel");
-  head.append(el("p", "pz-rating", `我的练习分 ${ui.result ? ui.result.rating : data.next.rating}`, { "data-testid": "puzzle-rating" }));
+  const now = ui.result || data.next;
+  const rating = el("p", "pz-rating", `我的练习分 ${now.rating_settling ? SETTLING : now.rating}`, { "data-testid": "puzzle-rating" });
+  rating.append(term(now.rating_settling ? "settling" : "practice_rating"));
+  head.append(rating);
   if (page.view === "practice") head.append(themeChooser(data, ui, ctx, next));
   view.append(head);
 
@@ -225,7 +238,10 @@ function draw(body, page, ctx) {
   const source = p.source === "mine" ? "来自你自己的对局" : "题库";
   const themes = p.themes.map((t) => names[t] || t).join("、");
   puzzle.append(el("h2", "", `第 ${p.round} 回合 · ${p.kind === "keep" ? `还能再掷 ${p.rolls_left} 次` : "选一格记分"}`, { id: "pz-title" }));
-  puzzle.append(el("p", "fine", `${source}${themes ? ` · ${themes}` : ""} · 难度分 ${p.rating}`));
+  const difficulty = p.rating_settling ? SETTLING : String(p.rating);
+  const about = el("p", "fine", `${source}${themes ? ` · ${themes}` : ""} · 难度分 ${difficulty}`, { "data-testid": "puzzle-difficulty" });
+  about.append(term("difficulty"));
+  puzzle.append(about);
   if (p.held.length) puzzle.append(el("p", "fine", `上一掷留下了 ${p.held.join("、")}。`));
   puzzle.append(dice(p, ui, ctx));
   if (ui.result) {

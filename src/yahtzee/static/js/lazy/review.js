@@ -3,7 +3,7 @@
 // the view's own state (page.ui.selected, the costliest one until the player picks).
 
 import { lineChart } from "./chart.js";
-import { el, fmt } from "./dom.js";
+import { el, fmt, labelled, term, verdictEl } from "./dom.js";
 import { request } from "../api.js";
 import { API, href } from "../paths.js";
 import * as say from "../messages.js";
@@ -29,40 +29,45 @@ const sameChoice = (a, b) =>
 function summary(r) {
   const box = el("div", "rv-summary panel");
   const dl = el("dl", "rv-figures");
-  const add = (label, value, testid) => {
+  const add = (label, id, value, testid) => {
     const div = el("div", "rv-figure");
-    div.append(el("dt", "", label), el("dd", "", value, { "data-testid": testid }));
+    const dt = el("dt", "", label);
+    if (id) dt.append(term(id));
+    div.append(dt, el("dd", "", value, { "data-testid": testid }));
     dl.append(div);
   };
-  add("准确率", `${fmt(r.accuracy)}%`, "review-accuracy");
-  add("技术损失", `${fmt(r.skill_loss)} 分`, "review-skill-loss");
-  add("运气", `${signed(r.luck)} 分`, "review-luck");
-  add("终局", `${r.final_score} 分`, "review-final");
+  add("准确率", "accuracy", `${fmt(r.accuracy)}%`, "review-accuracy");
+  add("技术损失", "skill_loss", `${fmt(r.skill_loss)} 分`, "review-skill-loss");
+  add("运气", "luck", `${signed(r.luck)} 分`, "review-luck");
+  add("终局", null, `${r.final_score} 分`, "review-final");
   box.append(dl);
-  // L9: the two words explained where they appear.
-  box.append(
-    el(
-      "p",
-      "fine rv-words",
-      "准确率：每一步都和高手一样好就是 100%，少得越多越低。技术损失：因为选择和高手不同，这局平均少得的分。",
-    ),
+  // L13: beside 准确率, a verdict that cannot mislead: stars from the points lost.
+  const mark = el("p", "rv-verdict-line");
+  mark.append(verdictEl(r.skill_loss), term("verdict"));
+  box.append(mark);
+  // L2 in one decimal (L15): the rounded figures may miss the total by a tenth, hence ≈.
+  const identity = el(
+    "p",
+    "fine rv-identity",
+    `开局期望 ${fmt(r.start_value)} ${r.luck >= 0 ? "+" : "−"} 运气 ${fmt(Math.abs(r.luck))} − 技术损失 ${fmt(r.skill_loss)}${r.proxy_loss ? say.proxyLoss(r.proxy_loss) : ""} ≈ 终局 ${r.final_score}`,
   );
-  box.append(
-    el(
-      "p",
-      "fine rv-identity",
-      `开局期望 ${fmt(r.start_value, 2)} ${r.luck >= 0 ? "+" : "−"} 运气 ${Math.abs(r.luck).toFixed(2)} − 技术损失 ${r.skill_loss.toFixed(2)}${r.proxy_loss ? say.proxyLoss(r.proxy_loss) : ""} = 终局 ${r.final_score}`,
-    ),
-  );
+  identity.append(term("expected_value"));
+  box.append(identity);
   const counts = el("ul", "rv-counts", null, { "aria-label": "各类评价的次数" });
   for (const m of MARKS) {
     const li = el("li", `rv-chip mark-${m}`, `${MARK_NAMES[m]} ${r.counts[m]}`, { "data-testid": `count-${m}` });
     counts.append(li);
   }
-  box.append(counts);
+  const countsRow = el("div", "rv-counts-row");
+  countsRow.append(counts, term("marks"));
+  box.append(countsRow);
   // 撤销 (polish 8): a box taken back is no decision; the box written instead is judged.
   const proxied = r.decisions.filter((d) => d.proxy).length;
-  if (proxied) box.append(el("p", "fine", say.proxyCount(proxied), { "data-testid": "review-proxied" }));
+  if (proxied) {
+    const note = el("p", "fine", say.proxyCount(proxied), { "data-testid": "review-proxied" });
+    note.append(term("autopilot"));
+    box.append(note);
+  }
   if (r.undos) {
     const text = `这局撤销了 ${r.undos} 次登记：复盘按最后登记的那一项来评。`;
     box.append(el("p", "fine", text, { "data-testid": "review-undos" }));
@@ -82,7 +87,8 @@ function summary(r) {
 function timelineSection(r, select) {
   const vs = r.mode !== "solo"; // vs and table games: the chance of (first place) winning
   const section = el("section", "rv-timeline panel", null, { "aria-labelledby": "rv-timeline-title" });
-  section.append(el("h2", "", vs ? "胜率走势" : "预计终局走势", { id: "rv-timeline-title" }));
+  const title = el("h2", "", vs ? "胜率走势" : "预计终局走势", { id: "rv-timeline-title" });
+  section.append(title, term(vs ? "win_chance" : "expected_final"));
   const value = (p) => (vs ? p.win_probability : p.expected_final);
   const points = r.timeline.map((p) => ({ x: p.round, y: value(p) }));
   const ys = points.map((p) => p.y);
@@ -101,7 +107,7 @@ function timelineSection(r, select) {
     .map(({ d, i }) => ({
       ...at(d.round, d.roll + (d.kind === "score" ? 0.5 : 0)),
       className: `mark-${d.mark}`,
-      label: `第 ${d.round} 回合：${MARK_NAMES[d.mark]}，损失 ${d.loss.toFixed(2)} 分`,
+      label: `第 ${d.round} 回合：${MARK_NAMES[d.mark]}，损失 ${fmt(d.loss)} 分`,
       onSelect: () => select(i),
     }));
   const first = value(r.timeline[0]);
@@ -134,8 +140,8 @@ function timelineSection(r, select) {
   for (const p of r.timeline) {
     const tr = el("tr");
     tr.append(el("th", "", p.round === 0 ? "开局" : `第 ${p.round} 回合后`, { scope: "row" }));
-    tr.append(el("td", "", vs ? `${(p.win_probability * 100).toFixed(1)}%` : fmt(p.expected_final, 2)));
-    if (vs) tr.append(el("td", "", fmt(p.expected_final, 2)));
+    tr.append(el("td", "", vs ? `${(p.win_probability * 100).toFixed(1)}%` : fmt(p.expected_final)));
+    if (vs) tr.append(el("td", "", fmt(p.expected_final)));
     table.append(tr);
   }
   details.append(table);
@@ -159,7 +165,10 @@ function positionPanel(d, practice) {
   const table = el("table", "rv-table rv-options", null, { "data-testid": "review-options" });
   table.append(el("caption", "", `剩余 ${d.rolls_left} 次掷骰 · 三个最好的选择`));
   const head = el("tr");
-  for (const t of ["选择", "预计终局", "差距"]) head.append(el("th", "", t, { scope: "col" }));
+  head.append(el("th", "", "选择", { scope: "col" }));
+  head.append(labelled("预计终局", "expected_final", "th"));
+  head.lastChild.setAttribute("scope", "col");
+  head.append(el("th", "", "差距", { scope: "col" }));
   table.append(head);
   const rows = [...d.options];
   if (!rows.some((o) => sameChoice(o, d.chosen))) rows.push(d.chosen);
@@ -168,8 +177,8 @@ function positionPanel(d, practice) {
     const tr = el("tr", mine ? "rv-mine" : "");
     const label = choiceText(o) + (mine ? "（你的选择）" : "") + (o === d.options[0] ? " ★" : "");
     tr.append(el("th", "", label, { scope: "row" }));
-    tr.append(el("td", "", fmt(o.value, 2)));
-    tr.append(el("td", "", o === d.options[0] ? "—" : `−${(d.options[0].value - o.value).toFixed(2)}`));
+    tr.append(el("td", "", fmt(o.value)));
+    tr.append(el("td", "", o === d.options[0] ? "—" : `−${fmt(d.options[0].value - o.value)}`));
     table.append(tr);
   }
   panel.append(table);
@@ -180,10 +189,17 @@ function positionPanel(d, practice) {
       `rv-verdict mark-${d.mark}`,
       d.mark === "best"
         ? `${MARK_NAMES.best}：和高手的选择一样好。`
-        : `${MARK_NAMES[d.mark]}：比高手的选择平均少 ${d.loss.toFixed(2)} 分。`,
+        : `${MARK_NAMES[d.mark]}：比高手的选择平均少 ${fmt(d.loss)} 分。`,
       { "data-testid": "review-verdict" },
     ),
   );
+  // L12: why the best is better, in 练习's sentences (the server's `why`).
+  if (d.why && d.why.length) {
+    const why = el("div", "rv-why", null, { "data-testid": "review-why" });
+    why.append(el("h3", "", "为什么"));
+    for (const line of d.why) why.append(el("p", "", line));
+    panel.append(why);
+  }
   const boxes = Object.entries(d.card.boxes);
   const card = el("p", "fine rv-card");
   card.textContent = boxes.length
@@ -207,7 +223,10 @@ function decisionList(r, select) {
     section.append(el("p", "fine", "这局没有需要选择的地方。"));
     return section;
   }
-  section.append(el("p", "fine", "选一个决策，看当时的局面、三个最好的选择和你的选择。上下方向键可以在列表里移动。"));
+  const help = el("p", "fine", "选一个决策，看当时的局面、三个最好的选择、你的选择和为什么。");
+  // Only where there is a keyboard (not on a phone: css hides .kb-only there).
+  help.append(el("span", "kb-only", "上下方向键可以在列表里移动。"));
+  section.append(help);
   const list = el("ol", "rv-list", null, { "data-testid": "decision-list" });
   r.decisions.forEach((d, i) => {
     const li = el("li");
@@ -215,7 +234,7 @@ function decisionList(r, select) {
     btn.append(
       el("span", "rv-where", `第 ${d.round} 回合 · ${d.kind === "score" ? "登记" : `第 ${d.roll} 掷`}`),
       el("span", "rv-what", d.proxy ? `${say.PROXY_TAG} · ${choiceText(d.chosen)}` : choiceText(d.chosen)),
-      el("span", `rv-chip mark-${d.mark}`, d.mark === "best" ? MARK_NAMES.best : `${MARK_NAMES[d.mark]} −${d.loss.toFixed(2)}`),
+      el("span", `rv-chip mark-${d.mark}`, d.mark === "best" ? MARK_NAMES.best : `${MARK_NAMES[d.mark]} −${fmt(d.loss)}`),
     );
     btn.addEventListener("click", () => select(i));
     btn.addEventListener("keydown", (event) => {

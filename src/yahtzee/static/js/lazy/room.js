@@ -7,7 +7,7 @@
 // The view's own state, page.ui: {holds: {seat, hold}, reactions: {seat: {id, at}},
 // busy, error, now (the clock the countdown reads, ticked by `live`)}.
 
-import { el } from "./dom.js";
+import { el, term } from "./dom.js";
 import { CONFIG } from "../config.js";
 import { request } from "../api.js";
 import { API, asset, href } from "../paths.js";
@@ -170,7 +170,7 @@ function seatsList(room, ui) {
     if (seat.you) li.append(el("span", "rm-chip", "你"));
     if (seat.index === 0 && seat.kind === "human") li.append(el("span", "rm-chip", "房主"));
     if (seat.away) {
-      li.append(el("span", "rm-chip rm-away", "托管", { "data-testid": `away-${seat.index}` }));
+      li.append(el("span", "rm-chip rm-away", "托管", { "data-testid": `away-${seat.index}` }), term("autopilot"));
     }
     const total = room.game ? room.game.seats[seat.index]?.total : null;
     if (total !== null && total !== undefined) li.append(el("span", "rm-total", `${total} 分`));
@@ -552,7 +552,13 @@ export const view = {
     const key = JSON.stringify([page.data.room, rest, clock && clock.textContent, Math.floor((now || 0) / REACTION_SHOWN_MS)]);
     if (body.dataset.drawn === key) return;
     body.dataset.drawn = key;
+    // A 「?」 opened (L11) stays open across the countdown's redraws.
+    const open = [...body.querySelectorAll("details.term-help[open]")].map((d) => d.dataset.term);
     drawRoom(body, page, ctx);
+    for (const id of open) {
+      const d = body.querySelector(`details.term-help[data-term="${id}"]`);
+      if (d) d.open = true;
+    }
     const again = body.querySelector('[data-testid="join-name"]');
     if (again && value !== null) again.value = value;
     if (focused) {

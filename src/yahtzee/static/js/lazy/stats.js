@@ -2,7 +2,8 @@
 // A lazy view (views.js).
 
 import { barChart, lineChart } from "./chart.js";
-import { el, fmt } from "./dom.js";
+import { el, fmt, labelled, term, verdictEl } from "./dom.js";
+import { SETTLING, verdict } from "./glossary.js";
 import { request } from "../api.js";
 import { API } from "../paths.js";
 import { CATEGORY_NAMES, DIFFICULTY_NAMES, KIND_NAMES, MODE_NAMES, RESULT_NAMES } from "../state.js";
@@ -23,7 +24,12 @@ function dataTable(caption, head, rows, testid) {
   details.append(el("summary", "", caption));
   const table = el("table", "rv-table", null, testid ? { "data-testid": testid } : {});
   const tr = el("tr");
-  for (const h of head) tr.append(el("th", "", h, { scope: "col" }));
+  for (const h of head) {
+    // A header is its text, or [text, glossary id] for a term with its 「?」 (L11).
+    const th = Array.isArray(h) ? labelled(h[0], h[1], "th") : el("th", "", h);
+    th.setAttribute("scope", "col");
+    tr.append(th);
+  }
   table.append(tr);
   for (const row of rows) {
     const r = el("tr");
@@ -82,8 +88,20 @@ function soloSection(solo) {
       solo.histogram.map((b) => [b.to === null ? `${b.from} 以上` : `${b.from}–${b.to}`, String(b.games), `${(b.expert * 100).toFixed(1)}%`]),
     ),
   );
-  // Accuracy over time.
-  s.append(el("h3", "", "准确率变化"));
+  // Accuracy over time, and beside it the verdict that cannot mislead (L13): the stars of
+  // the last game and of the mean over the last ten, from the points lost.
+  s.append(labelled("准确率变化", "accuracy", "h3"));
+  const losses = solo.skill_loss || [];
+  if (losses.length) {
+    const last = el("p", "st-verdict", "最近一局：");
+    last.append(verdictEl(losses[losses.length - 1]), term("verdict"));
+    s.append(last);
+    const recent = losses.slice(-10);
+    const mean = recent.reduce((a, b) => a + b, 0) / recent.length;
+    const avg = el("p", "st-verdict", `最近 ${recent.length} 局：`);
+    avg.append(verdictEl(mean, { perGame: true }));
+    s.append(avg);
+  }
   if (solo.accuracy.length) {
     const points = solo.accuracy.map((a, i) => ({ x: i + 1, y: a }));
     const acc = lineChart({
@@ -99,7 +117,11 @@ function soloSection(solo) {
     });
     acc.dataset.testid = "stats-accuracy";
     s.append(acc);
-    s.append(dataTable("准确率数据（表格）", ["第几局", "准确率"], solo.accuracy.map((a, i) => [String(i + 1), `${fmt(a)}%`])));
+    const rows = solo.accuracy.map((a, i) => {
+      const loss = losses[i];
+      return [String(i + 1), `${fmt(a)}%`, fmt(loss), loss === undefined ? "—" : verdict(loss).short];
+    });
+    s.append(dataTable("准确率数据（表格）", ["第几局", ["准确率", "accuracy"], ["技术损失", "skill_loss"], ["评价", "verdict"]], rows));
   } else {
     s.append(el("p", "st-empty", `打完一局${SOLO}后，这里会显示每局的准确率；点大厅里对局旁的「复盘」可以看每一步。`));
   }
@@ -193,14 +215,16 @@ function practiceSection(p) {
   const s = section("练习", "st-practice-title");
   s.setAttribute("data-testid", "stats-practice");
   const dl = el("dl", "rv-figures");
-  const add = (label, value, testid) => {
+  const add = (label, value, testid, id = null) => {
     const div = el("div", "rv-figure");
-    div.append(el("dt", "", label), el("dd", "", value, { "data-testid": testid }));
+    div.append(id ? labelled(label, id, "dt") : el("dt", "", label), el("dd", "", value, { "data-testid": testid }));
     dl.append(div);
   };
-  add("练习分", String(p.rating), "stats-practice-rating");
+  // L14: a rating still settling says so instead of a number that jumps.
+  add("练习分", p.rating_settling ? SETTLING : String(p.rating), "stats-practice-rating", "practice_rating");
+  if (p.rating_settling) dl.lastChild.querySelector("dd").append(term("settling"));
   add("做过的题", String(p.answers), "stats-practice-answers");
-  add("自己的失误", `${p.mine.puzzles} 道`, "stats-practice-mine");
+  add("自己的失误", `${p.mine.puzzles} 道`, "stats-practice-mine", "marks");
   add("后来答对了", `${p.mine.answered_right} 道`, "stats-practice-fixed");
   s.append(dl);
   s.append(el("p", "fine", "练习分：答对难题涨得多，答错容易的题降得多，开始是 1500。自己的失误：你下完的对局里少了 1 分以上的决定，会隔一段时间再出给你。"));

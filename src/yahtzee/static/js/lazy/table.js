@@ -6,7 +6,7 @@
 // below ask the server and dispatch what it answered; the computers' turns are replayed by
 // a timer at the pace of 设置, one dispatch a step, as in vs games.
 
-import { el } from "./dom.js";
+import { el, labelled } from "./dom.js";
 import { ApiError, request } from "../api.js";
 import { CONFIG } from "../config.js";
 import { confirmDialog } from "../dialog.js";
@@ -574,6 +574,7 @@ async function score(ctx, category, confirmZero = false) {
       title: "登记 0 分？",
       text: `这一手记在「${box(category)}」是 0 分，而别的格子还能得分。确定要在「${box(category)}」写 0 吗？登记后不能更改。`,
       yes: "确定写 0",
+      help: "zero",
       no: "再想想",
     });
     if (yes) await score(ctx, category, true);
@@ -793,7 +794,10 @@ function build(body, ctx) {
   body.append(top, turn, el("div", "tb-layout"), handover, end);
   const layout = body.querySelector(".tb-layout");
   const play = el("div", "tb-play");
-  play.append(felt, standings);
+  // L11: the bare percentages beside the totals, named and explained (shown with them).
+  const chanceNote = labelled("百分比：得第一的机会", "win_chance", "p", "fine tb-chance-note");
+  chanceNote.hidden = true;
+  play.append(felt, standings, chanceNote);
   layout.append(play, card);
 }
 
@@ -944,6 +948,8 @@ function renderStandings(body, page, ctx, state) {
   const playing = ui.replay ? ui.replay.steps[ui.replay.index].seat : g.status === "in_progress" ? g.turn : null;
   const showChances =
     state.settings.meter === "shown" && !ui.replay && Array.isArray(ui.chances) && ui.chances.length === g.seats.length;
+  const note = body.querySelector(".tb-chance-note");
+  if (note && note.hidden !== !showChances) note.hidden = !showChances;
   if (ol.childElementCount !== g.seats.length) {
     ol.replaceChildren(
       ...g.seats.map((_, i) => {

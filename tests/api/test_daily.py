@@ -118,6 +118,7 @@ def test_d3_the_result_with_the_experts_game_and_the_share_text(
     )
     squares = {"best": "🟩", "inaccuracy": "🟨", "mistake": "🟧", "blunder": "🟥"}
     assert lines[1] == "".join(squares[m] for m in result["marks"])
+    assert result["share_squares"] == squares  # the page's legend of the squares
     # spoiler-free: neither dice nor boxes
     assert "快艇" not in lines[1]
 

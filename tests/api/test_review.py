@@ -51,6 +51,9 @@ def test_l1_solo_review_shape(api: Api) -> None:
     assert abs(first["loss"] - (first["best"]["value"] - first["chosen"]["value"])) < 1e-3
     assert len(first["options"]) == 3
     assert [p["round"] for p in review["timeline"]] == list(range(14))
+    # L12: a decision that was not best says why; a best one does not.
+    for d in review["decisions"]:
+        assert bool(d.get("why")) == (d["mark"] != "best"), d
     assert review["timeline"][0]["expected_final"] == 254.59
     assert review["timeline"][-1]["expected_final"] == review["final_score"]
     assert "computer" not in review

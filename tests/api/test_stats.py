@@ -20,6 +20,7 @@ def test_l5_stats_empty(api: Api) -> None:
     assert solo["mean"] is None
     assert solo["best"] is None
     assert solo["accuracy"] == []
+    assert solo["skill_loss"] == []
     assert sum(b["games"] for b in solo["histogram"]) == 0
     assert abs(sum(b["expert"] for b in solo["histogram"]) - 1) < 1e-3
     assert 250 < solo["expert"]["mean"] < 260
@@ -46,6 +47,8 @@ def test_l5_stats_count_finished_games_of_this_browser_only(
     assert sum(bin_["games"] for bin_ in solo["histogram"]) == 2
     reviews = [api.client.get(f"/api/games/{g['id']}/review").json() for g in (a, b)]
     assert solo["accuracy"] == [r["accuracy"] for r in reviews]  # oldest first
+    # L13: each game's skill loss too, for the verdict beside 准确率.
+    assert solo["skill_loss"] == [round(r["skill_loss"], 2) for r in reviews]
     novice = stats["vs"]["novice"]
     assert novice["games"] == 1
     assert novice["wins"] + novice["losses"] + novice["draws"] == 1

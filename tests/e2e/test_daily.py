@@ -120,7 +120,11 @@ def test_d6_d2_teacher_group_pupil_joins_and_plays_the_daily(
     result = pupil.by("daily-result")
     expect(result).to_be_visible()
     expect(pupil.page).to_have_url(re.compile(r"/daily$"))
-    expect(pupil.by("daily-expert-score")).to_have_text(re.compile(r"^\d+ 分（技术损失 0）$"))
+    expect(pupil.by("daily-expert-score")).to_have_text(re.compile(r"^\d+ 分（技术损失 0\.0）$"))
+    # L13: the verdict beside 准确率 (stars from the points lost); the squares' legend.
+    expect(result.get_by_test_id("verdict")).to_contain_text("比高手少得")
+    expect(pupil.by("daily-share-legend")).to_contain_text("🟩 最佳")
+    expect(pupil.by("leaderboard").get_by_test_id("verdict").first).to_be_visible()
     expect(pupil.by("daily-rank")).to_have_text(re.compile(r"^第 \d+ 名 / 共 \d+ 人$"))
     share = pupil.by("daily-share").inner_text()
     first, squares = share.split("\n")

@@ -202,12 +202,16 @@ def test_p2_hint_scrolls_its_box_into_view_and_its_gap_adds_up(
         """() => { const r = document.querySelector('.cell.hint').getBoundingClientRect();
                    return r.top >= 0 && r.bottom <= innerHeight; }"""
     )
-    text = ui.message()
-    match = re.search(r"预计终局 ([\d.]+) 分.*预计终局 ([\d.]+) 分（少 ([\d.]+) 分）", text)
+    # L15: two short sentences, the gain first; the full figures one tap away.
+    said = re.search(r"多得 ([\d.]+) 分", ui.message())
+    assert said, ui.message()
+    ui.by("message-detail-toggle").click()
+    text = ui.by("message-detail").inner_text()
+    match = re.search(r"照提示做 ([\d.]+) 分.*，([\d.]+) 分（少 ([\d.]+) 分）", text)
     assert match, text
     best, alt, gap = (float(g) for g in match.groups())
     assert (best, alt) == (241.8, 239.7)
-    assert round(best - alt, 1) == gap == 2.1
+    assert round(best - alt, 1) == gap == float(said.group(1)) == 2.1
     context.close()
 
 

@@ -298,17 +298,18 @@ def test_p1_a_long_hint_fits_the_360x640_message_without_scrolling(phone: Phone)
     dice = ui.dice()
     kept = "、".join(str(d) for d in dice[:4])
     other = "、".join(str(d) for d in dice[1:])
-    assert fit["text"] == (
-        f"提示（剩 2 次）：留 {kept} 再掷，预计终局 253.9 分；"
-        f"次好：留 {other} 再掷，251.8 分（少 2.1）。"
-    ), fit["text"]
+    # L15: what to do and how much better, the figures one tap away (「看数字」).
+    said = f"提示（剩 2 次）：留 {kept} 再掷。平均多得 2.1 分。"
+    assert fit["text"].startswith(said), fit["text"]
+    detail = ui.by("message-detail").text_content() or ""
+    assert f"次好的是保留 {other} 再掷，251.8 分（少 2.1 分）" in detail, detail
     assert fit["scroll"] <= fit["client"], f"the hint overflows its box: {fit}"
     assert "clamped" not in fit["cls"]
     expect(ui.by("message-more")).to_be_hidden()
     # The full sentence is still what a desktop shows (and is the one too long for here).
     full = page.locator("#message .msg-full")
     expect(full).to_be_hidden()
-    assert "高手算过" in (full.text_content() or "")
+    assert "这样平均比次好的做法多得 2.1 分" in (full.text_content() or "")
     _assert_whole_turn_on_screen(ui, "long hint")
 
     page.unroute(re.compile(r"/api/games/[^/]+/hint$"))

@@ -4,6 +4,8 @@ desktop and phone, no serious axe violation."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -69,3 +71,28 @@ def test_practice_this_step_from_the_review(ui: Table) -> None:
     expect(ui.by("puzzle")).to_contain_text("来自你自己的对局")
     _answer_any(ui)
     expect(ui.by("puzzle-answer-feedback")).to_be_visible(timeout=15_000)
+
+
+def test_l14_practice_numbers_hold_still_and_settle(ui: Table) -> None:
+    """L14: a new 练习分 and a new puzzle's 难度分 read 「定级中」, the same before and after
+    the answer; every answer gets its explanation; the terms have their 「?」."""
+    ui.open_lobby()
+    ui.by("start-practice").click()
+    expect(ui.by("puzzle")).to_be_visible(timeout=15_000)
+    expect(ui.by("puzzle-rating")).to_contain_text("我的练习分 定级中")
+    shown = re.search(r"难度分 (定级中|\d+)", ui.by("puzzle-difficulty").inner_text())
+    assert shown is not None
+    before = shown.group(1)
+    _answer_any(ui)
+    feedback = ui.by("puzzle-answer-feedback")
+    expect(feedback).to_be_visible(timeout=15_000)
+    expect(ui.by("puzzle-rating-after")).to_contain_text(f"这道题的难度分 {before}。")
+    expect(ui.by("puzzle-rating-after")).to_contain_text("练习分定级中")
+    # Every wrong answer says why (a sentence beyond how many points it lost).
+    if "答对了" not in feedback.inner_text():
+        assert feedback.locator("p").count() >= 3
+    # 「?」 beside 难度分: keyboard-reachable, opens the glossary's words.
+    q = ui.by("puzzle-difficulty").locator("[data-testid=term-difficulty]")
+    q.focus()
+    ui.page.keyboard.press("Enter")
+    expect(ui.by("puzzle-difficulty").locator(".term-pop")).to_contain_text("难度分：")

@@ -201,11 +201,8 @@ def test_l11_l15_review_words_a_child_can_read(sized: Table) -> None:
     # The verdict: stars from the points lost, read out as stars for a screen reader.
     verdict = page.locator(".rv-verdict-line [data-testid=verdict]")
     expect(verdict).to_contain_text(f"少得 {review['skill_loss']:.1f} 分")
-    assert (
-        verdict.locator("[role=img]")
-        .get_attribute("aria-label")
-        .endswith(verdict.locator(".verdict-word").inner_text().split("：")[0])
-    )
+    label = verdict.locator("[role=img]").get_attribute("aria-label") or ""
+    assert label.endswith(verdict.locator(".verdict-word").inner_text().split("：")[0]), label
     # A 「?」: reached with Tab (a summary), named, opened with Enter, showing its words.
     q = page.locator(".rv-summary [data-testid=term-accuracy]")
     expect(q).to_have_attribute("aria-label", "准确率是什么意思？")

@@ -148,6 +148,11 @@ def test_o5_the_timeout_takeover_with_a_short_turn(
     expect(friend.get_by_test_id("countdown")).to_be_visible()
     expect(friend.get_by_test_id("away-0")).to_be_visible(timeout=30_000)
     expect(host.get_by_test_id("away-0")).to_be_visible()
+    # L11: 托管 has its 「?」 with the glossary's words
+    q = friend.get_by_test_id("term-autopilot").first
+    expect(q).to_have_attribute("aria-label", "托管是什么意思？")
+    q.click()
+    expect(friend.locator("[data-term=autopilot] .term-pop").first).to_contain_text("电脑先替他下")
     # the computer played the host's turn: now it is the friend's
     expect(friend.get_by_test_id("room-roll")).to_be_enabled()
     # the host takes the seat back

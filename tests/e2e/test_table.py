@@ -173,8 +173,11 @@ def test_u4_hints_three_per_game_by_button_and_h_key(ui: Table) -> None:
     hint.click()
     expect(hint).to_have_text("提示 (2)")
     _assert_hint_marked(ui)
-    # The hint teaches expected value: what following it is worth, and the next best choice.
-    expect(ui.by("message")).to_contain_text(re.compile(r"预计终局 \d+\.\d 分；次好的是"))
+    # The hint teaches expected value in two sentences (L15): what to do, how much better on
+    # average; the expected final scores one tap away.
+    expect(ui.by("message")).to_contain_text(re.compile(r"多得 \d+\.\d 分|差不多一样好"))
+    ui.by("message-detail-toggle").click()
+    expect(ui.by("message-detail")).to_contain_text(re.compile(r"照提示做 \d+\.\d 分"))
 
     ui.page.keyboard.press("H")
     expect(hint).to_have_text("提示 (1)")

@@ -622,6 +622,9 @@ function renderMessage(state) {
     body.textContent = m.detail;
     body.dataset.testid = "message-detail";
     more.append(summary, body);
+    // Opened on a phone, the figures may not fit the message's lines: measure again (fit.js
+    // cuts it and offers 「全文」).
+    more.addEventListener("toggle", () => window.dispatchEvent(new Event("resize")));
     el.append(more);
   }
 }

@@ -93,7 +93,8 @@ def test_u10_rules_page_from_lobby_and_game_in_chinese(ui: Table) -> None:
         expect(rules).not_to_contain_text(stale)
     # L11: the glossary, the words every 「?」 shows.
     expect(rules.get_by_role("heading", name="看懂这些数", exact=True)).to_be_visible()
-    for term in ("预计终局", "运气", "技术损失", "准确率", "胜率", "练习分", "难度分", "托管", "小组"):
+    terms = ("预计终局", "运气", "技术损失", "准确率", "胜率", "练习分", "难度分", "托管", "小组")
+    for term in terms:
         expect(rules.locator("[data-glossary] dt", has_text=term).first).to_be_visible()
     expect(rules.locator("#term-zero")).to_have_text("写 0")
     page.get_by_test_id("rules-back").click()

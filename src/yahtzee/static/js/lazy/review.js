@@ -88,7 +88,8 @@ function timelineSection(r, select) {
   const vs = r.mode !== "solo"; // vs and table games: the chance of (first place) winning
   const section = el("section", "rv-timeline panel", null, { "aria-labelledby": "rv-timeline-title" });
   const title = el("h2", "", vs ? "胜率走势" : "预计终局走势", { id: "rv-timeline-title" });
-  section.append(title, term(vs ? "win_chance" : "expected_final"));
+  title.append(term(vs ? "win_chance" : "expected_final"));
+  section.append(title);
   const value = (p) => (vs ? p.win_probability : p.expected_final);
   const points = r.timeline.map((p) => ({ x: p.round, y: value(p) }));
   const ys = points.map((p) => p.y);

@@ -326,22 +326,24 @@ def test_o2_remove_rematch_expire(make_client: Callable[..., TestClient]) -> Non
     assert host.post(f"/api/rooms/{rid}/remove", json={"seat": 0}).status_code == 404
     removed = host.post(f"/api/rooms/{rid}/remove", json={"seat": 2}).json()["room"]
     assert removed["seats"][2]["taken"] is False
-    assert other.get(f"/api/rooms/{rid}").status_code == 404  # not a seat holder any more
+    # not a seat holder any more, and out of the room (F8)
+    assert other.get(f"/api/rooms/{rid}").status_code == 403
     # start with an open seat: it is dropped
     game = host.post(f"/api/rooms/{rid}/start", json={}).json()["room"]["game"]
     assert [s["name"] for s in game["seats"]] == ["房主", "甲"]
     assert host.post(f"/api/rooms/{rid}/rematch", json={}).status_code == 409  # not over
     final = _play({0: host, 1: friend}, game)
     assert final["status"] == "finished"
-    new = friend.post(f"/api/rooms/{rid}/rematch", json={}).json()["room"]
+    new = host.post(f"/api/rooms/{rid}/rematch", json={}).json()["room"]
     assert new["id"] != rid
     assert new["status"] == "waiting"
     assert [(s["name"], s["taken"]) for s in new["seats"]] == [("房主", True), ("甲", True)]
-    assert new["your_seat"] == 1
-    assert new["creator"] is False
-    same = host.post(f"/api/rooms/{rid}/rematch", json={}).json()["room"]
+    assert new["your_seat"] == 0
+    assert new["creator"] is True
+    same = friend.post(f"/api/rooms/{rid}/rematch", json={}).json()["room"]
     assert same["id"] == new["id"]  # once per room
-    assert same["creator"] is True
+    assert same["creator"] is False
+    assert same["your_seat"] == 1
     assert _log(host, rid)[-1].kind == "rematch"
     assert _log(host, rid)[-1].data == {"room": new["id"]}
     # a room left waiting a day expires
@@ -432,7 +434,7 @@ def test_o9_limits(make_client: Callable[..., TestClient]) -> None:
     async def two_streams() -> str:
         with svc.hub.subscribe(rid):
             try:
-                await svc.check_stream(rid, "nobody", None)
+                svc.hub.release(await svc.open_stream(rid, "nobody", "127.0.0.1", None))
             except Exception as exc:
                 return type(exc).__name__
         return "allowed"
@@ -442,11 +444,13 @@ def test_o9_limits(make_client: Callable[..., TestClient]) -> None:
     watch = _token(room_now["watch_url"], "w")
 
     async def over_limit() -> str:
-        with svc.hub.subscribe(rid):
-            try:
-                await svc.check_stream(rid, "nobody", watch)
-            except Exception as exc:
-                return type(exc).__name__
+        first = await svc.open_stream(rid, "watcher", "127.0.0.1", watch)
+        try:
+            svc.hub.release(await svc.open_stream(rid, "nobody", "127.0.0.1", watch))
+        except Exception as exc:
+            return type(exc).__name__
+        finally:
+            svc.hub.release(first)
         return "allowed"
 
     assert on_app_loop(few, over_limit) == "TooManyStreamsError"

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from e2e.helpers import ConsoleWatch, sized_context
-from server_process import Stack, open_to_postgres
+from server_process import ServerProcess, Stack, open_to_postgres
 from yahtzee.server.middleware import COOKIE_NAME
 
 pytestmark = pytest.mark.e2e
@@ -275,3 +275,60 @@ def test_o4_a_whole_room_game_across_the_two_processes_behind_nginx(
     while (served := _streams_served(stack, rid)) != expected and time.monotonic() < deadline:
         time.sleep(0.2)
     assert served == expected
+
+
+# -- F9: the page's stream ends, is refused, comes back --------------------------------------
+
+
+@pytest.fixture(scope="module")
+def short_streams(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose room streams last 3 s (less up to a tenth), one a browser (F9)."""
+    base = tmp_path_factory.mktemp("short-streams")
+    args = ["--room-stream-minutes", "0.05", "--max-streams-per-player", "1"]
+    with ServerProcess(base / "rooms.db", args=args) as server:
+        yield server.url
+
+
+def test_f9_the_page_reconnects_with_its_last_event_and_says_why_a_stream_is_refused(
+    browser: Browser, short_streams: str, console: ConsoleWatch
+) -> None:
+    """The server ends every stream after 3 s: each page asks again with the id of the last
+    event it has (Last-Event-ID) and stays live through a game's turns; a second tab of the
+    same browser is refused (one stream a browser here) and says why instead of going
+    quiet."""
+    console.allowed.append("/events")  # the refused tab's 429 (Chromium logs it)
+    host_ctx, friend_ctx = sized_context(browser, 1280, 800), sized_context(browser, 375, 667)
+    host, friend = _page(host_ctx, console), _page(friend_ctx, console)
+    asked: list[str | None] = []  # the friend page's Last-Event-ID, request after request
+    friend.on(
+        "request",
+        lambda r: asked.append(r.headers.get("last-event-id")) if "/events" in r.url else None,
+    )
+    invite = _create(host, short_streams, "房主", friends=1, computers=0, turn=300)
+    _join(friend, invite, "朋友")
+    host.get_by_test_id("start-room").click()
+    for turn in range(4):  # four turns, 1.5 s apart: streams end and come back meanwhile
+        # the page on turn learns it from its stream alone (the other page acted)
+        on_turn = (host, friend)[turn % 2]
+        expect(on_turn.locator('[data-testid="room-roll"]:enabled')).to_be_visible()
+        _play_turn(on_turn)
+        on_turn.wait_for_timeout(1500)
+    totals = host.locator(".rm-totals").text_content() or ""
+    expect(friend.locator(".rm-totals")).to_have_text(totals)
+    ids = [int(a) for a in asked if a is not None]
+    assert len(ids) >= 3, asked  # the first request and at least two reconnections
+    assert ids == sorted(ids), ids  # each from the last event it had...
+    assert ids[-1] > ids[0], ids  # ...which moved on meanwhile
+    # a second tab of the friend's browser: one of the two is refused and says why
+    second = _page(friend_ctx, console)
+    second.goto(friend.url)
+    notes = [p.get_by_test_id("room-stream") for p in (friend, second)]
+    deadline = time.monotonic() + 15
+    while not any(n.count() for n in notes):
+        assert time.monotonic() < deadline, "no tab said why it is not live"
+        second.wait_for_timeout(200)
+    note = next(n for n in notes if n.count())
+    expect(note).to_contain_text("页面太多")
+    assert console.errors == [], console.errors
+    host_ctx.close()
+    friend_ctx.close()

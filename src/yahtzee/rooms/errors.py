@@ -15,6 +15,14 @@ class NotRoomCreatorError(YahtzeeError):
     """Only the room's creator may do this (start, remove a seat's person, O2)."""
 
 
+class RemovedFromRoomError(YahtzeeError):
+    """The room's creator removed this browser from a seat: it stays out of that room (F8)."""
+
+
+class StartExpiredError(YahtzeeError):
+    """The start took longer than the start deadline and was undone (F10): start again."""
+
+
 class RoomFullError(YahtzeeError):
     """Every person seat of the room is taken (O2)."""
 
@@ -36,7 +44,12 @@ class TooManyRoomsError(YahtzeeError):
 
 
 class TooManyStreamsError(YahtzeeError):
-    """The room has its maximum of live event streams (O9)."""
+    """A cap on live event streams is reached (O9, F9): ``scope`` says which one, ``room``
+    (the room's watchers), ``player`` (this browser's) or ``address`` (its address's)."""
+
+    def __init__(self, message: str, scope: str = "room") -> None:
+        super().__init__(message)
+        self.scope = scope
 
 
 class InvalidReactionError(YahtzeeError):
@@ -48,6 +61,18 @@ def api_error(exc: Exception) -> ApiError | None:
     table: tuple[tuple[type[Exception], int, str, str], ...] = (
         (RoomNotFoundError, 404, "not_found", "找不到这个房间，或者邀请链接不对。"),
         (NotRoomCreatorError, 403, "not_room_creator", "只有房主才能这样做。"),
+        (
+            RemovedFromRoomError,
+            403,
+            "removed_from_room",
+            "房主已经请你离开了这个房间，不能再用这个链接进来。",
+        ),
+        (
+            StartExpiredError,
+            409,
+            "start_expired",
+            "开始对局时服务器太久没有回应，已经取消了。请再点一次「开始对局」。",
+        ),
         (RoomFullError, 409, "room_full", "这个房间已经坐满了。"),
         (AlreadyStartedError, 409, "already_started", "这个房间的对局已经开始了。"),
         (
@@ -69,10 +94,9 @@ def api_error(exc: Exception) -> ApiError | None:
         if isinstance(exc, cls):
             return ApiError(status, code, message)
     if isinstance(exc, TooManyStreamsError):
-        return ApiError(
-            429,
-            "too_many_streams",
-            "这个房间同时观看的人太多了，请稍后再试。",
-            headers={"retry-after": "30"},
-        )
+        message = {
+            "player": "你同时打开的房间页面太多了，请关掉几个再试。",
+            "address": "你所在的网络同时打开的房间页面太多了，请稍后再试。",
+        }.get(exc.scope, "这个房间同时观战的人太多了，请稍后再试。")
+        return ApiError(429, "too_many_streams", message, headers={"retry-after": "30"})
     return None

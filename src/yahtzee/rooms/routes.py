@@ -129,9 +129,9 @@ class RoomBodyOut(_Out):
     """O1's room object."""
 
     id: str
-    invite_url: str
-    watch_url: str
-    qr_url: str
+    invite_url: str | None = Field(description="the join link: for seat holders only (F7)")
+    watch_url: str | None = Field(description="the watch link: for seat holders only (F7)")
+    qr_url: str | None = Field(description="the invite's QR code: for seat holders only")
     status: Literal["waiting", "starting", "playing", "finished", "expired"]
     turn_seconds: int
     creator: bool
@@ -159,10 +159,13 @@ class RoomsOut(_Out):
 
 def _absolute(base: str, content: dict[str, Any]) -> dict[str, Any]:
     """The room's links as absolute URLs of this server (``base``); the tokens ride in
-    the fragment, which browsers never send (no log or Referer has them)."""
-    content["invite_url"] = base + content["invite_url"]
-    content["watch_url"] = base + content["watch_url"]
-    content["qr_url"] = f"/api/rooms/{content['id']}/qr.svg"
+    the fragment, which browsers never send (no log or Referer has them). Only a seat
+    holder's room has links (F7): anyone else's stay null, the QR code's too."""
+    seated = content["invite_url"] is not None
+    if seated:
+        content["invite_url"] = base + content["invite_url"]
+        content["watch_url"] = base + content["watch_url"]
+    content["qr_url"] = f"/api/rooms/{content['id']}/qr.svg" if seated else None
     return {"room": content}
 
 
@@ -189,11 +192,13 @@ async def my_rooms(svc: Rooms, player: PlayerId) -> JSONResponse:
     return JSONResponse({"rooms": await svc.rooms_of(player)})
 
 
-@router.get("/{room_id}", response_model=RoomOut, responses=errors(404), summary="A room")
+@router.get("/{room_id}", response_model=RoomOut, responses=errors(403, 404), summary="A room")
 async def get_room(
     room_id: RoomId, svc: Rooms, player: PlayerId, base: BaseUrl, token: Token = None
 ) -> JSONResponse:
-    """The room for a seat holder, or with its invite or watch token (404 otherwise)."""
+    """The room for a seat holder, or with its invite or watch token (404 otherwise; 403
+    ``removed_from_room`` for a browser its creator removed). The links are shown to its
+    seat holders only (F7)."""
     return JSONResponse(_absolute(base, await svc.room(room_id, player, token)))
 
 
@@ -223,6 +228,20 @@ async def remove_seat(
 ) -> JSONResponse:
     """O2: the creator frees a person seat; 403 ``not_room_creator`` for anyone else."""
     return JSONResponse(_absolute(base, await svc.remove(room_id, player, body.seat)))
+
+
+@router.post(
+    "/{room_id}/links",
+    response_model=RoomOut,
+    responses=errors(403, 404, 413, 415, 429, 503),
+    summary="New invite and watch links (the creator)",
+)
+async def renew_links(
+    room_id: RoomId, svc: Rooms, player: Acting, _: JsonBody[EmptyIn], base: BaseUrl
+) -> JSONResponse:
+    """F7: new tokens for both links; the old ones open nothing any more (a ``links``
+    event, without tokens, tells the pages); 403 ``not_room_creator`` for anyone else."""
+    return JSONResponse(_absolute(base, await svc.renew_links(room_id, player)))
 
 
 @router.post(
@@ -334,25 +353,26 @@ def last_event_id(header: str | None, after: int | None) -> int:
 
 
 async def event_stream(
-    svc: RoomService, room_id: str, player: str, token: str | None, start: int
+    svc: RoomService, room_id: str, player: str, address: str, token: str | None, start: int
 ) -> RoomEventStream:
     """The room's stream for this browser, after its checks (a seat or a token, the
-    room's share of streams here): :class:`~yahtzee.rooms.stream.RoomEventStream`,
-    one coroutine and one disconnection waiter a stream (O9's memory target)."""
-    await svc.check_stream(room_id, player, token)
-    return RoomEventStream(svc.hub, room_id, start)
+    stream caps, F9): :class:`~yahtzee.rooms.stream.RoomEventStream`, one coroutine
+    and one disconnection waiter a stream (O9's memory target)."""
+    sub = await svc.open_stream(room_id, player, address, token)
+    return RoomEventStream(svc.hub, sub, start)
 
 
 @router.get(
     "/{room_id}/events",
     response_class=Response,
-    responses={200: {"content": {"text/event-stream": {}}}, **errors(404, 422, 429)},
+    responses={200: {"content": {"text/event-stream": {}}}, **errors(403, 404, 422, 429)},
     summary="The room's live events (Server-Sent Events)",
 )
 async def room_events(
     room_id: RoomId,
     svc: Rooms,
     player: PlayerId,
+    address: ClientAddress,
     token: Token = None,
     after: Annotated[
         int | None, Query(ge=0, description="the last event id the client has")
@@ -364,7 +384,9 @@ async def room_events(
 ) -> RoomEventStream:
     """O4: every change of the room as an event whose ``id`` orders the room; with
     ``Last-Event-ID`` (or ``?after=``) exactly the events after it, then the live ones.
-    For seat holders and the holders of a link; 429 ``too_many_streams`` at 50 a room.
-    (Served by :class:`~yahtzee.rooms.fastpath.RoomStreamPath`, with the same checks.)"""
+    For seat holders and the holders of a link; 429 ``too_many_streams`` past a cap (F9:
+    a room's watchers, a browser's or an address's streams); the server ends a stream
+    after its lifetime (reconnect with ``Last-Event-ID``). (Served by
+    :class:`~yahtzee.rooms.fastpath.RoomStreamPath`, with the same checks.)"""
     start = last_event_id(last_event, after)
-    return await event_stream(svc, room_id, player, token, start)
+    return await event_stream(svc, room_id, player, address, token, start)

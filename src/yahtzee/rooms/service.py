@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -43,7 +44,12 @@ from yahtzee.errors import (
 from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, GameKind, Mode, SeatKind, as_hold
 from yahtzee.names import parse_name
 from yahtzee.players import Difficulty
-from yahtzee.rooms.errors import InvalidReactionError, RoomNotFoundError, TooManyStreamsError
+from yahtzee.rooms.errors import (
+    InvalidReactionError,
+    RemovedFromRoomError,
+    RoomNotFoundError,
+    StartExpiredError,
+)
 from yahtzee.rooms.store import (
     Publication,
     Room,
@@ -51,8 +57,9 @@ from yahtzee.rooms.store import (
     RoomStore,
     SeatSpec,
     create_or_existing,
+    playing_seats,
 )
-from yahtzee.rooms.stream import RoomHub
+from yahtzee.rooms.stream import RoomHub, Subscription
 from yahtzee.server.feature import PlayedGames
 from yahtzee.server.game_view import GameView
 from yahtzee.server.service import GameService, KindRules
@@ -94,6 +101,7 @@ SWEEP_EVERY = 0.5
 # The shared buckets of the room limits (F5's table).
 ROOMS_PER_ADDRESS = "rooms_per_address"
 ROOM_JOINS = "room_joins"
+ROOM_LINKS = "room_links"
 
 
 def parse_room_seats(raw: object, creator_name: object) -> tuple[SeatSpec, ...]:
@@ -192,7 +200,7 @@ class RoomService:
         self.storage = storage
         self.limits = limits
         self.clock = clock
-        self.hub = RoomHub(store)
+        self.hub = RoomHub(store, stream_seconds=limits.stream_minutes * 60.0)
         self._processes = processes  # live server processes (the streams' share, O9)
         self._holders: OrderedDict[str, tuple[str | None, ...]] = OrderedDict()
 
@@ -220,16 +228,25 @@ class RoomService:
 
     async def room(self, room_id: str, player_id: str, token: object = None) -> dict[str, Any]:
         """The room as this browser sees it (a seat holder, or with a token)."""
-        room = await self._visible(room_id, player_id, token)
+        room, _role = await self._visible(room_id, player_id, token)
         return await self.room_json(room, player_id)
 
-    async def _visible(self, room_id: str, player_id: str, token: object) -> Room:
+    async def _visible(self, room_id: str, player_id: str, token: object) -> tuple[Room, str]:
+        """The room, for a seat holder or the holder of a link, and how this browser sees
+        it: ``"seat"`` (it holds one, or the invite to take one) or ``"watch"``. A browser
+        the creator removed gets :class:`~yahtzee.rooms.errors.RemovedFromRoomError`
+        whatever link it has (F8)."""
         room = await self.store.room(room_id)
         if room is None:
             raise RoomNotFoundError(room_id)
-        if room.seat_of(player_id) is None and await self.store.role(room_id, token) is None:
+        if room.seat_of(player_id) is not None:
+            return room, "seat"
+        role = await self.store.role(room_id, token, player_id)
+        if role == "banned":
+            raise RemovedFromRoomError(room_id)
+        if role is None:
             raise RoomNotFoundError(room_id)
-        return room
+        return room, role
 
     async def room_json(self, room: Room, player_id: str) -> dict[str, Any]:
         """O1's room object, with the game (once started) and the live details."""
@@ -238,10 +255,17 @@ class RoomService:
             with contextlib.suppress(GameNotFoundError):
                 game = room_game_json(await self._game(room.game_id))
         mine = room.seat_of(player_id)
+        # F7: the links only to its seat holders. A watcher (or a friend about to join)
+        # already has the one link it came with; the other would give it more (a watch
+        # link that shows the invite is an invite).
+        invite = watch = None
+        if mine is not None:
+            invite = f"/rooms/{room.id}#t={self.store.invite_token(room.id, room.link_serial)}"
+            watch = f"/rooms/{room.id}#w={self.store.watch_token(room.id, room.link_serial)}"
         return {
             "id": room.id,
-            "invite_url": f"/rooms/{room.id}#t={self.store.invite_token(room.id)}",
-            "watch_url": f"/rooms/{room.id}#w={self.store.watch_token(room.id)}",
+            "invite_url": invite,
+            "watch_url": watch,
             "status": room.status,
             "turn_seconds": room.turn_seconds,
             "creator": room.creator_id == player_id,
@@ -336,16 +360,35 @@ class RoomService:
         self.hub.deliver(event)
         return await self.room_json(room, player_id)
 
+    async def renew_links(self, room_id: str, player_id: str) -> dict[str, Any]:
+        """The creator's new invite and watch links (F7): the old ones open nothing any
+        more, and the streams of the room end once to be checked again (a watcher of an
+        old link is out). ``link_renewals_per_hour`` per browser (429 past it)."""
+        await self.storage.take(
+            self._charge(ROOM_LINKS, player_id, self.limits.link_renewals_per_hour, 3600.0)
+        )
+        room, event = await self.store.renew_links(room_id, player_id, self.clock())
+        self.hub.deliver(event)
+        return await self.room_json(room, player_id)
+
     async def start(self, room_id: str, player_id: str) -> dict[str, Any]:
-        """The creator starts the room's game (O2): a table game of the seats taken."""
-        room = await self.store.begin_start(room_id, player_id)
+        """The creator starts the room's game (O2): a table game of the seats taken.
+
+        Three steps: claim the start (the room is ``starting``, with the id its game will
+        have), create the game, then mark the room ``playing``. A process that dies (or a
+        database that does not answer) between the first and the last leaves the claim,
+        which the sweep resolves after ``start_timeout`` seconds (F10, :meth:`sweep`)."""
+        game_id = secrets.token_hex(16)
+        room = await self.store.begin_start(room_id, player_id, game_id, self.clock())
         seats = tuple(
             log.Seat(SeatKind.HUMAN, name=s.name)
             if s.is_person
             else log.Seat(SeatKind.COMPUTER, difficulty=s.difficulty)
-            for s in room.seats
+            for s in playing_seats(room)
         )
         try:
+            # ``replace``: the game of an earlier claim that was undone while its process
+            # was still creating it may be there, unplayed (F10): it is abandoned.
             view = await self.games.new_game(
                 room_owner(room.id),
                 Mode.TABLE,
@@ -353,28 +396,46 @@ class RoomService:
                 seats=seats,
                 kind=GameKind.ROOM,
                 room_id=room.id,
+                replace=True,
+                game_id=game_id,
             )
         except BaseException:
-            await self.store.abort_start(room.id)
+            await self.store.abort_start(room.id, game_id)
             raise
+        started = await self._started(room, view)
+        if started is None:
+            now = await self.store.room(room.id)
+            if now is None or now.game_id != game_id:  # the sweep undid the claim meanwhile
+                raise StartExpiredError(f"room {room.id}: the start of {game_id} was undone")
+            started = now  # the sweep of another process finished it meanwhile
+        return await self.room_json(started, player_id)
+
+    async def _started(self, room: Room, view: GameView) -> Room | None:
+        """Mark ``room`` (claimed for ``view``'s game) ``playing`` and log the start;
+        ``None`` if the claim is no longer the room's."""
         now = self.clock()
-        away = {s.index: s.away for s in room.seats}
+        playing = playing_seats(room)
+        away = {s.index: s.away for s in playing}
         deadline = self._deadline(view, room.turn_seconds, away, now)
-        started, event = await self.store.started(
+        done = await self.store.started(
             room.id,
             view.record.id,
             deadline,
+            _turn_of(view),
             view.record.version,
             {
                 "game": room_game_json(view),
                 "deadline": deadline,
                 "now": now,
-                "seats": [_seat_json(s) for s in room.seats],
+                "seats": [_seat_json(s) for s in playing],
             },
             now,
         )
+        if done is None:
+            return None
+        started, event = done
         self.hub.deliver(event)
-        return await self.room_json(started, player_id)
+        return started
 
     def _deadline(
         self, view: GameView, turn_seconds: int, away: dict[int, bool], now: float
@@ -400,19 +461,28 @@ class RoomService:
         game = room_game_json(view)
         kind = _kind_of(first, proxy)
 
+        turn = _turn_of(view)
+
         def plan(room: Room) -> list[Publication]:
             pubs: list[Publication] = []
             away = {s.index: s.away for s in room.seats}
+            came_back = False
             if isinstance(seat, int) and 0 <= seat < len(room.seats):
                 if proxy and not away[seat]:
                     away[seat] = True
                     pubs.append(Publication("away", {"seat": seat}, away={seat: True}))
                 elif not proxy and away[seat]:
                     away[seat] = False
+                    came_back = True
                     pubs.append(Publication("back", {"seat": seat}, away={seat: False}))
-            deadline = self._deadline(view, room.turn_seconds, away, now)
+            # F12: the deadline is set once a turn, when it begins (or when its away
+            # person comes back): a roll or a hint does not give the turn its time again.
+            if turn is not None and turn == room.deadline_turn and not came_back:
+                deadline = room.deadline
+            else:
+                deadline = self._deadline(view, room.turn_seconds, away, now)
             data = {"seat": seat, "game": game, "deadline": deadline, "now": now, "proxy": proxy}
-            pubs.append(Publication(kind, data, deadline, view.record.version))
+            pubs.append(Publication(kind, data, deadline, view.record.version, turn=turn))
             if view.game.is_over:
                 pubs.append(Publication("end", {"ranking": game["ranking"]}, finished=True))
             return pubs
@@ -495,13 +565,17 @@ class RoomService:
 
     async def rematch(self, room_id: str, player_id: str, address: str) -> dict[str, Any]:
         """「再来一局」 (O7): a new room with the same seats, every person already seated;
-        its creator is the old one's. Once per room: everyone who asks gets the same."""
+        its creator is whoever asked first (F10: it takes their open-room slot, not the
+        old creator's), in the first seat, the others following in the old order. Once
+        per room: everyone who asks gets the same."""
         room = await self.store.room(room_id)
-        if room is None or room.seat_of(player_id) is None:
+        asker = room.seat_of(player_id) if room is not None else None
+        if room is None or asker is None:
             raise RoomNotFoundError(room_id)
         if room.status != "finished":
             raise IllegalMoveError(f"room {room_id} is {room.status}: not over")
-        specs = tuple(SeatSpec(s.kind, s.name, s.difficulty, s.player_id) for s in room.seats)
+        order = room.seats[asker.index :] + room.seats[: asker.index]
+        specs = tuple(SeatSpec(s.kind, s.name, s.difficulty, s.player_id) for s in order)
         if room.rematch_id is None:
             await self.storage.take(
                 self._charge(
@@ -510,7 +584,7 @@ class RoomService:
             )
         new, event = await create_or_existing(
             self.store,
-            room.creator_id,
+            player_id,
             specs,
             room.turn_seconds,
             self.clock(),
@@ -525,25 +599,36 @@ class RoomService:
 
     # -- streams (O4, O9) -----------------------------------------------------------------
 
-    async def check_stream(self, room_id: str, player_id: str, token: object) -> Room:
-        """May this browser hold a stream of the room (a seat holder, or a token), and is
-        there room for one more here? Each process takes its share of the room's limit
-        (``streams_per_room`` / live processes)."""
-        room = await self._visible(room_id, player_id, token)
-        limit = self.limits.streams_per_room
-        if limit > 0:
-            share = max(1, -(-limit // max(1, self._processes())))
-            if self.hub.streams(room_id) >= share:
-                raise TooManyStreamsError(f"room {room_id} has {share} streams here")
-        return room
+    async def open_stream(
+        self, room_id: str, player_id: str, address: str, token: object
+    ) -> Subscription:
+        """A stream of the room for this browser, if it may hold one (a seat holder, or a
+        link's token) and the caps allow (F9; :class:`~yahtzee.errors.TooManyStreamsError`
+        otherwise): ``streams_per_player`` in this process; ``streams_per_address`` and
+        the room's ``streams_per_room`` (its watchers only: a seat holder, or a friend
+        with the invite about to take a seat, always gets one), each process taking its
+        share (the limit / live processes). The subscription is counted from now on:
+        release it (:class:`RoomEventStream` does)."""
+        _room, role = await self._visible(room_id, player_id, token)
+        processes = max(1, self._processes())
+        limits = self.limits
+        caps = (
+            limits.streams_per_player,
+            _share(limits.streams_per_address, processes),
+            _share(limits.streams_per_room, processes),
+        )
+        watcher = role == "watch"
+        return self.hub.admit(room_id, player_id, address, watcher=watcher, caps=caps)
 
     # -- the sweeper (O2, O5) -------------------------------------------------------------
 
     async def sweep(self) -> int:
-        """Play the turns whose deadline passed (托管) and expire rooms left waiting;
-        returns how many turns were played."""
+        """Play the turns whose deadline passed (托管), resolve the starts claimed too
+        long ago (F10) and expire rooms left waiting; returns how many turns were played."""
         now = self.clock()
         played = 0
+        for room in await self.store.stuck(now - self.limits.start_timeout):
+            await self._resolve_start(room)
         for room in await self.store.due(now):
             if room.game_id is None or room.deadline_version is None:
                 continue
@@ -559,6 +644,20 @@ class RoomService:
             self.hub.deliver(event)
         return played
 
+    async def _resolve_start(self, room: Room) -> None:
+        """A start claimed more than ``start_timeout`` seconds ago (F10): on to ``playing``
+        if its game was stored, else back to ``waiting`` (the seats as they were). Racing
+        sweeps and the claim's own process settle it by the claim's compare-and-set."""
+        game_id = room.start_game
+        record = None if game_id is None else await self.storage.get_game(game_id)
+        if game_id is None or record is None:
+            if await self.store.abort_start(room.id, game_id):
+                log_.warning("room %s: a start without its game was undone", room.id)
+            return
+        with contextlib.suppress(GameNotFoundError):
+            if await self._started(room, await self._game(game_id)) is not None:
+                log_.warning("room %s: a start whose game was stored was finished", room.id)
+
     async def run_sweeper(self) -> None:
         """Sweep every :data:`SWEEP_EVERY` seconds until cancelled (faults are logged)."""
         while True:
@@ -567,6 +666,18 @@ class RoomService:
                 await self.sweep()
             except Exception:
                 log_.exception("the rooms' sweep failed")
+
+
+def _share(limit: int, processes: int) -> int:
+    """A process's share of a limit of every process together (0: none)."""
+    return 0 if limit <= 0 else max(1, -(-limit // processes))
+
+
+def _turn_of(view: GameView) -> int | None:
+    """The turn on, as one number (round × 8 + seat; the deadline's turn, F12), or
+    ``None`` once the game is over."""
+    game = view.game
+    return None if game.is_over else game.round * 8 + game.turn
 
 
 def _seat_json(seat: RoomSeat) -> dict[str, Any]:

@@ -5,9 +5,11 @@ code path): the games' tables are never touched, a room only *names* its game by
 
 * ``rooms`` — one row per room: its creator, status (``waiting`` → ``starting`` →
   ``playing`` → ``finished``; ``waiting`` → ``expired`` after a day), turn time, the game
-  once started, the deadline of the turn being played and the game's version it was set
-  at (the 托管 sweeper's index and its compare-and-set, O5),
-  the room a rematch made (O7) and ``last_seq``, the last event id of the room.
+  once started, the deadline of the turn being played, the turn it is for (set once a
+  turn, F12) and the game's version it was set at (the 托管 sweeper's index and its
+  compare-and-set, O5), the claim of a start (the id its game will have and when: a
+  claim not followed by its game is undone by the sweep, F10), the serial of its links
+  (F7), the room a rematch made (O7) and ``last_seq``, the last event id of the room.
 * ``room_seats`` — the seats in playing order: a person seat's browser (its signed player
   id) and name once taken, a computer seat's level, the 托管 flag (``away``) and the time
   of the seat's last reaction (1 a second, O6, checked in the transaction that logs it, so
@@ -16,6 +18,7 @@ code path): the games' tables are never touched, a room only *names* its game by
   is taken by ``UPDATE rooms SET last_seq = last_seq + 1 ... RETURNING``: the row lock
   serialises the room's writers in one process or several, so ids are dense, ordered
   and commit in order. This log is what a stream replays after ``Last-Event-ID`` (O4).
+* ``room_bans`` — the browsers the creator removed from a seat: kept out of that room (F8).
 
 On PostgreSQL the event's insert also runs ``pg_notify`` in the same transaction: the
 notification is delivered at commit, in commit order, to every process that listens
@@ -24,12 +27,14 @@ payload is the event itself when it fits (under :data:`NOTIFY_MAX` bytes), else 
 room and id, which the listener then reads back from this log.
 
 Invite tokens (O1, O9) are :mod:`yahtzee.storage.invites` tokens derived from the server
-secret (``room`` to take a seat, ``room_watch`` to watch), stored as digests and checked
-in constant time against the room's own digests.
+secret and the room's link serial (``room`` to take a seat, ``room_watch`` to watch),
+stored as digests and checked in constant time against the room's own digests; a renewal
+(F7) deletes the old digests and stores the next serial's.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -41,13 +46,14 @@ from yahtzee.rooms.errors import (
     AlreadyStartedError,
     NameTakenError,
     NotRoomCreatorError,
+    RemovedFromRoomError,
     RoomFullError,
     RoomNotFoundError,
     RoomNotReadyError,
     TooManyRoomsError,
 )
 from yahtzee.storage.feature_db import FeatureDb, Migrations, Row, Tx
-from yahtzee.storage.invites import check_in, derived_token, issue_in
+from yahtzee.storage.invites import check_in, delete_in, derived_token, issue_in
 
 FEATURE = "rooms"
 ROOM_INVITE = "room"  # a token that takes a seat
@@ -96,6 +102,22 @@ MIGRATIONS: Migrations = (
             data TEXT NOT NULL,
             at DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (room_id, seq)
+        )""",
+    ),
+    (
+        # F7: the links' serial (a renewal derives new tokens from serial + 1).
+        "ALTER TABLE rooms ADD COLUMN link_serial INTEGER NOT NULL DEFAULT 0",
+        # F10: the claim of a start: the id its game will have and when it was claimed.
+        "ALTER TABLE rooms ADD COLUMN start_game TEXT",
+        "ALTER TABLE rooms ADD COLUMN start_at DOUBLE PRECISION",
+        "CREATE INDEX rooms_starting ON rooms (start_at) WHERE status = 'starting'",
+        # F12: the turn the deadline was set for (round * 8 + seat).
+        "ALTER TABLE rooms ADD COLUMN deadline_turn INTEGER",
+        # F8: browsers the creator removed, kept out of that room.
+        """CREATE TABLE room_bans (
+            room_id TEXT NOT NULL REFERENCES rooms (id),
+            player_id TEXT NOT NULL,
+            PRIMARY KEY (room_id, player_id)
         )""",
     ),
 )
@@ -149,6 +171,10 @@ class Room:
     rematch_id: str | None
     last_seq: int
     seats: tuple[RoomSeat, ...]
+    link_serial: int = 0
+    start_game: str | None = None
+    start_at: float | None = None
+    deadline_turn: int | None = None
 
     def seat_of(self, player_id: str) -> RoomSeat | None:
         """The seat this browser holds, if any (a browser holds at most one, O2)."""
@@ -187,7 +213,7 @@ class RoomEvent:
 
 _ROOM = (
     "id, creator_id, status, turn_seconds, game_id, created_at, deadline, rematch_id, last_seq, "
-    "deadline_version"
+    "deadline_version, link_serial, start_game, start_at, deadline_turn"
 )
 
 
@@ -217,6 +243,10 @@ def _room(row: Row, seats: Sequence[Row]) -> Room:
         rematch_id=row[7],
         last_seq=int(row[8]),
         seats=tuple(RoomSeat(int(s[0]), s[1], s[2], s[3], s[4], bool(s[5])) for s in seats),
+        link_serial=int(row[10]),
+        start_game=row[11],
+        start_at=None if row[12] is None else float(row[12]),
+        deadline_turn=None if row[13] is None else int(row[13]),
     )
 
 
@@ -280,6 +310,16 @@ class Publication:
     version: int | None = None
     finished: bool = False
     away: dict[int, bool] | None = None
+    turn: int | None = None
+
+
+#: A game action's deadline is written only over one set for an earlier version of the game:
+#: two processes may log the events of one game's consecutive actions in either order, and
+#: the later action's deadline (and the version the sweeper plays) must win.
+_NEWER = (
+    "CASE WHEN deadline_version IS NULL OR deadline_version <= :version "
+    "THEN :{value} ELSE {col} END"
+)
 
 
 def _publish_in(tx: Tx, room_id: str, pub: Publication, now: float) -> RoomEvent:
@@ -292,8 +332,15 @@ def _publish_in(tx: Tx, room_id: str, pub: Publication, now: float) -> RoomEvent
     if pub.finished:
         also = ", status = 'finished', deadline = NULL"
     elif pub.deadline is not False and pub.version is not None:
-        also = ", deadline = :deadline, deadline_version = :version"
-        params = {"deadline": pub.deadline, "version": pub.version}
+        also = "".join(
+            f", {col} = " + _NEWER.format(col=col, value=value)
+            for col, value in (
+                ("deadline", "deadline"),
+                ("deadline_turn", "turn"),
+                ("deadline_version", "version"),
+            )
+        )
+        params = {"deadline": pub.deadline, "turn": pub.turn, "version": pub.version}
     elif pub.deadline is not False:
         also, params = ", deadline = :deadline", {"deadline": pub.deadline}
     else:
@@ -308,13 +355,14 @@ class RoomStore:
         self.db = db
         self._secret = secret  # derives the rooms' tokens (storage.invites)
 
-    def invite_token(self, room_id: str) -> str:
-        """The token of the room's invite link (takes a seat)."""
-        return derived_token(self._secret, ROOM_INVITE, room_id, 0)
+    def invite_token(self, room_id: str, serial: int = 0) -> str:
+        """The token of the room's invite link (takes a seat); ``serial`` counts the
+        room's renewals of its links (F7)."""
+        return derived_token(self._secret, ROOM_INVITE, room_id, serial)
 
-    def watch_token(self, room_id: str) -> str:
+    def watch_token(self, room_id: str, serial: int = 0) -> str:
         """The token of the room's watch link (read-only)."""
-        return derived_token(self._secret, ROOM_WATCH, room_id, 0)
+        return derived_token(self._secret, ROOM_WATCH, room_id, serial)
 
     async def open(self) -> None:
         """Create or upgrade the tables."""
@@ -335,11 +383,14 @@ class RoomStore:
 
         return await self.db.run(work, write=False)
 
-    async def role(self, room_id: str, token: object) -> str | None:
-        """What ``token`` opens in the room: ``"seat"`` (the invite link), ``"watch"``, or
+    async def role(self, room_id: str, token: object, player_id: str | None = None) -> str | None:
+        """What ``token`` opens in the room for ``player_id``: ``"banned"`` (the creator
+        removed this browser, F8: nothing), ``"seat"`` (the invite link), ``"watch"``, or
         ``None``. Both of the room's digests are compared in constant time."""
 
         def work(tx: Tx) -> str | None:
+            if player_id is not None and _banned_in(tx, room_id, player_id):
+                return "banned"
             if check_in(tx, ROOM_INVITE, room_id, token):
                 return "seat"
             if check_in(tx, ROOM_WATCH, room_id, token):
@@ -359,6 +410,22 @@ class RoomStore:
             write=False,
         )
         return [RoomEvent(room_id, int(s), str(k), json.loads(d)) for s, k, d in rows]
+
+    async def stuck(self, cutoff: float, limit: int = 100) -> list[Room]:
+        """Rooms whose start was claimed before ``cutoff`` and is not done (F10: the
+        process that claimed it died, or waits on a database that does not answer), and
+        those left ``starting`` by a version that did not record its claims."""
+
+        def work(tx: Tx) -> list[Room]:
+            ids = tx.all(
+                "SELECT id FROM rooms WHERE status = 'starting' "
+                "AND (start_at < :cutoff OR start_at IS NULL) ORDER BY start_at LIMIT :limit",
+                {"cutoff": cutoff, "limit": limit},
+            )
+            rooms = [_room_in(tx, str(i)) for (i,) in ids]
+            return [r for r in rooms if r is not None]
+
+        return await self.db.run(work, write=False)
 
     async def due(self, now: float, limit: int = 100) -> list[Room]:
         """Rooms in play whose turn deadline has passed (the 托管 sweeper, O5)."""
@@ -495,6 +562,8 @@ class RoomStore:
             room = _room_in(tx, room_id, lock=True)
             if room is None:
                 raise RoomNotFoundError(room_id)
+            if _banned_in(tx, room_id, player_id):
+                raise RemovedFromRoomError(room_id)
             held = room.seat_of(player_id)
             if held is not None:
                 return room, held.index, None
@@ -523,7 +592,8 @@ class RoomStore:
     async def remove(
         self, room_id: str, creator_id: str, index: int, now: float
     ) -> tuple[Room, RoomEvent]:
-        """The creator frees person seat ``index`` before the start (not their own)."""
+        """The creator frees person seat ``index`` before the start (not their own); its
+        browser may not come back to this room (F8: a ban by player id)."""
 
         def work(tx: Tx) -> tuple[Room, RoomEvent]:
             room = _room_in(tx, room_id, lock=True)
@@ -537,6 +607,11 @@ class RoomStore:
                 raise RoomNotFoundError(f"room {room_id} has no person in seat {index}")
             name = room.seats[index].name
             tx.all(
+                "INSERT INTO room_bans (room_id, player_id) VALUES (:room, :player) "
+                "ON CONFLICT (room_id, player_id) DO NOTHING",
+                {"room": room_id, "player": room.seats[index].player_id},
+            )
+            tx.all(
                 "UPDATE room_seats SET player_id = NULL, name = NULL "
                 "WHERE room_id = :room AND idx = :idx",
                 {"room": room_id, "idx": index},
@@ -548,10 +623,49 @@ class RoomStore:
 
         return await self.db.run(work)
 
-    async def begin_start(self, room_id: str, creator_id: str) -> Room:
-        """Claim the start (``waiting`` → ``starting``): of racing starts, in one process
-        or several, one wins; the others get :class:`AlreadyStartedError`. The open
-        person seats are dropped; fewer than two seats left: :class:`RoomNotReadyError`."""
+    async def renew_links(
+        self, room_id: str, creator_id: str, now: float
+    ) -> tuple[Room, RoomEvent]:
+        """New invite and watch tokens for the room (F7: its creator's, any time): the old
+        ones are deleted, so they open nothing from now on; a ``links`` event (without
+        the tokens: watchers read the log too) tells the seat holders' pages to read the
+        room again."""
+
+        def work(tx: Tx) -> tuple[Room, RoomEvent]:
+            room = _room_in(tx, room_id, lock=True)
+            if room is None:
+                raise RoomNotFoundError(room_id)
+            if room.creator_id != creator_id:
+                raise NotRoomCreatorError(room_id)
+            serial = room.link_serial + 1
+            for purpose, token in (
+                (ROOM_INVITE, self.invite_token(room_id, serial)),
+                (ROOM_WATCH, self.watch_token(room_id, serial)),
+            ):
+                delete_in(tx, purpose, room_id)
+                issue_in(tx, purpose, room_id, token)
+            event = append_in(
+                tx,
+                room_id,
+                "links",
+                {},
+                now,
+                also_set=", link_serial = :serial",
+                also_params={"serial": serial},
+            )
+            after = _room_in(tx, room_id)
+            assert after is not None
+            return after, event
+
+        return await self.db.run(work)
+
+    async def begin_start(self, room_id: str, creator_id: str, game_id: str, now: float) -> Room:
+        """Claim the start (``waiting`` → ``starting``) for the game ``game_id`` about to
+        be created: of racing starts, in one process or several, one wins; the others get
+        :class:`AlreadyStartedError`. Fewer than two seats to play (the open person seats
+        do not): :class:`RoomNotReadyError`. The seats change only when the game is
+        stored (:meth:`started`), so a claim that comes to nothing (F10, :meth:`stuck`)
+        leaves the room as it was."""
 
         def work(tx: Tx) -> Room:
             room = _room_in(tx, room_id, lock=True)
@@ -561,58 +675,87 @@ class RoomStore:
                 raise NotRoomCreatorError(room_id)
             if room.status != "waiting":
                 raise AlreadyStartedError(f"room {room_id} is {room.status}")
-            playing = [s for s in room.seats if not s.is_person or s.taken]
+            playing = playing_seats(room)
             if len(playing) < 2:
                 raise RoomNotReadyError(f"room {room_id} has {len(playing)} seat(s) to play")
             tx.all(
-                "DELETE FROM room_seats "
-                "WHERE room_id = :room AND kind = 'human' AND player_id IS NULL",
-                {"room": room_id},
+                "UPDATE rooms SET status = 'starting', start_game = :game, start_at = :now "
+                "WHERE id = :room",
+                {"game": game_id, "now": now, "room": room_id},
             )
-            # Renumber the seats that play, in order (the game's seats are 0..n-1).
-            for new, seat in enumerate(playing):
-                if seat.index != new:
-                    tx.all(
-                        "UPDATE room_seats SET idx = :new WHERE room_id = :room AND idx = :old",
-                        {"new": new, "room": room_id, "old": seat.index},
-                    )
-            tx.all("UPDATE rooms SET status = 'starting' WHERE id = :room", {"room": room_id})
             after = _room_in(tx, room_id)
             assert after is not None
             return after
 
         return await self.db.run(work)
 
-    async def abort_start(self, room_id: str) -> None:
-        """Back to ``waiting`` after a start whose game could not be created."""
-        await self.db.run(
-            lambda tx: tx.all(
-                "UPDATE rooms SET status = 'waiting' WHERE id = :room AND status = 'starting'",
-                {"room": room_id},
+    async def abort_start(self, room_id: str, game_id: str | None) -> bool:
+        """Back to ``waiting`` after the claim of a start for ``game_id`` whose game could
+        not be created (or was not, F10); ``False`` if that claim is no longer the room's
+        (another process finished or undid it)."""
+
+        # (``None``: a claim of a version that did not record it, F10's upgrade)
+        claim = "start_game IS NULL" if game_id is None else "start_game = :game"
+
+        def work(tx: Tx) -> bool:
+            rows = tx.all(
+                "UPDATE rooms SET status = 'waiting', start_game = NULL, start_at = NULL "
+                f"WHERE id = :room AND status = 'starting' AND {claim} RETURNING id",
+                {"room": room_id, "game": game_id},
             )
-        )
+            return bool(rows)
+
+        return await self.db.run(work)
 
     async def started(
         self,
         room_id: str,
         game_id: str,
         deadline: float | None,
+        turn: int | None,
         version: int,
         data: dict[str, Any],
         now: float,
-    ) -> tuple[Room, RoomEvent]:
-        """``starting`` → ``playing`` with the room's game; logs the ``start`` event."""
+    ) -> tuple[Room, RoomEvent] | None:
+        """``starting`` → ``playing`` with the claim's game ``game_id``: the open person
+        seats are dropped and the others renumbered in order (the game's seats are 0..n-1);
+        logs the ``start`` event. ``None`` when the claim is no longer the room's (F10:
+        the sweep undid it, or another process already did this)."""
 
-        def work(tx: Tx) -> tuple[Room, RoomEvent]:
-            tx.all(
+        def work(tx: Tx) -> tuple[Room, RoomEvent] | None:
+            claimed = tx.all(
                 "UPDATE rooms SET status = 'playing', game_id = :game, deadline = :deadline, "
-                "deadline_version = :version WHERE id = :room",
-                {"game": game_id, "deadline": deadline, "version": version, "room": room_id},
+                "deadline_turn = :turn, deadline_version = :version, start_game = NULL, "
+                "start_at = NULL "
+                "WHERE id = :room AND status = 'starting' AND start_game = :game RETURNING id",
+                {
+                    "game": game_id,
+                    "deadline": deadline,
+                    "turn": turn,
+                    "version": version,
+                    "room": room_id,
+                },
             )
-            event = append_in(tx, room_id, "start", data, now)
+            if not claimed:
+                return None
             room = _room_in(tx, room_id)
             assert room is not None
-            return room, event
+            tx.all(
+                "DELETE FROM room_seats "
+                "WHERE room_id = :room AND kind = 'human' AND player_id IS NULL",
+                {"room": room_id},
+            )
+            # Renumber the seats that play, in order (the game's seats are 0..n-1).
+            for new, seat in enumerate(playing_seats(room)):
+                if seat.index != new:
+                    tx.all(
+                        "UPDATE room_seats SET idx = :new WHERE room_id = :room AND idx = :old",
+                        {"new": new, "room": room_id, "old": seat.index},
+                    )
+            event = append_in(tx, room_id, "start", data, now)
+            after = _room_in(tx, room_id)
+            assert after is not None
+            return after, event
 
         return await self.db.run(work)
 
@@ -705,6 +848,21 @@ class RoomStore:
         if not await self.db.run(any_due, write=False):
             return []
         return await self.db.run(work)
+
+
+def playing_seats(room: Room) -> tuple[RoomSeat, ...]:
+    """The seats that play when the room starts, in order and numbered 0..n-1: the open
+    person seats are dropped."""
+    playing = (s for s in room.seats if not s.is_person or s.taken)
+    return tuple(dataclasses.replace(s, index=i) for i, s in enumerate(playing))
+
+
+def _banned_in(tx: Tx, room_id: str, player_id: str) -> bool:
+    row = tx.one(
+        "SELECT 1 FROM room_bans WHERE room_id = :room AND player_id = :player",
+        {"room": room_id, "player": player_id},
+    )
+    return row is not None
 
 
 class _Existing(Exception):  # noqa: N818 (a signal from inside a transaction, not an error)

@@ -28,6 +28,7 @@ import contextlib
 import json
 import logging
 import os
+import random
 import threading
 from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
@@ -37,6 +38,7 @@ from sse_starlette import ServerSentEvent
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from yahtzee.rooms.errors import TooManyStreamsError
 from yahtzee.rooms.store import NOTIFY_CHANNEL, RoomEvent, RoomStore
 
 log = logging.getLogger("yahtzee.server")
@@ -68,12 +70,29 @@ def sse_frame(event: RoomEvent) -> bytes:
 class Subscription:
     """One stream's queue of live events of one room: a deque of (event, frame) and at most
     one waiting future (an idle stream costs a few hundred bytes here, O9's memory
-    target); the hub's keep-alive tick and the stream's end wake it too."""
+    target); the hub's keep-alive tick and the stream's end wake it too. It also says
+    whose it is (the browser, its address, and whether it watches through a link rather
+    than holding a seat), which the hub's stream caps count (F9)."""
 
-    __slots__ = ("_items", "_waiter", "closed", "lagged", "pinged", "room_id")
+    __slots__ = (
+        "_items",
+        "_waiter",
+        "address",
+        "closed",
+        "lagged",
+        "pinged",
+        "player",
+        "room_id",
+        "watcher",
+    )
 
-    def __init__(self, room_id: str) -> None:
+    def __init__(
+        self, room_id: str, player: str = "", address: str = "", *, watcher: bool = False
+    ) -> None:
         self.room_id = room_id
+        self.player = player
+        self.address = address
+        self.watcher = watcher
         self._items: deque[tuple[RoomEvent, bytes]] = deque()
         self._waiter: asyncio.Future[None] | None = None
         self.lagged = False  # the queue overflowed: read the log instead
@@ -125,41 +144,117 @@ class Subscription:
         return self._items.popleft()
 
 
-class RoomHub:
-    """The process's streams by room, and the one entry of live events (:meth:`deliver`)."""
+#: Events after which every stream of the room ends (once it has sent them): its browser
+#: reconnects and is checked again (a removed seat's browser, F8; a renewed link's watchers,
+#: F7), missing nothing (``Last-Event-ID``).
+RECHECK = frozenset({"leave", "links"})
 
-    def __init__(self, store: RoomStore) -> None:
+
+class RoomHub:
+    """The process's streams by room, and the one entry of live events (:meth:`deliver`).
+
+    It counts the streams it holds per browser, per client address and per room's watchers
+    (:meth:`admit`, F9), and ends each stream after its lifetime (:meth:`lifetime`, less a
+    random part of up to a tenth, ``jitter``: streams opened together, as after a
+    restart, do not all end together)."""
+
+    def __init__(
+        self,
+        store: RoomStore,
+        *,
+        stream_seconds: float = 1800.0,
+        jitter: Callable[[], float] = random.random,
+    ) -> None:
         self.store = store
+        self.stream_seconds = stream_seconds
+        self._jitter = jitter
         self._rooms: dict[str, set[Subscription]] = {}
         self._last: dict[str, int] = {}  # the highest id seen per room with streams here
+        self._players: dict[str, int] = {}  # streams per browser
+        self._addresses: dict[str, int] = {}  # streams per client address
+        self._watchers: dict[str, int] = {}  # streams of a room's watchers
 
     def streams(self, room_id: str) -> int:
         """How many streams of ``room_id`` this process holds."""
         return len(self._rooms.get(room_id, ()))
+
+    def watchers(self, room_id: str) -> int:
+        """How many of them watch through a link (hold no seat)."""
+        return self._watchers.get(room_id, 0)
+
+    def of_player(self, player: str) -> int:
+        """How many streams this browser holds here."""
+        return self._players.get(player, 0)
+
+    def of_address(self, address: str) -> int:
+        """How many streams this client address holds here."""
+        return self._addresses.get(address, 0)
 
     @property
     def total(self) -> int:
         """Every stream this process holds."""
         return sum(len(s) for s in self._rooms.values())
 
+    def lifetime(self) -> float:
+        """Seconds the next stream may last (see the class docstring)."""
+        return self.stream_seconds * (1.0 - 0.1 * self._jitter())
+
+    def admit(
+        self,
+        room_id: str,
+        player: str = "",
+        address: str = "",
+        *,
+        watcher: bool = False,
+        caps: tuple[int, int, int] = (0, 0, 0),
+    ) -> Subscription:
+        """A new stream's subscription, counted at once (so that racing requests cannot
+        all pass the check, F9); :class:`~yahtzee.errors.TooManyStreamsError` if one of
+        ``caps`` (per browser, per address, per room's watchers; 0 = none) is reached.
+        The room's cap counts only its watchers: its seat holders always get a stream.
+        :meth:`release` it when the stream ends."""
+        per_player, per_address, per_room = caps
+        if per_player > 0 and self._players.get(player, 0) >= per_player:
+            raise TooManyStreamsError(f"{player} has {per_player} streams here", "player")
+        if per_address > 0 and self._addresses.get(address, 0) >= per_address:
+            raise TooManyStreamsError(f"{address} has {per_address} streams here", "address")
+        if watcher and per_room > 0 and self._watchers.get(room_id, 0) >= per_room:
+            raise TooManyStreamsError(f"room {room_id} has {per_room} watchers here", "room")
+        sub = Subscription(room_id, player, address, watcher=watcher)
+        self._rooms.setdefault(room_id, set()).add(sub)
+        self._players[player] = self._players.get(player, 0) + 1
+        self._addresses[address] = self._addresses.get(address, 0) + 1
+        if watcher:
+            self._watchers[room_id] = self._watchers.get(room_id, 0) + 1
+        return sub
+
+    def release(self, sub: Subscription) -> None:
+        """The stream of ``sub`` ended: it no longer counts (once, however often called)."""
+        subs = self._rooms.get(sub.room_id)
+        if subs is None or sub not in subs:
+            return
+        subs.discard(sub)
+        if not subs:
+            del self._rooms[sub.room_id]
+            self._last.pop(sub.room_id, None)
+        _less(self._players, sub.player)
+        _less(self._addresses, sub.address)
+        if sub.watcher:
+            _less(self._watchers, sub.room_id)
+
     @contextlib.contextmanager
     def subscribe(self, room_id: str) -> Iterator[Subscription]:
-        """A queue of the room's live events while the ``with`` lasts."""
-        sub = Subscription(room_id)
-        self._rooms.setdefault(room_id, set()).add(sub)
+        """A queue of the room's live events while the ``with`` lasts (uncapped)."""
+        sub = self.admit(room_id)
         try:
             yield sub
         finally:
-            subs = self._rooms.get(room_id)
-            if subs is not None:
-                subs.discard(sub)
-                if not subs:
-                    del self._rooms[room_id]
-                    self._last.pop(room_id, None)
+            self.release(sub)
 
     def deliver(self, event: RoomEvent) -> None:
         """An event written here or notified by another process (on the event loop): its
-        frame is made once, then queued for each of the room's streams here."""
+        frame is made once, then queued for each of the room's streams here (which end
+        after it if it is one of :data:`RECHECK`)."""
         subs = self._rooms.get(event.room_id)
         if not subs:
             return
@@ -168,6 +263,8 @@ class RoomHub:
         frame = sse_frame(event)
         for sub in subs:
             sub.put(event, frame)
+            if event.kind in RECHECK:
+                sub.close()
 
     def notified(self, payload: str) -> None:
         """A notification's payload: the event, or only its room and id (too long to
@@ -268,7 +365,9 @@ _HEADERS = [
 class RoomEventStream(Response):
     """A room's event stream as an ASGI response (O4, O9's memory per idle stream): one
     coroutine writes the frames as :meth:`RoomHub.frames` yields them, and one small task
-    waits for the client's disconnection, which ends the stream. (sse-starlette's
+    waits for the client's disconnection, which ends the stream, as does a timer at the
+    stream's lifetime (F9: the page reconnects with ``Last-Event-ID``). The subscription,
+    admitted by the hub before (:meth:`RoomHub.admit`), is released when it ends. (sse-starlette's
     ``EventSourceResponse`` runs an anyio task group of three tasks per stream and a
     timeout per write; its :class:`~sse_starlette.ServerSentEvent` still frames every
     event.) The server's shutdown ends the streams through uvicorn's graceful-shutdown
@@ -276,16 +375,19 @@ class RoomEventStream(Response):
 
     media_type = "text/event-stream"
 
-    def __init__(self, hub: RoomHub, room_id: str, after: int) -> None:
+    def __init__(self, hub: RoomHub, sub: Subscription, after: int) -> None:
         super().__init__(status_code=200)
         self.hub = hub
-        self.room_id = room_id
+        self.sub = sub
+        self.room_id = sub.room_id
         self.after = after
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:  # noqa: ARG002
-        with self.hub.subscribe(self.room_id) as sub:
+        sub = self.sub
+        try:
             watcher = asyncio.ensure_future(_disconnection(receive))
             watcher.add_done_callback(lambda _task: sub.close())
+            ends = asyncio.get_running_loop().call_later(self.hub.lifetime(), sub.close)
             frames = self.hub.frames(self.room_id, self.after, sub)
             try:
                 await send({"type": "http.response.start", "status": 200, "headers": _HEADERS})
@@ -293,14 +395,25 @@ class RoomEventStream(Response):
                     await send({"type": "http.response.body", "body": frame, "more_body": True})
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
             finally:
+                ends.cancel()
                 watcher.cancel()
                 await frames.aclose()
+        finally:
+            self.hub.release(sub)
 
 
 async def _disconnection(receive: Receive) -> None:
     """Return when the client has gone (``http.disconnect``)."""
     while (await receive())["type"] != "http.disconnect":
         pass
+
+
+def _less(counts: dict[str, int], key: str) -> None:
+    left = counts.get(key, 0) - 1
+    if left > 0:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
 
 
 def _log_failure(task: asyncio.Task[Any]) -> None:

@@ -115,7 +115,15 @@ class RoomLimits:
     open_rooms: int = 5  # per player: the rooms it opened that are not over
     rooms_per_hour_per_address: int = 30
     joins_per_minute: int = 20  # per player
-    streams_per_room: int = 50  # seat holders and watchers, every process together
+    # a room's watchers, every process together (its seat holders always get theirs, F9)
+    streams_per_room: int = 50
+    # live room streams of one browser, in each process (behind the shipped nginx, a
+    # browser's requests all go to one process: docs/deployment.md)
+    streams_per_player: int = 6
+    streams_per_address: int = 100  # of one client address, every process together
+    stream_minutes: float = 30.0  # a stream is ended after this; the page reconnects
+    start_timeout: float = 30.0  # seconds: a start claimed but not stored is undone (F10)
+    link_renewals_per_hour: int = 10  # per player: new invite and watch links (F7)
 
 
 _DEFAULT_LIMITS = Limits()
@@ -143,6 +151,11 @@ _METAVARS = {
     "max_rooms_per_hour_per_address": "N",
     "max_room_joins_per_minute": "N",
     "max_room_streams": "N",
+    "max_streams_per_player": "N",
+    "max_streams_per_address": "N",
+    "room_stream_minutes": "MINUTES",
+    "room_start_timeout": "SECONDS",
+    "max_room_link_renewals_per_hour": "N",
     "prune_after_days": "DAYS",
     "heartbeat_seconds": "SECONDS",
     "cpu_workers": "N",
@@ -273,7 +286,30 @@ class Settings(BaseSettings):
     )
     max_room_streams: Count = Field(
         _DEFAULT_ROOM_LIMITS.streams_per_room,
-        description="live event streams of one room (seat holders and watchers), 0 = no limit",
+        description="live event streams of one room's watchers, every process together (its "
+        "seat holders always get theirs), 0 = no limit",
+    )
+    max_streams_per_player: Count = Field(
+        _DEFAULT_ROOM_LIMITS.streams_per_player,
+        description="live room streams of one browser in each process, 0 = no limit",
+    )
+    max_streams_per_address: Count = Field(
+        _DEFAULT_ROOM_LIMITS.streams_per_address,
+        description="live room streams of one client address, every process together, 0 = no limit",
+    )
+    room_stream_minutes: Annotated[float, AfterValidator(_positive)] = Field(
+        _DEFAULT_ROOM_LIMITS.stream_minutes,
+        description="a room's stream is ended after this many minutes (less up to a tenth, "
+        "so that they do not all end together); the page reconnects and misses nothing",
+    )
+    room_start_timeout: Annotated[float, AfterValidator(_positive)] = Field(
+        _DEFAULT_ROOM_LIMITS.start_timeout,
+        description="seconds after which a room's start that has not stored its game is "
+        "undone (its process died, or the database did not answer)",
+    )
+    max_room_link_renewals_per_hour: Count = Field(
+        _DEFAULT_ROOM_LIMITS.link_renewals_per_hour,
+        description="new invite and watch links of rooms per player and hour, 0 = no limit",
     )
 
     def __init__(self, *, limits: Limits | None = None, **values: Any) -> None:
@@ -299,6 +335,11 @@ class Settings(BaseSettings):
             rooms_per_hour_per_address=self.max_rooms_per_hour_per_address,
             joins_per_minute=self.max_room_joins_per_minute,
             streams_per_room=self.max_room_streams,
+            streams_per_player=self.max_streams_per_player,
+            streams_per_address=self.max_streams_per_address,
+            stream_minutes=self.room_stream_minutes,
+            start_timeout=self.room_start_timeout,
+            link_renewals_per_hour=self.max_room_link_renewals_per_hour,
         )
 
     def to_env(self) -> dict[str, str]:

@@ -138,6 +138,17 @@ def revoke_in(tx: Tx, purpose: str, target: str) -> int:
     return len(rows)
 
 
+def delete_in(tx: Tx, purpose: str, target: str) -> int:
+    """Delete every token of ``purpose`` for ``target`` (where a revoked link need not say
+    "closed": a room's renewed links, which answer as an unknown token would); returns how
+    many."""
+    rows = tx.all(
+        "DELETE FROM invite_tokens WHERE purpose = :purpose AND target = :target RETURNING digest",
+        {"purpose": purpose, "target": target},
+    )
+    return len(rows)
+
+
 class InviteTokens:
     """The invite tokens of every feature (groups now, rooms later), one transaction each."""
 

@@ -62,6 +62,19 @@ async function send(method, path, body, as) {
   return data;
 }
 
+/** A stream (好友房间's live events, F9): the raw Response of a GET sent with this browser's
+ * cookie and `Last-Event-ID`, its body to be read as it comes (its status checked by the
+ * caller); a network failure rejects. After the page's first request, as every request. */
+export function openStream(path, lastEventId, signal) {
+  const init = {
+    headers: { Accept: "text/event-stream", "Last-Event-ID": String(lastEventId) },
+    credentials: "same-origin",
+    cache: "no-store",
+    signal,
+  };
+  return (first || Promise.resolve()).then(() => fetch(path, init));
+}
+
 const get = (path) => request("GET", path);
 
 export const api = {

@@ -245,6 +245,17 @@ export const VIEW_TITLES = {
   groupJoin: "快艇骰子 · 加入小组",
   group: "快艇骰子 · 小组",
 };
+/** 好友房间's live stream, when it is not live (room.js): what the page says meanwhile.
+ * A refusal (429, 503) shows the server's own message with `retrying` after it. */
+export const ROOM_STREAM = {
+  retrying: "和服务器的连接断了，正在重新连接……",
+  later: "稍后会自动重新连接。",
+  gone: "这个链接已经打不开这个房间了（房主可能换了新链接），请向房主要新的链接。",
+};
+export const ROOM_LINKS = {
+  renew: "换新链接",
+  note: "换新链接后，旧的邀请链接和观战链接都会失效。",
+};
 export const REVIEW = "复盘";
 /** K2: in 复盘, the decisions the computer made while the person was away (托管). */
 export const PROXY_TAG = "托管";

@@ -1,15 +1,18 @@
 // 好友房间 (/rooms: a new room; /rooms/<id>: the room, live), a lazy view (views.js).
 // The room is `page.data.room` as the server sent it (GET/POST /api/rooms…); its event
-// stream (`live`, an EventSource that reconnects by itself with Last-Event-ID) folds each
-// event into it through the `roomEvent` reducer. The view does no rules maths: the boxes a
-// seat can score in and their points are the server's preview, the countdown is the
-// server's deadline. Names are shown with textContent only (dom.js `el`).
+// stream (`live`: read as it comes, and asked again with Last-Event-ID whenever it ends)
+// folds each event into it through the `roomEvent` reducer. The view does no rules maths:
+// the boxes a seat can score in and their points are the server's preview, the countdown
+// is the server's deadline. Names are shown with textContent only (dom.js `el`).
 // The view's own state, page.ui: {holds: {seat, hold}, reactions: {seat: {id, at}},
-// busy, error, now (the clock the countdown reads, ticked by `live`)}.
+// busy, error, now (the clock the countdown reads, ticked by `live`), stream (null while
+// the stream is live, else {message} saying why not)}.
 
 import { el, term } from "./dom.js";
+import { RETRY_MIN_MS, parseEvents, retryDelay } from "./events.js";
 import { CONFIG } from "../config.js";
-import { request } from "../api.js";
+import { openStream, request } from "../api.js";
+import { ROOM_LINKS, ROOM_STREAM } from "../messages.js";
 import { API, asset, href } from "../paths.js";
 import { CATEGORY_NAMES, DIFFICULTY_NAMES, LOWER, UPPER } from "../state.js";
 
@@ -128,26 +131,100 @@ export function load({ id }) {
 const post = (path, body = {}) => request("POST", path, body);
 
 // -- the live stream ------------------------------------------------------------------------
+// Read as a fetch (api.js openStream) rather than an EventSource: a refused EventSource (429, 503, 404) closes
+// without saying why, and the page must say it (F9). The page keeps the id of the last event
+// it has and asks again from there (Last-Event-ID) whenever the stream ends: the server ends
+// every stream after its lifetime, and after a renewed link or a removed seat, to check the
+// browser again. A stream the server ended is opened again at once; a failure waits 1 s,
+// 2 s, 4 s… (30 s at most, or the server's Retry-After) and says so on the page.
 
 function live({ data, serial, dispatch }) {
   if (!data.room) return () => {};
   const { room, token } = data;
-  const q = new URLSearchParams({ after: String(room.last_event_id), ...(token ? { token } : {}) });
-  const source = new EventSource(`${API.room(room.id, "events")}?${q}`);
-  source.onmessage = (message) => {
+  const path = `${API.room(room.id, "events")}${token ? `?${new URLSearchParams({ token })}` : ""}`;
+  let last = room.last_event_id;
+  let stopped = false;
+  let failures = 0;
+  let controller = null;
+  let timer = null;
+  const say = (stream) => dispatch({ type: "pageUi", ui: { stream } });
+  const again = (ms) => {
+    if (!stopped) timer = setTimeout(connect, ms);
+  };
+  const fail = (message, retryAfter) => {
+    failures += 1;
+    say({ message });
+    again(retryDelay(failures, retryAfter));
+  };
+
+  function handle(text) {
     let event;
     try {
-      event = JSON.parse(message.data);
+      event = JSON.parse(text);
     } catch {
       return;
     }
     dispatch({ type: "roomEvent", serial, event, at: Date.now() });
     if (event.kind === "rematch") dispatch({ type: "pageUi", ui: { rematch: event.room } });
-  };
+    if (event.kind === "links") {
+      // New links (F7): a seat holder's page reads them (the event carries no token; for
+      // anyone else the read is refused, and the stream, checked again, says why).
+      request("GET", API.room(room.id)).then(
+        (r) => dispatch({ type: "roomData", serial, room: r.room }),
+        () => {},
+      );
+    }
+  }
+
+  async function connect() {
+    if (stopped) return;
+    controller = new AbortController();
+    let response;
+    try {
+      response = await openStream(path, last, controller.signal);
+    } catch {
+      if (!stopped) fail(ROOM_STREAM.retrying);
+      return;
+    }
+    if (!response.ok) {
+      const body = await response.json().catch(() => null);
+      const message = (body && body.error && body.error.message) || ROOM_STREAM.retrying;
+      if (response.status === 404 || response.status === 403) {
+        say({ message: response.status === 404 ? ROOM_STREAM.gone : message }); // for good
+        return;
+      }
+      fail(`${message}${ROOM_STREAM.later}`, response.headers.get("Retry-After"));
+      return;
+    }
+    failures = 0;
+    say(null);
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        const { events, rest } = parseEvents(buffer + value);
+        buffer = rest;
+        for (const event of events) {
+          last = Math.max(last, event.id);
+          handle(event.data);
+        }
+      }
+    } catch {
+      if (!stopped) fail(ROOM_STREAM.retrying); // dropped (a process that went away)
+      return;
+    }
+    again(RETRY_MIN_MS); // ended by the server: again at once, from the last event
+  }
+
+  connect();
   const tick = setInterval(() => dispatch({ type: "pageUi", ui: { now: Date.now() } }), 1000);
   return () => {
+    stopped = true;
     clearInterval(tick);
-    source.close();
+    clearTimeout(timer);
+    if (controller) controller.abort();
   };
 }
 
@@ -286,6 +363,16 @@ function hostPanel(room, ctx, page) {
     box.append(b);
   }
   box.append(el("p", "fine", "没人坐的空位在开始时会去掉。"));
+  return box;
+}
+
+function linksPanel(room, ctx, page) {
+  // F7: the creator gives the room new links; the old invite and watch links stop working.
+  const box = el("div", "rm-links");
+  const renew = el("button", "btn btn-small", ROOM_LINKS.renew, { type: "button", "data-testid": "renew-links" });
+  renew.disabled = Boolean(page.ui.busy);
+  renew.addEventListener("click", () => act(ctx, page, () => post(API.room(room.id, "links"))));
+  box.append(renew, el("p", "fine", ROOM_LINKS.note));
   return box;
 }
 
@@ -447,6 +534,7 @@ function drawRoom(body, page, ctx) {
   const view = el("div", "rm-view");
   view.append(el("p", "rm-status", `${STATUS[room.status] || room.status} · 每回合 ${room.turn_seconds} 秒`, { role: "status" }));
   if (ui.error) view.append(el("p", "rv-error", ui.error, { role: "alert", "data-testid": "room-error" }));
+  if (ui.stream) view.append(el("p", "rv-error", ui.stream.message, { role: "status", "data-testid": "room-stream" }));
   const clock = countdown(room, ui);
   if (clock) view.append(clock);
   view.append(seatsList(room, ui));
@@ -468,6 +556,7 @@ function drawRoom(body, page, ctx) {
     view.append(scoreTable(room, ctx, page));
   }
   if (mine && room.status !== "expired") view.append(reactionsBar(room, ctx));
+  if (room.creator && room.status !== "expired") view.append(linksPanel(room, ctx, page));
   body.replaceChildren(view);
 }
 

@@ -107,7 +107,13 @@ class DeviceService:
     # -- the DeviceBook of identity -------------------------------------------------------
 
     def cached(self, device_id: str) -> str | None:
-        """See :meth:`DeviceBook.cached`."""
+        """See :meth:`DeviceBook.cached`: the last player this process read for the
+        device, however old (it only names whom a cost budget charges)."""
+        entry = self._cache.get(device_id)
+        return None if entry is None else entry[0]
+
+    def _fresh(self, device_id: str) -> str | None:
+        """The device's player as read within ``device_cache_seconds``, else ``None``."""
         entry = self._cache.get(device_id)
         if entry is None or self.clock() - entry[1] >= self.limits.device_cache_seconds:
             return None
@@ -127,7 +133,7 @@ class DeviceService:
 
     async def player_of(self, device_id: str) -> str | None:
         """See :meth:`DeviceBook.player_of`."""
-        player = self.cached(device_id)
+        player = self._fresh(device_id)
         if player is not None:
             return player
         found = await self.store.lookup(device_id)

@@ -197,7 +197,8 @@ class DeviceBook(Protocol):
     """The devices table as identity needs it (implemented by ``yahtzee.devices``)."""
 
     def cached(self, device_id: str) -> str | None:
-        """The player of ``device_id`` if this process knows it (no I/O), else ``None``."""
+        """The player of ``device_id`` if this process knows it (no I/O), else ``None``;
+        possibly older than the cache's time to live (good enough to name who pays)."""
         ...
 
     async def player_of(self, device_id: str) -> str | None:

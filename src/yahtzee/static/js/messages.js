@@ -244,6 +244,7 @@ export const VIEW_TITLES = {
   groups: "快艇骰子 · 小组",
   groupJoin: "快艇骰子 · 加入小组",
   group: "快艇骰子 · 小组",
+  devices: "快艇骰子 · 我的设备",
 };
 export const REVIEW = "复盘";
 /** K2: in 复盘, the decisions the computer made while the person was away (托管). */
@@ -373,3 +374,47 @@ export function resultTitle(game) {
 
 // The hint's full figures' disclosure (L15).
 export const DETAIL_SUMMARY = "看数字";
+
+// 我的设备 (I1-I4): the copy of lazy/devices.js and its links.
+export const DEVICES = {
+  link: "我的设备",
+  linkNote: "换设备、找回记录、导出或删除",
+  pairTitle: "连接另一台设备",
+  pairText: "在另一台设备上打开这个二维码的链接，或者输入下面的连接码，它就和这里是同一个玩家：记录、没下完的局、练习、小组都在。",
+  pairButton: "显示连接码",
+  pairAgain: "换一个连接码",
+  pairExpires: (minutes) => `${minutes} 分钟内有效，只能用一次。`,
+  qrAlt: (code) => `连接码 ${code} 的二维码`,
+  enterTitle: "输入连接码",
+  enterLabel: "另一台设备上显示的 8 位连接码",
+  enterButton: "连接",
+  chooseTitle: "这台设备上已经有记录",
+  chooseText: "合并：这台设备的记录、练习和小组都并到那位玩家里。保持分开：不连接，这台设备还是现在的玩家，什么都不会丢。",
+  merge: "合并到那位玩家",
+  keep: "保持分开",
+  kept: "好的，没有连接，这台设备的记录都还在。",
+  linked: "连接好了！正在打开大厅……",
+  recoveryTitle: "恢复码",
+  recoveryText: "浏览器的数据被清除、换了新手机时，用恢复码就能找回全部记录。请家长写下来，或者截图保存。",
+  recoveryMade: (when) => `已经在 ${when} 生成过恢复码（为了安全不能再显示）。`,
+  recoveryNone: "还没有生成恢复码。",
+  recoveryButton: "生成恢复码",
+  recoveryReplace: "换一个新的恢复码",
+  recoveryReplaceAsk: { title: "换一个新的恢复码？", text: "换了以后，旧的恢复码就不能用了。", yes: "换新的", no: "取消" },
+  recoveryShown: "这是你的恢复码，只显示这一次：",
+  recoveryQrAlt: "恢复码的二维码",
+  recoverLabel: "用恢复码找回（20 位）",
+  recoverButton: "找回",
+  listTitle: "已连接的设备",
+  thisDevice: "这台设备",
+  seen: (when) => `最近使用：${when}`,
+  remove: "移除",
+  removeAsk: (name) => ({ title: "移除这台设备？", text: `「${name}」下次打开时就是一个新玩家，看不到这里的记录。`, yes: "移除", no: "取消" }),
+  dataTitle: "我的数据",
+  dataText: "下载服务器保存的关于你的全部数据（一个 JSON 文件），或者把它们全部删除。",
+  exportButton: "导出我的数据",
+  deleteButton: "删除我的数据",
+  deleteAsk: { title: "删除我的数据？", text: "所有设备上的记录、没下完的局、练习、每日挑战成绩和小组都会被删除，不能恢复。", yes: "继续", no: "取消" },
+  deleteAskAgain: { title: "真的要全部删除吗？", text: "这是最后一次确认。删除后所有设备都会变成新玩家。", yes: "全部删除", no: "不删了" },
+  deleted: "已经全部删除了。",
+};

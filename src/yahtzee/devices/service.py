@@ -103,6 +103,7 @@ class DeviceService:
         self.clock = clock
         # device -> (player, when this process read it); least recently used first.
         self._cache: OrderedDict[str, tuple[str, float]] = OrderedDict()
+        self._changes = 0  # how many times devices were forgotten (see player_of)
 
     # -- the DeviceBook of identity -------------------------------------------------------
 
@@ -128,6 +129,7 @@ class DeviceService:
 
     def forget(self, device_ids: Sequence[str]) -> None:
         """Drop what this process knows of ``device_ids`` (removed, moved or deleted)."""
+        self._changes += 1
         for device_id in device_ids:
             self._cache.pop(device_id, None)
 
@@ -136,7 +138,13 @@ class DeviceService:
         player = self._fresh(device_id)
         if player is not None:
             return player
-        found = await self.store.lookup(device_id)
+        while True:
+            # A link, a removal or a deletion through this process while the row was being
+            # read may have changed it: read again rather than cache the older answer.
+            changes = self._changes
+            found = await self.store.lookup(device_id)
+            if changes == self._changes:
+                break
         if found is None:
             self._cache.pop(device_id, None)
             return None

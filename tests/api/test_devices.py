@@ -404,3 +404,37 @@ def _rows_with(client: TestClient, text: str) -> list[tuple[str, str]]:
 
     result: list[tuple[str, str]] = db.run_sync(scan, write=False)
     return result
+
+
+def test_i1_a_merge_keeps_one_daily_attempt_a_day_the_one_started_first(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """D2 stays one attempt a day for the player: both browsers played today's daily; after
+    the merge the attempt started first is the day's on the boards, the other game stays
+    in the records (nothing dropped)."""
+    clock = Clock()
+    client = make_client(clock=clock)
+    home, school, other = browser(client), browser(client), browser(client)
+    games = []
+    for who, name in ((school, "学校"), (home, "家里"), (other, "别人")):
+        assert who.put("/api/daily/name", json={"name": name}).status_code == 200
+        started = who.post("/api/daily", json={})
+        assert started.status_code == 201, started.text
+        games.append(_finish(who, started.json()))
+        assert who.get("/api/daily").json()["status"] == "finished"
+        clock.now += 60  # school started first, then home, then another player
+    assert home.get("/api/daily/2026-12-01/leaderboard").json()["players"] == 3
+    r = link(school, code_of(home)["code"], merge=True)
+    assert r.status_code == 200, r.text
+    board = home.get("/api/daily/2026-12-01/leaderboard").json()
+    assert board["players"] == 2
+    assert sorted(e["name"] for e in board["entries"]) == ["别人", "家里"]  # the linked name
+    mine = board["you"]
+    assert mine is not None
+    assert mine["score"] == games[0]["seats"][0]["total"]  # school's attempt: started first
+    assert school.get("/api/daily").json()["game_id"] == games[0]["id"]
+    # both games in the records, and still no second attempt today
+    for game in games[:2]:
+        assert home.get(f"/api/games/{game['id']}").status_code == 200
+    again = home.post("/api/daily", json={})
+    assert (again.status_code, error_code(again)) == (409, "already_played")

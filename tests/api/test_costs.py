@@ -23,7 +23,7 @@ from yahtzee.server.cpu import WORKER_NICE, BusyError, CpuPool
 from yahtzee.server.reviews import ReviewService
 from yahtzee.server.settings import Limits
 
-from .helpers import NO_LIMITS, Api, error_code, on_app_loop
+from .helpers import NO_LIMITS, Api, error_code, on_app_loop, player_of
 from .test_limits import Clock, assert_rate_limited
 from .test_review import _play_to_end
 
@@ -278,7 +278,7 @@ def test_reviews_stuck_in_the_pool_do_not_hold_up_the_writes(
     svc = client.app.state.service  # type: ignore[attr-defined]
     reviews: ReviewService = client.app.state.reviews  # type: ignore[attr-defined]
     pool: CpuPool = client.app.state.cpu  # type: ignore[attr-defined]
-    player = api.client.cookies["yahtzee_player"].partition(".")[0]
+    player = player_of(api.client)
 
     async def flood_then_play() -> int:
         floods = [
@@ -323,7 +323,7 @@ def test_a_review_is_computed_once_however_many_ask(
     monkeypatch.setattr(jobs, "compute_review", counted)
     reviews: ReviewService = client.app.state.reviews  # type: ignore[attr-defined]
     pool: CpuPool = client.app.state.cpu  # type: ignore[attr-defined]
-    player = api.client.cookies["yahtzee_player"].partition(".")[0]
+    player = player_of(api.client)
 
     async def many() -> list[bytes]:
         asks = [

@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from e2e.checks import check_view
 from e2e.helpers import ConsoleWatch, Table, sized_context
 
 pytestmark = pytest.mark.e2e
@@ -60,11 +61,16 @@ def test_i1_i3_link_by_qr_link_and_by_code_continue_the_game_remove_a_device(
     expect(desk.get_by_test_id("settings-dialog")).not_to_be_visible()
     expect(desk).to_have_url(re.compile(r"/devices$"))
     code = _show_code(desk)
+    failures: list[str] = []
+    check_view(desk, "我的设备 (desktop)", failures)  # axe and AA contrast, both themes
+    assert not failures, failures
 
     # a phone opens the QR code's link: the code is filled in, one tap links
     phone = _page(browser, 375, 667, console, user_agent=PHONE_UA)
     phone.goto(f"{server_url}/devices#code={code}")
     expect(phone.get_by_test_id("link-code-input")).to_have_value(code)
+    wider = phone.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert wider <= 0, f"the phone's 我的设备 is {wider} px wider than the window"
     phone.get_by_test_id("link-device").click()
     expect(phone.get_by_test_id("continue")).to_be_visible()  # the lobby, as the same player
     phone.get_by_test_id("continue").click()

@@ -316,6 +316,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     app.state.guard = guard
     app.state.cpu = cpu
     app.state.reviews = ReviewService(storage, may_see=service.may_see)
+    platform.players.changed.append(app.state.reviews.forget_reviews)
     app.state.invites = invites  # (groups and rooms: storage.invites)
     app.state.config_sections = CONFIG_SECTIONS
     app.state.played = AllPlayedElsewhere(tuple(p.played for p in parts if p.played is not None))

@@ -1,7 +1,8 @@
 """我的设备 in the browser (I1-I3): a desktop browser plays, opens 我的设备 from 设置 and
 shows a link code and its QR code; a phone opens the QR code's link, links, and continues
 the very game from the lobby's 「继续游戏」; a third browser types a code; the desktop sees
-the three devices and removes one, which is a stranger on its next load."""
+the three devices and removes one, which is a stranger on its next load; a fourth browser
+comes back with the recovery code."""
 
 from __future__ import annotations
 
@@ -111,4 +112,14 @@ def test_i1_i3_link_by_qr_link_and_by_code_continue_the_game_remove_a_device(
     expect(phone.get_by_test_id("start-solo")).to_be_enabled()
     strangers = [p for p in (third, phone) if p.get_by_test_id("continue").is_hidden()]
     assert len(strangers) == 1
+
+    # I2: a recovery code, shown once, brings the player back on a browser that forgot
+    desk.get_by_test_id("make-recovery").click()
+    recovery = desk.get_by_test_id("recovery-code")
+    expect(recovery).to_have_text(re.compile(r"^([2-9A-HJKMNP-Z]{4}-){4}[2-9A-HJKMNP-Z]{4}$"))
+    forgot = _page(browser, 1280, 800, console)
+    forgot.goto(f"{server_url}/devices")
+    forgot.get_by_test_id("recover-code-input").fill(recovery.inner_text())
+    forgot.get_by_test_id("recover").click()
+    expect(forgot.get_by_test_id("continue")).to_be_visible()
     assert not console.errors, console.errors

@@ -32,10 +32,10 @@ from pathlib import Path
 
 from yahtzee.devices.service import DeviceService
 from yahtzee.devices.store import DeviceStore
+from yahtzee.server.feature import Players
 from yahtzee.server.identity import DeviceSigner, PlayerIds, PlayerSigner, new_player_id
 from yahtzee.server.settings import DeviceLimits
 from yahtzee.storage.feature_db import open_feature_db
-from yahtzee.storage.player_data import PlayerData
 
 TARGET_HIT_US = 25.0
 TARGET_MISS_US = 2_000.0
@@ -51,12 +51,11 @@ async def run(devices: int, rounds: int, directory: Path) -> dict[str, float]:
     db = open_feature_db(directory / "bench.db", synchronous="NORMAL")
     store = DeviceStore(db, SECRET)
     await store.open()
-    parts: tuple[PlayerData, ...] = ()
     # A stopped clock: a hit stays a hit however slow the machine (the miss is forced by
     # forgetting the devices, as a removal or 2 s of idleness would).
     now = time.time()
     service = DeviceService(
-        store, _NoTokens(), DeviceLimits(), DeviceSigner(SECRET), parts, clock=lambda: now
+        store, _NoTokens(), DeviceLimits(), DeviceSigner(SECRET), Players(), clock=lambda: now
     )
     ids = PlayerIds(PlayerSigner(SECRET), service, DeviceSigner(SECRET))
     cookies = []

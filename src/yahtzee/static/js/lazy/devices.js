@@ -10,7 +10,7 @@
 import { request } from "../api.js";
 import { confirmDialog } from "../dialog.js";
 import { API, href } from "../paths.js";
-import { DEVICES as T } from "../messages.js";
+import { DEVICES as T } from "./devices_messages.js";
 import { el } from "./dom.js";
 
 const get = (path) => request("GET", path);

@@ -5,7 +5,7 @@ import { barChart, lineChart } from "./chart.js";
 import { el, fmt, labelled, term, verdictEl } from "./dom.js";
 import { SETTLING, verdict } from "./glossary.js";
 import { request } from "../api.js";
-import { DEVICES } from "../messages.js";
+import { DEVICES } from "./devices_messages.js";
 import { API, href } from "../paths.js";
 import { CATEGORY_NAMES, DIFFICULTY_NAMES, KIND_NAMES, MODE_NAMES, RESULT_NAMES } from "../state.js";
 

@@ -111,7 +111,7 @@ class GamesData:
         tx.all("UPDATE games SET player_id = ? WHERE player_id = ?", (target, source))
 
     def erase(self, tx: Tx, player_id: str) -> None:
-        # The schema's own exception to the append-only log (level 7): listed, deleted,
+        # The schema's own exception to the append-only log (level 8): listed, deleted,
         # unlisted, all in this transaction.
         tx.all(
             "INSERT INTO game_erasures (game_id) SELECT id FROM games WHERE player_id = ?",
@@ -129,7 +129,7 @@ class GamesData:
 def unname_seat(tx: Tx, game_id: str, seat: int) -> None:
     """Remove the name of ``seat`` from the start event of game ``game_id`` (a room game
     whose person deleted their data: the seat stays, nameless, so that the others' game
-    is whole). The log's one rewrite, under the schema's exception (level 7)."""
+    is whole). The log's one rewrite, under the schema's exception (level 8)."""
     row = tx.one(
         "SELECT seq, data FROM events WHERE game_id = ? AND kind = 'start' ORDER BY seq LIMIT 1",
         (game_id,),

@@ -61,12 +61,8 @@ export const API = {
   groupLeave: (id) => `/api/groups/${enc(id)}/leave`,
   groupClose: (id) => `/api/groups/${enc(id)}/close`,
   groupMember: (id, member) => `/api/groups/${enc(id)}/members/${enc(member)}`,
-  devices: () => "/api/devices",
-  devicesCode: () => "/api/devices/code",
-  devicesLink: () => "/api/devices/link",
-  devicesRecovery: () => "/api/devices/recovery",
-  devicesRecover: () => "/api/devices/recover",
-  devicesRemove: (id) => `/api/devices/${enc(id)}/remove`,
+  // 我的设备: /api/devices, /api/devices/{code,link,recovery,recover}, /api/devices/{id}/remove
+  devices: (a, id) => `/api/devices${id ? `/${enc(id)}` : ""}${a ? `/${a}` : ""}`,
   meExport: () => "/api/me/export",
   meDelete: () => "/api/me/delete",
 };

@@ -17,11 +17,11 @@ const get = (path) => request("GET", path);
 const post = (path, body = {}) => request("POST", path, body);
 const call = {
   devices: () => get(API.devices()),
-  code: () => post(API.devicesCode()),
-  link: (code, merge) => post(API.devicesLink(), { code, merge }),
-  recovery: () => post(API.devicesRecovery()),
-  recover: (code, merge) => post(API.devicesRecover(), { code, merge }),
-  remove: (id) => post(API.devicesRemove(id)),
+  code: () => post(API.devices("code")),
+  link: (code, merge) => post(API.devices("link"), { code, merge }),
+  recovery: () => post(API.devices("recovery")),
+  recover: (code, merge) => post(API.devices("recover"), { code, merge }),
+  remove: (id) => post(API.devices("remove", id)),
   erase: () => post(API.meDelete(), { confirm: true }),
 };
 

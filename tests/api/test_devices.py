@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from yahtzee.server.identity import PlayerSigner
 from yahtzee.storage import is_postgres_url
 
-from .helpers import TEST_SECRET, Api, DocumentedResponses, error_code
+from .helpers import TEST_SECRET, Api, DocumentedResponses, error_code, on_app_loop
 from .test_daily import NOON, _finish
 from .test_puzzles import best_body
 from .test_rooms import Clock, _play, _seats, _token
@@ -402,8 +402,11 @@ def _rows_with(client: TestClient, text: str) -> list[tuple[str, str]]:
                     found.append((table, repr(row)[:200]))
         return found
 
-    result: list[tuple[str, str]] = db.run_sync(scan, write=False)
-    return result
+    async def run() -> list[tuple[str, str]]:
+        found: list[tuple[str, str]] = await db.run(scan, write=False)
+        return found
+
+    return on_app_loop(client, run)
 
 
 def test_i1_a_merge_keeps_one_daily_attempt_a_day_the_one_started_first(

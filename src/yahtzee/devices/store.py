@@ -134,8 +134,9 @@ class DeviceStore:
         """``(player, seen_at)`` of a live device, else ``None``."""
         row = await self.db.run(
             lambda tx: tx.one(
-                "SELECT player_id, seen_at FROM devices WHERE id = ? AND removed_at IS NULL",
-                (device_id,),
+                "SELECT player_id, seen_at FROM devices WHERE id = :device_id AND removed_at IS "
+                "NULL",
+                {"device_id": device_id},
             ),
             write=False,
         )
@@ -144,7 +145,10 @@ class DeviceStore:
     async def touch(self, device_id: str, now: float) -> None:
         """Record that the device was seen ``now``."""
         await self.db.run(
-            lambda tx: tx.all("UPDATE devices SET seen_at = ? WHERE id = ?", (now, device_id))
+            lambda tx: tx.all(
+                "UPDATE devices SET seen_at = :now WHERE id = :device_id",
+                {"now": now, "device_id": device_id},
+            )
         )
 
     async def add(self, device_id: str, player_id: str, name: str, now: float) -> None:
@@ -152,8 +156,8 @@ class DeviceStore:
         await self.db.run(
             lambda tx: tx.all(
                 "INSERT INTO devices (id, player_id, name, created_at, seen_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (device_id, player_id, name, now, now),
+                "VALUES (:device_id, :player_id, :name, :now, :now)",
+                {"device_id": device_id, "player_id": player_id, "name": name, "now": now},
             )
         )
 
@@ -164,10 +168,13 @@ class DeviceStore:
         def work(tx: Tx) -> str | None:
             tx.all(
                 "INSERT INTO devices (id, player_id, name, created_at, seen_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-                (device_id, player_id, name, now, now),
+                "VALUES (:device_id, :player_id, :name, :now, :now) ON CONFLICT (id) DO NOTHING",
+                {"device_id": device_id, "player_id": player_id, "name": name, "now": now},
             )
-            row = tx.one("SELECT player_id, removed_at FROM devices WHERE id = ?", (device_id,))
+            row = tx.one(
+                "SELECT player_id, removed_at FROM devices WHERE id = :device_id",
+                {"device_id": device_id},
+            )
             return None if row is None or row[1] is not None else str(row[0])
 
         return await self.db.run(work)
@@ -177,8 +184,8 @@ class DeviceStore:
         rows = await self.db.run(
             lambda tx: tx.all(
                 "SELECT id, name, created_at, seen_at FROM devices "
-                "WHERE player_id = ? AND removed_at IS NULL ORDER BY seen_at DESC, id",
-                (player_id,),
+                "WHERE player_id = :player_id AND removed_at IS NULL ORDER BY seen_at DESC, id",
+                {"player_id": player_id},
             ),
             write=False,
         )
@@ -189,9 +196,10 @@ class DeviceStore:
 
         def work(tx: Tx) -> None:
             rows = tx.all(
-                "UPDATE devices SET removed_at = ?, name = '' "
-                "WHERE id = ? AND player_id = ? AND removed_at IS NULL RETURNING id",
-                (now, device_id, player_id),
+                "UPDATE devices SET removed_at = :now, name = '' "
+                "WHERE id = :device_id AND player_id = :player_id AND removed_at IS NULL "
+                "RETURNING id",
+                {"now": now, "device_id": device_id, "player_id": player_id},
             )
             if not rows:
                 raise DeviceNotFoundError(device_id)
@@ -206,12 +214,18 @@ class DeviceStore:
 
         def work(tx: Tx) -> None:
             tx.all(
-                "DELETE FROM link_codes WHERE player_id = ? OR expires_at <= ?", (player_id, now)
+                "DELETE FROM link_codes WHERE player_id = :player_id OR expires_at <= :now",
+                {"player_id": player_id, "now": now},
             )
             tx.all(
                 "INSERT INTO link_codes (digest, player_id, created_at, expires_at) "
-                "VALUES (?, ?, ?, ?)",
-                (self._digest(_LINK, code), player_id, now, expires),
+                "VALUES (:digest, :player_id, :now, :expires)",
+                {
+                    "digest": self._digest(_LINK, code),
+                    "player_id": player_id,
+                    "now": now,
+                    "expires": expires,
+                },
             )
 
         await self.db.run(work)
@@ -220,10 +234,13 @@ class DeviceStore:
         """``code`` becomes the player's recovery code; the old one stops working."""
 
         def work(tx: Tx) -> None:
-            tx.all("DELETE FROM recovery_codes WHERE player_id = ?", (player_id,))
             tx.all(
-                "INSERT INTO recovery_codes (player_id, digest, created_at) VALUES (?, ?, ?)",
-                (player_id, self._digest(_RECOVERY, code), now),
+                "DELETE FROM recovery_codes WHERE player_id = :player_id", {"player_id": player_id}
+            )
+            tx.all(
+                "INSERT INTO recovery_codes (player_id, digest, created_at) VALUES (:player_id, "
+                ":digest, :now)",
+                {"player_id": player_id, "digest": self._digest(_RECOVERY, code), "now": now},
             )
 
         await self.db.run(work)
@@ -232,7 +249,8 @@ class DeviceStore:
         """When the player's recovery code was made, if it has one."""
         row = await self.db.run(
             lambda tx: tx.one(
-                "SELECT created_at FROM recovery_codes WHERE player_id = ?", (player_id,)
+                "SELECT created_at FROM recovery_codes WHERE player_id = :player_id",
+                {"player_id": player_id},
             ),
             write=False,
         )
@@ -258,18 +276,22 @@ class DeviceStore:
 
         def work(tx: Tx) -> Linked:
             if recovery:
-                row = tx.one("SELECT player_id FROM recovery_codes WHERE digest = ?", (digest,))
+                row = tx.one(
+                    "SELECT player_id FROM recovery_codes WHERE digest = :digest",
+                    {"digest": digest},
+                )
             else:
                 row = tx.one(
-                    "SELECT player_id FROM link_codes WHERE digest = ? AND used_at IS NULL "
-                    "AND expires_at > ?",
-                    (digest, now),
+                    "SELECT player_id FROM link_codes WHERE digest = :digest AND used_at IS NULL "
+                    "AND expires_at > :now",
+                    {"digest": digest, "now": now},
                 )
             if row is None:
                 raise InvalidCodeError()
             target = str(row[0])
             mine = tx.one(
-                "SELECT player_id FROM devices WHERE id = ? AND removed_at IS NULL", (device_id,)
+                "SELECT player_id FROM devices WHERE id = :device_id AND removed_at IS NULL",
+                {"device_id": device_id},
             )
             if mine is None:
                 raise DeviceNotFoundError(device_id)
@@ -285,19 +307,21 @@ class DeviceStore:
                 raise BothUnfinishedError() from None
             if not recovery:
                 used = tx.all(
-                    "UPDATE link_codes SET used_at = ? WHERE digest = ? AND used_at IS NULL "
+                    "UPDATE link_codes SET used_at = :now WHERE digest = :digest AND used_at IS "
+                    "NULL "
                     "RETURNING digest",
-                    (now, digest),
+                    {"now": now, "digest": digest},
                 )
                 if not used:  # (another redemption committed first: all of this rolls back)
                     raise InvalidCodeError()
             moved = tx.all(
-                "UPDATE devices SET player_id = ? WHERE player_id = ? AND removed_at IS NULL "
+                "UPDATE devices SET player_id = :target WHERE player_id = :source AND removed_at "
+                "IS NULL "
                 "RETURNING id",
-                (target, source),
+                {"target": target, "source": source},
             )
-            tx.all("DELETE FROM recovery_codes WHERE player_id = ?", (source,))
-            tx.all("DELETE FROM link_codes WHERE player_id = ?", (source,))
+            tx.all("DELETE FROM recovery_codes WHERE player_id = :source", {"source": source})
+            tx.all("DELETE FROM link_codes WHERE player_id = :source", {"source": source})
             return Linked(target, source, tuple(str(r[0]) for r in moved))
 
         return await self.db.run(work)
@@ -313,18 +337,22 @@ class DeviceStore:
                 dict(zip(("id", "name", "created_at", "seen_at"), row, strict=True))
                 for row in tx.all(
                     "SELECT id, name, created_at, seen_at FROM devices "
-                    "WHERE player_id = ? AND removed_at IS NULL ORDER BY created_at",
-                    (player_id,),
+                    "WHERE player_id = :player_id AND removed_at IS NULL ORDER BY created_at",
+                    {"player_id": player_id},
                 )
             ]
-            made = tx.one("SELECT created_at FROM recovery_codes WHERE player_id = ?", (player_id,))
+            made = tx.one(
+                "SELECT created_at FROM recovery_codes WHERE player_id = :player_id",
+                {"player_id": player_id},
+            )
             out["recovery_code"] = None if made is None else {"created_at": made[0]}
             out["link_codes"] = [
                 dict(zip(("created_at", "expires_at", "used_at"), row, strict=True))
                 for row in tx.all(
-                    "SELECT created_at, expires_at, used_at FROM link_codes WHERE player_id = ? "
+                    "SELECT created_at, expires_at, used_at FROM link_codes WHERE player_id = "
+                    ":player_id "
                     "ORDER BY created_at",
-                    (player_id,),
+                    {"player_id": player_id},
                 )
             ]
             return out
@@ -341,17 +369,19 @@ class DeviceStore:
         def work(tx: Tx) -> list[str]:
             for part in parts:
                 part.erase(tx, player_id)
-            tx.all("DELETE FROM recovery_codes WHERE player_id = ?", (player_id,))
-            tx.all("DELETE FROM link_codes WHERE player_id = ?", (player_id,))
+            tx.all(
+                "DELETE FROM recovery_codes WHERE player_id = :player_id", {"player_id": player_id}
+            )
+            tx.all("DELETE FROM link_codes WHERE player_id = :player_id", {"player_id": player_id})
             rows = tx.all(
                 "UPDATE devices SET player_id = '', name = '', "
-                "removed_at = COALESCE(removed_at, ?) WHERE player_id = ? RETURNING id",
-                (now, player_id),
+                "removed_at = COALESCE(removed_at, :now) WHERE player_id = :player_id RETURNING id",
+                {"now": now, "player_id": player_id},
             )
             tx.all(
                 "INSERT INTO devices (id, player_id, name, created_at, seen_at, removed_at) "
-                "VALUES (?, '', '', ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-                (legacy_device, now, now, now),
+                "VALUES (:legacy_device, '', '', :now, :now, :now) ON CONFLICT (id) DO NOTHING",
+                {"legacy_device": legacy_device, "now": now},
             )
             return [str(r[0]) for r in rows]
 

@@ -596,9 +596,9 @@ class PracticeData:
         out: dict[str, Any] = {}
         for key, (table, columns) in _PRACTICE_EXPORT.items():
             rows = tx.all(
-                f"SELECT {', '.join(columns)} FROM {table} WHERE player_id = ? "
+                f"SELECT {', '.join(columns)} FROM {table} WHERE player_id = :player_id "
                 f"ORDER BY {columns[0]}",
-                (player_id,),
+                {"player_id": player_id},
             )
             out[key] = [dict(zip(columns, row, strict=True)) for row in rows]
         out["rating"] = out["rating"][0] if out["rating"] else None
@@ -606,7 +606,11 @@ class PracticeData:
 
     def has_data(self, tx: Tx, player_id: str) -> bool:
         return any(
-            tx.one(f"SELECT 1 FROM {table} WHERE player_id = ? LIMIT 1", (player_id,)) is not None
+            tx.one(
+                f"SELECT 1 FROM {table} WHERE player_id = :player_id LIMIT 1",
+                {"player_id": player_id},
+            )
+            is not None
             for table in ("practice_servings", "practice_cards")
         )
 
@@ -618,19 +622,28 @@ class PracticeData:
             ("practice_imports", "game_id"),
         ):
             if key is None:
-                clash = "SELECT 1 FROM practice_players WHERE player_id = ?"
-                if tx.one(clash, (target,)) is not None:
-                    tx.all(f"DELETE FROM {table} WHERE player_id = ?", (source,))
+                if tx.one(
+                    "SELECT 1 FROM practice_players WHERE player_id = :target", {"target": target}
+                ):
+                    tx.all(f"DELETE FROM {table} WHERE player_id = :source", {"source": source})
             else:
                 tx.all(
-                    f"DELETE FROM {table} WHERE player_id = ? AND {key} IN "
-                    f"(SELECT {key} FROM {table} WHERE player_id = ?)",
-                    (source, target),
+                    f"DELETE FROM {table} WHERE player_id = :source AND {key} IN "
+                    f"(SELECT {key} FROM {table} WHERE player_id = :target)",
+                    {"source": source, "target": target},
                 )
-            tx.all(f"UPDATE {table} SET player_id = ? WHERE player_id = ?", (target, source))
-        tx.all("UPDATE practice_servings SET player_id = ? WHERE player_id = ?", (target, source))
+            tx.all(
+                f"UPDATE {table} SET player_id = :target WHERE player_id = :source",
+                {"target": target, "source": source},
+            )
+        tx.all(
+            "UPDATE practice_servings SET player_id = :target WHERE player_id = :source",
+            {"target": target, "source": source},
+        )
 
     def erase(self, tx: Tx, player_id: str) -> None:
         for table in ("practice_players", "practice_servings", "practice_cards"):
-            tx.all(f"DELETE FROM {table} WHERE player_id = ?", (player_id,))
-        tx.all("DELETE FROM practice_imports WHERE player_id = ?", (player_id,))
+            tx.all(f"DELETE FROM {table} WHERE player_id = :player_id", {"player_id": player_id})
+        tx.all(
+            "DELETE FROM practice_imports WHERE player_id = :player_id", {"player_id": player_id}
+        )

@@ -756,14 +756,14 @@ class RoomsData:
 
     def export(self, tx: Tx, player_id: str) -> Any:
         created = tx.all(
-            "SELECT id, status, created_at, game_id FROM rooms WHERE creator_id = ? "
+            "SELECT id, status, created_at, game_id FROM rooms WHERE creator_id = :player_id "
             "ORDER BY created_at",
-            (player_id,),
+            {"player_id": player_id},
         )
         seats = tx.all(
             "SELECT s.room_id, s.idx, s.name, r.game_id, r.status FROM room_seats s "
-            "JOIN rooms r ON r.id = s.room_id WHERE s.player_id = ? ORDER BY r.created_at",
-            (player_id,),
+            "JOIN rooms r ON r.id = s.room_id WHERE s.player_id = :player_id ORDER BY r.created_at",
+            {"player_id": player_id},
         )
         return {
             "rooms_created": [
@@ -778,35 +778,50 @@ class RoomsData:
 
     def has_data(self, tx: Tx, player_id: str) -> bool:
         return (
-            tx.one("SELECT 1 FROM room_seats WHERE player_id = ? LIMIT 1", (player_id,)) is not None
+            tx.one(
+                "SELECT 1 FROM room_seats WHERE player_id = :player_id LIMIT 1",
+                {"player_id": player_id},
+            )
+            is not None
         )
 
     def merge(self, tx: Tx, source: str, target: str) -> None:
-        tx.all("UPDATE room_seats SET player_id = ? WHERE player_id = ?", (target, source))
-        tx.all("UPDATE rooms SET creator_id = ? WHERE creator_id = ?", (target, source))
+        tx.all(
+            "UPDATE room_seats SET player_id = :target WHERE player_id = :source",
+            {"target": target, "source": source},
+        )
+        tx.all(
+            "UPDATE rooms SET creator_id = :target WHERE creator_id = :source",
+            {"target": target, "source": source},
+        )
 
     def erase(self, tx: Tx, player_id: str) -> None:
         seats = tx.all(
             "SELECT s.room_id, s.idx, r.status, r.game_id FROM room_seats s "
-            "JOIN rooms r ON r.id = s.room_id WHERE s.player_id = ?",
-            (player_id,),
+            "JOIN rooms r ON r.id = s.room_id WHERE s.player_id = :player_id",
+            {"player_id": player_id},
         )
         for room_id, index, _status, game_id in seats:
             tx.all(
-                "UPDATE room_seats SET player_id = NULL, name = NULL WHERE room_id = ? AND idx = ?",
-                (room_id, index),
+                "UPDATE room_seats SET player_id = NULL, name = NULL WHERE room_id = :room_id AND "
+                "idx = :index",
+                {"room_id": room_id, "index": index},
             )
             if game_id is not None:
                 unname_seat(tx, str(game_id), int(index))
             for seq, data in tx.all(
-                "SELECT seq, data FROM room_events WHERE room_id = ?", (room_id,)
+                "SELECT seq, data FROM room_events WHERE room_id = :room_id", {"room_id": room_id}
             ):
                 before = json.loads(data)
                 after = _unname(before, int(index))
                 if after != before:
                     text = json.dumps(after, ensure_ascii=False, separators=(",", ":"))
                     tx.all(
-                        "UPDATE room_events SET data = ? WHERE room_id = ? AND seq = ?",
-                        (text, room_id, seq),
+                        "UPDATE room_events SET data = :text WHERE room_id = :room_id AND seq = "
+                        ":seq",
+                        {"text": text, "room_id": room_id, "seq": seq},
                     )
-        tx.all("UPDATE rooms SET creator_id = '' WHERE creator_id = ?", (player_id,))
+        tx.all(
+            "UPDATE rooms SET creator_id = '' WHERE creator_id = :player_id",
+            {"player_id": player_id},
+        )

@@ -75,15 +75,15 @@ class GamesData:
 
     def export(self, tx: Tx, player_id: str) -> Any:
         games = tx.all(
-            f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE player_id = ? "
+            f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE player_id = :player_id "
             "ORDER BY created_at, id",
-            (player_id,),
+            {"player_id": player_id},
         )
         events: dict[str, list[dict[str, Any]]] = {}
         for game_id, seq, kind, data, created_at in tx.all(
             "SELECT game_id, seq, kind, data, created_at FROM events WHERE game_id IN "
-            "(SELECT id FROM games WHERE player_id = ?) ORDER BY game_id, seq",
-            (player_id,),
+            "(SELECT id FROM games WHERE player_id = :player_id) ORDER BY game_id, seq",
+            {"player_id": player_id},
         ):
             events.setdefault(str(game_id), []).append(
                 {"seq": seq, "kind": kind, "data": json.loads(data), "at": created_at}
@@ -98,32 +98,41 @@ class GamesData:
         return out
 
     def has_data(self, tx: Tx, player_id: str) -> bool:
-        return tx.one("SELECT 1 FROM games WHERE player_id = ? LIMIT 1", (player_id,)) is not None
+        return (
+            tx.one(
+                "SELECT 1 FROM games WHERE player_id = :player_id LIMIT 1", {"player_id": player_id}
+            )
+            is not None
+        )
 
     def merge(self, tx: Tx, source: str, target: str) -> None:
         unfinished = tx.all(
-            "SELECT DISTINCT player_id FROM games WHERE player_id IN (?, ?) "
+            "SELECT DISTINCT player_id FROM games WHERE player_id IN (:source, :target) "
             "AND status = 'in_progress'",
-            (source, target),
+            {"source": source, "target": target},
         )
         if len(unfinished) == 2:
             raise MergeConflictError("both players have an unfinished game")
-        tx.all("UPDATE games SET player_id = ? WHERE player_id = ?", (target, source))
+        tx.all(
+            "UPDATE games SET player_id = :target WHERE player_id = :source",
+            {"target": target, "source": source},
+        )
 
     def erase(self, tx: Tx, player_id: str) -> None:
         # The schema's own exception to the append-only log (level 8): listed, deleted,
         # unlisted, all in this transaction.
         tx.all(
-            "INSERT INTO game_erasures (game_id) SELECT id FROM games WHERE player_id = ?",
-            (player_id,),
+            "INSERT INTO game_erasures (game_id) SELECT id FROM games WHERE player_id = :player_id",
+            {"player_id": player_id},
         )
         tx.all(
-            "DELETE FROM events WHERE game_id IN (SELECT id FROM games WHERE player_id = ?)",
-            (player_id,),
+            "DELETE FROM events WHERE game_id IN (SELECT id FROM games WHERE player_id = "
+            ":player_id)",
+            {"player_id": player_id},
         )
-        tx.all("DELETE FROM games WHERE player_id = ?", (player_id,))
+        tx.all("DELETE FROM games WHERE player_id = :player_id", {"player_id": player_id})
         tx.all("DELETE FROM game_erasures WHERE game_id NOT IN (SELECT id FROM games)")
-        tx.all("DELETE FROM rate_buckets WHERE key = ?", (player_id,))
+        tx.all("DELETE FROM rate_buckets WHERE key = :player_id", {"player_id": player_id})
 
 
 def unname_seat(tx: Tx, game_id: str, seat: int) -> None:
@@ -131,8 +140,9 @@ def unname_seat(tx: Tx, game_id: str, seat: int) -> None:
     whose person deleted their data: the seat stays, nameless, so that the others' game
     is whole). The log's one rewrite, under the schema's exception (level 8)."""
     row = tx.one(
-        "SELECT seq, data FROM events WHERE game_id = ? AND kind = 'start' ORDER BY seq LIMIT 1",
-        (game_id,),
+        "SELECT seq, data FROM events WHERE game_id = :game_id AND kind = 'start' ORDER BY seq "
+        "LIMIT 1",
+        {"game_id": game_id},
     )
     if row is None:
         return
@@ -145,10 +155,11 @@ def unname_seat(tx: Tx, game_id: str, seat: int) -> None:
         return
     del entry["name"]
     tx.all(
-        "INSERT INTO game_erasures (game_id) VALUES (?) ON CONFLICT (game_id) DO NOTHING",
-        (game_id,),
+        "INSERT INTO game_erasures (game_id) VALUES (:game_id) ON CONFLICT (game_id) DO NOTHING",
+        {"game_id": game_id},
     )
     tx.all(
-        "UPDATE events SET data = ? WHERE game_id = ? AND seq = ?", (dumps(data), game_id, row[0])
+        "UPDATE events SET data = :data WHERE game_id = :game_id AND seq = :seq",
+        {"data": dumps(data), "game_id": game_id, "seq": row[0]},
     )
-    tx.all("DELETE FROM game_erasures WHERE game_id = ?", (game_id,))
+    tx.all("DELETE FROM game_erasures WHERE game_id = :game_id", {"game_id": game_id})

@@ -78,8 +78,10 @@ def bench(games: int, mode: str, difficulty: str | None, db: Path) -> dict[str, 
         ids = [play(client, mode, difficulty, rng) for _ in range(games)]
         reviews: ReviewService = client.app.state.reviews  # type: ignore[attr-defined]
         pool: CpuPool = client.app.state.cpu  # type: ignore[attr-defined]
-        # The cookie is "<id>.<mac>" (docs/api.md); the games belong to the id.
-        player = (client.cookies.get("yahtzee_player") or "").partition(".")[0]
+        # The cookie names a device (docs/api.md), the devices table its player.
+        devices = client.app.state.devices  # type: ignore[attr-defined]
+        device = devices.signer.verify(client.cookies.get("yahtzee_player") or "")
+        player = (devices.cached(device) if device else None) or ""
         compute, request, cached = [], [], []
         for gid in ids:
             if player:

@@ -201,3 +201,16 @@ def on_app_loop(client: TestClient, fn: Callable[..., Awaitable[T]], *args: Any)
     portal = client.portal
     assert portal is not None, "the client must be entered (lifespan started)"
     return portal.call(fn, *args)
+
+
+def player_of(client: TestClient) -> str:
+    """The player id of ``client``'s cookie (I3: the cookie names a device, the devices
+    table its player), as its app resolved it (after at least one request of it)."""
+    from yahtzee.server.identity import DeviceSigner
+
+    devices = client.app.state.devices  # type: ignore[attr-defined]
+    signer: DeviceSigner = devices.signer
+    device = signer.verify(client.cookies.get("yahtzee_player") or "")
+    player = None if device is None else devices.cached(device)
+    assert player is not None, "no player resolved for this client yet"
+    return str(player)

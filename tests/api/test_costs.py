@@ -23,7 +23,7 @@ from yahtzee.server.cpu import WORKER_NICE, BusyError, CpuPool
 from yahtzee.server.reviews import ReviewService
 from yahtzee.server.settings import Limits
 
-from .helpers import NO_LIMITS, Api, error_code, on_app_loop
+from .helpers import NO_LIMITS, Api, error_code, on_app_loop, player_of
 from .test_limits import Clock, assert_rate_limited
 from .test_review import _play_to_end
 
@@ -278,7 +278,7 @@ def test_reviews_stuck_in_the_pool_do_not_hold_up_the_writes(
     svc = client.app.state.service  # type: ignore[attr-defined]
     reviews: ReviewService = client.app.state.reviews  # type: ignore[attr-defined]
     pool: CpuPool = client.app.state.cpu  # type: ignore[attr-defined]
-    player = api.client.cookies["yahtzee_player"].partition(".")[0]
+    player = player_of(api.client)
 
     async def flood_then_play() -> int:
         floods = [
@@ -323,7 +323,7 @@ def test_a_review_is_computed_once_however_many_ask(
     monkeypatch.setattr(jobs, "compute_review", counted)
     reviews: ReviewService = client.app.state.reviews  # type: ignore[attr-defined]
     pool: CpuPool = client.app.state.cpu  # type: ignore[attr-defined]
-    player = api.client.cookies["yahtzee_player"].partition(".")[0]
+    player = player_of(api.client)
 
     async def many() -> list[bytes]:
         asks = [
@@ -450,6 +450,35 @@ def test_a_flood_of_the_trainer_and_the_boards_is_429_after_the_budget(
     assert api.roll(api.new(replace=True))["rolls_left"] == 2
 
 
+def test_a_flood_of_my_devices_routes_is_429_after_the_budget(
+    budgeted: Callable[..., TestClient], clock: Clock
+) -> None:
+    """我的设备 (I1-I4): the list 1 unit, a link code or a recovery code 3 (a QR code
+    each), a link, a recovery or a removal 2, the export and the deletion 10; each
+    charged before any work (a wrong code, a missing device, an unconfirmed deletion
+    still pay)."""
+    client = budgeted(max_code_tries_per_hour=0, max_link_codes_per_hour=0)
+    client.get("/api/records")  # (a player: the first request of a browser is its address's)
+    assert _flood(client, "GET", "/api/devices") == [200] * 20 + [429]
+    clock.now += 1.0
+    assert _flood(client, "POST", "/api/devices/code", json={}) == [201] * 6 + [429]
+    clock.now += 1.0
+    assert _flood(client, "POST", "/api/devices/recovery", json={}) == [201] * 6 + [429]
+    clock.now += 1.0
+    wrong = {"code": "2222-2222"}
+    assert _flood(client, "POST", "/api/devices/link", json=wrong) == [404] * 10 + [429]
+    clock.now += 1.0
+    wrong = {"code": "2222-2222-2222-2222-2222"}
+    assert _flood(client, "POST", "/api/devices/recover", json=wrong) == [404] * 10 + [429]
+    clock.now += 1.0
+    missing = f"/api/devices/{'A' * 22}/remove"
+    assert _flood(client, "POST", missing, json={}) == [404] * 10 + [429]
+    clock.now += 1.0
+    assert _flood(client, "GET", "/api/me/export") == [200] * 2 + [429]
+    clock.now += 1.0
+    assert _flood(client, "POST", "/api/me/delete", json={}) == [422] * 2 + [429]
+
+
 def test_every_job_runs_in_a_worker_process(make_client: Callable[..., TestClient]) -> None:
     """The costly routes' jobs cross to the CPU pool's worker process and back (their
     arguments and results pickle): a meter, a review, the stats, advice, the trainer's
@@ -472,5 +501,8 @@ def test_every_job_runs_in_a_worker_process(make_client: Callable[..., TestClien
     seats = [{"kind": "human", "name": "房主"}, {"kind": "human"}]
     room = client.post("/api/rooms", json={"seats": seats}).json()["room"]
     assert client.get(room["qr_url"]).status_code == 200
+    # 我的设备's QR codes (I1, I2)
+    assert client.post("/api/devices/code", json={}).status_code == 201
+    assert client.post("/api/devices/recovery", json={}).status_code == 201
     pool: CpuPool = client.app.state.cpu  # type: ignore[attr-defined]
     assert pool.processes

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from yahtzee.server.identity import PlayerSigner, SecretError, load_secret
+from yahtzee.server.identity import DeviceSigner, SecretError, load_secret
 from yahtzee.web import Settings, create_app
 
 from .helpers import Api, error_code
@@ -26,6 +26,11 @@ def _issued(response: object) -> str:
     return rest.split(";", 1)[0]
 
 
+def _device(value: str) -> str:
+    """The device id of a cookie value ``v2.<device>.<mac>`` (I3)."""
+    return value.split(".")[1] if value.startswith("v2.") else value
+
+
 def _as(client: TestClient, value: str) -> TestClient:
     client.cookies.clear()
     client.cookies.set(COOKIE, value)
@@ -38,24 +43,24 @@ def test_f4_the_issued_id_is_signed_with_the_secret_next_to_the_database(
     client: TestClient, tmp_path: Path
 ) -> None:
     value = _issued(client.get("/api/records"))
-    player_id, dot, mac = value.partition(".")
-    assert dot
-    assert len(player_id) >= 22
+    prefix, device_id, mac = value.split(".")
+    assert prefix == "v2"  # I3: the cookie names a device, the devices table its player
+    assert len(device_id) >= 22
     assert len(mac) == 22
     secret_file = tmp_path / "games.db.secret"
     assert stat.S_IMODE(secret_file.stat().st_mode) == 0o600
-    signer = PlayerSigner(load_secret(secret_file))
-    assert signer.verify(value) == player_id
-    assert signer.sign(player_id) == value
+    signer = DeviceSigner(load_secret(secret_file))
+    assert signer.verify(value) == device_id
+    assert signer.sign(device_id) == value
 
 
 @pytest.mark.parametrize(
     "tamper",
     [
         lambda v: v[:-1] + ("A" if v[-1] != "A" else "B"),  # altered mac
-        lambda v: ("B" if v[0] != "B" else "C") + v[1:],  # altered id, same mac
-        lambda v: v.partition(".")[0] + ".",  # mac removed
-        lambda v: "A" * 32 + "." + v.partition(".")[2],  # invented id, someone's mac
+        lambda v: v[:3] + ("B" if v[3] != "B" else "C") + v[4:],  # altered id, same mac
+        lambda v: v.rpartition(".")[0] + ".",  # mac removed
+        lambda v: "v2." + "A" * 22 + "." + v.rpartition(".")[2],  # invented id, someone's mac
         lambda v: v + v,
     ],
 )
@@ -69,7 +74,7 @@ def test_f4_an_altered_or_invented_id_is_ignored_and_a_new_one_issued(
     r = api.client.get("/api/games/current")
     assert (r.status_code, error_code(r)) == (404, "not_found")  # not the owner's game
     fresh = _issued(r)
-    assert fresh.partition(".")[0] not in (value.partition(".")[0], forged.partition(".")[0])
+    assert _device(fresh) not in (_device(value), _device(forged))
     assert api.client.get(f"/api/games/{game['id']}").status_code == 404
     r = api.post(game, "roll")
     assert (r.status_code, error_code(r)) == (404, "not_found")
@@ -82,7 +87,7 @@ def test_f4_an_invented_unsigned_id_is_ignored(api: Api) -> None:
     invented = "Z" * 32
     _as(api.client, invented)
     r = api.client.get("/api/records")
-    assert _issued(r).partition(".")[0] != invented
+    assert _device(_issued(r)) != invented
 
 
 # On both backends (issue 22 item 2): the mac can no longer be dropped.
@@ -92,13 +97,13 @@ def test_f4_a_bare_id_that_owns_games_is_not_adopted(api: Api) -> None:
     finished = api.play_to_end(api.new())
     saved = api.roll(api.new())
     signed = api.client.cookies[COOKIE]
-    bare = signed.partition(".")[0]
+    bare = signed.rpartition(".")[0]
     _as(api.client, bare)
     r = api.client.get("/api/records")
     assert r.status_code == 200
     assert r.json()["games_played"] == 0
     assert r.json()["current_game"] is None
-    assert _issued(r).partition(".")[0] != bare  # a new id, not the bare one signed
+    assert _device(_issued(r)) != _device(bare)  # a new id, not the bare one signed
     for path in (f"/api/games/{finished['id']}", f"/api/games/{saved['id']}"):
         _as(api.client, bare)
         assert api.client.get(path).status_code == 404, path
@@ -120,10 +125,10 @@ def test_f4_rotating_the_secret_logs_every_cookie_out_bare_ids_too(
     game = old.roll(old.new())
     signed = old.client.cookies[COOKIE]
     rotated = make_client(db=db, secret="n" * 40)
-    for value in (signed, signed.partition(".")[0]):
+    for value in (signed, signed.rpartition(".")[0]):
         r = _as(rotated, value).get("/api/games/current")
         assert (r.status_code, error_code(r)) == (404, "not_found"), value
-        assert _issued(r).partition(".")[0] != signed.partition(".")[0]
+        assert _device(_issued(r)) != _device(signed)
         assert _as(rotated, value).get(f"/api/games/{game['id']}").status_code == 404
 
 

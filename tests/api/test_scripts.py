@@ -40,3 +40,9 @@ def test_flood_benchmark_quick_mode_has_no_errors() -> None:
     out = run_quick("flood_bench.py")
     assert "errors (paced players) : 0 (must be 0)" in out
     assert "peak RSS" in out
+
+
+def test_devices_benchmark_quick_mode_passes() -> None:
+    """I3: the identity hot path (a device cookie, its cached player) stays within target."""
+    out = run_quick("devices_bench.py")
+    assert "devices bench: PASS" in out

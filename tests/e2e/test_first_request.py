@@ -18,7 +18,8 @@ from e2e.helpers import ConsoleWatch
 
 pytestmark = pytest.mark.e2e
 
-_PLAYER = re.compile(r"yahtzee_player=([^;.\s]+)")
+# I3: the cookie names a device, v2.<device>.<mac>: one device minted means one player.
+_PLAYER = re.compile(r"yahtzee_player=(v2\.[^;.\s]+)")
 
 
 @pytest.mark.parametrize("path", ["/stats", "/groups"])

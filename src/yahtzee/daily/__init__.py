@@ -13,7 +13,7 @@ from __future__ import annotations
 from yahtzee.daily.errors import api_error
 from yahtzee.daily.routes import router
 from yahtzee.daily.service import DailyDice, DailyService
-from yahtzee.daily.store import DailyStore
+from yahtzee.daily.store import DailyData, DailyStore
 from yahtzee.game import GameKind
 from yahtzee.server.feature import Feature, Parts, Platform
 
@@ -33,6 +33,7 @@ def build(platform: Platform) -> Parts:
         open=(service.store.open,),
         close=(service.drain,),
         kinds={GameKind.DAILY: service.kind_rules()},
+        player_data=(DailyData(),),
     )
 
 

@@ -645,3 +645,132 @@ def _week_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | N
     ]
     you = next((e for e in ranked if e.you), None)
     return Board(tuple(ranked[:limit]), you, len(ranked))
+
+
+class DailyData:
+    """The daily challenge's and groups' rows of a player (I1, I4; see
+    :mod:`yahtzee.storage.player_data`)."""
+
+    name = "daily"
+
+    def export(self, tx: Tx, player_id: str) -> Any:
+        name = tx.one(
+            "SELECT name, updated_at FROM daily_names WHERE player_id = :player_id",
+            {"player_id": player_id},
+        )
+        plays = tx.all(
+            "SELECT day, game_id, started_at, finished_at, score, skill_loss, accuracy, luck, "
+            "marks FROM daily_plays WHERE player_id = :player_id ORDER BY day",
+            {"player_id": player_id},
+        )
+        created = tx.all(
+            "SELECT id, name, created_at, closed_at FROM groups WHERE creator_id = :player_id "
+            "ORDER BY created_at",
+            {"player_id": player_id},
+        )
+        memberships = tx.all(
+            "SELECT m.group_id, g.name, m.name, m.joined_at FROM group_members m "
+            "JOIN groups g ON g.id = m.group_id WHERE m.player_id = :player_id ORDER BY "
+            "m.joined_at",
+            {"player_id": player_id},
+        )
+        keys = (
+            *("day", "game_id", "started_at", "finished_at", "score"),
+            *("skill_loss", "accuracy", "luck", "marks"),
+        )
+        return {
+            "board_name": None if name is None else {"name": name[0], "updated_at": name[1]},
+            "plays": [dict(zip(keys, row, strict=True)) for row in plays],
+            "groups_created": [
+                dict(zip(("id", "name", "created_at", "closed_at"), row, strict=True))
+                for row in created
+            ],
+            "groups_joined": [
+                dict(zip(("group_id", "group_name", "name", "joined_at"), row, strict=True))
+                for row in memberships
+            ],
+        }
+
+    def has_data(self, tx: Tx, player_id: str) -> bool:
+        return any(
+            tx.one(
+                f"SELECT 1 FROM {table} WHERE {column} = :player_id LIMIT 1",
+                {"player_id": player_id},
+            )
+            is not None
+            for table, column in (
+                ("daily_plays", "player_id"),
+                ("group_members", "player_id"),
+                ("groups", "creator_id"),
+            )
+        )
+
+    def merge(self, tx: Tx, source: str, target: str) -> None:
+        # The board name: the linked player's, if it has one.
+        if (
+            tx.one("SELECT 1 FROM daily_names WHERE player_id = :target", {"target": target})
+            is None
+        ):
+            tx.all(
+                "UPDATE daily_names SET player_id = :target WHERE player_id = :source",
+                {"target": target, "source": source},
+            )
+        tx.all("DELETE FROM daily_names WHERE player_id = :source", {"source": source})
+        # D2 stays one attempt a day for the player: on a day both played, the attempt
+        # started first is the day's (on the boards); the other game stays in the records.
+        both = tx.all(
+            "SELECT s.day, s.started_at, t.started_at FROM daily_plays s JOIN daily_plays t "
+            "ON t.day = s.day AND t.player_id = :target WHERE s.player_id = :source",
+            {"target": target, "source": source},
+        )
+        for day, source_started, target_started in both:
+            loser = target if str(source_started) < str(target_started) else source
+            tx.all(
+                "DELETE FROM daily_plays WHERE day = :day AND player_id = :loser",
+                {"day": day, "loser": loser},
+            )
+        tx.all(
+            "UPDATE daily_plays SET player_id = :target WHERE player_id = :source",
+            {"target": target, "source": source},
+        )
+        tx.all(
+            "UPDATE groups SET creator_id = :target WHERE creator_id = :source",
+            {"target": target, "source": source},
+        )
+        # A group both belong to keeps the linked player's membership (and name).
+        tx.all(
+            "DELETE FROM group_members WHERE player_id = :source AND group_id IN "
+            "(SELECT group_id FROM group_members WHERE player_id = :target)",
+            {"source": source, "target": target},
+        )
+        tx.all(
+            "UPDATE group_members SET player_id = :target WHERE player_id = :source",
+            {"target": target, "source": source},
+        )
+
+    def erase(self, tx: Tx, player_id: str) -> None:
+        tx.all("DELETE FROM daily_names WHERE player_id = :player_id", {"player_id": player_id})
+        tx.all("DELETE FROM daily_plays WHERE player_id = :player_id", {"player_id": player_id})
+        tx.all("DELETE FROM group_members WHERE player_id = :player_id", {"player_id": player_id})
+        # A group the player created goes to its oldest remaining member; with nobody
+        # left it is closed (its invite links end).
+        for (group_id,) in tx.all(
+            "SELECT id FROM groups WHERE creator_id = :player_id", {"player_id": player_id}
+        ):
+            heir = tx.one(
+                "SELECT player_id FROM group_members WHERE group_id = :group_id "
+                "ORDER BY joined_at, member_id LIMIT 1",
+                {"group_id": group_id},
+            )
+            if heir is not None:
+                tx.all(
+                    "UPDATE groups SET creator_id = :heir WHERE id = :group_id",
+                    {"heir": heir[0], "group_id": group_id},
+                )
+            else:
+                tx.all(
+                    "UPDATE groups SET creator_id = '', closed_at = COALESCE(closed_at, :now) "
+                    "WHERE id = :group_id",
+                    {"now": _now(), "group_id": group_id},
+                )
+                revoke_in(tx, GROUP_INVITE, group_id)

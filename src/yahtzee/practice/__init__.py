@@ -14,7 +14,7 @@ import random
 from yahtzee.practice.errors import api_error
 from yahtzee.practice.routes import router
 from yahtzee.practice.service import PracticeService
-from yahtzee.practice.store import open_practice
+from yahtzee.practice.store import PracticeData, open_practice
 from yahtzee.server.feature import Feature, Parts, Platform
 
 
@@ -30,6 +30,7 @@ def build(platform: Platform) -> Parts:
         open=(store.migrate,),
         warm_up=(service.warm_up,),
         close=(store.db.close,),
+        player_data=(PracticeData(),),
     )
 
 

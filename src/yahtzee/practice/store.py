@@ -540,3 +540,110 @@ def open_practice(db: Path | str) -> PracticeStore:
     connection of their own. SQLite: ``synchronous=NORMAL`` there (see the module
     docstring); call :meth:`PracticeStore.migrate` before use."""
     return PracticeStore(open_feature_db(db, synchronous="NORMAL"))
+
+
+_PRACTICE_EXPORT = {
+    "rating": ("practice_players", ("rating", "rd", "vol", "serving", "updated_at")),
+    "servings": (
+        "practice_servings",
+        (
+            "id",
+            "puzzle_key",
+            "source",
+            "position",
+            "themes",
+            "served_at",
+            "answered_at",
+            "answer",
+            "loss",
+            "mark",
+            "rating_after",
+            "rating_change",
+            "puzzle_rating",
+        ),
+    ),
+    "cards": (
+        "practice_cards",
+        (
+            "puzzle_key",
+            "position",
+            "themes",
+            "game_id",
+            "decision",
+            "chosen",
+            "loss",
+            "card",
+            "due",
+            "rating",
+            "rd",
+            "vol",
+            "answers",
+            "best_answers",
+            "created_at",
+        ),
+    ),
+    "imported_games": ("practice_imports", ("game_id",)),
+}
+
+
+class PracticeData:
+    """练习's rows of a player: its rating, servings, cards (the FSRS schedule) and the
+    games it took puzzles from (I1, I4; see :mod:`yahtzee.storage.player_data`)."""
+
+    name = "practice"
+
+    def export(self, tx: Tx, player_id: str) -> Any:
+        out: dict[str, Any] = {}
+        for key, (table, columns) in _PRACTICE_EXPORT.items():
+            rows = tx.all(
+                f"SELECT {', '.join(columns)} FROM {table} WHERE player_id = :player_id "
+                f"ORDER BY {columns[0]}",
+                {"player_id": player_id},
+            )
+            out[key] = [dict(zip(columns, row, strict=True)) for row in rows]
+        out["rating"] = out["rating"][0] if out["rating"] else None
+        return out
+
+    def has_data(self, tx: Tx, player_id: str) -> bool:
+        return any(
+            tx.one(
+                f"SELECT 1 FROM {table} WHERE player_id = :player_id LIMIT 1",
+                {"player_id": player_id},
+            )
+            is not None
+            for table in ("practice_servings", "practice_cards")
+        )
+
+    def merge(self, tx: Tx, source: str, target: str) -> None:
+        # The linked player's rating and cards win where both have one; the rest moves.
+        for table, key in (
+            ("practice_players", None),
+            ("practice_cards", "puzzle_key"),
+            ("practice_imports", "game_id"),
+        ):
+            if key is None:
+                if tx.one(
+                    "SELECT 1 FROM practice_players WHERE player_id = :target", {"target": target}
+                ):
+                    tx.all(f"DELETE FROM {table} WHERE player_id = :source", {"source": source})
+            else:
+                tx.all(
+                    f"DELETE FROM {table} WHERE player_id = :source AND {key} IN "
+                    f"(SELECT {key} FROM {table} WHERE player_id = :target)",
+                    {"source": source, "target": target},
+                )
+            tx.all(
+                f"UPDATE {table} SET player_id = :target WHERE player_id = :source",
+                {"target": target, "source": source},
+            )
+        tx.all(
+            "UPDATE practice_servings SET player_id = :target WHERE player_id = :source",
+            {"target": target, "source": source},
+        )
+
+    def erase(self, tx: Tx, player_id: str) -> None:
+        for table in ("practice_players", "practice_servings", "practice_cards"):
+            tx.all(f"DELETE FROM {table} WHERE player_id = :player_id", {"player_id": player_id})
+        tx.all(
+            "DELETE FROM practice_imports WHERE player_id = :player_id", {"player_id": player_id}
+        )

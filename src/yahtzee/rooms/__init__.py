@@ -18,7 +18,7 @@ from yahtzee.rooms.errors import api_error
 from yahtzee.rooms.fastpath import RoomStreamPath
 from yahtzee.rooms.routes import RoomsConfigOut, router
 from yahtzee.rooms.service import RoomService
-from yahtzee.rooms.store import RoomStore
+from yahtzee.rooms.store import RoomsData, RoomStore
 from yahtzee.rooms.stream import PgListener
 from yahtzee.server.feature import Feature, Parts, Platform
 from yahtzee.storage.url import is_postgres_url
@@ -70,6 +70,8 @@ def build(platform: Platform) -> Parts:
         middleware=((RoomStreamPath, {"rooms": service}),),
         played=service,
         kinds={GameKind.ROOM: service.kind_rules()},
+        player_data=(RoomsData(),),
+        players_changed=(service.forget_holders,),
     )
 
 

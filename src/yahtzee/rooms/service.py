@@ -224,6 +224,11 @@ class RoomService:
                 self._holders.popitem(last=False)
         return found
 
+    def forget_holders(self) -> None:
+        """Drop the seats' browsers known here: a player's devices were merged into
+        another player's, or its data deleted (I1, I4)."""
+        self._holders.clear()
+
     # -- reads ----------------------------------------------------------------------------
 
     async def room(self, room_id: str, player_id: str, token: object = None) -> dict[str, Any]:

@@ -54,6 +54,7 @@ from yahtzee.rooms.errors import (
 )
 from yahtzee.storage.feature_db import FeatureDb, Migrations, Row, Tx
 from yahtzee.storage.invites import check_in, delete_in, derived_token, issue_in
+from yahtzee.storage.player_data import unname_seat
 
 FEATURE = "rooms"
 ROOM_INVITE = "room"  # a token that takes a seat
@@ -881,3 +882,104 @@ async def create_or_existing(
         return await store.create(*args, **kwargs)
     except _Existing as found:
         return found.room, None
+
+
+def _unname(data: Any, seat: int) -> Any:
+    """A room event's data without the name of ``seat`` (its ``join``/``leave`` and the
+    seat lists of ``start``/``end``-like events)."""
+    if isinstance(data, dict):
+        out = {k: _unname(v, seat) for k, v in data.items()}
+        if out.get("seat") == seat and "name" in out:
+            out["name"] = None
+        seats = out.get("seats")
+        if isinstance(seats, list) and 0 <= seat < len(seats):
+            entry = seats[seat]
+            if isinstance(entry, dict) and "name" in entry:
+                seats[seat] = {**entry, "name": None}
+            elif isinstance(entry, str):
+                seats[seat] = None
+        return out
+    if isinstance(data, list):
+        return [_unname(v, seat) for v in data]
+    return data
+
+
+class RoomsData:
+    """The rooms a player opened and the seats it holds (I1, I4; see
+    :mod:`yahtzee.storage.player_data`). Erased, a seat of a room that has started keeps
+    its place, nameless and nobody's, so that the others' game stays whole; a seat of a
+    room still waiting is open again."""
+
+    name = "rooms"
+
+    def export(self, tx: Tx, player_id: str) -> Any:
+        created = tx.all(
+            "SELECT id, status, created_at, game_id FROM rooms WHERE creator_id = :player_id "
+            "ORDER BY created_at",
+            {"player_id": player_id},
+        )
+        seats = tx.all(
+            "SELECT s.room_id, s.idx, s.name, r.game_id, r.status FROM room_seats s "
+            "JOIN rooms r ON r.id = s.room_id WHERE s.player_id = :player_id ORDER BY r.created_at",
+            {"player_id": player_id},
+        )
+        return {
+            "rooms_created": [
+                dict(zip(("id", "status", "created_at", "game_id"), row, strict=True))
+                for row in created
+            ],
+            "seats": [
+                dict(zip(("room_id", "seat", "name", "game_id", "status"), row, strict=True))
+                for row in seats
+            ],
+        }
+
+    def has_data(self, tx: Tx, player_id: str) -> bool:
+        return (
+            tx.one(
+                "SELECT 1 FROM room_seats WHERE player_id = :player_id LIMIT 1",
+                {"player_id": player_id},
+            )
+            is not None
+        )
+
+    def merge(self, tx: Tx, source: str, target: str) -> None:
+        tx.all(
+            "UPDATE room_seats SET player_id = :target WHERE player_id = :source",
+            {"target": target, "source": source},
+        )
+        tx.all(
+            "UPDATE rooms SET creator_id = :target WHERE creator_id = :source",
+            {"target": target, "source": source},
+        )
+
+    def erase(self, tx: Tx, player_id: str) -> None:
+        seats = tx.all(
+            "SELECT s.room_id, s.idx, r.status, r.game_id FROM room_seats s "
+            "JOIN rooms r ON r.id = s.room_id WHERE s.player_id = :player_id",
+            {"player_id": player_id},
+        )
+        for room_id, index, _status, game_id in seats:
+            tx.all(
+                "UPDATE room_seats SET player_id = NULL, name = NULL WHERE room_id = :room_id AND "
+                "idx = :index",
+                {"room_id": room_id, "index": index},
+            )
+            if game_id is not None:
+                unname_seat(tx, str(game_id), int(index))
+            for seq, data in tx.all(
+                "SELECT seq, data FROM room_events WHERE room_id = :room_id", {"room_id": room_id}
+            ):
+                before = json.loads(data)
+                after = _unname(before, int(index))
+                if after != before:
+                    text = json.dumps(after, ensure_ascii=False, separators=(",", ":"))
+                    tx.all(
+                        "UPDATE room_events SET data = :text WHERE room_id = :room_id AND seq = "
+                        ":seq",
+                        {"text": text, "room_id": room_id, "seq": seq},
+                    )
+        tx.all(
+            "UPDATE rooms SET creator_id = '' WHERE creator_id = :player_id",
+            {"player_id": player_id},
+        )

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from yahtzee.storage.base import RecentGame
+from yahtzee.storage.player_data import PlayerData
 
 if TYPE_CHECKING:
     from fastapi import APIRouter
@@ -28,11 +29,28 @@ if TYPE_CHECKING:
     from yahtzee.game import GameKind
     from yahtzee.server.cpu import CpuPool
     from yahtzee.server.errors import ErrorMapping
+    from yahtzee.server.identity import DeviceBook
     from yahtzee.server.limits import Guard
     from yahtzee.server.service import GameService, KindRules
     from yahtzee.server.settings import Settings
     from yahtzee.storage.base import Storage
     from yahtzee.storage.feature_db import FeatureDb
+
+
+@dataclass
+class Players:
+    """What every part of the program keeps about a player, gathered by the app factory
+    once every feature is built (我的设备, I1, I4): ``data``, each part's
+    :class:`~yahtzee.storage.player_data.PlayerData` (the games' first); ``changed``,
+    what to call when players were merged or deleted (caches keyed by player drop them)."""
+
+    data: list[PlayerData] = field(default_factory=list)
+    changed: list[Callable[[], None]] = field(default_factory=list)
+
+    def notify(self) -> None:
+        """Players were merged or deleted: every ``changed`` hook, in turn."""
+        for hook in self.changed:
+            hook()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,6 +72,7 @@ class Platform:
     guard: Guard
     clock: Callable[[], float]
     dice_seed: int | None = None
+    players: Players = field(default_factory=Players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +127,10 @@ class Parts:
     are the kinds of game the feature makes and what the game service needs of each
     (K2: their dice, who holds their seats, what follows their actions), which the app
     registers with the game service.
+    ``player_data`` is what the feature keeps about a player (exported, merged and
+    deleted by 我的设备, I1, I4), ``players_changed`` its caches to drop when players were
+    merged or deleted, and ``identity`` the devices table that says which player a cookie
+    names (one feature gives it: :mod:`yahtzee.devices`).
     """
 
     state: Mapping[str, object] = field(default_factory=dict)
@@ -118,6 +141,9 @@ class Parts:
     middleware: Sequence[tuple[Any, Mapping[str, Any]]] = ()
     played: PlayedElsewhere | None = None
     kinds: Mapping[GameKind, KindRules] = field(default_factory=dict)
+    player_data: Sequence[PlayerData] = ()
+    players_changed: Sequence[Callable[[], None]] = ()
+    identity: DeviceBook | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

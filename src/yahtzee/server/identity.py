@@ -23,6 +23,20 @@ an id used to be adopted (re-signed) when it owned a game; that let anyone who l
 drop the mac, and it defeated rotating the secret (the old signed cookie was logged out,
 the bare id got its games back). So a bare id is now treated as no cookie at all, like any
 other unsigned value (issue 22).
+
+**Devices (I3).** A player may have several devices (我的设备), each removable on its own,
+so the cookie no longer holds the player id itself but a *device* id: ``v2.<device>.<mac>``,
+the device id 128 random bits and the mac as above under another purpose
+(``"yahtzee-device-v1:"``). The device is mapped to its player by the devices table
+(:class:`DeviceBook`, the ``yahtzee.devices`` feature), so that a removed device, or every
+device of a player whose data was deleted, is a stranger at its next request. The mac is
+still checked first: a made-up device id costs no database read.
+
+A cookie of the earlier form (a signed player id) keeps working: on its next request it
+becomes a device of the same player, whose id is derived from the player id
+(:meth:`DeviceSigner.legacy_device`), so that concurrent first requests of one browser
+agree on it, and a device removed since stays removed however often the old cookie
+comes back.
 """
 
 from __future__ import annotations
@@ -35,13 +49,20 @@ import os
 import re
 import secrets
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 SECRET_BYTES = 32
 MIN_SECRET_CHARS = 32
 _PURPOSE = b"yahtzee-player-v1:"
+_DEVICE_PURPOSE = b"yahtzee-device-v1:"
+_LEGACY_DEVICE_PURPOSE = b"yahtzee-legacy-device-v1:"
 _MAC_BYTES = 16
 _ID = re.compile(r"[A-Za-z0-9_-]{22,64}")
+_DEVICE_ID = re.compile(r"[A-Za-z0-9_-]{22}")
+#: The prefix of a device cookie (a player id is 22+ characters: never this).
+DEVICE_COOKIE_PREFIX = "v2."
 
 
 class SecretError(Exception):
@@ -51,6 +72,11 @@ class SecretError(Exception):
 def new_player_id() -> str:
     """A fresh anonymous id: 192 random bits from the OS CSPRNG, URL-safe base64."""
     return secrets.token_urlsafe(24)
+
+
+def new_device_id() -> str:
+    """A fresh device id: 128 random bits from the OS CSPRNG, URL-safe base64."""
+    return secrets.token_urlsafe(16)
 
 
 def default_secret_path(db: Path | str) -> Path | None:
@@ -134,8 +160,73 @@ class PlayerSigner:
         return player_id if hmac.compare_digest(mac, self._mac(player_id)) else None
 
 
+class DeviceSigner:
+    """Signs device ids into cookie values (``v2.<device>.<mac>``) and checks them."""
+
+    def __init__(self, secret: bytes) -> None:
+        self._key = hmac.new(secret, _DEVICE_PURPOSE, hashlib.sha256)
+        self._legacy = hmac.new(secret, _LEGACY_DEVICE_PURPOSE, hashlib.sha256)
+
+    def _mac(self, device_id: str) -> str:
+        mac = self._key.copy()
+        mac.update(device_id.encode("ascii"))
+        return base64.urlsafe_b64encode(mac.digest()[:_MAC_BYTES]).rstrip(b"=").decode()
+
+    def sign(self, device_id: str) -> str:
+        """The cookie value of ``device_id``."""
+        return f"{DEVICE_COOKIE_PREFIX}{device_id}.{self._mac(device_id)}"
+
+    def verify(self, value: str) -> str | None:
+        """The device id of a correctly signed device cookie value, else ``None``."""
+        if not value.startswith(DEVICE_COOKIE_PREFIX):
+            return None
+        device_id, dot, mac = value[len(DEVICE_COOKIE_PREFIX) :].partition(".")
+        if not dot or not _DEVICE_ID.fullmatch(device_id):
+            return None
+        return device_id if hmac.compare_digest(mac, self._mac(device_id)) else None
+
+    def legacy_device(self, player_id: str) -> str:
+        """The device id a cookie of the earlier form (the signed ``player_id``) becomes:
+        the same for every request that carries it, unguessable without the secret."""
+        mac = self._legacy.copy()
+        mac.update(player_id.encode("ascii"))
+        return base64.urlsafe_b64encode(mac.digest()[:16]).rstrip(b"=").decode()
+
+
+class DeviceBook(Protocol):
+    """The devices table as identity needs it (implemented by ``yahtzee.devices``)."""
+
+    def cached(self, device_id: str) -> str | None:
+        """The player of ``device_id`` if this process knows it (no I/O), else ``None``;
+        possibly older than the cache's time to live (good enough to name who pays)."""
+        ...
+
+    async def player_of(self, device_id: str) -> str | None:
+        """The player of a live device, ``None`` for an unknown or removed one."""
+        ...
+
+    async def adopt(self, device_id: str, player_id: str, user_agent: str) -> str | None:
+        """A legacy cookie's device: created for ``player_id`` if it does not exist;
+        its player, or ``None`` if it was removed."""
+        ...
+
+    async def add(self, device_id: str, player_id: str, user_agent: str) -> None:
+        """Record a new device of a new player."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """Who a request is: its player, its device and the cookie to send back (a new or
+    migrated device), if any."""
+
+    player_id: str
+    device_id: str
+    cookie: str | None
+
+
 class PlayerIds:
-    """Resolves a request's cookie to a player id, minting one as needed.
+    """Resolves a request's cookie to a player and a device, minting them as needed.
 
     ``before_mint(address)`` runs before a new id is made for a client address (the rate
     limit of new players raises there, F5); it asks the database, so resolving is a
@@ -145,21 +236,50 @@ class PlayerIds:
     def __init__(
         self,
         signer: PlayerSigner,
+        devices: DeviceBook,
+        device_signer: DeviceSigner,
         before_mint: Callable[[str], Awaitable[None]] | None = None,
     ) -> None:
         self.signer = signer
+        self.devices = devices
+        self.device_signer = device_signer
         self._before_mint = before_mint
 
     def known(self, cookie: str | None) -> str | None:
-        """The id of a correctly signed ``cookie``, else ``None`` (never mints)."""
-        return None if cookie is None else self.signer.verify(cookie)
+        """The player of a correctly signed ``cookie`` as far as this process knows without
+        I/O: a legacy cookie's signed id, a device's cached player; else a stable key of
+        the device (``~`` + its id, never a player id), else ``None``. (The cost budgets'
+        key: it never mints and never waits.)"""
+        if cookie is None:
+            return None
+        device_id = self.device_signer.verify(cookie)
+        if device_id is not None:
+            player = self.devices.cached(device_id)
+            return player if player is not None else f"~{device_id}"
+        return self.signer.verify(cookie)
 
-    async def resolve(self, cookie: str | None, address: str) -> tuple[str, bool]:
-        """``(player_id, issue_cookie)`` for a request carrying ``cookie`` (or none): its
-        signed id, else a new one."""
-        player_id = self.known(cookie)
-        if player_id is not None:
-            return player_id, False
+    def device_cookie(self, device_id: str) -> str:
+        """The cookie value of ``device_id`` (re-issued to slide its expiry)."""
+        return self.device_signer.sign(device_id)
+
+    async def resolve(self, cookie: str | None, address: str, user_agent: str = "") -> Resolved:
+        """The request's player and device: its device's player, a legacy cookie's
+        player on a device of its own (migrated), else a new player on a new device."""
+        if cookie is not None:
+            device_id = self.device_signer.verify(cookie)
+            if device_id is not None:
+                player = await self.devices.player_of(device_id)
+                if player is not None:
+                    return Resolved(player, device_id, None)
+            else:
+                legacy = self.signer.verify(cookie)
+                if legacy is not None:
+                    device_id = self.device_signer.legacy_device(legacy)
+                    player = await self.devices.adopt(device_id, legacy, user_agent)
+                    if player is not None:
+                        return Resolved(player, device_id, self.device_cookie(device_id))
         if self._before_mint is not None:
             await self._before_mint(address)
-        return new_player_id(), True
+        player_id, device_id = new_player_id(), new_device_id()
+        await self.devices.add(device_id, player_id, user_agent)
+        return Resolved(player_id, device_id, self.device_cookie(device_id))

@@ -1,8 +1,8 @@
 """One pure-ASGI middleware for what every response needs.
 
-* the anonymous, signed player cookie (U9, F4; see :mod:`yahtzee.server.identity`): the
-  request's player is resolved on first use (:func:`player_of`), and a new or re-signed
-  id is sent back in ``Set-Cookie``;
+* the anonymous, signed device cookie (U9, F4, I3; see :mod:`yahtzee.server.identity`):
+  the request's player is resolved on first use (:func:`player_of`) from its device, and
+  a new, migrated or re-signed device cookie is sent back in ``Set-Cookie``;
 * same-origin JSON only for anything that can change state (F3): a POST, PUT, PATCH or
   DELETE whose ``Origin`` is not this server's own, or whose ``Sec-Fetch-Site`` is
   ``cross-site``, gets 403 ``forbidden``; a POST, PUT or PATCH whose body is not
@@ -73,25 +73,37 @@ class Visitor:
     """The player behind one request, resolved from its cookie on first use (so a request
     that needs no player, a static file or ``/api/health``, mints no id)."""
 
-    __slots__ = ("_address", "_cookie", "_ids", "issue", "player_id")
+    __slots__ = ("_address", "_cookie", "_ids", "_user_agent", "device_id", "issue", "player_id")
 
-    def __init__(self, ids: PlayerIds, cookie: str | None, address: str) -> None:
+    def __init__(
+        self, ids: PlayerIds, cookie: str | None, address: str, user_agent: str = ""
+    ) -> None:
         self._ids = ids
         self._cookie = cookie
         self._address = address
+        self._user_agent = user_agent
         self.player_id: str | None = None
-        self.issue = False
+        self.device_id: str | None = None
+        self.issue: str | None = None  # the cookie value to send back, if any
 
     async def resolve(self) -> str:
         """The player id (minted, F5-limited, on first call when the cookie is not valid)."""
         if self.player_id is None:
-            self.player_id, self.issue = await self._ids.resolve(self._cookie, self._address)
+            resolved = await self._ids.resolve(self._cookie, self._address, self._user_agent)
+            self.player_id, self.device_id = resolved.player_id, resolved.device_id
+            self.issue = resolved.cookie
         return self.player_id
 
     @property
+    def user_agent(self) -> str:
+        """The request's ``User-Agent`` (a new device's name is made from it)."""
+        return self._user_agent
+
+    @property
     def key(self) -> str:
-        """Whom a cost budget charges (issue 22): the signed player id, or without one
-        the client address (``@`` + address: never an id); mints nothing."""
+        """Whom a cost budget charges (issue 22): the player (or its device's id, ``~``
+        first, until this process has looked the device up), or without a cookie the
+        client address (``@`` + address: never an id); mints nothing."""
         player = self.player_id or self._ids.known(self._cookie)
         return player if player is not None else f"@{self._address}"
 
@@ -100,6 +112,20 @@ async def player_of(scope: Scope) -> str:
     """The request's player id (see :class:`Visitor`)."""
     visitor: Visitor = scope[PLAYER_SCOPE_KEY]
     return await visitor.resolve()
+
+
+async def device_of(scope: Scope) -> tuple[str, str]:
+    """The request's ``(player id, device id)`` (see :class:`Visitor`)."""
+    visitor: Visitor = scope[PLAYER_SCOPE_KEY]
+    player = await visitor.resolve()
+    assert visitor.device_id is not None  # (set with the player)
+    return player, visitor.device_id
+
+
+def visitor_of(scope: Scope) -> Visitor:
+    """The request's :class:`Visitor`."""
+    visitor: Visitor = scope[PLAYER_SCOPE_KEY]
+    return visitor
 
 
 def requester_of(scope: Scope) -> str:
@@ -223,10 +249,13 @@ class ServerMiddleware:
             return
         cookie: str | None = None
         length: int | None = None
+        user_agent = ""
         checked: dict[bytes, bytes] = {}
         for name, value in scope["headers"]:
             if name == b"cookie" and cookie is None:
                 cookie = _cookie_value(value)
+            elif name == b"user-agent":
+                user_agent = value[:512].decode("latin-1")
             elif name == b"content-length":
                 checked[name] = value
                 try:
@@ -242,9 +271,9 @@ class ServerMiddleware:
         # Re-issued on each new game too, so that the year's expiry slides while a
         # browser keeps playing and its records are not lost after a year (U9).
         renew = scope["method"] == "POST" and scope["path"] == "/api/games"
-        visitor = Visitor(self.players, cookie, client_address(scope))
+        visitor = Visitor(self.players, cookie, client_address(scope), user_agent)
         scope[PLAYER_SCOPE_KEY] = visitor
-        signer = self.players.signer
+        players = self.players
         api = scope["path"].startswith("/api/")
 
         started = False
@@ -260,10 +289,12 @@ class ServerMiddleware:
                 elif not any(name == b"cache-control" for name, _ in headers):
                     # Static assets: revalidate (ETag) so a new release is picked up at once.
                     headers.append(_NO_CACHE)
-                player_id = visitor.player_id
-                if player_id is not None and (visitor.issue or renew):
+                issued = visitor.issue
+                if issued is None and renew and visitor.device_id is not None:
+                    issued = players.device_cookie(visitor.device_id)
+                if issued is not None:
                     value = (
-                        f"{COOKIE_NAME}={signer.sign(player_id)}; Max-Age={COOKIE_MAX_AGE}; "
+                        f"{COOKIE_NAME}={issued}; Max-Age={COOKIE_MAX_AGE}; "
                         "Path=/; HttpOnly; SameSite=Lax"
                     )
                     headers.append((b"set-cookie", value.encode()))

@@ -98,6 +98,11 @@ class ReviewService:
         self._stats: LruCache[str, tuple[tuple[str, ...], bytes]] = LruCache(STATS_CACHE_SIZE)
         self._flights = SingleFlight()
 
+    def forget_reviews(self) -> None:
+        """Drop the reviews computed here: a player's data was deleted, and a room game's
+        seat lost its name (I4); the stats and summaries hold no names."""
+        self._cache.clear()
+
     async def review(
         self, player_id: str, game_id: str, cpu: CpuJobs, seat: int | None = None
     ) -> bytes:

@@ -437,11 +437,14 @@ class GameService:
 
     async def _for_action(self, player_id: str, game_id: str, version: int) -> GameView:
         cached = self._cache.get(game_id)
+        loaded: GameView | None = None
         if cached is not None and cached.record.version == version:
             # Fast path, no read: if the game moved on elsewhere, the write's
             # compare-and-set refuses it and the entry is dropped.
             loaded = cached
-        else:
+        if loaded is None or not await self._may_act(loaded, player_id):
+            # (read again: the game may have changed hands since it was cached, a player
+            # linked into another on some process, I1)
             loaded = await self.load(player_id, game_id)
         if not await self._may_act(loaded, player_id):
             raise GameNotFoundError(f"no game {game_id} for this player")

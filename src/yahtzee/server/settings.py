@@ -126,9 +126,20 @@ class RoomLimits:
     link_renewals_per_hour: int = 10  # per player: new invite and watch links (F7)
 
 
+@dataclass(frozen=True, slots=True)
+class DeviceLimits:
+    """我的设备's limits (I1, I2; ``0`` switches a rate off; docs/devices.md says why)."""
+
+    link_code_minutes: float = 10.0  # a link code's life
+    link_codes_per_hour: int = 10  # per player: new link codes
+    code_tries_per_hour: int = 10  # per player and per client address: link/recovery codes
+    device_cache_seconds: float = 2.0  # how long a process believes a device's player
+
+
 _DEFAULT_LIMITS = Limits()
 _DEFAULT_CONNECTIONS = Connections()
 _DEFAULT_ROOM_LIMITS = RoomLimits()
+_DEFAULT_DEVICE_LIMITS = DeviceLimits()
 # Settings field -> Limits field: the flags say "max", the limiter says what is counted.
 _LIMIT_FIELDS = {
     "max_new_games_per_minute": "new_games_per_minute",
@@ -156,6 +167,10 @@ _METAVARS = {
     "room_stream_minutes": "MINUTES",
     "room_start_timeout": "SECONDS",
     "max_room_link_renewals_per_hour": "N",
+    "link_code_minutes": "MINUTES",
+    "max_link_codes_per_hour": "N",
+    "max_code_tries_per_hour": "N",
+    "device_cache_seconds": "SECONDS",
     "prune_after_days": "DAYS",
     "heartbeat_seconds": "SECONDS",
     "cpu_workers": "N",
@@ -312,6 +327,25 @@ class Settings(BaseSettings):
         description="new invite and watch links of rooms per player and hour, 0 = no limit",
     )
 
+    link_code_minutes: Annotated[float, AfterValidator(_positive)] = Field(
+        _DEFAULT_DEVICE_LIMITS.link_code_minutes,
+        description="minutes a link code of 我的设备 stays good (it is also used up once redeemed)",
+    )
+    max_link_codes_per_hour: Count = Field(
+        _DEFAULT_DEVICE_LIMITS.link_codes_per_hour,
+        description="new link codes per player and hour, 0 = no limit",
+    )
+    max_code_tries_per_hour: Count = Field(
+        _DEFAULT_DEVICE_LIMITS.code_tries_per_hour,
+        description="link or recovery codes typed per player and per client address and hour "
+        "(right or wrong), 0 = no limit",
+    )
+    device_cache_seconds: Annotated[float, AfterValidator(_positive)] = Field(
+        _DEFAULT_DEVICE_LIMITS.device_cache_seconds,
+        description="seconds a process keeps a device's player in memory: a device removed "
+        "on another process is a stranger here at most this long after",
+    )
+
     def __init__(self, *, limits: Limits | None = None, **values: Any) -> None:
         if limits is not None:
             values = {**{f: getattr(limits, name) for f, name in _LIMIT_FIELDS.items()}, **values}
@@ -340,6 +374,16 @@ class Settings(BaseSettings):
             stream_minutes=self.room_stream_minutes,
             start_timeout=self.room_start_timeout,
             link_renewals_per_hour=self.max_room_link_renewals_per_hour,
+        )
+
+    @property
+    def device_limits(self) -> DeviceLimits:
+        """我的设备's limits (I1, I2)."""
+        return DeviceLimits(
+            link_code_minutes=self.link_code_minutes,
+            link_codes_per_hour=self.max_link_codes_per_hour,
+            code_tries_per_hour=self.max_code_tries_per_hour,
+            device_cache_seconds=self.device_cache_seconds,
         )
 
     def to_env(self) -> dict[str, str]:

@@ -201,6 +201,47 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         *sql.KIND_FROM_OLD_GAMES,
         "ALTER TABLE games ALTER COLUMN kind DROP DEFAULT",
     ),
+    # v7 (schema level 8, I4 删除我的数据): a game listed in game_erasures (written and
+    # emptied by the transaction that erases a player's data) may be deleted whole, and a
+    # room game's start event rewritten (a leaving seat's name removed), as on SQLite.
+    (
+        "CREATE TABLE game_erasures (game_id TEXT PRIMARY KEY)",
+        """CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP IN ('UPDATE', 'DELETE') THEN
+                    IF EXISTS (SELECT 1 FROM game_erasures WHERE game_id = OLD.game_id) THEN
+                        IF TG_OP = 'UPDATE' THEN
+                            RETURN NEW;
+                        END IF;
+                        RETURN OLD;
+                    END IF;
+                END IF;
+                IF TG_OP = 'DELETE' THEN
+                    IF (SELECT status FROM games WHERE id = OLD.game_id)
+                            IN ('abandoned', 'in_progress')
+                        AND NOT EXISTS (SELECT 1 FROM events
+                                        WHERE game_id = OLD.game_id AND kind = 'roll') THEN
+                        RETURN OLD;
+                    END IF;
+                END IF;
+                RAISE EXCEPTION 'the event log is append-only (% refused)', TG_OP;
+            END $$""",
+        """CREATE OR REPLACE FUNCTION games_no_delete() RETURNS trigger
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' THEN
+                    IF EXISTS (SELECT 1 FROM game_erasures WHERE game_id = OLD.id) THEN
+                        RETURN OLD;
+                    END IF;
+                    IF OLD.status IN ('abandoned', 'in_progress')
+                        AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = OLD.id) THEN
+                        RETURN OLD;
+                    END IF;
+                END IF;
+                RAISE EXCEPTION 'only an unplayed game can be deleted (% refused)', TG_OP;
+            END $$""",
+    ),
 )
 
 # Serialises migrations between processes (an arbitrary constant: "yahtzee" in ASCII).

@@ -25,10 +25,12 @@ The schema is one design in both backends, at the levels below; each backend's
    ``room_id``. Older games get the kind the code used to infer: ``room`` for an owner
    ``room:<id>`` (and that id), ``daily`` for a solo game whose ``start`` has a date, else
    their mode's (:data:`KIND_FROM_OLD_GAMES`).
+8. ``game_erasures``: a game listed there (by the transaction that erases a player's data,
+   I4, which empties it again) may be deleted whole, and its events rewritten.
 
-SQLite's ``PRAGMA user_version`` counts levels 1–7 one by one; PostgreSQL's
+SQLite's ``PRAGMA user_version`` counts levels 1–8 one by one; PostgreSQL's
 ``schema_migrations`` counts 1 (levels 1 and 2), 2 (level 3), 3 (level 4), 4 (level 5),
-5 (level 6) and 6 (level 7).
+5 (level 6), 6 (level 7) and 7 (level 8).
 """
 
 from __future__ import annotations

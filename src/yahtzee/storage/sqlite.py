@@ -196,6 +196,31 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE games ADD COLUMN room_id TEXT",
         *sql.KIND_FROM_OLD_GAMES,
     ),
+    # v8 (schema level 8, I4 删除我的数据): the second exception to the append-only log,
+    # stated in the schema too. A game listed in game_erasures (written in the very
+    # transaction that erases a player's data, and emptied by it) may be deleted whole,
+    # and a room game's start event may be rewritten (a leaving seat's name removed).
+    (
+        "CREATE TABLE game_erasures (game_id TEXT PRIMARY KEY) WITHOUT ROWID",
+        "DROP TRIGGER events_no_update",
+        """CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+            WHEN NOT EXISTS (SELECT 1 FROM game_erasures WHERE game_id = OLD.game_id)
+            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
+        "DROP TRIGGER events_no_delete",
+        """CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+            WHEN (COALESCE((SELECT status FROM games WHERE id = OLD.game_id), '')
+                    NOT IN ('abandoned', 'in_progress')
+                OR EXISTS (SELECT 1 FROM events
+                           WHERE game_id = OLD.game_id AND kind = 'roll'))
+                AND NOT EXISTS (SELECT 1 FROM game_erasures WHERE game_id = OLD.game_id)
+            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
+        "DROP TRIGGER games_no_delete",
+        """CREATE TRIGGER games_no_delete BEFORE DELETE ON games
+            WHEN (OLD.status NOT IN ('abandoned', 'in_progress')
+                OR EXISTS (SELECT 1 FROM events WHERE game_id = OLD.id))
+                AND NOT EXISTS (SELECT 1 FROM game_erasures WHERE game_id = OLD.id)
+            BEGIN SELECT RAISE(ABORT, 'only an unplayed game can be deleted'); END""",
+    ),
 )
 
 

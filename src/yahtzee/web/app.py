@@ -22,7 +22,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, Response
 
-from yahtzee import __version__, daily, practice, rooms
+from yahtzee import __version__, daily, devices, practice, rooms
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
 from yahtzee.game import GameKind
 from yahtzee.review import jobs
@@ -35,6 +35,7 @@ from yahtzee.server.fastpath import ActionFastPath
 from yahtzee.server.feature import AllPlayedElsewhere, Feature, Platform
 from yahtzee.server.identity import (
     SECRET_BYTES,
+    DeviceSigner,
     PlayerIds,
     PlayerSigner,
     SecretError,
@@ -62,6 +63,7 @@ from yahtzee.server.views import config_out
 from yahtzee.storage import StorageError, is_postgres_url, open_storage, run_coroutine
 from yahtzee.storage.feature_db import open_feature_db
 from yahtzee.storage.invites import InviteTokens
+from yahtzee.storage.player_data import GamesData
 from yahtzee.turn import Player
 from yahtzee.tutorial import TutorialStream
 
@@ -69,7 +71,12 @@ log = logging.getLogger("yahtzee.server")
 
 #: The features, in the order their routers are included and their parts opened. A new
 #: feature is one more entry (docs/architecture.md, "Adding a feature").
-FEATURES: tuple[Feature, ...] = (practice.FEATURE, daily.FEATURE, rooms.FEATURE)
+FEATURES: tuple[Feature, ...] = (
+    practice.FEATURE,
+    daily.FEATURE,
+    rooms.FEATURE,
+    devices.FEATURE,
+)
 
 # The page is a single-page app: these paths all load index.html (lobby/game/rules views),
 # and so do the features' (each feature's ``spa_paths``).
@@ -228,7 +235,15 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         for kind, rules in part.kinds.items():
             kinds.register(kind, rules)
     kinds.register(GameKind.TUTORIAL, KindRules(dice=fixed_stream(TutorialStream())))
-    players = PlayerIds(signer, guard.new_player)
+    # 我的设备 (I1-I4): what each part keeps about a player, the games' first, for the
+    # devices feature's links, exports and deletions; and the devices table, which says
+    # which player a request's cookie names.
+    platform.players.data.extend([GamesData(), *(d for p in parts for d in p.player_data)])
+    platform.players.changed.extend(hook for p in parts for hook in p.players_changed)
+    books = [p.identity for p in parts if p.identity is not None]
+    if len(books) != 1:
+        raise RuntimeError(f"exactly one feature must give the identity, {len(books)} do")
+    players = PlayerIds(signer, books[0], DeviceSigner(secret), guard.new_player)
     registration = ProcessRegistration(
         storage,
         guard,
@@ -301,6 +316,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     app.state.guard = guard
     app.state.cpu = cpu
     app.state.reviews = ReviewService(storage, may_see=service.may_see)
+    platform.players.changed.append(app.state.reviews.forget_reviews)
     app.state.invites = invites  # (groups and rooms: storage.invites)
     app.state.config_sections = CONFIG_SECTIONS
     app.state.played = AllPlayedElsewhere(tuple(p.played for p in parts if p.played is not None))

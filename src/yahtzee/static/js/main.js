@@ -119,6 +119,8 @@ function wire() {
     const a = event.target.closest && event.target.closest("a[data-page]");
     if (!a || event.defaultPrevented || event.ctrlKey || event.metaKey || event.shiftKey) return;
     event.preventDefault();
+    const dialog = a.closest("dialog"); // (设置's 「我的设备」: the dialog goes with it)
+    if (dialog && dialog.open) dialog.close();
     open(a.getAttribute("href"));
   });
   on("game-over-daily", () => open(href("daily")));

@@ -244,6 +244,7 @@ export const VIEW_TITLES = {
   groups: "快艇骰子 · 小组",
   groupJoin: "快艇骰子 · 加入小组",
   group: "快艇骰子 · 小组",
+  devices: "快艇骰子 · 我的设备",
 };
 /** 好友房间's live stream, when it is not live (room.js): what the page says meanwhile.
  * A refusal (429, 503) shows the server's own message with `retrying` after it. */

@@ -26,6 +26,8 @@ export const PAGES = {
   groups: "/groups",
   groupJoin: "/groups/join",
   group: "/groups/:id",
+  // 我的设备 (I1-I4); a link code's QR link is /devices#code=ABCD-EFGH (the fragment).
+  devices: "/devices",
 };
 
 /** The API's paths, by what they answer (docs/api.md). */
@@ -59,6 +61,10 @@ export const API = {
   groupLeave: (id) => `/api/groups/${enc(id)}/leave`,
   groupClose: (id) => `/api/groups/${enc(id)}/close`,
   groupMember: (id, member) => `/api/groups/${enc(id)}/members/${enc(member)}`,
+  // 我的设备: /api/devices, /api/devices/{code,link,recovery,recover}, /api/devices/{id}/remove
+  devices: (a, id) => `/api/devices${id ? `/${enc(id)}` : ""}${a ? `/${a}` : ""}`,
+  meExport: () => "/api/me/export",
+  meDelete: () => "/api/me/delete",
 };
 
 // An id as the server writes it (a game's, a group's: URL-safe, at most 64 characters).

@@ -1,5 +1,5 @@
 // Lazy views: pages whose code loads on their first visit only, so the first load of the
-// game stays small (P6): 规则, 复盘, 统计, 练习, 每日挑战 and 小组. A new page is added the
+// game stays small (P6): 规则, 复盘, 统计, 练习, 每日挑战, 小组 and 我的设备. A new page is added the
 // same way:
 //
 //   1. paths.js: its address in PAGES (and its API paths in API);
@@ -82,6 +82,15 @@ export const LAZY = {
   groups: D("groups", "我的小组"),
   groupJoin: D("groupJoin", "加入小组"),
   group: D("group", "小组"),
+  // 我的设备 (I1-I4): link codes, the recovery code, the devices, export and delete.
+  devices: {
+    heading: "我的设备",
+    loading: "正在打开……",
+    css: "css/devices.css",
+    className: "daily-view",
+    back: "return",
+    ...own("devices", () => import("./lazy/devices.js")),
+  },
 };
 
 // Lazy overlays (新手教程 over the table, L10; the live meter, L4): fetched the first time

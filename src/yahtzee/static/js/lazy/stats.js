@@ -5,7 +5,8 @@ import { barChart, lineChart } from "./chart.js";
 import { el, fmt, labelled, term, verdictEl } from "./dom.js";
 import { SETTLING, verdict } from "./glossary.js";
 import { request } from "../api.js";
-import { API } from "../paths.js";
+import { DEVICES } from "./devices_messages.js";
+import { API, href } from "../paths.js";
 import { CATEGORY_NAMES, DIFFICULTY_NAMES, KIND_NAMES, MODE_NAMES, RESULT_NAMES } from "../state.js";
 
 const SOLO = MODE_NAMES.solo;
@@ -251,6 +252,13 @@ function practiceSection(p) {
   return s;
 }
 
+/** 「我的设备」 (I1): the same player on another device, a way back, the player's data. */
+function devicesLink() {
+  const p = el("p", "fine");
+  p.append(el("a", "", DEVICES.link, { href: href("devices"), "data-page": "devices", "data-testid": "stats-devices-link" }), ` ${DEVICES.linkNote}`);
+  return p;
+}
+
 /** The view's data when its address is opened (views.js `own`): the games and 练习's progress. */
 export const load = {
   stats: () =>
@@ -272,6 +280,7 @@ export const view = {
       tableSection(data.table),
       boxesSection(data.boxes),
       practiceSection(data.practice),
+      devicesLink(),
     );
   },
 };

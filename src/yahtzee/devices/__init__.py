@@ -1,0 +1,42 @@
+"""我的设备 (I1-I4): one player on several browsers, still without an account.
+
+The package owns the feature whole: ``store.py`` its tables (devices, link codes, recovery
+codes) and the one transaction of a link, a recovery or a deletion; ``service.py`` which
+player a device is (the identity the server's middleware asks, cached per process), the
+codes and their limits; ``routes.py`` ``/api/devices`` and ``/api/me``; ``errors.py`` its
+refusals and their HTTP answers. It reaches the other features' rows only through the
+platform's :class:`~yahtzee.server.feature.Players` (each feature's
+:class:`~yahtzee.storage.player_data.PlayerData`). See docs/devices.md.
+"""
+
+from __future__ import annotations
+
+from yahtzee.devices.errors import api_error
+from yahtzee.devices.routes import router
+from yahtzee.devices.service import DeviceService
+from yahtzee.devices.store import DeviceStore
+from yahtzee.server.feature import Feature, Parts, Platform
+from yahtzee.server.identity import DeviceSigner
+
+
+def build(platform: Platform) -> Parts:
+    """The devices service on the features' tables; it is the identity of every request."""
+    service = DeviceService(
+        DeviceStore(platform.db, platform.secret),
+        platform.storage,
+        platform.settings.device_limits,
+        DeviceSigner(platform.secret),
+        platform.players,
+        platform.clock,
+    )
+    return Parts(state={"devices": service}, open=(service.store.open,), identity=service)
+
+
+#: 我的设备 as the app factory sees it.
+FEATURE = Feature(
+    name="devices",
+    routers=(router,),
+    errors=api_error,
+    build=build,
+    spa_paths=("/devices",),
+)

@@ -346,6 +346,14 @@ def test_i4_delete_removes_the_player_from_every_table_and_leaves_others_whole(
     started = host.post(f"/api/rooms/{rid}/start", json={}).json()["room"]["game"]
     room_game = _play({0: host, 1: me}, started)
     unfinished = api.roll(api.new(replace=True))
+    # a room whose creator removed me (F8: the ban names my id too)
+    other = host.post("/api/rooms", json={"seats": _seats("open"), "turn_seconds": 60}).json()
+    other_id = other["room"]["id"]
+    other_invite = _token(other["room"]["invite_url"], "t")
+    sat = me.post(f"/api/rooms/{other_id}/join", json={"token": other_invite, "name": "秘密名字"})
+    assert sat.status_code == 200, sat.text
+    assert host.post(f"/api/rooms/{other_id}/remove", json={"seat": 1}).status_code == 200
+    assert me.get("/api/me/export").json()["rooms"]["banned_from_rooms"] == [other_id]
 
     player = player_of(me)
     assert _rows_with(client, player)

@@ -114,10 +114,14 @@ MIGRATIONS: Migrations = (
         "CREATE INDEX rooms_starting ON rooms (start_at) WHERE status = 'starting'",
         # F12: the turn the deadline was set for (round * 8 + seat).
         "ALTER TABLE rooms ADD COLUMN deadline_turn INTEGER",
-        # F8: browsers the creator removed, kept out of that room.
+        # F8: browsers the creator removed, kept out of that room; the seat they held and
+        # the events from its join to the removal, whose name an erasure (I4) takes out.
         """CREATE TABLE room_bans (
             room_id TEXT NOT NULL REFERENCES rooms (id),
             player_id TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            join_seq INTEGER NOT NULL,
+            leave_seq INTEGER NOT NULL,
             PRIMARY KEY (room_id, player_id)
         )""",
     ),
@@ -607,17 +611,33 @@ class RoomStore:
             if not 0 < index < len(room.seats) or not room.seats[index].taken:
                 raise RoomNotFoundError(f"room {room_id} has no person in seat {index}")
             name = room.seats[index].name
-            tx.all(
-                "INSERT INTO room_bans (room_id, player_id) VALUES (:room, :player) "
-                "ON CONFLICT (room_id, player_id) DO NOTHING",
-                {"room": room_id, "player": room.seats[index].player_id},
-            )
+            joined = 0  # the seat's last join: its person's name is in the events from there
+            for seq, data in tx.all(
+                "SELECT seq, data FROM room_events WHERE room_id = :room AND kind = 'join' "
+                "ORDER BY seq DESC",
+                {"room": room_id},
+            ):
+                if json.loads(data).get("seat") == index:
+                    joined = int(seq)
+                    break
             tx.all(
                 "UPDATE room_seats SET player_id = NULL, name = NULL "
                 "WHERE room_id = :room AND idx = :idx",
                 {"room": room_id, "idx": index},
             )
             event = append_in(tx, room_id, "leave", {"seat": index, "name": name}, now)
+            tx.all(
+                "INSERT INTO room_bans (room_id, player_id, seat, join_seq, leave_seq) "
+                "VALUES (:room, :player, :seat, :joined, :left) "
+                "ON CONFLICT (room_id, player_id) DO NOTHING",
+                {
+                    "room": room_id,
+                    "player": room.seats[index].player_id,
+                    "seat": index,
+                    "joined": joined,
+                    "left": event.seq,
+                },
+            )
             after = _room_in(tx, room_id)
             assert after is not None
             return after, event
@@ -884,6 +904,27 @@ async def create_or_existing(
         return found.room, None
 
 
+def _unname_events(
+    tx: Tx, room_id: str, seat: int, first: int = 0, last: int | None = None
+) -> None:
+    """Take the name of ``seat`` out of the room's events ``first``..``last`` (all by
+    default): an erased player's (I4)."""
+    for seq, data in tx.all(
+        "SELECT seq, data FROM room_events WHERE room_id = :room_id AND seq >= :first",
+        {"room_id": room_id, "first": first},
+    ):
+        if last is not None and int(seq) > last:
+            continue
+        before = json.loads(data)
+        after = _unname(before, seat)
+        if after != before:
+            text = json.dumps(after, ensure_ascii=False, separators=(",", ":"))
+            tx.all(
+                "UPDATE room_events SET data = :text WHERE room_id = :room_id AND seq = :seq",
+                {"text": text, "room_id": room_id, "seq": seq},
+            )
+
+
 def _unname(data: Any, seat: int) -> Any:
     """A room event's data without the name of ``seat`` (its ``join``/``leave`` and the
     seat lists of ``start``/``end``-like events)."""
@@ -923,7 +964,12 @@ class RoomsData:
             "JOIN rooms r ON r.id = s.room_id WHERE s.player_id = :player_id ORDER BY r.created_at",
             {"player_id": player_id},
         )
+        banned = tx.all(
+            "SELECT room_id FROM room_bans WHERE player_id = :player_id ORDER BY room_id",
+            {"player_id": player_id},
+        )
         return {
+            "banned_from_rooms": [str(row[0]) for row in banned],
             "rooms_created": [
                 dict(zip(("id", "status", "created_at", "game_id"), row, strict=True))
                 for row in created
@@ -952,6 +998,15 @@ class RoomsData:
             "UPDATE rooms SET creator_id = :target WHERE creator_id = :source",
             {"target": target, "source": source},
         )
+        # A ban follows the person (F8): the linked device is kept out of the same rooms.
+        tx.all(
+            "INSERT INTO room_bans (room_id, player_id, seat, join_seq, leave_seq) SELECT "
+            "room_id, :target, seat, join_seq, leave_seq FROM room_bans b WHERE b.player_id = "
+            ":source AND NOT EXISTS (SELECT 1 FROM room_bans o WHERE o.room_id = b.room_id "
+            "AND o.player_id = :target)",
+            {"target": target, "source": source},
+        )
+        tx.all("DELETE FROM room_bans WHERE player_id = :source", {"source": source})
 
     def erase(self, tx: Tx, player_id: str) -> None:
         seats = tx.all(
@@ -967,19 +1022,17 @@ class RoomsData:
             )
             if game_id is not None:
                 unname_seat(tx, str(game_id), int(index))
-            for seq, data in tx.all(
-                "SELECT seq, data FROM room_events WHERE room_id = :room_id", {"room_id": room_id}
-            ):
-                before = json.loads(data)
-                after = _unname(before, int(index))
-                if after != before:
-                    text = json.dumps(after, ensure_ascii=False, separators=(",", ":"))
-                    tx.all(
-                        "UPDATE room_events SET data = :text WHERE room_id = :room_id AND seq = "
-                        ":seq",
-                        {"text": text, "room_id": room_id, "seq": seq},
-                    )
+            _unname_events(tx, str(room_id), int(index))
         tx.all(
             "UPDATE rooms SET creator_id = '' WHERE creator_id = :player_id",
             {"player_id": player_id},
         )
+        # A seat the creator removed it from is no longer its seat, but its name is still in
+        # that seat's events from its join to the removal.
+        for room_id, index, joined, left in tx.all(
+            "SELECT room_id, seat, join_seq, leave_seq FROM room_bans WHERE player_id = :player",
+            {"player": player_id},
+        ):
+            _unname_events(tx, str(room_id), int(index), int(joined), int(left))
+        # The id names nobody once erased: its bans keep nothing out and would keep the id.
+        tx.all("DELETE FROM room_bans WHERE player_id = :player_id", {"player_id": player_id})

@@ -195,13 +195,13 @@ class Room:
         host = self.browsers[0]
         seats = [{"kind": "human", "name": "房主"}] + [{"kind": "human"}] * (SEATS - 1)
         body = {"seats": seats, "turn_seconds": TURN_SECONDS}
-        room = (await host.request("POST", "/api/rooms", body))["room"]
+        room = (await _setup_request(host, "POST", "/api/rooms", body))["room"]
         self.id = room["id"]
         token = room["invite_url"].partition("#t=")[2]
         for n, friend in enumerate(self.browsers[1:], start=1):
             join = {"token": token, "name": f"友{n}"}
-            await friend.request("POST", f"/api/rooms/{self.id}/join", join)
-        started = await host.request("POST", f"/api/rooms/{self.id}/start", {})
+            await _setup_request(friend, "POST", f"/api/rooms/{self.id}/join", join)
+        started = await _setup_request(host, "POST", f"/api/rooms/{self.id}/start", {})
         self.game = started["room"]["game"]
 
     async def open_streams(self) -> None:
@@ -254,15 +254,7 @@ class Room:
         path, body = self._next_action()
         began = time.monotonic()
         try:
-            try:
-                answer = await client.request("POST", path, body)
-            except ConnectionResetError as exc:
-                if "closed the connection" not in str(exc):
-                    raise
-                # A kept-alive connection that nginx closed while this browser waited for
-                # its turn (no byte of an answer came): sent again on a new connection,
-                # as a browser does.
-                answer = await client.request("POST", path, body)
+            answer = await _request(client, "POST", path, body)
         except (HttpError, ConnectionError, asyncio.IncompleteReadError, OSError) as exc:
             self.failures.append((began, _failure_kind(exc)))
             if isinstance(exc, HttpError) and exc.status == 503 and _code(exc) == "busy":
@@ -279,7 +271,7 @@ class Room:
         read the room's game again, as the page does."""
         for _ in range(RECOVER_TRIES):
             try:
-                got = await self.browsers[0].request("GET", f"/api/rooms/{self.id}")
+                got = await _request(self.browsers[0], "GET", f"/api/rooms/{self.id}")
                 self.game = got["room"]["game"]
                 return
             except (HttpError, ConnectionError, asyncio.IncompleteReadError, OSError):
@@ -328,7 +320,7 @@ class Room:
         acked = max(version for _, version, _ in self.acks)
         for _ in range(RECOVER_TRIES):
             try:
-                got = await self.browsers[0].request("GET", f"/api/rooms/{self.id}")
+                got = await _request(self.browsers[0], "GET", f"/api/rooms/{self.id}")
                 return 1 if got["room"]["game"]["version"] < acked else 0
             except (HttpError, ConnectionError, asyncio.IncompleteReadError, OSError):
                 await asyncio.sleep(0.1)
@@ -339,6 +331,29 @@ class Room:
             await s.close()
         for b in self.browsers:
             await b.close()
+
+
+async def _request(client: RawClient, method: str, path: str, body: Any = None) -> Any:
+    """One request; on a kept-alive connection that nginx closed while this browser was
+    idle (no byte of an answer came), sent again on a new connection, as a browser does."""
+    try:
+        return await client.request(method, path, body)
+    except ConnectionResetError as exc:
+        if "closed the connection" not in str(exc):
+            raise
+        return await client.request(method, path, body)
+
+
+async def _setup_request(client: RawClient, method: str, path: str, body: Any) -> Any:
+    """A request of the rooms' setup (not measured): a 503 busy is sent again."""
+    for _ in range(RECOVER_TRIES):
+        try:
+            return await _request(client, method, path, body)
+        except HttpError as exc:
+            if exc.status != 503:
+                raise
+            await asyncio.sleep(0.5)
+    return await _request(client, method, path, body)
 
 
 def _phase(rooms: Sequence[Room], since: float, until: float) -> dict[str, Any]:

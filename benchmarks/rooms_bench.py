@@ -30,7 +30,9 @@ Figures (each with its target; a missed target makes the run exit 1):
   Target 0.
 * **CPU of each process** (read from ``/proc``): each app process (with its CPU pool's
   workers), PostgreSQL (every backend), nginx (master and workers) and the benchmark's
-  clients, in cores (CPU seconds per second of play), and the load average.
+  clients, in cores (CPU seconds per second of play), and the load average; and the CPU
+  milliseconds per action served, of the apps and of the whole stack (apps, PostgreSQL,
+  nginx): the figure to compare on a shared machine, where the rates are the machine's.
 * **kill -9** (unless ``--no-kill``; never with ``--capacity``): after the load phase, one
   app process is killed; the streams it held reconnect through nginx with
   ``Last-Event-ID`` to another (as a browser's EventSource does), the rooms play on for
@@ -530,6 +532,12 @@ def _step_figures(
         "failed": sum(failures.values()),
         "failures": failures,
         "cpu_cores": cpu,
+        # CPU per action served, in ms (robust to a shared machine, unlike the rates):
+        # the apps' together, and the whole stack's (apps, PostgreSQL, nginx; no clients)
+        "app_cpu_ms_per_action": _per_action(cpu, seconds, len(trips), ("app",)),
+        "stack_cpu_ms_per_action": _per_action(
+            cpu, seconds, len(trips), ("app", "postgresql", "nginx")
+        ),
         "load_average": round(os.getloadavg()[0], 2),
         "finished_games": sum(p["finished_games"] for p in phases),
     }
@@ -542,6 +550,14 @@ def _step_figures(
         missed.append("failed")
     figures["missed"] = missed
     return figures
+
+
+def _per_action(
+    cpu: dict[str, float], seconds: float, actions: int, groups: Sequence[str]
+) -> float:
+    """CPU milliseconds per action of the groups whose names start with one of ``groups``."""
+    cores = sum(v for k, v in cpu.items() if k.startswith(tuple(groups)))
+    return round(cores * seconds * 1000 / actions, 2) if actions else float("nan")
 
 
 def _run(stack: Stack, args: argparse.Namespace, targets: dict[str, float]) -> int:

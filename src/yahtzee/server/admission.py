@@ -9,7 +9,9 @@ shape, before any work: nothing was done, so the page may send it again (docs/ap
 
 Served time grows with what is in flight (Little's law: the wait is about the requests in
 flight divided by the rate the process serves), so the bound is also a bound on the wait
-of an admitted request: at ~150 room actions a second per process, 32 in flight is ~0.2 s.
+of an admitted request: at ~150 room actions a second per process (a quiet core), the
+default 16 in flight is ~0.1 s, the click's target (S3); on a starved machine the same
+bound allows more (16 at 10 actions a second is 1.6 s), still seconds rather than minutes.
 Below capacity the bound is never reached (a request is answered in a few milliseconds,
 so a few are in flight at most).
 

@@ -269,7 +269,7 @@ class Settings(BaseSettings):
         description="CPU jobs that may wait for a worker; past it a costly read is 503 busy",
     )
     max_in_flight: Count = Field(
-        32,
+        16,
         description="requests one process serves at once (room streams and /api/health not "
         "counted); past it a request is answered 503 busy with Retry-After at once, "
         "0 = no bound",

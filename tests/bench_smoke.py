@@ -18,6 +18,14 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 def run_quick(script: str, *args: str) -> str:
     """Run ``benchmarks/<script> --quick [args]``; its standard output (fails on exit != 0)."""
+    status, out, err = run_quick_status(script, *args)
+    assert status == 0, out + err
+    return out
+
+
+def run_quick_status(script: str, *args: str) -> tuple[int, str, str]:
+    """Run ``benchmarks/<script> --quick [args]``: its exit status, standard output and
+    standard error (for the checks that a failure makes a benchmark exit non-zero)."""
     done = subprocess.run(
         [sys.executable, str(BENCHMARKS / script), "--quick", *args],
         capture_output=True,
@@ -25,8 +33,7 @@ def run_quick(script: str, *args: str) -> str:
         timeout=300,
         check=False,
     )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout
+    return done.returncode, done.stdout, done.stderr
 
 
 def quick_figures(script: str) -> dict[str, Any]:

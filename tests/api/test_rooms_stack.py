@@ -6,10 +6,11 @@ the game goes on."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from typing import Any
 
-from bench_smoke import quick_figures
+from bench_smoke import quick_figures, run_quick_status
 from server_process import EventStream, HttpError, RawClient, Stack
 
 from .test_rooms_multiprocess import _act, _room, _until_version
@@ -111,5 +112,27 @@ def test_o4_rooms_benchmark_quick_run_prints_sound_figures() -> None:
     assert figures["actions"] > 0
     assert figures["deliveries"] > 0
     assert (figures["lost"], figures["duplicated"], figures["missing"]) == (0, 0, 0)
+    assert figures["not_stored"] == 0
     assert figures["reconnected_streams"] > 0  # the killed process's streams came back
     assert figures["memory_per_idle_stream_kb"] > 0
+    # S3: the click's own wait is a figure with its target, and every process's CPU is read
+    assert figures["click_p50_ms"] <= figures["click_p99_ms"]
+    assert figures["targets_ms"]["click_p99"] > 0
+    assert {"app1", "app2", "postgresql", "nginx", "clients"} <= set(figures["cpu_cores"])
+    assert figures["failed"] == 0
+    assert figures["missed"] == []
+
+
+def test_s3_rooms_benchmark_exits_non_zero_on_a_failed_action_or_a_missed_target() -> None:
+    """S3: a failed action (two sent with a stale version, as a double click would) and a
+    missed click target (p99 ≤ 0 ms, which nothing meets) are counted, by status and code,
+    and make the run exit 1 (it exited 0 with 75 failed actions before)."""
+    status, out, err = run_quick_status(
+        "rooms_bench.py", "--json", "--no-kill", "--inject-stale", "2", "--click-p99-ms", "0"
+    )
+    assert status == 1, out + err
+    figures = json.loads(out)
+    assert figures["failures"] == {"409 stale_version": 2}
+    assert figures["failed"] == 2
+    assert {"failed", "click_p99"} <= set(figures["missed"])
+    assert (figures["lost"], figures["duplicated"], figures["missing"]) == (0, 0, 0)

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -148,25 +149,72 @@ def test_s1_s2_one_app_process_down_nginx_serves_from_the_other(stack: Stack) ->
         for _ in range(10):  # every request, whatever process its cookie maps to
             assert _get(url)[0] == 200
     finally:
-        # Restart it so that the stack stops cleanly (the pid file names the new one).
-        log = (stack.dir / f"app-{stack.app_ports[0]}.log").open("ab")
-        url_db = (stack.dir / "db-url").read_text().strip()
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "yahtzee.server",
-                "--port",
-                str(stack.app_ports[0]),
-                "--db",
-                url_db,
-                "--secret-file",
-                str(stack.dir / "cookie.secret"),
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
+        _restart(stack, stack.app_ports[0])
+
+
+def _restart(stack: Stack, port: int, *, wait: bool = False) -> None:
+    """Start the stack's app process on ``port`` again (killed by a test), so that the
+    stack stops cleanly (the pid file names the new one); ``wait``: until it answers."""
+    log = (stack.dir / f"app-{port}.log").open("ab")
+    url_db = (stack.dir / "db-url").read_text().strip()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "yahtzee.server",
+            "--port",
+            str(port),
+            "--db",
+            url_db,
+            "--secret-file",
+            str(stack.dir / "cookie.secret"),
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    (stack.dir / f"app-{port}.pid").write_text(str(proc.pid))
+    deadline = time.monotonic() + 120
+    while wait and time.monotonic() < deadline:
+        try:
+            if _get(f"http://127.0.0.1:{port}/api/health")[0] == 200:
+                return
+        except OSError:
+            time.sleep(0.2)
+    assert not wait, f"the app process on {port} did not come back"
+
+
+def test_s4_no_app_process_answering_nginx_says_so_at_once_in_the_error_shape(
+    stack: Stack,
+) -> None:
+    """S4: when no process can answer (here both are killed), a POST gets 503
+    ``unavailable`` at once, in the app's error shape, with ``Retry-After`` and the
+    security headers, not nginx's HTML 502 page (which the page could not read)."""
+    pids = [int((stack.dir / f"app-{p}.pid").read_text()) for p in stack.app_ports]
+    for pid in pids:
+        os.kill(pid, 9)
+    try:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{stack.port}/api/games/0123456789abcdef/roll",
+            data=b'{"version": 1}',
+            headers={"Content-Type": "application/json"},
+            method="POST",
         )
-        (stack.dir / f"app-{stack.app_ports[0]}.pid").write_text(str(proc.pid))
+        began = time.monotonic()
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(request, timeout=10)
+        took = time.monotonic() - began
+        error = caught.value
+        assert error.code == 503
+        assert json.loads(error.read())["error"]["code"] == "unavailable"
+        assert error.headers["Retry-After"] == "1"
+        assert error.headers["Cache-Control"] == "no-store"
+        assert error.headers["Content-Type"].startswith("application/json")
+        for name, _ in SECURITY_HEADERS:
+            assert error.headers[name.decode()], name
+        assert took < 5  # (connections refused: no timeout is waited out)
+    finally:
+        for port in stack.app_ports:
+            _restart(stack, port, wait=True)
 
 
 def test_s2_scale_benchmark_quick_mode_has_no_errors() -> None:

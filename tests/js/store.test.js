@@ -262,3 +262,66 @@ test("the page's first request goes alone: the rest wait for its answer, so one 
   assert.equal(results[1].status, "fulfilled");
   assert.deepEqual(tried, ["/api/records", "/api/games/current"]);
 });
+
+test("S4: a 503 busy (nothing done) is sent once more after its Retry-After, said; never a third time", async () => {
+  const { onBusy } = await import(`${JS}/api.js`);
+  const answer = (status, body, retryAfter = null) => ({
+    ok: status < 400, status,
+    headers: { get: (name) => (name.toLowerCase() === "retry-after" ? retryAfter : null) },
+    json: async () => body,
+    text: async () => JSON.stringify(body),
+  });
+  const busy = () => answer(503, { error: { code: "busy", message: "服务器正忙，这一步没有执行，请稍后再试。" } }, "0");
+  const said = [];
+  onBusy((seconds) => said.push(seconds));
+  const game = { id: "g1", version: 7 };
+
+  // refused once, then served: one more sending of the very same request, and it is said
+  let sent = [];
+  globalThis.fetch = async (path, init) => (sent.push([path, init.body]), sent.length === 1 ? busy() : answer(200, { version: 8 }));
+  assert.deepEqual(await api.roll(game, [false, false, false, false, false]), { version: 8 });
+  assert.equal(sent.length, 2);
+  assert.deepEqual(sent[0], sent[1]);
+  assert.deepEqual(said, [0]);
+
+  // refused twice: the second refusal is the page's to show (try again); no third sending
+  sent = [];
+  globalThis.fetch = async (path, init) => (sent.push([path, init.body]), busy());
+  await assert.rejects(api.score(game, "chance", false), (e) => {
+    assert.ok(e instanceof ApiError);
+    assert.deepEqual([e.status, e.code, e.retryAfter], [503, "busy", 0]);
+    assert.match(e.message, /请稍后再试/);
+    return true;
+  });
+  assert.equal(sent.length, 2);
+  assert.deepEqual(said, [0, 0]);
+
+  // no process answered (nginx's 503 unavailable: maybe done), a storage fault, a 429:
+  // never sent again here (the page reads the game again instead)
+  for (const [status, code] of [[503, "unavailable"], [503, "storage_unavailable"], [429, "rate_limited"]]) {
+    sent = [];
+    globalThis.fetch = async (path, init) => (sent.push([path, init.body]), answer(status, { error: { code, message: "x" } }, "1"));
+    await assert.rejects(api.roll(game, [false, false, false, false, false]), { status, code, retryAfter: 1 });
+    assert.equal(sent.length, 1, code);
+  }
+  assert.deepEqual(said, [0, 0]);
+
+  // the wait is the server's Retry-After
+  sent = [];
+  globalThis.fetch = async (path, init) => (sent.push([path, init.body]), sent.length === 1 ? answer(503, { error: { code: "busy", message: "忙" } }, "1") : answer(200, { version: 8 }));
+  const began = Date.now();
+  await api.roll(game, [false, false, false, false, false]);
+  assert.ok(Date.now() - began >= 900, "waited for Retry-After");
+  assert.deepEqual(said, [0, 0, 1]);
+  onBusy(() => {});
+});
+
+test("S4: the retry is said where the player is: the message bar, or an open page's notice", () => {
+  const table = reduce({ ...initialState(), view: "game" }, { type: "retrying", seconds: 1 });
+  assert.match(table.message.text, /服务器正忙.*1 秒后自动再试一次/);
+  assert.equal(table.message.view, "game");
+  const opened = reduce(initialState(), { type: "pageOpen", view: "room", params: { id: "ab" } });
+  const room = reduce(opened, { type: "retrying", seconds: 1 });
+  assert.match(room.page.ui.notice, /服务器正忙/);
+  assert.equal(room.message, opened.message);
+});

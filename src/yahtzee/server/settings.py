@@ -175,6 +175,7 @@ _METAVARS = {
     "heartbeat_seconds": "SECONDS",
     "cpu_workers": "N",
     "cpu_queue": "N",
+    "max_in_flight": "N",
     "max_connections": "N",
     "request_timeout": "SECONDS",
     "keep_alive_timeout": "SECONDS",
@@ -266,6 +267,12 @@ class Settings(BaseSettings):
     cpu_queue: Annotated[int, AfterValidator(_at_least_one)] = Field(
         64,
         description="CPU jobs that may wait for a worker; past it a costly read is 503 busy",
+    )
+    max_in_flight: Count = Field(
+        16,
+        description="requests one process serves at once (room streams and /api/health not "
+        "counted); past it a request is answered 503 busy with Retry-After at once, "
+        "0 = no bound",
     )
     max_connections: Annotated[int, AfterValidator(_at_least_one)] = Field(
         _DEFAULT_CONNECTIONS.max_connections,

@@ -26,6 +26,7 @@ from yahtzee import __version__, daily, devices, practice, rooms
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
 from yahtzee.game import GameKind
 from yahtzee.review import jobs
+from yahtzee.server.admission import Admission
 from yahtzee.server.assets import StaticAssets
 from yahtzee.server.config import Sections, with_config
 from yahtzee.server.cpu import CpuPool
@@ -329,6 +330,8 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     for part in parts:
         for middleware, options in part.middleware:
             app.add_middleware(middleware, **options)
+    # S4: inside ServerMiddleware (its refusal has every header), before any other work.
+    app.add_middleware(Admission, max_in_flight=settings.max_in_flight)
     app.add_middleware(ServerMiddleware, players=players, max_body_bytes=wiring.max_body_bytes)
     for module in (
         games,

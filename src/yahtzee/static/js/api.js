@@ -10,16 +10,33 @@
 // things) would mint two ids, and whatever the first made would belong to the id whose
 // cookie lost. The page's very first request therefore goes alone; the others wait for its
 // answer (or its failure), by which time the cookie is set.
+//
+// Busy (S4): a 503 `busy` is the server refusing a request before any work (more requests
+// in flight than it can answer in time, or its CPU queue full): nothing was done, so the
+// request is sent once more after the `Retry-After` it gave (at most BUSY_WAIT_MAX_MS), and
+// the listener set with `onBusy` tells the player meanwhile; a second refusal is the error
+// the page shows ("try again"). Nothing else is resent here: a 503 `unavailable` (nginx: no
+// process answered; the action may have been done) goes to the page, which reads the game
+// again (a game action sent again would be refused as stale if it was done).
 
 import { API } from "./paths.js";
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, retryAfter = null) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
+    this.retryAfter = retryAfter; // seconds, from the answer's Retry-After (429, 503)
   }
+}
+
+export const BUSY_WAIT_MAX_MS = 5000;
+let busyListener = () => {};
+
+/** S4: `listener(seconds)` is called when a refused request will be sent again in `seconds`. */
+export function onBusy(listener) {
+  busyListener = listener;
 }
 
 let first = null; // the page's first request, settled or not (see above)
@@ -36,6 +53,18 @@ export function request(method, path, body, as = "json") {
 }
 
 async function send(method, path, body, as) {
+  try {
+    return await sendOnce(method, path, body, as);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 503 && err.code === "busy")) throw err;
+    const seconds = err.retryAfter ?? 1;
+    busyListener(seconds);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(BUSY_WAIT_MAX_MS, seconds * 1000)));
+    return sendOnce(method, path, body, as); // once: a second refusal is the page's to show
+  }
+}
+
+async function sendOnce(method, path, body, as) {
   const accept = as === "json" ? "application/json" : "text/html";
   const init = { method, headers: { Accept: accept }, credentials: "same-origin" };
   if (body !== undefined) {
@@ -53,10 +82,12 @@ async function send(method, path, body, as) {
   );
   if (!response.ok) {
     const err = (data && data.error) || {};
+    const wait = Number.parseInt((response.headers && response.headers.get("Retry-After")) || "", 10);
     throw new ApiError(
       response.status,
       err.code || `http_${response.status}`,
       err.message || `服务器出错了（${response.status}），请稍后再试。`,
+      Number.isFinite(wait) && wait >= 0 ? wait : null,
     );
   }
   return data;

@@ -3,7 +3,7 @@
 // reducer.js, the effects in actions.js (clicks) and effects.js (new states), the copy in
 // messages.js, the addresses in paths.js, the lazy views in views.js.
 
-import { api } from "./api.js";
+import { api, onBusy } from "./api.js";
 import { createActions } from "./actions.js";
 import { meterEffect, remember } from "./effects.js";
 import { installMessageFit } from "./fit.js";
@@ -35,6 +35,7 @@ export const store = createStore(reduce, initialState(loadSettings(), loadTutori
   effects: [remember, meterEffect(api), (...change) => overlays && overlays.effect(...change)],
 });
 const actions = createActions(store, (path) => open(path));
+onBusy((seconds) => store.dispatch({ type: "retrying", seconds })); // S4: said, then sent again
 const lazy = installLazyViews(store, { open, play: actions.playDaily });
 overlays = installOverlays(store, actions);
 

@@ -161,6 +161,9 @@ export const OFFLINE_PENDING =
   "连不上服务器：这一步还没送到。骰子由服务器来掷，要联网才能玩；网络恢复后会自动再送一次，不会重复。";
 export const BACK_ONLINE = "又连上服务器了，正在送出刚才那一步……";
 export const BACK_ONLINE_LOBBY = "又连上服务器了。";
+/** S4: the server refused a request before doing anything (too busy); sent once more. */
+export const busyRetrying = (seconds) =>
+  seconds > 0 ? `服务器正忙，这一步还没有执行：${seconds} 秒后自动再试一次……` : "服务器正忙，这一步还没有执行：正在自动再试一次……";
 export const RESTARTED = "已重新开始一局。";
 
 export function started(mode) {

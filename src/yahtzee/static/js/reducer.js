@@ -115,6 +115,15 @@ const reducers = {
     return { ...state, page: { ...p, status: "error", error } };
   },
 
+  /** S4: the server was too busy for a request, which api.js sends once more in `seconds`:
+   * said where the player is (an open lazy view's `ui.notice`, else the message bar). */
+  retrying(state, { seconds }) {
+    const text = say.busyRetrying(seconds);
+    const p = state.page;
+    if (p && p.view === state.view) return { ...state, page: { ...p, ui: { ...p.ui, notice: text } } };
+    return message(state, text, "info", state.view);
+  },
+
   /** A lazy view's own state (e.g. the decision selected in 复盘), merged into `page.ui`. */
   pageUi(state, { ui }) {
     const p = state.page;

@@ -5,8 +5,9 @@
 // the boxes a seat can score in and their points are the server's preview, the countdown
 // is the server's deadline. Names are shown with textContent only (dom.js `el`).
 // The view's own state, page.ui: {holds: {seat, hold}, reactions: {seat: {id, at}},
-// busy, error, now (the clock the countdown reads, ticked by `live`), stream (null while
-// the stream is live, else {message} saying why not)}.
+// busy, error, notice (S4: a busy server's retry, said), now (the clock the countdown
+// reads, ticked by `live`), stream (null while the stream is live, else {message} saying
+// why not)}.
 
 import { el, term } from "./dom.js";
 import { RETRY_MIN_MS, parseEvents, retryDelay } from "./events.js";
@@ -87,7 +88,7 @@ function roomEvent(state, { serial, event, at }) {
 }
 
 function settled(page, room) {
-  return { ...page, data: { ...page.data, room }, ui: { ...page.ui, busy: false, error: null } };
+  return { ...page, data: { ...page.data, room }, ui: { ...page.ui, busy: false, error: null, notice: null } };
 }
 
 /** A room from an answer (join, start, remove). The stream may have brought newer events
@@ -326,22 +327,22 @@ function joinPanel(room, ctx, page) {
 }
 
 function act(ctx, page, call) {
-  ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null } });
+  ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null, notice: null } });
   call().then(
     (r) => {
       if (r && r.room) ctx.dispatch({ type: "roomData", serial: page.serial, room: r.room });
       else ctx.dispatch({ type: "pageUi", ui: { busy: false } });
     },
-    (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message } }),
+    (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message, notice: null } }),
   );
 }
 
 function gameAct(ctx, page, call) {
   // A game action: its answer is the game; the room's stream brings the same to everyone.
-  ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null } });
+  ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null, notice: null } });
   call().then(
     (game) => ctx.dispatch({ type: "roomGame", serial: page.serial, game }),
-    (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message } }),
+    (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message, notice: null } }),
   );
 }
 
@@ -520,7 +521,7 @@ function endPanel(room, ctx, page) {
       ctx.dispatch({ type: "pageUi", ui: { busy: true } });
       post(API.room(room.id, "rematch")).then(
         (r) => ctx.open(href("room", { id: r.room.id })),
-        (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message } }),
+        (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message, notice: null } }),
       );
     });
     box.append(again);
@@ -535,6 +536,8 @@ function drawRoom(body, page, ctx) {
   view.append(el("p", "rm-status", `${STATUS[room.status] || room.status} · 每回合 ${room.turn_seconds} 秒`, { role: "status" }));
   if (ui.error) view.append(el("p", "rv-error", ui.error, { role: "alert", "data-testid": "room-error" }));
   if (ui.stream) view.append(el("p", "rv-error", ui.stream.message, { role: "status", "data-testid": "room-stream" }));
+  // S4: the server was busy; the action is sent once more (api.js), said meanwhile.
+  if (ui.notice) view.append(el("p", "rm-notice", ui.notice, { role: "status", "data-testid": "room-notice" }));
   const clock = countdown(room, ui);
   if (clock) view.append(clock);
   view.append(seatsList(room, ui));
@@ -609,10 +612,10 @@ function drawNew(body, page, ctx) {
     const seats = [{ kind: "human", name: name.value }];
     for (let i = 0; i < Number(friends.value); i += 1) seats.push({ kind: "human" });
     for (let i = 0; i < Number(computers.value); i += 1) seats.push({ kind: "computer", difficulty: level.value });
-    ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null } });
+    ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null, notice: null } });
     post(API.room(), { seats, turn_seconds: Number(turn.value) }).then(
       (r) => ctx.open(href("room", { id: r.room.id })),
-      (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message } }),
+      (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message, notice: null } }),
     );
   });
   body.replaceChildren(form);

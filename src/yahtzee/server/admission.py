@@ -1,0 +1,109 @@
+"""Admission control (S4): past what a process can answer in time, a clear refusal at once.
+
+A process serves its requests on one event loop. Offered more than it can carry, it used
+to take them all: each waited behind the others (in the loop's queue, for the database's
+threads), a click took seconds, and nginx's read timeout turned the slowest into 504s.
+:class:`Admission` bounds the requests being served at once (``--max-in-flight``); one
+past the bound is answered at once with 503 ``busy`` and ``Retry-After: 1``, in the error
+shape, before any work: nothing was done, so the page may send it again (docs/api.md).
+
+Served time grows with what is in flight (Little's law: the wait is about the requests in
+flight divided by the rate the process serves), so the bound is also a bound on the wait
+of an admitted request: at ~150 room actions a second per process (a quiet core), the
+default 16 in flight is ~0.1 s, the click's target (S3); on a starved machine the same
+bound allows more (16 at 10 actions a second is 1.6 s), still seconds rather than minutes.
+Below capacity the bound is never reached (a request is answered in a few milliseconds,
+so a few are in flight at most).
+
+Not counted: the room event streams (each lasts a game, and is bounded by the connection
+cap) and ``/api/health`` (a probe must see a busy process alive). A request with a body is
+counted from the moment its body is in, so a client that sends a body slowly holds no
+slot (the request deadline of :mod:`yahtzee.server.protocol` bounds it instead).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from yahtzee.server.errors import ApiError
+from yahtzee.server.middleware import BODY_METHODS, send_error
+
+log = logging.getLogger("yahtzee.server")
+
+#: Requests never refused here: a room's event stream, the health probe.
+_EXEMPT = re.compile(r"/api/rooms/[0-9a-f]{16}/events|/api/health")
+#: At most one warning a this many seconds while requests are refused.
+LOG_EVERY = 10.0
+
+
+class OverloadedError(ApiError):
+    """503 ``busy``: more requests in flight than ``--max-in-flight``; nothing was done."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            503,
+            "busy",
+            "服务器正忙，这一步没有执行，请稍后再试。",
+            headers={"retry-after": "1"},
+        )
+
+
+class Admission:
+    """Refuse a request at once when ``max_in_flight`` are being served (0: no bound)."""
+
+    def __init__(self, app: ASGIApp, max_in_flight: int) -> None:
+        self.app = app
+        self.max_in_flight = max_in_flight
+        self.in_flight = 0
+        self.refused = 0  # since the last warning
+        self._warned = 0.0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] != "http"
+            or not self.max_in_flight
+            or _EXEMPT.fullmatch(scope["path"]) is not None
+        ):
+            await self.app(scope, receive, send)
+            return
+        if self.in_flight >= self.max_in_flight:
+            self._refuse()
+            await send_error(send, OverloadedError())
+            return
+        counted = scope["method"] not in BODY_METHODS
+        if counted:
+            self.in_flight += 1
+
+        async def receive_counted() -> Message:
+            nonlocal counted
+            message = await receive()
+            if (
+                not counted
+                and message["type"] == "http.request"
+                and not message.get("more_body", False)
+            ):
+                counted = True
+                self.in_flight += 1
+            return message
+
+        try:
+            await self.app(scope, receive_counted, send)
+        finally:
+            if counted:
+                self.in_flight -= 1
+
+    def _refuse(self) -> None:
+        self.refused += 1
+        now = time.monotonic()
+        if now - self._warned >= LOG_EVERY:
+            log.warning(
+                "over --max-in-flight (%d requests in flight): %d refused with 503 busy",
+                self.max_in_flight,
+                self.refused,
+            )
+            self.refused = 0
+            self._warned = now

@@ -35,6 +35,22 @@ class TooManyGroupsError(YahtzeeError):
     """A browser creating a group while it has the maximum of open groups (F5)."""
 
 
+class RemovedFromGroupError(YahtzeeError):
+    """A browser its group's creator removed, joining that group again (F8: removed means
+    out, whatever link it comes with)."""
+
+
+class DayOutOfRangeError(YahtzeeError):
+    """A board asked for a day outside the service's dates (F11); the message names the
+    day and the range (``first``..``last``)."""
+
+    def __init__(self, day: object, first: object, last: object) -> None:
+        super().__init__(f"the day {day} is outside the boards' dates {first}..{last}")
+        self.day = day
+        self.first = first
+        self.last = last
+
+
 def api_error(exc: Exception) -> ApiError | None:
     """The daily challenge's and the groups' refusals (D2-D6)."""
     table: tuple[tuple[type[Exception], int, str, str], ...] = (
@@ -50,6 +66,12 @@ def api_error(exc: Exception) -> ApiError | None:
         (GroupFullError, 409, "group_full", "这个小组已经满员了。"),
         (GroupClosedError, 409, "group_closed", "这个小组已经关闭了。"),
         (
+            RemovedFromGroupError,
+            403,
+            "removed_from_group",
+            "你已经被小组的创建者移出了这个小组，不能再用邀请链接加入。",
+        ),
+        (
             TooManyGroupsError,
             409,
             "too_many_groups",
@@ -59,4 +81,10 @@ def api_error(exc: Exception) -> ApiError | None:
     for cls, status, code, message in table:
         if isinstance(exc, cls):
             return ApiError(status, code, message)
+    if isinstance(exc, DayOutOfRangeError):
+        return ApiError(
+            422,
+            "date_out_of_range",
+            f"日期 {exc.day} 不在范围内：排行榜只有 {exc.first} 到 {exc.last} 之间的日子。",
+        )
     return None

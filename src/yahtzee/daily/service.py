@@ -31,9 +31,11 @@ from typing import Any
 
 from yahtzee.daily.errors import (
     AlreadyPlayedError,
+    DayOutOfRangeError,
     GroupNotFoundError,
     NameRequiredError,
     NotGroupCreatorError,
+    RemovedFromGroupError,
 )
 from yahtzee.daily.store import DailyStore, Play, Result
 from yahtzee.daily_dice import DailyStream, day_of
@@ -58,6 +60,30 @@ TREND_DAYS = 28  # the creator's view of each member's accuracy, day by day
 SQUARES = {"b": "🟩", "i": "🟨", "m": "🟧", "x": "🟥"}
 _MARK_LETTER = {"best": "b", "inaccuracy": "i", "mistake": "m", "blunder": "x"}
 MARK_OF_LETTER = {"b": "best", "i": "inaccuracy", "m": "mistake", "x": "blunder"}
+
+
+#: The first day a board can be asked for: the year the daily challenge began (every
+#: board before its first day is empty, and nothing older is worth a query).
+FIRST_DAY = date(2026, 1, 1)
+#: How many days past today a board can be asked for: the current week's board is asked
+#: by any of its days (Sunday is at most six days away), and a client's clock may be
+#: ahead of Shanghai's by a day.
+DAYS_AHEAD = 7
+
+
+def board_days(today: date) -> tuple[date, date]:
+    """The first and last day whose board the service answers for, ``today`` being
+    Shanghai's date (F11: a day outside them is 422, never arithmetic on ``date.max``)."""
+    return FIRST_DAY, today + timedelta(days=DAYS_AHEAD)
+
+
+def check_board_day(day: date, today: date) -> date:
+    """``day`` if the service has boards for it (:func:`board_days`), else
+    :class:`~yahtzee.daily.errors.DayOutOfRangeError` naming the day and the range."""
+    first, last = board_days(today)
+    if not first <= day <= last:
+        raise DayOutOfRangeError(day.isoformat(), first.isoformat(), last.isoformat())
+    return day
 
 
 def result_of(events: Sequence[Any]) -> tuple[int, float, float, float, str]:
@@ -331,7 +357,9 @@ class DailyService:
         group_id: str | None,
         period: str,
     ) -> dict[str, Any]:
-        """``GET /api/daily/{date}/leaderboard``."""
+        """``GET /api/daily/{date}/leaderboard`` (a day outside the service's dates is
+        :class:`~yahtzee.errors.DayOutOfRangeError`, F11)."""
+        check_board_day(day, self.today())
         if group_id is not None:
             group = await self.store.group(group_id, player_id)
             if group is None or not group.is_member:
@@ -365,6 +393,8 @@ class DailyService:
         group = await self.store.group(group_id, player_id) if group_id else None
         if group is None:
             raise GroupNotFoundError("no group for this invite")
+        if await self.store.removed(group.id, player_id):  # (said before a name is typed)
+            raise RemovedFromGroupError(group.id)
         return self.group_json(group)
 
     async def header(self, group_id: str, player_id: str) -> dict[str, Any]:

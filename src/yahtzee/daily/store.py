@@ -13,6 +13,9 @@ are never touched; a daily play only *names* its game by id.
   other personal data, D6). A membership has an id of its own (``member_id``), so the
   creator can remove a member without ever seeing a player id. Leaving deletes the row:
   the member's entries leave the group's boards with it (the boards are joins).
+* ``group_removals`` — the browsers the creator removed from a group: removed means out
+  (F8), so their joins of that group are refused, whichever link they bring. (A member
+  who leaves is not kept out.)
 
 Boards are read with index range scans: the top ``limit`` entries of a day in order of
 ``(skill_loss, finished_at)`` and, for the player's own entry, a count of the entries
@@ -26,7 +29,12 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from yahtzee.daily.errors import GroupClosedError, GroupFullError, TooManyGroupsError
+from yahtzee.daily.errors import (
+    GroupClosedError,
+    GroupFullError,
+    RemovedFromGroupError,
+    TooManyGroupsError,
+)
 from yahtzee.storage.base import Claim
 from yahtzee.storage.feature_db import FeatureDb, Migrations, Row, Tx
 from yahtzee.storage.invites import derived_token, issue_in, resolve_in, revoke_in
@@ -86,6 +94,15 @@ MIGRATIONS: Migrations = (
         "DROP INDEX daily_board",
         """CREATE INDEX daily_board ON daily_plays (day, skill_loss, finished_at, player_id)
             WHERE skill_loss IS NOT NULL""",
+    ),
+    # v3: the browsers a group's creator removed, kept out of that group (F8).
+    (
+        """CREATE TABLE group_removals (
+            group_id TEXT NOT NULL REFERENCES groups (id) ON DELETE CASCADE,
+            player_id TEXT NOT NULL,
+            removed_at TEXT NOT NULL,
+            PRIMARY KEY (group_id, player_id)
+        )""",
     ),
 )
 
@@ -407,13 +424,15 @@ class DailyStore:
     async def join(self, group_id: str, player_id: str, name: str, max_members: int) -> bool:
         """Add the browser to the group under ``name`` (a member already: the name is
         updated). Returns whether it was new. Raises :class:`GroupFullError`,
-        :class:`GroupClosedError`."""
+        :class:`GroupClosedError`, :class:`RemovedFromGroupError`."""
 
         def work(tx: Tx) -> bool:
             at = {"group": group_id, "player": player_id}
             group = tx.one("SELECT closed_at FROM groups WHERE id = :group", at)
             if group is None or group[0] is not None:
                 raise GroupClosedError(group_id)
+            if _removed(tx, group_id, player_id):
+                raise RemovedFromGroupError(group_id)
             if tx.one(
                 "SELECT 1 FROM group_members WHERE group_id = :group AND player_id = :player", at
             ):
@@ -439,21 +458,29 @@ class DailyStore:
         return await self._delete_member(group_id, "player_id", player_id)
 
     async def remove_member(self, group_id: str, member_id: str) -> bool:
-        """The creator removes a member (never themself)."""
-        return await self._delete_member(group_id, "member_id", member_id)
+        """The creator removes a member (never themself), who is kept out of the group
+        from then on (F8), in the same transaction."""
+
+        def work(tx: Tx) -> bool:
+            rows = _delete_member(tx, group_id, "member_id", member_id)
+            for (player_id,) in rows:
+                tx.all(
+                    "INSERT INTO group_removals (group_id, player_id, removed_at) "
+                    "VALUES (:group, :player, :now) ON CONFLICT DO NOTHING",
+                    {"group": group_id, "player": player_id, "now": _now()},
+                )
+            return bool(rows)
+
+        return await self.db.run(work)
 
     async def _delete_member(self, group_id: str, column: str, value: str) -> bool:
         """Delete the membership whose ``column`` is ``value``, never the creator's."""
-        assert column in ("player_id", "member_id")
-        rows = await self.db.run(
-            lambda tx: tx.all(
-                f"DELETE FROM group_members WHERE group_id = :group AND {column} = :value "
-                "AND player_id <> (SELECT creator_id FROM groups WHERE id = :group) "
-                "RETURNING member_id",
-                {"group": group_id, "value": value},
-            )
-        )
+        rows = await self.db.run(lambda tx: _delete_member(tx, group_id, column, value))
         return bool(rows)
+
+    async def removed(self, group_id: str, player_id: str) -> bool:
+        """Whether the group's creator removed this browser from it (F8)."""
+        return await self.db.run(lambda tx: _removed(tx, group_id, player_id), write=False)
 
     async def close(self, group_id: str) -> None:
         """Close the group: no more joins, its invite link stops."""
@@ -536,6 +563,28 @@ _CLAIM = (
 
 def _set_name(tx: Tx, player_id: str, name: str) -> None:
     tx.all(_SET_NAME, {"player": player_id, "name": name, "now": _now()})
+
+
+def _delete_member(tx: Tx, group_id: str, column: str, value: str) -> list[Row]:
+    """Delete the membership whose ``column`` is ``value``, never the creator's; the
+    deleted member's player id (none or one row)."""
+    assert column in ("player_id", "member_id")
+    return tx.all(
+        f"DELETE FROM group_members WHERE group_id = :group AND {column} = :value "
+        "AND player_id <> (SELECT creator_id FROM groups WHERE id = :group) "
+        "RETURNING player_id",
+        {"group": group_id, "value": value},
+    )
+
+
+def _removed(tx: Tx, group_id: str, player_id: str) -> bool:
+    return (
+        tx.one(
+            "SELECT 1 FROM group_removals WHERE group_id = :group AND player_id = :player",
+            {"group": group_id, "player": player_id},
+        )
+        is not None
+    )
 
 
 def _add_member(tx: Tx, group_id: str, player_id: str, name: str, now: str) -> None:

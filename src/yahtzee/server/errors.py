@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from yahtzee import errors as domain
 from yahtzee.server.cpu import BusyError
@@ -199,6 +200,8 @@ def to_api_error(exc: Exception, features: Sequence[ErrorMapping] = ()) -> ApiEr
     features' mappings of their own errors (:func:`mappings_of` an app's)."""
     if isinstance(exc, ApiError):
         return exc
+    if isinstance(exc, ClientDisconnect):  # (nobody reads it: the connection is gone)
+        return ApiError(400, "invalid_request", "请求没有完整送达：连接在途中断开了。")
     if isinstance(exc, domain.StaleVersionError):
         return ApiError(409, "stale_version", "这一步已经过期，请刷新后再试。")
     if isinstance(exc, domain.GameNotFoundError):
@@ -250,10 +253,23 @@ def error_response(error: ApiError) -> JSONResponse:
     return JSONResponse(body, status_code=error.status, headers=error.headers)
 
 
+def log_disconnect(method: str, path: str) -> None:
+    """The one line a client that hung up before its request arrived is worth (F11): no
+    traceback, nothing an error; ``yahtzee serve`` rate-limits it
+    (:func:`yahtzee.server.protocol.install_log_limits`)."""
+    log.warning("%s %s %s (the request was not read)", CLIENT_DISCONNECTED, method, path)
+
+
+#: The start of the disconnect's log line (the log limits recognise it by it).
+CLIENT_DISCONNECTED = "client disconnected mid-request:"
+
+
 async def handle_error(request: Request, exc: Exception) -> JSONResponse:
     """The exception handler: the error response of ``exc`` (500s are logged)."""
     error = to_api_error(exc, mappings_of(request.app))
-    if error.code == "storage_unavailable":
+    if isinstance(exc, ClientDisconnect):
+        log_disconnect(request.method, request.url.path)
+    elif error.code == "storage_unavailable":
         log.warning("storage unavailable on %s %s: %s", request.method, request.url.path, exc)
     elif error.status >= 500 and error.code != "busy":  # (a full CPU queue is no bug)
         log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
@@ -264,6 +280,7 @@ async def handle_error(request: Request, exc: Exception) -> JSONResponse:
 # other one reaches the outermost ServerErrorMiddleware (a 500, logged, then re-raised).
 HANDLED: tuple[type[Exception], ...] = (
     ApiError,
+    ClientDisconnect,
     domain.YahtzeeError,
     StorageUnavailableError,
     RequestValidationError,

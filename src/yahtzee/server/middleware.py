@@ -28,9 +28,10 @@ import logging
 from urllib.parse import urlsplit
 
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yahtzee.server.errors import ApiError, mappings_of, to_api_error
+from yahtzee.server.errors import ApiError, log_disconnect, mappings_of, to_api_error
 from yahtzee.server.identity import PlayerIds
 
 log = logging.getLogger("yahtzee.server")
@@ -333,7 +334,9 @@ class ServerMiddleware:
             if started:
                 raise
             error = to_api_error(exc, mappings_of(scope.get("app")))
-            if error.code != "storage_unavailable":
+            if isinstance(exc, ClientDisconnect):
+                log_disconnect(scope["method"], scope["path"])
+            elif error.code != "storage_unavailable":
                 log.error("unhandled error on %s %s", scope["method"], scope["path"], exc_info=exc)
             await send_error(send_with_headers, error)
 

@@ -38,6 +38,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from yahtzee.server.errors import CLIENT_DISCONNECTED
 from yahtzee.server.middleware import SECURITY_HEADERS
 from yahtzee.server.settings import Connections
 
@@ -202,6 +203,7 @@ class RateLimitedLog(logging.Filter):
 _FLOODABLE = {
     "asyncio": ("socket.accept() out of system resource",),
     "uvicorn.error": ("Invalid HTTP request received.",),
+    "yahtzee.server": (CLIENT_DISCONNECTED,),
 }
 
 

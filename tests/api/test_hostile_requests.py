@@ -9,8 +9,8 @@ the week's arithmetic), a traceback each time. On SQLite and PostgreSQL.
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest

@@ -115,13 +115,16 @@ class NotReviewableError(IllegalMoveError):
 
 
 class InvalidNameError(YahtzeeError):
-    """A display name that breaks the rule of :mod:`yahtzee.names`: ``reason`` is ``type``,
-    ``empty``, ``too_long`` or ``invisible``; the message names the value."""
+    """A display name that breaks the rule of :mod:`yahtzee.names`: ``reason`` is one of
+    :data:`yahtzee.names.REASONS` (``type``, ``empty``, ``too_long``, ``control``,
+    ``invisible``, ``no_visible``, ``marks``, ``computer``) and ``char`` the character at
+    fault, if one is; the message names the value."""
 
-    def __init__(self, value: object, reason: str, detail: str) -> None:
+    def __init__(self, value: object, reason: str, detail: str, *, char: str | None = None) -> None:
         super().__init__(f"invalid name {value!r}: {detail}")
         self.value = value
         self.reason = reason
+        self.char = char
 
 
 class InvalidSeatsError(YahtzeeError):

@@ -1,21 +1,42 @@
 """People's display names: the one rule for every name a person types (daily boards,
-groups, table seats, rooms).
+groups, table seats, rooms), F16.
 
-A name is what a child types on a phone to appear on a board, so the rule is short:
+A name is what a child types on a phone to appear on a board, and what the others read
+there, so it must be visible, one line, and nobody else's. The rule:
 
 * it is **text** (a ``str``), normalised to Unicode NFC, so that a letter typed as one
   code point or as a base letter plus a combining accent is the same name;
-* surrounding whitespace is **trimmed** and every inner run of whitespace (including the
-  ideographic space U+3000) becomes one ASCII space;
+* it holds **no control character** (category Cc: NUL, ESC, and also the line breaks and
+  tabs newline, CR, tab, VT, FF, U+001C-U+001F, U+0085; and the line and paragraph
+  separators U+2028/U+2029). These are *refused*, never turned into a space: a name that
+  arrives with a newline was not typed into a one-line field;
+* surrounding spaces are **trimmed** and every inner run of spaces (category Zs: the
+  ASCII space, U+3000 the ideographic space, the no-break space …) becomes one ASCII space;
+* it holds **nothing invisible**: nothing of the categories Cf (format characters: the
+  zero-width space and joiner, the bidirectional overrides and isolates U+202A-U+202E and
+  U+2066-U+2069, the BOM, tags), Cs (surrogates), Co (private use) or Cn (unassigned), nor
+  the letters and symbols that draw nothing (:data:`INVISIBLE`: the Hangul fillers U+115F,
+  U+1160, U+3164 and U+FFA0, the blank Braille pattern U+2800, the combining grapheme
+  joiner U+034F, the Khmer inherent vowels). These can make a name look like another one,
+  reorder the text around it or hide from a reader. (So an emoji family joined by U+200D
+  is refused; its parts are allowed one by one.) Variation selectors stay: ❤️ is U+2764
+  followed by one;
+* it has **at least one visible letter, digit, punctuation mark or symbol** (categories
+  L, N, P, S, outside :data:`INVISIBLE`): a name of spaces or of combining marks only
+  shows nothing;
+* **combining marks sit on a character**, at most :data:`MAX_MARKS_PER_CHAR` on one (a
+  Tibetan stack needs three; "Zalgo" text piles dozens on a letter so that it spills over
+  the rows above and below); a mark at the start or after a space has nothing to sit on;
 * it is **1 to 12 characters**, where a character is a Unicode *code point* after the
   normalisation (so 12 汉字, 12 Latin letters, or 12 emoji that are one code point each;
   an emoji with a skin tone or a variation selector counts 2);
-* it holds **no invisible or control characters**: nothing of the categories Cc
-  (controls, e.g. NUL, newline, ESC), Cf (format characters: zero-width space and joiner,
-  the bidirectional overrides and isolates U+202A-U+202E and U+2066-U+2069, the BOM),
-  Cs (surrogates), Co (private use) or Cn (unassigned). These are the characters that can
-  make a name look like another one, reorder the text around it or hide from a reader.
-  (So an emoji family joined by U+200D is refused; its parts are allowed one by one.)
+* it does **not pose as a computer seat**: the page calls a computer 「电脑（高手）」, or
+  「电脑3（普通）」 at a table with several, so a person may not be called that, nor
+  「电脑」 or 「电脑3」 alone. The comparison folds what looks alike (:func:`skeleton`:
+  NFKC, so full-width and half-width forms and the other compatibility forms are one,
+  case, spaces, any opening or closing bracket, the digits of any script, the traditional
+  forms of 电脑 and 门), and the level names come from their one source,
+  :data:`yahtzee.players.levels.LEVELS`.
 
 Code points, not grapheme clusters, because they are what every layer agrees on without a
 dependency (Python's ``len``, PostgreSQL's ``char_length``, JavaScript's ``[...s].length``)
@@ -23,41 +44,166 @@ and the limit exists to bound a board's column, which 12 code points always do.
 
 Names are shown as text only (``textContent``), never as markup; this module only decides
 what is a name. :func:`parse_name` is the parse, ``str`` the print: a parsed name is its
-own canonical form (``parse_name(parse_name(s)) == parse_name(s)``).
+own canonical form (``parse_name(parse_name(s)) == parse_name(s)``). Refusals are
+:class:`~yahtzee.errors.InvalidNameError`, whose ``reason`` says which part of the rule
+failed and :func:`name_problem_zh` says it in Chinese.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from yahtzee.errors import InvalidNameError
+from yahtzee.players.levels import COMPUTER_ZH, LEVELS
 
 MIN_NAME_CHARS = 1
 MAX_NAME_CHARS = 12
+#: Combining marks one character may carry (see the module docstring).
+MAX_MARKS_PER_CHAR = 3
 
-#: The Unicode general categories a name may not contain (see the module docstring).
-FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+#: The Unicode general categories a name may not contain: controls (and the line and
+#: paragraph separators) are ``"control"``, the others ``"invisible"``.
+CONTROL_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
+FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+#: Characters of visible categories (letters, symbols, marks) that draw nothing: the
+#: Hangul fillers, the blank Braille pattern, the combining grapheme joiner and the Khmer
+#: inherent vowels (Unicode's default-ignorable code points outside the C categories,
+#: less the variation selectors, plus U+2800).
+INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+
+#: Why a name was refused: the ``reason`` of :class:`~yahtzee.errors.InvalidNameError`.
+REASONS = (
+    "type",
+    "empty",
+    "too_long",
+    "control",
+    "invisible",
+    "no_visible",
+    "marks",
+    "computer",
+)
+
+_CONTROL_NAMES_ZH = {
+    "\n": "换行",
+    "\r": "回车",
+    "\t": "制表符",
+    "\v": "垂直制表符",
+    "\f": "换页符",
+    "\x85": "换行",
+    "\u2028": "换行",
+    "\u2029": "换段",
+}
+
+
+def _char_text(char: str) -> str:
+    """``U+000A`` and, for the common controls, its Chinese name (``U+000A（换行）``)."""
+    code = f"U+{ord(char):04X}"
+    zh = _CONTROL_NAMES_ZH.get(char)
+    return f"{code}（{zh}）" if zh else code
+
+
+# -- what looks like a computer seat ------------------------------------------------------
+
+# Traditional forms of the characters of the seats' names (NFKC keeps them apart).
+_SIMPLIFIED = str.maketrans({"電": "电", "腦": "脑", "門": "门"})
+
+
+def skeleton(text: str) -> str:
+    """What ``text`` looks like, for comparing with the computer seats' names: NFKC (so
+    full-width 「（３）」 is "(3)"), case-folded, without spaces, every opening bracket
+    "(" and closing bracket ")", every decimal digit as its ASCII digit, and the
+    traditional forms of 电, 脑 and 门 as the simplified ones."""
+    out = []
+    for char in unicodedata.normalize("NFKC", text).casefold().translate(_SIMPLIFIED):
+        category = unicodedata.category(char)
+        if char.isspace():
+            continue
+        if category == "Ps":
+            out.append("(")
+        elif category == "Pe":
+            out.append(")")
+        elif category == "Nd":
+            out.append(str(unicodedata.digit(char)))
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def _seat_pattern() -> re.Pattern[str]:
+    levels = sorted({skeleton(level.zh) for level in LEVELS.values()} | {d.value for d in LEVELS})
+    alternatives = "|".join(re.escape(level) for level in levels)
+    return re.compile(rf"{re.escape(skeleton(COMPUTER_ZH))}\d*(?:\((?:{alternatives})\))?")
+
+
+_COMPUTER_SEAT = _seat_pattern()
+
+
+def looks_like_a_computer(name: str) -> bool:
+    """Whether ``name`` reads as a computer seat's name (「电脑（高手）」, 「电脑3（普通）」,
+    「电脑」) once what looks alike is folded (:func:`skeleton`)."""
+    return _COMPUTER_SEAT.fullmatch(skeleton(name)) is not None
+
+
+# -- the parse ------------------------------------------------------------------------------
+
+
+def _refuse(value: object, reason: str, detail: str, char: str | None = None) -> InvalidNameError:
+    return InvalidNameError(value, reason, detail, char=char)
+
+
+def _check_characters(value: str, name: str) -> None:
+    """The characters' part of the rule (the controls were refused before): invisibles,
+    and combining marks on a character, not too many."""
+    for char in name:
+        category = unicodedata.category(char)
+        if category in FORBIDDEN_CATEGORIES or char in INVISIBLE:
+            raise _refuse(value, "invisible", f"U+{ord(char):04X} ({category}) draws nothing", char)
+    marks = 0
+    base: str | None = None
+    for char in name:
+        if unicodedata.category(char).startswith("M"):
+            marks += 1
+            if base is None or base == " ":
+                raise _refuse(value, "marks", f"U+{ord(char):04X} is a combining mark on nothing")
+            if marks > MAX_MARKS_PER_CHAR:
+                raise _refuse(
+                    value,
+                    "marks",
+                    f"more than {MAX_MARKS_PER_CHAR} combining marks on {base!r}",
+                    base,
+                )
+        else:
+            base, marks = char, 0
+
+
+def _visible(char: str) -> bool:
+    return unicodedata.category(char)[0] in "LNPS" and char not in INVISIBLE
 
 
 def parse_name(value: object) -> str:
     """The canonical form of the display name ``value``, or :class:`InvalidNameError`
-    (whose ``reason`` is ``"type"``, ``"empty"``, ``"too_long"`` or ``"invisible"`` and
-    whose message names the value)."""
+    whose ``reason`` (one of :data:`REASONS`) says what is wrong and whose message names
+    the value (see the module docstring for the rule)."""
     if not isinstance(value, str):
-        raise InvalidNameError(value, "type", f"a name is text, got {type(value).__name__}")
-    name = " ".join(unicodedata.normalize("NFC", value).split())
-    for char in name:
-        category = unicodedata.category(char)
-        if category in FORBIDDEN_CATEGORIES:
-            raise InvalidNameError(
-                value, "invisible", f"U+{ord(char):04X} ({category}) is not allowed in a name"
-            )
+        raise _refuse(value, "type", f"a name is text, got {type(value).__name__}")
+    normal = unicodedata.normalize("NFC", value)
+    for char in normal:  # before the spaces are collapsed: a newline is refused, not a space
+        if unicodedata.category(char) in CONTROL_CATEGORIES:
+            raise _refuse(value, "control", f"{_char_text(char)} is a control character", char)
+    name = " ".join(normal.split())
+    _check_characters(value, name)
     if len(name) < MIN_NAME_CHARS:
-        raise InvalidNameError(value, "empty", "a name needs at least one visible character")
+        raise _refuse(value, "empty", "a name needs at least one visible character")
+    if not any(_visible(char) for char in name):
+        raise _refuse(value, "no_visible", "no visible letter, digit or symbol")
     if len(name) > MAX_NAME_CHARS:
-        raise InvalidNameError(
+        raise _refuse(
             value, "too_long", f"{len(name)} characters, at most {MAX_NAME_CHARS} are allowed"
         )
+    if looks_like_a_computer(name):
+        raise _refuse(value, "computer", "it reads as a computer seat's name")
     return name
 
 
@@ -67,3 +213,21 @@ def is_name(value: object) -> bool:
         return parse_name(value) == value
     except InvalidNameError:
         return False
+
+
+def name_problem_zh(exc: InvalidNameError) -> str:
+    """What is wrong with a refused name, in Chinese, as the rest of a sentence that
+    begins with the name's owner (「名字」, 「第 2 位的名字」), e.g. 「里有控制字符
+    U+000A（换行）：名字只能是一行文字，请去掉它。」"""
+    char = _char_text(exc.char) if exc.char else ""
+    return {
+        "type": "应是一段文字。",
+        "empty": "不能为空（至少 1 个字）。",
+        "too_long": f"太长了：最多 {MAX_NAME_CHARS} 个字。",
+        "control": f"里有控制字符 {char}：名字只能是一行文字，请去掉它。",
+        "invisible": f"里有看不见的字符 {char}，请去掉它。",
+        "no_visible": "里至少要有一个看得见的字、字母、数字或符号。",
+        "marks": f"里叠了太多组合符号（一个字上最多 {MAX_MARKS_PER_CHAR} 个，"
+        "也不能单独出现），请去掉多余的。",
+        "computer": f"「{exc.value}」看起来像电脑座位的名字，会让人以为是电脑，请换一个。",
+    }.get(exc.reason, "不符合要求，请换一个。")

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from yahtzee.errors import InvalidNameError, InvalidSeatsError
 from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, SeatKind
 from yahtzee.log import Seat
-from yahtzee.names import parse_name
+from yahtzee.names import name_problem_zh, parse_name
 from yahtzee.players import Difficulty
 
 _FIELDS = frozenset({"kind", "name", "difficulty"})
@@ -64,7 +64,7 @@ def _seat(i: int, item: object) -> Seat:
         try:
             name = parse_name(item.get("name"))
         except InvalidNameError as exc:
-            raise _refuse(f"seat {n}: {exc}", f"第 {n} 位的名字{_NAME_ZH[exc.reason]}") from None
+            raise _refuse(f"seat {n}: {exc}", f"第 {n} 位的名字{name_problem_zh(exc)}") from None
         return Seat(SeatKind.HUMAN, name=name)
     if kind == SeatKind.COMPUTER.value:
         if item.get("name") is not None:
@@ -81,11 +81,3 @@ def _seat(i: int, item: object) -> Seat:
         f"seat {n}: kind must be human or computer, got {kind!r}",
         f"第 {n} 个座位要么是玩家，要么是电脑。",
     )
-
-
-_NAME_ZH = {
-    "type": "应是文字。",
-    "empty": "不能为空。",
-    "too_long": "太长了（最多 12 个字）。",
-    "invisible": "含有不可见的字符或控制字符。",
-}

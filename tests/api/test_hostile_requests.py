@@ -136,3 +136,37 @@ def test_f11_the_range_itself_is_served(make_client: Callable[..., TestClient], 
     for period in ("day", "week"):
         reply = client.get(f"/api/daily/{day}/leaderboard", params={"period": period})
         assert reply.status_code == 200, reply.text
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("电脑（高手）", "电脑"),
+        ("电脑3（普通）", "电脑"),
+        ("小\n明", "U+000A"),
+        ("小明\t", "U+0009"),
+        ("\u3164", "U+3164"),
+        ("\u2800\u2800", "U+2800"),
+        ("Z\u0351\u0352\u0353\u0354\u0355\u0356\u0357\u0358\u0359\u035a\u035b", "组合符号"),
+    ],
+)
+def test_f16_every_name_field_refuses_invisible_and_computer_names(
+    make_client: Callable[..., TestClient], name: str, words: str
+) -> None:
+    """The board name, a group's names and a table's seats: one rule, one clear message."""
+    client = make_client(clock=lambda: NOON)
+    replies = [
+        client.put("/api/daily/name", json={"name": name}),
+        client.post("/api/groups", json={"name": name, "your_name": "老师"}),
+        client.post("/api/groups", json={"name": "三年二班", "your_name": name}),
+    ]
+    for reply in replies:
+        assert reply.status_code == 422, reply.text
+        assert error_code(reply) == "invalid_name"
+        assert words in reply.json()["error"]["message"]
+    seats = [{"kind": "human", "name": "小红"}, {"kind": "human", "name": name}]
+    table = client.post("/api/games", json={"mode": "table", "seats": seats})
+    assert table.status_code == 422
+    assert error_code(table) == "invalid_seats"
+    assert table.json()["error"]["message"].startswith("第 2 位的名字")
+    assert words in table.json()["error"]["message"]

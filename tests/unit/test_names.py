@@ -1,4 +1,5 @@
-"""Display names (yahtzee.names): trimmed, 1-12 code points, nothing invisible (D4, D6)."""
+"""Display names (yahtzee.names): trimmed, 1-12 code points, nothing invisible, something
+visible, no computer's name (D4, D6, F16)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from yahtzee.errors import InvalidNameError, YahtzeeError
-from yahtzee.names import FORBIDDEN_CATEGORIES, MAX_NAME_CHARS, is_name, parse_name
+from yahtzee.names import (
+    FORBIDDEN_CATEGORIES,
+    INVISIBLE,
+    MAX_MARKS_PER_CHAR,
+    MAX_NAME_CHARS,
+    REASONS,
+    is_name,
+    looks_like_a_computer,
+    name_problem_zh,
+    parse_name,
+)
+from yahtzee.players.levels import COMPUTER_ZH, LEVELS
 
 HOSTILE = '<img src=x onerror="alert(1)">'
 
@@ -21,7 +33,11 @@ HOSTILE = '<img src=x onerror="alert(1)">'
         ("  小明  ", "小明"),
         ("\u3000小明\u3000", "小明"),  # the ideographic space is whitespace too
         ("李  雷", "李 雷"),
-        ("a\tb", "a b"),
+        ("a\u00a0b", "a b"),  # a no-break space is a space
+        ("\u2764\ufe0f", "\u2764\ufe0f"),  # ❤️: a variation selector is not invisible
+        ("\u0f62\u0f92\u0fb1\u0f74", "\u0f62\u0f92\u0fb1\u0f74"),  # a Tibetan stack: 3 marks
+        ("电脑迷", "电脑迷"),  # a word that begins like the computer's name is fine
+        ("我是电脑（高手）", "我是电脑（高手）"),
         ("e\u0301", "\u00e9"),  # NFC: a combining accent joins its letter
         ("一二三四五六七八九十百千", "一二三四五六七八九十百千"),  # 12 code points
         ("<b>x</b>", "<b>x</b>"),  # markup is just text: shown with textContent
@@ -41,8 +57,8 @@ def test_d4_valid_names_are_trimmed_and_normalised(raw: str, name: str) -> None:
         ("\u3000", "empty"),
         ("一二三四五六七八九十百千万", "too_long"),  # 13
         ("abcdefghijklm", "too_long"),
-        ("a\x00b", "invisible"),
-        ("a\x1bb", "invisible"),
+        ("a\x00b", "control"),
+        ("a\x1bb", "control"),
         ("a\u200bb", "invisible"),  # zero-width space
         ("a\u200db", "invisible"),  # zero-width joiner
         ("\u202eevil", "invisible"),  # right-to-left override
@@ -63,8 +79,101 @@ def test_d4_bad_names_are_refused_with_a_reason(raw: object, reason: str) -> Non
     assert not is_name(raw)
 
 
-def test_d4_a_newline_inside_is_whitespace_not_a_line() -> None:
-    assert parse_name("小\n明") == "小 明"
+@pytest.mark.parametrize("control", ["\n", "\t", "\r", "\v", "\f", "\x1f", "\x85", "\u2028"])
+@pytest.mark.parametrize("where", ["小{}明", "{}小明", "小明{}"])
+def test_f16_line_breaks_and_tabs_are_refused_not_made_a_space(control: str, where: str) -> None:
+    """Issue 28 item 9: newline, tab, CR, VT, U+001F and U+0085 became a space, against
+    the rule's own docstring (no control characters)."""
+    raw = where.format(control)
+    with pytest.raises(InvalidNameError) as caught:
+        parse_name(raw)
+    assert caught.value.reason == "control"
+    assert caught.value.char == control
+    message = name_problem_zh(caught.value)
+    assert f"U+{ord(control):04X}" in message
+    assert "一行" in message
+
+
+INVISIBLE_ONLY = [
+    "\u3164",  # HANGUL FILLER
+    "\u115f",
+    "\u1160",
+    "\uffa0",
+    "\u2800",  # BRAILLE PATTERN BLANK
+    "\u3164\u3164\u3164",
+    "\u2800 \u2800",
+]
+
+
+@pytest.mark.parametrize("raw", INVISIBLE_ONLY)
+def test_f16_names_of_fillers_and_blanks_are_refused(raw: str) -> None:
+    with pytest.raises(InvalidNameError) as caught:
+        parse_name(raw)
+    assert caught.value.reason == "invisible"
+    assert f"U+{ord(raw[0]):04X}" in name_problem_zh(caught.value)
+
+
+@pytest.mark.parametrize("filler", ["\u3164", "\u115f", "\u1160", "\uffa0", "\u2800", "\u034f"])
+def test_f16_a_filler_cannot_hide_inside_a_visible_name(filler: str) -> None:
+    """「小明ㅤ」 would look exactly like 「小明」 on a board."""
+    for raw in (f"小明{filler}", f"小{filler}明"):
+        with pytest.raises(InvalidNameError) as caught:
+            parse_name(raw)
+        assert caught.value.reason == "invisible"
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        ("\u0301", "marks"),  # a combining mark alone: nothing to sit on
+        ("\u0301\u0302\u0303", "marks"),
+        ("a \u0301", "marks"),  # after a space
+        ("\u034f", "invisible"),  # the combining grapheme joiner
+        ("\u200d", "invisible"),  # ZWJ
+        ("\u200d\u200d", "invisible"),
+        ("Z\u0351\u0352\u0353\u0354\u0355\u0356\u0357\u0358\u0359\u035a\u035b", "marks"),
+        ("a\u0300\u0301\u0302\u0303\u0304", "marks"),  # à (NFC) and 4 more marks
+        ("\ufe0f", "marks"),  # a variation selector alone
+    ],
+)
+def test_f16_marks_only_and_zalgo_are_refused(raw: str, reason: str) -> None:
+    with pytest.raises(InvalidNameError) as caught:
+        parse_name(raw)
+    assert caught.value.reason == reason
+    assert name_problem_zh(caught.value)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "电脑（高手）",
+        "电脑（入门）",
+        "电脑（普通）",
+        "电脑3（普通）",
+        "电脑",
+        "电脑2",
+        "电脑(高手)",  # half-width brackets
+        "电脑 （ 高手 ）",  # spaces
+        "电脑３（高手）",  # a full-width digit
+        "电脑【高手】",  # other brackets
+        "電腦（高手）",  # traditional
+        "电脑(expert)",
+        "电脑(EXPERT)",
+    ],
+)
+def test_f16_a_person_cannot_take_a_computer_seats_name(raw: str) -> None:
+    with pytest.raises(InvalidNameError) as caught:
+        parse_name(raw)
+    assert caught.value.reason == "computer"
+    assert "电脑" in name_problem_zh(caught.value)
+
+
+def test_f16_the_computer_names_follow_the_levels_registry() -> None:
+    """Every level's Chinese name, from players.levels, is refused after 电脑."""
+    for level in LEVELS.values():
+        assert looks_like_a_computer(f"{COMPUTER_ZH}（{level.zh}）")
+        assert looks_like_a_computer(f"{COMPUTER_ZH}5（{level.zh}）")
+    assert not looks_like_a_computer(f"{COMPUTER_ZH}（大师）")
 
 
 def test_d4_hostile_markup_is_kept_verbatim_but_too_long_is_refused() -> None:
@@ -80,25 +189,70 @@ def test_d4_any_text_is_a_name_or_one_clear_error(raw: str) -> None:
     except InvalidNameError as exc:
         reason = exc.reason
         assert isinstance(exc, YahtzeeError), exc  # noqa: PT017 (a property, not one case)
-        assert reason in {"empty", "too_long", "invisible"}
+        assert reason in REASONS
+        assert name_problem_zh(exc)
         return
     assert 1 <= len(name) <= MAX_NAME_CHARS
     assert name == name.strip()
     assert "  " not in name
     assert all(unicodedata.category(c) not in FORBIDDEN_CATEGORIES for c in name)
+    assert not INVISIBLE & set(name)
+    assert any(unicodedata.category(c)[0] in "LNPS" for c in name)  # something visible
+    assert not looks_like_a_computer(name)
     assert parse_name(name) == name  # the canonical form is a fixed point
     assert is_name(name)
 
 
-@given(st.text(st.characters(categories=["Cc", "Cf", "Co"]), min_size=1, max_size=3))
-def test_d4_invisible_characters_never_pass(junk: str) -> None:
-    # (whitespace controls such as \n are trimmed or collapsed, never kept)
-    visible = [c for c in junk if not c.isspace()]
-    if not visible:
+@given(st.text(st.characters(categories=["Cc", "Cf", "Co", "Zl", "Zp"]), min_size=1, max_size=3))
+def test_f16_controls_and_invisible_characters_never_pass(junk: str) -> None:
+    """Anywhere in a name, even at its ends (where trimming used to drop a newline)."""
+    for raw in (f"ab{junk}cd", f"{junk}abcd", f"abcd{junk}"):
+        with pytest.raises(InvalidNameError) as caught:
+            parse_name(raw)
+        assert caught.value.reason in {"control", "invisible"}
+
+
+@given(
+    st.text(st.sampled_from(sorted(INVISIBLE | {" ", "\u3000", "\u200d"})), min_size=1),
+    st.text(st.characters(categories=["Mn", "Me"]), max_size=6),
+)
+def test_f16_nothing_visible_never_passes(blanks: str, marks: str) -> None:
+    with pytest.raises(InvalidNameError):
+        parse_name(blanks + marks)
+
+
+@given(
+    st.characters(categories=["L", "N", "P", "S"]),
+    st.lists(st.characters(categories=["Mn", "Me"]), min_size=MAX_MARKS_PER_CHAR + 1, max_size=11),
+)
+def test_f16_no_character_carries_more_than_the_marks_cap(base: str, marks: list[str]) -> None:
+    raw = base + "".join(marks)
+    normal = unicodedata.normalize("NFC", raw)
+    stacked = 0
+    for char in normal:  # (NFC may compose some marks into the base: count what is left)
+        stacked = stacked + 1 if unicodedata.category(char)[0] == "M" else 0
+        if stacked > MAX_MARKS_PER_CHAR:
+            break
+    else:
         return
+    with pytest.raises(InvalidNameError):
+        parse_name(raw)
+
+
+@given(
+    st.sampled_from(["电脑", "電腦", "电腦"]),
+    st.sampled_from(["", "1", "3", "６", "12"]),
+    st.sampled_from([level.zh for level in LEVELS.values()]),
+    st.sampled_from(["（）", "()", "【】", "[]", "「」"]),
+    st.sampled_from(["", " ", "\u3000"]),
+)
+def test_f16_computer_seat_lookalikes_never_pass(
+    word: str, number: str, level: str, brackets: str, space: str
+) -> None:
+    raw = f"{word}{space}{number}{brackets[0]}{level}{space}{brackets[1]}"
     with pytest.raises(InvalidNameError) as caught:
-        parse_name(f"ab{junk}cd")
-    assert caught.value.reason == "invisible"
+        parse_name(raw)
+    assert caught.value.reason in {"computer", "too_long"}
 
 
 @given(
@@ -112,4 +266,6 @@ def test_d4_up_to_twelve_visible_code_points_pass(raw: str) -> None:
     normal = unicodedata.normalize("NFC", raw)
     if any(unicodedata.category(c) in FORBIDDEN_CATEGORIES for c in normal):
         return  # (NFC never makes these, but the strategy's view of categories may differ)
+    if INVISIBLE & set(normal) or looks_like_a_computer(normal):
+        return  # (letters and symbols that draw nothing; 电脑: the two rules of F16)
     assert parse_name(raw) == normal

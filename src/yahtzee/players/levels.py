@@ -72,6 +72,10 @@ LEVELS: Mapping[Difficulty, Level] = {
     ),
 }
 
+COMPUTER_ZH = "电脑"
+"""What a computer seat is called: 「电脑（高手）」, or 「电脑3（普通）」 at a table with
+several (the page's words; :mod:`yahtzee.names` keeps people from taking them, F16)."""
+
 DEFAULT_DIFFICULTY = Difficulty.EXPERT
 """The level of a vs game when none is chosen (B1)."""
 HINT_DIFFICULTY = Difficulty.EXPERT

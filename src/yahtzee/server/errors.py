@@ -167,15 +167,10 @@ def _game_in_progress_message(exc: domain.GameInProgressError) -> str:
 
 
 def _name_message(exc: domain.InvalidNameError) -> str:
-    """Why a typed name was refused (yahtzee.names), in words a child understands."""
-    from yahtzee.names import MAX_NAME_CHARS
+    """Why a typed name was refused (yahtzee.names, F16), in words a child understands."""
+    from yahtzee.names import name_problem_zh
 
-    if exc.reason == "too_long":
-        return f"名字太长了：最多 {MAX_NAME_CHARS} 个字。"
-    return {
-        "empty": "请输入名字（至少 1 个字）。",
-        "invisible": "名字里不能有看不见的字符或控制字符，请重新输入。",
-    }.get(exc.reason, "名字应是一段文字。")
+    return "名字" + name_problem_zh(exc)
 
 
 class ResumeRemovedError(ApiError):  # (raised by a route, so an ApiError of its own)

@@ -318,3 +318,61 @@ def test_the_themes_are_named_by_the_server(client: TestClient) -> None:
     ]
     assert body["themes"][0]["zh"] == "上区奖励"
     assert body["marks"]["best"] == "最佳"
+
+
+def test_f15_a_decision_answered_once_is_served_again_only_as_review(
+    client: TestClient, api: Api
+) -> None:
+    """Issue 28 item 8: serving the same decision again (``?game=G&decision=0``) and
+    answering with the ``best`` shown last time moved a rating from 1338 to 1855 in 25
+    answers. A puzzle counts for the rating once; served again it is a review: graded,
+    scheduled, but no rating (the player's or the puzzle's) moves."""
+    game = api.play_to_end(api.new())
+    first = next_puzzle(client, game=game["id"], decision=0)
+    graded = answer(client, first, worst_body(first)).json()
+    rating = graded["rating"]
+    for _ in range(5):
+        again = next_puzzle(client, game=game["id"], decision=0)
+        reply = answer(client, again, best_body(again))
+        assert reply.status_code == 200, reply.text
+        body = reply.json()
+        assert body["mark"] == "best"  # graded as ever
+        assert (body["rating"], body["rating_change"]) == (rating, 0)
+        assert again["review"] is True
+        assert body["review"] is True
+    assert client.get("/api/puzzles/progress").json()["rating"] == rating
+    assert (first["review"], graded["review"]) == (False, False)
+    # Another decision of the game is a new puzzle: it counts.
+    other = next_puzzle(client, game=game["id"], decision=1)
+    assert other["review"] is False
+    assert answer(client, other, best_body(other)).json()["rating_change"] != 0
+
+
+def test_f15_a_bank_puzzle_answered_before_is_a_review_too(client: TestClient) -> None:
+    first = next_puzzle(client)
+    rated = answer(client, first, best_body(first)).json()
+    practice = client.app.state.practice  # type: ignore[attr-defined]
+    # The bank's draw cannot be steered from outside; serve the same puzzle again directly.
+    key, position, rating = on_app_loop(client, _bank_puzzle, practice, first["id"])
+    again = on_app_loop(
+        client, practice._serve, _player(client), "bank", key, position, first["themes"], rating
+    )
+    body = answer(client, again["puzzle"], best_body(again["puzzle"])).json()
+    assert (body["rating"], body["rating_change"]) == (rated["rating"], 0)
+    assert body["puzzle_rating"] == rated["puzzle_rating"]
+    assert again["puzzle"]["review"] is True
+    assert body["review"] is True
+
+
+async def _bank_puzzle(practice: Any, serving_id: str) -> tuple[str, str, Any]:
+    """The (key, position, rating) the bank served ``serving_id`` with."""
+    store = practice.store
+    row = await store.db.run(
+        lambda tx: tx.one(
+            "SELECT puzzle_key, position FROM practice_servings WHERE id = :id",
+            {"id": serving_id},
+        ),
+        write=False,
+    )
+    key, position = row[0], row[1]
+    return key, position, (await store.bank_ratings([key]))[key]

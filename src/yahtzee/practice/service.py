@@ -137,7 +137,11 @@ class _Bank:
 
 
 class PracticeService:
-    """``GET /api/puzzles/next``, ``POST /api/puzzles/{id}/answer``, the progress (统计)."""
+    """``GET /api/puzzles/next``, ``POST /api/puzzles/{id}/answer``, the progress (统计).
+
+    A puzzle the player has answered before, whichever way it comes back (「练习这一步」
+    asked again, a card due again, a bank puzzle drawn again), is served as a review:
+    graded, rescheduled, no rating moved (F15, :mod:`yahtzee.practice.store`)."""
 
     def __init__(
         self,
@@ -275,6 +279,8 @@ class PracticeService:
         )
         if source == "mine":
             puzzle["game_id"] = key.split(":")[1]
+        # Said before the answer: a puzzle answered before is a review (F15).
+        puzzle["review"] = await self.store.answered_before(player_id, key)
         return {
             "puzzle": puzzle,
             "rating": round(player.rating),
@@ -306,6 +312,7 @@ class PracticeService:
         # The difficulty shown with the puzzle, which the answer was rated against (L14).
         out["puzzle_rating"] = round(answered.puzzle_shown)
         out["puzzle_rating_settling"] = answered.puzzle_before.settling
+        out["review"] = answered.review
         return out
 
     # -- progress -----------------------------------------------------------------------

@@ -21,6 +21,11 @@ Guarantees:
   costs no disk flush.
 * **Ratings are read and written in the transaction** (rows locked on PostgreSQL, the
   database locked on SQLite), so two players answering one bank puzzle at once both count.
+* **A puzzle counts for the ratings once per player** (F15). A serving of a puzzle the
+  player has answered before (「练习这一步」 asked again, a card due again, a bank puzzle
+  drawn again) is a *review*: graded, its card rescheduled (FSRS), but neither the
+  player's rating nor the puzzle's moves. Otherwise anyone could farm a rating by asking
+  for a decision they had just been shown the best answer to.
 """
 
 from __future__ import annotations
@@ -94,6 +99,12 @@ SCHEMA: tuple[tuple[str, ...], ...] = (
             vol DOUBLE PRECISION NOT NULL,
             answers INTEGER NOT NULL
         )""",
+    ),
+    # v2: a puzzle counts for the ratings once per player (F15): the answered servings of
+    # a (player, puzzle) are found by an index.
+    (
+        """CREATE INDEX practice_servings_answered ON practice_servings (player_id, puzzle_key)
+            WHERE answered_at IS NOT NULL""",
     ),
 )
 """Each entry is one schema version's statements (never edit a shipped one)."""
@@ -171,6 +182,7 @@ class Answered:
     puzzle_shown: float
     """The puzzle's rating shown when it was served (L14)."""
     puzzle_before: Glicko
+    review: bool = False  # answered before: no rating moved (F15)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +221,18 @@ class PracticeStore:
     async def player_rating(self, player_id: str) -> Glicko:
         """The player's rating (1500 before the first answer)."""
         return await self.db.run(lambda tx: self._player(tx, player_id, lock=False), write=False)
+
+    async def answered_before(self, player_id: str, puzzle_key: str) -> bool:
+        """Whether the player has answered this puzzle before (then it is a review, F15)."""
+        return await self.db.run(lambda tx: self._answered(tx, player_id, puzzle_key), write=False)
+
+    @staticmethod
+    def _answered(tx: Tx, player_id: str, puzzle_key: str) -> bool:
+        sql = (
+            "SELECT 1 FROM practice_servings WHERE player_id = :player AND puzzle_key = :key "
+            "AND answered_at IS NOT NULL LIMIT 1"
+        )
+        return tx.one(sql, {"player": player_id, "key": puzzle_key}) is not None
 
     def _player(self, tx: Tx, player_id: str, *, lock: bool) -> Glicko:
         sql = "SELECT rating, rd, vol FROM practice_players WHERE player_id = :player"
@@ -402,14 +426,18 @@ class PracticeStore:
             row = tx.one(sql + self._lock(), at)
             puzzle = Glicko(row[0], row[1], row[2]) if row else Glicko()
             shown = puzzle.rating if serving.puzzle_rating is None else serving.puzzle_rating
-            new_player, new_puzzle = rate(player, puzzle, mark, shown)
+            review = self._answered(tx, player_id, serving.puzzle_key)
+            # A review moves no rating (F15): its answer may be the one shown last time.
+            new_player, new_puzzle = (
+                (player, puzzle) if review else rate(player, puzzle, mark, shown)
+            )
             rated = {
                 **at,
                 "rating": new_puzzle.rating,
                 "rd": new_puzzle.rd,
                 "vol": new_puzzle.vol,
             }
-            if serving.source == "bank":
+            if serving.source == "bank" and not review:
                 tx.all(
                     "INSERT INTO practice_bank (puzzle_key, rating, rd, vol, answers) "
                     "VALUES (:key, :rating, :rd, :vol, 1) ON CONFLICT (puzzle_key) DO UPDATE SET "
@@ -417,7 +445,7 @@ class PracticeStore:
                     "answers = practice_bank.answers + 1",
                     rated,
                 )
-            elif row is not None:
+            elif serving.source != "bank" and row is not None:
                 card, due = review_card(row[3], mark, now)
                 tx.all(
                     "UPDATE practice_cards SET card = :card, due = :due, rating = :rating, "
@@ -453,7 +481,7 @@ class PracticeStore:
             )
             if len(done) != 1:  # (the lock above makes this unreachable; never grade twice)
                 raise PuzzleAnsweredError(f"puzzle {serving_id!r} was answered meanwhile")
-            return Answered(player, new_player, new_puzzle, shown, puzzle)
+            return Answered(player, new_player, new_puzzle, shown, puzzle, review)
 
         return await self.db.run(work)
 

@@ -42,6 +42,9 @@ class PuzzleOut(_Out):
     )
     rating_settling: bool = Field(description="the puzzle's rating is still settling (L14)")
     game_id: str | None = Field(None, description="source mine: the game it comes from")
+    review: bool = Field(
+        description="answered before by this player: a review, graded but no rating moves (F15)"
+    )
 
 
 class NextPuzzleOut(_Out):
@@ -79,12 +82,15 @@ class AnswerOut(_Out):
         description="short sentences a child can read: how good, then why (L9, L14)"
     )
     rating: int
-    rating_change: int
+    rating_change: int = Field(description="0 for a review")
     rating_settling: bool = Field(description="the player's rating is still settling (L14)")
     puzzle_rating: int = Field(
         description="the puzzle's rating as shown with it, which the answer was rated against"
     )
     puzzle_rating_settling: bool = Field(description="as shown with the puzzle (L14)")
+    review: bool = Field(
+        description="a puzzle this player had answered before: no rating moved (F15)"
+    )
 
 
 class RatingPointOut(_Out):

@@ -150,6 +150,11 @@ function feedback(result, marks) {
   // rating still settling says 定级中 rather than a number that jumps by a hundred.
   const change = result.rating_change;
   const sign = change > 0 ? "+" : change < 0 ? "−" : "±";
+  // A puzzle answered before is a review (F15): graded, but no score moves.
+  if (result.review) {
+    box.append(el("p", "fine", `这道题你做过了，这次是复习，不计分：练习分仍是 ${result.rating_settling ? SETTLING : result.rating}。`, { "data-testid": "puzzle-rating-after" }));
+    return box;
+  }
   const mine = result.rating_settling ? `练习分${SETTLING}` : `练习分 ${result.rating}（${sign}${Math.abs(change)}）`;
   const theirs = result.puzzle_rating_settling ? SETTLING : String(result.puzzle_rating);
   const line = el("p", "fine", `${mine}，这道题的难度分 ${theirs}。`, { "data-testid": "puzzle-rating-after" });
@@ -241,6 +246,7 @@ function draw(body, page, ctx) {
   const difficulty = p.rating_settling ? SETTLING : String(p.rating);
   const about = el("p", "fine", `${source}${themes ? ` · ${themes}` : ""} · 难度分 ${difficulty}`, { "data-testid": "puzzle-difficulty" });
   about.append(term("difficulty"));
+  if (p.review) about.append(" · 复习（不计分）");
   puzzle.append(about);
   if (p.held.length) puzzle.append(el("p", "fine", `上一掷留下了 ${p.held.join("、")}。`));
   puzzle.append(dice(p, ui, ctx));

@@ -2,7 +2,8 @@
 
 * the anonymous, signed device cookie (U9, F4, I3; see :mod:`yahtzee.server.identity`):
   the request's player is resolved on first use (:func:`player_of`) from its device, and
-  a new, migrated or re-signed device cookie is sent back in ``Set-Cookie``;
+  a new, migrated or re-signed device cookie is sent back in ``Set-Cookie``,
+  ``Secure`` when the request came over https (F17);
 * same-origin JSON only for anything that can change state (F3): a POST, PUT, PATCH or
   DELETE whose ``Origin`` is not this server's own, or whose ``Sec-Fetch-Site`` is
   ``cross-site``, gets 403 ``forbidden``; a POST, PUT or PATCH whose body is not
@@ -276,6 +277,9 @@ class ServerMiddleware:
         scope[PLAYER_SCOPE_KEY] = visitor
         players = self.players
         api = scope["path"].startswith("/api/")
+        # F17: over https (TLS, or a trusted proxy's X-Forwarded-Proto, which uvicorn
+        # believes only from --forwarded-allow-ips) the cookie never travels in clear.
+        secure = "; Secure" if scope.get("scheme") == "https" else ""
 
         started = False
 
@@ -296,7 +300,7 @@ class ServerMiddleware:
                 if issued is not None:
                     value = (
                         f"{COOKIE_NAME}={issued}; Max-Age={COOKIE_MAX_AGE}; "
-                        "Path=/; HttpOnly; SameSite=Lax"
+                        f"Path=/; HttpOnly; SameSite=Lax{secure}"
                     )
                     headers.append((b"set-cookie", value.encode()))
                 message = {**message, "headers": headers}

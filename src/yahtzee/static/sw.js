@@ -4,10 +4,14 @@
 //
 // The page's files live under /v/<release>/ and never change (a new release is a new prefix),
 // so they are served from the cache first. The page itself is asked of the network first (a
-// new release shows at once) and kept as "/" for when the network is gone.
+// new release shows at once); for when the network is gone, the worker keeps the app's own
+// page, fetched by its own address "/" when the page says which release it loaded. It never
+// keeps whatever a navigation happened to get: a visit to /docs or /openapi.json would
+// otherwise become the offline "game" (issue 28).
 
 const CACHE = "yahtzee-shell";
 const PAGE = "/";
+const RELEASE = /^\/v\/[A-Za-z0-9_-]+$/;
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
@@ -16,7 +20,7 @@ self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim(
 // from the browser's HTTP cache, and the files of older releases go.
 self.addEventListener("message", (event) => {
   const { type, release, urls } = event.data || {};
-  if (type !== "shell" || typeof release !== "string") return;
+  if (type !== "shell" || typeof release !== "string" || !RELEASE.test(release) || !Array.isArray(urls)) return;
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
@@ -39,14 +43,11 @@ async function fromCacheFirst(request) {
 }
 
 async function pageFromNetworkFirst(request) {
-  const cache = await caches.open(CACHE);
   try {
-    const response = await fetch(request);
-    if (response.ok) await cache.put(PAGE, response.clone());
-    return response;
+    return await fetch(request);
   } catch (err) {
     // Every view of the game is the same page: the one kept serves any of its addresses.
-    const kept = await cache.match(PAGE);
+    const kept = await (await caches.open(CACHE)).match(PAGE);
     if (kept) return kept;
     throw err;
   }

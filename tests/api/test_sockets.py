@@ -7,6 +7,7 @@ descriptors, and forged ``X-Forwarded-For`` headers.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import socket
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from server_process import ServerProcess  # (tests/ is on the path: see conftest.py)
+from server_process import EventStream, RawClient, ServerProcess  # (tests/: see conftest.py)
 from yahtzee.server.middleware import SECURITY_HEADERS
 
 
@@ -131,18 +132,72 @@ def test_slow_and_silent_sockets_are_closed_after_the_request_timeout(serve: obj
             time.sleep(0.6)
 
 
-def test_past_the_connection_cap_a_new_connection_is_503_busy(serve: object) -> None:
+def test_past_the_cap_a_new_connection_replaces_the_one_waiting_longest(serve: object) -> None:
+    """Issue 28 item 11: slow half-sent requests filled the cap and the health probe got
+    503 (7 of 12 probes over 35 s with 1,050 of them). Now a new connection past the cap
+    takes the place of the connection that has waited longest without a request for the
+    application; the others stay."""
     server: ServerProcess = serve("--max-connections", "5")  # type: ignore[operator]
-    held = [_connect(server) for _ in range(5)]
+    held = []
+    for _ in range(5):
+        sock = _connect(server)
+        sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\n")  # a head that never ends
+        held.append(sock)
+        time.sleep(0.05)  # (in order: the first has waited longest)
     time.sleep(0.2)
+    assert _health(server) == 200
+    time.sleep(0.2)
+    assert [_closed_by_server(sock) for sock in held] == [True, False, False, False, False]
+    late = [_connect(server) for _ in range(2)]  # the fifth again, then a sixth
+    time.sleep(0.2)
+    assert [_closed_by_server(sock) for sock in held] == [True, True, False, False, False]
+    assert not any(_closed_by_server(sock) for sock in late)  # (the newest stay)
+    for sock in late:
+        sock.close()
+    for sock in held:
+        sock.close()
+
+
+async def _open_streams(server: ServerProcess, n: int) -> list[EventStream]:
+    """``n`` live room streams, each of a room of its own (a cookie each): connections
+    that hold a request the application is answering."""
+    streams = []
+    for _ in range(n):
+        host = RawClient("127.0.0.1", server.port)
+        seats = [{"kind": "human", "name": "房主"}, {"kind": "human"}]
+        room = (await host.request("POST", "/api/rooms", {"seats": seats}))["room"]
+        await host.close()
+        stream = EventStream(
+            "127.0.0.1", server.port, f"/api/rooms/{room['id']}/events", cookie=host.cookie
+        )
+        assert await stream.open() == 200
+        streams.append(stream)
+    return streams
+
+
+def _busy_answer(server: ServerProcess) -> tuple[int, dict[str, str], bytes]:
     with _connect(server) as extra:
         extra.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
-        status, headers, body = _split(_read_all(extra))
+        return _split(_read_all(extra))
+
+
+def test_past_the_cap_with_every_connection_answered_a_new_connection_is_503_busy(
+    serve: object,
+) -> None:
+    server: ServerProcess = serve("--max-connections", "3")  # type: ignore[operator]
+
+    async def attack() -> tuple[int, dict[str, str], bytes]:
+        streams = await _open_streams(server, 3)  # (a stream's connection is never replaced)
+        await asyncio.sleep(0.2)
+        answer = await asyncio.to_thread(_busy_answer, server)
+        for stream in streams:
+            await stream.close()
+        return answer
+
+    status, headers, body = asyncio.run(attack())
     assert status == 503
     assert json.loads(body)["error"]["code"] == "busy"
     assert headers["x-content-type-options"] == "nosniff"
-    for sock in held:
-        sock.close()
     time.sleep(0.2)
     assert _health(server) == 200
 
@@ -159,16 +214,22 @@ def _open(server: ServerProcess, n: int) -> list[socket.socket]:
 
 def test_the_default_cap_keeps_the_descriptors_from_running_out(serve: object) -> None:
     """With an open-file limit of 256, 300 connections: the cap (the limit less a reserve
-    and the backlog: 64) answers the surplus 503 at once, so accept() never fails."""
+    and the backlog: 64) holds, each new connection past it replacing the oldest silent
+    one, so accept() never fails."""
     program = ["prlimit", "--nofile=256:256", sys.executable, "-m", "yahtzee.server"]
     server: ServerProcess = serve(program=program)  # type: ignore[operator]
     socks = _open(server, 300)
-    time.sleep(1.0)
-    answers = [_read_all(sock, 0.05) for sock in socks[80:]]
+    assert len(socks) == 300
+    closed = [False] * 300
+    deadline = time.monotonic() + 15  # (the server accepts a backlog at a time)
+    while sum(closed) < 300 - 64 and time.monotonic() < deadline:
+        closed = [c or _closed_by_server(sock) for c, sock in zip(closed, socks, strict=True)]
+    time.sleep(0.5)
+    closed = [c or _closed_by_server(sock) for c, sock in zip(closed, socks, strict=True)]
     for sock in socks:
         sock.close()
-    assert len(answers) == 220
-    assert all(answer.startswith(b"HTTP/1.1 503") for answer in answers)
+    assert sum(closed) == 300 - 64
+    assert closed[:200] == [True] * 200  # the oldest went first
     assert "out of system resource" not in server.log.read_text(errors="replace")
     time.sleep(0.5)
     assert _health(server) == 200

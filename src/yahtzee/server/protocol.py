@@ -13,9 +13,16 @@ asyncio logged 331,478 "accept() out of system resource" tracebacks (134 MB in 3
   request: a silent socket counts too), or the connection is closed without an answer,
   as nginx's ``client_header_timeout`` does. Idle keep-alive connections are closed after
   ``keep_alive_timeout`` (uvicorn's own timer);
-* a **connection cap**: past ``max_connections`` open connections a new one is answered
-  503 ``busy`` at once and closed, so file descriptors stay far below the process's limit
-  and the listening socket keeps accepting (the answer carries the security headers);
+* a **connection cap**: at most ``max_connections`` open connections, so file descriptors
+  stay far below the process's limit and the listening socket keeps accepting. A new
+  connection past the cap **takes the place of the connection that has waited longest
+  without a request for the application** (one still sending its request head or body,
+  or an idle keep-alive one; issue 28): that one is closed. Only when every connection
+  holds a request the application is working on (a room's stream, say) is the new one
+  answered 503 ``busy`` at once and closed (the answer carries the security headers).
+  Before, slow half-sent requests filled the cap and held it: 1,050 of them, each
+  reconnecting when closed, made half the health probes 503
+  (``benchmarks/slow_requests_bench.py``); now they only push each other out;
 * uvicorn's own **400 for a malformed request** in the API's error shape, with the
   security headers (uvicorn's is plain text without them).
 
@@ -31,6 +38,7 @@ import asyncio
 import json
 import logging
 import time
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
@@ -114,37 +122,72 @@ _BUSY = _error_response(503, "Service Unavailable", "busy", "服务器正忙，�
 
 
 class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with a request deadline, a connection cap and a 400 in the
-    API's shape (see the module docstring)."""
+    """uvicorn's h11 protocol with a request deadline, a connection cap that evicts the
+    longest-waiting connection, and a 400 in the API's shape (see the module docstring)."""
 
     def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
         self.limits: Connections = getattr(config, "connections", None) or Connections()
         self.max_connections = connection_cap(self.limits)
         self._deadline: asyncio.TimerHandle | None = None
+        # The connections of this server that hold no request for the application (see
+        # _wait), longest-waiting first: whom a new connection past the cap replaces.
+        waiting = getattr(self.server_state, "yahtzee_waiting", None)
+        if waiting is None:
+            waiting = OrderedDict()
+            self.server_state.yahtzee_waiting = waiting  # type: ignore[attr-defined]
+        self._waiting: OrderedDict[GuardedH11Protocol, None] = waiting
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if len(self.connections) > self.max_connections:
+        if len(self.connections) > self.max_connections and not self._evict_one():
             transport.write(_BUSY)
             transport.close()
             return
+        self._wait()
         self._arm()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         if self.transport.is_closing():
             self._disarm()
+            self._waiting.pop(self, None)
         elif self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
             # A request head or body under way: it has until the deadline to arrive.
             if self._deadline is None:
                 self._arm()
         else:  # the request is in: the application's time is not the client's
             self._disarm()
+            self._waiting.pop(self, None)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._wait()  # idle keep-alive until the next request is in
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._waiting.pop(self, None)
         super().connection_lost(exc)
+
+    def _wait(self) -> None:
+        """From now on this connection holds no request for the application (it was just
+        opened, or its response is complete): it is the newest of the waiting."""
+        self._waiting.pop(self, None)
+        self._waiting[self] = None
+
+    def _evict_one(self) -> bool:
+        """Close the connection that has waited longest without a request for the
+        application, to make room for this new one; ``False`` when there is none (every
+        other connection holds a request being answered)."""
+        while self._waiting:
+            oldest, _ = self._waiting.popitem(last=False)
+            if oldest is self or oldest.transport.is_closing():
+                continue
+            oldest._disarm()
+            oldest.transport.close()
+            return True
+        return False
 
     def send_400_response(self, msg: str) -> None:  # noqa: ARG002 (uvicorn's text)
         """uvicorn's answer to a request h11 cannot parse, in the API's error shape."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import resource
@@ -78,10 +79,8 @@ async def _attacker(port: int, stop_at: float, drip: float, counts: Counter[str]
             counts["closed"] += 1
         finally:
             writer.close()
-            try:
+            with contextlib.suppress(OSError, ConnectionError):
                 await writer.wait_closed()
-            except (OSError, ConnectionError):
-                pass
 
 
 async def _probe(port: int) -> tuple[str, float]:
@@ -112,7 +111,7 @@ async def _attack(port: int, connections: int, seconds: float, drip: float) -> C
 def _attack_process(port: int, connections: int, seconds: float, drip: float, out: Any) -> None:
     """The attackers, in a process of their own (as an attacker's would be): on the
     probe's event loop, their 1,050 sockets would delay the probe in the client itself."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     out.put(dict(asyncio.run(_attack(port, connections, seconds, drip))))
 
@@ -162,9 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:  # (a smaller cap, so that 200 attackers fill it as 1,050 fill 1,000)
         args.connections, args.seconds, args.probes = 200, 8.0, 4
         args.server_arg = ["--max-connections", "150", *args.server_arg]
-    with tempfile.TemporaryDirectory() as tmp:
-        with ServerProcess(Path(tmp) / "slow.db", args=args.server_arg) as server:
-            figures = asyncio.run(_run(server.port, args))
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        ServerProcess(Path(tmp) / "slow.db", args=args.server_arg) as server,
+    ):
+        figures = asyncio.run(_run(server.port, args))
     if args.json:
         print(json.dumps(figures))
     else:

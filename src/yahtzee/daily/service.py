@@ -73,8 +73,9 @@ DAYS_AHEAD = 7
 
 def board_days(today: date) -> tuple[date, date]:
     """The first and last day whose board the service answers for, ``today`` being
-    Shanghai's date (F11: a day outside them is 422, never arithmetic on ``date.max``)."""
-    return FIRST_DAY, today + timedelta(days=DAYS_AHEAD)
+    Shanghai's date (F11: a day outside them is 422, never arithmetic on ``date.max``).
+    (A clock set before :data:`FIRST_DAY`, a test's, starts the range at today.)"""
+    return min(FIRST_DAY, today), today + timedelta(days=DAYS_AHEAD)
 
 
 def check_board_day(day: date, today: date) -> date:

@@ -11,3 +11,10 @@ def test_slow_half_sent_requests_leave_the_health_probe_answering() -> None:
     figures = quick_figures("slow_requests_bench.py")
     assert figures["probes"] == ["200"] * 4
     assert figures["attack"]["connections"] > 200  # (the attackers were closed and came back)
+
+
+def test_the_advice_fairness_benchmark_runs_and_the_meter_keeps_answering() -> None:
+    figures = quick_figures("advice_fairness_bench.py")
+    assert figures["cookies"] == 20
+    assert figures["flood"]["requests"] > 0  # (every meter request answered: none raised)
+    assert figures["advice_statuses"].get("200", 0) > 0

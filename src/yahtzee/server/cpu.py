@@ -18,6 +18,20 @@ here, and only here:
   request without one): a client's second costly request waits, on the event loop at no
   cost, for its first to finish, so one client flooding the costly reads has at most one
   job queued, and everybody else's jobs pass between its jobs instead of behind them all;
+* **fair turns between keys** (issue 28): a job is handed to a worker only when one is free,
+  and the next is the waiting job whose key has used the workers least, by start-time
+  fair queueing: each key's job is tagged with the later of the pool's virtual time and
+  the tag its key's previous job finished at (its start tag plus the seconds it ran), and
+  the lowest tag goes first. A client that asks now and then (a player's live meter) is
+  tagged with the virtual time itself and goes before every client that keeps the
+  workers busy, however many of those there are: 60 cookies asking ``/api/advice`` one
+  after another had pushed another player's meter from 10 ms to 140 ms median, each of
+  them one job ahead of it (``benchmarks/advice_fairness_bench.py``);
+* **the page's reads first**: a job run as *background* (``/api/advice``, the open API for
+  tools and scripts, which the page never asks) is handed a worker only when no other job
+  waits, so no number of clients asking for advice delays a player's meter, review or
+  practice by more than the one advice job a worker may be running; between background
+  jobs the fair turns hold as well;
 * **a bounded queue**: with more than ``max_waiting`` jobs waiting for a worker, a new one
   is refused at once with 503 ``busy`` (``Retry-After: 1``) instead of piling up. A worker
   that died (killed, out of memory) is replaced; its jobs answer ``busy``.
@@ -31,6 +45,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
@@ -49,6 +65,9 @@ T = TypeVar("T")
 MAX_WAITING = 64
 #: How much lower the workers' CPU priority is than the server's (``nice``).
 WORKER_NICE = 10
+#: Finish tags kept before those the virtual time has passed are dropped (a key without one
+#: is tagged with the virtual time, as a key whose tag has passed would be).
+FINISH_TAGS = 4096
 #: Seconds between a worker's checks that its server process still lives.
 PARENT_CHECK_SECONDS = 1.0
 
@@ -100,6 +119,14 @@ class CpuPool:
         self._pending = 0  # submitted and not finished: running + waiting for a worker
         # key -> the lock its jobs take turns on, and how many hold or want it
         self._turns: dict[str, tuple[asyncio.Lock, int]] = {}
+        # Start-time fair queueing between keys (see the module docstring): jobs handed to
+        # a worker and not finished, the jobs waiting for one (tag, arrival, its future),
+        # the virtual time (the tag of the last job handed out) and each key's finish tag.
+        self._running = 0
+        self._queue: list[tuple[bool, float, int, asyncio.Future[None]]] = []
+        self._arrivals = itertools.count()
+        self._virtual = 0.0
+        self._finish: dict[str, float] = {}
 
     def _new_executor(self) -> concurrent.futures.Executor:
         if not self.processes:
@@ -119,16 +146,19 @@ class CpuPool:
         """Jobs submitted that wait for a thread."""
         return max(0, self._pending - self.workers)
 
-    async def run(self, key: str, fn: Callable[..., T], *args: object) -> T:
-        """``fn(*args)`` in a pool thread, after ``key``'s earlier jobs; raises
-        :class:`BusyError` at once when the queue is full."""
+    async def run(
+        self, key: str, fn: Callable[..., T], *args: object, background: bool = False
+    ) -> T:
+        """``fn(*args)`` in a pool thread, after ``key``'s earlier jobs, in its fair turn
+        (``background``: after every other job waiting); raises :class:`BusyError` at
+        once when the queue is full."""
         lock, users = self._turns.get(key) or (asyncio.Lock(), 0)
         self._turns[key] = (lock, users + 1)
         try:
             async with lock:
                 if self.waiting >= self.max_waiting:
                     raise BusyError()
-                return await self._submit(fn, *args)
+                return await self._submit(key, background, fn, *args)
         finally:
             lock, users = self._turns[key]
             if users == 1:
@@ -136,8 +166,49 @@ class CpuPool:
             else:
                 self._turns[key] = (lock, users - 1)
 
-    async def _submit(self, fn: Callable[..., T], *args: object) -> T:
+    async def _turn(self, background: bool, tag: float) -> None:
+        """Wait until a worker is free and no waiting job goes first (a job of the page
+        before a background one, then the lower tag, then the earlier arrival)."""
+        if self._running < self.workers and not self._queue:
+            self._running += 1
+            self._virtual = max(self._virtual, tag)
+            return
+        ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (background, tag, next(self._arrivals), ticket)
+        heapq.heappush(self._queue, entry)
+        try:
+            await ticket
+        except asyncio.CancelledError:
+            if ticket.done() and not ticket.cancelled():  # handed a worker as it left
+                self._release()
+            else:
+                self._queue.remove(entry)
+                heapq.heapify(self._queue)
+            raise
+
+    def _release(self) -> None:
+        """A worker is free again: hand it to the waiting job with the lowest tag."""
+        self._running -= 1
+        while self._queue and self._running < self.workers:
+            _, tag, _, ticket = heapq.heappop(self._queue)
+            if ticket.done():
+                continue
+            self._running += 1
+            self._virtual = max(self._virtual, tag)
+            ticket.set_result(None)
+        if not self._running and not self._queue:
+            # Idle: every key starts even again (no debt is carried over an idle pool).
+            self._finish.clear()
+
+    async def _submit(self, key: str, background: bool, fn: Callable[..., T], *args: object) -> T:
         self._pending += 1
+        try:
+            tag = max(self._virtual, self._finish.get(key, 0.0))
+            await self._turn(background, tag)
+        except BaseException:
+            self._pending -= 1
+            raise
+        started = time.monotonic()
         if self._executor is None:
             self._executor = self._new_executor()
         executor = self._executor
@@ -157,6 +228,10 @@ class CpuPool:
             raise BusyError() from None
         finally:
             self._pending -= 1
+            self._finish[key] = tag + (time.monotonic() - started)
+            if len(self._finish) > FINISH_TAGS:  # (keys whose tag passed count as new)
+                self._finish = {k: t for k, t in self._finish.items() if t > self._virtual}
+            self._release()
 
     async def warm_up(self, fn: Callable[[], object]) -> None:
         """Start the worker processes now and run ``fn`` in one (loading what the jobs
@@ -188,3 +263,8 @@ class CpuJobs:
     async def __call__(self, fn: Callable[..., T], *args: object) -> T:
         """``fn(*args)`` in the pool, after this key's earlier jobs."""
         return await self.pool.run(self.key, fn, *args)
+
+    async def background(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in the pool when no job of the page waits (the open API's
+        advice: see :class:`CpuPool`)."""
+        return await self.pool.run(self.key, fn, *args, background=True)

@@ -42,11 +42,12 @@ async def advice(
     """The expert's ranking of every option (holds or boxes) with its expected value; the
     same JSON as ``yahtzee advise --json``. Charged to the requester's work budget (its
     player id if its cookie is valid, else its address: no id is minted); computed in the
-    CPU pool."""
+    CPU pool, after the page's own reads (a background job)."""
     try:
         card = Scorecard.parse(scores)
         parsed = Dice.parse(dice) if dice is not None else None
-        result: Any = await cpu(jobs.advice, card, parsed, rolls_left)
+        # A background job: the open API's queries never hold up what the page asks.
+        result: Any = await cpu.background(jobs.advice, card, parsed, rolls_left)
     except YahtzeeError as exc:  # here every refusal is about the query, not a game move
         raise InvalidInputError(exc) from exc
     if isinstance(result, str):

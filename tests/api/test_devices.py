@@ -354,6 +354,16 @@ def test_i4_delete_removes_the_player_from_every_table_and_leaves_others_whole(
     assert sat.status_code == 200, sat.text
     assert host.post(f"/api/rooms/{other_id}/remove", json={"seat": 1}).status_code == 200
     assert me.get("/api/me/export").json()["rooms"]["banned_from_rooms"] == [other_id]
+    # a group whose creator removed me (F8)
+    strict = teacher.post("/api/groups", json={"name": "严格的小组"}).json()
+    token = strict["invite_url"].rpartition("#")[2]
+    assert me.post("/api/groups/join", json={"token": token}).status_code == 200
+    members = teacher.get(f"/api/groups/{strict['group']['id']}").json()["members"]
+    mine_there = next(m["member_id"] for m in members if not m.get("you"))
+    out = teacher.delete(f"/api/groups/{strict['group']['id']}/members/{mine_there}")
+    assert out.status_code == 200, out.text
+    removed = me.get("/api/me/export").json()["daily"]["removed_from_groups"]
+    assert [r["group_id"] for r in removed] == [strict["group"]["id"]]
 
     player = player_of(me)
     assert _rows_with(client, player)

@@ -723,6 +723,11 @@ class DailyData:
             "m.joined_at",
             {"player_id": player_id},
         )
+        removed = tx.all(
+            "SELECT group_id, removed_at FROM group_removals WHERE player_id = :player_id "
+            "ORDER BY removed_at",
+            {"player_id": player_id},
+        )
         keys = (
             *("day", "game_id", "started_at", "finished_at", "score"),
             *("skill_loss", "accuracy", "luck", "marks"),
@@ -738,6 +743,7 @@ class DailyData:
                 dict(zip(("group_id", "group_name", "name", "joined_at"), row, strict=True))
                 for row in memberships
             ],
+            "removed_from_groups": [{"group_id": row[0], "removed_at": row[1]} for row in removed],
         }
 
     def has_data(self, tx: Tx, player_id: str) -> bool:
@@ -796,11 +802,21 @@ class DailyData:
             "UPDATE group_members SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},
         )
+        # A removal follows the person (F8): the linked device stays out of that group too.
+        tx.all(
+            "INSERT INTO group_removals (group_id, player_id, removed_at) SELECT group_id, "
+            ":target, removed_at FROM group_removals r WHERE r.player_id = :source AND NOT "
+            "EXISTS (SELECT 1 FROM group_removals o WHERE o.group_id = r.group_id AND "
+            "o.player_id = :target)",
+            {"target": target, "source": source},
+        )
+        tx.all("DELETE FROM group_removals WHERE player_id = :source", {"source": source})
 
     def erase(self, tx: Tx, player_id: str) -> None:
         tx.all("DELETE FROM daily_names WHERE player_id = :player_id", {"player_id": player_id})
         tx.all("DELETE FROM daily_plays WHERE player_id = :player_id", {"player_id": player_id})
         tx.all("DELETE FROM group_members WHERE player_id = :player_id", {"player_id": player_id})
+        tx.all("DELETE FROM group_removals WHERE player_id = :player_id", {"player_id": player_id})
         # A group the player created goes to its oldest remaining member; with nobody
         # left it is closed (its invite links end).
         for (group_id,) in tx.all(

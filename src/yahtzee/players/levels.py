@@ -72,6 +72,11 @@ LEVELS: Mapping[Difficulty, Level] = {
     ),
 }
 
+_NAMES = [LEVELS[d].zh for d in Difficulty]
+LEVEL_CHOICES = "、".join(_NAMES[:-1]) + " 或 " + _NAMES[-1]
+"""The levels' names as a choice, weakest first (「入门、普通 或 高手」): for the messages
+that list them (K4: read from here, never copied)."""
+
 DEFAULT_DIFFICULTY = Difficulty.EXPERT
 """The level of a vs game when none is chosen (B1)."""
 HINT_DIFFICULTY = Difficulty.EXPERT

@@ -122,7 +122,8 @@ async def play_perfectly(client: RawClient, tally: Tally, name: str) -> dict[str
             best = (await _call(client, tally, "GET", query))["best"]
         body = {"version": version, "category": best["category"], "confirm_zero": True}
         game = await _call(client, tally, "POST", f"/api/games/{gid}/score", body)
-    return game
+    finished: dict[str, Any] = game
+    return finished
 
 
 def _player_id(client: RawClient) -> str:

@@ -25,7 +25,7 @@ from .helpers import NO_LIMITS, error_code, on_app_loop
 from .test_daily import _finish
 from .test_groups import _invite_token
 from .test_limits import assert_rate_limited
-from .test_rooms import Clock
+from .test_rooms import Clock, _play
 
 # 2026-12-01 10:00 in Shanghai (as test_daily's NOON); a day later is the next challenge.
 NOON = datetime(2026, 12, 1, 2, 0, tzinfo=UTC).timestamp()
@@ -232,13 +232,11 @@ def test_f14_events_of_rooms_over_are_pruned_by_age(
     from yahtzee.server.pruning import prune_features
 
     host, clock, rid = _room_playing(make_client, limits=_limits(prune_room_events_after_days=7.0))
-    svc = host.app.state.rooms  # type: ignore[attr-defined]
+    svc = host.app.state.rooms
     game = host.get(f"/api/rooms/{rid}").json()["room"]["game"]
-    from .test_rooms import _play
-
     _play({0: host}, game)
     assert host.get(f"/api/rooms/{rid}").json()["room"]["status"] == "finished"
-    prunings = host.app.state.prunings  # type: ignore[attr-defined]
+    prunings = host.app.state.prunings
     assert on_app_loop(host, svc.store.events, rid, 0)
     assert (
         on_app_loop(host, prune_features, prunings, clock() + DAY_SECONDS).get("room events", 0)

@@ -13,6 +13,16 @@ class YahtzeeError(ValueError):
     """Base class of every error raised by the :mod:`yahtzee` package."""
 
 
+class OverCapError(YahtzeeError):
+    """A cap reached (F5, F14): ``limit`` is the configured number, which the player's
+    message states (K4). The features' caps (open rooms, open groups, a group's members)
+    are its subclasses."""
+
+    def __init__(self, message: str, limit: int) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+
 class InvalidDiceError(YahtzeeError):
     """Dice that are not five faces in 1..6 (or a malformed dice string)."""
 

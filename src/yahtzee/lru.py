@@ -1,9 +1,18 @@
-"""A small bounded cache shared by the solver, the players, the review and the server."""
+"""The one bounded cache (K4): the solver's, the players', the review's and the server's
+(the games' positions, the days' dice streams, the rooms' seat holders, the rate limits'
+buckets) are all :class:`LruCache`.
+
+Why this module rather than a library such as ``cachetools``: every user here shares its
+cache between threads (the CPU pool's threads, the storage's writer) and ``cachetools``'
+caches are not thread-safe (each caller would wrap them in a lock of its own); the rate
+limiter needs to drop its *stale* oldest entries (:meth:`LruCache.evict_while`), which no
+library cache offers; and these sixty lines need no dependency.
+"""
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from threading import Lock
 from typing import Generic, TypeVar
 
@@ -49,6 +58,35 @@ class LruCache(Generic[K, V]):
         value = compute()
         self.put(key, value)
         return value
+
+    def peek(self, key: K) -> V | None:
+        """The value of ``key`` without making it the most recently used, or ``None``."""
+        with self._lock:
+            return self._data.get(key)
+
+    def pop(self, key: K) -> V | None:
+        """Forget ``key``; its value, or ``None``."""
+        with self._lock:
+            return self._data.pop(key, None)
+
+    def evict_while(self, stale: Callable[[K, V], bool]) -> int:
+        """Forget the least recently used entries while ``stale(key, value)`` holds for the
+        oldest one; returns how many were forgotten (amortised O(1) per :meth:`put`)."""
+        dropped = 0
+        with self._lock:
+            data = self._data
+            while data:
+                key, value = next(iter(data.items()))
+                if not stale(key, value):
+                    break
+                del data[key]
+                dropped += 1
+        return dropped
+
+    def __iter__(self) -> Iterator[K]:
+        """The keys, least recently used first (a snapshot)."""
+        with self._lock:
+            return iter(list(self._data))
 
     def clear(self) -> None:
         """Forget everything."""

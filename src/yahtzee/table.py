@@ -16,7 +16,7 @@ from yahtzee.errors import InvalidNameError, InvalidSeatsError
 from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, SeatKind
 from yahtzee.log import Seat
 from yahtzee.names import name_problem_zh, parse_name
-from yahtzee.players import Difficulty
+from yahtzee.players import LEVEL_CHOICES, Difficulty
 
 _FIELDS = frozenset({"kind", "name", "difficulty"})
 
@@ -73,7 +73,7 @@ def _seat(i: int, item: object) -> Seat:
         if level not in {d.value for d in Difficulty}:
             raise _refuse(
                 f"seat {n}: unknown difficulty {level!r}",
-                f"第 {n} 位电脑的难度不对（应是 入门、普通 或 高手）。",
+                f"第 {n} 位电脑的难度不对（应是 {LEVEL_CHOICES}）。",
             )
         assert isinstance(level, str)
         return Seat(SeatKind.COMPUTER, difficulty=level)

@@ -23,6 +23,13 @@ NO_LIMITS = Limits(
     actions_per_second=0,
     new_games_per_minute_per_address=0,
     work_per_second=0,
+    groups_per_hour=0,
+    groups_per_hour_per_address=0,
+    group_joins_per_hour=0,
+    practice_servings_per_hour=0,
+    practice_servings_per_hour_per_address=0,
+    room_holds_per_second=0,
+    board_min_days=0,
 )
 # The cookie secret of the PostgreSQL runs (S1: it comes from the configuration there).
 TEST_SECRET = "test-secret-" + "0123456789abcdef" * 2

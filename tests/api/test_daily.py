@@ -174,7 +174,8 @@ def test_d4_boards_ordered_by_skill_loss_with_your_own_entry(
     everyone = players[0].get("/api/daily/2026-12-01/leaderboard").json()["entries"]
     losses = [e["skill_loss"] for e in everyone]
     assert losses == sorted(losses)
-    assert [e["rank"] for e in everyone] == [1, 2, 3]
+    # (the same moves on the same dice: equal entries share the place, F13)
+    assert [e["rank"] for e in everyone] == [1, 1, 1]
     mine = next(e for e in everyone if e["you"])
     assert board["you"] == mine  # own entry and rank, even outside the top 1
     week = players[0].get("/api/daily/2026-12-03/leaderboard", params={"period": "week"}).json()

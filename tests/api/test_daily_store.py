@@ -74,7 +74,8 @@ def test_d4_day_board_order_rank_and_own_entry_outside_the_top(db: Path | str) -
             await store.record_result(
                 f"g{i:03d}", Result(200 + i, loss, 100 - loss, 0.0, "b" * 13, finished)
             )
-            expected.append((loss, finished, player))
+            # by skill loss, then score, never the finishing time (F13)
+            expected.append((loss, -(200 + i), player))
         # one unfinished play and one without a result: never on a board
         await _start(storage, store, DAY, "late", "g-late", "迟到")
         expected.sort()

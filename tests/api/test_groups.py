@@ -142,27 +142,21 @@ def test_d6_hostile_names_and_a_full_group(make_client: Callable[..., TestClient
 
 
 def test_d6_at_most_200_members(make_client: Callable[..., TestClient]) -> None:
-    from yahtzee.daily import service as daily
+    from yahtzee.server.settings import Limits
 
-    teacher = make_client(clock=lambda: NOON)
+    assert Limits().group_members == 200
+    # the same code path as 200, with fewer browsers (--max-group-members, K4)
+    teacher = make_client(clock=lambda: NOON, max_group_members=3)
     token = _invite_token(
         teacher.post("/api/groups", json={"name": "大班", "your_name": "老师"}).json()
     )
-    old = daily.MAX_MEMBERS
-    daily.MAX_MEMBERS = 3  # the same code path as 200, with fewer browsers
-    try:
-        for i in range(2):
-            teacher.cookies.clear()
-            assert (
-                teacher.post(
-                    "/api/groups/join", json={"token": token, "name": f"学生{i}"}
-                ).status_code
-                == 200
-            )
+    for i in range(2):
         teacher.cookies.clear()
-        full = teacher.post("/api/groups/join", json={"token": token, "name": "多余"})
-        assert full.status_code == 409
-        assert full.json()["error"]["code"] == "group_full"
-    finally:
-        daily.MAX_MEMBERS = old
-    assert daily.MAX_MEMBERS == 200
+        assert (
+            teacher.post("/api/groups/join", json={"token": token, "name": f"学生{i}"}).status_code
+            == 200
+        )
+    teacher.cookies.clear()
+    full = teacher.post("/api/groups/join", json={"token": token, "name": "多余"})
+    assert full.status_code == 409
+    assert full.json()["error"]["code"] == "group_full"

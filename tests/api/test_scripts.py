@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench_smoke import run_quick
+from bench_smoke import quick_figures, run_quick
 
 
 def test_kill_9_mid_load_loses_no_acknowledged_action() -> None:
@@ -46,3 +46,13 @@ def test_devices_benchmark_quick_mode_passes() -> None:
     """I3: the identity hot path (a device cookie, its cached player) stays within target."""
     out = run_quick("devices_bench.py")
     assert "devices bench: PASS" in out
+
+
+def test_board_bots_benchmark_quick_mode_keeps_bots_off_the_public_top_10() -> None:
+    """F13: fresh-cookie bots that play perfectly never reach the public top 10, and the
+    people with history, those who finish after the bots included, are all in it."""
+    figures = quick_figures("board_bots_bench.py")
+    assert figures["bot_entries"] > 0
+    assert figures["bot_entries_reaching_top10"] == 0
+    assert figures["people_in_top10_at_end"] == figures["people"]
+    assert figures["late_people_in_top10_at_end"] == figures["late_people"]

@@ -16,24 +16,30 @@ from yahtzee.daily.service import DailyDice, DailyService
 from yahtzee.daily.store import DailyData, DailyStore
 from yahtzee.game import GameKind
 from yahtzee.server.feature import Feature, Parts, Platform
+from yahtzee.server.pruning import Pruning, by_iso
 
 
 def build(platform: Platform) -> Parts:
     """The daily service on the features' tables (D1: the day's dice come from the
     server's secret, which every process shares)."""
+    limits = platform.settings.limits
     service = DailyService(
         DailyStore(platform.db, platform.secret),
         platform.service,
         platform.clock,
         platform.cpu,
         dice=DailyDice(platform.secret),
+        limits=limits,
     )
+    # F14: groups closed, or never joined by anyone, go after --prune-groups-after-days.
+    groups = Pruning("groups", limits.prune_groups_after_days, by_iso(service.store.prune_groups))
     return Parts(
         state={"daily": service},
         open=(service.store.open,),
         close=(service.drain,),
         kinds={GameKind.DAILY: service.kind_rules()},
         player_data=(DailyData(),),
+        prunings=(groups,),
     )
 
 

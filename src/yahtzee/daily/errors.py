@@ -3,7 +3,7 @@ their HTTP answers, which the app consults through the feature (:data:`yahtzee.d
 
 from __future__ import annotations
 
-from yahtzee.errors import YahtzeeError
+from yahtzee.errors import OverCapError, YahtzeeError
 from yahtzee.server.errors import ApiError
 
 
@@ -23,7 +23,7 @@ class NotGroupCreatorError(YahtzeeError):
     """Only the group's creator may do this (remove, close, a new link, the trends)."""
 
 
-class GroupFullError(YahtzeeError):
+class GroupFullError(OverCapError):
     """The group has its maximum of members (D6)."""
 
 
@@ -31,7 +31,7 @@ class GroupClosedError(YahtzeeError):
     """The group was closed by its creator: no more joins or links."""
 
 
-class TooManyGroupsError(YahtzeeError):
+class TooManyGroupsError(OverCapError):
     """A browser creating a group while it has the maximum of open groups (F5)."""
 
 
@@ -63,7 +63,6 @@ def api_error(exc: Exception) -> ApiError | None:
         (NameRequiredError, 409, "name_required", "请先起一个名字，排行榜上会显示它。"),
         (GroupNotFoundError, 404, "not_found", "找不到这个小组，或者邀请链接已经失效。"),
         (NotGroupCreatorError, 403, "not_group_creator", "只有小组的创建者才能这样做。"),
-        (GroupFullError, 409, "group_full", "这个小组已经满员了。"),
         (GroupClosedError, 409, "group_closed", "这个小组已经关闭了。"),
         (
             RemovedFromGroupError,
@@ -71,13 +70,16 @@ def api_error(exc: Exception) -> ApiError | None:
             "removed_from_group",
             "你已经被小组的创建者移出了这个小组，不能再用邀请链接加入。",
         ),
-        (
-            TooManyGroupsError,
+    )
+    # The caps' messages state the configured numbers (K4).
+    if isinstance(exc, GroupFullError):
+        return ApiError(409, "group_full", f"这个小组已经满员了（最多 {exc.limit} 人）。")
+    if isinstance(exc, TooManyGroupsError):
+        return ApiError(
             409,
             "too_many_groups",
-            "你创建的小组太多了，请先关闭不用的小组。",
-        ),
-    )
+            f"你创建的小组太多了（最多 {exc.limit} 个没关闭的小组），请先关闭不用的小组。",
+        )
     for cls, status, code, message in table:
         if isinstance(exc, cls):
             return ApiError(status, code, message)

@@ -17,16 +17,15 @@ from yahtzee.server.qr import qr_svg
 from yahtzee.server.routers._common import (
     Acting,
     BaseUrl,
+    ClientAddress,
     Cpu,
     Limiters,
     PlayerId,
-    Service,
     StartingPlayer,
     cost,
     errors,
 )
 from yahtzee.server.views import GameOut, game_json
-from yahtzee.storage.base import Charge
 
 router = APIRouter(prefix="/api", tags=["daily"], route_class=JsonBodyRoute)
 
@@ -98,7 +97,14 @@ class DailyResultOut(_Out):
     luck: float
     expert_score: int = Field(description="the expert's own game on the same dice")
     expert_skill_loss: int = Field(description="0 by definition")
-    rank: int | None = Field(description="on today's board of everyone")
+    rank: int | None = Field(
+        description="on today's board of everyone (equal entries share a place); where it "
+        "would stand while the board does not list this browser yet"
+    )
+    listed: bool = Field(
+        description="whether the board of everyone lists this browser's entry (F13: it needs "
+        "finished challenges on --board-min-days earlier days)"
+    )
     players: int
     marks: list[Literal["best", "inaccuracy", "mistake", "blunder"]] = Field(
         description="each round's worst mark, 13 of them (D5)"
@@ -275,35 +281,47 @@ async def leaderboard(
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 20,
     period: Literal["day", "week"] = "day",
 ) -> JSONResponse:
-    """D4: entries ordered by skill loss (lowest first), then by finishing time; ``you``
-    is this browser's entry and rank even outside the top ``limit``. ``period=week``: the
-    day's week (Monday-Sunday), ranked by mean accuracy over the days played. ``group``:
-    its members only (404 unless this browser is one)."""
+    """D4: entries ordered by skill loss (lowest first), then by score; equal entries
+    share a place (F13). ``you`` is this browser's entry and rank even outside the top
+    ``limit`` (``listed: false`` while the board of everyone does not list it yet: it
+    needs finished challenges on ``--board-min-days`` earlier days, F13). ``period=week``:
+    the day's week (Monday-Sunday), ranked by mean accuracy over the days played.
+    ``group``: its members only, all of them (404 unless this browser is one)."""
     content = await daily.board(player, day, limit=limit, group_id=group, period=period)
     return JSONResponse(content)
 
 
 # -- groups ------------------------------------------------------------------------------------
 
-NEW_GROUPS = "new_groups"
-GROUP_JOINS = "group_joins"
+NEW_GROUPS = "new_groups"  # per player
+ADDRESS_GROUPS = "address_groups"  # per client address, whatever its player ids (F14)
+GROUP_JOINS = "group_joins"  # per player
 
 
-def _charged(bucket: str, rate: int, per: float) -> Any:
-    """The player, charged a token of a shared bucket (F5: groups make the database grow)."""
+async def _creator(player: PlayerId, limiters: Limiters, address: ClientAddress) -> str:
+    """The player creating a group, charged its own token and its client address's in the
+    shared table (F5, F14: groups make the database grow; each limit a setting, K4)."""
+    limits = limiters.limits
+    await limiters.take(
+        [
+            *limiters.charge(NEW_GROUPS, player, limits.groups_per_hour, 3600.0),
+            *limiters.charge(ADDRESS_GROUPS, address, limits.groups_per_hour_per_address, 3600.0),
+        ]
+    )
+    return player
 
-    async def charge(player: PlayerId, limiters: Limiters, svc: Service, daily: Daily) -> str:
-        if rate > 0 and limiters.limits.new_games_per_minute > 0:
-            await svc.storage.take([Charge(bucket, player, rate, per, daily.now())])
-        return player
 
-    return Depends(charge)
+async def _joiner(player: PlayerId, limiters: Limiters) -> str:
+    """The player joining a group, charged a token of its joins (F5; a setting, K4)."""
+    limits = limiters.limits
+    await limiters.take(limiters.charge(GROUP_JOINS, player, limits.group_joins_per_hour, 3600.0))
+    return player
 
 
-#: The player creating a group, charged to ``new_groups`` (10 an hour).
-Creator = Annotated[str, _charged(NEW_GROUPS, 10, 3600.0)]
-#: The player joining a group, charged to ``group_joins`` (30 an hour).
-Joiner = Annotated[str, _charged(GROUP_JOINS, 30, 3600.0)]
+#: The player creating a group (``--max-groups-per-hour``, ``-per-address``).
+Creator = Annotated[str, Depends(_creator)]
+#: The player joining a group (``--max-group-joins-per-hour``).
+Joiner = Annotated[str, Depends(_joiner)]
 
 
 def _invite_url(base: str, token: str) -> str:
@@ -322,8 +340,9 @@ async def create_group(
     body: JsonBody[GroupIn], player: Creator, svc: Daily, base: BaseUrl
 ) -> JSONResponse:
     """D6: a group whose creator is its first member; returns the invite link (an
-    unguessable token) and the URL of its QR code. 409 ``too_many_groups`` over 20 open
-    groups, ``name_required`` without a name."""
+    unguessable token) and the URL of its QR code. 409 ``too_many_groups`` over
+    ``--max-open-groups`` open groups, ``name_required`` without a name; 429 over
+    ``--max-groups-per-hour`` (per player) or ``--max-groups-per-hour-per-address``."""
     group_id = await svc.create_group(player, body.name, body.your_name)
     return JSONResponse(await _created(base, svc, group_id, player), status_code=201)
 
@@ -365,7 +384,8 @@ async def lookup(body: JsonBody[TokenIn], player: Acting, daily: Daily) -> JSONR
 )
 async def join(body: JsonBody[TokenIn], player: Joiner, daily: Daily) -> JSONResponse:
     """Join under ``name`` (default: the board name); joining again changes the name.
-    409 ``group_full`` (200 members), ``group_closed``; 404 for a dead token."""
+    409 ``group_full`` (``--max-group-members``), ``group_closed``; 404 for a dead token;
+    429 over ``--max-group-joins-per-hour``."""
     return JSONResponse({"group": await daily.join(body.token, player, body.name)})
 
 

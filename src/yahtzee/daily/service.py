@@ -13,9 +13,12 @@
   ``daily_plays``. The expert's own game on the day's stream is played once a day per
   database (``daily_reference``): the expert's skill loss is 0 by definition, its score
   is what the same dice give to perfect play.
-* **Boards (D4)** rank by skill loss (then finishing time), never by score: with the same
-  dice for everyone, skill loss measures only the choices (docs/daily.md says why knowing
-  the dice in advance does not lower it).
+* **Boards (D4)** rank by skill loss (then score), never by the finishing time, and equal
+  entries share a place (F13): with the same dice for everyone, skill loss measures only
+  the choices (docs/daily.md says why knowing the dice in advance does not lower it). The
+  board of everyone lists a browser once it finished the challenge on
+  ``--board-min-days`` earlier days (a fresh cookie's perfect game, a bot's, does not
+  crowd people out; docs/deployment.md); a group's boards list every member.
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import UTC, date, datetime, timedelta
@@ -42,19 +44,19 @@ from yahtzee.daily_dice import DailyStream, day_of
 from yahtzee.dice import DiceSource
 from yahtzee.errors import GameInProgressError, GameNotFoundError, IllegalMoveError
 from yahtzee.game import Game, GameKind, Mode, Status
+from yahtzee.lru import LruCache
 from yahtzee.names import parse_name
 from yahtzee.players import HINT_DIFFICULTY
 from yahtzee.review import MARK_ZH, mark_of, review_events
 from yahtzee.server.cpu import CpuPool
 from yahtzee.server.game_view import Fold, GameView
 from yahtzee.server.service import GameService, KindRules
+from yahtzee.server.settings import Limits
 from yahtzee.storage.base import Charge, ClaimRefusedError
 from yahtzee.turn import play_turn
 
 log = logging.getLogger("yahtzee.server")
 
-MAX_MEMBERS = 200  # D6
-MAX_OPEN_GROUPS = 20  # a browser's open groups (F5: the database does not grow unbounded)
 TREND_DAYS = 28  # the creator's view of each member's accuracy, day by day
 
 SQUARES = {"b": "🟩", "i": "🟨", "m": "🟧", "x": "🟥"}
@@ -133,16 +135,11 @@ class DailyDice:
 
     def __init__(self, secret: bytes) -> None:
         self._secret = secret
-        self._streams: OrderedDict[date, DailyStream] = OrderedDict()
+        self._streams: LruCache[date, DailyStream] = LruCache(self.KEPT)  # (K4)
 
     def stream(self, day: date) -> DailyStream:
         """The dice stream of ``day``."""
-        found = self._streams.get(day)
-        if found is None:
-            found = self._streams[day] = DailyStream(self._secret, day)
-            while len(self._streams) > self.KEPT:
-                self._streams.popitem(last=False)
-        return found
+        return self._streams.get_or_compute(day, lambda: DailyStream(self._secret, day))
 
     def __call__(self, fold: Fold) -> DiceSource:
         """The dice of the turn ``fold`` is at, by its start's date."""
@@ -162,10 +159,13 @@ class DailyService:
         cpu: CpuPool | None = None,
         *,
         dice: DailyDice,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
         self.games = games
         self.dice = dice
+        # The groups' caps (D6, F5) and the public board's history rule (F13): settings.
+        self.limits = limits or Limits()
         self._clock = clock
         # The results' reviews run in the server's CPU pool (issue 22), as the player's
         # jobs; without one (tests of the service alone) in a thread.
@@ -290,7 +290,10 @@ class DailyService:
         score, loss, accuracy, luck, marks = computed
         finished = stored.finished_at or stored.updated_at
         await self.store.record_result(
-            game_id, Result(score, loss, accuracy, luck, marks, finished)
+            game_id,
+            Result(score, loss, accuracy, luck, marks, finished),
+            self.limits.board_min_days,
+            self.limits.board_history_days,
         )
 
     def _game_finished(self, view: GameView) -> None:
@@ -340,6 +343,7 @@ class DailyService:
             "expert_score": await self.expert_score(play.day),
             "expert_skill_loss": 0,
             "rank": you.rank if you is not None else None,
+            "listed": you.listed if you is not None else False,
             "players": board.players,
             "marks": [MARK_OF_LETTER[m] for m in play.marks],
             "mark_names": dict(MARK_ZH),
@@ -379,7 +383,7 @@ class DailyService:
         you = parse_name(raw_you) if raw_you is not None else await self._name_for(player_id)
         if await self.store.name(player_id) is None:
             await self.store.set_name(player_id, you)
-        group_id, _ = await self.store.create_group(player_id, name, you, MAX_OPEN_GROUPS)
+        group_id, _ = await self.store.create_group(player_id, name, you, self.limits.open_groups)
         return group_id
 
     async def _name_for(self, player_id: str) -> str:
@@ -412,7 +416,7 @@ class DailyService:
         if group_id is None:
             raise GroupNotFoundError("no group for this invite")
         name = parse_name(raw_name) if raw_name is not None else await self._name_for(player_id)
-        await self.store.join(group_id, player_id, name, MAX_MEMBERS)
+        await self.store.join(group_id, player_id, name, self.limits.group_members)
         if await self.store.name(player_id) is None:
             await self.store.set_name(player_id, name)
         return await self.header(group_id, player_id)
@@ -457,8 +461,7 @@ class DailyService:
         await self._as_creator(group_id, player_id)
         return await self.store.invite(group_id)
 
-    @staticmethod
-    def group_json(group: Any) -> dict[str, Any]:
+    def group_json(self, group: Any) -> dict[str, Any]:
         """A group's header."""
         return {
             "id": group.id,
@@ -468,7 +471,7 @@ class DailyService:
             "creator": group.is_creator,
             "member": group.is_member,
             "your_name": group.your_name,
-            "max_members": MAX_MEMBERS,
+            "max_members": self.limits.group_members,
         }
 
     async def groups(self, player_id: str) -> list[dict[str, Any]]:
@@ -483,8 +486,10 @@ class DailyService:
             raise GroupNotFoundError(group_id)
         day = self.today()
         members = await self.store.members(group_id, player_id, day)
-        today_board = await self.store.board(day, player_id, MAX_MEMBERS, group_id)
-        week_board = await self.store.board(day, player_id, MAX_MEMBERS, group_id, week=True)
+        # (every member: a group's boards are never cut, F13)
+        everyone = max(1, group.members)
+        today_board = await self.store.board(day, player_id, everyone, group_id)
+        week_board = await self.store.board(day, player_id, everyone, group_id, week=True)
         out: dict[str, Any] = {
             "group": self.group_json(group),
             "date": day.isoformat(),

@@ -18,12 +18,16 @@ are never touched; a daily play only *names* its game by id.
   who leaves is not kept out.)
 
 Boards are read with index range scans: the top ``limit`` entries of a day in order of
-``(skill_loss, finished_at)`` and, for the player's own entry, a count of the entries
-before it (``daily_board`` index), so a day of 10,000 players answers in milliseconds.
+``(skill_loss, score)`` and, for the player's own entry, a count of the entries before it
+(``daily_board`` index), so a day of 10,000 players answers in milliseconds. Equal entries
+share a place; the board of everyone lists only the plays whose browser had some history
+when it finished (``listed``, F13; docs/deployment.md says why), a group's board every
+member's.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -104,6 +108,15 @@ MIGRATIONS: Migrations = (
             PRIMARY KEY (group_id, player_id)
         )""",
     ),
+    # v4 (F13): whether the public board lists the play (its browser had some history when
+    # it finished; the plays before this version stay listed), and a board ordered by skill
+    # loss, then score, never by the finishing time (equal entries share a place).
+    (
+        "ALTER TABLE daily_plays ADD COLUMN listed INTEGER NOT NULL DEFAULT 1",
+        "DROP INDEX daily_board",
+        """CREATE INDEX daily_board ON daily_plays (day, listed, skill_loss, score DESC,
+            player_id) WHERE skill_loss IS NOT NULL""",
+    ),
 )
 
 
@@ -172,16 +185,29 @@ class Entry:
     score: float
     skill_loss: float
     accuracy: float
-    rank: int
+    rank: int  # equal entries share a place (1, 1, 3), F13
     days: int
     you: bool
+    # False only for the browser's own entry on a board of everyone that does not list it
+    # yet (F13: no history); its rank is then where it would stand.
+    listed: bool = True
 
     @classmethod
     def of(
-        cls, name: str, score: float, loss: float, accuracy: float, rank: int, days: int, you: bool
+        cls,
+        name: str,
+        score: float,
+        loss: float,
+        accuracy: float,
+        rank: int,
+        days: int,
+        you: bool,
+        listed: bool = True,
     ) -> Entry:
         """An entry from a board's row (means are rounded here, once)."""
-        return cls(name, round(score, 1), round(loss, 2), round(accuracy, 1), rank, days, you)
+        return cls(
+            name, round(score, 1), round(loss, 2), round(accuracy, 1), rank, days, you, listed
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,13 +325,36 @@ class DailyStore:
         )
         return None if row is None else Play.of(row)
 
-    async def record_result(self, game_id: str, result: Result) -> None:
-        """Write a finished daily game's result (once: a second write changes nothing)."""
-        await self.db.run(
-            lambda tx: tx.all(
+    async def record_result(
+        self, game_id: str, result: Result, min_days: int = 0, history_days: int = 28
+    ) -> None:
+        """Write a finished daily game's result (once: a second write changes nothing),
+        and whether the board of everyone lists it (F13): its browser finished the
+        challenge on at least ``min_days`` earlier days of the ``history_days`` before."""
+
+        def work(tx: Tx) -> None:
+            row = tx.one(
+                "SELECT day, player_id FROM daily_plays WHERE game_id = :game", {"game": game_id}
+            )
+            if row is None:
+                return
+            day = date.fromisoformat(str(row[0]))
+            listed = True
+            if min_days > 0:
+                count = tx.one(
+                    "SELECT COUNT(*) FROM daily_plays WHERE player_id = :player "
+                    "AND day >= :since AND day < :day AND skill_loss IS NOT NULL",
+                    {
+                        "player": row[1],
+                        "since": (day - timedelta(days=history_days)).isoformat(),
+                        "day": day.isoformat(),
+                    },
+                )
+                listed = count is not None and int(count[0]) >= min_days
+            tx.all(
                 "UPDATE daily_plays SET finished_at = :finished_at, score = :score, "
-                "skill_loss = :skill_loss, accuracy = :accuracy, luck = :luck, marks = :marks "
-                "WHERE game_id = :game AND skill_loss IS NULL",
+                "skill_loss = :skill_loss, accuracy = :accuracy, luck = :luck, marks = :marks, "
+                "listed = :listed WHERE game_id = :game AND skill_loss IS NULL",
                 {
                     "finished_at": result.finished_at,
                     "score": result.score,
@@ -313,10 +362,12 @@ class DailyStore:
                     "accuracy": result.accuracy,
                     "luck": result.luck,
                     "marks": result.marks,
+                    "listed": 1 if listed else 0,
                     "game": game_id,
                 },
             )
-        )
+
+        await self.db.run(work)
 
     async def reference(self, day: date) -> int | None:
         """The expert's score on ``day``'s stream, if computed."""
@@ -374,8 +425,8 @@ class DailyStore:
                 "SELECT COUNT(*) FROM groups WHERE creator_id = :creator AND closed_at IS NULL",
                 {"creator": creator_id},
             )
-            if row is not None and int(row[0]) >= max_open:
-                raise TooManyGroupsError(creator_id)
+            if max_open > 0 and row is not None and int(row[0]) >= max_open:
+                raise TooManyGroupsError(f"{creator_id} has {row[0]} open groups", max_open)
             group_id = secrets.token_hex(8)
             now = _now()
             tx.all(
@@ -445,8 +496,8 @@ class DailyStore:
             if tx.dialect == "postgresql":  # serialise joins of one group (the limit)
                 tx.all("SELECT id FROM groups WHERE id = :group FOR UPDATE", at)
             count = tx.one("SELECT COUNT(*) FROM group_members WHERE group_id = :group", at)
-            if count is not None and int(count[0]) >= max_members:
-                raise GroupFullError(group_id)
+            if max_members > 0 and count is not None and int(count[0]) >= max_members:
+                raise GroupFullError(f"group {group_id} has {count[0]} members", max_members)
             _add_member(tx, group_id, player_id, name, _now())
             return True
 
@@ -493,6 +544,29 @@ class DailyStore:
             revoke_in(tx, GROUP_INVITE, group_id)
 
         await self.db.run(work)
+
+    async def prune_groups(self, before: str, batch: int) -> int:
+        """Delete at most ``batch`` groups closed before ``before`` (ISO time), or created
+        before it and never joined by anyone but their creator, with their members and
+        invite tokens (F14); returns how many."""
+
+        def work(tx: Tx) -> int:
+            rows = tx.all(
+                "SELECT g.id FROM groups g WHERE (g.closed_at IS NOT NULL AND "
+                "g.closed_at < :before) OR (g.closed_at IS NULL AND g.created_at < :before "
+                "AND NOT EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id "
+                "AND m.player_id <> g.creator_id)) LIMIT :batch",
+                {"before": before, "batch": batch},
+            )
+            for (group_id,) in rows:
+                at = {"group": group_id, "purpose": GROUP_INVITE}
+                tx.all("DELETE FROM group_members WHERE group_id = :group", at)
+                tx.all("DELETE FROM group_removals WHERE group_id = :group", at)
+                tx.all("DELETE FROM invite_tokens WHERE purpose = :purpose AND target = :group", at)
+                tx.all("DELETE FROM groups WHERE id = :group", at)
+            return len(rows)
+
+        return await self.db.run(work)
 
     async def group(self, group_id: str, player_id: str) -> Group | None:
         """The group as ``player_id`` sees it (``None``: no such group)."""
@@ -630,69 +704,106 @@ def _who(group_id: str | None) -> tuple[str, str]:
     return "n.name", "JOIN group_members n ON n.player_id = p.player_id AND n.group_id = :group"
 
 
+def _competition_ranks(keys: list[tuple[float, ...]]) -> list[int]:
+    """The places of entries sorted by ``keys``: equal keys share one (1, 1, 3), F13."""
+    ranks: list[int] = []
+    for i, key in enumerate(keys):
+        ranks.append(ranks[-1] if i > 0 and key == keys[i - 1] else i + 1)
+    return ranks
+
+
 def _day_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | None) -> Board:
+    """A day's board: by skill loss, then score; equal entries share a place and are
+    listed in the order of their browsers' ids (never by finishing time: a bot finishes
+    first, F13). The board of everyone lists the listed plays only (F13); a group's lists
+    every member's."""
     name, join = _who(group_id)
     where = "p.day = :day AND p.skill_loss IS NOT NULL"
+    if group_id is None:
+        where += " AND p.listed = 1"
     params: dict[str, Any] = {"group": group_id, "day": day.isoformat(), "player": player_id}
     top = tx.all(
-        f"SELECT {name}, p.score, p.skill_loss, p.accuracy, p.finished_at, p.player_id "
+        f"SELECT {name}, p.score, p.skill_loss, p.accuracy, p.player_id "
         f"FROM daily_plays p {join} WHERE {where} "
-        "ORDER BY p.skill_loss, p.finished_at, p.player_id LIMIT :limit",
+        "ORDER BY p.skill_loss, p.score DESC, p.player_id LIMIT :limit",
         {**params, "limit": limit},
     )
+    ranks = _competition_ranks([(r[2], -r[1]) for r in top])
     entries = tuple(
-        Entry.of(r[0], r[1], r[2], r[3], i + 1, 1, r[5] == player_id) for i, r in enumerate(top)
+        Entry.of(r[0], r[1], r[2], r[3], rank, 1, r[4] == player_id)
+        for r, rank in zip(top, ranks, strict=True)
     )
     # The counts of the board of everyone read the daily_board index alone (every play
-    # has a name: a claim needs one); a group's join its members (at most 200). All in
-    # one statement: one round trip.
+    # has a name: a claim needs one); a group's join its members (at most a few hundred).
+    # All in one statement: one round trip.
     count_join = join if group_id is not None else ""
     count = f"SELECT COUNT(*) FROM daily_plays p {count_join} WHERE {where}"
     you = next((e for e in entries if e.you), None)
     own = None
     if you is None:
         own = tx.one(
-            f"SELECT {name}, p.score, p.skill_loss, p.accuracy, p.finished_at "
-            f"FROM daily_plays p {join} WHERE {where} AND p.player_id = :player",
+            f"SELECT {name}, p.score, p.skill_loss, p.accuracy, p.listed "
+            f"FROM daily_plays p {join} WHERE p.day = :day AND p.skill_loss IS NOT NULL "
+            "AND p.player_id = :player",
             params,
         )
     if own is None:
         row = tx.one(count, params)
         players = int(row[0]) if row is not None else 0
     else:
-        loss, finished = own[2], own[4]
-        # Three index range counts (not one OR, which no index serves): the entries with
-        # a lower loss, with an equal loss and an earlier finish, and the exact ties before.
+        # Two index range counts (not one OR, which no index serves): the entries with a
+        # lower loss, and with an equal loss and a higher score.
         row = tx.one(
             f"SELECT ({count}), ({count} AND p.skill_loss < :loss), "
-            f"({count} AND p.skill_loss = :loss AND p.finished_at < :finished), "
-            f"({count} AND p.skill_loss = :loss AND p.finished_at = :finished "
-            "AND p.player_id < :player)",
-            {**params, "loss": loss, "finished": finished},
+            f"({count} AND p.skill_loss = :loss AND p.score > :score)",
+            {**params, "loss": own[2], "score": own[1]},
         )
         assert row is not None
         players = int(row[0])
-        before = int(row[1]) + int(row[2]) + int(row[3])
-        you = Entry.of(own[0], own[1], own[2], own[3], before + 1, 1, True)
+        better = int(row[1]) + int(row[2])
+        listed = group_id is not None or bool(own[4])
+        you = Entry.of(own[0], own[1], own[2], own[3], better + 1, 1, True, listed)
     return Board(entries, you, players)
 
 
 def _week_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | None) -> Board:
+    """The week of ``day`` (Monday to Sunday): by mean accuracy over the days played,
+    then more days, lower mean skill loss, higher mean score, as shown (rounded); equal
+    entries share a place, in the order of their browsers' ids, as on the day's board.
+    The board of everyone lists the browsers with a listed play in the week (F13)."""
     name, join = _who(group_id)
     monday, sunday = week_of(day)
     rows = tx.all(
         f"SELECT {name}, AVG(p.score), AVG(p.skill_loss), AVG(p.accuracy), COUNT(*), "
-        f"p.player_id FROM daily_plays p {join} "
+        f"p.player_id, MAX(p.listed) FROM daily_plays p {join} "
         "WHERE p.day >= :monday AND p.day <= :sunday AND p.skill_loss IS NOT NULL "
-        f"GROUP BY p.player_id, {name} "
-        "ORDER BY AVG(p.accuracy) DESC, COUNT(*) DESC, AVG(p.skill_loss), p.player_id",
+        f"GROUP BY p.player_id, {name}",
         {"group": group_id, "monday": monday.isoformat(), "sunday": sunday.isoformat()},
     )
+    everyone = group_id is None
+    lines = [
+        (
+            Entry.of(r[0], float(r[1]), float(r[2]), float(r[3]), 0, int(r[4]), r[5] == player_id),
+            str(r[5]),
+            not everyone or bool(r[6]),
+        )
+        for r in rows
+    ]
+
+    def key(entry: Entry) -> tuple[float, ...]:
+        return (-entry.accuracy, -entry.days, entry.skill_loss, -entry.score)
+
+    shown = sorted((line for line in lines if line[2]), key=lambda line: (key(line[0]), line[1]))
+    ranks = _competition_ranks([key(e) for e, _, _ in shown])
     ranked = [
-        Entry.of(r[0], float(r[1]), float(r[2]), float(r[3]), i + 1, int(r[4]), r[5] == player_id)
-        for i, r in enumerate(rows)
+        dataclasses.replace(e, rank=rank) for (e, _, _), rank in zip(shown, ranks, strict=True)
     ]
     you = next((e for e in ranked if e.you), None)
+    if you is None:
+        own = next((e for e, _, _ in lines if e.you), None)
+        if own is not None:  # not listed: where it would stand
+            better = sum(1 for e in ranked if key(e) < key(own))
+            you = dataclasses.replace(own, rank=better + 1, listed=False)
     return Board(tuple(ranked[:limit]), you, len(ranked))
 
 

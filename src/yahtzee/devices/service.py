@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,9 +29,10 @@ from yahtzee.devices.store import (
     new_code,
     parse_code,
 )
+from yahtzee.lru import LruCache
 from yahtzee.server.feature import Players
 from yahtzee.server.identity import DeviceSigner
-from yahtzee.server.limits import TokenWriter
+from yahtzee.server.limits import TokenWriter, charge
 from yahtzee.server.settings import DeviceLimits
 from yahtzee.storage import StorageUnavailableError
 from yahtzee.storage.base import Charge
@@ -101,8 +101,8 @@ class DeviceService:
         # Every part's PlayerData (the app factory fills it once every feature is built).
         self.players = players
         self.clock = clock
-        # device -> (player, when this process read it); least recently used first.
-        self._cache: OrderedDict[str, tuple[str, float]] = OrderedDict()
+        # device -> (player, when this process read it); the one bounded cache (K4).
+        self._cache: LruCache[str, tuple[str, float]] = LruCache(CACHE_SIZE)
         self._changes = 0  # how many times devices were forgotten (see player_of)
 
     # -- the DeviceBook of identity -------------------------------------------------------
@@ -110,7 +110,7 @@ class DeviceService:
     def cached(self, device_id: str) -> str | None:
         """See :meth:`DeviceBook.cached`: the last player this process read for the
         device, however old (it only names whom a cost budget charges)."""
-        entry = self._cache.get(device_id)
+        entry = self._cache.peek(device_id)
         return None if entry is None else entry[0]
 
     def _fresh(self, device_id: str) -> str | None:
@@ -121,17 +121,13 @@ class DeviceService:
         return entry[0]
 
     def _remember(self, device_id: str, player_id: str) -> None:
-        cache = self._cache
-        cache[device_id] = (player_id, self.clock())
-        cache.move_to_end(device_id)
-        while len(cache) > CACHE_SIZE:
-            cache.popitem(last=False)
+        self._cache.put(device_id, (player_id, self.clock()))
 
     def forget(self, device_ids: Sequence[str]) -> None:
         """Drop what this process knows of ``device_ids`` (removed, moved or deleted)."""
         self._changes += 1
         for device_id in device_ids:
-            self._cache.pop(device_id, None)
+            self._cache.pop(device_id)
 
     async def player_of(self, device_id: str) -> str | None:
         """See :meth:`DeviceBook.player_of`."""
@@ -146,7 +142,7 @@ class DeviceService:
             if changes == self._changes:
                 break
         if found is None:
-            self._cache.pop(device_id, None)
+            self._cache.pop(device_id)
             return None
         player, seen = found
         now = self.clock()
@@ -200,7 +196,7 @@ class DeviceService:
             await self.tokens.take(charges)
 
     def _charge(self, bucket: str, key: str, rate: int, per: float) -> list[Charge]:
-        return [Charge(bucket, key, rate, per, self.clock())] if rate > 0 else []
+        return charge(bucket, key, rate, per, self.clock())  # (the one helper, K4)
 
     async def new_link_code(self, player_id: str) -> tuple[str, float]:
         """A new one-time link code of the player (its earlier one ends) and when it

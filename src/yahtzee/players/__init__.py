@@ -11,6 +11,7 @@ from __future__ import annotations
 from yahtzee.players.levels import (
     DEFAULT_DIFFICULTY,
     HINT_DIFFICULTY,
+    LEVEL_CHOICES,
     LEVELS,
     SUGGESTED_DIFFICULTY,
     Difficulty,
@@ -22,6 +23,7 @@ __all__ = [
     "DEFAULT_DIFFICULTY",
     "HINT_DIFFICULTY",
     "LEVELS",
+    "LEVEL_CHOICES",
     "SUGGESTED_DIFFICULTY",
     "Difficulty",
     "Level",

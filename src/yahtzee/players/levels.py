@@ -76,6 +76,11 @@ COMPUTER_ZH = "电脑"
 """What a computer seat is called: 「电脑（高手）」, or 「电脑3（普通）」 at a table with
 several (the page's words; :mod:`yahtzee.names` keeps people from taking them, F16)."""
 
+_NAMES = [LEVELS[d].zh for d in Difficulty]
+LEVEL_CHOICES = "、".join(_NAMES[:-1]) + " 或 " + _NAMES[-1]
+"""The levels' names as a choice, weakest first (「入门、普通 或 高手」): for the messages
+that list them (K4: read from here, never copied)."""
+
 DEFAULT_DIFFICULTY = Difficulty.EXPERT
 """The level of a vs game when none is chosen (B1)."""
 HINT_DIFFICULTY = Difficulty.EXPERT

@@ -19,7 +19,15 @@ from yahtzee.practice.views import (
 from yahtzee.review import MARK_ZH
 from yahtzee.rules import Category
 from yahtzee.server.jsonbody import JsonBody, JsonBodyRoute, StrictBody
-from yahtzee.server.routers._common import Acting, Cpu, PlayerId, cost, errors
+from yahtzee.server.routers._common import (
+    Acting,
+    ClientAddress,
+    Cpu,
+    Limiters,
+    PlayerId,
+    cost,
+    errors,
+)
 from yahtzee.training.themes import THEME_HELP, THEMES, parse_theme
 
 router = APIRouter(prefix="/api/puzzles", tags=["practice"], route_class=JsonBodyRoute)
@@ -79,13 +87,18 @@ async def next_puzzle(
     player: Acting,
     practice: Practice,
     cpu: Cpu,
+    limiters: Limiters,
+    address: ClientAddress,
     theme: Annotated[str | None, Query(max_length=40, description="a theme id: 专项练习")] = None,
     game: Annotated[str | None, Query(max_length=80, description="「练习这一步」: a game")] = None,
     decision: Annotated[int | None, Query(ge=0, le=200, description="its decision index")] = None,
 ) -> JSONResponse:
     """A due mistake of the player's own games, else a bank puzzle near their rating (of
     ``theme`` when given); with ``game`` and ``decision``, that decision of a finished
-    game of the player. Serving a puzzle makes the one served before stale."""
+    game of the player. Serving a puzzle makes the one served before stale. 429 over
+    ``--max-practice-servings-per-hour`` (per player) or its ``-per-address`` limit."""
+    # Each serving is a row (F14): capped per player and per client address.
+    await limiters.take(limiters.practice_charges(player, address))
     out = await practice.next(player, cpu=cpu, theme=_theme(theme), game_id=game, decision=decision)
     return JSONResponse(out)
 

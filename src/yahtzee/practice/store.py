@@ -338,8 +338,10 @@ class PracticeStore:
     # -- servings and answers -----------------------------------------------------------
 
     async def serve(self, serving: Serving) -> Glicko:
-        """Store a serving and make it the player's current one (older ones go stale);
-        the player's rating."""
+        """Store a serving and make it the player's current one; the player's rating. The
+        older ones never answered go stale, and are deleted now (F14: a cookie asking for
+        puzzles without answering them leaves one row, not one per request); the answered
+        ones are the player's history."""
         start = Glicko()
         params = {
             "id": serving.id,
@@ -355,6 +357,10 @@ class PracticeStore:
         }
 
         def work(tx: Tx) -> Glicko:
+            tx.all(
+                "DELETE FROM practice_servings WHERE player_id = :player AND answered_at IS NULL",
+                {"player": serving.player_id},
+            )
             tx.all(
                 "INSERT INTO practice_servings (id, player_id, puzzle_key, source, position, "
                 "themes, served_at, puzzle_rating) VALUES "

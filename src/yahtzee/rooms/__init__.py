@@ -21,6 +21,7 @@ from yahtzee.rooms.service import RoomService
 from yahtzee.rooms.store import RoomsData, RoomStore
 from yahtzee.rooms.stream import PgListener
 from yahtzee.server.feature import Feature, Parts, Platform
+from yahtzee.server.pruning import Pruning
 from yahtzee.storage.url import is_postgres_url
 
 
@@ -72,6 +73,14 @@ def build(platform: Platform) -> Parts:
         kinds={GameKind.ROOM: service.kind_rules()},
         player_data=(RoomsData(),),
         players_changed=(service.forget_holders,),
+        # F14: the events of rooms over go after --prune-room-events-after-days.
+        prunings=(
+            Pruning(
+                "room events",
+                settings.limits.prune_room_events_after_days,
+                service.store.prune_events,
+            ),
+        ),
     )
 
 

@@ -3,7 +3,7 @@ answers, which the app consults through the feature (:data:`yahtzee.rooms.FEATUR
 
 from __future__ import annotations
 
-from yahtzee.errors import YahtzeeError
+from yahtzee.errors import OverCapError, YahtzeeError
 from yahtzee.server.errors import ApiError
 
 
@@ -39,7 +39,7 @@ class NameTakenError(YahtzeeError):
     """Another seat of the room already has this name (compared without case)."""
 
 
-class TooManyRoomsError(YahtzeeError):
+class TooManyRoomsError(OverCapError):
     """A browser opening a room while it holds the maximum of open rooms (O9)."""
 
 
@@ -82,17 +82,17 @@ def api_error(exc: Exception) -> ApiError | None:
             "至少要有两个座位有人（或电脑）才能开始。",
         ),
         (NameTakenError, 409, "name_taken", "房间里已经有人叫这个名字了，请换一个。"),
-        (
-            TooManyRoomsError,
-            409,
-            "too_many_rooms",
-            "你开的房间太多了（最多 5 个进行中的房间），请先下完或等它们结束。",
-        ),
         (InvalidReactionError, 422, "invalid_reaction", "没有这个表情。"),
     )
     for cls, status, code, message in table:
         if isinstance(exc, cls):
             return ApiError(status, code, message)
+    if isinstance(exc, TooManyRoomsError):  # the configured number (K4)
+        return ApiError(
+            409,
+            "too_many_rooms",
+            f"你开的房间太多了（最多 {exc.limit} 个进行中的房间），请先下完或等它们结束。",
+        )
     if isinstance(exc, TooManyStreamsError):
         message = {
             "player": "你同时打开的房间页面太多了，请关掉几个再试。",

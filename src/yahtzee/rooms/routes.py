@@ -18,6 +18,7 @@ from yahtzee.server.routers._common import (
     BaseUrl,
     ClientAddress,
     Cpu,
+    Limiters,
     PlayerId,
     cost,
     errors,
@@ -27,6 +28,9 @@ router = APIRouter(prefix="/api/rooms", tags=["rooms"], route_class=JsonBodyRout
 
 #: The QR code's share of the work budget (docs/api.md), as a group's QR code.
 QR_COST = 2
+# The reads a page can repeat (F14): a room, the browser's rooms.
+ROOM_COST = 1
+LIST_COST = 1
 
 RoomId = Annotated[str, Path(pattern=r"^[0-9a-f]{16}$", description="a room's id")]
 Token = Annotated[
@@ -186,13 +190,26 @@ async def create_room(
     return JSONResponse(_absolute(base, content), status_code=201)
 
 
-@router.get("", response_model=RoomsOut, summary="This browser's rooms")
+@router.get(
+    "",
+    response_model=RoomsOut,
+    responses=errors(429),
+    summary="This browser's rooms",
+    dependencies=[cost(LIST_COST)],
+)
 async def my_rooms(svc: Rooms, player: PlayerId) -> JSONResponse:
-    """The rooms this browser has a seat in, newest first."""
+    """The rooms this browser has a seat in, newest first (a read a page can repeat: it
+    has a cost in the work budget, F14)."""
     return JSONResponse({"rooms": await svc.rooms_of(player)})
 
 
-@router.get("/{room_id}", response_model=RoomOut, responses=errors(403, 404), summary="A room")
+@router.get(
+    "/{room_id}",
+    response_model=RoomOut,
+    responses=errors(403, 404, 429),
+    summary="A room",
+    dependencies=[cost(ROOM_COST)],
+)
 async def get_room(
     room_id: RoomId, svc: Rooms, player: PlayerId, base: BaseUrl, token: Token = None
 ) -> JSONResponse:
@@ -265,9 +282,12 @@ async def start_room(
     summary="Show the dice held (the seat on turn)",
 )
 async def hold_dice(
-    room_id: RoomId, svc: Rooms, player: Acting, body: JsonBody[HoldIn]
+    room_id: RoomId, svc: Rooms, player: Acting, limiters: Limiters, body: JsonBody[HoldIn]
 ) -> Response:
-    """O4: the others see which dice the seat on turn holds before it rolls."""
+    """O4: the others see which dice the seat on turn holds before it rolls. Each hold
+    is an event sent to every stream of the room: at most ``--max-room-holds-per-second``
+    per player (429 past it, nothing sent; the roll carries the dice held anyway)."""
+    limiters.holds.take(player)
     await svc.hold(room_id, player, body.hold)
     return Response(status_code=204)
 

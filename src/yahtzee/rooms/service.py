@@ -29,7 +29,6 @@ import contextlib
 import logging
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -42,8 +41,9 @@ from yahtzee.errors import (
     WrongPlayerError,
 )
 from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, GameKind, Mode, SeatKind, as_hold
+from yahtzee.lru import LruCache
 from yahtzee.names import parse_name
-from yahtzee.players import Difficulty
+from yahtzee.players import LEVEL_CHOICES, Difficulty
 from yahtzee.rooms.errors import (
     InvalidReactionError,
     RemovedFromRoomError,
@@ -62,6 +62,7 @@ from yahtzee.rooms.store import (
 from yahtzee.rooms.stream import RoomHub, Subscription
 from yahtzee.server.feature import PlayedGames
 from yahtzee.server.game_view import GameView
+from yahtzee.server.limits import charge
 from yahtzee.server.service import GameService, KindRules
 from yahtzee.server.settings import RoomLimits
 from yahtzee.server.views import game_json
@@ -149,7 +150,7 @@ def parse_room_seats(raw: object, creator_name: object) -> tuple[SeatSpec, ...]:
             if level not in {d.value for d in Difficulty} or item.get("name") is not None:
                 raise InvalidSeatsError(
                     f"seat {n}: a computer needs a difficulty, got {level!r}",
-                    f"第 {n} 位电脑的难度不对（应是 入门、普通 或 高手）。",
+                    f"第 {n} 位电脑的难度不对（应是 {LEVEL_CHOICES}）。",
                 )
             assert isinstance(level, str)
             specs.append(SeatSpec("computer", difficulty=level))
@@ -202,7 +203,8 @@ class RoomService:
         self.clock = clock
         self.hub = RoomHub(store, stream_seconds=limits.stream_minutes * 60.0)
         self._processes = processes  # live server processes (the streams' share, O9)
-        self._holders: OrderedDict[str, tuple[str | None, ...]] = OrderedDict()
+        # Each started room's seat holders (fixed from the start; one bounded cache, K4).
+        self._holders: LruCache[str, tuple[str | None, ...]] = LruCache(10_000)
 
     def kind_rules(self) -> KindRules:
         """What the game service needs of a room's games (K2): their seats' browsers, and
@@ -219,9 +221,7 @@ class RoomService:
             if room is None or room.game_id is None:
                 return ()
             found = tuple(s.player_id for s in room.seats)
-            self._holders[room_id] = found
-            while len(self._holders) > 10_000:
-                self._holders.popitem(last=False)
+            self._holders.put(room_id, found)
         return found
 
     def forget_holders(self) -> None:
@@ -327,7 +327,7 @@ class RoomService:
     # -- the room's life (O1, O2) ---------------------------------------------------------
 
     def _charge(self, bucket: str, key: str, rate: int, per: float) -> list[Charge]:
-        return [Charge(bucket, key, rate, per, self.clock())] if rate > 0 else []
+        return charge(bucket, key, rate, per, self.clock())
 
     async def create(
         self, player_id: str, address: str, raw_seats: object, raw_turn: object, raw_name: object

@@ -515,7 +515,7 @@ class RoomStore:
                     {"creator": creator_id},
                 )
                 if count is not None and int(count[0]) >= max_open:
-                    raise TooManyRoomsError(f"{creator_id} has {count[0]} open rooms")
+                    raise TooManyRoomsError(f"{creator_id} has {count[0]} open rooms", max_open)
             room_id = secrets.token_hex(8)
             tx.all(
                 "INSERT INTO rooms (id, creator_id, status, turn_seconds, created_at) "
@@ -868,6 +868,24 @@ class RoomStore:
         # to expire takes no write lock (on SQLite it would queue behind every writer).
         if not await self.db.run(any_due, write=False):
             return []
+        return await self.db.run(work)
+
+    async def prune_events(self, before: float, batch: int) -> int:
+        """Delete the events of at most ``batch`` rooms over (finished or expired) whose
+        last event is older than ``before`` (F14); returns how many rooms. The rooms,
+        their seats and games stay (a stream of one replays nothing more)."""
+
+        def work(tx: Tx) -> int:
+            rows = tx.all(
+                "SELECT r.id FROM rooms r WHERE r.status IN ('finished', 'expired') "
+                "AND EXISTS (SELECT 1 FROM room_events e WHERE e.room_id = r.id "
+                "AND e.seq = r.last_seq AND e.at < :before) LIMIT :batch",
+                {"before": before, "batch": batch},
+            )
+            for (room_id,) in rows:
+                tx.all("DELETE FROM room_events WHERE room_id = :room", {"room": room_id})
+            return len(rows)
+
         return await self.db.run(work)
 
 

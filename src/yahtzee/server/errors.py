@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
 from yahtzee import errors as domain
+from yahtzee.players import Difficulty
 from yahtzee.server.cpu import BusyError
 from yahtzee.storage import StorageUnavailableError
 
@@ -146,14 +147,20 @@ def validation_message(exc: RequestValidationError | ValidationError) -> str:
     return f"请求格式不正确：{detail}。"
 
 
-_DIFFICULTY_NAMES = {"novice": "入门", "intermediate": "普通", "expert": "高手"}
+def _level_name(level: str | None) -> str:
+    """A computer level's Chinese name, read from the levels themselves (K4); the
+    strongest one's for an unknown id."""
+    try:
+        return Difficulty(level).zh
+    except ValueError:
+        return Difficulty.EXPERT.zh
 
 
 def _game_in_progress_message(exc: domain.GameInProgressError) -> str:
     """F2: name the saved game's mode, level and round, so the player knows what is at stake."""
     where = f"第 {exc.round} 回合" if exc.round is not None else "还在进行中"
     if exc.mode == "vs_computer":
-        what = f"人机对战（{_DIFFICULTY_NAMES.get(exc.difficulty or '', '高手')}，{where}）"
+        what = f"人机对战（{_level_name(exc.difficulty)}，{where}）"
     elif exc.mode == "solo":
         what = f"单人挑战（{where}）"
     elif exc.mode == "table":

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from yahtzee.server.errors import ErrorMapping
     from yahtzee.server.identity import DeviceBook
     from yahtzee.server.limits import Guard
+    from yahtzee.server.pruning import Pruning
     from yahtzee.server.service import GameService, KindRules
     from yahtzee.server.settings import Settings
     from yahtzee.storage.base import Storage
@@ -131,6 +132,8 @@ class Parts:
     deleted by 我的设备, I1, I4), ``players_changed`` its caches to drop when players were
     merged or deleted, and ``identity`` the devices table that says which player a cookie
     names (one feature gives it: :mod:`yahtzee.devices`).
+    ``prunings`` are what it deletes by age (F14), run with the platform's at start-up and
+    daily (:mod:`yahtzee.server.pruning`).
     """
 
     state: Mapping[str, object] = field(default_factory=dict)
@@ -144,6 +147,7 @@ class Parts:
     player_data: Sequence[PlayerData] = ()
     players_changed: Sequence[Callable[[], None]] = ()
     identity: DeviceBook | None = None
+    prunings: Sequence[Pruning] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -60,10 +60,10 @@ import os
 import secrets
 import socket
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from yahtzee.lru import LruCache
 from yahtzee.server.errors import RateLimitedError as RateLimitedError  # (re-exported)
 from yahtzee.server.settings import Limits
 from yahtzee.storage import Storage, StorageError, StorageUnavailableError
@@ -84,6 +84,16 @@ PRUNE_EVERY = 6
 NEW_GAMES = "new_games"  # per player
 ADDRESS_GAMES = "address_games"  # per client address
 NEW_PLAYERS = "new_players"  # per client address
+PRACTICE_SERVINGS = "practice_servings"  # per player (F14)
+ADDRESS_SERVINGS = "address_servings"  # per client address (F14)
+
+
+def charge(bucket: str, key: str, rate: int, per: float, now: float) -> list[Charge]:
+    """The one way a limit of the shared table is charged (K4): a token of ``key``'s
+    bucket ``bucket``, of ``rate`` tokens per ``per`` seconds, taken at ``now``; nothing
+    when ``rate`` is 0 (that limit is off). Pass the list to :meth:`Storage.take` (or to
+    the transaction that creates the thing it limits)."""
+    return [Charge(bucket, key, rate, per, now)] if rate > 0 else []
 
 
 class RateLimiter:
@@ -107,8 +117,8 @@ class RateLimiter:
         self.capacity = float(rate)
         self.refill = rate / per  # tokens per second
         self.processes = 1
-        # key -> (tokens, when); least recently used first.
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        # key -> (tokens, when); the least recently used go first past ``max_keys``.
+        self._buckets: LruCache[str, tuple[float, float]] = LruCache(max_keys)
 
     @property
     def enabled(self) -> bool:
@@ -126,9 +136,7 @@ class RateLimiter:
         self.processes = processes
         self.capacity = max(1.0, self.rate / processes)
         self.refill = self.rate / self.per / processes
-        # A bucket never holds more than the new burst.
-        for key, (tokens, when) in self._buckets.items():
-            self._buckets[key] = (min(tokens, self.capacity), when)
+        # (A bucket never holds more than the new burst: take() caps what it reads.)
 
     def take(self, key: str, cost: float = 1.0) -> None:
         """Spend ``cost`` tokens of ``key``'s bucket (at most a full bucket's worth), or
@@ -138,29 +146,20 @@ class RateLimiter:
         cost = min(float(cost), self.capacity)
         now = self._clock()
         buckets = self._buckets
-        entry = buckets.pop(key, None)
+        entry = buckets.pop(key)
         if entry is None:
             tokens = self.capacity
         else:
             # (max: a wall clock stepped back must not take tokens away)
             tokens = min(self.capacity, entry[0] + max(0.0, now - entry[1]) * self.refill)
         if tokens < cost:
-            buckets[key] = (tokens, now)
+            buckets.put(key, (tokens, now))
             raise RateLimitedError(max(1, math.ceil((cost - tokens) / self.refill)))
-        buckets[key] = (tokens - cost, now)
-        self._evict(now)
-
-    def _evict(self, now: float) -> None:
-        """Drop the least recently used buckets while they have refilled completely (they
-        hold no information) or while there are more than ``max_keys``. Amortised O(1):
-        each bucket is dropped at most once per insertion."""
-        buckets = self._buckets
+        buckets.put(key, (tokens - cost, now))
+        # The least recently used buckets that have refilled completely hold no
+        # information: dropped (each at most once per insertion).
         full_after = self.capacity / self.refill  # seconds for an empty bucket to refill
-        while buckets:
-            key, (_, when) = next(iter(buckets.items()))
-            if now - when < full_after and len(buckets) <= self.max_keys:
-                break
-            del buckets[key]
+        buckets.evict_while(lambda _key, entry: now - entry[1] >= full_after)
 
 
 class TokenWriter(Protocol):
@@ -184,22 +183,43 @@ class Guard:
         # The costly reads' budget (issue 22): each route declares its cost in units
         # (routers._common.cost); the budget is per player and kept like the actions'.
         self.work = RateLimiter(limits.work_per_second, 1.0, clock=clock)
+        # A room's holds (F14): each one is an event sent to every stream of the room.
+        self.holds = RateLimiter(limits.room_holds_per_second, 1.0, clock=clock)
 
     def share(self, processes: int) -> None:
         """Keep ``1/processes`` of the in-memory limits: that many processes share them."""
         self.actions.share(processes)
         self.work.share(processes)
+        self.holds.share(processes)
 
-    def _charge(self, bucket: str, key: str, rate: int, per: float) -> list[Charge]:
-        return [Charge(bucket, key, rate, per, self._clock())] if rate > 0 else []
+    def practice_charges(self, player: str, address: str) -> list[Charge]:
+        """The tokens a 练习 serving takes (F14: each one is a row): the player's and its
+        client address's."""
+        limits = self.limits
+        return [
+            *self.charge(PRACTICE_SERVINGS, player, limits.practice_servings_per_hour, 3600.0),
+            *self.charge(
+                ADDRESS_SERVINGS, address, limits.practice_servings_per_hour_per_address, 3600.0
+            ),
+        ]
+
+    def charge(self, bucket: str, key: str, rate: int, per: float) -> list[Charge]:
+        """See :func:`charge` (at this guard's clock)."""
+        return charge(bucket, key, rate, per, self._clock())
+
+    async def take(self, charges: Sequence[Charge]) -> None:
+        """Take ``charges`` (all or none) in the shared table, or raise
+        :class:`RateLimitedError` (429); nothing to do for none (every limit off)."""
+        if charges:
+            await self._writer.take(charges)
 
     def new_game_charges(self, player: str, address: str) -> list[Charge]:
         """The tokens a new game takes, in its own transaction: the player's and its
         client address's."""
         limits = self.limits
         return [
-            *self._charge(NEW_GAMES, player, limits.new_games_per_minute, 60.0),
-            *self._charge(ADDRESS_GAMES, address, limits.new_games_per_minute_per_address, 60.0),
+            *self.charge(NEW_GAMES, player, limits.new_games_per_minute, 60.0),
+            *self.charge(ADDRESS_GAMES, address, limits.new_games_per_minute_per_address, 60.0),
         ]
 
     async def new_player(self, address: str) -> None:
@@ -209,7 +229,7 @@ class Guard:
         reads must keep working, and an id is only a cookie until it writes something,
         which then fails the same way.
         """
-        charges = self._charge(NEW_PLAYERS, address, self.limits.new_players_per_minute, 60.0)
+        charges = self.charge(NEW_PLAYERS, address, self.limits.new_players_per_minute, 60.0)
         if charges:
             try:
                 await self._writer.take(charges)

@@ -45,7 +45,6 @@ import asyncio
 import dataclasses
 import logging
 import secrets
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -67,6 +66,7 @@ from yahtzee.errors import (
     ZeroNeedsConfirmationError,
 )
 from yahtzee.game import GameKind, Mode, SeatKind, Status, as_hold, most_seats
+from yahtzee.lru import LruCache
 from yahtzee.players import HINT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category, needs_zero_confirmation
 from yahtzee.server.explain import Advice, explain
@@ -169,8 +169,8 @@ class GameService:
         self.kinds = kinds or KindRegistry()
         self._player_factory = players
         self._players: dict[str, Player] = {}
-        self._cache: OrderedDict[str, GameView] = OrderedDict()
-        self._cache_size = cache_size
+        # The positions of games in progress (one bounded cache, K4).
+        self._cache: LruCache[str, GameView] = LruCache(cache_size)
 
     def player(self, name: str) -> Player:
         """The computer player ``name``, created once per process."""
@@ -252,7 +252,7 @@ class GameService:
         if stored.version - after > log.max_events(most_seats(stored.mode), stored.mode):
             # Longer than any legal game: a legacy log. Fold it off the event loop.
             loaded = await asyncio.to_thread(fold_log, stored, base, events)
-            newer = self._cache.get(stored.id)
+            newer = self._cache.peek(stored.id)
             if newer is not None and newer.record.version > stored.version:
                 return loaded  # the game moved on meanwhile: keep the newer entry
             return self._remember(loaded)
@@ -263,12 +263,9 @@ class GameService:
         if loaded.record.status is not Status.IN_PROGRESS:
             # Over: rarely read again (a replay serves it). Keeping the live heap small
             # also keeps the garbage collector's full passes cheap.
-            cache.pop(loaded.record.id, None)
+            cache.pop(loaded.record.id)
             return loaded
-        cache[loaded.record.id] = loaded
-        cache.move_to_end(loaded.record.id)
-        while len(cache) > self._cache_size:
-            cache.popitem(last=False)
+        cache.put(loaded.record.id, loaded)
         return loaded
 
     async def records(self, player_id: str) -> Records:
@@ -512,7 +509,7 @@ class GameService:
                 loaded.record, fold.events, status=status or game.status, final=final
             )
         except StaleVersionError:
-            self._cache.pop(loaded.record.id, None)
+            self._cache.pop(loaded.record.id)
             fresh = await self.storage.get_game(loaded.record.id)
             if fresh is not None and fresh.status is Status.ABANDONED:
                 raise AbandonedGameError(loaded.record.id) from None

@@ -79,8 +79,9 @@ Count = Annotated[int, AfterValidator(_count)]
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """The configurable limits of F5 (see :mod:`yahtzee.server.limits`); ``0`` switches a
-    rate limit off."""
+    """Every configurable limit (F5, F13, F14; K4: one vocabulary, each one a flag of
+    :class:`Settings`, see :mod:`yahtzee.server.limits`); ``0`` switches a rate limit or a
+    cap off."""
 
     new_games_per_minute: int = 30  # per player
     new_players_per_minute: int = 60  # per client address: new player ids issued
@@ -92,6 +93,28 @@ class Limits:
     # per player (or client address without one): the units of CPU work a second the costly
     # reads may spend, each route declaring its cost (server/routers/_common.py, issue 22)
     work_per_second: int = 20
+    # 小组 (D6, F14): new groups per player and per client address (what bounds the groups
+    # an address can make however many player ids it has), joins per player, and what one
+    # group and one browser may hold
+    groups_per_hour: int = 10
+    groups_per_hour_per_address: int = 20
+    group_joins_per_hour: int = 30
+    open_groups: int = 20  # per player: groups it created that are not closed
+    group_members: int = 200  # per group
+    # 练习 (F14): puzzles served per player and hour (each one a row of practice_servings)
+    practice_servings_per_hour: int = 600
+    practice_servings_per_hour_per_address: int = 6000
+    # 好友房间 (F14): holds shown per player and second, each one an event every stream of
+    # the room is sent (kept in memory, shared between the processes as the actions are)
+    room_holds_per_second: int = 5
+    # pruning ages (F14): groups closed (or never joined by anyone) this long ago are
+    # deleted, and the events of rooms over this long ago
+    prune_groups_after_days: float = 90.0
+    prune_room_events_after_days: float = 30.0
+    # the public daily board (F13): a browser's entry is listed once it finished the
+    # challenge on this many earlier days of the last ``board_history_days`` (0: everyone)
+    board_min_days: int = 2
+    board_history_days: int = 28
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +171,18 @@ _LIMIT_FIELDS = {
     "max_new_games_per_minute_per_address": "new_games_per_minute_per_address",
     "max_work_per_second": "work_per_second",
     "prune_after_days": "prune_after_days",
+    "max_groups_per_hour": "groups_per_hour",
+    "max_groups_per_hour_per_address": "groups_per_hour_per_address",
+    "max_group_joins_per_hour": "group_joins_per_hour",
+    "max_open_groups": "open_groups",
+    "max_group_members": "group_members",
+    "max_practice_servings_per_hour": "practice_servings_per_hour",
+    "max_practice_servings_per_hour_per_address": "practice_servings_per_hour_per_address",
+    "max_room_holds_per_second": "room_holds_per_second",
+    "prune_groups_after_days": "prune_groups_after_days",
+    "prune_room_events_after_days": "prune_room_events_after_days",
+    "board_min_days": "board_min_days",
+    "board_history_days": "board_history_days",
 }
 # Read from the environment only: a flag's value is visible to every user of the machine
 # (ps), a secret's must not be.
@@ -172,6 +207,10 @@ _METAVARS = {
     "max_code_tries_per_hour": "N",
     "device_cache_seconds": "SECONDS",
     "prune_after_days": "DAYS",
+    "prune_groups_after_days": "DAYS",
+    "prune_room_events_after_days": "DAYS",
+    "board_min_days": "DAYS",
+    "board_history_days": "DAYS",
     "heartbeat_seconds": "SECONDS",
     "cpu_workers": "N",
     "cpu_queue": "N",
@@ -199,7 +238,7 @@ class Settings(BaseSettings):
 
     Each field is a flag (``--secret-file``), an environment variable (``YAHTZEE_SECRET_FILE``)
     and a value handed to the worker processes; the cookie secret is a variable only.
-    ``limits=Limits(...)`` may be given instead of the six limit fields (tests).
+    ``limits=Limits(...)`` may be given instead of the limit fields (tests).
     """
 
     model_config = SettingsConfigDict(
@@ -248,6 +287,58 @@ class Settings(BaseSettings):
         _DEFAULT_LIMITS.prune_after_days,
         description="delete games never rolled (abandoned or left in progress) after this "
         "many days",
+    )
+    max_groups_per_hour: Count = Field(
+        _DEFAULT_LIMITS.groups_per_hour,
+        description="new groups (小组) per player and hour, 0 = no limit",
+    )
+    max_groups_per_hour_per_address: Count = Field(
+        _DEFAULT_LIMITS.groups_per_hour_per_address,
+        description="new groups per client address and hour, whatever the player ids, 0 = no limit",
+    )
+    max_group_joins_per_hour: Count = Field(
+        _DEFAULT_LIMITS.group_joins_per_hour,
+        description="group joins per player and hour, 0 = no limit",
+    )
+    max_open_groups: Count = Field(
+        _DEFAULT_LIMITS.open_groups,
+        description="groups a player may have created and not closed, 0 = no limit",
+    )
+    max_group_members: Count = Field(
+        _DEFAULT_LIMITS.group_members,
+        description="members of one group, its creator included, 0 = no limit",
+    )
+    max_practice_servings_per_hour: Count = Field(
+        _DEFAULT_LIMITS.practice_servings_per_hour,
+        description="puzzles (练习) served per player and hour, 0 = no limit",
+    )
+    max_practice_servings_per_hour_per_address: Count = Field(
+        _DEFAULT_LIMITS.practice_servings_per_hour_per_address,
+        description="puzzles served per client address and hour, whatever the player ids, "
+        "0 = no limit",
+    )
+    max_room_holds_per_second: Count = Field(
+        _DEFAULT_LIMITS.room_holds_per_second,
+        description="dice holds shown to a room (each one an event to every stream) per "
+        "player and second, 0 = no limit",
+    )
+    prune_groups_after_days: Annotated[float, AfterValidator(_days)] = Field(
+        _DEFAULT_LIMITS.prune_groups_after_days,
+        description="delete groups closed, or never joined by anyone, this many days ago",
+    )
+    prune_room_events_after_days: Annotated[float, AfterValidator(_days)] = Field(
+        _DEFAULT_LIMITS.prune_room_events_after_days,
+        description="delete the events (holds, reactions, moves) of rooms over this many "
+        "days ago (the rooms and their games stay)",
+    )
+    board_min_days: Count = Field(
+        _DEFAULT_LIMITS.board_min_days,
+        description="earlier days with a finished daily challenge a browser needs before the "
+        "public board lists it (group boards list everyone), 0 = everyone",
+    )
+    board_history_days: Annotated[int, AfterValidator(_at_least_one)] = Field(
+        _DEFAULT_LIMITS.board_history_days,
+        description="how far back (days) the public board's history requirement looks",
     )
     heartbeat_seconds: Annotated[float, AfterValidator(_positive)] = Field(
         10.0,
@@ -360,7 +451,8 @@ class Settings(BaseSettings):
 
     @property
     def limits(self) -> Limits:
-        """The rate limits and the pruning age, as the limiter takes them."""
+        """Every limit and pruning age, as the limiter, the services and the pruning take
+        them (K4: one vocabulary)."""
         return Limits(**{name: getattr(self, f) for f, name in _LIMIT_FIELDS.items()})
 
     @property

@@ -426,7 +426,7 @@ class DifficultyInfo(_Out):
     """One computer level (B1), weakest first."""
 
     id: Difficulty
-    zh: str = Field(examples=["高手"])
+    zh: str = Field(examples=[Difficulty.EXPERT.zh])
     summary: str = Field(description="how it plays, in one Chinese line")
 
 

@@ -46,7 +46,7 @@ from yahtzee.server.identity import (
 )
 from yahtzee.server.limits import PROCESS_TTL_BEATS, Guard, ProcessRegistration
 from yahtzee.server.middleware import ServerMiddleware
-from yahtzee.server.pruning import prune, prune_now_and_daily
+from yahtzee.server.pruning import prune_features, prune_now_and_daily, unplayed_games
 from yahtzee.server.reviews import ReviewService
 from yahtzee.server.routers import (
     advice,
@@ -61,7 +61,7 @@ from yahtzee.server.routers import (
 from yahtzee.server.service import GameService, KindRegistry, KindRules, fixed_stream
 from yahtzee.server.settings import STATIC_DIR, Settings, from_env
 from yahtzee.server.views import config_out
-from yahtzee.storage import StorageError, is_postgres_url, open_storage, run_coroutine
+from yahtzee.storage import is_postgres_url, open_storage, run_coroutine
 from yahtzee.storage.feature_db import open_feature_db
 from yahtzee.storage.invites import InviteTokens
 from yahtzee.storage.player_data import GamesData
@@ -217,7 +217,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     cpu = CpuPool(settings.cpu_workers, settings.cpu_queue, processes=wiring.cpu_processes)
     # The tables of invites and of the features, on a connection of their own.
     features = open_feature_db(settings.db, synchronous=wiring.synchronous)
-    invites = InviteTokens(features)
+    invites = InviteTokens(features)  # (only its table's migration: the stores use it)
     guard = Guard(settings.limits, storage, wiring.clock)
     platform = Platform(
         settings=settings,
@@ -253,6 +253,12 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         ttl=PROCESS_TTL_BEATS * settings.heartbeat_seconds,
     )
 
+    # F5, F14: what a cookie or an address creates and nobody uses, each by its age.
+    prunings = (
+        unplayed_games(storage, settings.limits.prune_after_days),
+        *(pruning for part in parts for pruning in part.prunings),
+    )
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         # The CPU worker starts (and loads the solver table) while this process loads its
@@ -274,13 +280,11 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         # whole process: keep it out of the garbage collector's scans.
         gc.collect()
         gc.freeze()
-        # F5: games never rolled go on start-up (before serving), then daily.
-        days = settings.limits.prune_after_days
-        try:
-            await prune(storage, days)
-        except StorageError as exc:  # a read-only disk must not keep the games from being read
-            log.warning("pruning unplayed games failed: %s", exc)
-        pruner = asyncio.create_task(prune_now_and_daily(storage, days, first=False))
+        # F5, F14: what nobody uses goes on start-up (before serving), then daily (a
+        # failure, e.g. a read-only disk, is logged: it must not keep the games from being
+        # read).
+        await prune_features(prunings, wiring.clock())
+        pruner = asyncio.create_task(prune_now_and_daily(prunings, first=False, clock=wiring.clock))
         try:
             await warming
         except Exception as exc:  # (the jobs start a worker again when first asked)
@@ -313,12 +317,12 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         lifespan=lifespan,
     )
     app.state.service = service
+    app.state.prunings = prunings
     app.state.settings = settings
     app.state.guard = guard
     app.state.cpu = cpu
     app.state.reviews = ReviewService(storage, may_see=service.may_see)
     platform.players.changed.append(app.state.reviews.forget_reviews)
-    app.state.invites = invites  # (groups and rooms: storage.invites)
     app.state.config_sections = CONFIG_SECTIONS
     app.state.played = AllPlayedElsewhere(tuple(p.played for p in parts if p.played is not None))
     for part in parts:

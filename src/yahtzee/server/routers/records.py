@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 
 from yahtzee.errors import GameNotFoundError
 from yahtzee.game import Mode
-from yahtzee.server.routers._common import Cpu, Played, PlayerId, Reviews, Service
+from yahtzee.server.routers._common import Cpu, Played, PlayerId, Reviews, Service, cost, errors
 from yahtzee.server.views import RecordsOut, records_json
 
 router = APIRouter(prefix="/api", tags=["records"])
@@ -18,7 +18,18 @@ RECENT_GAMES = 10  # the lobby's recent games (as the storage's records give the
 RECENT_ROOMS = 10  # the rooms read for them: each may add its game
 
 
-@router.get("/records", response_model=RecordsOut, summary="Records of this browser")
+#: Its share of the work budget (F14: a read a page can repeat; it reads the records, the
+#: rooms' games and their summaries, analysed in the CPU pool when missing).
+RECORDS_COST = 2
+
+
+@router.get(
+    "/records",
+    response_model=RecordsOut,
+    responses=errors(429, 503),
+    summary="Records of this browser",
+    dependencies=[cost(RECORDS_COST)],
+)
 async def records(
     player: PlayerId, svc: Service, reviews: Reviews, elsewhere: Played, cpu: Cpu
 ) -> JSONResponse:

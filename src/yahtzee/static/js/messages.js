@@ -229,6 +229,10 @@ export const SUM_NAMES = {
 };
 export const upperSubtotalTitle = (goal, bonus) => `一点到六点相加，满 ${goal} 分奖励 ${bonus} 分`;
 export const NO_DAILY_HINTS = "每日挑战不能用提示：排名看的是你自己的选择。";
+// F13: the board of everyone lists a browser once it has played on a few earlier days.
+export const DAILY_UNLISTED = "公开排行榜只列出之前几天也完成过每日挑战的玩家；这个名次是你会排到的位置，先只有你看得到；你和朋友们的排行榜照常有你。";
+export const dailyRank = (rank, players, listed) =>
+  listed ? `第 ${rank} 名 / 共 ${players} 人` : `第 ${rank} 名（暂未上公开榜）`;
 export const dailyStarted = (game) =>
   game.dice === null && game.round === 1 ? "每日挑战开始：今天大家的骰子都一样。点「掷骰子」。" : continued(game);
 

@@ -12,6 +12,7 @@ import { request } from "../api.js";
 import { confirmDialog } from "../dialog.js";
 import { API, href } from "../paths.js";
 import { el, fmt, labelled, term, verdictEl } from "./dom.js";
+import { DAILY_UNLISTED, dailyRank } from "../messages.js";
 
 // ------------------------------------------------------------------------------ the API
 
@@ -176,6 +177,7 @@ function boardTable(board, { caption, testid = "leaderboard", week = false }) {
     gap.append(el("td", "", "…", { colspan: 6 }));
     tbody.append(gap, row(board.you));
   }
+  const unlisted = board.you && board.you.listed === false;
   if (!board.entries.length) {
     const empty = el("tr");
     empty.append(el("td", "fine", "还没有人完成。", { colspan: 6 }));
@@ -184,6 +186,7 @@ function boardTable(board, { caption, testid = "leaderboard", week = false }) {
   table.append(thead, tbody);
   const wrap = el("div", "dl-board-wrap");
   wrap.append(table, el("p", "fine", `共 ${board.players} 人`));
+  if (unlisted) wrap.append(el("p", "fine", DAILY_UNLISTED));
   return wrap;
 }
 
@@ -203,8 +206,9 @@ function resultPanel(day, r, ui, ctx) {
   add("技术损失", `${fmt(r.skill_loss)} 分`, null, "skill_loss");
   add("运气", `${r.luck >= 0 ? "+" : "−"}${fmt(Math.abs(r.luck))} 分`, null, "luck");
   add("高手同一副骰子", `${r.expert_score} 分（技术损失 ${fmt(r.expert_skill_loss)}）`, "daily-expert-score");
-  add("名次", r.rank ? `第 ${r.rank} 名 / 共 ${r.players} 人` : "—", "daily-rank");
+  add("名次", r.rank ? dailyRank(r.rank, r.players, r.listed !== false) : "—", "daily-rank");
   box.append(dl);
+  if (r.listed === false) box.append(el("p", "fine", DAILY_UNLISTED, { "data-testid": "daily-unlisted" }));
   // L13: the verdict beside 准确率, as in 复盘, 统计 and the boards.
   const mark = el("p", "dl-verdict-line");
   mark.append(verdictEl(r.skill_loss), term("verdict"));

@@ -5,19 +5,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 
 from yahtzee.devices.errors import ConfirmationNeededError
 from yahtzee.devices.service import DeviceService, data_url
-from yahtzee.server.jsonbody import StrictBody, parse_body
-from yahtzee.server.middleware import client_address, device_of
+from yahtzee.server.jsonbody import JsonBody, JsonBodyRoute, StrictBody
+from yahtzee.server.middleware import device_of
 from yahtzee.server.qr import qr_svg
-from yahtzee.server.routers._common import Cpu, cost, errors
+from yahtzee.server.routers._common import BaseUrl, ClientAddress, Cpu, cost, errors
 from yahtzee.server.views import dump_json
 
-router = APIRouter(prefix="/api", tags=["devices"])
+router = APIRouter(prefix="/api", tags=["devices"], route_class=JsonBodyRoute)
 
 # The work budget's units (issue 22): a list is a read; a code, a link or a removal a
 # write or two; the QR code ~5 ms of CPU; the export reads every row of the player; the
@@ -38,6 +38,15 @@ def devices(request: Request) -> DeviceService:
     """The process-wide devices service."""
     value: DeviceService = request.app.state.devices
     return value
+
+
+async def this_device(request: Request) -> tuple[str, str]:
+    """The request's (player id, device id), a stranger's newly issued."""
+    return await device_of(request.scope)
+
+
+Devices = Annotated[DeviceService, Depends(devices)]
+ThisDevice = Annotated[tuple[str, str], Depends(this_device)]
 
 
 # -- bodies -----------------------------------------------------------------------------
@@ -145,11 +154,11 @@ class ExportOut(_Out):
     summary="This player's devices",
     dependencies=[cost(LIST_COST)],
 )
-async def list_devices(request: Request) -> JSONResponse:
+async def list_devices(me: ThisDevice, svc: Devices) -> JSONResponse:
     """I3: every live device of the player (this one marked ``this``), most recently seen
     first, and when its recovery code was made."""
-    player, device = await device_of(request.scope)
-    return JSONResponse(await devices(request).overview(player, device))
+    player, device = me
+    return JSONResponse(await svc.overview(player, device))
 
 
 @router.post(
@@ -160,31 +169,32 @@ async def list_devices(request: Request) -> JSONResponse:
     summary="A new one-time link code",
     dependencies=[cost(CODE_COST)],
 )
-async def new_link_code(request: Request, cpu: Cpu) -> JSONResponse:
+async def new_link_code(
+    _body: JsonBody[ConfirmIn], me: ThisDevice, svc: Devices, cpu: Cpu, base: BaseUrl
+) -> JSONResponse:
     """I1: a code another device types (or its QR code's link) to become this player;
     single use, good for ``link_code_minutes``; the player's earlier code ends. 429 past
     ``max_link_codes_per_hour``."""
-    parse_body(ConfirmIn, await request.body())
-    player, _ = await device_of(request.scope)
-    svc = devices(request)
+    player, _ = me
     code, expires = await svc.new_link_code(player)
-    url = str(request.base_url).rstrip("/") + LINK_PATH + code
+    url = base + LINK_PATH + code
     svg = await cpu(qr_svg, url, "连接设备二维码")
     seconds = round(60 * svc.limits.link_code_minutes)
     body = {"code": code, "expires_at": expires, "seconds": seconds, "url": url}
     return JSONResponse({**body, "qr": data_url(svg)}, status_code=201)
 
 
-async def _redeem(request: Request, *, recovery: bool) -> JSONResponse:
-    body = parse_body(CodeIn, await request.body())
-    player, device = await device_of(request.scope)
-    linked = await devices(request).redeem(
+async def _redeem(
+    body: CodeIn, me: tuple[str, str], svc: DeviceService, address: str, *, recovery: bool
+) -> JSONResponse:
+    player, device = me
+    linked = await svc.redeem(
         player,
         device,
         body.code,
         recovery=recovery,
         merge=body.merge,
-        address=client_address(request.scope),
+        address=address,
     )
     return JSONResponse({"linked": True, "merged": body.merge, "devices": len(linked.devices)})
 
@@ -196,13 +206,15 @@ async def _redeem(request: Request, *, recovery: bool) -> JSONResponse:
     summary="Link this device by a code",
     dependencies=[cost(LINK_COST)],
 )
-async def link(request: Request) -> JSONResponse:
+async def link(
+    body: JsonBody[CodeIn], me: ThisDevice, svc: Devices, address: ClientAddress
+) -> JSONResponse:
     """I1: this device (and every device of its player) becomes the code's player. 404
     ``invalid_code`` (unknown, used, expired: one answer); 409 ``choose_merge`` when this
     device's player keeps games of its own (nothing changes; again with ``merge: true``
     to move them into the code's player), ``both_unfinished``, ``already_linked``. Each
     try takes a token of ``max_code_tries_per_hour`` per player and per address (429)."""
-    return await _redeem(request, recovery=False)
+    return await _redeem(body, me, svc, address, recovery=False)
 
 
 @router.post(
@@ -213,12 +225,13 @@ async def link(request: Request) -> JSONResponse:
     summary="A new recovery code",
     dependencies=[cost(CODE_COST)],
 )
-async def new_recovery_code(request: Request, cpu: Cpu) -> JSONResponse:
+async def new_recovery_code(
+    _body: JsonBody[ConfirmIn], me: ThisDevice, svc: Devices, cpu: Cpu
+) -> JSONResponse:
     """I2: a new recovery code, shown this once (and as a QR code to save); the old one
     stops working. Stored as a keyed digest only."""
-    parse_body(ConfirmIn, await request.body())
-    player, _ = await device_of(request.scope)
-    code, made = await devices(request).new_recovery_code(player)
+    player, _ = me
+    code, made = await svc.new_recovery_code(player)
     svg = await cpu(qr_svg, code, "恢复码")
     return JSONResponse({"code": code, "created_at": made, "qr": data_url(svg)}, status_code=201)
 
@@ -230,9 +243,11 @@ async def new_recovery_code(request: Request, cpu: Cpu) -> JSONResponse:
     summary="Restore the player of a recovery code on this device",
     dependencies=[cost(LINK_COST)],
 )
-async def recover(request: Request) -> JSONResponse:
+async def recover(
+    body: JsonBody[CodeIn], me: ThisDevice, svc: Devices, address: ClientAddress
+) -> JSONResponse:
     """I2: as a link, with the recovery code (which stays good until replaced)."""
-    return await _redeem(request, recovery=True)
+    return await _redeem(body, me, svc, address, recovery=True)
 
 
 @router.post(
@@ -242,12 +257,12 @@ async def recover(request: Request) -> JSONResponse:
     summary="Remove a device",
     dependencies=[cost(LINK_COST)],
 )
-async def remove_device(request: Request, device_id: DeviceId) -> JSONResponse:
+async def remove_device(
+    _body: JsonBody[ConfirmIn], device_id: DeviceId, me: ThisDevice, svc: Devices
+) -> JSONResponse:
     """I3: the device is a stranger from its next request (on another server process
     within ``device_cache_seconds``). 409 ``this_device`` for the device asking."""
-    parse_body(ConfirmIn, await request.body())
-    player, device = await device_of(request.scope)
-    svc = devices(request)
+    player, device = me
     await svc.remove(player, device, device_id)
     return JSONResponse(await svc.overview(player, device))
 
@@ -259,11 +274,11 @@ async def remove_device(request: Request, device_id: DeviceId) -> JSONResponse:
     summary="Everything kept about this player (a JSON file)",
     dependencies=[cost(EXPORT_COST)],
 )
-async def export(request: Request) -> Response:
+async def export(me: ThisDevice, svc: Devices) -> Response:
     """I4: one JSON document of every row kept about the player (docs/api.md), as a
     download (``Content-Disposition: attachment``)."""
-    player, _ = await device_of(request.scope)
-    data = await devices(request).export(player)
+    player, _ = me
+    data = await svc.export(player)
     body = dump_json({"format": "yahtzee-export-v1", **data})
     return Response(
         body,
@@ -279,13 +294,13 @@ async def export(request: Request) -> Response:
     summary="Delete everything kept about this player",
     dependencies=[cost(ERASE_COST)],
 )
-async def erase(request: Request) -> JSONResponse:
+async def erase(body: JsonBody[ConfirmIn], me: ThisDevice, svc: Devices) -> JSONResponse:
     """I4: with ``{"confirm": true}``, every row of the player goes from every table;
     others' room games keep its seat, nameless; a group it created goes to its oldest
     member (closed when none is left). Every device of the player is a stranger from its
     next request."""
-    if not parse_body(ConfirmIn, await request.body()).confirm:
+    if not body.confirm:
         raise ConfirmationNeededError()
-    player, _ = await device_of(request.scope)
-    count = await devices(request).erase(player)
+    player, _ = me
+    count = await svc.erase(player)
     return JSONResponse({"erased": True, "devices": count})

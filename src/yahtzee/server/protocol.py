@@ -38,7 +38,6 @@ import asyncio
 import json
 import logging
 import time
-from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
@@ -134,9 +133,10 @@ class GuardedH11Protocol(H11Protocol):
         # _wait), longest-waiting first: whom a new connection past the cap replaces.
         waiting = getattr(self.server_state, "yahtzee_waiting", None)
         if waiting is None:
-            waiting = OrderedDict()
+            waiting = {}
             self.server_state.yahtzee_waiting = waiting  # type: ignore[attr-defined]
-        self._waiting: OrderedDict[GuardedH11Protocol, None] = waiting
+        # (a dict keeps insertion order: a queue that also drops any member in O(1))
+        self._waiting: dict[GuardedH11Protocol, None] = waiting
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -181,7 +181,8 @@ class GuardedH11Protocol(H11Protocol):
         application, to make room for this new one; ``False`` when there is none (every
         other connection holds a request being answered)."""
         while self._waiting:
-            oldest, _ = self._waiting.popitem(last=False)
+            oldest = next(iter(self._waiting))
+            del self._waiting[oldest]
             if oldest is self or oldest.transport.is_closing():
                 continue
             oldest._disarm()

@@ -9,6 +9,7 @@
 import { el, labelled } from "./dom.js";
 import { ApiError, request } from "../api.js";
 import { CONFIG } from "../config.js";
+import { drawPips } from "../board.js";
 import { confirmDialog } from "../dialog.js";
 import { API, href } from "../paths.js";
 import { read, saveHold, storedHold, write } from "../remember.js";
@@ -17,7 +18,6 @@ import { CATEGORY_NAMES, DIFFICULTY_NAMES, LIMITS, LOWER, ROUNDS, UPPER, holdabl
 
 const NO_HOLD = [false, false, false, false, false];
 const ALL_HELD = [true, true, true, true, true];
-const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
 const SUMS = [
   ["upper_subtotal", "上区小计"],
   ["upper_bonus", "上区奖励"],
@@ -666,16 +666,6 @@ async function restart(ctx) {
 
 // ------------------------------------------------------------------ the table: render
 
-function pips(die, value) {
-  const key = String(value || 0);
-  if (die.dataset.pips === key) return;
-  die.dataset.pips = key;
-  const face = el("span", "die-face", null, { "aria-hidden": "true" });
-  if (value) for (const pos of PIPS[value]) face.append(el("span", `pip p${pos}`));
-  else face.append(el("span", "die-blank", "?"));
-  die.replaceChildren(face, el("span", "hold-tag", null, { "aria-hidden": "true" }));
-}
-
 function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
@@ -827,7 +817,7 @@ function renderDice(body, page, state) {
   for (let i = 0; i < 5; i++) {
     const die = body.querySelector(`[data-testid="table-die-${i}"]`);
     const value = dice ? dice[i] : null;
-    pips(die, value);
+    drawPips(die, value);
     const h = Boolean(dice) && (locked || held[i]);
     die.setAttribute("data-value", value === null ? "" : String(value));
     die.setAttribute("aria-pressed", h ? "true" : "false");

@@ -74,6 +74,8 @@ def test_d6_d2_teacher_group_pupil_joins_and_plays_the_daily(
     invite = teacher.by("group-invite")
     expect(invite).to_be_visible()
     expect(teacher.page.get_by_role("status").filter(has_text="已创建")).to_contain_text(GROUP)
+    # U13: 我的小组 lists it at once, without a reload
+    expect(teacher.page.locator(".dl-groups")).to_contain_text(GROUP)
     link = teacher.by("invite-link").inner_text()
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/groups/join#[A-Za-z0-9_-]{22}", link), link
     qr = teacher.by("group-qr")

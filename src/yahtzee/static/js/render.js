@@ -344,9 +344,8 @@ function renderTopbar(state) {
   setText(hint, say.hintButton(g.hints_left));
   // Busy is not a reason to disable (that would drop the focus, P2): clicks wait instead.
   const daily = Boolean(g.daily); // D2/D3: one attempt without hints, so no 重新开始 either
-  hint.disabled = !canAct({ ...state, busy: false }) || g.hints_left <= 0 || g.dice === null || daily;
-  const hintTitle = say.hintTitle(g.hints_left, g.dice !== null, LIMITS.hints_per_game);
-  setAttr(hint, "title", daily ? say.NO_DAILY_HINTS : hintTitle);
+  hint.disabled = !canAct({ ...state, busy: false }) || g.hints_left <= 0 || g.dice === null;
+  setAttr(hint, "title", say.hintTitle(g.hints_left, g.dice !== null, LIMITS.hints_per_game));
   // U12: each mode shows only its controls: 每日挑战 has no 提示 at all (not a greyed one)
   const only = [["hint", daily], ["restart", daily], ["play-again", daily], ["game-over-daily", !daily]];
   for (const [id, hidden] of only) {

@@ -3,7 +3,7 @@
 // the view's own state (page.ui.selected, the costliest one until the player picks).
 
 import { lineChart } from "./chart.js";
-import { el, fmt, labelled, term, verdictEl } from "./dom.js";
+import { el, fmt, labelled, seatName, term, verdictEl } from "./dom.js";
 import { request } from "../api.js";
 import { API, href } from "../paths.js";
 import * as say from "../messages.js";
@@ -263,8 +263,7 @@ function worst(decisions) {
 
 /** A table's seat as named in its review (a person's name is text, never markup). */
 function seatLabel(r, s) {
-  if (s.kind === "human") return s.name;
-  return `电脑${s.index + 1}（${DIFFICULTY_NAMES[s.difficulty] || s.difficulty}）`;
+  return seatName(r.seats, s.index); // U13: as the table named it
 }
 
 /** T6: the person reviewed, and every seat's place; the switcher opens another person's. */

@@ -9,7 +9,7 @@
 // reads, ticked by `live`), stream (null while the stream is live, else {message} saying
 // why not)}.
 
-import { el, term } from "./dom.js";
+import { el, seatName, term } from "./dom.js";
 import { RETRY_MIN_MS, parseEvents, retryDelay } from "./events.js";
 import { boxLook, drawPips } from "../board.js";
 import { CONFIG } from "../config.js";
@@ -18,7 +18,7 @@ import { confirmDialog } from "../dialog.js";
 import * as say from "../messages.js";
 import { ROOM_LINKS, ROOM_STREAM } from "../messages.js";
 import { API, asset, href } from "../paths.js";
-import { DIFFICULTY_NAMES, LOWER, UPPER } from "../state.js";
+import { LOWER, UPPER } from "../state.js";
 
 const ROOMS = CONFIG.rooms;
 const REACTION_NAMES = Object.fromEntries(ROOMS.reactions.map((r) => [r.id, r.zh]));
@@ -235,9 +235,10 @@ function live({ data, serial, dispatch }) {
 
 // -- drawing --------------------------------------------------------------------------------
 
-function seatLabel(seat) {
-  if (seat.kind === "computer") return `电脑（${DIFFICULTY_NAMES[seat.difficulty] || ""}）`;
-  return seat.name === null ? "（空位，等朋友加入）" : seat.name;
+/** A seat's name as every view says it (U13: 「电脑3（普通）」 here as in 复盘). */
+function seatLabel(seat, room) {
+  if (seat.kind === "human" && seat.name === null) return "（空位，等朋友加入）";
+  return seatName(room.seats, room.seats.indexOf(seat));
 }
 
 function seatsList(room, ui) {
@@ -248,7 +249,7 @@ function seatsList(room, ui) {
     const li = el("li", `rm-seat${seat.index === turn ? " rm-on-turn" : ""}`, null, {
       "data-testid": `room-seat-${seat.index}`,
     });
-    li.append(el("span", "rm-seat-name", seatLabel(seat)));
+    li.append(el("span", "rm-seat-name", seatLabel(seat, room)));
     if (seat.you) li.append(el("span", "rm-chip", "你"));
     if (seat.index === 0 && seat.kind === "human") li.append(el("span", "rm-chip", "房主"));
     if (seat.away) {
@@ -387,7 +388,7 @@ function countdown(room, ui) {
   const left = Math.ceil(room.deadline - (Date.now() / 1000 + skew));
   if (left > ROOMS.countdown_seconds || left < 0) return null;
   const seat = room.seats[room.game.turn];
-  const who = seat ? seatLabel(seat) : "";
+  const who = seat ? seatLabel(seat, room) : "";
   return el("p", "rm-countdown", `${who} 还有 ${left} 秒，之后由电脑托管`, {
     role: "timer",
     "data-testid": "countdown",
@@ -399,7 +400,7 @@ function dicePanel(room, ctx, page) {
   const mine = myTurn(room);
   const box = el("div", "rm-dice-panel");
   const seat = room.seats[game.turn];
-  box.append(el("h2", "", mine ? "轮到你了" : `轮到 ${seat ? seatLabel(seat) : ""}`));
+  box.append(el("h2", "", mine ? "轮到你了" : `轮到 ${seat ? seatLabel(seat, room) : ""}`));
   const holds = page.ui.holds && page.ui.holds.seat === game.turn ? page.ui.holds.hold : null;
   const own = page.ui.myHold || [false, false, false, false, false];
   const row = el("div", "rm-dice", null, { role: "group", "aria-label": "骰子" });
@@ -455,7 +456,7 @@ function scoreTable(room, ctx, page) {
   const table = el("table", "rm-card");
   const head = el("tr");
   head.append(el("th", "", "项目", { scope: "col" }));
-  for (const seat of room.seats) head.append(el("th", "", seatLabel(seat), { scope: "col" }));
+  for (const seat of room.seats) head.append(el("th", "", seatLabel(seat, room), { scope: "col" }));
   const thead = el("thead");
   thead.append(head);
   table.append(thead);
@@ -522,7 +523,7 @@ function turnLog(room) {
     const li = el("li", "turn-log-item");
     li.append(
       el("span", "tl-round", say.turnRound(t.round)),
-      el("span", "tl-who", seat ? seatLabel(seat) : ""),
+      el("span", "tl-who", seat ? seatLabel(seat, room) : ""),
     );
     if (t.proxy) li.append(el("span", "rm-chip rm-away", "托管"));
     li.append(
@@ -552,7 +553,7 @@ function endPanel(room, ctx, page) {
   const list = el("ol", "rm-ranking");
   for (const place of room.game.ranking || []) {
     const seat = room.seats[place.seat];
-    list.append(el("li", "", `第 ${place.place} 名：${seat ? seatLabel(seat) : ""}，${place.total} 分`));
+    list.append(el("li", "", `第 ${place.place} 名：${seat ? seatLabel(seat, room) : ""}，${place.total} 分`));
   }
   box.append(list);
   const mine = room.seats.find((s) => s.you);

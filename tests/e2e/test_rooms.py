@@ -122,7 +122,8 @@ def test_o1_to_o8_a_room_with_two_people_and_two_computers(
     for i in range(5):
         expect(friend.get_by_test_id(f"room-die-{i}")).to_have_attribute("data-value", faces[i])
         # U11: drawn with the solo table's pips, not numerals
-        expect(friend.get_by_test_id(f"room-die-{i}").locator(".pip")).to_have_count(int(faces[i] or 0))
+        pips = friend.get_by_test_id(f"room-die-{i}").locator(".pip")
+        expect(pips).to_have_count(int(faces[i] or 0))
     host.get_by_test_id("room-die-0").click()
     expect(friend.get_by_test_id("room-die-0")).to_have_attribute("aria-pressed", "true")
     # U11: the previews are the solo table's: 「+N」 (green) and 「+0」 (grey-red) ...
@@ -184,6 +185,10 @@ def test_o5_the_timeout_takeover_with_a_short_turn(
     expect(friend.locator("[data-term=autopilot] .term-pop").first).to_contain_text("电脑先替他下")
     # the computer played the host's turn: now it is the friend's
     expect(friend.get_by_test_id("room-roll")).to_be_enabled()
+    # U11: 本局记录 says what 托管 wrote for the host, marked as 托管
+    entry = friend.get_by_test_id("room-turn-log").locator("li").first
+    expect(entry).to_contain_text("慢慢")
+    expect(entry).to_contain_text("托管")
     # the host takes the seat back
     host.get_by_test_id("room-im-back").click()
     expect(friend.get_by_test_id("away-0")).to_have_count(0)

@@ -4,6 +4,7 @@
 
 import { lineChart } from "./chart.js";
 import { el, fmt, labelled, seatName, term, verdictEl } from "./dom.js";
+import { drawPips } from "../board.js";
 import { request } from "../api.js";
 import { API, href } from "../paths.js";
 import * as say from "../messages.js";
@@ -157,7 +158,9 @@ function positionPanel(d, practice) {
   const dice = el("div", "rv-dice", null, { role: "img", "aria-label": `骰子 ${d.dice.join("、")}` });
   const held = d.hold || null;
   d.dice.forEach((f, i) => {
-    const die = el("span", `rv-die${held && held[i] ? " rv-held" : ""}`, String(f), { "aria-hidden": "true" });
+    // U11: the table's die, drawn with pips (board.js), small
+    const die = el("span", `die rv-die${held && held[i] ? " held" : ""}`, null, { "aria-hidden": "true", "data-value": String(f) });
+    drawPips(die, f);
     dice.append(die);
   });
   panel.append(dice);

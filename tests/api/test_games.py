@@ -398,6 +398,17 @@ def test_invalid_request_messages_name_the_field_and_value(api: Api) -> None:
         assert fragment in message, message
 
 
+def test_u13_a_malformed_id_in_a_link_speaks_to_a_person(api: Api) -> None:
+    """U13: an id in the address that cannot be one (a mistyped or cut link) is said as a
+    link that is incomplete or gone, not as a field of a request; still invalid_request."""
+    for path in ("/api/groups/not-a-group", "/api/groups/12345"):
+        r = api.client.get(path)
+        assert (r.status_code, error_code(r)) == (422, "invalid_request"), path
+        message = r.json()["error"]["message"]
+        assert message == "这个链接不完整或已失效。", message
+        assert "字段" not in message
+
+
 def test_unknown_routes_and_methods_are_json_errors(client: TestClient) -> None:
     r = client.get("/api/nothing/here")
     assert (r.status_code, error_code(r)) == (404, "not_found")

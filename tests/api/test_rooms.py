@@ -199,7 +199,9 @@ def test_o1_to_o4_a_room_from_link_to_ranking(make_client: Callable[..., TestCli
     # every game event carries the game as it stands after it
     last_game = next(e for e in reversed(events) if e.kind == "score").data["game"]
     assert last_game["version"] == final["version"]
-    assert "turns" not in last_game
+    # ... with only the last round of its turn log (U11: one per seat, never the whole log)
+    assert [t["seat"] for t in last_game["turns"]] == list(range(len(last_game["seats"])))
+    assert {t["round"] for t in last_game["turns"]} == {13}
 
     # O4: a stream from any id gets exactly the events after it
     middle = len(events) // 2
@@ -269,6 +271,10 @@ def test_o5_a_person_who_does_not_act_is_played_for(make_client: Callable[..., T
     proxied = _log(host, rid)[-1]
     assert proxied.data["proxy"] is True
     assert proxied.data["seat"] == 0
+    # U11: the room's game carries the turn 托管 wrote for the host, marked with its level
+    (written,) = room_now["game"]["turns"]
+    assert (written["seat"], written["round"]) == (0, 1)
+    assert written["proxy"] in {"novice", "intermediate", "expert"}  # the computer level
 
     # the friend plays; the away host's next turn comes after the short grace only
     g = room_now["game"]
@@ -278,7 +284,11 @@ def test_o5_a_person_who_does_not_act_is_played_for(make_client: Callable[..., T
         f"/api/games/{g['id']}/score",
         json={"version": g["version"], "category": box, "confirm_zero": True},
     ).json()
-    assert host.get(f"/api/rooms/{rid}").json()["room"]["deadline"] == clock.now + 3
+    after_friend = host.get(f"/api/rooms/{rid}").json()["room"]
+    assert after_friend["deadline"] == clock.now + 3
+    # U11: one turn per seat at most, the friend's last and not marked 托管
+    assert [t["seat"] for t in after_friend["game"]["turns"]] == [0, 1]
+    assert "proxy" not in after_friend["game"]["turns"][-1]
     # acting takes the seat back
     g = host.post(f"/api/games/{g['id']}/roll", json={"version": g["version"]}).json()
     room_now = host.get(f"/api/rooms/{rid}").json()["room"]
@@ -293,6 +303,7 @@ def test_o5_a_person_who_does_not_act_is_played_for(make_client: Callable[..., T
         room_now = host.get(f"/api/rooms/{rid}").json()["room"]
     assert room_now["status"] == "finished"
     assert room_now["game"]["status"] == "finished"
+    assert [(t["seat"], t["round"]) for t in room_now["game"]["turns"]] == [(0, 13), (1, 13)]
 
 
 def test_o6_reactions_fixed_set_one_a_second(make_client: Callable[..., TestClient]) -> None:

@@ -74,6 +74,8 @@ def test_d6_d2_teacher_group_pupil_joins_and_plays_the_daily(
     invite = teacher.by("group-invite")
     expect(invite).to_be_visible()
     expect(teacher.page.get_by_role("status").filter(has_text="已创建")).to_contain_text(GROUP)
+    # U13: 我的小组 lists it at once, without a reload
+    expect(teacher.page.locator(".dl-groups")).to_contain_text(GROUP)
     link = teacher.by("invite-link").inner_text()
     assert re.fullmatch(r"http://127\.0\.0\.1:\d+/groups/join#[A-Za-z0-9_-]{22}", link), link
     qr = teacher.by("group-qr")
@@ -107,7 +109,7 @@ def test_d6_d2_teacher_group_pupil_joins_and_plays_the_daily(
     expect(pupil.page.locator("#mode-badge")).to_have_text("每日挑战")
     expect(pupil.by("restart")).to_be_hidden()
     pupil.roll()
-    expect(pupil.by("hint")).to_be_disabled()
+    expect(pupil.by("hint")).to_be_hidden()  # U12: no 提示 in 每日挑战 (not a greyed one)
     pupil.page.keyboard.press("h")  # the shortcut is refused as well, with the reason
     expect(pupil.by("message")).to_contain_text("每日挑战不能用提示")
     box = pupil.best_box()
@@ -213,7 +215,7 @@ def test_d2_d4_name_asked_once_and_a_kept_game_abandoned_only_on_yes(
     ui.by("confirm-yes").click()
     expect(ui.by("roll")).to_be_visible()
     expect(ui.by("round")).to_have_text("第 1 / 13 回合")
-    expect(ui.by("hint")).to_be_disabled()
+    expect(ui.by("hint")).to_be_hidden()
     expect(ui.by("restart")).to_be_hidden()
     # Back on the day's page: the name is known, the game continues where it was.
     ui.roll()

@@ -36,6 +36,8 @@ def test_practice_from_the_lobby(browser: Browser, server_url: str, size: tuple[
     ui.by("start-practice").click()
     expect(ui.by("puzzle")).to_be_visible(timeout=15_000)
     expect(ui.by("puzzle-rating")).to_contain_text("练习分")
+    die = ui.by("puzzle-die-0")  # U11: the table's die, drawn with pips
+    expect(die.locator(".pip")).to_have_count(int(die.get_attribute("data-value") or 0))
     first = ui.by("puzzle").inner_text()
     _answer_any(ui)
     feedback = ui.by("puzzle-answer-feedback")

@@ -82,7 +82,10 @@ def test_l1_review_page_summary_chart_decisions_position(sized: Table) -> None:
     expect(position.locator("h2")).to_contain_text(f"第 {d['round']} 回合")
     expect(position.locator("h2")).to_be_focused()
     expect(position.locator(".rv-die")).to_have_count(5)
-    assert position.locator(".rv-die").all_inner_texts() == [str(f) for f in d["dice"]]
+    values = [die.get_attribute("data-value") for die in position.locator(".rv-die").all()]
+    assert values == [str(f) for f in d["dice"]]
+    # U11: drawn with the table's pips, not numerals
+    assert position.locator(".rv-die .pip").count() == sum(d["dice"])
     rows = sized.by("review-options").locator("tr")
     assert rows.count() >= min(3, len(d["options"])) + 1
     expect(sized.by("review-options").locator(".rv-mine")).to_have_count(1)

@@ -53,10 +53,16 @@ def _join(page: Page, invite: str, name: str) -> None:
 
 
 def _play_turn(page: Page) -> None:
-    """Roll once and write the first open box the server allows; the turn then passes to
-    another person (these tests never seat one person alone with computers)."""
+    """Roll once and write the first open box that scores (else the first the server
+    allows: all open boxes are 0 then, so no zero confirmation, U11); the turn then passes
+    to another person (these tests never seat one person alone with computers)."""
     page.locator('[data-testid="room-roll"]:enabled').click()
-    page.locator('[data-testid^="room-score-"]:enabled').first.click()
+    expect(page.locator('[data-testid^="room-score-"]:enabled').first).to_be_visible()
+    scoring = page.locator('.cell.preview:not(.zero) [data-testid^="room-score-"]:enabled')
+    if scoring.count():
+        scoring.first.click()
+    else:
+        page.locator('[data-testid^="room-score-"]:enabled').first.click()
     expect(page.get_by_test_id("room-roll")).to_have_count(0)
 
 
@@ -102,15 +108,39 @@ def test_o1_to_o8_a_room_with_two_people_and_two_computers(
     assert host.evaluate("window.__pwned") is None
     assert friend.get_by_test_id("start-room").count() == 0  # only the creator starts
     host.get_by_test_id("start-room").click()
+    # U13: a latecomer on the invite link of a started room is told they are watching
+    late_ctx = sized_context(browser, 390, 844)
+    late = _page(late_ctx, console)
+    late.goto(invite)
+    expect(late.get_by_test_id("room-watching")).to_contain_text("你在观战")
+    late_ctx.close()
 
     # live: the host's roll and holds show on the friend's screen as they happen
     host.get_by_test_id("room-roll").click()
-    faces = [host.get_by_test_id(f"room-die-{i}").inner_text() for i in range(5)]
+    expect(host.get_by_test_id("room-die-4")).to_have_attribute("data-value", re.compile("[1-6]"))
+    faces = [host.get_by_test_id(f"room-die-{i}").get_attribute("data-value") for i in range(5)]
     for i in range(5):
-        expect(friend.get_by_test_id(f"room-die-{i}")).to_have_text(faces[i])
+        expect(friend.get_by_test_id(f"room-die-{i}")).to_have_attribute("data-value", faces[i])
+        # U11: drawn with the solo table's pips, not numerals
+        pips = friend.get_by_test_id(f"room-die-{i}").locator(".pip")
+        expect(pips).to_have_count(int(faces[i] or 0))
     host.get_by_test_id("room-die-0").click()
     expect(friend.get_by_test_id("room-die-0")).to_have_attribute("aria-pressed", "true")
-    host.locator('[data-testid^="room-score-"]:enabled').first.click()
+    # U11: the previews are the solo table's: 「+N」 (green) and 「+0」 (grey-red) ...
+    chance = host.get_by_test_id("room-score-chance")
+    expect(chance).to_have_text(re.compile(r"^\+\d+$"))
+    expect(host.locator("td.cell.preview:not(.zero)").first).to_be_visible()
+    # ... and a 0 while another box scores asks first (快艇 is 0 unless five alike)
+    if len(set(faces)) > 1:
+        expect(host.get_by_test_id("room-score-yahtzee")).to_have_text("+0")
+        host.get_by_test_id("room-score-yahtzee").click()
+        expect(host.locator("#confirm-dialog")).to_be_visible()
+        host.locator("#confirm-no").click()
+        expect(host.get_by_test_id("room-score-yahtzee")).to_be_enabled()  # nothing written
+    chance.click()
+    # U11: 本局记录 on the other screen says what the host just wrote
+    expect(friend.get_by_test_id("room-turn-log").locator("li").first).to_contain_text("房主")
+    expect(friend.get_by_test_id("room-turn-log").locator("li").first).to_contain_text("机会")
     # reactions, from the fixed set, shown beside the seat on every screen
     friend.get_by_test_id("reaction-nice").click()
     expect(host.get_by_test_id("room-seat-1")).to_contain_text("漂亮")
@@ -155,6 +185,10 @@ def test_o5_the_timeout_takeover_with_a_short_turn(
     expect(friend.locator("[data-term=autopilot] .term-pop").first).to_contain_text("电脑先替他下")
     # the computer played the host's turn: now it is the friend's
     expect(friend.get_by_test_id("room-roll")).to_be_enabled()
+    # U11: 本局记录 says what 托管 wrote for the host, marked as 托管
+    entry = friend.get_by_test_id("room-turn-log").locator("li").first
+    expect(entry).to_contain_text("慢慢")
+    expect(entry).to_contain_text("托管")
     # the host takes the seat back
     host.get_by_test_id("room-im-back").click()
     expect(friend.get_by_test_id("away-0")).to_have_count(0)

@@ -311,8 +311,11 @@ def test_t7_computers_first_then_two_people_in_a_row(browser: Browser, server_ur
             expect(chances.nth(i)).to_have_text(re.compile(r"^\d+%$"), timeout=30_000)
         total = sum(int(t.removesuffix("%")) for t in chances.all_inner_texts())
         assert 98 <= total <= 102, total
+        expect(page.locator(".tb-chance-note")).to_contain_text("得第一的机会")  # U13
         play_turn(page)
         expect(by(page, "handover")).to_be_visible()  # 甲 then 乙: two people in a row
+        # U13: the handover says what 甲 just wrote before it covers the table
+        expect(by(page, "handover-last")).to_have_text(re.compile(r"^甲 刚在「.+」登记了 \d+ 分"))
         expect(by(page, "handover-go")).to_have_text("我是 乙，开始")
         # A reload at the start of 乙's turn shows the handover again (the device may have
         # changed hands); after the tap, 乙 rolls.

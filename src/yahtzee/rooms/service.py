@@ -177,10 +177,13 @@ def parse_turn_seconds(raw: object) -> int:
 
 
 def room_game_json(view: GameView) -> dict[str, Any]:
-    """The game as a room's event carries it: :func:`game_json` without the turn log (the
-    room's page shows the cards, dice and ranking; the review has the turns)."""
+    """The game as a room's event carries it: :func:`game_json` with only the last round's
+    worth of its turn log (one turn per seat: what each seat, a friend or 托管, just wrote,
+    U11) — every event carries the game, so the whole log would grow each one; the review
+    has every turn."""
     out = game_json(view)
-    out.pop("turns", None)
+    turns = out.get("turns") or []
+    out["turns"] = turns[-len(out["seats"]) :] if out["seats"] else []
     return out
 
 

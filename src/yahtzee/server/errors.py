@@ -111,6 +111,9 @@ _HTTP_CODES = {
 }
 
 
+#: U13: what a malformed id in the address means to the person who followed the link.
+LINK_BROKEN = "这个链接不完整或已失效。"
+
 # Chinese wording of pydantic's error types; ``{field}`` and ``{value}`` name the culprit.
 _VALIDATION_TEMPLATES = {
     "missing": "缺少字段 {field}",
@@ -138,6 +141,10 @@ def validation_message(exc: RequestValidationError | ValidationError) -> str:
     if not errors:
         return _HTTP_CODES[422][1]
     first = errors[0]
+    if tuple(first.get("loc", ()))[:1] == ("path",):
+        # U13: an id in the address comes from a link a person followed (or typed): say so,
+        # in their words, rather than name a field they never saw.
+        return LINK_BROKEN
     loc = [str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path")]
     field = ".".join(loc) or "（请求体）"
     value = first.get("input")

@@ -162,6 +162,8 @@ def finished_turn(event: log.Event, before: Game, after: Game) -> TurnRecord | N
         "category": category.value,
         "points": card_after[category],
         "yahtzee_bonus": card_after.yahtzee_bonus - card_before.yahtzee_bonus,
+        # K2/U11: a person's box written for them by the computer (托管) says so
+        **({"proxy": event.proxy} if event.proxy is not None else {}),
     }
 
 

@@ -293,6 +293,11 @@ class TurnOut(_Out):
     category: Category
     points: int = Field(description="what the box took (without the Yahtzee bonus)")
     yahtzee_bonus: int = Field(description="100 when this turn earned a 快艇加成, else 0")
+    proxy: str | None = Field(
+        default=None,
+        description="present when 托管 wrote this box for an away person: the computer "
+        "level that chose it (U11)",
+    )
 
 
 class UndoOut(_Out):

@@ -12,22 +12,13 @@ import {
   UPPER,
   canAct,
 } from "./state.js";
+import { boxLook, drawPips } from "./board.js";
 import * as say from "./messages.js";
 import { href } from "./paths.js";
 import { LAZY } from "./views.js";
 
 const $ = (sel) => document.querySelector(sel);
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
-
-// Where each pip sits on a 3×3 grid (1 = top left … 9 = bottom right).
-const PIPS = {
-  1: [5],
-  2: [3, 7],
-  3: [3, 5, 7],
-  4: [1, 3, 7, 9],
-  5: [1, 3, 5, 7, 9],
-  6: [1, 3, 4, 6, 7, 9],
-};
 
 function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
@@ -198,31 +189,6 @@ function renderLobby(state) {
 
 // ----------------------------------------------------------------------------- dice
 
-function renderPips(die, value) {
-  const key = String(value || 0);
-  if (die.dataset.pips === key) return;
-  die.dataset.pips = key;
-  const face = document.createElement("span");
-  face.className = "die-face";
-  face.setAttribute("aria-hidden", "true");
-  if (value) {
-    for (const pos of PIPS[value]) {
-      const pip = document.createElement("span");
-      pip.className = `pip p${pos}`;
-      face.append(pip);
-    }
-  } else {
-    const q = document.createElement("span");
-    q.className = "die-blank";
-    q.textContent = "?";
-    face.append(q);
-  }
-  const tag = document.createElement("span");
-  tag.className = "hold-tag";
-  tag.setAttribute("aria-hidden", "true");
-  die.replaceChildren(face, tag);
-}
-
 /** What the dice tray shows: the player's dice, or the computer's during a replay. */
 function diceView(state) {
   const g = state.game;
@@ -247,7 +213,7 @@ function renderDice(state) {
   for (let i = 0; i < 5; i++) {
     const die = byTestId(`die-${i}`);
     const value = view.dice ? view.dice[i] : null;
-    renderPips(die, value);
+    drawPips(die, value);
     const held = Boolean(view.dice) && (view.locked || view.held[i]);
     setAttr(die, "data-value", value === null ? "" : value);
     setAttr(die, "aria-pressed", held ? "true" : "false");
@@ -279,14 +245,6 @@ function renderDice(state) {
 }
 
 // ------------------------------------------------------------------------ scorecard
-
-/** A preview reads "+N" (what writing here would add), a written score a plain "N": a
- * preview 0 ("+0", italic, dashed outline) never looks like a written 0 (bold, solid). */
-function previewText(p) {
-  let text = `+${p.points}`;
-  if (p.yahtzee_bonus) text += ` +${p.yahtzee_bonus}`;
-  return text;
-}
 
 const UPPER_GOAL = LIMITS.upper_bonus_threshold;
 
@@ -332,26 +290,10 @@ function renderScorecard(state) {
     const btn = td.firstElementChild;
     const filled = human.boxes[cat];
     const p = !state.replay && g.preview ? g.preview[cat] : null;
-    let text = "";
-    let kind = "open";
-    let selectable = false;
-    let cls = "open";
-    let extra = "";
-    if (filled !== null && filled !== undefined) {
-      text = String(filled);
-      kind = "filled";
-      cls = filled === 0 ? "filled zero" : "filled";
-    } else if (p) {
-      text = p.allowed ? previewText(p) : String(p.points);
-      if (!p.allowed) {
-        kind = cls = "forbidden";
-      } else {
-        kind = "preview";
-        selectable = act;
-        cls = p.points === 0 ? "preview zero" : "preview";
-        if (p.upper_bonus) extra = say.UPPER_BONUS_TAG(p.upper_bonus);
-      }
-    }
+    const look = boxLook(filled, p);
+    const { text, kind, cls } = look;
+    const selectable = kind === "preview" && act;
+    const extra = look.bonus ? say.UPPER_BONUS_TAG(look.bonus) : "";
     const hinted = state.hintCategory === cat && !state.replay;
     const label = say.boxLabel(name, kind, kind === "filled" ? filled : p, hinted);
     if (btn.dataset.text !== text + "|" + extra) {
@@ -402,10 +344,11 @@ function renderTopbar(state) {
   setText(hint, say.hintButton(g.hints_left));
   // Busy is not a reason to disable (that would drop the focus, P2): clicks wait instead.
   const daily = Boolean(g.daily); // D2/D3: one attempt without hints, so no 重新开始 either
-  hint.disabled = !canAct({ ...state, busy: false }) || g.hints_left <= 0 || g.dice === null || daily;
-  const hintTitle = say.hintTitle(g.hints_left, g.dice !== null, LIMITS.hints_per_game);
-  setAttr(hint, "title", daily ? say.NO_DAILY_HINTS : hintTitle);
-  for (const [id, hidden] of [["restart", daily], ["play-again", daily], ["game-over-daily", !daily]]) {
+  hint.disabled = !canAct({ ...state, busy: false }) || g.hints_left <= 0 || g.dice === null;
+  setAttr(hint, "title", say.hintTitle(g.hints_left, g.dice !== null, LIMITS.hints_per_game));
+  // U12: each mode shows only its controls: 每日挑战 has no 提示 at all (not a greyed one)
+  const only = [["hint", daily], ["restart", daily], ["play-again", daily], ["game-over-daily", !daily]];
+  for (const [id, hidden] of only) {
     const button = byTestId(id);
     if (button.hidden !== hidden) button.hidden = hidden;
   }

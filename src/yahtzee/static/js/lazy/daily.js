@@ -349,7 +349,7 @@ function drawGroups(body, page, ctx) {
       requester(ctx, page)(
         call.createGroup(drafts.group, drafts.yours),
         (created) => {
-          ctx.dispatch({ type: "pageUi", ui: { created, drafts: {} } });
+          ctx.dispatch({ type: "groupCreated", serial: page.serial, created });
           ctx.afterRender(() => document.querySelector('[data-testid="group-invite"] [data-testid="invite-link"]')?.focus());
         },
         { drafts, focus: "dl-group-name" },
@@ -527,6 +527,16 @@ export const view = {
       const page = state.page;
       if (!page || page.serial !== serial) return state;
       return { ...state, page: { ...page, data, ui: { ...page.ui, error: null, errorCode: null } } };
+    },
+    /** U13: a group just created is in 我的小组 at once (newest first, as the server lists
+     * them), with its invite shown under the form. */
+    groupCreated(state, { serial, created }) {
+      const page = state.page;
+      if (!page || page.serial !== serial) return state;
+      const groups = page.data.groups || [];
+      const listed = groups.some((g) => g.id === created.group.id) ? groups : [created.group, ...groups];
+      const ui = { ...page.ui, created, drafts: {} };
+      return { ...state, page: { ...page, data: { ...page.data, groups: listed }, ui } };
     },
   },
   render(body, page, ctx) {

@@ -17,6 +17,7 @@ export function term(id) {
   );
   return box;
 }
+import { DIFFICULTY_NAMES } from "../state.js";
 
 /** An HTML element with a class and text (textContent: never markup). */
 export function el(tag, className = "", text = null, attrs = {}) {
@@ -70,4 +71,15 @@ export function verdictEl(loss, { perGame = false, compact = false } = {}) {
   box.append(stars, " ", el("span", "verdict-word", compact ? v.word : v.text));
   if (compact) box.setAttribute("title", v.text);
   return box;
+}
+
+/** U13: a seat's name, the same in every view (the table, 好友房间, 复盘): a person's own
+ * name; a computer 「电脑（普通）」, or 「电脑3（普通）」 (its seat's number) when the game
+ * has several computers. `seats`: the game's seats ({kind, name, difficulty}). */
+export function seatName(seats, i) {
+  const s = seats[i];
+  if (s.kind === "human") return s.name;
+  const level = DIFFICULTY_NAMES[s.difficulty] || s.difficulty || "";
+  const several = seats.filter((x) => x.kind === "computer").length > 1;
+  return several ? `电脑${i + 1}（${level}）` : `电脑（${level}）`;
 }

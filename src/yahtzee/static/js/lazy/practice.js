@@ -7,6 +7,7 @@
 
 import { el, labelled, term } from "./dom.js";
 import { SETTLING } from "./glossary.js";
+import { drawPips } from "../board.js";
 import { request } from "../api.js";
 import { API, href } from "../paths.js";
 import { CATEGORY_NAMES, LOWER, UPPER } from "../state.js";
@@ -79,11 +80,15 @@ function dice(p, ui, ctx) {
   const row = el("div", "pz-dice", null, { role: "group", "aria-label": "骰子" });
   p.dice.forEach((face, i) => {
     const held = p.kind === "keep" && Boolean(ui.held && ui.held[i]);
-    const b = el("button", `pz-die${held ? " held" : ""}`, String(face), {
+    // U11: the table's die (app.css .die), its pips drawn by board.js
+    const b = el("button", `die pz-die${held ? " held" : ""}`, null, {
       type: "button",
       "data-testid": `puzzle-die-${i}`,
+      "data-value": String(face),
       "aria-label": `第 ${i + 1} 个骰子：${face} 点${held ? "，已保留" : ""}`,
     });
+    drawPips(b, face);
+    if (held) b.querySelector(".hold-tag").textContent = "保留";
     if (p.kind === "keep") {
       b.setAttribute("aria-pressed", String(held));
       b.addEventListener("click", () => {

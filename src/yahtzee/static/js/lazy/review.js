@@ -3,7 +3,8 @@
 // the view's own state (page.ui.selected, the costliest one until the player picks).
 
 import { lineChart } from "./chart.js";
-import { el, fmt, labelled, term, verdictEl } from "./dom.js";
+import { el, fmt, labelled, seatName, term, verdictEl } from "./dom.js";
+import { drawPips } from "../board.js";
 import { request } from "../api.js";
 import { API, href } from "../paths.js";
 import * as say from "../messages.js";
@@ -157,7 +158,9 @@ function positionPanel(d, practice) {
   const dice = el("div", "rv-dice", null, { role: "img", "aria-label": `骰子 ${d.dice.join("、")}` });
   const held = d.hold || null;
   d.dice.forEach((f, i) => {
-    const die = el("span", `rv-die${held && held[i] ? " rv-held" : ""}`, String(f), { "aria-hidden": "true" });
+    // U11: the table's die, drawn with pips (board.js), small
+    const die = el("span", `die rv-die${held && held[i] ? " held" : ""}`, null, { "aria-hidden": "true", "data-value": String(f) });
+    drawPips(die, f);
     dice.append(die);
   });
   panel.append(dice);
@@ -263,8 +266,7 @@ function worst(decisions) {
 
 /** A table's seat as named in its review (a person's name is text, never markup). */
 function seatLabel(r, s) {
-  if (s.kind === "human") return s.name;
-  return `电脑${s.index + 1}（${DIFFICULTY_NAMES[s.difficulty] || s.difficulty}）`;
+  return seatName(r.seats, s.index); // U13: as the table named it
 }
 
 /** T6: the person reviewed, and every seat's place; the switcher opens another person's. */

@@ -9,17 +9,21 @@
 // reads, ticked by `live`), stream (null while the stream is live, else {message} saying
 // why not)}.
 
-import { el, term } from "./dom.js";
+import { el, seatName, term } from "./dom.js";
 import { RETRY_MIN_MS, parseEvents, retryDelay } from "./events.js";
+import { boxLook, drawPips } from "../board.js";
 import { CONFIG } from "../config.js";
 import { openStream, request } from "../api.js";
+import { confirmDialog } from "../dialog.js";
+import * as say from "../messages.js";
 import { ROOM_LINKS, ROOM_STREAM } from "../messages.js";
 import { API, asset, href } from "../paths.js";
-import { CATEGORY_NAMES, DIFFICULTY_NAMES, LOWER, UPPER } from "../state.js";
+import { LOWER, UPPER } from "../state.js";
 
 const ROOMS = CONFIG.rooms;
 const REACTION_NAMES = Object.fromEntries(ROOMS.reactions.map((r) => [r.id, r.zh]));
 const REACTION_SHOWN_MS = 4000;
+const WATCHING = "你在观战：能看到每个人的骰子和分数，但不能掷骰子。";
 const STATUS = {
   waiting: "等朋友加入",
   starting: "正在开始……",
@@ -231,9 +235,10 @@ function live({ data, serial, dispatch }) {
 
 // -- drawing --------------------------------------------------------------------------------
 
-function seatLabel(seat) {
-  if (seat.kind === "computer") return `电脑（${DIFFICULTY_NAMES[seat.difficulty] || ""}）`;
-  return seat.name === null ? "（空位，等朋友加入）" : seat.name;
+/** A seat's name as every view says it (U13: 「电脑3（普通）」 here as in 复盘). */
+function seatLabel(seat, room) {
+  if (seat.kind === "human" && seat.name === null) return "（空位，等朋友加入）";
+  return seatName(room.seats, room.seats.indexOf(seat));
 }
 
 function seatsList(room, ui) {
@@ -244,7 +249,7 @@ function seatsList(room, ui) {
     const li = el("li", `rm-seat${seat.index === turn ? " rm-on-turn" : ""}`, null, {
       "data-testid": `room-seat-${seat.index}`,
     });
-    li.append(el("span", "rm-seat-name", seatLabel(seat)));
+    li.append(el("span", "rm-seat-name", seatLabel(seat, room)));
     if (seat.you) li.append(el("span", "rm-chip", "你"));
     if (seat.index === 0 && seat.kind === "human") li.append(el("span", "rm-chip", "房主"));
     if (seat.away) {
@@ -306,7 +311,7 @@ function joinPanel(room, ctx, page) {
   box.append(el("h2", "", "加入房间"));
   const free = room.seats.some((s) => s.kind === "human" && !s.taken);
   if (!free) {
-    box.append(el("p", "", "这个房间已经坐满了。"));
+    box.append(el("p", "", `这个房间已经坐满了。${WATCHING}`, { "data-testid": "room-watching" }));
     return box;
   }
   const label = el("label", "rm-field", "你的名字");
@@ -383,7 +388,7 @@ function countdown(room, ui) {
   const left = Math.ceil(room.deadline - (Date.now() / 1000 + skew));
   if (left > ROOMS.countdown_seconds || left < 0) return null;
   const seat = room.seats[room.game.turn];
-  const who = seat ? seatLabel(seat) : "";
+  const who = seat ? seatLabel(seat, room) : "";
   return el("p", "rm-countdown", `${who} 还有 ${left} 秒，之后由电脑托管`, {
     role: "timer",
     "data-testid": "countdown",
@@ -395,19 +400,23 @@ function dicePanel(room, ctx, page) {
   const mine = myTurn(room);
   const box = el("div", "rm-dice-panel");
   const seat = room.seats[game.turn];
-  box.append(el("h2", "", mine ? "轮到你了" : `轮到 ${seat ? seatLabel(seat) : ""}`));
+  box.append(el("h2", "", mine ? "轮到你了" : `轮到 ${seat ? seatLabel(seat, room) : ""}`));
   const holds = page.ui.holds && page.ui.holds.seat === game.turn ? page.ui.holds.hold : null;
   const own = page.ui.myHold || [false, false, false, false, false];
   const row = el("div", "rm-dice", null, { role: "group", "aria-label": "骰子" });
   const dice = game.dice || [];
   dice.forEach((face, i) => {
+    // U11: the solo table's die (app.css .die), its pips drawn by board.js
     const held = mine ? own[i] : Boolean(holds && holds[i]);
-    const b = el("button", `rm-die${held ? " held" : ""}`, String(face), {
+    const b = el("button", `die${held ? " held" : ""}`, null, {
       type: "button",
       "aria-pressed": held ? "true" : "false",
-      "aria-label": `第 ${i + 1} 个骰子：${face} 点${held ? "（保留）" : ""}`,
+      "aria-label": say.dieLabel(i, face, false, held),
+      "data-value": String(face),
       "data-testid": `room-die-${i}`,
     });
+    drawPips(b, face);
+    b.querySelector(".hold-tag").textContent = say.dieTag(false, held);
     b.disabled = !mine || game.rolls_left === 0;
     b.addEventListener("click", () => {
       const next = own.slice();
@@ -447,7 +456,7 @@ function scoreTable(room, ctx, page) {
   const table = el("table", "rm-card");
   const head = el("tr");
   head.append(el("th", "", "项目", { scope: "col" }));
-  for (const seat of room.seats) head.append(el("th", "", seatLabel(seat), { scope: "col" }));
+  for (const seat of room.seats) head.append(el("th", "", seatLabel(seat, room), { scope: "col" }));
   const thead = el("thead");
   thead.append(head);
   table.append(thead);
@@ -458,19 +467,24 @@ function scoreTable(room, ctx, page) {
     tr.append(el("th", "", zh, { scope: "row" }));
     for (const seat of game.seats) {
       const filled = seat.scores[id];
-      const td = el("td", "");
-      if (filled !== null && filled !== undefined) {
-        td.textContent = String(filled);
-      } else if (mine && seat.index === game.turn && game.preview && game.preview[id]) {
+      const onTurn = mine && seat.index === game.turn;
+      // U11: the solo table's boxes: a written score, or on the player's own turn the
+      // server's preview (green 「+N」, grey-red 「+0」, a Joker strike) as a button
+      const look = boxLook(filled, onTurn && game.preview ? game.preview[id] : null);
+      const td = el("td", `cell ${look.cls}`);
+      if (look.kind === "preview" || look.kind === "forbidden") {
         const option = game.preview[id];
-        const b = el("button", "btn btn-small rm-box", `${option.points}`, {
+        const b = el("button", "cell-btn", look.text, {
           type: "button",
-          "aria-label": `登记在「${CATEGORY_NAMES[id]}」：${option.points} 分`,
+          "aria-label": say.boxLabel(zh, look.kind, option, false),
           "data-testid": `room-score-${id}`,
         });
         b.disabled = !option.allowed || Boolean(page.ui.busy);
-        b.addEventListener("click", () => gameAct(ctx, page, () => ctx.api.score(game, id, true)));
+        if (look.kind === "forbidden") b.title = say.FORBIDDEN_TITLE;
+        b.addEventListener("click", () => scoreBox(ctx, page, game, id, option));
         td.append(b);
+      } else {
+        td.textContent = look.text;
       }
       tr.append(td);
     }
@@ -484,6 +498,43 @@ function scoreTable(room, ctx, page) {
   const wrap = el("div", "rm-card-wrap");
   wrap.append(table);
   return wrap;
+}
+
+/** Write `id`, after the zero confirmation when the server's preview asks for one (U2):
+ * a 0 while another box would score is never written by one tap. */
+async function scoreBox(ctx, page, game, id, option) {
+  if (option.needs_confirmation && !(await confirmDialog(say.confirmZero(id)))) return;
+  gameAct(ctx, page, () => ctx.api.score(game, id, Boolean(option.needs_confirmation)));
+}
+
+/** 本局记录 (U11): what each seat — a friend, 托管 or a computer — wrote last, newest
+ * first (the room's game carries one round's worth of turns). */
+function turnLog(room) {
+  const turns = (room.game.turns || []).slice().reverse();
+  const box = el("section", "panel rm-log", null, { "aria-labelledby": "rm-log-title" });
+  box.append(el("h2", "", "本局记录", { id: "rm-log-title" }));
+  if (!turns.length) {
+    box.append(el("p", "fine", "还没有登记过的回合。"));
+    return box;
+  }
+  const list = el("ol", "turn-log rm-turn-log", null, { "data-testid": "room-turn-log" });
+  for (const t of turns) {
+    const seat = room.seats[t.seat];
+    const li = el("li", "turn-log-item");
+    li.append(
+      el("span", "tl-round", say.turnRound(t.round)),
+      el("span", "tl-who", seat ? seatLabel(seat, room) : ""),
+    );
+    if (t.proxy) li.append(el("span", "rm-chip rm-away", "托管"));
+    li.append(
+      el("span", "tl-dice", t.dice.join(" ")),
+      el("span", "tl-box", say.turnBox(t.category)),
+      el("span", "tl-points", say.turnPoints(t)),
+    );
+    list.append(li);
+  }
+  box.append(list);
+  return box;
 }
 
 function reactionsBar(room, ctx) {
@@ -502,7 +553,7 @@ function endPanel(room, ctx, page) {
   const list = el("ol", "rm-ranking");
   for (const place of room.game.ranking || []) {
     const seat = room.seats[place.seat];
-    list.append(el("li", "", `第 ${place.place} 名：${seat ? seatLabel(seat) : ""}，${place.total} 分`));
+    list.append(el("li", "", `第 ${place.place} 名：${seat ? seatLabel(seat, room) : ""}，${place.total} 分`));
   }
   box.append(list);
   const mine = room.seats.find((s) => s.you);
@@ -553,10 +604,17 @@ function drawRoom(body, page, ctx) {
     if (room.creator) view.append(hostPanel(room, ctx, page));
     else if (mine) view.append(el("p", "fine", "等房主开始对局……"));
   }
+  if (!mine && room.status === "playing") {
+    // U13: a latecomer (or a watch link) is told they are watching, and why there is no
+    // seat for them
+    const why = page.data.watch ? "" : "这局已经开始，座位都有人了。";
+    view.append(el("p", "rm-watching", `${why}${WATCHING}`, { role: "note", "data-testid": "room-watching" }));
+  }
   if (room.game && room.status !== "waiting") {
     if (room.status === "playing") view.append(dicePanel(room, ctx, page));
     if (room.status === "finished") view.append(endPanel(room, ctx, page));
     view.append(scoreTable(room, ctx, page));
+    view.append(turnLog(room));
   }
   if (mine && room.status !== "expired") view.append(reactionsBar(room, ctx));
   if (room.creator && room.status !== "expired") view.append(linksPanel(room, ctx, page));

@@ -6,18 +6,19 @@
 // below ask the server and dispatch what it answered; the computers' turns are replayed by
 // a timer at the pace of 设置, one dispatch a step, as in vs games.
 
-import { el, labelled } from "./dom.js";
+import { el, labelled, seatName } from "./dom.js";
 import { ApiError, request } from "../api.js";
 import { CONFIG } from "../config.js";
+import { drawPips } from "../board.js";
 import { confirmDialog } from "../dialog.js";
+import * as say from "../messages.js";
 import { API, href } from "../paths.js";
 import { read, saveHold, storedHold, write } from "../remember.js";
 import { REPLAY_STEP_MS } from "../settings.js";
-import { CATEGORY_NAMES, DIFFICULTY_NAMES, LIMITS, LOWER, ROUNDS, UPPER, holdable } from "../state.js";
+import { CATEGORY_NAMES, LIMITS, LOWER, ROUNDS, UPPER, holdable } from "../state.js";
 
 const NO_HOLD = [false, false, false, false, false];
 const ALL_HELD = [true, true, true, true, true];
-const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
 const SUMS = [
   ["upper_subtotal", "上区小计"],
   ["upper_bonus", "上区奖励"],
@@ -32,14 +33,6 @@ const box = (c) => CATEGORY_NAMES[c] || c;
 
 /** What a seat is called on the table: a person's name as typed (shown as text, never
  * markup), a computer by its level (and its place when several computers sit). */
-export function seatName(seats, i) {
-  const s = seats[i];
-  if (s.kind === "human") return s.name;
-  const computers = seats.filter((x) => x.kind === "computer").length;
-  const level = DIFFICULTY_NAMES[s.difficulty] || s.difficulty;
-  return computers > 1 ? `电脑${i + 1}（${level}）` : `电脑（${level}）`;
-}
-
 // --------------------------------------------------------------------- the seat editor
 
 let nextId = 1; // a row's key for the DOM (not game data): rows keep their inputs on reorder
@@ -666,16 +659,6 @@ async function restart(ctx) {
 
 // ------------------------------------------------------------------ the table: render
 
-function pips(die, value) {
-  const key = String(value || 0);
-  if (die.dataset.pips === key) return;
-  die.dataset.pips = key;
-  const face = el("span", "die-face", null, { "aria-hidden": "true" });
-  if (value) for (const pos of PIPS[value]) face.append(el("span", `pip p${pos}`));
-  else face.append(el("span", "die-blank", "?"));
-  die.replaceChildren(face, el("span", "hold-tag", null, { "aria-hidden": "true" }));
-}
-
 function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
@@ -749,6 +732,8 @@ function build(body, ctx) {
     "aria-labelledby": "handover-title",
   });
   handover.append(
+    // U13: what the person handing over just wrote, before the screen covers their table
+    el("p", "tb-handover-last", "", { "data-testid": "handover-last", role: "status" }),
     el("h2", "", "", { id: "handover-title" }),
     el("p", "fine", "请把设备交给下一位。轮到的人点下面的按钮再开始，免得替别人掷了骰子。"),
     btn("", "handover-go", "btn btn-primary btn-roll", () => {
@@ -827,7 +812,7 @@ function renderDice(body, page, state) {
   for (let i = 0; i < 5; i++) {
     const die = body.querySelector(`[data-testid="table-die-${i}"]`);
     const value = dice ? dice[i] : null;
-    pips(die, value);
+    drawPips(die, value);
     const h = Boolean(dice) && (locked || held[i]);
     die.setAttribute("data-value", value === null ? "" : String(value));
     die.setAttribute("aria-pressed", h ? "true" : "false");
@@ -1013,6 +998,12 @@ function renderHandover(body, page) {
   if (box.hidden === show) box.hidden = !show;
   if (!show) return;
   const name = seatName(g.seats, ui.handover);
+  const turns = g.turns || [];
+  const last = [...turns].reverse().find((t) => g.seats[t.seat] && g.seats[t.seat].kind === "human");
+  const said = last ? `${seatName(g.seats, last.seat)} 刚在「${CATEGORY_NAMES[last.category]}」登记了 ${say.turnPoints(last)}` : "";
+  const lastLine = box.querySelector('[data-testid="handover-last"]');
+  setText(lastLine, said);
+  lastLine.hidden = !said;
   setText(box.querySelector("h2"), `轮到 ${name} 了`);
   setText(box.querySelector('[data-testid="handover-go"]'), `我是 ${name}，开始`);
   const u = g.undo;

@@ -27,9 +27,10 @@ const TERMS = [
 
 /** Each view: the sources of the words it shows, and the sources that draw its 「?」. */
 const VIEWS = {
-  // messages.js's words are the table's, and 复盘's 托管 lines (review.js shows those).
-  game: { shows: [said, read("render.js"), read("lazy/meter.js")], helps: [read("lazy/meter.js"), read("lazy/review.js"), said] },
-  复盘: { shows: [read("lazy/review.js")] },
+  // messages.js's words are the table's (the hint's in lazy/hint_messages.js); 复盘's 托管
+  // lines are in lazy/views_messages.js (review.js shows those).
+  game: { shows: [said, read("lazy/hint_messages.js"), read("render.js"), read("lazy/meter.js")], helps: [read("lazy/meter.js"), read("lazy/review.js"), said] },
+  复盘: { shows: [read("lazy/review.js"), read("lazy/views_messages.js")] },
   统计: { shows: [read("lazy/stats.js")] },
   练习: { shows: [read("lazy/practice.js")] },
   每日挑战: { shows: [read("lazy/daily.js")] },

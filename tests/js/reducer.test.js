@@ -13,8 +13,11 @@ globalThis.document = {
   getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : null),
 };
 
-const { describeStep, hintDetail, hinted, hintedShort, meterSaid, meterText } = await import(
+const { describeStep, meterSaid, meterText } = await import(
   "../../src/yahtzee/static/js/messages.js"
+);
+const { hintDetail, hintSaid, hinted, hintedShort } = await import(
+  "../../src/yahtzee/static/js/lazy/hint_messages.js"
 );
 const { reduce } = await import("../../src/yahtzee/static/js/reducer.js");
 const { initialState } = await import("../../src/yahtzee/static/js/state.js");
@@ -149,13 +152,15 @@ test("skipping a replay says what the computer scored at once", () => {
   assert.equal(s.replay, null);
 });
 
+const hintOf = (res) => ({ res, said: hintSaid(res) });
+
 test("hinted: dice to keep (gold) or a box, and a gap that adds up as shown (P2)", () => {
   const g = game({ dice: [5, 5, 2, 3, 5], rolls_left: 2, hints_left: 2 });
   const res = {
     hold: [true, true, false, false, true], category: null, value: 241.84,
     alternative: { hold: [true, true, false, false, false], category: null, value: 239.66 }, game: g,
   };
-  const s = run(inGame(), { type: "hinted", res });
+  const s = run(inGame(), { type: "hinted", res, said: hintSaid(res) });
   assert.deepEqual(s.hintHold, [true, true, false, false, true]);
   assert.deepEqual(s.hold, s.hintHold);
   // L15: two short sentences (what to do; how much better on average), the full figures
@@ -163,7 +168,7 @@ test("hinted: dice to keep (gold) or a box, and a gap that adds up as shown (P2)
   assert.equal(s.message.text, "提示：保留金色标出的 5、5、5，再掷其余的（还剩 2 次提示）。这样平均比次好的做法多得 2.1 分。");
   assert.equal(s.message.detail, "预计终局：照提示做 241.8 分；次好的是保留 5、5 再掷，239.7 分（少 2.1 分）。");
   assert.equal(s.message.text.split("。").filter(Boolean).length, 2);
-  const boxHint = run(inGame(), { type: "hinted", res: { hold: null, category: "chance", value: null, alternative: null, game: g } });
+  const boxHint = run(inGame(), { type: "hinted", ...hintOf({ hold: null, category: "chance", value: null, alternative: null, game: g }) });
   assert.equal(boxHint.hintCategory, "chance");
   assert.equal(boxHint.message.text, "提示：登记在金色标出的「机会」（还剩 2 次提示）。");
   // Whatever the values, the sentence's numbers add up as printed.
@@ -183,7 +188,7 @@ test("P1: a hint has phone words — the same figures, shorter, adding up as sho
     hold: [true, true, true, true, false], category: null, value: 253.94,
     alternative: { hold: [false, true, true, true, true], category: null, value: 251.81 }, game: g,
   };
-  const s = run(inGame(), { type: "hinted", res });
+  const s = run(inGame(), { type: "hinted", res, said: hintSaid(res) });
   assert.equal(s.message.text, hinted(res));
   assert.equal(
     s.message.short,

@@ -218,7 +218,8 @@ export function createActions(store, openPage) {
     if (g.hints_left <= 0) return tell(say.NO_HINTS_LEFT, "error");
     if (g.dice === null) return tell(say.ROLL_FIRST);
     await act(async () => {
-      dispatch({ type: "hinted", res: await api.hint(g) });
+      const [res, words] = await Promise.all([api.hint(g), import("./lazy/hint_messages.js")]);
+      dispatch({ type: "hinted", res, said: words.hintSaid(res) });
       store.afterRender(showHinted);
     }, { resend: true });
   }

@@ -50,81 +50,6 @@ export function keptFaces(hold, dice) {
   return hold.map((h, i) => (h ? dice[i] : null)).filter((v) => v !== null);
 }
 
-/** A hint's figures as shown: the expected final scores (the points on the card plus the
- * advice's values, rounded to 0.1) and the alternative's gap, computed from the shown values
- * (P2: the sentence adds up). */
-function hintFigures(res) {
-  const card = res.game && res.game.players ? res.game.players.human.total : 0;
-  const shown = (v) => Math.round((card + v) * 10) / 10;
-  const best = shown(res.value);
-  const alt = res.alternative ? shown(res.alternative.value) : null;
-  return {
-    best: best.toFixed(1),
-    alt: alt === null ? null : alt.toFixed(1),
-    gap: alt === null ? null : (best - alt).toFixed(1),
-  };
-}
-
-/** What a hint says to do, in the table's words ("保留金色标出的 5、5，再掷其余的"). */
-function hintWhat(res) {
-  if (res.hold) {
-    const kept = keptFaces(res.hold, res.game.dice);
-    return kept.length ? `保留金色标出的 ${list(kept)}，再掷其余的` : "全部重掷";
-  }
-  return `登记在金色标出的「${box(res.category)}」`;
-}
-
-/** The hint's second sentence: how much better on average than the next best, from the
- * figures as shown (P2: it adds up with the detail's figures). */
-function hintGain(f) {
-  if (f.gap === null) return "";
-  return Number(f.gap) > 0 ? `这样平均比次好的做法多得 ${f.gap} 分。` : "次好的做法也差不多一样好。";
-}
-
-/** A hint in two short sentences (L15): what to do, then how much better on average. The
- * full figures (expected final scores) are one tap away: `hintDetail`. */
-export function hinted(res) {
-  const text = `提示：${hintWhat(res)}（还剩 ${res.game.hints_left} 次提示）。`;
-  if (typeof res.value !== "number") return text;
-  return text + hintGain(hintFigures(res));
-}
-
-/** The hint's full figures, shown on a tap under the message: the expected final score of
- * the advice and of the next best choice (the points on the card plus the advice's values,
- * to 0.1), and their gap. */
-export function hintDetail(res) {
-  if (typeof res.value !== "number") return null;
-  const f = hintFigures(res);
-  let text = `预计终局：照提示做 ${f.best} 分`;
-  const alt = res.alternative;
-  if (alt) {
-    let what;
-    if (alt.category) what = `登记「${box(alt.category)}」`;
-    else {
-      const kept = keptFaces(alt.hold, res.game.dice);
-      what = kept.length ? `保留 ${list(kept)} 再掷` : "全部重掷";
-    }
-    text += `；次好的是${what}，${f.alt} 分（少 ${f.gap} 分）`;
-  }
-  return `${text}。`;
-}
-
-/** The same hint in phone words: the same two sentences, shorter, so that it fits the
- * phone table's three-line message without scrolling or cutting. */
-export function hintedShort(res) {
-  const left = `（剩 ${res.game.hints_left} 次）`;
-  const keep = (hold) => {
-    const kept = keptFaces(hold, res.game.dice);
-    return kept.length ? `留 ${list(kept)} 再掷` : "全部重掷";
-  };
-  const what = res.hold ? keep(res.hold) : `记「${box(res.category)}」`;
-  const text = `提示${left}：${what}。`;
-  if (typeof res.value !== "number") return text;
-  const f = hintFigures(res);
-  if (f.gap === null) return text;
-  return text + (Number(f.gap) > 0 ? `平均多得 ${f.gap} 分。` : "次好的也差不多。");
-}
-
 // ------------------------------------------------------------- the live meter (L4)
 
 const percent = (p) => `${Math.round(p * 100)}%`;
@@ -229,10 +154,6 @@ export const SUM_NAMES = {
 };
 export const upperSubtotalTitle = (goal, bonus) => `一点到六点相加，满 ${goal} 分奖励 ${bonus} 分`;
 export const NO_DAILY_HINTS = "每日挑战不能用提示：排名看的是你自己的选择。";
-// F13: the board of everyone lists a browser once it has played on a few earlier days.
-export const DAILY_UNLISTED = "公开排行榜只列出之前几天也完成过每日挑战的玩家；这个名次是你会排到的位置，先只有你看得到；你和朋友们的排行榜照常有你。";
-export const dailyRank = (rank, players, listed) =>
-  listed ? `第 ${rank} 名 / 共 ${players} 人` : `第 ${rank} 名（暂未上公开榜）`;
 export const dailyStarted = (game) =>
   game.dice === null && game.round === 1 ? "每日挑战开始：今天大家的骰子都一样。点「掷骰子」。" : continued(game);
 
@@ -253,23 +174,7 @@ export const VIEW_TITLES = {
   group: "快艇骰子 · 小组",
   devices: "快艇骰子 · 我的设备",
 };
-/** 好友房间's live stream, when it is not live (room.js): what the page says meanwhile.
- * A refusal (429, 503) shows the server's own message with `retrying` after it. */
-export const ROOM_STREAM = {
-  retrying: "和服务器的连接断了，正在重新连接……",
-  later: "稍后会自动重新连接。",
-  gone: "这个链接已经打不开这个房间了（房主可能换了新链接），请向房主要新的链接。",
-};
-export const ROOM_LINKS = {
-  renew: "换新链接",
-  note: "换新链接后，旧的邀请链接和观战链接都会失效。",
-};
 export const REVIEW = "复盘";
-/** K2: in 复盘, the decisions the computer made while the person was away (托管). */
-export const PROXY_TAG = "托管";
-export const PROXY_DECISION = "这一步是你不在时电脑托管替你下的，不算进你的准确率和技术损失。";
-export const proxyLoss = (loss) => ` − 托管损失 ${loss.toFixed(1)}`;
-export const proxyCount = (n) => `有 ${n} 个决策是电脑托管替你下的：复盘标出了它们，但不算在你的准确率里。`;
 export const reviewLabel = (mode, score) => `复盘 ${mode} ${score}`;
 export const YOU = "你";
 export const COMPUTER = "电脑";

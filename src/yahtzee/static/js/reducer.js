@@ -226,12 +226,13 @@ const reducers = {
     return replayed ? next : turnEnded(next);
   },
 
-  hinted(state, { res }) {
+  hinted(state, { res, said: words }) {
     const next = { ...state, game: res.game };
     const marks = res.hold
       ? { hold: res.hold.slice(), hintHold: res.hold.slice(), hintCategory: null }
       : { hintHold: null, hintCategory: res.category };
-    const said = [say.hinted(res), "info", "game", say.hintedShort(res), say.hintDetail(res)];
+    // The sentences come with the action (lazy/hint_messages.js, loaded with the answer).
+    const said = [words.text, "info", "game", words.short, words.detail];
     return message({ ...next, ...marks }, ...said);
   },
 

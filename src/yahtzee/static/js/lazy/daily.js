@@ -12,7 +12,7 @@ import { request } from "../api.js";
 import { confirmDialog } from "../dialog.js";
 import { API, href } from "../paths.js";
 import { el, fmt, labelled, term, verdictEl } from "./dom.js";
-import { DAILY_UNLISTED, dailyRank } from "../messages.js";
+import { DAILY_UNLISTED, dailyRank } from "./views_messages.js";
 
 // ------------------------------------------------------------------------------ the API
 

@@ -8,6 +8,7 @@ import { drawPips } from "../board.js";
 import { request } from "../api.js";
 import { API, href } from "../paths.js";
 import * as say from "../messages.js";
+import * as later from "./views_messages.js";
 import { CATEGORY_NAMES, DIFFICULTY_NAMES, MODE_NAMES } from "../state.js";
 
 const MARK_NAMES = { best: "最佳", inaccuracy: "欠佳", mistake: "失误", blunder: "大错" };
@@ -50,7 +51,7 @@ function summary(r) {
   const identity = el(
     "p",
     "fine rv-identity",
-    `开局期望 ${fmt(r.start_value)} ${r.luck >= 0 ? "+" : "−"} 运气 ${fmt(Math.abs(r.luck))} − 技术损失 ${fmt(r.skill_loss)}${r.proxy_loss ? say.proxyLoss(r.proxy_loss) : ""} ≈ 终局 ${r.final_score}`,
+    `开局期望 ${fmt(r.start_value)} ${r.luck >= 0 ? "+" : "−"} 运气 ${fmt(Math.abs(r.luck))} − 技术损失 ${fmt(r.skill_loss)}${r.proxy_loss ? later.proxyLoss(r.proxy_loss) : ""} ≈ 终局 ${r.final_score}`,
   );
   identity.append(term("expected_value"));
   box.append(identity);
@@ -65,7 +66,7 @@ function summary(r) {
   // 撤销 (polish 8): a box taken back is no decision; the box written instead is judged.
   const proxied = r.decisions.filter((d) => d.proxy).length;
   if (proxied) {
-    const note = el("p", "fine", say.proxyCount(proxied), { "data-testid": "review-proxied" });
+    const note = el("p", "fine", later.proxyCount(proxied), { "data-testid": "review-proxied" });
     note.append(term("autopilot"));
     box.append(note);
   }
@@ -186,7 +187,7 @@ function positionPanel(d, practice) {
     table.append(tr);
   }
   panel.append(table);
-  if (d.proxy) panel.append(el("p", "fine rv-proxy", say.PROXY_DECISION, { "data-testid": "review-proxy" }));
+  if (d.proxy) panel.append(el("p", "fine rv-proxy", later.PROXY_DECISION, { "data-testid": "review-proxy" }));
   panel.append(
     el(
       "p",
@@ -237,7 +238,7 @@ function decisionList(r, select) {
     const btn = el("button", `rv-item mark-${d.mark}`, null, { type: "button", "data-index": i, "aria-pressed": "false", "data-testid": `decision-${i}` });
     btn.append(
       el("span", "rv-where", `第 ${d.round} 回合 · ${d.kind === "score" ? "登记" : `第 ${d.roll} 掷`}`),
-      el("span", "rv-what", d.proxy ? `${say.PROXY_TAG} · ${choiceText(d.chosen)}` : choiceText(d.chosen)),
+      el("span", "rv-what", d.proxy ? `${later.PROXY_TAG} · ${choiceText(d.chosen)}` : choiceText(d.chosen)),
       el("span", `rv-chip mark-${d.mark}`, d.mark === "best" ? MARK_NAMES.best : `${MARK_NAMES[d.mark]} −${fmt(d.loss)}`),
     );
     btn.addEventListener("click", () => select(i));

@@ -16,7 +16,7 @@ import { CONFIG } from "../config.js";
 import { openStream, request } from "../api.js";
 import { confirmDialog } from "../dialog.js";
 import * as say from "../messages.js";
-import { ROOM_LINKS, ROOM_STREAM } from "../messages.js";
+import { ROOM_LINKS, ROOM_STREAM } from "./views_messages.js";
 import { API, asset, href } from "../paths.js";
 import { LOWER, UPPER } from "../state.js";
 

@@ -1,0 +1,92 @@
+// A hint's words (U4, L15): the part of the messages catalog (messages.js) that a hint
+// needs, loaded with the hint's answer (actions.js) rather than with the page, so that the
+// first load stays within P6's 40 KB. The reducer receives the sentences in the action.
+
+import { keptFaces } from "../messages.js";
+import { CATEGORY_NAMES } from "../state.js";
+
+const list = (dice) => dice.join("、");
+const box = (category) => CATEGORY_NAMES[category] || category;
+
+/** A hint's figures as shown: the expected final scores (the points on the card plus the
+ * advice's values, rounded to 0.1) and the alternative's gap, computed from the shown values
+ * (P2: the sentence adds up). */
+function hintFigures(res) {
+  const card = res.game && res.game.players ? res.game.players.human.total : 0;
+  const shown = (v) => Math.round((card + v) * 10) / 10;
+  const best = shown(res.value);
+  const alt = res.alternative ? shown(res.alternative.value) : null;
+  return {
+    best: best.toFixed(1),
+    alt: alt === null ? null : alt.toFixed(1),
+    gap: alt === null ? null : (best - alt).toFixed(1),
+  };
+}
+
+/** What a hint says to do, in the table's words ("保留金色标出的 5、5，再掷其余的"). */
+function hintWhat(res) {
+  if (res.hold) {
+    const kept = keptFaces(res.hold, res.game.dice);
+    return kept.length ? `保留金色标出的 ${list(kept)}，再掷其余的` : "全部重掷";
+  }
+  return `登记在金色标出的「${box(res.category)}」`;
+}
+
+/** The hint's second sentence: how much better on average than the next best, from the
+ * figures as shown (P2: it adds up with the detail's figures). */
+function hintGain(f) {
+  if (f.gap === null) return "";
+  return Number(f.gap) > 0 ? `这样平均比次好的做法多得 ${f.gap} 分。` : "次好的做法也差不多一样好。";
+}
+
+/** A hint in two short sentences (L15): what to do, then how much better on average. The
+ * full figures (expected final scores) are one tap away: `hintDetail`. */
+function hinted(res) {
+  const text = `提示：${hintWhat(res)}（还剩 ${res.game.hints_left} 次提示）。`;
+  if (typeof res.value !== "number") return text;
+  return text + hintGain(hintFigures(res));
+}
+
+/** The hint's full figures, shown on a tap under the message: the expected final score of
+ * the advice and of the next best choice (the points on the card plus the advice's values,
+ * to 0.1), and their gap. */
+function hintDetail(res) {
+  if (typeof res.value !== "number") return null;
+  const f = hintFigures(res);
+  let text = `预计终局：照提示做 ${f.best} 分`;
+  const alt = res.alternative;
+  if (alt) {
+    let what;
+    if (alt.category) what = `登记「${box(alt.category)}」`;
+    else {
+      const kept = keptFaces(alt.hold, res.game.dice);
+      what = kept.length ? `保留 ${list(kept)} 再掷` : "全部重掷";
+    }
+    text += `；次好的是${what}，${f.alt} 分（少 ${f.gap} 分）`;
+  }
+  return `${text}。`;
+}
+
+/** The same hint in phone words: the same two sentences, shorter, so that it fits the
+ * phone table's three-line message without scrolling or cutting. */
+function hintedShort(res) {
+  const left = `（剩 ${res.game.hints_left} 次）`;
+  const keep = (hold) => {
+    const kept = keptFaces(hold, res.game.dice);
+    return kept.length ? `留 ${list(kept)} 再掷` : "全部重掷";
+  };
+  const what = res.hold ? keep(res.hold) : `记「${box(res.category)}」`;
+  const text = `提示${left}：${what}。`;
+  if (typeof res.value !== "number") return text;
+  const f = hintFigures(res);
+  if (f.gap === null) return text;
+  return text + (Number(f.gap) > 0 ? `平均多得 ${f.gap} 分。` : "次好的也差不多。");
+}
+
+/** What the table says of a hint: `text` (two short sentences), `short` (the phone's
+ * wording of the same) and `detail` (the full figures, one tap away; null without them). */
+export function hintSaid(res) {
+  return { text: hinted(res), short: hintedShort(res), detail: hintDetail(res) };
+}
+
+export { hintDetail, hinted, hintedShort };

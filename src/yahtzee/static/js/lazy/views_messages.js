@@ -1,0 +1,25 @@
+// The copy only lazy views use (每日挑战's board, 好友房间's stream and links, 复盘's 托管
+// marks): the part of the messages catalog (messages.js) that loads with those views, not
+// with the page, so that the first load stays within P6's 40 KB.
+// F13: the board of everyone lists a browser once it has played on a few earlier days.
+export const DAILY_UNLISTED = "公开排行榜只列出之前几天也完成过每日挑战的玩家；这个名次是你会排到的位置，先只有你看得到；你和朋友们的排行榜照常有你。";
+export const dailyRank = (rank, players, listed) =>
+  listed ? `第 ${rank} 名 / 共 ${players} 人` : `第 ${rank} 名（暂未上公开榜）`;
+
+/** 好友房间's live stream, when it is not live (room.js): what the page says meanwhile.
+ * A refusal (429, 503) shows the server's own message with `retrying` after it. */
+export const ROOM_STREAM = {
+  retrying: "和服务器的连接断了，正在重新连接……",
+  later: "稍后会自动重新连接。",
+  gone: "这个链接已经打不开这个房间了（房主可能换了新链接），请向房主要新的链接。",
+};
+export const ROOM_LINKS = {
+  renew: "换新链接",
+  note: "换新链接后，旧的邀请链接和观战链接都会失效。",
+};
+
+/** K2: in 复盘, the decisions the computer made while the person was away (托管). */
+export const PROXY_TAG = "托管";
+export const PROXY_DECISION = "这一步是你不在时电脑托管替你下的，不算进你的准确率和技术损失。";
+export const proxyLoss = (loss) => ` − 托管损失 ${loss.toFixed(1)}`;
+export const proxyCount = (n) => `有 ${n} 个决策是电脑托管替你下的：复盘标出了它们，但不算在你的准确率里。`;

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee.server.assets import StaticAssets, _accepts_gzip
+from yahtzee.server.assets import StaticAssets, _accepts
 from yahtzee.server.settings import STATIC_DIR
 from yahtzee.web.app import SPA_PATHS
 
@@ -174,17 +176,22 @@ def test_p6_a_malformed_weight_is_ignored_not_a_500(client: TestClient) -> None:
     for header in ("gzip;q=x", "*;q=0x1", "gzip;q=", "gzip;q=nan", "gzip ; q = 0x1"):
         answer = client.get("/stats", headers={"Accept-Encoding": header})
         assert answer.status_code == 200, header
-        # An unparsable weight counts as absent (q=1): the page comes compressed.
-        assert answer.headers["content-encoding"] == "gzip", header
-    for header in ("gzip;q=0", "gzip;q=0.000, *;q=1", "identity", "*;q=0"):
+        # An unparsable weight counts as absent (q=1): the page comes compressed (``*``
+        # allows brotli too, which is preferred).
+        expected = "br" if header.startswith("*") else "gzip"
+        assert answer.headers["content-encoding"] == expected, header
+    for header in ("gzip;q=0", "identity", "*;q=0"):
         answer = client.get("/stats", headers={"Accept-Encoding": header})
         assert answer.status_code == 200, header
         assert "content-encoding" not in answer.headers, header
+    # gzip refused, anything else welcome: brotli.
+    answer = client.get("/stats", headers={"Accept-Encoding": "gzip;q=0.000, *;q=1"})
+    assert answer.headers["content-encoding"] == "br"
 
 
 @given(st.binary(max_size=200))
 def test_p6_any_accept_encoding_bytes_get_an_answer(header: bytes) -> None:
-    assert _accepts_gzip(header) in (True, False)
+    assert _accepts(header) in (True, False)
 
 
 @given(_HEADER)
@@ -206,9 +213,10 @@ def test_p6_accept_encoding_follows_the_weights(header: str) -> None:
         ok = 0 <= value <= 1 and re.fullmatch(r"0(\.\d{0,3})?|1(\.0{0,3})?", q.strip())
         return value if ok else 1.0
 
-    chosen = listed["gzip"] if "gzip" in listed else listed.get("*", "absent")
-    expected = chosen != "absent" and weight(chosen) > 0
-    assert _accepts_gzip(header.encode("latin-1")) is expected, header
+    for coding in ("gzip", "br"):
+        chosen = listed[coding] if coding in listed else listed.get("*", "absent")
+        expected = chosen != "absent" and weight(chosen) > 0
+        assert _accepts(header.encode("latin-1"), coding) is expected, header
 
 
 @functools.cache
@@ -224,6 +232,36 @@ def test_p6_the_files_are_served_whatever_the_accept_encoding(header: str) -> No
     for path in ("/", "/css/app.css"):
         answer = client.get(path, headers={"Accept-Encoding": header})
         assert answer.status_code == 200
-        assert (answer.headers.get("content-encoding") == "gzip") is _accepts_gzip(
-            header.encode("latin-1")
-        )
+        raw = header.encode("latin-1")
+        expected = "br" if _accepts(raw, "br") else "gzip" if _accepts(raw) else None
+        assert answer.headers.get("content-encoding") == expected, header
+
+
+def test_p6_a_browser_gets_brotli_smaller_than_gzip_and_a_restart_reuses_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A browser (``gzip, deflate, br``) gets brotli: the same bytes, fewer of them, with
+    an ETag of its own; the bodies are made once and read back by the next start (the
+    store's files are the ones served, and a damaged file is made again)."""
+    import brotli
+
+    monkeypatch.setenv("YAHTZEE_CACHE_DIR", str(tmp_path))
+    client = TestClient(StaticAssets(STATIC_DIR, SPA_PATHS))
+    for path in ("/", "/css/app.css", "/js/render.js"):
+        packed = client.get(path, headers={"Accept-Encoding": "gzip, deflate, br"})
+        gz = client.get(path, headers=GZIP)
+        assert packed.headers["content-encoding"] == "br"
+        assert packed.content == gz.content  # httpx undid both
+        assert int(packed.headers["content-length"]) < int(gz.headers["content-length"])
+        assert packed.headers["etag"] != gz.headers["etag"]
+        assert packed.headers["etag"].endswith('-br"')
+    stored = sorted((tmp_path / "static-br").glob("*.br"))
+    assert stored
+    damaged = stored[0]
+    damaged.write_bytes(b"not brotli")
+    again = StaticAssets(STATIC_DIR, SPA_PATHS)
+    for asset in [again.page, *again.files.values()]:
+        if asset.brotli is not None:  # served: the stored body of those bytes
+            named = tmp_path / "static-br" / (hashlib.sha256(asset.body).hexdigest() + ".br")
+            assert named.read_bytes() == asset.brotli
+    assert brotli.decompress(damaged.read_bytes())  # made again

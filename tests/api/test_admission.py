@@ -51,7 +51,9 @@ def _request(
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path / "games.db", args=("--max-in-flight", "2")) as proc:
+    with ServerProcess(
+        tmp_path / "games.db", args=("--max-in-flight", "2", "--admission-wait", "0.2")
+    ) as proc:
         yield proc
 
 

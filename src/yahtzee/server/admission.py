@@ -3,15 +3,18 @@
 A process serves its requests on one event loop. Offered more than it can carry, it used
 to take them all: each waited behind the others (in the loop's queue, for the database's
 threads), a click took seconds, and nginx's read timeout turned the slowest into 504s.
-:class:`Admission` bounds the requests being served at once (``--max-in-flight``); one
-past the bound is answered at once with 503 ``busy`` and ``Retry-After: 1``, in the error
-shape, before any work: nothing was done, so the page may send it again (docs/api.md).
+:class:`Admission` refuses a request when ``--max-in-flight`` are being served **and** the
+oldest of them has been served for ``--admission-wait`` seconds (the process is behind, not
+merely hit by a burst it will clear at once: 20 rolls sent together are all answered within
+milliseconds and must all be judged, one done and the rest stale); such a request is
+answered at once with 503 ``busy`` and ``Retry-After: 1``, in the error shape, before any
+work: nothing was done, so the page may send it again (docs/api.md).
 
 Served time grows with what is in flight (Little's law: the wait is about the requests in
 flight divided by the rate the process serves), so the bound is also a bound on the wait
-of an admitted request: at ~150 room actions a second per process (a quiet core), the
-default 16 in flight is ~0.1 s, the click's target (S3); on a starved machine the same
-bound allows more (16 at 10 actions a second is 1.6 s), still seconds rather than minutes.
+of an admitted request; the wait of the oldest says directly that the process is behind.
+The defaults (64 in flight, 0.5 s) refuse nothing a quiet process answers in time and
+keep a starved one to about a second's queue rather than minutes.
 Below capacity the bound is never reached (a request is answered in a few milliseconds,
 so a few are in flight at most).
 
@@ -41,7 +44,7 @@ LOG_EVERY = 10.0
 
 
 class OverloadedError(ApiError):
-    """503 ``busy``: more requests in flight than ``--max-in-flight``; nothing was done."""
+    """503 ``busy``: the process is behind (see :class:`Admission`); nothing was done."""
 
     def __init__(self) -> None:
         super().__init__(
@@ -53,14 +56,34 @@ class OverloadedError(ApiError):
 
 
 class Admission:
-    """Refuse a request at once when ``max_in_flight`` are being served (0: no bound)."""
+    """Refuse a request at once when ``max_in_flight`` are being served and the oldest of
+    them for ``wait`` seconds (``max_in_flight`` 0: no bound)."""
 
-    def __init__(self, app: ASGIApp, max_in_flight: int) -> None:
+    def __init__(self, app: ASGIApp, max_in_flight: int, wait: float = 0.5) -> None:
         self.app = app
         self.max_in_flight = max_in_flight
-        self.in_flight = 0
+        self.wait = wait
+        # When each request in flight was admitted, oldest first (a dict keeps the order).
+        self._admitted: dict[int, float] = {}
+        self._serial = 0
         self.refused = 0  # since the last warning
         self._warned = 0.0
+
+    @property
+    def in_flight(self) -> int:
+        """The requests being served now."""
+        return len(self._admitted)
+
+    def _behind(self) -> bool:
+        if len(self._admitted) < self.max_in_flight:
+            return False
+        oldest = next(iter(self._admitted.values()))
+        return time.monotonic() - oldest >= self.wait
+
+    def _count(self) -> int:
+        self._serial += 1
+        self._admitted[self._serial] = time.monotonic()
+        return self._serial
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
@@ -70,31 +93,24 @@ class Admission:
         ):
             await self.app(scope, receive, send)
             return
-        if self.in_flight >= self.max_in_flight:
+        if self._behind():
             self._refuse()
             await send_error(send, OverloadedError())
             return
-        counted = scope["method"] not in BODY_METHODS
-        if counted:
-            self.in_flight += 1
+        key = self._count() if scope["method"] not in BODY_METHODS else 0
 
         async def receive_counted() -> Message:
-            nonlocal counted
+            nonlocal key
             message = await receive()
-            if (
-                not counted
-                and message["type"] == "http.request"
-                and not message.get("more_body", False)
-            ):
-                counted = True
-                self.in_flight += 1
+            if not key and message["type"] == "http.request" and not message.get("more_body"):
+                key = self._count()
             return message
 
         try:
             await self.app(scope, receive_counted, send)
         finally:
-            if counted:
-                self.in_flight -= 1
+            if key:
+                del self._admitted[key]
 
     def _refuse(self) -> None:
         self.refused += 1

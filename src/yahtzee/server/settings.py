@@ -215,6 +215,7 @@ _METAVARS = {
     "cpu_workers": "N",
     "cpu_queue": "N",
     "max_in_flight": "N",
+    "admission_wait": "SECONDS",
     "max_connections": "N",
     "request_timeout": "SECONDS",
     "keep_alive_timeout": "SECONDS",
@@ -360,10 +361,17 @@ class Settings(BaseSettings):
         description="CPU jobs that may wait for a worker; past it a costly read is 503 busy",
     )
     max_in_flight: Count = Field(
-        16,
+        64,
         description="requests one process serves at once (room streams and /api/health not "
-        "counted); past it a request is answered 503 busy with Retry-After at once, "
+        "counted) before it may refuse: past it, once the oldest has been served for "
+        "--admission-wait, a request is answered 503 busy with Retry-After at once; "
         "0 = no bound",
+    )
+    admission_wait: float = Field(
+        0.5,
+        gt=0,
+        description="seconds the oldest request in flight has been served when the process "
+        "counts as behind (with --max-in-flight reached: 503 busy)",
     )
     max_connections: Annotated[int, AfterValidator(_at_least_one)] = Field(
         _DEFAULT_CONNECTIONS.max_connections,

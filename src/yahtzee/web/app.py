@@ -335,7 +335,9 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         for middleware, options in part.middleware:
             app.add_middleware(middleware, **options)
     # S4: inside ServerMiddleware (its refusal has every header), before any other work.
-    app.add_middleware(Admission, max_in_flight=settings.max_in_flight)
+    app.add_middleware(
+        Admission, max_in_flight=settings.max_in_flight, wait=settings.admission_wait
+    )
     app.add_middleware(ServerMiddleware, players=players, max_body_bytes=wiring.max_body_bytes)
     for module in (
         games,

@@ -254,9 +254,13 @@ function practiceSection(p) {
 
 /** 「我的设备」 (I1): the same player on another device, a way back, the player's data. */
 function devicesLink() {
+  // On the section's paper like the rest of 统计 (over the wood a small grey line falls
+  // below AA contrast).
+  const s = section(DEVICES.link, "st-devices");
   const p = el("p", "fine");
   p.append(el("a", "", DEVICES.link, { href: href("devices"), "data-page": "devices", "data-testid": "stats-devices-link" }), ` ${DEVICES.linkNote}`);
-  return p;
+  s.append(p);
+  return s;
 }
 
 /** The view's data when its address is opened (views.js `own`): the games and 练习's progress. */

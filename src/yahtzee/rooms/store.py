@@ -420,45 +420,36 @@ class RoomStore:
         """Rooms whose start was claimed before ``cutoff`` and is not done (F10: the
         process that claimed it died, or waits on a database that does not answer), and
         those left ``starting`` by a version that did not record its claims."""
+        return await self._rooms_by(
+            "SELECT id FROM rooms WHERE status = 'starting' "
+            "AND (start_at < :cutoff OR start_at IS NULL) ORDER BY start_at LIMIT :limit",
+            {"cutoff": cutoff, "limit": limit},
+        )
+
+    async def _rooms_by(self, sql: str, params: dict[str, Any]) -> list[Room]:
+        """The rooms whose ids ``sql`` selects, in its order, read in one transaction."""
 
         def work(tx: Tx) -> list[Room]:
-            ids = tx.all(
-                "SELECT id FROM rooms WHERE status = 'starting' "
-                "AND (start_at < :cutoff OR start_at IS NULL) ORDER BY start_at LIMIT :limit",
-                {"cutoff": cutoff, "limit": limit},
-            )
-            rooms = [_room_in(tx, str(i)) for (i,) in ids]
+            rooms = [_room_in(tx, str(i)) for (i,) in tx.all(sql, params)]
             return [r for r in rooms if r is not None]
 
         return await self.db.run(work, write=False)
 
     async def due(self, now: float, limit: int = 100) -> list[Room]:
         """Rooms in play whose turn deadline has passed (the 托管 sweeper, O5)."""
-
-        def work(tx: Tx) -> list[Room]:
-            ids = tx.all(
-                "SELECT id FROM rooms WHERE deadline IS NOT NULL AND deadline <= :now "
-                "AND status = 'playing' ORDER BY deadline LIMIT :limit",
-                {"now": now, "limit": limit},
-            )
-            rooms = [_room_in(tx, str(i)) for (i,) in ids]
-            return [r for r in rooms if r is not None]
-
-        return await self.db.run(work, write=False)
+        return await self._rooms_by(
+            "SELECT id FROM rooms WHERE deadline IS NOT NULL AND deadline <= :now "
+            "AND status = 'playing' ORDER BY deadline LIMIT :limit",
+            {"now": now, "limit": limit},
+        )
 
     async def rooms_of(self, player_id: str, limit: int = 20) -> list[Room]:
         """The rooms the browser holds a seat of, newest first."""
-
-        def work(tx: Tx) -> list[Room]:
-            ids = tx.all(
-                "SELECT r.id FROM rooms r JOIN room_seats s ON s.room_id = r.id "
-                "WHERE s.player_id = :player ORDER BY r.created_at DESC LIMIT :limit",
-                {"player": player_id, "limit": limit},
-            )
-            rooms = [_room_in(tx, str(i)) for (i,) in ids]
-            return [r for r in rooms if r is not None]
-
-        return await self.db.run(work, write=False)
+        return await self._rooms_by(
+            "SELECT r.id FROM rooms r JOIN room_seats s ON s.room_id = r.id "
+            "WHERE s.player_id = :player ORDER BY r.created_at DESC LIMIT :limit",
+            {"player": player_id, "limit": limit},
+        )
 
     async def finished_seats_of(
         self, player_id: str, limit: int

@@ -94,19 +94,24 @@ def brotli_store() -> Path | None:
     return folder
 
 
+def _brotli(body: bytes) -> bytes:
+    packed: bytes = brotli.compress(body, quality=11)  # (brotli has no type hints)
+    return packed
+
+
 def brotli_of(body: bytes, store: Path | None) -> bytes:
     """``body`` compressed with brotli at quality 11, read from ``store`` when an earlier
     start (of any process) made it, else made and written there (atomically, so processes
     starting together never read half a file; a store that cannot be written only costs
     the time)."""
     if store is None:
-        return brotli.compress(body, quality=11)
+        return _brotli(body)
     path = store / (hashlib.sha256(body).hexdigest() + ".br")
     with contextlib.suppress(OSError, brotli.error):
         packed = path.read_bytes()
         if brotli.decompress(packed) == body:  # a damaged file is made again
             return packed
-    packed = brotli.compress(body, quality=11)
+    packed = _brotli(body)
     with contextlib.suppress(OSError):
         fd, tmp = tempfile.mkstemp(dir=store, suffix=".tmp")
         with os.fdopen(fd, "wb") as out:

@@ -126,9 +126,12 @@ async def play_perfectly(client: RawClient, tally: Tally, name: str) -> dict[str
     return finished
 
 
-def _player_id(client: RawClient) -> str:
-    assert client.cookie is not None
-    return client.cookie.partition("=")[2].partition(".")[0]
+async def _player_id(client: RawClient, tally: Tally) -> str:
+    """The browser's player id, as its data export names it (the cookie holds a device's
+    credential, not the player id, since I3)."""
+    data = await _call(client, tally, "GET", "/api/me/export")
+    player: str = data["player_id"]
+    return player
 
 
 def _give_history(db: Path, player_ids: list[str], today: str, days: int) -> None:
@@ -160,7 +163,7 @@ async def run(
     persons = [RawClient("127.0.0.1", port, local_addr=f"127.0.8.{i + 1}") for i in range(people)]
     for person in persons:
         await _call(person, tally, "GET", "/api/daily")
-    _give_history(db, [_player_id(p) for p in persons], today, days=3)
+    _give_history(db, [await _player_id(p, tally) for p in persons], today, days=3)
     early, late = persons[: people - late_people], persons[people - late_people :]
     for i, person in enumerate(early):
         await play_perfectly(person, tally, f"玩家{i}")

@@ -8,6 +8,7 @@ import threading
 import time
 
 from yahtzee.server.cpu import CpuPool
+from yahtzee.storage import run_coroutine
 
 
 def _work(seconds: float, log: list[str], name: str) -> str:
@@ -33,7 +34,7 @@ def test_a_players_read_waits_for_at_most_the_running_advice_job() -> None:
         pool.shutdown()
         return log
 
-    log = asyncio.run(main())
+    log = run_coroutine(main())
     assert log.index("meter") <= 2, log
 
 
@@ -59,7 +60,7 @@ def test_a_light_key_goes_before_keys_that_keep_the_workers_busy() -> None:
         pool.shutdown()
         return log, asked
 
-    log, asked = asyncio.run(main())
+    log, asked = run_coroutine(main())
     assert log.index("meter") - asked <= 2, (asked, log)
 
 
@@ -78,4 +79,4 @@ def test_a_cancelled_wait_gives_its_turn_on_and_busy_still_counts() -> None:
         assert pool.waiting == 0
         pool.shutdown()
 
-    asyncio.run(main())
+    run_coroutine(main())

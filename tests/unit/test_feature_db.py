@@ -3,11 +3,11 @@ statement in the old ``?`` style, or positional parameters, are refused by name.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
+from yahtzee.storage import run_coroutine
 from yahtzee.storage.feature_db import Tx, open_feature_db
 
 
@@ -31,4 +31,4 @@ def test_statements_take_named_parameters_only(tmp_path: Path) -> None:
         finally:
             await db.close()
 
-    asyncio.run(body())
+    run_coroutine(body())

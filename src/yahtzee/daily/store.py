@@ -914,14 +914,16 @@ class DailyData:
             {"target": target, "source": source},
         )
         # A removal follows the person (F8): the linked device stays out of that group too.
+        # (as the memberships: the linked player's row stays where both have one)
         tx.all(
-            "INSERT INTO group_removals (group_id, player_id, removed_at) SELECT group_id, "
-            ":target, removed_at FROM group_removals r WHERE r.player_id = :source AND NOT "
-            "EXISTS (SELECT 1 FROM group_removals o WHERE o.group_id = r.group_id AND "
-            "o.player_id = :target)",
+            "DELETE FROM group_removals WHERE player_id = :source AND group_id IN "
+            "(SELECT group_id FROM group_removals WHERE player_id = :target)",
+            {"source": source, "target": target},
+        )
+        tx.all(
+            "UPDATE group_removals SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},
         )
-        tx.all("DELETE FROM group_removals WHERE player_id = :source", {"source": source})
 
     def erase(self, tx: Tx, player_id: str) -> None:
         tx.all("DELETE FROM daily_names WHERE player_id = :player_id", {"player_id": player_id})

@@ -1008,14 +1008,16 @@ class RoomsData:
             {"target": target, "source": source},
         )
         # A ban follows the person (F8): the linked device is kept out of the same rooms.
+        # (the linked player's row stays where both were banned from a room)
         tx.all(
-            "INSERT INTO room_bans (room_id, player_id, seat, join_seq, leave_seq) SELECT "
-            "room_id, :target, seat, join_seq, leave_seq FROM room_bans b WHERE b.player_id = "
-            ":source AND NOT EXISTS (SELECT 1 FROM room_bans o WHERE o.room_id = b.room_id "
-            "AND o.player_id = :target)",
+            "DELETE FROM room_bans WHERE player_id = :source AND room_id IN "
+            "(SELECT room_id FROM room_bans WHERE player_id = :target)",
+            {"source": source, "target": target},
+        )
+        tx.all(
+            "UPDATE room_bans SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},
         )
-        tx.all("DELETE FROM room_bans WHERE player_id = :source", {"source": source})
 
     def erase(self, tx: Tx, player_id: str) -> None:
         seats = tx.all(

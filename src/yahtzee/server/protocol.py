@@ -38,7 +38,7 @@ import asyncio
 import json
 import logging
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import h11
@@ -57,18 +57,45 @@ LOG_EVERY = 10.0
 
 #: File descriptors kept for the server itself (database, logs, pipes of the CPU pool).
 FD_RESERVE = 64
-#: The listening socket's backlog, which is also how many connections asyncio accepts in
-#: one go before any of them is looked at (so the cap must leave room for that many).
+#: The listening socket's backlog when the open-file limit allows it. asyncio also accepts
+#: up to this many connections in one go, before any of them is looked at.
 BACKLOG = 128
+#: How many of asyncio's accept batches can be open before the first batch's evictions
+#: free their descriptors: a batch is accepted in one turn of the event loop, its
+#: transports are made in the next, their ``connection_made`` (which evicts) runs in the
+#: one after, and the evicted sockets close in the fourth; the listening socket may be
+#: read in each of the first three turns.
+ACCEPT_BATCHES = 3
 
 
-def connection_cap(connections: Connections) -> int:
-    """The connection cap: as configured (``--max-connections``), and no more than the
-    open-file limit leaves after :data:`FD_RESERVE` and :data:`BACKLOG` (so that the
-    listening socket never runs out of descriptors: asyncio accepts up to a backlog of
-    connections at once, and logged, and retried, each failure). The soft limit is raised
-    to the hard one first."""
-    wanted = connections.max_connections
+@dataclass(frozen=True)
+class SocketBudget:
+    """How many connections the server keeps open, and its listen backlog (which is also
+    asyncio's accept batch)."""
+
+    max_connections: int
+    backlog: int
+
+
+def socket_budget(wanted: int, open_files: int | None) -> SocketBudget:
+    """The connection cap and backlog for ``wanted`` connections (``--max-connections``)
+    under an open-file limit of ``open_files`` (``None``: no limit).
+
+    The descriptors left after :data:`FD_RESERVE` must hold the cap plus
+    :data:`ACCEPT_BATCHES` whole accept batches, so that ``accept()`` never runs out of
+    them while connections past the cap are still being evicted. A low limit shrinks the
+    backlog (to a quarter of what is left, when that is less than :data:`BACKLOG`) rather
+    than leave no room for connections."""
+    if open_files is None:
+        return SocketBudget(wanted, BACKLOG)
+    spare = open_files - FD_RESERVE
+    backlog = max(1, min(BACKLOG, spare // (ACCEPT_BATCHES + 1)))
+    return SocketBudget(max(1, min(wanted, spare - ACCEPT_BATCHES * backlog)), backlog)
+
+
+def open_file_limit() -> int | None:
+    """This process's open-file limit after raising the soft limit to the hard one
+    (``None``: unlimited, or not on a system that has one)."""
     try:
         import resource
 
@@ -77,10 +104,8 @@ def connection_cap(connections: Connections) -> int:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
             soft = hard
     except (ImportError, ValueError, OSError):  # not on Linux, or not allowed: keep it
-        return wanted
-    if soft == resource.RLIM_INFINITY:
-        return wanted
-    return max(1, min(wanted, soft - FD_RESERVE - BACKLOG))
+        return None
+    return None if soft == resource.RLIM_INFINITY else soft
 
 
 class ServeConfig(uvicorn.Config):
@@ -88,16 +113,17 @@ class ServeConfig(uvicorn.Config):
     to each worker process)."""
 
     def __init__(self, app: Any, *, connections: Connections, **kwargs: Any) -> None:
+        budget = socket_budget(connections.max_connections, open_file_limit())
         super().__init__(
             app,
             http=PROTOCOL,
             timeout_keep_alive=max(1, round(connections.keep_alive_timeout)),
-            backlog=BACKLOG,
+            backlog=budget.backlog,
             proxy_headers=connections.forwarded_allow_ips is not None,
             forwarded_allow_ips=connections.forwarded_allow_ips,
             **kwargs,
         )
-        self.connections = replace(connections, max_connections=connection_cap(connections))
+        self.connections = replace(connections, max_connections=budget.max_connections)
 
 
 def _error_response(status: int, reason: str, code: str, message: str) -> bytes:
@@ -126,8 +152,9 @@ class GuardedH11Protocol(H11Protocol):
 
     def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
+        # (ServeConfig has fitted the cap to the open-file limit)
         self.limits: Connections = getattr(config, "connections", None) or Connections()
-        self.max_connections = connection_cap(self.limits)
+        self.max_connections = self.limits.max_connections
         self._deadline: asyncio.TimerHandle | None = None
         # The connections of this server that hold no request for the application (see
         # _wait), longest-waiting first: whom a new connection past the cap replaces.
@@ -186,7 +213,9 @@ class GuardedH11Protocol(H11Protocol):
             if oldest is self or oldest.transport.is_closing():
                 continue
             oldest._disarm()
-            oldest.transport.close()
+            # abort, not close: an unsent answer to a client that is not reading would
+            # keep the descriptor until it was flushed
+            oldest.transport.abort()
             return True
         return False
 

@@ -28,21 +28,12 @@ function go(store, view) {
   });
 }
 
-/** Resolves when the browser says the network is back, or after a few seconds (its word is
- * not always right: the next try tells). */
-function backOnline() {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      window.removeEventListener("online", done);
-      resolve();
-    };
-    const timer = setTimeout(done, RESEND_AFTER_MS);
-    window.addEventListener("online", done);
-  });
-}
-
-const RESEND_AFTER_MS = 3000;
+// U14: after a tap the network lost, the page asks the server for the game now and then
+// (and at once when the browser says it is online or the tab is looked at again) until it
+// answers; the waits grow to the last one, and the asking stops after the last try (the
+// next tap or look asks again).
+const RECONNECT_WAITS_MS = [1000, 2000, 4000, 8000, 15000, 30000];
+const RECONNECT_TRIES = 40;
 
 // `openPage(path)`: main.js's way to an address (the lazy 多人同屏 view).
 export function createActions(store, openPage) {
@@ -83,27 +74,27 @@ export function createActions(store, openPage) {
   // ------------------------------------------------------------------- server actions
 
   /** Run one server action; on failure show why and re-sync from the server ("never stuck").
-   * `resend`: a move in the game (roll, score, hint) that the network lost is kept and sent
-   * again, unchanged, once the server can be reached (polish 10). It carries the game's
-   * version, so if the first sending did arrive, the second is refused as stale (409) and the
-   * page re-syncs: a move is never lost and never made twice. */
-  async function act(fn, { resend = false } = {}) {
+   * U14: nothing is ever sent again later. A tap the network lost is dropped and said
+   * (`offline`), and the game is read again as soon as the server answers, so the next tap
+   * is the player's own, on the position they see. */
+  async function act(fn) {
     if (S().busy) return null;
     const view = S().view; // an error is told where the action was asked for
+    const shown = S().game;
     dispatch({ type: "busy", busy: true });
     try {
-      for (;;) {
-        try {
-          return await fn();
-        } catch (err) {
-          if (!(resend && err instanceof ApiError && err.code === "network" && S().game)) throw err;
-          tell(say.OFFLINE_PENDING, "error", view);
-          await backOnline();
-          tell(say.BACK_ONLINE, "info", view);
-        }
-      }
+      const result = await fn();
+      if (S().offline) dispatch({ type: "offlineOver" });
+      return result;
     } catch (err) {
-      await recover(err, view);
+      // (On the table only: elsewhere, say 继续游戏 in the lobby, there is no position to
+      // show again, and recover's message asks to check the network and try again.)
+      if (err instanceof ApiError && err.code === "network" && shown && view === "game") {
+        dispatch({ type: "offline", id: shown.id, version: shown.version, view });
+        reconnect();
+      } else {
+        await recover(err, view, shown);
+      }
       return null;
     } finally {
       dispatch({ type: "busy", busy: false });
@@ -111,28 +102,105 @@ export function createActions(store, openPage) {
     }
   }
 
-  async function recover(err, view) {
-    const apiErr = err instanceof ApiError ? err : new ApiError(0, "client", say.PAGE_RESYNCED);
-    if (!(err instanceof ApiError)) console.warn(err);
-    // A stale version means another click or tab got there first: just re-sync, silently.
-    if (apiErr.code !== "stale_version") tell(apiErr.message, "error", view);
-    const g = S().game;
-    if (!g) return;
+  /** The game `g` as the server has it now, or null when it is gone (then the lobby says
+   * so) or cannot be read (`quiet`: nothing said; else the error is). */
+  async function readGame(g, view, quiet = false) {
     try {
       const fresh = await api.game(g.id);
+      if (fresh.status !== "abandoned") return fresh;
       dispatch({ type: "resync", game: fresh });
-      if (fresh.status === "abandoned") {
-        tell(say.GAME_GONE, "error", "lobby");
-        await goLobby(true);
-      }
+      tell(say.GAME_GONE, "error", "lobby");
+      await goLobby(true);
     } catch (again) {
       if (again instanceof ApiError && again.code === "not_found") {
         tell(say.GAME_NOT_FOUND, "error", "lobby");
         dispatch({ type: "noGame" });
         await goLobby(true);
-      } else if (again instanceof ApiError) {
+      } else if (again instanceof ApiError && !quiet) {
         tell(again.message, "error", view);
       }
+    }
+    return null;
+  }
+
+  /** The game `fresh` read from the server differs from `shown`, which this tab showed:
+   * it went on elsewhere (U14). */
+  function movedOn(fresh) {
+    dispatch({ type: "movedOn", game: fresh, hold: storedHold(fresh) });
+  }
+
+  async function recover(err, view, shown = S().game) {
+    const apiErr = err instanceof ApiError ? err : new ApiError(0, "client", say.PAGE_RESYNCED);
+    if (!(err instanceof ApiError)) console.warn(err);
+    // U14: a stale version means the game went on in another tab or on another device (this
+    // tab sends one action at a time and never one again): shown as it is now, and said.
+    const stale = apiErr.code === "stale_version";
+    if (!stale) tell(apiErr.message, "error", view);
+    const g = S().game;
+    if (!g) return;
+    const fresh = await readGame(g, view);
+    if (!fresh) return;
+    if (stale && shown && fresh.version !== shown.version) movedOn(fresh);
+    else dispatch({ type: "resync", game: fresh });
+  }
+
+  let reconnecting = false;
+
+  /** U14: ask for the game until the server answers, then show it (`reconnected` says
+   * whether the lost tap's position is still the one). A bounded number of tries. */
+  async function reconnect() {
+    if (reconnecting) return;
+    reconnecting = true;
+    let wake = () => {};
+    const now = () => wake();
+    window.addEventListener("online", now);
+    window.addEventListener("focus", now);
+    try {
+      for (let tries = 0; tries < RECONNECT_TRIES && S().offline; tries++) {
+        const lost = S().offline;
+        const g = S().game;
+        if (!g || g.id !== lost.id) break;
+        if (!S().busy) {
+          const fresh = await readGame(g, S().view, true);
+          if (fresh && S().offline === lost) {
+            dispatch({ type: "reconnected", game: fresh, hold: storedHold(fresh) });
+            break;
+          }
+          if (S().offline !== lost) continue; // a tap of the player's got through, or failed again
+        }
+        const wait = RECONNECT_WAITS_MS[Math.min(tries, RECONNECT_WAITS_MS.length - 1)];
+        await new Promise((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = () => {};
+      }
+    } finally {
+      window.removeEventListener("online", now);
+      window.removeEventListener("focus", now);
+      reconnecting = false;
+    }
+  }
+
+  let looking = false;
+
+  /** U14: the tab is looked at again (focus, visibilitychange): if the game went on
+   * elsewhere meanwhile, show it as it stands and say so. Quiet when nothing changed or the
+   * server cannot be asked now. */
+  async function lookAgain() {
+    const g = S().game;
+    if (S().offline) return reconnect();
+    if (looking || S().view !== "game" || !g || g.status !== "in_progress" || S().busy || S().replay) return;
+    looking = true;
+    try {
+      const fresh = await readGame(g, "game", true);
+      // Only if nothing happened here meanwhile: a tap of this tab's own is not "elsewhere".
+      if (fresh && S().game === g && !S().busy && fresh.version !== g.version) movedOn(fresh);
+    } finally {
+      looking = false;
     }
   }
 
@@ -143,7 +211,7 @@ export function createActions(store, openPage) {
     if (hold.every(Boolean)) return;
     await act(async () => {
       dispatch({ type: "rolled", game: await api.roll(g, hold), hold });
-    }, { resend: true });
+    });
   }
 
   function toggleDie(index) {
@@ -183,7 +251,7 @@ export function createActions(store, openPage) {
       const turn = game.computer_turn;
       if (game.mode === "vs_computer" && turn && turn.steps.length) startReplay(before, turn);
       else afterTurn();
-    }, { resend: true });
+    });
     if (needsConfirm && (await askZero(category))) await score(category, true);
   }
 
@@ -221,7 +289,7 @@ export function createActions(store, openPage) {
       const [res, words] = await Promise.all([api.hint(g), import("./lazy/hint_messages.js")]);
       dispatch({ type: "hinted", res, said: words.hintSaid(res) });
       store.afterRender(showHinted);
-    }, { resend: true });
+    });
   }
 
   // ------------------------------------------------------------------ lobby and games
@@ -402,6 +470,7 @@ export function createActions(store, openPage) {
       dispatch({ type: "showGameOver", show: false });
     },
     turnLog,
+    lookAgain,
     // the funnel of a server action, for the lazy overlays' own (撤销)
     act,
   };

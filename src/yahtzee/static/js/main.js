@@ -11,7 +11,7 @@ import { installKeyboard } from "./keyboard.js";
 import * as say from "./messages.js";
 import { href, match } from "./paths.js";
 import { reduce } from "./reducer.js";
-import { loadSettings, loadTutorialSeen } from "./remember.js";
+import { loadSettings, loadTutorialSeen, loadWrote } from "./remember.js";
 import { buildScorecard, render } from "./render.js";
 import { installSettings } from "./settings.js";
 import { initialState } from "./state.js";
@@ -30,7 +30,7 @@ export function draw(state) {
 }
 
 let overlays = null; // the lazy overlays (views.js), installed once the actions exist
-export const store = createStore(reduce, initialState(loadSettings(), loadTutorialSeen()), {
+export const store = createStore(reduce, initialState(loadSettings(), loadTutorialSeen(), loadWrote()), {
   render: draw,
   effects: [remember, meterEffect(api), (...change) => overlays && overlays.effect(...change)],
 });
@@ -138,6 +138,11 @@ function wire() {
     if (store.state.message.serial === said) {
       store.dispatch({ type: "say", text: say.BACK_ONLINE_LOBBY, view: "lobby" });
     }
+  });
+  // U14: a tab looked at again shows the game as it stands if it went on elsewhere.
+  window.addEventListener("focus", actions.lookAgain);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") actions.lookAgain();
   });
   installSettings(store);
 }

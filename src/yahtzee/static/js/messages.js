@@ -81,10 +81,14 @@ export const TUTORIAL_FAILED = "新手教程没能打开，这一局照样可以
 export const GAME_GONE = "这一局已经结束或在别处重新开始了，已回到大厅。";
 export const GAME_NOT_FOUND = "找不到这一局了，已回到大厅。";
 export const PAGE_RESYNCED = "页面出了点问题，已重新同步。";
-/** Polish 10: a move the network lost, kept and sent again when the server answers. */
-export const OFFLINE_PENDING =
-  "连不上服务器：这一步还没送到。骰子由服务器来掷，要联网才能玩；网络恢复后会自动再送一次，不会重复。";
-export const BACK_ONLINE = "又连上服务器了，正在送出刚才那一步……";
+/** U14: a tap the network lost is never sent later behind the player's back: it is dropped
+ * and said; once the server answers again the page shows the game as it stands. */
+export const OFFLINE_NOT_SENT =
+  "连不上服务器：刚才那一步没有完成，页面也不会替你再送。骰子由服务器来掷，要联网才能玩；等连上了，这里会显示这一局现在的样子，你再点一次就行。";
+export const BACK_SAME = "又连上服务器了：刚才那一步没有送到，局面没有变，请再点一次。";
+export const BACK_CHANGED = "又连上服务器了：这一局在断线时有了变化（刚才那一步可能已经送到），下面是现在的局面。";
+/** U14: the game went on in another tab or on another linked device. */
+export const MOVED_ON = "这一局在别的窗口或设备上接着下了，这里已换成现在的局面。";
 export const BACK_ONLINE_LOBBY = "又连上服务器了。";
 /** S4: the server refused a request before doing anything (too busy); sent once more. */
 export const busyRetrying = (seconds) =>

@@ -24,6 +24,14 @@ function clearTurnMarks(state) {
   return { ...state, hold: NO_HOLD, hintHold: null, hintCategory: null, rolledMask: null };
 }
 
+/** U14: `game` as read from the server replaces a position this tab no longer shows truly:
+ * the marks of the old turn go, the holds are `hold` (stored for exactly this position) or
+ * none, no replay runs and no lost tap is pending. */
+function standing(state, game, hold) {
+  const next = { ...clearTurnMarks(state), game, replay: null, offline: null };
+  return { ...next, hold: hold ? hold.slice() : NO_HOLD, showGameOver: game.status === "finished" };
+}
+
 /** The end of the player's turn (after the replay, if any): the end panel when over. */
 function turnEnded(state) {
   const g = state.game;
@@ -189,6 +197,38 @@ const reducers = {
     return { ...next, game, showGameOver: game.status === "finished" };
   },
 
+  /** U14: the server refused a tap because the game went on elsewhere (another tab, another
+   * linked device): the game as it stands now, this turn's marks gone (the holds `hold` as
+   * stored for its position, if any), and one sentence saying so in place of whatever the
+   * message said about the old position. */
+  movedOn(state, { game, hold = null }) {
+    return message(standing(state, game, hold), say.MOVED_ON);
+  },
+
+  /** U14: a tap the network lost (tapped on position `version` of game `id`): dropped, and
+   * said; nothing is sent later. */
+  offline(state, { id, version, view = "game" }) {
+    return message({ ...state, offline: { id, version } }, say.OFFLINE_NOT_SENT, "error", view);
+  },
+
+  /** U14: the server answers again (`game`: read just now): shown, and said whether the
+   * position is the one the lost tap was made on. Nothing when no tap was lost, or the
+   * table shows another game now. */
+  reconnected(state, { game, hold = null }) {
+    const lost = state.offline;
+    if (!lost) return state;
+    if (!state.game || lost.id !== game.id || state.game.id !== game.id) return { ...state, offline: null };
+    if (game.version === lost.version) {
+      return message({ ...state, game, offline: null }, say.BACK_SAME);
+    }
+    return message(standing(state, game, hold), say.BACK_CHANGED);
+  },
+
+  /** A tap went through after a lost one: the server answers, nothing more to say. */
+  offlineOver(state) {
+    return state.offline ? { ...state, offline: null } : state;
+  },
+
   rolled(state, { game, hold }) {
     return message(
       {
@@ -220,6 +260,7 @@ const reducers = {
         ...clearTurnMarks(state),
         game,
         lastDice: replayed ? turn.steps[turn.steps.length - 1].dice : before.dice,
+        wrote: { id: game.id, version: game.version, category },
       },
       say.scored(before.dice, category, game.players.human.boxes[category]),
     );

@@ -1,5 +1,6 @@
 // What this browser remembers (localStorage; no account): the settings (P5), the meter's
-// shown/hidden choice (L4), this turn's holds (U6/P3) and that the tutorial was offered (L10). Read once at start (main.js) or
+// shown/hidden choice (L4), this turn's holds (U6/P3), that the tutorial was offered (L10)
+// and, for this tab only (sessionStorage), the box it wrote last (U14). Read once at start (main.js) or
 // when a game is entered (actions.js); written only by the effects (effects.js), never by
 // a render. Storage may be missing or full (private mode): then nothing is remembered.
 
@@ -13,6 +14,9 @@ const METER_KEY = "yahtzee.meter"; // "shown" | "hidden"
 const HOLD_KEY = "yahtzee.hold";
 // L10: "seen" once this browser was offered the 新手教程 (started or declined).
 const TUTORIAL_KEY = "yahtzee.tutorial";
+// U14: the box this tab wrote last (state.wrote), in the tab's own sessionStorage: a reload
+// keeps its 撤销, another tab of the same browser does not see it.
+const WROTE_KEY = "yahtzee.wrote";
 
 export function read(key) {
   try {
@@ -59,6 +63,30 @@ export function loadTutorialSeen() {
 
 export function saveTutorialSeen(seen) {
   if (seen) write(TUTORIAL_KEY, "seen");
+}
+
+/** U14: the box this tab wrote last ({id, version, category}), or null. */
+export function loadWrote() {
+  try {
+    const w = JSON.parse(sessionStorage.getItem(WROTE_KEY) || "null");
+    const fits =
+      w !== null &&
+      typeof w.id === "string" &&
+      Number.isInteger(w.version) &&
+      typeof w.category === "string";
+    return fits ? { id: w.id, version: w.version, category: w.category } : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveWrote(wrote) {
+  try {
+    if (wrote === null) sessionStorage.removeItem(WROTE_KEY);
+    else sessionStorage.setItem(WROTE_KEY, JSON.stringify(wrote));
+  } catch {
+    // Storage forbidden: 撤销 still shows for this visit.
+  }
 }
 
 /** Store the holds of `state.game` (or drop them once that game has moved past them). Only

@@ -26,7 +26,7 @@ export const LIMITS = CONFIG.limits;
 export const ROUNDS = LIMITS.rounds;
 
 /** A fresh state object; `settings` as remembered in this browser (settings.js). */
-export function initialState(settings = DEFAULT_SETTINGS, tutorialSeen = false) {
+export function initialState(settings = DEFAULT_SETTINGS, tutorialSeen = false, wrote = null) {
   // (The comments stand on their own lines: the server drops whole-line comments, P6.)
   return {
     // lobby | game | rules | a lazy view's id (views.js)
@@ -59,6 +59,12 @@ export function initialState(settings = DEFAULT_SETTINGS, tutorialSeen = false) 
     rollSerial: 0,
     // which dice the last roll threw (held ones do not tumble)
     rolledMask: null,
+    // U14: the box this tab itself wrote last, {id, version, category} (the game's version
+    // right after it): 撤销 is offered only for it, never for a box another tab wrote
+    wrote,
+    // U14: a tap the network lost, {id, version} of the position it was tapped on, until the
+    // server answers again (then the game is read and shown; the tap is never sent later)
+    offline: null,
     // the dice of the last scored turn, left on the table when the game ends
     lastDice: null,
     // {before, steps, index}: the computer's turn being shown step by step
@@ -94,6 +100,16 @@ export function holdable(g) {
     g.dice !== null &&
     g.rolls_left > 0
   );
+}
+
+/** U14: the box `state.game` lets this tab take back (`game.undo`), or null: only one this
+ * tab wrote itself, in the position its writing left (a box another tab or device wrote is
+ * that one's to take back). */
+export function ownUndo(state) {
+  const g = state.game;
+  const w = state.wrote;
+  if (!g || !g.undo || !w) return null;
+  return w.id === g.id && w.version === g.version && w.category === g.undo.category ? g.undo : null;
 }
 
 /** Whether the player may act on the table right now. */

@@ -4,7 +4,9 @@
 //   (POST /api/games/{id}/undo, an `undo` event in the game's log): the game object's `undo`
 //   names the box while that is allowed, and is null otherwise (vs, the tutorial, the daily
 //   challenge, a room, after a roll, a second time in one turn). This module only shows the
-//   button for it; the dice come back as the server sends them, the holds as they were.
+//   button for it, and only for a box this tab wrote itself (U14, state.js `ownUndo`: a box
+//   another tab or device wrote is that one's to take back); the dice come back as the
+//   server sends them, the holds as they were.
 // * 「登记前确认」 (设置, off by default): a tapped box is picked, not written; a second tap on
 //   it, or 「确定」, writes it. A capture listener holds the first tap back from the table's
 //   own handler (main.js), as the tutorial's does.
@@ -14,7 +16,7 @@
 
 import { request } from "../api.js";
 import { API } from "../paths.js";
-import { CATEGORY_NAMES, canAct } from "../state.js";
+import { CATEGORY_NAMES, canAct, ownUndo } from "../state.js";
 import { el, settingRow } from "./dom.js";
 
 const name = (category) => CATEGORY_NAMES[category];
@@ -50,22 +52,19 @@ export const reducers = {
   /** The server took the box back: the position before it, the holds as they were. */
   undone(state, { game, category, hold }) {
     const more = game.rolls_left > 0 ? "，或者再掷" : "";
-    const next = { ...state, game, hold, rolledMask: null, lastDice: null, showGameOver: false, pick: null };
+    const next = { ...state, game, hold, rolledMask: null, lastDice: null, showGameOver: false, pick: null, wrote: null };
     return say(next, `已撤销「${name(category)}」：骰子还是刚才的，请重新选一项登记${more}。`);
   },
 };
 
 async function undo(ctx) {
   const g = ctx.state().game;
-  if (!g || !g.undo) return;
+  if (!g || !ownUndo(ctx.state())) return;
   const hold = lastHold && lastHold.id === g.id ? lastHold.hold : [false, false, false, false, false];
-  await ctx.actions.act(
-    async () => {
-      const game = await request("POST", API.undo(g.id), { version: g.version });
-      ctx.dispatch({ type: "undone", game, category: g.undo.category, hold });
-    },
-    { resend: true },
-  );
+  await ctx.actions.act(async () => {
+    const game = await request("POST", API.undo(g.id), { version: g.version });
+    ctx.dispatch({ type: "undone", game, category: g.undo.category, hold });
+  });
 }
 
 function install(ctx) {
@@ -109,7 +108,7 @@ function render(state) {
   if (select.value !== state.settings.confirm) select.value = state.settings.confirm;
   const g = state.game;
   const onTable = state.view === "game" && g !== null && state.replay === null;
-  const u = onTable ? g.undo : null;
+  const u = onTable ? ownUndo(state) : null; // U14: never a box another tab wrote
   const category = onTable ? picked(state) : null;
   if (undoBtn.hidden !== !u) undoBtn.hidden = !u;
   undoBtn.disabled = state.busy;

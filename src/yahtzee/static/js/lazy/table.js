@@ -13,9 +13,9 @@ import { drawPips } from "../board.js";
 import { confirmDialog } from "../dialog.js";
 import * as say from "../messages.js";
 import { API, href } from "../paths.js";
-import { read, saveHold, storedHold, write } from "../remember.js";
+import { loadWrote, read, saveHold, saveWrote, storedHold, write } from "../remember.js";
 import { REPLAY_STEP_MS } from "../settings.js";
-import { CATEGORY_NAMES, LIMITS, LOWER, ROUNDS, UPPER, holdable } from "../state.js";
+import { CATEGORY_NAMES, LIMITS, LOWER, ROUNDS, UPPER, holdable, ownUndo } from "../state.js";
 
 const NO_HOLD = [false, false, false, false, false];
 const ALL_HELD = [true, true, true, true, true];
@@ -296,6 +296,8 @@ const NO_TABLE = "没有进行中的多人同屏对局。回大厅开一局吧�
 
 const G = (page) => page.ui.game || page.data.game;
 const uiOf = (ctx) => ctx.state().page.ui;
+/** U14: the box this tab may take back: only one it wrote itself (`ui.wrote`). */
+const undoable = (page) => ownUndo({ game: G(page), wrote: page.ui.wrote || null });
 
 /** This turn's holds kept in this browser, so that a reload shows them (U6, T3). */
 function keepHold(ctx) {
@@ -501,12 +503,13 @@ async function act(ctx, fn) {
     await fn(G(page));
   } catch (err) {
     if (!(err instanceof ApiError)) console.warn(err);
-    if (!(err instanceof ApiError && err.code === "stale_version")) {
-      announce(ctx, err instanceof ApiError ? err.message : "页面出了点问题，已重新同步。", "error");
-    }
+    const stale = err instanceof ApiError && err.code === "stale_version";
+    if (!stale) announce(ctx, err instanceof ApiError ? err.message : "页面出了点问题，已重新同步。", "error");
     try {
       const fresh = await ctx.api.game(G(page).id);
       ctx.dispatch({ type: "pageUi", ui: { game: fresh, hold: storedHold(fresh) || NO_HOLD } });
+      // U14: refused as stale, the game went on on another device or tab: said.
+      if (stale && fresh.version !== G(page).version) announce(ctx, say.MOVED_ON);
     } catch {
       // the message above stands; the next click tries again
     }
@@ -577,9 +580,11 @@ async function score(ctx, category, confirmZero = false) {
   await act(ctx, async (g) => {
     const game = await ctx.api.score(g, category, confirmZero);
     const who = seatName(game.seats, before.turn);
+    const wrote = { id: game.id, version: game.version, category };
+    saveWrote(wrote);
     ctx.dispatch({
       type: "pageUi",
-      ui: { game, hold: NO_HOLD, rolled: null, hintHold: null, hintCategory: null, lastDice: before.dice },
+      ui: { game, hold: NO_HOLD, rolled: null, hintHold: null, hintCategory: null, lastDice: before.dice, wrote },
     });
     keepHold(ctx);
     announce(ctx, `${who} 把 ${list(before.dice)} 登记在「${box(category)}」，得 ${game.seats[before.turn].scores[category]} 分。`);
@@ -592,7 +597,7 @@ async function score(ctx, category, confirmZero = false) {
  * it may: `game.undo`); its seat plays on with the same dice. The handover screen shown
  * for the next person closes. */
 function undo(ctx) {
-  const u = G(ctx.state().page).undo;
+  const u = undoable(ctx.state().page);
   if (!u) return;
   ctx.dispatch({ type: "pageUi", ui: { handover: null } });
   return act(ctx, async (g) => {
@@ -1006,7 +1011,7 @@ function renderHandover(body, page) {
   lastLine.hidden = !said;
   setText(box.querySelector("h2"), `轮到 ${name} 了`);
   setText(box.querySelector('[data-testid="handover-go"]'), `我是 ${name}，开始`);
-  const u = g.undo;
+  const u = undoable(page);
   const undoBtn = box.querySelector('[data-testid="handover-undo"]');
   undoBtn.hidden = !u;
   if (u) setText(undoBtn, `撤销 ${seatName(g.seats, u.seat)} 的「${CATEGORY_NAMES[u.category]}」`);
@@ -1020,7 +1025,7 @@ function renderMistap(body, page, state) {
   if (!slot) return;
   const undoBtn = slot.querySelector('[data-testid="table-undo"]');
   const okBtn = slot.querySelector('[data-testid="table-confirm-score"]');
-  const u = !ui.replay && !(ui.handover !== null && ui.handover !== undefined) ? g.undo : null;
+  const u = !ui.replay && !(ui.handover !== null && ui.handover !== undefined) ? undoable(page) : null;
   const category = picked(page, state);
   undoBtn.hidden = !u;
   undoBtn.disabled = Boolean(ui.busy || state.busy);
@@ -1119,7 +1124,7 @@ export const view = {
         : null;
     ctx.dispatch({
       type: "pageUi",
-      ui: { game, hold: (holdable(game) && storedHold(game)) || NO_HOLD, handover, shown: null, showEnd: game.status === "finished", busy: false, replay: null, chances: null, meterKey: null },
+      ui: { game, hold: (holdable(game) && storedHold(game)) || NO_HOLD, wrote: loadWrote(), handover, shown: null, showEnd: game.status === "finished", busy: false, replay: null, chances: null, meterKey: null },
     });
     if (handover !== null) ctx.afterRender(() => focusOn("handover-go"));
     askMeter(ctx);

@@ -1,0 +1,153 @@
+"""U14: a stale tab and an offline tap say what happened.
+
+A tab whose game went on elsewhere (another tab of the browser, another linked device) shows
+the game as it stands, says so in one sentence, drops the messages that no longer hold and
+offers 撤销 only for a box it wrote itself. A tap the network loses is never sent later
+behind the player's back: the page says it was not done, and once the server answers again
+it shows the game as it stands, so the next tap is the player's own choice.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from e2e.helpers import ConsoleWatch, Table
+
+pytestmark = pytest.mark.e2e
+
+MOVED_ON = "这一局在别的窗口或设备上接着下了"
+NOT_SENT = "刚才那一步没有完成"
+BACK_SAME = "又连上服务器了：刚才那一步没有送到"
+RESEND_PROMISE = re.compile("自动再送|正在送出")
+
+
+def _second_tab(ui: Table) -> Table:
+    other = ui.page.context.new_page()
+    other.set_default_timeout(10_000)
+    other.goto(ui.base_url + "/game")
+    tab = Table(other, ui.base_url)
+    expect(tab.by("roll")).to_be_enabled()
+    return tab
+
+
+def test_u14_a_stale_tab_shows_the_game_as_it_went_on(ui: Table, console: ConsoleWatch) -> None:
+    console.allowed += ["/roll", "/score", "/undo"]
+    ui.start_solo()
+    stale = _second_tab(ui)
+    expect(stale.by("message")).to_contain_text("继续上次的游戏：第 1 回合")
+    # The first tab plays two rounds: its last box may be taken back (its own 撤销).
+    ui.play_round(1)
+    box = ui.play_round(2)
+    expect(ui.by("undo")).to_be_visible()
+
+    # The stale tab's tap is refused by the server: the tab shows round 3 and says why.
+    stale.by("roll").click()
+    expect(stale.by("round")).to_have_text("第 3 / 13 回合")
+    expect(stale.by("message")).to_contain_text(MOVED_ON)
+    expect(stale.by("message")).not_to_contain_text("继续上次的游戏")
+    expect(stale.by("message")).not_to_have_attribute("data-kind", "error")
+    expect(stale.by("rolls-left")).to_have_text("剩余 3 次")  # the tap did nothing
+    assert stale.shown_points(box) is not None
+    # 撤销 is the other tab's to offer: this one never wrote that box.
+    expect(stale.by("undo")).to_be_hidden()
+
+    # Now this tab plays: its own box may be taken back here, and only here.
+    stale.roll()
+    mine = stale.best_box()
+    stale.score(mine)
+    expect(stale.by("undo")).to_be_visible()
+    expect(stale.by("message")).to_contain_text("你把")
+
+    # The first tab notices when it is looked at again (focus), without a tap.
+    ui.page.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    expect(ui.by("round")).to_have_text("第 4 / 13 回合")
+    expect(ui.by("message")).to_contain_text(MOVED_ON)
+    expect(ui.by("undo")).to_be_hidden()
+    assert ui.shown_points(mine) is not None
+    stale.page.close()
+
+
+def test_u14_a_tab_shown_again_reads_the_game(ui: Table) -> None:
+    """visibilitychange: a tab brought back to the front shows the game as it stands."""
+    ui.start_solo()
+    other = _second_tab(ui)
+    other.roll()
+    dice = other.dice()
+    ui.page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    expect(ui.by("rolls-left")).to_have_text("剩余 2 次")
+    expect(ui.by("message")).to_contain_text(MOVED_ON)
+    assert ui.dice() == dice
+    # Nothing moved on: looking again says nothing new.
+    other.page.close()
+    said = ui.message()
+    ui.page.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    ui.page.wait_for_timeout(500)
+    assert ui.message() == said
+
+
+def _offline_tap(ui: Table, tap: str) -> None:
+    ui.start_solo()
+    ui.roll()
+    ui.page.context.set_offline(True)
+    if tap == "score":
+        box = ui.best_box()
+        ui.cell(box).click()
+    else:
+        ui.by("roll").click()
+    expect(ui.by("message")).to_contain_text(NOT_SENT)
+    expect(ui.by("message")).not_to_have_text(RESEND_PROMISE)
+    expect(ui.by("rolls-left")).to_have_text("剩余 2 次")
+
+
+@pytest.mark.parametrize("tap", ["score", "roll"])
+def test_u14_a_tap_lost_offline_is_dropped_and_said(
+    ui: Table, console: ConsoleWatch, tap: str
+) -> None:
+    console.allowed += ["/roll", "/score", "/api/games/"]
+    _offline_tap(ui, tap)
+    dice = ui.dice()
+    ui.page.context.set_offline(False)
+    # Back: the page reads the game and says the tap was not done; nothing is sent later.
+    expect(ui.by("message")).to_contain_text(BACK_SAME, timeout=15_000)
+    ui.page.wait_for_timeout(3_500)  # longer than any old resend timer
+    expect(ui.by("rolls-left")).to_have_text("剩余 2 次")
+    expect(ui.by("round")).to_have_text("第 1 / 13 回合")
+    assert ui.dice() == dice
+    game = ui.page.evaluate("async () => (await fetch('/api/games/current')).json()")
+    assert game["rolls_left"] == 2
+    assert game["round"] == 1
+    # The player's next tap is theirs, and does what it says.
+    ui.roll()
+    expect(ui.by("rolls-left")).to_have_text("剩余 1 次")
+
+
+def test_u14_a_tap_while_the_server_is_down_is_dropped_and_said(
+    ui: Table, console: ConsoleWatch
+) -> None:
+    """The server unreachable (every /api/ request fails) while the network looks up."""
+    console.allowed += ["/score", "/api/games/"]
+    page: Page = ui.page
+    ui.start_solo()
+    ui.roll()
+    box = ui.best_box()
+
+    def down(route: Route) -> None:
+        route.abort("connectionrefused")
+
+    page.route(re.compile(r"/api/"), down)
+    ui.cell(box).click()
+    expect(ui.by("message")).to_contain_text(NOT_SENT)
+    expect(ui.by("message")).not_to_have_text(RESEND_PROMISE)
+    page.wait_for_timeout(1_000)
+    page.unroute(re.compile(r"/api/"), down)
+    # The page notices the server is back by itself (no tap, no online event).
+    expect(ui.by("message")).to_contain_text(BACK_SAME, timeout=15_000)
+    assert ui.cell(box).get_attribute("data-selectable") == "true"
+    assert ui.shown_points(box) is not None  # its preview, not a written score
+    game = page.evaluate("async () => (await fetch('/api/games/current')).json()")
+    assert game["players"]["human"]["boxes"][box] is None
+    ui.score(box)
+    expect(ui.by("round")).to_have_text("第 2 / 13 回合")

@@ -20,7 +20,8 @@ const { hintDetail, hintSaid, hinted, hintedShort } = await import(
   "../../src/yahtzee/static/js/lazy/hint_messages.js"
 );
 const { reduce } = await import("../../src/yahtzee/static/js/reducer.js");
-const { initialState } = await import("../../src/yahtzee/static/js/state.js");
+const { initialState, ownUndo } = await import("../../src/yahtzee/static/js/state.js");
+const say = await import("../../src/yahtzee/static/js/messages.js");
 
 const CATS = [
   "ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",
@@ -234,6 +235,71 @@ test("resync keeps this turn's holds, clears them when the turn changed", () => 
   assert.deepEqual(run(held, { type: "resync", game: { ...g, version: 9 } }).hold, held.hold);
   const next = run(held, { type: "resync", game: game({ round: 2 }) });
   assert.deepEqual(next.hold, [false, false, false, false, false]);
+});
+
+test("U14: movedOn shows the game as it went on elsewhere, with one sentence in place of the old one", () => {
+  const g = game({ dice: [1, 2, 3, 4, 5], rolls_left: 2 });
+  const old = run(
+    { ...inGame(g), hold: [true, true, false, false, false], hintCategory: "chance" },
+    { type: "say", text: "继续上次的游戏：第 1 回合，请掷骰子。" },
+  );
+  const fresh = game({ id: "g1", version: 9, round: 3 });
+  const s = run(old, { type: "movedOn", game: fresh, hold: null });
+  assert.equal(s.game, fresh);
+  assert.equal(s.message.text, say.MOVED_ON);
+  assert.equal(s.message.kind, "info");
+  assert.ok(s.message.serial > old.message.serial);
+  assert.deepEqual(s.hold, [false, false, false, false, false]);
+  assert.equal(s.hintCategory, null);
+  assert.equal(s.replay, null);
+  // the holds stored for the new position (another tab's) come with it
+  const rolled = game({ version: 4, dice: [6, 6, 1, 2, 3], rolls_left: 1 });
+  const held = run(old, { type: "movedOn", game: rolled, hold: [true, true, false, false, false] });
+  assert.deepEqual(held.hold, [true, true, false, false, false]);
+  const over = run(old, { type: "movedOn", game: game({ version: 50, status: "finished", result: "solo" }) });
+  assert.equal(over.showGameOver, true);
+});
+
+test("U14: 撤销 only for the box this tab wrote, in the position its writing left", () => {
+  const before = game({ dice: [6, 6, 6, 1, 2], rolls_left: 2, version: 3 });
+  const undo = { seat: 0, category: "three_of_a_kind" };
+  const after = game({ version: 4, round: 2, undo, players: { human: card({ three_of_a_kind: 21 }) } });
+  const mine = run(inGame(before), { type: "scored", before, game: after, category: "three_of_a_kind" });
+  assert.deepEqual(mine.wrote, { id: "g1", version: 4, category: "three_of_a_kind" });
+  assert.equal(ownUndo(mine), undo);
+  // Another tab wrote this box (this one only saw the game afterwards): no 撤销 here.
+  const theirs = run(inGame(before), { type: "movedOn", game: after });
+  assert.equal(theirs.wrote, null);
+  assert.equal(ownUndo(theirs), null);
+  // This tab's box, undone and written again elsewhere: the same box, a later position.
+  const again = { ...after, version: 6 };
+  assert.equal(ownUndo(run(mine, { type: "movedOn", game: again })), null);
+  assert.equal(ownUndo({ ...mine, game: { ...after, undo: { seat: 0, category: "chance" } } }), null);
+});
+
+test("U14: a tap the network lost is dropped and said; the game read when the server answers", () => {
+  const g = game({ dice: [1, 2, 3, 4, 5], rolls_left: 2, version: 5 });
+  const s = run(inGame(g), { type: "offline", id: "g1", version: 5 });
+  assert.deepEqual(s.offline, { id: "g1", version: 5 });
+  assert.equal(s.message.text, say.OFFLINE_NOT_SENT);
+  assert.equal(s.message.kind, "error");
+  assert.doesNotMatch(s.message.text, /自动再送|正在送出/);
+  // The same position: nothing was done, the player taps again.
+  const same = run(s, { type: "reconnected", game: { ...g } });
+  assert.equal(same.offline, null);
+  assert.equal(same.message.text, say.BACK_SAME);
+  assert.equal(same.message.kind, "info");
+  // Another position (the lost tap arrived, or another tab played): shown, said.
+  const moved = game({ dice: [6, 6, 6, 6, 6], rolls_left: 1, version: 6 });
+  const changed = run(s, { type: "reconnected", game: moved });
+  assert.equal(changed.game, moved);
+  assert.equal(changed.message.text, say.BACK_CHANGED);
+  // Nothing lost, or another game on the table by now: nothing said.
+  assert.equal(run(inGame(g), { type: "reconnected", game: moved }).message.text, "");
+  const other = run(s, { type: "reconnected", game: { ...moved, id: "g2" } });
+  assert.equal(other.offline, null);
+  assert.equal(other.game, g);
+  assert.equal(run(s, { type: "offlineOver" }).offline, null);
 });
 
 test("records: the saved game to continue is the in-progress one only", () => {

@@ -151,3 +151,35 @@ def test_u14_a_tap_while_the_server_is_down_is_dropped_and_said(
     assert game["players"]["human"]["boxes"][box] is None
     ui.score(box)
     expect(ui.by("round")).to_have_text("第 2 / 13 回合")
+
+
+def test_u14_a_stale_table_tab_says_the_game_went_on(ui: Table, console: ConsoleWatch) -> None:
+    """多人同屏 on two devices (two tabs): the stale one's tap shows the game and says so."""
+    console.allowed += ["/roll"]
+    page = ui.page
+    status = page.evaluate(
+        """() => fetch("/api/games", {method: "POST",
+             headers: {"Content-Type": "application/json"},
+             body: JSON.stringify({mode: "table", seats: [
+               {kind: "human", name: "甲"}, {kind: "computer", difficulty: "novice"}]})})
+           .then((r) => r.status)"""
+    )
+    assert status == 201
+    page.goto(f"{ui.base_url}/table")
+    expect(ui.by("table-roll")).to_be_enabled()
+    other = page.context.new_page()
+    other.set_default_timeout(10_000)
+    other.goto(f"{ui.base_url}/table")
+    there = Table(other, ui.base_url)
+    expect(there.by("table-roll")).to_be_enabled()
+    there.by("table-roll").click()
+    expect(there.by("table-rolls")).to_contain_text("2")
+    dice = [there.by(f"table-die-{i}").get_attribute("data-value") for i in range(5)]
+
+    ui.by("table-roll").click()
+    expect(ui.by("message")).to_contain_text(MOVED_ON)
+    expect(ui.by("table-rolls")).to_contain_text("2")  # the other tab's roll, not a second one
+    assert [ui.by(f"table-die-{i}").get_attribute("data-value") for i in range(5)] == dice
+    game = page.evaluate("async () => (await fetch('/api/games/current')).json()")
+    assert game["rolls_left"] == 2
+    other.close()

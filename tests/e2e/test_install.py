@@ -115,7 +115,7 @@ def test_u14_a_move_lost_offline_is_never_sent_later(
     ui.roll()
     phone.set_offline(True)
     ui.by("roll").click()
-    expect(ui.by("message")).to_contain_text("刚才那一步没有完成，页面也不会替你再送")
+    expect(ui.by("message")).to_contain_text("刚才那一步没有得到回答，页面也不会替你再送")
     expect(ui.by("rolls-left")).to_have_text("剩余 2 次")
     phone.set_offline(False)
     expect(ui.by("message")).to_contain_text("又连上服务器了", timeout=15_000)

@@ -9,6 +9,7 @@ it shows the game as it stands, so the next tap is the player's own choice.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -19,7 +20,7 @@ from e2e.helpers import ConsoleWatch, Table
 pytestmark = pytest.mark.e2e
 
 MOVED_ON = "这一局在别的窗口或设备上接着下了"
-NOT_SENT = "刚才那一步没有完成"
+NOT_SENT = "刚才那一步没有得到回答，页面也不会替你再送"
 BACK_SAME = "又连上服务器了：刚才那一步没有送到"
 RESEND_PROMISE = re.compile("自动再送|正在送出")
 
@@ -124,10 +125,20 @@ def test_u14_a_tap_lost_offline_is_dropped_and_said(
     expect(ui.by("rolls-left")).to_have_text("剩余 1 次")
 
 
+UNAVAILABLE = {
+    "error": {
+        "code": "unavailable",
+        "message": "服务器没有及时回答，这一步可能没有生效：请看一眼现在的局面再试。",
+    }
+}
+
+
+@pytest.mark.parametrize("how", ["refused", "nginx_503"])
 def test_u14_a_tap_while_the_server_is_down_is_dropped_and_said(
-    ui: Table, console: ConsoleWatch
+    ui: Table, console: ConsoleWatch, how: str
 ) -> None:
-    """The server unreachable (every /api/ request fails) while the network looks up."""
+    """The server unreachable (every /api/ request fails: the connection refused, or nginx's
+    503 `unavailable` when no app process answers) while the network looks up."""
     console.allowed += ["/score", "/api/games/"]
     page: Page = ui.page
     ui.start_solo()
@@ -135,7 +146,15 @@ def test_u14_a_tap_while_the_server_is_down_is_dropped_and_said(
     box = ui.best_box()
 
     def down(route: Route) -> None:
-        route.abort("connectionrefused")
+        if how == "refused":
+            route.abort("connectionrefused")
+        else:
+            route.fulfill(
+                status=503,
+                content_type="application/json",
+                headers={"Retry-After": "1"},
+                body=json.dumps(UNAVAILABLE),
+            )
 
     page.route(re.compile(r"/api/"), down)
     ui.cell(box).click()

@@ -300,6 +300,9 @@ test("U14: a tap the network lost is dropped and said; the game read when the se
   assert.equal(other.offline, null);
   assert.equal(other.game, g);
   assert.equal(run(s, { type: "offlineOver" }).offline, null);
+  // Leaving the table (the lobby, the game gone) ends the wait: nothing to show again.
+  assert.equal(run(s, { type: "leaveGame" }).offline, null);
+  assert.equal(run(s, { type: "noGame" }).offline, null);
 });
 
 test("records: the saved game to continue is the in-progress one only", () => {

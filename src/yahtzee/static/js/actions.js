@@ -87,9 +87,11 @@ export function createActions(store, openPage) {
       if (S().offline) dispatch({ type: "offlineOver" });
       return result;
     } catch (err) {
-      // (On the table only: elsewhere, say 继续游戏 in the lobby, there is no position to
-      // show again, and recover's message asks to check the network and try again.)
-      if (err instanceof ApiError && err.code === "network" && shown && view === "game") {
+      // No answer: the network failed, or (behind nginx, 503 `unavailable`) no app process
+      // answered. On the table only: elsewhere, say 继续游戏 in the lobby, there is no
+      // position to show again, and recover's message asks to check the network and retry.
+      const unanswered = err instanceof ApiError && (err.code === "network" || err.code === "unavailable");
+      if (unanswered && shown && view === "game") {
         dispatch({ type: "offline", id: shown.id, version: shown.version, view });
         reconnect();
       } else {
@@ -129,7 +131,7 @@ export function createActions(store, openPage) {
     dispatch({ type: "movedOn", game: fresh, hold: storedHold(fresh) });
   }
 
-  async function recover(err, view, shown = S().game) {
+  async function recover(err, view, shown) {
     const apiErr = err instanceof ApiError ? err : new ApiError(0, "client", say.PAGE_RESYNCED);
     if (!(err instanceof ApiError)) console.warn(err);
     // U14: a stale version means the game went on in another tab or on another device (this

@@ -15,9 +15,9 @@
 // in flight than it can answer in time, or its CPU queue full): nothing was done, so the
 // request is sent once more after the `Retry-After` it gave (at most BUSY_WAIT_MAX_MS), and
 // the listener set with `onBusy` tells the player meanwhile; a second refusal is the error
-// the page shows ("try again"). Nothing else is resent here: a 503 `unavailable` (nginx: no
-// process answered; the action may have been done) goes to the page, which reads the game
-// again (a game action sent again would be refused as stale if it was done).
+// the page shows ("try again"). Nothing else is ever resent (U14): a network failure and a
+// 503 `unavailable` (nginx: no process answered; the action may have been done) go to the
+// page, which says so and reads the game again once the server answers.
 
 import { API } from "./paths.js";
 

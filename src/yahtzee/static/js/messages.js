@@ -84,7 +84,7 @@ export const PAGE_RESYNCED = "页面出了点问题，已重新同步。";
 /** U14: a tap the network lost is never sent later behind the player's back: it is dropped
  * and said; once the server answers again the page shows the game as it stands. */
 export const OFFLINE_NOT_SENT =
-  "连不上服务器：刚才那一步没有完成，页面也不会替你再送。骰子由服务器来掷，要联网才能玩；等连上了，这里会显示这一局现在的样子，你再点一次就行。";
+  "连不上服务器：刚才那一步没有得到回答，页面也不会替你再送。骰子由服务器来掷，要联网才能玩；等连上了，这里会显示这一局现在的样子，你再决定下一步。"
 export const BACK_SAME = "又连上服务器了：刚才那一步没有送到，局面没有变，请再点一次。";
 export const BACK_CHANGED = "又连上服务器了：这一局在断线时有了变化（刚才那一步可能已经送到），下面是现在的局面。";
 /** U14: the game went on in another tab or on another linked device. */

@@ -176,16 +176,19 @@ const reducers = {
       lastDice: null,
       replay: null,
       saved: null,
+      offline: null,
       showGameOver: game.status === "finished",
     };
   },
 
+  // (Leaving the table drops a lost tap's wait for the server, U14: there is no position
+  // to show again; the lobby reads its own data.)
   leaveGame(state) {
-    return { ...state, replay: null, showGameOver: false };
+    return { ...state, replay: null, showGameOver: false, offline: null };
   },
 
   noGame(state) {
-    return { ...state, game: null, replay: null, showGameOver: false };
+    return { ...state, game: null, replay: null, showGameOver: false, offline: null };
   },
 
   /** The game as the server has it now (after an error): keep the marks of this turn. */

@@ -173,32 +173,40 @@ def test_u14_a_tap_while_the_server_is_down_is_dropped_and_said(
 
 
 def test_u14_a_stale_table_tab_says_the_game_went_on(ui: Table, console: ConsoleWatch) -> None:
-    """多人同屏 on two devices (two tabs): the stale one's tap shows the game and says so."""
+    """多人同屏 on two devices (two tabs): the stale one's tap shows the game and says so,
+    and offers no 撤销 for the box the other device wrote."""
     console.allowed += ["/roll"]
     page = ui.page
     status = page.evaluate(
         """() => fetch("/api/games", {method: "POST",
              headers: {"Content-Type": "application/json"},
              body: JSON.stringify({mode: "table", seats: [
-               {kind: "human", name: "甲"}, {kind: "computer", difficulty: "novice"}]})})
+               {kind: "human", name: "甲"}, {kind: "human", name: "乙"}]})})
            .then((r) => r.status)"""
     )
     assert status == 201
-    page.goto(f"{ui.base_url}/table")
-    expect(ui.by("table-roll")).to_be_enabled()
-    other = page.context.new_page()
-    other.set_default_timeout(10_000)
-    other.goto(f"{ui.base_url}/table")
-    there = Table(other, ui.base_url)
-    expect(there.by("table-roll")).to_be_enabled()
+    tabs = []
+    for p in (page, page.context.new_page()):
+        p.set_default_timeout(10_000)
+        p.goto(f"{ui.base_url}/table")
+        tab = Table(p, ui.base_url)
+        tab.by("handover-go").click()  # 继续游戏 at the start of a turn: the handover first
+        expect(tab.by("table-roll")).to_be_enabled()
+        tabs.append(tab)
+    here, there = tabs
     there.by("table-roll").click()
     expect(there.by("table-rolls")).to_contain_text("2")
-    dice = [there.by(f"table-die-{i}").get_attribute("data-value") for i in range(5)]
+    there.page.locator('[data-testid="table-cell-0-chance"] .cell-btn').click()
+    expect(there.by("handover-undo")).to_be_visible()  # its own box: 撤销 there
+    there.by("handover-go").click()
+    expect(there.by("table-undo")).to_be_visible()
 
-    ui.by("table-roll").click()
-    expect(ui.by("message")).to_contain_text(MOVED_ON)
-    expect(ui.by("table-rolls")).to_contain_text("2")  # the other tab's roll, not a second one
-    assert [ui.by(f"table-die-{i}").get_attribute("data-value") for i in range(5)] == dice
+    here.by("table-roll").click()
+    expect(here.by("message")).to_contain_text(MOVED_ON)
+    expect(here.by("table-turn")).to_contain_text("乙")
+    expect(here.by("table-rolls")).to_contain_text("3")  # the tap did nothing
+    expect(here.by("table-undo")).to_be_hidden()  # 甲's box was written on the other device
     game = page.evaluate("async () => (await fetch('/api/games/current')).json()")
-    assert game["rolls_left"] == 2
-    other.close()
+    assert game["rolls_left"] == 3
+    assert game["undo"] is not None  # the server would allow it: the other tab's to offer
+    there.page.close()

@@ -71,6 +71,21 @@ def test_u14_a_stale_tab_shows_the_game_as_it_went_on(ui: Table, console: Consol
     stale.page.close()
 
 
+def test_u14_a_reload_keeps_this_tabs_own_undo(ui: Table) -> None:
+    """The tab's own box is remembered in its sessionStorage: a reload still offers 撤销."""
+    ui.start_solo()
+    ui.roll()
+    box = ui.best_box()
+    ui.score(box)
+    expect(ui.by("undo")).to_be_visible()
+    ui.page.reload()
+    expect(ui.by("round")).to_have_text("第 2 / 13 回合")
+    expect(ui.by("undo")).to_be_visible()
+    ui.by("undo").click()
+    expect(ui.by("message")).to_contain_text("已撤销")
+    expect(ui.by("round")).to_have_text("第 1 / 13 回合")
+
+
 def test_u14_a_tab_shown_again_reads_the_game(ui: Table) -> None:
     """visibilitychange: a tab brought back to the front shows the game as it stands."""
     ui.start_solo()

@@ -33,19 +33,29 @@ async def _drain(stream: EventStream, version: int) -> list[tuple[int, dict[str,
     raise AssertionError("the stream did not come back")
 
 
+def _code(exc: HttpError) -> str | None:
+    """The error code of an answer in the API's error shape (``None`` for another body)."""
+    try:
+        code: str = json.loads(exc.body)["error"]["code"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return code
+
+
 async def _act_again(
     clients: dict[int, RawClient], game: dict[str, Any], room_id: str
 ) -> dict[str, Any]:
     """One action, as a page does it after a process died: a POST that met the dead
-    process on a kept-alive connection is a 502 (nginx does not resend a POST); the page
-    reads the room again (from the live process) and acts on what it shows."""
+    process on a kept-alive connection is answered 503 ``unavailable`` by nginx (it does
+    not resend a POST, and it cannot know whether the action was done: S4); the page reads
+    the room again (from the live process) and acts on what it shows."""
     for _ in range(5):
         try:
             return await _act(clients, game)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         except HttpError as exc:
-            if exc.status not in (502, 409):
+            if exc.status != 409 and (exc.status, _code(exc)) != (503, "unavailable"):
                 raise
         room = await clients[0].request("GET", f"/api/rooms/{room_id}")
         game = room["room"]["game"]

@@ -25,6 +25,10 @@ THEMES = ("light", "dark")
 # The themes switch as the settings switch them; the buttons' colour transition would
 # otherwise be measured halfway.
 NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; }"
+# True once no CSS transition is running or pending (a theme switch starts them on the next
+# style recalculation, which getAnimations() forces).
+TRANSITIONS_DONE = """() => !document.getAnimations().some((a) =>
+    a instanceof CSSTransition && a.playState !== 'finished' && a.playState !== 'idle')"""
 # Reasons axe gives for leaving an item incomplete that say nothing about its colours:
 # SVG chart labels ("contains an image node"), one-character texts it takes for icons, and
 # text under the end panel's backdrop. The measure judges exactly these by the pixels.
@@ -112,8 +116,9 @@ def check_view(
     for theme in THEMES:
         _set_theme(page, theme)
         # Without the transitions off (axe alone leaves the page as a person has it), the
-        # buttons' colour transition (0.15 s) must end before axe reads the colours.
-        page.wait_for_timeout(50 if contrast else 300)
+        # buttons' colour transitions must end before axe reads the colours: wait for them
+        # to finish rather than for a fixed time, which a loaded machine overran.
+        page.wait_for_function(TRANSITIONS_DONE)
         # One axe run serves both checks (the contrast rule is one of axe's rules).
         results = run_axe(page) if axe else None
         if results is not None:

@@ -15,6 +15,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -23,7 +24,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
@@ -182,14 +183,20 @@ def child_pids(pid: int) -> list[int]:
     return kids
 
 
-def open_to_postgres(base: Path) -> None:
-    """Let PostgreSQL, which runs as its own user when we are root, reach ``base``: the
-    directories from it up to the temporary directory (or the first not ours) get o+rx."""
-    top = Path(tempfile.gettempdir())
-    for path in (base, *base.parents):
-        if path == top or path.stat().st_uid != os.geteuid():
-            break
-        path.chmod(path.stat().st_mode | 0o005)
+@contextlib.contextmanager
+def postgres_reachable_dir(prefix: str) -> Iterator[Path]:
+    """A new directory that PostgreSQL, which runs as its own user when we are root, can
+    reach (mode 755, straight under the temporary directory), removed afterwards.
+
+    Not under pytest's own ``pytest-of-<user>``: every pytest session that starts resets
+    that one to 700, so a second session on the machine (or a developer's run beside the
+    suite) made initdb fail with "Permission denied" halfway through a stack's start."""
+    base = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        base.chmod(0o755)
+        yield base
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 class Stack:

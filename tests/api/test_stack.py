@@ -23,24 +23,23 @@ from typing import Any
 
 import pytest
 
-from server_process import RawClient, Stack, open_to_postgres
+from server_process import RawClient, Stack, postgres_reachable_dir
 from yahtzee.server.middleware import SECURITY_HEADERS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    base = tmp_path_factory.mktemp("stack")
-    open_to_postgres(base)
-    stack = Stack(base)
-    started = stack.run("start")
-    try:
-        assert started.returncode == 0, started.stdout + started.stderr
-        assert f"stack up: http://127.0.0.1:{stack.port}/" in started.stdout
-        yield stack
-    finally:
-        stack.run("stop")
+def stack() -> Iterator[Stack]:
+    with postgres_reachable_dir("yahtzee-stack-") as base:
+        stack = Stack(base)
+        started = stack.run("start")
+        try:
+            assert started.returncode == 0, started.stdout + started.stderr
+            assert f"stack up: http://127.0.0.1:{stack.port}/" in started.stdout
+            yield stack
+        finally:
+            stack.run("stop")
 
 
 def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from e2e.helpers import ConsoleWatch, sized_context
-from server_process import ServerProcess, Stack, open_to_postgres
+from server_process import ServerProcess, Stack, postgres_reachable_dir
 from yahtzee.server.middleware import COOKIE_NAME
 
 pytestmark = pytest.mark.e2e
@@ -201,17 +201,16 @@ def test_o5_the_timeout_takeover_with_a_short_turn(
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def stack() -> Iterator[Stack]:
     """The stack of ``scripts/stack.sh`` with nginx's access log of who is served where."""
-    base = tmp_path_factory.mktemp("rooms-stack")
-    open_to_postgres(base)
-    stack = Stack(base, access_log=True)
-    started = stack.run("start")
-    try:
-        assert started.returncode == 0, started.stdout + started.stderr
-        yield stack
-    finally:
-        stack.run("stop")
+    with postgres_reachable_dir("yahtzee-rooms-stack-") as base:
+        stack = Stack(base, access_log=True)
+        started = stack.run("start")
+        try:
+            assert started.returncode == 0, started.stdout + started.stderr
+            yield stack
+        finally:
+            stack.run("stop")
 
 
 def _served_port(stack: Stack, cookie: str) -> int:

@@ -366,3 +366,51 @@ def test_f9_the_page_reconnects_with_its_last_event_and_says_why_a_stream_is_ref
     assert console.errors == [], console.errors
     host_ctx.close()
     friend_ctx.close()
+
+
+def test_u8_u11_another_seats_turn_is_replayed_step_by_step_with_its_log_line(
+    browser: Browser, server_url: str, console: ConsoleWatch
+) -> None:
+    """Issue 27 (one board): in a room, a friend's and a computer's turns reach the other
+    screens as the solo table's computer turn does: each roll, then the box written,
+    shown one step at a time on the drawn dice (「X 正在打……」, the dice of that step),
+    and 本局记录 gains each seat's line only once its box has been shown (U8, U11)."""
+    host_ctx = sized_context(browser, 1280, 800)
+    friend_ctx = sized_context(browser, 390, 844)
+    host, friend = _page(host_ctx, console), _page(friend_ctx, console)
+    invite = _create(host, server_url, "房主", friends=1, computers=1, turn=300)
+    _join(friend, invite, "小明")
+    host.get_by_test_id("start-room").click()
+
+    # The host's roll: the friend's board shows it as a step of the host's turn.
+    host.locator('[data-testid="room-roll"]:enabled').click()
+    expect(host.get_by_test_id("room-die-4")).to_have_attribute("data-value", re.compile("[1-6]"))
+    faces = [host.get_by_test_id(f"room-die-{i}").get_attribute("data-value") for i in range(5)]
+    expect(friend.get_by_test_id("room-turn")).to_have_text("房主 正在打……")
+    expect(friend.locator(".rm-dice.computer-dice")).to_have_count(1)
+    for i in range(5):
+        expect(friend.get_by_test_id(f"room-die-{i}")).to_have_attribute("data-value", faces[i])
+        expect(friend.get_by_test_id(f"room-die-{i}").locator(".pip")).to_have_count(int(faces[i]))
+    expect(friend.get_by_test_id("room-turn")).to_have_text("轮到 房主")  # the step played out
+    expect(friend.locator(".rm-dice.computer-dice")).to_have_count(0)
+
+    # The host writes a box: the friend sees it as the last step (locked dice), then the log.
+    host.locator('[data-testid^="room-score-"]:enabled').first.click()
+    expect(friend.get_by_test_id("room-turn")).to_have_text("房主 正在打……")
+    expect(friend.locator(".rm-dice .die.locked")).to_have_count(5)
+    log = friend.get_by_test_id("room-turn-log").locator("li")
+    expect(log.first).to_contain_text("房主")
+    expect(friend.get_by_test_id("room-turn")).to_have_text("轮到你了")
+
+    # The friend plays; the computer follows: the host watches the friend's box, then the
+    # computer's turn step by step, its log line appearing with its box.
+    _play_turn(friend)
+    turn = host.get_by_test_id("room-turn")
+    expect(turn).to_have_text("小明 正在打……")
+    expect(turn).to_have_text(re.compile(r"^电脑.* 正在打……$"))
+    host_log = host.get_by_test_id("room-turn-log").locator("li")
+    expect(turn).to_have_text("轮到你了")
+    expect(host_log).to_have_count(3)
+    expect(host_log.first).to_contain_text("电脑")
+    host_ctx.close()
+    friend_ctx.close()

@@ -24,7 +24,7 @@
 //      one view from another: the modules form no cycle, tests/js/modules.test.js checks).
 //      `loaded(page, ctx)`, if any, runs once its data is in; `ctx.state()` reads the store.
 //   4. messages.js VIEW_TITLES: its document title; css: an optional stylesheet of its own.
-//   5. A view with live data exports `live({data, serial, dispatch})`, called once
+//   5. A view with live data exports `live({data, serial, dispatch, state})`, called once
 //      its data is ready; it returns the function that stops it, called when the view is
 //      left or opened anew (the room's event stream).
 // This module builds each view's <section> (back link, heading, message slot, body), so
@@ -210,7 +210,7 @@ export function installLazyViews(store, { open: openPath, play }) {
       ([module, data]) => {
         store.dispatch({ type: "pageLoaded", serial, data });
         if (module.live && store.state.page.serial === serial) {
-          live = { serial, stop: module.live({ data, serial, dispatch: ctx.dispatch }) };
+          live = { serial, stop: module.live({ data, serial, dispatch: ctx.dispatch, state: ctx.state }) };
         }
         if (module.loaded) module.loaded(store.state.page, ctx);
       },

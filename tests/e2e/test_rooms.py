@@ -390,7 +390,9 @@ def test_u8_u11_another_seats_turn_is_replayed_step_by_step_with_its_log_line(
     expect(friend.locator(".rm-dice.computer-dice")).to_have_count(1)
     for i in range(5):
         expect(friend.get_by_test_id(f"room-die-{i}")).to_have_attribute("data-value", faces[i])
-        expect(friend.get_by_test_id(f"room-die-{i}").locator(".pip")).to_have_count(int(faces[i]))
+        expect(friend.get_by_test_id(f"room-die-{i}").locator(".pip")).to_have_count(
+            int(faces[i] or 0)
+        )
     expect(friend.get_by_test_id("room-turn")).to_have_text("轮到 房主")  # the step played out
     expect(friend.locator(".rm-dice.computer-dice")).to_have_count(0)
 

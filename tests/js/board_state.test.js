@@ -95,3 +95,30 @@ test("during a replay a card and the log show the past until the seat's box is r
   const fresh = shownCard({ ...replay, before: null }, g, 1);
   assert.deepEqual([fresh.total, fresh.scores.ones], [0, null], "a new game's card starts empty");
 });
+
+test("the views without a board have named actions too, and no module patches page.ui freely", async () => {
+  const { practiceReducers: P, dailyReducers: D, devicesReducers: V, reviewReducers: RV } = await import(
+    "../../src/yahtzee/static/js/lazy/view_state.js"
+  );
+  let s = page("practice", { busy: false });
+  s = P.practiceBusy(s, {});
+  assert.deepEqual([s.page.ui.busy, s.page.ui.error], [true, null]);
+  assert.deepEqual(P.practiceResult(s, { result: { ok: 1 } }).page.ui, { busy: false, error: null, result: { ok: 1 } });
+  assert.equal(P.practiceHold(page("review"), { held: [true] }).page.ui.held, undefined, "another view: unchanged");
+  let d = page("group", { drafts: { name: "a" } });
+  d = D.dailyBusy(d, { drafts: { code: "b" } });
+  assert.deepEqual(d.page.ui.drafts, { name: "a", code: "b" }, "what was typed is kept");
+  d = D.dailyFailed(d, { error: "不对", code: "bad" });
+  assert.deepEqual([d.page.ui.busy, d.page.ui.error, d.page.ui.errorCode], [false, "不对", "bad"]);
+  let v = V.devicesBusy(page("devices", { note: "旧" }), { note: null });
+  assert.equal(v.page.ui.note, null);
+  v = V.devicesChoose(V.devicesFailed(v, { error: "e", code: "choose_merge" }), { choose: "link" });
+  assert.deepEqual([v.page.ui.choose, v.page.ui.error], ["link", null]);
+  assert.equal(V.devicesNote(v, { note: "好" }).page.ui.choose, null);
+  assert.equal(RV.reviewSelect(page("review"), { index: 4 }).page.ui.selected, 4);
+  const { readdirSync, readFileSync } = await import("node:fs");
+  const dir = new URL("../../src/yahtzee/static/js/lazy/", import.meta.url);
+  for (const f of readdirSync(dir).filter((n) => n.endsWith(".js"))) {
+    assert.doesNotMatch(readFileSync(new URL(f, dir), "utf-8"), /type: "pageUi"/, `${f} patches page.ui`);
+  }
+});

@@ -1,9 +1,10 @@
 // 本局记录 on a board of several seats (U11): what each seat — a person, 托管 or a computer —
-// wrote, newest first, from the game's `turns` as the server sent them. `buildTurnLog`
-// once, `drawTurnLog` on every render (the list is rebuilt only when the turns change).
+// wrote, newest first, from the game's `turns` as the server sent them, each line drawn as
+// on the solo table (board.js turnLogItem). `buildTurnLog` once, `drawTurnLog` on every
+// render (the list is rebuilt only when the turns change).
 
 import { el, seatName } from "./dom.js";
-import * as say from "../messages.js";
+import { turnLogItem } from "../board.js";
 
 /** The log's section in `root`: a heading and the list `${prefix}-turn-log`. */
 export function buildTurnLog(root, { prefix, cls = "" }) {
@@ -30,16 +31,6 @@ export function drawTurnLog(root, { turns, seats }) {
     ...turns
       .slice()
       .reverse()
-      .map((t) => {
-        const li = el("li", "turn-log-item");
-        li.append(el("span", "tl-round", say.turnRound(t.round)), el("span", "tl-who", seats[t.seat] ? seatName(seats, t.seat) : ""));
-        if (t.proxy) li.append(el("span", "rm-chip rm-away", "托管"));
-        li.append(
-          el("span", "tl-dice", t.dice.join(" ")),
-          el("span", "tl-box", say.turnBox(t.category)),
-          el("span", "tl-points", say.turnPoints(t)),
-        );
-        return li;
-      }),
+      .map((t) => turnLogItem(t, seats[t.seat] ? seatName(seats, t.seat) : "")),
   );
 }

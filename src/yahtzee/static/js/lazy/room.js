@@ -92,9 +92,12 @@ function roomEvent(state, { serial, event, at }) {
     const me = before.seats.find((s) => s.you);
     const steps = roomSteps(before.game, event, me ? me.index : null, ui.holds);
     if (steps.length) {
+      // The game before this event: this browser's own answer may have brought it already.
+      const answered = before.game && event.game && before.game.version >= event.game.version;
+      const base = answered && ui.priorGame ? ui.priorGame : before.game;
       const replay = ui.replay
         ? { ...ui.replay, steps: [...ui.replay.steps, ...steps] }
-        : { before: before.game, steps, index: 0 };
+        : { before: base, steps, index: 0 };
       ui = { ...ui, replay };
     }
   }
@@ -134,7 +137,10 @@ function roomGame(state, { serial, game }) {
   if (!page || page.serial !== serial || !page.data.room) return state;
   const current = page.data.room;
   const newer = !current.game || game.version > current.game.version;
-  return { ...state, page: settled(page, newer ? { ...current, game } : current) };
+  const next = settled(page, newer ? { ...current, game } : current);
+  // The game this answer replaced: the replay of the computers after it starts from there.
+  const ui = newer ? { ...next.ui, priorGame: current.game } : next.ui;
+  return { ...state, page: { ...next, ui } };
 }
 
 /** The room of /rooms/<id> (views.js LAZY.room; /rooms/new: a new room's form): the link's

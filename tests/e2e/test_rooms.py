@@ -374,7 +374,8 @@ def test_u8_u11_another_seats_turn_is_replayed_step_by_step_with_its_log_line(
     """Issue 27 (one board): in a room, a friend's and a computer's turns reach the other
     screens as the solo table's computer turn does: each roll, then the box written,
     shown one step at a time on the drawn dice (「X 正在打……」, the dice of that step),
-    and 本局记录 gains each seat's line only once its box has been shown (U8, U11)."""
+    and 本局记录 gains each seat's line only once its box has been shown (U8, U11); the
+    board's keys are the solo table's (B3)."""
     host_ctx = sized_context(browser, 1280, 800)
     friend_ctx = sized_context(browser, 390, 844)
     host, friend = _page(host_ctx, console), _page(friend_ctx, console)
@@ -395,6 +396,10 @@ def test_u8_u11_another_seats_turn_is_replayed_step_by_step_with_its_log_line(
         )
     expect(friend.get_by_test_id("room-turn")).to_have_text("轮到 房主")  # the step played out
     expect(friend.locator(".rm-dice.computer-dice")).to_have_count(0)
+    # The board's keys, as on the solo table (B3): 1 holds the first die.
+    host.keyboard.press("1")
+    expect(host.get_by_test_id("room-die-0")).to_have_attribute("aria-pressed", "true")
+    expect(friend.get_by_test_id("room-die-0")).to_have_attribute("aria-pressed", "true")
 
     # The host writes a box: the friend sees it as the last step (locked dice), then the log.
     host.locator('[data-testid^="room-score-"]:enabled').first.click()

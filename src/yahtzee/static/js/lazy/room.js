@@ -19,6 +19,7 @@ import { buildCard, drawCard, scoreFlow } from "./board_card.js";
 import { buildTurnLog, drawTurnLog } from "./board_log.js";
 import { createReplayTimer, describeStep } from "./board_replay.js";
 import { REPLAY_STEP_MS } from "../settings.js";
+import { installKeyboard } from "../keyboard.js";
 import { CONFIG } from "../config.js";
 import { openStream, request } from "../api.js";
 import { confirmDialog } from "../dialog.js";
@@ -215,6 +216,9 @@ function live({ data, serial, dispatch, state }) {
     }
     const shown = ours() && ours().ui.replay;
     dispatch({ type: "roomEvent", serial, event, at: Date.now() });
+    // A page nobody looks at shows the present: a replay would wait for it (its timer
+    // runs on animation frames) and play a long backlog once it is looked at again.
+    if (document.hidden) dispatch({ type: "boardReplayEnd" });
     const p = ours();
     if (p && p.ui.replay && p.ui.replay !== shown && !shown) {
       // A replay begins: its first step said at once, the rest at the pace of 设置.
@@ -536,6 +540,7 @@ function drawRoom(body, page, ctx) {
   if (!board) {
     board = el("div", "rm-board");
     buildBoard(board, ctx);
+    installKeys(body, ctx);
   }
   body.replaceChildren(view, board, after);
   board.hidden = !(room.game && room.status !== "waiting");
@@ -628,6 +633,24 @@ function drawBoard(board, page, ctx) {
     scoreIds: true,
   });
   drawTurnLog(board.querySelector(".rm-log-wrap"), { turns: shownTurns(game.turns || [], ui.replay), seats: room.seats });
+}
+
+/** The room's keys (keyboard.js, as on every table; no hints in a room): once, for the
+ * room's view (its body, which outlives its pages, says it is done). */
+function installKeys(body, ctx) {
+  if (body.dataset.keys) return;
+  body.dataset.keys = "on";
+  const playing = () => {
+    const p = roomOf(ctx);
+    return Boolean(p && ctx.state().view === "room" && p.data.room.status === "playing");
+  };
+  installKeyboard({
+    onTable: playing,
+    gameOverShown: () => false,
+    closeGameOver: () => {},
+    roll: () => rollDice(ctx),
+    toggleDie: (i) => toggleDie(ctx, i),
+  });
 }
 
 function roomOf(ctx) {

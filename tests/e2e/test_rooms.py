@@ -11,9 +11,11 @@ import re
 import time
 import urllib.request
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from e2e.helpers import ConsoleWatch, sized_context
 from server_process import ServerProcess, Stack, open_to_postgres
@@ -57,13 +59,19 @@ def _play_turn(page: Page) -> None:
     allows: all open boxes are 0 then, so no zero confirmation, U11); the turn then passes
     to another person (these tests never seat one person alone with computers)."""
     page.locator('[data-testid="room-roll"]:enabled').click()
+    _score_a_box(page)
+    expect(page.get_by_test_id("room-roll")).to_have_count(0)
+
+
+def _score_a_box(page: Page) -> None:
+    """Write the first open box that scores (else the first the server allows: all open
+    boxes are 0 then, so no zero confirmation, U11)."""
     expect(page.locator('[data-testid^="room-score-"]:enabled').first).to_be_visible()
     scoring = page.locator('.cell.preview:not(.zero) [data-testid^="room-score-"]:enabled')
     if scoring.count():
         scoring.first.click()
     else:
         page.locator('[data-testid^="room-score-"]:enabled').first.click()
-    expect(page.get_by_test_id("room-roll")).to_have_count(0)
 
 
 def _play_to_end(pages: list[Page]) -> None:
@@ -347,8 +355,8 @@ def test_f9_the_page_reconnects_with_its_last_event_and_says_why_a_stream_is_ref
         expect(on_turn.locator('[data-testid="room-roll"]:enabled')).to_be_visible()
         _play_turn(on_turn)
         on_turn.wait_for_timeout(1500)
-    totals = host.locator(".rm-totals").text_content() or ""
-    expect(friend.locator(".rm-totals")).to_have_text(totals)
+    totals = host.locator(".rm-card .total-row").text_content() or ""
+    expect(friend.locator(".rm-card .total-row")).to_have_text(totals)
     ids = [int(a) for a in asked if a is not None]
     assert len(ids) >= 3, asked  # the first request and at least two reconnections
     assert ids == sorted(ids), ids  # each from the last event it had...
@@ -368,6 +376,48 @@ def test_f9_the_page_reconnects_with_its_last_event_and_says_why_a_stream_is_ref
     friend_ctx.close()
 
 
+# What a room's board shows, each time it changes (a replay's step lasts one pace of 设置:
+# recorded in the page, so that no step is missed between two looks from the test).
+_RECORD_BOARD = """() => {
+  window.__board = [];
+  const board = document.querySelector(".rm-board");
+  const note = () => {
+    const shot = {
+      turn: board.querySelector('[data-testid="room-turn"]').textContent,
+      dice: [...board.querySelectorAll(".rm-dice .die")].map((d) => d.dataset.value).join(),
+      replayed: board.querySelector(".rm-dice").classList.contains("computer-dice"),
+      locked: board.querySelectorAll(".rm-dice .die.locked").length,
+      log: [...board.querySelectorAll('[data-testid="room-turn-log"] li')]
+        .map((li) => li.textContent),
+    };
+    const last = window.__board.at(-1);
+    if (!last || JSON.stringify(last) !== JSON.stringify(shot)) window.__board.push(shot);
+  };
+  note();
+  const changes = { subtree: true, childList: true, attributes: true, characterData: true };
+  new MutationObserver(note).observe(board, changes);
+}"""
+
+
+def _shown(page: Page, since: int, test: str) -> int:
+    """Wait until a board shot after index ``since`` passes ``test`` (a JS predicate of a
+    shot ``s``); returns its index."""
+    try:
+        found = page.wait_for_function(
+            f"(since) => window.__board.findIndex((s, i) => i > since && ({test})) + 1 || null",
+            arg=since,
+        )
+    except PlaywrightError as err:
+        shots = page.evaluate("[document.visibilityState, window.__board]")
+        raise AssertionError(f"no board shot after {since} with {test}: {shots}") from err
+    return int(found.json_value()) - 1
+
+
+def _shot(page: Page, index: int) -> dict[str, Any]:
+    shot: dict[str, Any] = page.evaluate("(i) => window.__board[i]", index)
+    return shot
+
+
 def test_u8_u11_another_seats_turn_is_replayed_step_by_step_with_its_log_line(
     browser: Browser, server_url: str, console: ConsoleWatch
 ) -> None:
@@ -382,42 +432,42 @@ def test_u8_u11_another_seats_turn_is_replayed_step_by_step_with_its_log_line(
     invite = _create(host, server_url, "房主", friends=1, computers=1, turn=300)
     _join(friend, invite, "小明")
     host.get_by_test_id("start-room").click()
+    for p in (host, friend):
+        expect(p.get_by_test_id("room-turn")).to_have_text(re.compile("轮到"))
+        p.evaluate(_RECORD_BOARD)
 
-    # The host's roll: the friend's board shows it as a step of the host's turn.
+    # The host's roll: the friend's board shows it as a step of the host's turn, drawn.
     host.locator('[data-testid="room-roll"]:enabled').click()
     expect(host.get_by_test_id("room-die-4")).to_have_attribute("data-value", re.compile("[1-6]"))
-    faces = [host.get_by_test_id(f"room-die-{i}").get_attribute("data-value") for i in range(5)]
-    expect(friend.get_by_test_id("room-turn")).to_have_text("房主 正在打……")
-    expect(friend.locator(".rm-dice.computer-dice")).to_have_count(1)
+    faces = [
+        host.get_by_test_id(f"room-die-{i}").get_attribute("data-value") or "" for i in range(5)
+    ]
+    rolled = ",".join(faces)
+    step = _shown(friend, -1, f"s.turn === '房主 正在打……' && s.replayed && s.dice === '{rolled}'")
+    _shown(friend, step, "s.turn === '轮到 房主' && !s.replayed")  # the step played out
     for i in range(5):
-        expect(friend.get_by_test_id(f"room-die-{i}")).to_have_attribute("data-value", faces[i])
-        expect(friend.get_by_test_id(f"room-die-{i}").locator(".pip")).to_have_count(
-            int(faces[i] or 0)
-        )
-    expect(friend.get_by_test_id("room-turn")).to_have_text("轮到 房主")  # the step played out
-    expect(friend.locator(".rm-dice.computer-dice")).to_have_count(0)
+        pips = friend.get_by_test_id(f"room-die-{i}").locator(".pip")
+        expect(pips).to_have_count(int(faces[i]))
     # The board's keys, as on the solo table (B3): 1 holds the first die.
     host.keyboard.press("1")
     expect(host.get_by_test_id("room-die-0")).to_have_attribute("aria-pressed", "true")
     expect(friend.get_by_test_id("room-die-0")).to_have_attribute("aria-pressed", "true")
 
-    # The host writes a box: the friend sees it as the last step (locked dice), then the log.
-    host.locator('[data-testid^="room-score-"]:enabled').first.click()
-    expect(friend.get_by_test_id("room-turn")).to_have_text("房主 正在打……")
-    expect(friend.locator(".rm-dice .die.locked")).to_have_count(5)
-    log = friend.get_by_test_id("room-turn-log").locator("li")
-    expect(log.first).to_contain_text("房主")
-    expect(friend.get_by_test_id("room-turn")).to_have_text("轮到你了")
+    # The host writes a box: the friend sees it as a step (locked dice, its log line), then
+    # their own turn.
+    _score_a_box(host)
+    step = _shown(friend, -1, "s.turn === '房主 正在打……' && s.locked === 5 && s.log.length === 1")
+    assert "房主" in _shot(friend, step)["log"][0]
+    _shown(friend, step, "s.turn === '轮到你了'")
 
     # The friend plays; the computer follows: the host watches the friend's box, then the
-    # computer's turn step by step, its log line appearing with its box.
+    # computer's turn step by step, its log line appearing only with its box.
     _play_turn(friend)
-    turn = host.get_by_test_id("room-turn")
-    expect(turn).to_have_text("小明 正在打……")
-    expect(turn).to_have_text(re.compile(r"^电脑.* 正在打……$"))
-    host_log = host.get_by_test_id("room-turn-log").locator("li")
-    expect(turn).to_have_text("轮到你了")
-    expect(host_log).to_have_count(3)
-    expect(host_log.first).to_contain_text("电脑")
+    box = _shown(host, -1, "s.turn === '小明 正在打……' && s.locked === 5 && s.log.length === 2")
+    computer = _shown(host, box, "/^电脑.* 正在打……$/.test(s.turn)")
+    assert len(_shot(host, computer)["log"]) == 2  # the computer's box not shown yet
+    done = _shown(host, computer, "s.turn === '轮到你了'")
+    assert len(_shot(host, done)["log"]) == 3
+    assert "电脑" in _shot(host, done)["log"][0]
     host_ctx.close()
     friend_ctx.close()

@@ -11,9 +11,11 @@ import re
 import time
 import urllib.request
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from e2e.helpers import ConsoleWatch, sized_context
 from server_process import ServerProcess, Stack, postgres_reachable_dir
@@ -57,13 +59,19 @@ def _play_turn(page: Page) -> None:
     allows: all open boxes are 0 then, so no zero confirmation, U11); the turn then passes
     to another person (these tests never seat one person alone with computers)."""
     page.locator('[data-testid="room-roll"]:enabled').click()
+    _score_a_box(page)
+    expect(page.get_by_test_id("room-roll")).to_have_count(0)
+
+
+def _score_a_box(page: Page) -> None:
+    """Write the first open box that scores (else the first the server allows: all open
+    boxes are 0 then, so no zero confirmation, U11)."""
     expect(page.locator('[data-testid^="room-score-"]:enabled').first).to_be_visible()
     scoring = page.locator('.cell.preview:not(.zero) [data-testid^="room-score-"]:enabled')
     if scoring.count():
         scoring.first.click()
     else:
         page.locator('[data-testid^="room-score-"]:enabled').first.click()
-    expect(page.get_by_test_id("room-roll")).to_have_count(0)
 
 
 def _play_to_end(pages: list[Page]) -> None:
@@ -346,8 +354,8 @@ def test_f9_the_page_reconnects_with_its_last_event_and_says_why_a_stream_is_ref
         expect(on_turn.locator('[data-testid="room-roll"]:enabled')).to_be_visible()
         _play_turn(on_turn)
         on_turn.wait_for_timeout(1500)
-    totals = host.locator(".rm-totals").text_content() or ""
-    expect(friend.locator(".rm-totals")).to_have_text(totals)
+    totals = host.locator(".rm-card .total-row").text_content() or ""
+    expect(friend.locator(".rm-card .total-row")).to_have_text(totals)
     ids = [int(a) for a in asked if a is not None]
     assert len(ids) >= 3, asked  # the first request and at least two reconnections
     assert ids == sorted(ids), ids  # each from the last event it had...
@@ -363,5 +371,102 @@ def test_f9_the_page_reconnects_with_its_last_event_and_says_why_a_stream_is_ref
     note = next(n for n in notes if n.count())
     expect(note).to_contain_text("页面太多")
     assert console.errors == [], console.errors
+    host_ctx.close()
+    friend_ctx.close()
+
+
+# What a room's board shows, each time it changes (a replay's step lasts one pace of 设置:
+# recorded in the page, so that no step is missed between two looks from the test).
+_RECORD_BOARD = """() => {
+  window.__board = [];
+  const board = document.querySelector(".rm-board");
+  const note = () => {
+    const shot = {
+      turn: board.querySelector('[data-testid="room-turn"]').textContent,
+      dice: [...board.querySelectorAll(".rm-dice .die")].map((d) => d.dataset.value).join(),
+      replayed: board.querySelector(".rm-dice").classList.contains("computer-dice"),
+      locked: board.querySelectorAll(".rm-dice .die.locked").length,
+      log: [...board.querySelectorAll('[data-testid="room-turn-log"] li')]
+        .map((li) => li.textContent),
+    };
+    const last = window.__board.at(-1);
+    if (!last || JSON.stringify(last) !== JSON.stringify(shot)) window.__board.push(shot);
+  };
+  note();
+  const changes = { subtree: true, childList: true, attributes: true, characterData: true };
+  new MutationObserver(note).observe(board, changes);
+}"""
+
+
+def _shown(page: Page, since: int, test: str) -> int:
+    """Wait until a board shot after index ``since`` passes ``test`` (a JS predicate of a
+    shot ``s``); returns its index."""
+    try:
+        found = page.wait_for_function(
+            f"(since) => window.__board.findIndex((s, i) => i > since && ({test})) + 1 || null",
+            arg=since,
+        )
+    except PlaywrightError as err:
+        shots = page.evaluate("[document.visibilityState, window.__board]")
+        raise AssertionError(f"no board shot after {since} with {test}: {shots}") from err
+    return int(found.json_value()) - 1
+
+
+def _shot(page: Page, index: int) -> dict[str, Any]:
+    shot: dict[str, Any] = page.evaluate("(i) => window.__board[i]", index)
+    return shot
+
+
+def test_u8_u11_another_seats_turn_is_replayed_step_by_step_with_its_log_line(
+    browser: Browser, server_url: str, console: ConsoleWatch
+) -> None:
+    """Issue 27 (one board): in a room, a friend's and a computer's turns reach the other
+    screens as the solo table's computer turn does: each roll, then the box written,
+    shown one step at a time on the drawn dice (「X 正在打……」, the dice of that step),
+    and 本局记录 gains each seat's line only once its box has been shown (U8, U11); the
+    board's keys are the solo table's (B3)."""
+    host_ctx = sized_context(browser, 1280, 800)
+    friend_ctx = sized_context(browser, 390, 844)
+    host, friend = _page(host_ctx, console), _page(friend_ctx, console)
+    invite = _create(host, server_url, "房主", friends=1, computers=1, turn=300)
+    _join(friend, invite, "小明")
+    host.get_by_test_id("start-room").click()
+    for p in (host, friend):
+        expect(p.get_by_test_id("room-turn")).to_have_text(re.compile("轮到"))
+        p.evaluate(_RECORD_BOARD)
+
+    # The host's roll: the friend's board shows it as a step of the host's turn, drawn.
+    host.locator('[data-testid="room-roll"]:enabled').click()
+    expect(host.get_by_test_id("room-die-4")).to_have_attribute("data-value", re.compile("[1-6]"))
+    faces = [
+        host.get_by_test_id(f"room-die-{i}").get_attribute("data-value") or "" for i in range(5)
+    ]
+    rolled = ",".join(faces)
+    step = _shown(friend, -1, f"s.turn === '房主 正在打……' && s.replayed && s.dice === '{rolled}'")
+    _shown(friend, step, "s.turn === '轮到 房主' && !s.replayed")  # the step played out
+    for i in range(5):
+        pips = friend.get_by_test_id(f"room-die-{i}").locator(".pip")
+        expect(pips).to_have_count(int(faces[i]))
+    # The board's keys, as on the solo table (B3): 1 holds the first die.
+    host.keyboard.press("1")
+    expect(host.get_by_test_id("room-die-0")).to_have_attribute("aria-pressed", "true")
+    expect(friend.get_by_test_id("room-die-0")).to_have_attribute("aria-pressed", "true")
+
+    # The host writes a box: the friend sees it as a step (locked dice, its log line), then
+    # their own turn.
+    _score_a_box(host)
+    step = _shown(friend, -1, "s.turn === '房主 正在打……' && s.locked === 5 && s.log.length === 1")
+    assert "房主" in _shot(friend, step)["log"][0]
+    _shown(friend, step, "s.turn === '轮到你了'")
+
+    # The friend plays; the computer follows: the host watches the friend's box, then the
+    # computer's turn step by step, its log line appearing only with its box.
+    _play_turn(friend)
+    box = _shown(host, -1, "s.turn === '小明 正在打……' && s.locked === 5 && s.log.length === 2")
+    computer = _shown(host, box, "/^电脑.* 正在打……$/.test(s.turn)")
+    assert len(_shot(host, computer)["log"]) == 2  # the computer's box not shown yet
+    done = _shown(host, computer, "s.turn === '轮到你了'")
+    assert len(_shot(host, done)["log"]) == 3
+    assert "电脑" in _shot(host, done)["log"][0]
     host_ctx.close()
     friend_ctx.close()

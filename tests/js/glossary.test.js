@@ -35,7 +35,7 @@ const VIEWS = {
   练习: { shows: [read("lazy/practice.js")] },
   每日挑战: { shows: [read("lazy/daily.js")] },
   rooms: { shows: [read("lazy/room.js")] },
-  多人同屏: { shows: [read("lazy/table.js")] },
+  多人同屏: { shows: [read("lazy/table.js"), read("lazy/seats.js")] },
 };
 
 /** The string literals of a source (quoted and template), where the shown words are. */

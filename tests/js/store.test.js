@@ -176,8 +176,8 @@ test("a lazy view's page: the latest opening wins; its own state goes through th
   assert.equal(reduce(s, { type: "pageLoaded", serial: first, data: 1 }), s, "a late answer");
   s = reduce(s, { type: "pageLoaded", serial: s.page.serial, data: { solo: {} } });
   assert.equal(s.page.status, "ready");
-  s = reduce(s, { type: "pageUi", ui: { selected: 3 } });
-  assert.deepEqual(s.page.ui, { selected: 3 });
+  // No free-form patch of a view's own state: it changes through the view's named actions.
+  assert.throws(() => reduce(s, { type: "pageUi", ui: { selected: 3 } }), /unknown action pageUi/);
   const failed = reduce(reduce(s, { type: "pageOpen", view: "review", params: { id: "b" } }), {
     type: "pageFailed", serial: s.page.serial + 1, error: "找不到",
   });

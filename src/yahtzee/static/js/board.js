@@ -1,7 +1,11 @@
 // The board's drawing shared by every mode (U11): a die's pips and a scorecard box's look
 // (written score, green 「+N」 / grey-red 「+0」 preview, Joker strike). Each function takes
 // the element it draws into or plain values from the server's game JSON; none does rules
-// maths (the points and what is allowed are the server's preview).
+// maths (the points and what is allowed are the server's preview). The dice row's drawing
+// (`drawDice`) is every table's: the solo one (render.js) and the lazy boards' (their dice
+// made by lazy/board_dice.js).
+
+import * as say from "./messages.js";
 
 // Each face's pips on a 3×3 grid (1 = top left … 9 = bottom right).
 const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
@@ -38,4 +42,67 @@ export function boxLook(filled, p) {
   if (!p.allowed) return { text: String(p.points), kind: "forbidden", cls: "forbidden", bonus: 0 };
   const text = `+${p.points}` + (p.yahtzee_bonus ? ` +${p.yahtzee_bonus}` : "");
   return { text, kind: "preview", cls: p.points ? "preview" : "preview zero", bonus: p.upper_bonus || 0 };
+}
+
+/** What the dice row shows: `dice` (five faces, or null before a roll), `held` (per die),
+ * `locked` (no roll left, or a written turn), `act` (the viewer may hold them), `hint`
+ * (the dice a hint marks), `computer` (another seat's dice, replayed), `rollSerial` and
+ * `rolled` (a new serial tumbles the dice `rolled` marks). */
+export function diceLook({ dice, held, locked = false, act = false, hint = null, computer = false, rollSerial = 0, rolled = null }) {
+  return { dice, held, locked, act, hint, computer, rollSerial, rolled };
+}
+
+/** Draw `look` (diceLook) into the row `root` built by buildDice. */
+export function drawDice(root, look) {
+  const { dice, held, locked, act, hint, computer, rollSerial, rolled } = look;
+  root.classList.toggle("computer-dice", Boolean(computer));
+  const dies = root.querySelectorAll(".die");
+  dies.forEach((die, i) => {
+    const value = dice ? dice[i] : null;
+    drawPips(die, value);
+    const h = Boolean(dice) && (locked || Boolean(held && held[i]));
+    die.setAttribute("data-value", value === null ? "" : String(value));
+    die.classList.toggle("held", h && !locked);
+    if (die.tagName !== "BUTTON") return; // a picture: no state to say
+    die.setAttribute("aria-pressed", h ? "true" : "false");
+    die.classList.toggle("locked", locked && Boolean(dice));
+    die.classList.toggle("blank", value === null);
+    die.classList.toggle("hint", !computer && Boolean(hint) && hint[i] && !locked);
+    if (act && value !== null && !locked) die.removeAttribute("aria-disabled");
+    else die.setAttribute("aria-disabled", "true");
+    const tag = die.querySelector(".hold-tag");
+    const text = value === null ? "" : say.dieTag(locked, h && !locked);
+    if (tag.textContent !== text) tag.textContent = text;
+    const label = value === null ? `第 ${i + 1} 颗：还没掷` : say.dieLabel(i, value, locked, h && !locked);
+    if (die.getAttribute("aria-label") !== label) die.setAttribute("aria-label", label);
+    const serial = String(rollSerial || 0);
+    if (die.dataset.rollSerial !== serial) {
+      const first = die.dataset.rollSerial === undefined;
+      die.dataset.rollSerial = serial;
+      if (!first && rolled && rolled[i]) {
+        die.classList.remove("rolling");
+        void die.offsetWidth; // restart the animation for an equal face
+        die.classList.add("rolling");
+      }
+    }
+  });
+}
+
+/** One line of 本局记录 (U11), the same on every board: the round, who wrote it (`who`;
+ * null in a game of one), 「托管」 when the computer wrote it for an away person, the
+ * dice, the box and the points. `cls`: a class more on the line. */
+export function turnLogItem(t, who, cls = "") {
+  const span = (name, text) => {
+    const s = document.createElement("span");
+    s.className = name;
+    s.textContent = text;
+    return s;
+  };
+  const li = document.createElement("li");
+  li.className = `turn-log-item${cls ? ` ${cls}` : ""}`;
+  li.append(span("tl-round", say.turnRound(t.round)));
+  if (who !== null) li.append(span("tl-who", who));
+  if (t.proxy) li.append(span("tl-proxy rm-chip rm-away", "托管"));
+  li.append(span("tl-dice", t.dice.join(" ")), span("tl-box", say.turnBox(t.category)), span("tl-points", say.turnPoints(t)));
+  return li;
 }

@@ -1,7 +1,8 @@
 // Keyboard play (B3): Space/Enter roll, 1–5 toggle dice, H asks for a hint, arrows move
 // between dice and between the scorecard's choosable boxes (Tab reaches them too, they are
 // buttons), Esc closes the end-of-game panel. The confirmation dialog is a native <dialog>
-// and handles its own keys (Esc cancels).
+// and handles its own keys (Esc cancels). Every board's keys: the solo table's (main.js),
+// 多人同屏's and 好友房间's (their lazy modules install theirs once, for their own view).
 
 import { isConfirmOpen } from "./dialog.js";
 
@@ -22,8 +23,11 @@ function moveFocus(list, current, delta) {
   list[next].focus();
 }
 
+/** The board `el` is on (its view's section): arrows never reach another view's board. */
+const boardOf = (el) => el.closest(".view") || document;
+
 function onArrowInScorecard(event, target) {
-  const cells = [...document.querySelectorAll(".cell-btn:not(:disabled)")];
+  const cells = [...boardOf(target).querySelectorAll(".cell-btn:not(:disabled)")];
   if (event.key === "ArrowDown" || event.key === "ArrowRight") {
     event.preventDefault();
     moveFocus(cells, target, 1);
@@ -34,7 +38,7 @@ function onArrowInScorecard(event, target) {
 }
 
 function onArrowInDice(event, target) {
-  const dice = [...document.querySelectorAll(".die")];
+  const dice = [...boardOf(target).querySelectorAll(".die")];
   if (event.key === "ArrowRight") {
     event.preventDefault();
     moveFocus(dice, target, 1);
@@ -43,7 +47,7 @@ function onArrowInDice(event, target) {
     moveFocus(dice, target, -1);
   } else if (event.key === "ArrowDown") {
     // From the dice straight to the scorecard's first choosable box.
-    const first = document.querySelector(".cell-btn:not(:disabled)");
+    const first = boardOf(target).querySelector(".cell-btn:not(:disabled)");
     if (first) {
       event.preventDefault();
       first.focus();
@@ -52,8 +56,8 @@ function onArrowInDice(event, target) {
 }
 
 /**
- * Listen for the game's keys. `actions`: onTable() and gameOverShown() say where the player
- * is; closeGameOver, roll, toggleDie(index) and hint do the work.
+ * Listen for a board's keys. `actions`: onTable() and gameOverShown() say where the player
+ * is; closeGameOver, roll, toggleDie(index) and hint (if the mode has hints) do the work.
  */
 export function installKeyboard(actions) {
   document.addEventListener("keydown", (event) => {
@@ -77,7 +81,7 @@ export function installKeyboard(actions) {
     } else if (/^[1-5]$/.test(key)) {
       event.preventDefault();
       actions.toggleDie(Number(key) - 1);
-    } else if (key === "h" || key === "H") {
+    } else if ((key === "h" || key === "H") && actions.hint) {
       event.preventDefault();
       actions.hint();
     } else if (target.classList && target.classList.contains("cell-btn")) {

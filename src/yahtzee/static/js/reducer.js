@@ -132,13 +132,6 @@ const reducers = {
     return message(state, text, "info", state.view);
   },
 
-  /** A lazy view's own state (e.g. the decision selected in 复盘), merged into `page.ui`. */
-  pageUi(state, { ui }) {
-    const p = state.page;
-    if (!p) return state;
-    return { ...state, page: { ...p, ui: { ...p.ui, ...ui } } };
-  },
-
   /** L10: the tutorial was offered (started or declined): not offered again. */
   tutorialSeen(state) {
     return state.tutorialSeen ? state : { ...state, tutorialSeen: true };

@@ -12,7 +12,7 @@ import {
   UPPER,
   canAct,
 } from "./state.js";
-import { boxLook, drawPips } from "./board.js";
+import { boxLook, diceLook, drawDice, turnLogItem } from "./board.js";
 import * as say from "./messages.js";
 import { href } from "./paths.js";
 import { LAZY } from "./views.js";
@@ -206,42 +206,16 @@ function diceView(state) {
 }
 
 function renderDice(state) {
+  // The dice row of every board (board.js drawDice): held, locked, hinted, tumbling.
   const view = diceView(state);
-  const act = canAct(state);
-  const tray = $("#dice-row");
-  tray.classList.toggle("computer-dice", view.computer);
-  for (let i = 0; i < 5; i++) {
-    const die = byTestId(`die-${i}`);
-    const value = view.dice ? view.dice[i] : null;
-    drawPips(die, value);
-    const held = Boolean(view.dice) && (view.locked || view.held[i]);
-    setAttr(die, "data-value", value === null ? "" : value);
-    setAttr(die, "aria-pressed", held ? "true" : "false");
-    die.classList.toggle("held", held && !view.locked);
-    die.classList.toggle("locked", view.locked);
-    die.classList.toggle("blank", value === null);
-    die.classList.toggle(
-      "hint",
-      !view.computer && Boolean(state.hintHold) && state.hintHold[i] && !view.locked,
-    );
-    const usable = act && value !== null && !view.locked;
-    setAttr(die, "aria-disabled", usable ? null : "true");
-    const tag = die.querySelector(".hold-tag");
-    setText(tag, say.dieTag(view.locked, held));
-    setAttr(die, "aria-label", say.dieLabel(i, value, view.locked, held));
-    // Replay the roll animation whenever a new roll landed on this die, even if the value
-    // is unchanged: the class is removed, a reflow is forced, and it is added again.
-    const serial = String(state.rollSerial);
-    const rolled = state.rolledMask ? state.rolledMask[i] : false;
-    if (die.dataset.rollSerial !== serial) {
-      die.dataset.rollSerial = serial;
-      if (rolled) {
-        die.classList.remove("rolling");
-        void die.offsetWidth;
-        die.classList.add("rolling");
-      }
-    }
-  }
+  const look = diceLook({
+    ...view,
+    act: canAct(state),
+    hint: view.computer ? null : state.hintHold,
+    rollSerial: state.rollSerial,
+    rolled: state.rolledMask,
+  });
+  drawDice($("#dice-row"), look);
 }
 
 // ------------------------------------------------------------------------ scorecard
@@ -449,29 +423,7 @@ function renderTurnLog(state) {
   const key = JSON.stringify([g.id, vs, turns.length]);
   if (list.dataset.key === key) return;
   list.dataset.key = key;
-  list.replaceChildren(
-    ...turns.map((t) => {
-      const li = document.createElement("li");
-      li.className = `turn-log-item by-${t.player}`;
-      const round = document.createElement("span");
-      round.className = "tl-round";
-      round.textContent = say.turnRound(t.round);
-      const who = document.createElement("span");
-      who.className = "tl-who";
-      who.textContent = say.turnPlayer(t.player);
-      const dice = document.createElement("span");
-      dice.className = "tl-dice";
-      dice.textContent = t.dice.join(" ");
-      const box = document.createElement("span");
-      box.className = "tl-box";
-      box.textContent = say.turnBox(t.category);
-      const points = document.createElement("span");
-      points.className = "tl-points";
-      points.textContent = say.turnPoints(t);
-      li.append(round, ...(vs ? [who] : []), dice, box, points);
-      return li;
-    }),
-  );
+  list.replaceChildren(...turns.map((t) => turnLogItem(t, vs ? say.turnPlayer(t.player) : null, `by-${t.player}`)));
 }
 
 // ------------------------------------------------------------------------ game over

@@ -85,7 +85,7 @@ export function initialState(settings = DEFAULT_SETTINGS, tutorialSeen = false, 
     tutorial: { closedFor: null },
     overlays: {},
     // A lazy view's page (views.js): {view, params, serial, status: loading|ready|error,
-    // data, error, ui}; `ui` is that view's own small state (changed by the `pageUi` action).
+    // data, error, ui}; `ui` is that view's own small state (changed by the view's named actions).
     page: null,
   };
 }

@@ -16,15 +16,15 @@
 //      `state.page` ({params, status, data, ui}; only called once data is "ready") into
 //      the view's body: DOM only — no fetch, no storage — and any number of times (the
 //      loader empties the body for each new page; draw what is missing, update the rest).
-//      Its event handlers call `ctx.dispatch(action)`: `pageUi` for the view's own small
-//      state in `page.ui`, or actions of its own (`reducers`, pure, added to the funnel on
-//      load); `ctx.afterRender(fn)` moves the focus; `ctx.api` and `ctx.open(path)` are there
-//      for a handler's requests and links, `ctx.play(game)` takes a game to the
-//      table. Shared helpers live in lazy/dom.js (never import
+//      Its event handlers call `ctx.dispatch(action)`: named actions of its own for the
+//      view's small state in `page.ui` (`reducers`, pure, added to the funnel on load;
+//      lazy/view_state.js and lazy/board_state.js hold them, never a free-form patch);
+//      `ctx.afterRender(fn)` moves the focus; `ctx.api` and `ctx.open(path)` are there
+//      for a handler's requests and links, `ctx.play(game)` takes a game to the table. Shared helpers live in lazy/dom.js (never import
 //      one view from another: the modules form no cycle, tests/js/modules.test.js checks).
 //      `loaded(page, ctx)`, if any, runs once its data is in; `ctx.state()` reads the store.
 //   4. messages.js VIEW_TITLES: its document title; css: an optional stylesheet of its own.
-//   5. A view with live data exports `live({data, serial, dispatch})`, called once
+//   5. A view with live data exports `live({data, serial, dispatch, state})`, called once
 //      its data is ready; it returns the function that stops it, called when the view is
 //      left or opened anew (the room's event stream).
 // This module builds each view's <section> (back link, heading, message slot, body), so
@@ -210,7 +210,7 @@ export function installLazyViews(store, { open: openPath, play }) {
       ([module, data]) => {
         store.dispatch({ type: "pageLoaded", serial, data });
         if (module.live && store.state.page.serial === serial) {
-          live = { serial, stop: module.live({ data, serial, dispatch: ctx.dispatch }) };
+          live = { serial, stop: module.live({ data, serial, dispatch: ctx.dispatch, state: ctx.state }) };
         }
         if (module.loaded) module.loaded(store.state.page, ctx);
       },

@@ -9,6 +9,7 @@
 // shows them again.
 
 import { request } from "../api.js";
+import { dailyReducers } from "./view_state.js";
 import { confirmDialog } from "../dialog.js";
 import { API, href } from "../paths.js";
 import { el, fmt, labelled, term, verdictEl } from "./dom.js";
@@ -85,14 +86,14 @@ const panel = (className, title, id, attrs = {}) => {
  * view (with the drafts kept) and the focus goes back to `focus` (an element's id). */
 function requester(ctx, page) {
   return (promise, done, { drafts = {}, focus = null } = {}) => {
-    ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null, drafts: { ...page.ui.drafts, ...drafts } } });
+    ctx.dispatch({ type: "dailyBusy", drafts });
     return promise.then(
       (answer) => {
-        ctx.dispatch({ type: "pageUi", ui: { busy: false } });
+        ctx.dispatch({ type: "dailyIdle" });
         return done(answer);
       },
       (err) => {
-        ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message, errorCode: err.code } });
+        ctx.dispatch({ type: "dailyFailed", error: err.message, code: err.code });
         if (focus) ctx.afterRender(() => document.getElementById(focus)?.focus());
       },
     );
@@ -115,7 +116,7 @@ function shareBox(text, testid, label, ui, ctx) {
   const copied = ui.copied === testid;
   const status = el("p", "fine", copied ? "已复制。" : ui.copied === `${testid}:select` ? "已选中：请按 Ctrl+C（手机上长按）复制。" : "", { role: "status" });
   const copy = button("复制", `${testid}-copy`, () => {
-    const say = (what) => ctx.dispatch({ type: "pageUi", ui: { copied: what } });
+    const say = (what) => ctx.dispatch({ type: "dailyCopied", what });
     navigator.clipboard.writeText(text).then(
       () => say(testid),
       () => {
@@ -294,7 +295,7 @@ function drawDay(body, page, ctx) {
   } else {
     const week = button("看本周榜（平均准确率）", "week-board", () => {
       requester(ctx, page)(call.leaderboard(day.date, { period: "week", limit: 20 }), (w) =>
-        ctx.dispatch({ type: "pageUi", ui: { week: w } }),
+        ctx.dispatch({ type: "dailyWeek", board: w }),
       );
     });
     week.disabled = Boolean(ui.busy);
@@ -521,6 +522,7 @@ const DRAW = { daily: drawDay, groups: drawGroups, groupJoin: drawJoin, group: d
 
 export const view = {
   reducers: {
+    ...dailyReducers,
     /** Fresh data for the page opened as `serial` (after a change: a member removed, a new
      * invite link); the view's own state stays, its error goes. */
     dailyData(state, { serial, data }) {

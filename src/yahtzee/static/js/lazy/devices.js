@@ -8,6 +8,7 @@
 // note, drafts}. The one thing shown once is a new recovery code (ui.recovery).
 
 import { request } from "../api.js";
+import { devicesReducers } from "./view_state.js";
 import { confirmDialog } from "../dialog.js";
 import { API, href } from "../paths.js";
 import { DEVICES as T } from "./devices_messages.js";
@@ -71,19 +72,19 @@ function draw(body, page, ctx) {
   const busy = Boolean(ui.busy);
   const drafts = ui.drafts || {};
   const send = (promise, done, extra = {}) => {
-    ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null, note: null, ...extra } });
+    ctx.dispatch({ type: "devicesBusy", note: null, ...extra });
     return promise.then(
       (answer) => {
-        ctx.dispatch({ type: "pageUi", ui: { busy: false } });
+        ctx.dispatch({ type: "devicesIdle" });
         return done(answer);
       },
-      (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message, errorCode: err.code } }),
+      (err) => ctx.dispatch({ type: "devicesFailed", error: err.message, code: err.code }),
     );
   };
   const again = () => load.devices().then((fresh) => ctx.dispatch({ type: "devicesData", serial: page.serial, data: fresh }));
   // Linked or recovered: this browser is another player now; the whole page starts anew.
   const linked = () => {
-    ctx.dispatch({ type: "pageUi", ui: { note: T.linked, choose: null } });
+    ctx.dispatch({ type: "devicesNote", note: T.linked });
     setTimeout(() => location.assign(href("lobby")), 600);
   };
   const nodes = [];
@@ -104,7 +105,7 @@ function draw(body, page, ctx) {
   }
   pair.append(
     button(ui.pairing ? T.pairAgain : T.pairButton, "show-link-code", () =>
-      send(call.code(), (made) => ctx.dispatch({ type: "pageUi", ui: { pairing: made } })),
+      send(call.code(), (made) => ctx.dispatch({ type: "devicesPairing", pairing: made })),
     ),
   );
   nodes.push(pair);
@@ -117,7 +118,7 @@ function draw(body, page, ctx) {
     const code = typed.input.value;
     send(call.link(code, merge), linked, { drafts: { ...drafts, link: code } }).then(() => {
       if (ctx.state().page?.ui.errorCode === "choose_merge") {
-        ctx.dispatch({ type: "pageUi", ui: { choose: "link", error: null } });
+        ctx.dispatch({ type: "devicesChoose", choose: "link" });
       }
     });
   };
@@ -130,7 +131,7 @@ function draw(body, page, ctx) {
     const actions = el("p", "dl-actions");
     actions.append(
       button(T.merge, "merge-devices", () => redo(true), "btn btn-primary"),
-      button(T.keep, "keep-separate", () => ctx.dispatch({ type: "pageUi", ui: { choose: null, note: T.kept } })),
+      button(T.keep, "keep-separate", () => ctx.dispatch({ type: "devicesNote", note: T.kept })),
     );
     choose.append(actions);
     nodes.push(choose);
@@ -153,7 +154,7 @@ function draw(body, page, ctx) {
   }
   const makeRecovery = () =>
     send(call.recovery(), (made) => {
-      ctx.dispatch({ type: "pageUi", ui: { recovery: made } });
+      ctx.dispatch({ type: "devicesRecovery", recovery: made });
       return again();
     });
   recovery.append(
@@ -166,7 +167,7 @@ function draw(body, page, ctx) {
     const code = back.input.value;
     send(call.recover(code, merge), linked, { drafts: { ...drafts, recover: code } }).then(() => {
       if (ctx.state().page?.ui.errorCode === "choose_merge") {
-        ctx.dispatch({ type: "pageUi", ui: { choose: "recover", error: null } });
+        ctx.dispatch({ type: "devicesChoose", choose: "recover" });
       }
     });
   };
@@ -204,7 +205,7 @@ function draw(body, page, ctx) {
       if (!(await confirmDialog(T.deleteAsk))) return;
       if (!(await confirmDialog(T.deleteAskAgain))) return;
       send(call.erase(), () => {
-        ctx.dispatch({ type: "pageUi", ui: { note: T.deleted } });
+        ctx.dispatch({ type: "devicesNote", note: T.deleted });
         setTimeout(() => location.assign(href("lobby")), 600);
       });
     }, "btn btn-danger"),
@@ -218,6 +219,7 @@ function draw(body, page, ctx) {
 
 export const view = {
   reducers: {
+    ...devicesReducers,
     /** Fresh data for the page opened as `serial` (after a removal, a new recovery code). */
     devicesData(state, { serial, data }) {
       const page = state.page;

@@ -7,7 +7,8 @@
 
 import { el, labelled, term } from "./dom.js";
 import { SETTLING } from "./glossary.js";
-import { drawPips } from "../board.js";
+import { buildDice, diceLook, drawDice } from "./board_dice.js";
+import { practiceReducers } from "./view_state.js";
 import { request } from "../api.js";
 import { API, href } from "../paths.js";
 import { CATEGORY_NAMES, LOWER, UPPER } from "../state.js";
@@ -77,35 +78,25 @@ function card(p) {
 }
 
 function dice(p, ui, ctx) {
+  // U11: the board's dice row (board_dice.js), as on every table
   const row = el("div", "pz-dice", null, { role: "group", "aria-label": "骰子" });
-  p.dice.forEach((face, i) => {
-    const held = p.kind === "keep" && Boolean(ui.held && ui.held[i]);
-    // U11: the table's die (app.css .die), its pips drawn by board.js
-    const b = el("button", `die pz-die${held ? " held" : ""}`, null, {
-      type: "button",
-      "data-testid": `puzzle-die-${i}`,
-      "data-value": String(face),
-      "aria-label": `第 ${i + 1} 个骰子：${face} 点${held ? "，已保留" : ""}`,
-    });
-    drawPips(b, face);
-    if (held) b.querySelector(".hold-tag").textContent = "保留";
-    if (p.kind === "keep") {
-      b.setAttribute("aria-pressed", String(held));
-      b.addEventListener("click", () => {
-        if (ui.result || ui.busy) return;
-        const next = [...(ui.held || [false, false, false, false, false])];
-        next[i] = !next[i];
-        ctx.dispatch({ type: "pageUi", ui: { held: next } });
-        ctx.afterRender(() => {
-          const die = document.querySelector(`[data-testid="puzzle-die-${i}"]`);
-          if (die) die.focus({ preventScroll: true });
-        });
+  const keep = p.kind === "keep";
+  buildDice(row, {
+    prefix: "puzzle",
+    cls: "pz-die",
+    onToggle: (i) => {
+      if (!keep || ui.result || ui.busy) return;
+      const next = [...(ui.held || [false, false, false, false, false])];
+      next[i] = !next[i];
+      ctx.dispatch({ type: "practiceHold", held: next });
+      ctx.afterRender(() => {
+        const die = document.querySelector(`[data-testid="puzzle-die-${i}"]`);
+        if (die) die.focus({ preventScroll: true });
       });
-    } else {
-      b.disabled = true;
-    }
-    row.append(b);
+    },
   });
+  drawDice(row, diceLook({ dice: p.dice, held: keep ? ui.held || null : null, act: keep && !ui.result && !ui.busy }));
+  if (!keep) for (const b of row.children) b.disabled = true;
   return row;
 }
 
@@ -214,24 +205,24 @@ function draw(body, page, ctx) {
   const marks = data.themes.marks;
   const names = Object.fromEntries(data.themes.themes.map((t) => [t.id, t.zh]));
   const next = (theme) => {
-    ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null } });
+    ctx.dispatch({ type: "practiceBusy" });
     const query = theme === undefined ? ui.theme || "" : theme;
     puzzleNext(query ? { theme: query } : {}).then(
       (n) => ctx.dispatch({ type: "practicePuzzle", serial: page.serial, next: n, theme: query }),
-      (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message } }),
+      (err) => ctx.dispatch({ type: "practiceFailed", error: err.message }),
     );
   };
   const submit = (answer) => {
-    ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null } });
+    ctx.dispatch({ type: "practiceBusy" });
     puzzleAnswer(p.id, answer).then(
       (result) => {
-        ctx.dispatch({ type: "pageUi", ui: { busy: false, result } });
+        ctx.dispatch({ type: "practiceResult", result });
         ctx.afterRender(() => {
           const f = body.querySelector('[data-testid="puzzle-next"]');
           if (f) f.focus({ preventScroll: true });
         });
       },
-      (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message } }),
+      (err) => ctx.dispatch({ type: "practiceFailed", error: err.message }),
     );
   };
 
@@ -274,6 +265,7 @@ function draw(body, page, ctx) {
 
 export const view = {
   reducers: {
+    ...practiceReducers,
     /** A new puzzle for the practice view (「下一题」 or another theme). */
     practicePuzzle(state, { serial, next, theme }) {
       const page = state.page;

@@ -4,8 +4,9 @@
 
 import { lineChart } from "./chart.js";
 import { el, fmt, labelled, seatName, term, verdictEl } from "./dom.js";
-import { drawPips } from "../board.js";
+import { buildDice, diceLook, drawDice } from "./board_dice.js";
 import { request } from "../api.js";
+import { reviewReducers } from "./view_state.js";
 import { API, href } from "../paths.js";
 import * as say from "../messages.js";
 import * as later from "./views_messages.js";
@@ -158,12 +159,9 @@ function positionPanel(d, practice) {
   panel.append(el("h2", "", `第 ${d.round} 回合 · ${stage}`, { id: "rv-position-title", tabindex: "-1" }));
   const dice = el("div", "rv-dice", null, { role: "img", "aria-label": `骰子 ${d.dice.join("、")}` });
   const held = d.hold || null;
-  d.dice.forEach((f, i) => {
-    // U11: the table's die, drawn with pips (board.js), small
-    const die = el("span", `die rv-die${held && held[i] ? " held" : ""}`, null, { "aria-hidden": "true", "data-value": String(f) });
-    drawPips(die, f);
-    dice.append(die);
-  });
+  // U11: the board's dice (board_dice.js), small, a picture labelled as a whole
+  buildDice(dice, { prefix: "review", cls: "rv-die" });
+  drawDice(dice, diceLook({ dice: d.dice, held }));
   panel.append(dice);
   if (held) panel.append(el("p", "fine", `你保留了 ${d.dice.filter((_, i) => held[i]).join(" ") || "（没有）"}，重掷其余。`));
 
@@ -320,10 +318,11 @@ function draw(body, r, select, ctx) {
 export const load = { review: ({ id }) => request("GET", API.review(id) + location.search) };
 
 export const view = {
+  reducers: reviewReducers,
   render(body, page, ctx) {
     const r = page.data;
     const select = (i) => {
-      ctx.dispatch({ type: "pageUi", ui: { selected: i } });
+      ctx.dispatch({ type: "reviewSelect", index: i });
       ctx.afterRender(() => {
         const heading = body.querySelector(".rv-side h2");
         if (heading) heading.focus({ preventScroll: window.innerWidth > 700 });

@@ -7,11 +7,19 @@
 // The view's own state, page.ui: {holds: {seat, hold}, reactions: {seat: {id, at}},
 // busy, error, notice (S4: a busy server's retry, said), now (the clock the countdown
 // reads, ticked by `live`), stream (null while the stream is live, else {message} saying
-// why not)}.
+// why not), replay (other seats' steps shown one by one, board_state.js)}, changed only
+// by named actions (board_state.js and the reducers below). The board — dice, scorecard,
+// 本局记录, the replay — is drawn by the board modules, as on every table.
 
 import { el, seatName, term } from "./dom.js";
 import { RETRY_MIN_MS, parseEvents, retryDelay } from "./events.js";
-import { boxLook, drawPips } from "../board.js";
+import { boardReducers, replayStep, roomSteps, shownCard, shownTurns } from "./board_state.js";
+import { buildDice, diceLook, drawDice } from "./board_dice.js";
+import { buildCard, drawCard, scoreFlow } from "./board_card.js";
+import { buildTurnLog, drawTurnLog } from "./board_log.js";
+import { createReplayTimer, describeStep } from "./board_replay.js";
+import { REPLAY_STEP_MS } from "../settings.js";
+import { installKeyboard } from "../keyboard.js";
 import { CONFIG } from "../config.js";
 import { openStream, request } from "../api.js";
 import { confirmDialog } from "../dialog.js";
@@ -77,8 +85,23 @@ export function applyEvent(room, event) {
 function roomEvent(state, { serial, event, at }) {
   const page = state.page;
   if (!page || page.serial !== serial || !page.data || !page.data.room) return state;
-  const room = applyEvent(page.data.room, event);
+  const before = page.data.room;
+  const room = applyEvent(before, event);
   let ui = page.ui;
+  if (room !== before) {
+    // Another seat's turn, shown step by step as its events arrive (after any still shown).
+    const me = before.seats.find((s) => s.you);
+    const steps = roomSteps(before.game, event, me ? me.index : null, ui.holds);
+    if (steps.length) {
+      // The game before this event: this browser's own answer may have brought it already.
+      const answered = before.game && event.game && before.game.version >= event.game.version;
+      const base = answered && ui.priorGame ? ui.priorGame : before.game;
+      const replay = ui.replay
+        ? { ...ui.replay, steps: [...ui.replay.steps, ...steps] }
+        : { before: base, steps, index: 0 };
+      ui = { ...ui, replay };
+    }
+  }
   if (event.kind === "hold") ui = { ...ui, holds: { seat: event.seat, hold: event.hold } };
   if (event.kind === "roll" || event.kind === "score" || event.kind === "start") {
     ui = { ...ui, holds: null };
@@ -115,7 +138,10 @@ function roomGame(state, { serial, game }) {
   if (!page || page.serial !== serial || !page.data.room) return state;
   const current = page.data.room;
   const newer = !current.game || game.version > current.game.version;
-  return { ...state, page: settled(page, newer ? { ...current, game } : current) };
+  const next = settled(page, newer ? { ...current, game } : current);
+  // The game this answer replaced: the replay of the computers after it starts from there.
+  const ui = newer ? { ...next.ui, priorGame: current.game } : next.ui;
+  return { ...state, page: { ...next, ui } };
 }
 
 /** The room of /rooms/<id> (views.js LAZY.room; /rooms/new: a new room's form): the link's
@@ -143,7 +169,7 @@ const post = (path, body = {}) => request("POST", path, body);
 // browser again. A stream the server ended is opened again at once; a failure waits 1 s,
 // 2 s, 4 s… (30 s at most, or the server's Retry-After) and says so on the page.
 
-function live({ data, serial, dispatch }) {
+function live({ data, serial, dispatch, state }) {
   if (!data.room) return () => {};
   const { room, token } = data;
   const path = `${API.room(room.id, "events")}${token ? `?${new URLSearchParams({ token })}` : ""}`;
@@ -152,7 +178,26 @@ function live({ data, serial, dispatch }) {
   let failures = 0;
   let controller = null;
   let timer = null;
-  const say = (stream) => dispatch({ type: "pageUi", ui: { stream } });
+  const say = (stream) => dispatch({ type: "roomStream", stream });
+  // The replay of other seats' turns: this page's timer (stopped with the stream).
+  const ours = () => {
+    const p = state().page;
+    return p && p.serial === serial ? p : null;
+  };
+  const replay = createReplayTimer({
+    pace: () => REPLAY_STEP_MS[state().settings.replay],
+    step: () => {
+      const p = ours();
+      const r = p && p.ui.replay;
+      if (!r || r.index + 1 >= r.steps.length) return false;
+      dispatch({ type: "boardReplayStep" });
+      dispatch({ type: "say", text: describeStep(r.steps, r.index + 1, p.data.room.seats), view: "room" });
+      return true;
+    },
+    end: () => {
+      if (ours()) dispatch({ type: "boardReplayEnd" });
+    },
+  });
   const again = (ms) => {
     if (!stopped) timer = setTimeout(connect, ms);
   };
@@ -169,8 +214,19 @@ function live({ data, serial, dispatch }) {
     } catch {
       return;
     }
+    const shown = ours() && ours().ui.replay;
     dispatch({ type: "roomEvent", serial, event, at: Date.now() });
-    if (event.kind === "rematch") dispatch({ type: "pageUi", ui: { rematch: event.room } });
+    // A page nobody looks at shows the present: a replay would wait for it (its timer
+    // runs on animation frames) and play a long backlog once it is looked at again.
+    if (document.hidden) dispatch({ type: "boardReplayEnd" });
+    const p = ours();
+    if (p && p.ui.replay && p.ui.replay !== shown && !shown) {
+      // A replay begins: its first step said at once, the rest at the pace of 设置.
+      const r = p.ui.replay;
+      dispatch({ type: "say", text: describeStep(r.steps, 0, p.data.room.seats), view: "room" });
+    }
+    if (p && p.ui.replay) replay.run();
+    if (event.kind === "rematch") dispatch({ type: "roomRematch", room: event.room });
     if (event.kind === "links") {
       // New links (F7): a seat holder's page reads them (the event carries no token; for
       // anyone else the read is refused, and the stream, checked again, says why).
@@ -224,9 +280,10 @@ function live({ data, serial, dispatch }) {
   }
 
   connect();
-  const tick = setInterval(() => dispatch({ type: "pageUi", ui: { now: Date.now() } }), 1000);
+  const tick = setInterval(() => dispatch({ type: "roomTick", now: Date.now() }), 1000);
   return () => {
     stopped = true;
+    replay.stop();
     clearInterval(tick);
     clearTimeout(timer);
     if (controller) controller.abort();
@@ -280,7 +337,7 @@ function invitePanel(room, ctx) {
   link.value = room.invite_url;
   const copy = el("button", "btn", "复制链接", { type: "button", "data-testid": "copy-invite" });
   copy.addEventListener("click", () => {
-    const done = () => ctx.dispatch({ type: "pageUi", ui: { copied: true } });
+    const done = () => ctx.dispatch({ type: "roomCopied" });
     if (navigator.clipboard) navigator.clipboard.writeText(room.invite_url).then(done, () => link.select());
     else link.select();
   });
@@ -332,22 +389,22 @@ function joinPanel(room, ctx, page) {
 }
 
 function act(ctx, page, call) {
-  ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null, notice: null } });
+  ctx.dispatch({ type: "roomBusy" });
   call().then(
     (r) => {
       if (r && r.room) ctx.dispatch({ type: "roomData", serial: page.serial, room: r.room });
-      else ctx.dispatch({ type: "pageUi", ui: { busy: false } });
+      else ctx.dispatch({ type: "roomIdle" });
     },
-    (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message, notice: null } }),
+    (err) => ctx.dispatch({ type: "roomFailed", error: err.message }),
   );
 }
 
 function gameAct(ctx, page, call) {
   // A game action: its answer is the game; the room's stream brings the same to everyone.
-  ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null, notice: null } });
-  call().then(
+  ctx.dispatch({ type: "roomBusy" });
+  return call().then(
     (game) => ctx.dispatch({ type: "roomGame", serial: page.serial, game }),
-    (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message, notice: null } }),
+    (err) => ctx.dispatch({ type: "roomFailed", error: err.message }),
   );
 }
 
@@ -395,146 +452,10 @@ function countdown(room, ui) {
   });
 }
 
-function dicePanel(room, ctx, page) {
-  const game = room.game;
-  const mine = myTurn(room);
-  const box = el("div", "rm-dice-panel");
-  const seat = room.seats[game.turn];
-  box.append(el("h2", "", mine ? "轮到你了" : `轮到 ${seat ? seatLabel(seat, room) : ""}`));
-  const holds = page.ui.holds && page.ui.holds.seat === game.turn ? page.ui.holds.hold : null;
-  const own = page.ui.myHold || [false, false, false, false, false];
-  const row = el("div", "rm-dice", null, { role: "group", "aria-label": "骰子" });
-  const dice = game.dice || [];
-  dice.forEach((face, i) => {
-    // U11: the solo table's die (app.css .die), its pips drawn by board.js
-    const held = mine ? own[i] : Boolean(holds && holds[i]);
-    const b = el("button", `die${held ? " held" : ""}`, null, {
-      type: "button",
-      "aria-pressed": held ? "true" : "false",
-      "aria-label": say.dieLabel(i, face, false, held),
-      "data-value": String(face),
-      "data-testid": `room-die-${i}`,
-    });
-    drawPips(b, face);
-    b.querySelector(".hold-tag").textContent = say.dieTag(false, held);
-    b.disabled = !mine || game.rolls_left === 0;
-    b.addEventListener("click", () => {
-      const next = own.slice();
-      next[i] = !next[i];
-      ctx.dispatch({ type: "pageUi", ui: { myHold: next } });
-      post(API.room(room.id, "hold"), { hold: next }).catch(() => {});
-    });
-    row.append(b);
-  });
-  if (!dice.length) row.append(el("p", "fine", "还没掷骰子。"));
-  box.append(row);
-  if (mine) {
-    const roll = el("button", "btn btn-primary", dice.length ? `再掷（还剩 ${game.rolls_left} 次）` : "掷骰子", {
-      type: "button",
-      "data-testid": "room-roll",
-    });
-    roll.disabled = Boolean(page.ui.busy) || (dice.length > 0 && game.rolls_left === 0);
-    roll.addEventListener("click", () => {
-      const hold = dice.length ? own : [false, false, false, false, false];
-      ctx.dispatch({ type: "pageUi", ui: { myHold: [false, false, false, false, false] } });
-      gameAct(ctx, page, () => ctx.api.roll(game, hold));
-    });
-    box.append(roll);
-    if (dice.length) box.append(el("p", "fine", "点骰子保留它，或在下面的计分表里选一项登记。"));
-  }
-  return box;
-}
-
 function myTurn(room) {
   if (room.status !== "playing" || !room.game || room.game.status !== "in_progress") return false;
   const seat = room.seats[room.game.turn];
   return Boolean(seat && seat.you);
-}
-
-function scoreTable(room, ctx, page) {
-  const game = room.game;
-  const table = el("table", "rm-card");
-  const head = el("tr");
-  head.append(el("th", "", "项目", { scope: "col" }));
-  for (const seat of room.seats) head.append(el("th", "", seatLabel(seat, room), { scope: "col" }));
-  const thead = el("thead");
-  thead.append(head);
-  table.append(thead);
-  const body = el("tbody");
-  const mine = myTurn(room) && game.dice;
-  for (const [id, zh] of [...UPPER, ...LOWER]) {
-    const tr = el("tr");
-    tr.append(el("th", "", zh, { scope: "row" }));
-    for (const seat of game.seats) {
-      const filled = seat.scores[id];
-      const onTurn = mine && seat.index === game.turn;
-      // U11: the solo table's boxes: a written score, or on the player's own turn the
-      // server's preview (green 「+N」, grey-red 「+0」, a Joker strike) as a button
-      const look = boxLook(filled, onTurn && game.preview ? game.preview[id] : null);
-      const td = el("td", `cell ${look.cls}`);
-      if (look.kind === "preview" || look.kind === "forbidden") {
-        const option = game.preview[id];
-        const b = el("button", "cell-btn", look.text, {
-          type: "button",
-          "aria-label": say.boxLabel(zh, look.kind, option, false),
-          "data-testid": `room-score-${id}`,
-        });
-        b.disabled = !option.allowed || Boolean(page.ui.busy);
-        if (look.kind === "forbidden") b.title = say.FORBIDDEN_TITLE;
-        b.addEventListener("click", () => scoreBox(ctx, page, game, id, option));
-        td.append(b);
-      } else {
-        td.textContent = look.text;
-      }
-      tr.append(td);
-    }
-    body.append(tr);
-  }
-  const totals = el("tr", "rm-totals");
-  totals.append(el("th", "", "总分", { scope: "row" }));
-  for (const seat of game.seats) totals.append(el("td", "", String(seat.total)));
-  body.append(totals);
-  table.append(body);
-  const wrap = el("div", "rm-card-wrap");
-  wrap.append(table);
-  return wrap;
-}
-
-/** Write `id`, after the zero confirmation when the server's preview asks for one (U2):
- * a 0 while another box would score is never written by one tap. */
-async function scoreBox(ctx, page, game, id, option) {
-  if (option.needs_confirmation && !(await confirmDialog(say.confirmZero(id)))) return;
-  gameAct(ctx, page, () => ctx.api.score(game, id, Boolean(option.needs_confirmation)));
-}
-
-/** 本局记录 (U11): what each seat — a friend, 托管 or a computer — wrote last, newest
- * first (the room's game carries one round's worth of turns). */
-function turnLog(room) {
-  const turns = (room.game.turns || []).slice().reverse();
-  const box = el("section", "panel rm-log", null, { "aria-labelledby": "rm-log-title" });
-  box.append(el("h2", "", "本局记录", { id: "rm-log-title" }));
-  if (!turns.length) {
-    box.append(el("p", "fine", "还没有登记过的回合。"));
-    return box;
-  }
-  const list = el("ol", "turn-log rm-turn-log", null, { "data-testid": "room-turn-log" });
-  for (const t of turns) {
-    const seat = room.seats[t.seat];
-    const li = el("li", "turn-log-item");
-    li.append(
-      el("span", "tl-round", say.turnRound(t.round)),
-      el("span", "tl-who", seat ? seatLabel(seat, room) : ""),
-    );
-    if (t.proxy) li.append(el("span", "rm-chip rm-away", "托管"));
-    li.append(
-      el("span", "tl-dice", t.dice.join(" ")),
-      el("span", "tl-box", say.turnBox(t.category)),
-      el("span", "tl-points", say.turnPoints(t)),
-    );
-    list.append(li);
-  }
-  box.append(list);
-  return box;
 }
 
 function reactionsBar(room, ctx) {
@@ -569,10 +490,10 @@ function endPanel(room, ctx, page) {
     const again = el("button", "btn btn-primary", "再来一局", { type: "button", "data-testid": "rematch" });
     again.disabled = Boolean(page.ui.busy);
     again.addEventListener("click", () => {
-      ctx.dispatch({ type: "pageUi", ui: { busy: true } });
+      ctx.dispatch({ type: "roomBusy" });
       post(API.room(room.id, "rematch")).then(
         (r) => ctx.open(href("room", { id: r.room.id })),
-        (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message, notice: null } }),
+        (err) => ctx.dispatch({ type: "roomFailed", error: err.message }),
       );
     });
     box.append(again);
@@ -610,15 +531,172 @@ function drawRoom(body, page, ctx) {
     const why = page.data.watch ? "" : "这局已经开始，座位都有人了。";
     view.append(el("p", "rm-watching", `${why}${WATCHING}`, { role: "note", "data-testid": "room-watching" }));
   }
-  if (room.game && room.status !== "waiting") {
-    if (room.status === "playing") view.append(dicePanel(room, ctx, page));
-    if (room.status === "finished") view.append(endPanel(room, ctx, page));
-    view.append(scoreTable(room, ctx, page));
-    view.append(turnLog(room));
+  if (room.game && room.status === "finished") view.append(endPanel(room, ctx, page));
+  const after = el("div", "rm-after");
+  if (mine && room.status !== "expired") after.append(reactionsBar(room, ctx));
+  if (room.creator && room.status !== "expired") after.append(linksPanel(room, ctx, page));
+  // The board between them is drawn in place (its dice keep their animation).
+  let board = body.querySelector(".rm-board");
+  if (!board) {
+    board = el("div", "rm-board");
+    buildBoard(board, ctx);
+    installKeys(body, ctx);
   }
-  if (mine && room.status !== "expired") view.append(reactionsBar(room, ctx));
-  if (room.creator && room.status !== "expired") view.append(linksPanel(room, ctx, page));
-  body.replaceChildren(view);
+  body.replaceChildren(view, board, after);
+  board.hidden = !(room.game && room.status !== "waiting");
+  if (!board.hidden) drawBoard(board, page, ctx);
+}
+
+// -- the board: the shared board modules, as on every table -----------------------------------
+
+function buildBoard(board, ctx) {
+  const panel = el("div", "rm-dice-panel");
+  // Whose turn it is, or whose turn is being shown, said as it changes.
+  panel.append(el("h2", "rm-turn", "", { "data-testid": "room-turn", "aria-live": "polite" }));
+  const row = el("div", "dice-row rm-dice", null, { role: "group", "aria-label": "骰子" });
+  buildDice(row, { prefix: "room", onToggle: (i) => toggleDie(ctx, i) });
+  const controls = el("div", "rm-controls");
+  const skip = el("button", "btn btn-small btn-ghost", "跳过", { type: "button", "data-testid": "room-skip", "aria-label": "跳过回放" });
+  skip.addEventListener("click", () => ctx.dispatch({ type: "boardReplayEnd" }));
+  controls.append(skip);
+  panel.append(row, el("p", "fine rm-dice-note", ""), controls);
+  const card = el("div", "rm-card-wrap");
+  buildCard(card, {
+    prefix: "room",
+    col: "rm",
+    parts: [{ cls: "rm-card", caption: "计分表", rows: [...UPPER, ...LOWER].map(([c]) => c), sums: ["total"] }],
+    onPick: (c) => scoreBox(ctx, c),
+  });
+  const log = el("div", "rm-log-wrap");
+  buildTurnLog(log, { prefix: "room", cls: "rm-log rm-turn-log" });
+  board.append(panel, card, log);
+}
+
+const NO_HOLD = [false, false, false, false, false];
+const ALL_HELD = [true, true, true, true, true];
+
+function drawBoard(board, page, ctx) {
+  const room = page.data.room;
+  const game = room.game;
+  const ui = page.ui;
+  const step = replayStep(ui.replay);
+  const mine = myTurn(room);
+  const playing = room.status === "playing";
+  const busy = Boolean(ui.busy);
+  const seatOf = (i) => (room.seats[i] ? seatLabel(room.seats[i], room) : "");
+  let turnLine = "";
+  if (step) turnLine = `${seatOf(step.seat)} 正在打……`;
+  else if (playing) turnLine = mine ? "轮到你了" : `轮到 ${seatOf(game.turn)}`;
+  const h2 = board.querySelector(".rm-turn");
+  if (h2.textContent !== turnLine) h2.textContent = turnLine;
+  board.querySelector(".rm-dice-panel").hidden = !playing && !step;
+  let look;
+  if (step) {
+    const held = step.action === "roll" ? step.hold : ALL_HELD;
+    look = { dice: step.dice, held, locked: step.action === "score", computer: true, rollSerial: `s${ui.replay.steps.length}:${ui.replay.index}`, rolled: step.action === "roll" ? step.hold.map((h) => !h) : null };
+  } else {
+    const holds = ui.holds && ui.holds.seat === game.turn ? ui.holds.hold : null;
+    const held = mine ? ui.myHold || NO_HOLD : holds || NO_HOLD;
+    look = { dice: game.dice, held, locked: game.dice !== null && game.rolls_left === 0, act: mine && !busy, rollSerial: ui.rollSerial || 0, rolled: ui.rolled };
+  }
+  drawDice(board.querySelector(".rm-dice"), diceLook(look));
+  const note = board.querySelector(".rm-dice-note");
+  const noteText = !step && playing && !game.dice ? "还没掷骰子。" : mine && game.dice && !step ? "点骰子保留它，或在下面的计分表里选一项登记。" : "";
+  if (note.textContent !== noteText) note.textContent = noteText;
+  board.querySelector('[data-testid="room-skip"]').hidden = !step;
+  // 掷骰子 only for the person on turn (a replay still shown ends when they roll).
+  const controls = board.querySelector(".rm-controls");
+  let roll = controls.querySelector('[data-testid="room-roll"]');
+  if (mine && !roll) {
+    roll = el("button", "btn btn-primary", "", { type: "button", "data-testid": "room-roll" });
+    roll.addEventListener("click", () => rollDice(ctx));
+    controls.prepend(roll);
+  } else if (!mine && roll) {
+    roll.remove();
+    roll = null;
+  }
+  if (roll) {
+    const text = game.dice ? `再掷（还剩 ${game.rolls_left} 次）` : "掷骰子";
+    if (roll.textContent !== text) roll.textContent = text;
+    roll.disabled = busy || (game.dice !== null && game.rolls_left === 0);
+  }
+  const offer = mine && game.dice && !step ? game.turn : null;
+  const pick = ui.pick && ui.pick.version === game.version ? ui.pick.category : null;
+  drawCard(board.querySelector(".rm-card-wrap"), {
+    seats: room.seats,
+    cards: game.seats.map((_, i) => shownCard(ui.replay, game, i)),
+    offerSeat: offer,
+    preview: game.preview,
+    act: offer !== null && !busy,
+    picked: pick,
+    playing: step ? step.seat : playing ? game.turn : null,
+    scoreIds: true,
+  });
+  drawTurnLog(board.querySelector(".rm-log-wrap"), { turns: shownTurns(game.turns || [], ui.replay), seats: room.seats });
+}
+
+/** The room's keys (keyboard.js, as on every table; no hints in a room): once, for the
+ * room's view (its body, which outlives its pages, says it is done). */
+function installKeys(body, ctx) {
+  if (body.dataset.keys) return;
+  body.dataset.keys = "on";
+  const playing = () => {
+    const p = roomOf(ctx);
+    return Boolean(p && ctx.state().view === "room" && p.data.room.status === "playing");
+  };
+  installKeyboard({
+    onTable: playing,
+    gameOverShown: () => false,
+    closeGameOver: () => {},
+    roll: () => rollDice(ctx),
+    toggleDie: (i) => toggleDie(ctx, i),
+  });
+}
+
+function roomOf(ctx) {
+  const p = ctx.state().page;
+  return p && p.view === "room" && p.data && p.data.room ? p : null;
+}
+
+function toggleDie(ctx, i) {
+  const page = roomOf(ctx);
+  if (!page || !myTurn(page.data.room) || page.ui.replay) return;
+  const game = page.data.room.game;
+  if (!game.dice || game.rolls_left === 0) return;
+  const next = (page.ui.myHold || NO_HOLD).slice();
+  next[i] = !next[i];
+  ctx.dispatch({ type: "roomMyHold", hold: next });
+  post(API.room(page.data.room.id, "hold"), { hold: next }).catch(() => {});
+}
+
+function rollDice(ctx) {
+  const page = roomOf(ctx);
+  if (!page || !myTurn(page.data.room) || page.ui.busy) return;
+  const game = page.data.room.game;
+  if (game.dice && game.rolls_left === 0) return;
+  const hold = game.dice ? page.ui.myHold || NO_HOLD : NO_HOLD;
+  ctx.dispatch({ type: "roomRolled", hold });
+  gameAct(ctx, page, () => ctx.api.roll(game, hold));
+}
+
+/** Write a box (board_card.js scoreFlow): 登记前确认 under 设置, and the zero confirmation
+ * when the server's preview asks for one (U2): a 0 while another box would score is never
+ * written by one tap. */
+function scoreBox(ctx, category) {
+  const page = roomOf(ctx);
+  if (!page || !myTurn(page.data.room) || page.ui.busy) return;
+  const game = page.data.room.game;
+  const pick = page.ui.pick && page.ui.pick.version === game.version ? page.ui.pick.category : null;
+  return scoreFlow({
+    category,
+    option: game.preview && game.preview[category],
+    confirmOn: ctx.state().settings.confirm === "on",
+    picked: pick,
+    pick: (c) => ctx.dispatch({ type: "boardPick", version: game.version, category: c }),
+    said: (text) => ctx.dispatch({ type: "say", text, view: "room" }),
+    declined: () => ctx.dispatch({ type: "say", text: say.ZERO_CANCELLED, view: "room" }),
+    send: (c, confirmZero) => gameAct(ctx, page, () => ctx.api.score(game, c, confirmZero)),
+  });
 }
 
 function drawNew(body, page, ctx) {
@@ -670,17 +748,17 @@ function drawNew(body, page, ctx) {
     const seats = [{ kind: "human", name: name.value }];
     for (let i = 0; i < Number(friends.value); i += 1) seats.push({ kind: "human" });
     for (let i = 0; i < Number(computers.value); i += 1) seats.push({ kind: "computer", difficulty: level.value });
-    ctx.dispatch({ type: "pageUi", ui: { busy: true, error: null, notice: null } });
+    ctx.dispatch({ type: "roomBusy" });
     post(API.room(), { seats, turn_seconds: Number(turn.value) }).then(
       (r) => ctx.open(href("room", { id: r.room.id })),
-      (err) => ctx.dispatch({ type: "pageUi", ui: { busy: false, error: err.message, notice: null } }),
+      (err) => ctx.dispatch({ type: "roomFailed", error: err.message }),
     );
   });
   body.replaceChildren(form);
 }
 
 export const view = {
-  reducers: { roomEvent, roomData, roomGame },
+  reducers: { ...boardReducers, roomEvent, roomData, roomGame },
   live: (args) => live(args),
   render(body, page, ctx) {
     if (page.data.fresh) {

@@ -1,19 +1,24 @@
-// 多人同屏 (T7): the seat editor (/table/new) and the table of a game of 2-6 seats played on
-// one device (/table). Two lazy views of one module (views.js). The server is the referee:
+// 多人同屏 (T7): the table of a game of 2-6 seats played on one device (/table), and the seat
+// editor (/table/new, drawn by lazy/seats.js): two lazy views of one module (views.js). The server is the referee:
 // every total, preview and ranking drawn here is the game object's (GET/POST /api/games);
 // the seat limits, names of levels and boxes come from /api/config. The view's own state
-// is `page.ui` (changed by `pageUi`, the one funnel); `render` only draws it. The handlers
-// below ask the server and dispatch what it answered; the computers' turns are replayed by
-// a timer at the pace of 设置, one dispatch a step, as in vs games.
+// is `page.ui`, changed only by named actions (board_state.js, the one funnel); `render`
+// only draws it, with the board's modules (board_dice, board_card, board_replay). The
+// handlers below ask the server and dispatch what it answered; the computers' turns are
+// replayed by a timer the page owns (its session), at the pace of 设置, as in vs games.
 
 import { el, labelled, seatName } from "./dom.js";
+import { installKeyboard } from "../keyboard.js";
+import { create, drawEditor, seats } from "./seats.js";
 import { ApiError, request } from "../api.js";
-import { CONFIG } from "../config.js";
-import { drawPips } from "../board.js";
+import { boardReducers, replayStep, shownCard } from "./board_state.js";
+import { buildDice, diceLook, drawDice } from "./board_dice.js";
+import { buildCard, drawCard, scoreFlow } from "./board_card.js";
+import { computerSteps, createReplayTimer, describeStep } from "./board_replay.js";
 import { confirmDialog } from "../dialog.js";
 import * as say from "../messages.js";
 import { API, href } from "../paths.js";
-import { loadWrote, read, saveHold, saveWrote, storedHold, write } from "../remember.js";
+import { loadWrote, saveHold, saveWrote, storedHold } from "../remember.js";
 import { REPLAY_STEP_MS } from "../settings.js";
 import { CATEGORY_NAMES, LIMITS, LOWER, ROUNDS, UPPER, holdable, ownUndo } from "../state.js";
 
@@ -29,256 +34,13 @@ const SUMS = [
 const list = (dice) => dice.join("、");
 const box = (c) => CATEGORY_NAMES[c] || c;
 
-// ----------------------------------------------------------------------- seat names
-
-/** What a seat is called on the table: a person's name as typed (shown as text, never
- * markup), a computer by its level (and its place when several computers sit). */
-// --------------------------------------------------------------------- the seat editor
-
-let nextId = 1; // a row's key for the DOM (not game data): rows keep their inputs on reorder
-
-function withIds(seats) {
-  return seats.map((s) => ({ ...s, id: nextId++ }));
-}
-
-// T7: the last table started is remembered in this browser (remember.js's read/write).
-const TABLE_KEY = "yahtzee.table";
-
-/** The last table, or null (a damaged entry counts as none). */
-function loadTable() {
-  try {
-    const seats = JSON.parse(read(TABLE_KEY) || "null");
-    const levels = CONFIG.difficulties.map((d) => d.id);
-    const ok =
-      Array.isArray(seats) &&
-      seats.length >= LIMITS.min_table_seats &&
-      seats.length <= LIMITS.max_seats &&
-      seats.every(
-        (s) =>
-          s &&
-          ((s.kind === "human" && typeof s.name === "string") ||
-            (s.kind === "computer" && levels.includes(s.difficulty))),
-      );
-    return ok ? seats : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The seat editor's data (views.js): its first table, the one remembered in this
- * browser, else two people. */
-export function seats() {
-  return { seats: startingSeats() };
-}
-
-function startingSeats() {
-  const saved = loadTable();
-  if (saved) return withIds(saved);
-  return withIds([
-    { kind: "human", name: "玩家1" },
-    { kind: "human", name: "玩家2" },
-  ]);
-}
-
-/** The seats as POST /api/games takes them (T1). */
-function seatsBody(seats) {
-  return seats.map((s) =>
-    s.kind === "human" ? { kind: "human", name: s.name } : { kind: "computer", difficulty: s.difficulty },
-  );
-}
-
-function freshName(seats) {
-  const taken = new Set(seats.map((s) => s.name));
-  for (let n = seats.length + 1; ; n++) if (!taken.has(`玩家${n}`)) return `玩家${n}`;
-}
-
-function shuffled(seats) {
-  const out = seats.slice();
-  const r = new Uint32Array(out.length);
-  crypto.getRandomValues(r); // 随机顺序: the browser's randomness, never Math.random's
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = r[i] % (i + 1);
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-
-function drawEditor(body, page, ctx) {
-  const seats = page.ui.seats || page.data.seats;
-  const set = (next) => ctx.dispatch({ type: "pageUi", ui: { seats: next } });
-  const min = LIMITS.min_table_seats;
-  const max = LIMITS.max_seats;
-  if (!body.firstChild) {
-    body.append(
-      el(
-        "p",
-        "fine",
-        `${min} 到 ${max} 个座位，按顺序轮流掷骰，每人 ${ROUNDS} 个回合；玩家可以是人，也可以是电脑（至少一位是人）。每位玩家有 ${LIMITS.hints_per_game} 次提示。`,
-      ),
-      el("ol", "seat-list", null, { "aria-label": "座位（按出场顺序）" }),
-    );
-    const row = el("div", "seat-actions");
-    const add = el("button", "btn", "添加座位", { type: "button", "data-testid": "add-seat" });
-    add.addEventListener("click", () => {
-      const now = ctx.state().page.ui.seats || seats;
-      if (now.length >= max) return;
-      set([...now, ...withIds([{ kind: "human", name: freshName(now) }])]);
-      ctx.afterRender(() => {
-        const input = body.querySelector(`[data-testid="seat-name-${now.length}"]`);
-        if (input) input.focus();
-      });
-    });
-    const shuffle = el("button", "btn", "随机顺序", { type: "button", "data-testid": "shuffle-seats" });
-    shuffle.addEventListener("click", () => {
-      const now = ctx.state().page.ui.seats || seats;
-      set(shuffled(now));
-      ctx.dispatch({ type: "say", text: "已打乱座位顺序。", view: "seats" });
-    });
-    const start = el("button", "btn btn-primary", "开始多人同屏", { type: "button", "data-testid": "start-table" });
-    start.addEventListener("click", () => startTable(ctx, ctx.state().page.ui.seats || seats, false));
-    row.append(add, shuffle, start);
-    body.append(row);
-  }
-  const ol = body.querySelector(".seat-list");
-  const shape = seats.map((s) => `${s.id}:${s.kind}`).join(",");
-  if (ol.dataset.shape !== shape) {
-    ol.dataset.shape = shape;
-    const focused = document.activeElement && document.activeElement.dataset.testid;
-    ol.replaceChildren(...seats.map((s, i) => seatRow(s, i, seats, ctx, set)));
-    if (focused) {
-      const again = body.querySelector(`[data-testid="${focused}"]`);
-      if (again) ctx.afterRender(() => again.focus());
-    }
-  }
-  seats.forEach((s, i) => {
-    const name = body.querySelector(`[data-testid="seat-name-${i}"]`);
-    if (name && name.value !== s.name) name.value = s.name;
-    const level = body.querySelector(`[data-testid="seat-level-${i}"]`);
-    if (level && level.value !== s.difficulty) level.value = s.difficulty;
-  });
-  body.querySelector('[data-testid="add-seat"]').disabled = seats.length >= max;
-}
-
-function seatRow(s, i, seats, ctx, set) {
-  const li = el("li", `seat-row seat-${s.kind}`, null, { "data-testid": `seat-row-${i}` });
-  const now = () => ctx.state().page.ui.seats || seats;
-  const change = (fields) => set(now().map((x, j) => (j === i ? { ...x, ...fields } : x)));
-  li.append(el("span", "seat-no", `第 ${i + 1} 位`));
-  const kind = el("select", "seat-kind", null, { "data-testid": `seat-kind-${i}`, "aria-label": `第 ${i + 1} 位是谁` });
-  for (const [value, text] of [["human", "玩家"], ["computer", "电脑"]]) {
-    const o = el("option", "", text, { value });
-    o.selected = s.kind === value;
-    kind.append(o);
-  }
-  kind.addEventListener("change", () => {
-    const k = kind.value;
-    const x = now()[i];
-    change(
-      k === "human"
-        ? { kind: k, name: x.name || freshName(now()), difficulty: undefined }
-        : { kind: k, difficulty: x.difficulty || CONFIG.suggested_difficulty },
-    );
-  });
-  li.append(kind);
-  if (s.kind === "human") {
-    const name = el("input", "seat-name", null, {
-      type: "text",
-      "data-testid": `seat-name-${i}`,
-      "aria-label": `第 ${i + 1} 位的名字`,
-      maxlength: LIMITS.max_name_chars,
-      autocomplete: "off",
-    });
-    name.value = s.name;
-    name.addEventListener("input", () => change({ name: name.value }));
-    li.append(name);
-  } else {
-    const level = el("select", "seat-level", null, { "data-testid": `seat-level-${i}`, "aria-label": `第 ${i + 1} 位电脑的难度` });
-    for (const d of CONFIG.difficulties) {
-      const o = el("option", "", d.zh, { value: d.id });
-      o.selected = s.difficulty === d.id;
-      level.append(o);
-    }
-    level.addEventListener("change", () => change({ difficulty: level.value }));
-    li.append(level);
-  }
-  const move = (to, label, testid) => {
-    const b = el("button", "btn btn-small", label, { type: "button", "data-testid": testid, "aria-label": `把第 ${i + 1} 位${label}` });
-    b.disabled = to < 0 || to >= seats.length;
-    b.addEventListener("click", () => {
-      const next = now().slice();
-      [next[i], next[to]] = [next[to], next[i]];
-      set(next);
-    });
-    return b;
-  };
-  li.append(move(i - 1, "上移", `seat-up-${i}`), move(i + 1, "下移", `seat-down-${i}`));
-  const remove = el("button", "btn btn-small", "移除", {
-    type: "button",
-    "data-testid": `remove-seat-${i}`,
-    "aria-label": `移除第 ${i + 1} 位`,
-  });
-  remove.disabled = seats.length <= LIMITS.min_table_seats;
-  remove.addEventListener("click", () => {
-    set(now().filter((_, j) => j !== i));
-    ctx.afterRender(() => {
-      const b = document.querySelector('[data-testid="add-seat"]');
-      if (b) b.focus();
-    });
-  });
-  li.append(remove);
-  return li;
-}
-
-let handoff = null; // a game just started here, for the table view's load (then the replay)
-
-/** POST the table; a saved game elsewhere (409 game_in_progress) is replaced only on a yes
- * (F2). A bad table (422 invalid_seats) is said as the server words it, naming the seat. */
-async function create(ctx, seats, replace, view) {
-  try {
-    const body = { mode: "table", seats: seatsBody(seats), ...(replace ? { replace: true } : {}) };
-    return await request("POST", API.games(), body);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === "game_in_progress" && !replace) {
-      const yes = await confirmDialog({
-        title: "放弃没下完的那一局？",
-        text: `${err.message}开始多人同屏会放弃那一局，确定吗？`,
-        yes: "放弃旧局，开新局",
-        no: "取消",
-      });
-      return yes ? create(ctx, seats, true, view) : null;
-    }
-    ctx.dispatch({ type: "say", text: err instanceof ApiError ? err.message : "出错了，请稍后再试。", kind: "error", view });
-    return null;
-  }
-}
-
-let starting = false;
-
-async function startTable(ctx, seats, replace) {
-  if (starting) return;
-  starting = true;
-  try {
-    const game = await create(ctx, seats, replace, "seats");
-    if (!game) return;
-    write(TABLE_KEY, JSON.stringify(seatsBody(seats))); // T7: remembered
-    handoff = game;
-    ctx.dispatch({ type: "say", text: "", view: "table" });
-    ctx.open(href("table"));
-  } finally {
-    starting = false;
-  }
-}
+export { seats };
 
 // ----------------------------------------------------------------------------- load
 
-/** The table view's data: the game just started (then its computers' first turns are
- * replayed), else the saved game, which must be a table. */
+/** The table view's data: the saved game, which must be a table (a game just started is
+ * the saved game; `loaded` takes the one 开始 answered, with its computers' turns). */
 export async function loadGame(api) {
-  if (handoff) {
-    const game = handoff;
-    handoff = null;
-    return { game, fresh: true };
-  }
   let game;
   try {
     game = await api.current();
@@ -305,31 +67,6 @@ function keepHold(ctx) {
   if (p && p.view === "table") saveHold({ view: "game", game: G(p), hold: p.ui.hold || NO_HOLD });
 }
 
-function replaySteps(game) {
-  return (game.computer_turns || []).flatMap((t) =>
-    t.steps.map((s) => ({ ...s, seat: t.seat, round: t.round })),
-  );
-}
-
-/** The card shown for seat `i`: during a replay, a computer's card from before its turn
- * until the step where it writes its box. */
-function shownCard(ui, game, i) {
-  const r = ui.replay;
-  if (!r) return game.seats[i];
-  const mine = r.steps.map((s, j) => (s.seat === i && s.action === "score" ? j : -1)).filter((j) => j >= 0);
-  if (!mine.length || r.index >= mine[mine.length - 1]) return game.seats[i];
-  return r.before ? r.before.seats[i] : { ...game.seats[i], ...EMPTY_CARD };
-}
-
-const EMPTY_CARD = {
-  scores: Object.fromEntries(CONFIG.categories.map((c) => [c.id, null])),
-  upper_subtotal: 0,
-  upper_bonus: 0,
-  lower_total: 0,
-  yahtzee_bonus: 0,
-  total: 0,
-};
-
 function announce(ctx, text, kind = "info") {
   ctx.dispatch({ type: "say", text, kind, view: "table" });
 }
@@ -339,87 +76,75 @@ function turnText(game) {
   return `轮到 ${name} 了（第 ${game.round} / ${ROUNDS} 回合）。`;
 }
 
-// ------------------------------------------------------------------ the table: replay
-
-let timer = null;
-let frame = null;
-
-function stopReplay() {
-  if (timer !== null) clearTimeout(timer);
-  if (frame !== null) cancelAnimationFrame(frame);
-  timer = null;
-  frame = null;
-}
-
-// As in vs games (replay.js): the next step is due `pace` after this one is drawn, never on
-// a fixed clock whose late ticks fire back to back after a stall.
-function nextStep(fn, pace) {
-  frame = requestAnimationFrame(() => {
-    frame = null;
-    timer = setTimeout(fn, pace);
+/** What this page of the table owns besides its state: the replay's timer, who acted before
+ * the replay running now, and the meter's one request at a time. Made for each opening of
+ * the table (page serial) and kept on its body; a new opening stops the old one's timer. */
+function sessionOf(ctx) {
+  const page = ctx.state().page;
+  const body = document.getElementById("table-body");
+  const old = body.boardSession;
+  if (old && old.serial === page.serial) return old;
+  if (old) old.timer.stop();
+  const session = { serial: page.serial, lastPerson: null, meterBusy: false, meterAgain: false, timer: null };
+  const current = () => {
+    const p = ctx.state().page;
+    return p && p.serial === session.serial && ctx.state().view === "table" ? p : null;
+  };
+  session.timer = createReplayTimer({
+    pace: () => REPLAY_STEP_MS[ctx.state().settings.replay],
+    step: () => {
+      const p = current();
+      const r = p && p.ui.replay;
+      if (!r || r.index + 1 >= r.steps.length) return false;
+      ctx.dispatch({ type: "boardReplayStep" });
+      announce(ctx, describeStep(r.steps, r.index + 1, G(p).seats));
+      return true;
+    },
+    end: () => {
+      if (current()) endReplay(ctx, false);
+    },
   });
+  body.boardSession = session;
+  return session;
 }
 
-function describe(step, seats, first) {
-  const who = seatName(seats, step.seat);
-  if (step.action === "score") return `${who} 把 ${list(step.dice)} 登记在「${box(step.category)}」，得 ${step.points} 分。`;
-  if (first) return `${who} 掷出 ${list(step.dice)}。`;
-  const kept = step.hold.map((h, i) => (h ? step.dice[i] : null)).filter((v) => v !== null);
-  return kept.length ? `${who} 保留 ${list(kept)}，再掷得到 ${list(step.dice)}。` : `${who} 全部重掷，得到 ${list(step.dice)}。`;
-}
-
-function isFirstOfTurn(steps, j) {
-  return j === 0 || steps[j - 1].seat !== steps[j].seat;
-}
+// ------------------------------------------------------------------ the table: replay
 
 /** Replay the computers' turns of `game` (the answer to the last person's action; `before`
  * the game as it was), then hand the turn over. `lastPerson`: who acted before them. */
 function play(ctx, game, before, lastPerson) {
-  stopReplay();
-  const steps = replaySteps(game);
-  const serial = ctx.state().page.serial;
+  const session = sessionOf(ctx);
+  session.timer.stop();
+  const steps = computerSteps(game);
   const pace = REPLAY_STEP_MS[ctx.state().settings.replay];
   if (!steps.length || pace === 0) {
-    if (steps.length) announce(ctx, describe(steps[steps.length - 1], game.seats, isFirstOfTurn(steps, steps.length - 1)));
+    if (steps.length) announce(ctx, describeStep(steps, steps.length - 1, game.seats));
     return turnOver(ctx, game, lastPerson);
   }
-  ctx.dispatch({ type: "pageUi", ui: { replay: { before, steps, index: 0 } } });
-  announce(ctx, describe(steps[0], game.seats, true));
+  ctx.dispatch({ type: "boardReplayAdd", before, steps });
+  announce(ctx, describeStep(steps, 0, game.seats));
   ctx.afterRender(() => focusOn("table-skip"));
-  pending = lastPerson;
-  const tick = () => {
-    timer = null;
-    const page = ctx.state().page;
-    if (!page || page.serial !== serial || ctx.state().view !== "table") return stopReplay();
-    const r = page.ui.replay;
-    if (!r) return stopReplay();
-    if (r.index + 1 >= r.steps.length) return endReplay(ctx, false);
-    const index = r.index + 1;
-    ctx.dispatch({ type: "pageUi", ui: { replay: { ...r, index } } });
-    announce(ctx, describe(r.steps[index], G(page).seats, isFirstOfTurn(r.steps, index)));
-    nextStep(tick, REPLAY_STEP_MS[ctx.state().settings.replay] || pace);
-  };
-  nextStep(tick, pace);
+  session.lastPerson = lastPerson;
+  session.timer.run();
 }
 
-let pending = null; // the person who acted before the replay running now
-
 function endReplay(ctx, skipped) {
-  stopReplay();
+  const session = sessionOf(ctx);
+  session.timer.stop();
   const page = ctx.state().page;
   const r = page && page.ui.replay;
   if (!r) return;
-  ctx.dispatch({ type: "pageUi", ui: { replay: null } });
+  ctx.dispatch({ type: "boardReplayEnd" });
   const game = G(page);
-  if (skipped) announce(ctx, describe(r.steps[r.steps.length - 1], game.seats, isFirstOfTurn(r.steps, r.steps.length - 1)));
-  turnOver(ctx, game, pending);
+  if (skipped) announce(ctx, describeStep(r.steps, r.steps.length - 1, game.seats));
+  turnOver(ctx, game, session.lastPerson);
 }
 
 /** A turn is over (and the computers' replayed): the end panel, or the next person — with
  * the handover screen between two different people (T7; off in 设置). */
 function turnOver(ctx, game, lastPerson) {
   if (game.status === "finished") {
-    ctx.dispatch({ type: "pageUi", ui: { showEnd: true } });
+    ctx.dispatch({ type: "tableShowEnd", show: true });
     const first = game.ranking.filter((p) => p.place === 1).map((p) => seatName(game.seats, p.seat));
     announce(ctx, `游戏结束：${first.join("、")} 第 1 名。`);
     ctx.afterRender(() => focusOn("table-again"));
@@ -430,7 +155,7 @@ function turnOver(ctx, game, lastPerson) {
       ? game.turn
       : null;
   // The turn line (aria-live) says whose turn it is now (T7).
-  ctx.dispatch({ type: "pageUi", ui: { handover, shown: null } });
+  ctx.dispatch({ type: "tableHandover", seat: handover });
   ctx.afterRender(() => focusOn(handover !== null ? "handover-go" : "table-roll"));
 }
 
@@ -444,35 +169,30 @@ function focusOn(testid) {
 /** Every seat's chance of first place for the position now (GET /api/games/{id}/meter),
  * shown in the standings while 设置's 实时预计 is on; asked once per position, one request
  * at a time (a table's figures take a while: positions passed meanwhile are never asked). */
-let meterBusy = false;
-let meterAgain = false;
-
 function askMeter(ctx) {
   const state = ctx.state();
   const page = state.page;
   if (state.settings.meter !== "shown" || !page || page.view !== "table") return;
-  if (meterBusy) {
-    meterAgain = true;
+  const session = sessionOf(ctx);
+  if (session.meterBusy) {
+    session.meterAgain = true;
     return;
   }
   const g = G(page);
   const key = `${g.id}:${g.version}`;
   if (page.ui.meterKey === key) return;
-  meterBusy = true;
-  ctx.dispatch({ type: "pageUi", ui: { meterKey: key } });
+  session.meterBusy = true;
+  ctx.dispatch({ type: "tableMeterAsked", key });
   const done = () => {
-    meterBusy = false;
-    if (meterAgain) {
-      meterAgain = false;
+    session.meterBusy = false;
+    if (session.meterAgain) {
+      session.meterAgain = false;
       askMeter(ctx);
     }
   };
   ctx.api.meter(g.id).then(
     (m) => {
-      const now = ctx.state().page;
-      if (now && now.view === "table" && now.ui.meterKey === key && m.win_probabilities) {
-        ctx.dispatch({ type: "pageUi", ui: { chances: m.win_probabilities } });
-      }
+      if (m.win_probabilities) ctx.dispatch({ type: "tableChances", key, chances: m.win_probabilities });
       done();
     },
     done, // no figure this time: the last one stays (the meter is never an error)
@@ -498,7 +218,7 @@ function canAct(page, state) {
 async function act(ctx, fn) {
   const page = ctx.state().page;
   if (!canAct(page, ctx.state())) return;
-  ctx.dispatch({ type: "pageUi", ui: { busy: true } });
+  ctx.dispatch({ type: "boardBusy", busy: true });
   try {
     await fn(G(page));
   } catch (err) {
@@ -507,14 +227,14 @@ async function act(ctx, fn) {
     if (!stale) announce(ctx, err instanceof ApiError ? err.message : "页面出了点问题，已重新同步。", "error");
     try {
       const fresh = await ctx.api.game(G(page).id);
-      ctx.dispatch({ type: "pageUi", ui: { game: fresh, hold: storedHold(fresh) || NO_HOLD } });
+      ctx.dispatch({ type: "boardGame", game: fresh, hold: storedHold(fresh) || NO_HOLD });
       // U14: refused as stale, the game went on on another device or tab: said.
       if (stale && fresh.version !== G(page).version) announce(ctx, say.MOVED_ON);
     } catch {
       // the message above stands; the next click tries again
     }
   } finally {
-    ctx.dispatch({ type: "pageUi", ui: { busy: false } });
+    ctx.dispatch({ type: "boardBusy", busy: false });
   }
 }
 
@@ -525,10 +245,7 @@ function roll(ctx) {
   if (hold.every(Boolean)) return;
   return act(ctx, async (g) => {
     const game = await ctx.api.roll(g, hold);
-    ctx.dispatch({
-      type: "pageUi",
-      ui: { game, hold: hold.slice(), rolled: hold.map((h) => !h), rollSerial: (uiOf(ctx).rollSerial || 0) + 1, hintHold: null, hintCategory: null },
-    });
+    ctx.dispatch({ type: "boardRolled", game, hold });
     const who = seatName(game.seats, game.turn);
     const rest = game.rolls_left === 0 ? "三次掷完，请选一格登记。" : `还能再掷 ${game.rolls_left} 次。`;
     keepHold(ctx);
@@ -541,9 +258,7 @@ function toggle(ctx, i) {
   const page = ctx.state().page;
   const g = G(page);
   if (!canAct(page, ctx.state()) || g.dice === null || g.rolls_left === 0) return;
-  const hold = page.ui.hold.slice();
-  hold[i] = !hold[i];
-  ctx.dispatch({ type: "pageUi", ui: { hold } });
+  ctx.dispatch({ type: "boardToggle", index: i });
   keepHold(ctx);
 }
 
@@ -555,41 +270,32 @@ function picked(page, state) {
   return g.preview && g.preview[pick.category] && g.preview[pick.category].allowed ? pick.category : null;
 }
 
-async function score(ctx, category, confirmZero = false) {
-  const before = G(ctx.state().page);
-  const p = before.preview && before.preview[category];
-  if (!p || !p.allowed || !canAct(ctx.state().page, ctx.state())) return;
-  // 登记前确认: the first tap picks the box, a second tap (or 「确定」) writes it.
-  if (!confirmZero && ctx.state().settings.confirm === "on" && picked(ctx.state().page, ctx.state()) !== category) {
-    ctx.dispatch({ type: "pageUi", ui: { pick: { version: before.version, category } } });
-    announce(ctx, `已选「${box(category)}」（${p.points} 分）：再点一次，或点「确定」登记。`);
-    return;
-  }
-  if (!confirmZero && p.needs_confirmation) {
-    const yes = await confirmDialog({
-      title: "登记 0 分？",
-      text: `这一手记在「${box(category)}」是 0 分，而别的格子还能得分。确定要在「${box(category)}」写 0 吗？登记后不能更改。`,
-      yes: "确定写 0",
-      help: "zero",
-      no: "再想想",
-    });
-    if (yes) await score(ctx, category, true);
-    else announce(ctx, "已取消，什么都没有改变。");
-    return;
-  }
-  await act(ctx, async (g) => {
-    const game = await ctx.api.score(g, category, confirmZero);
-    const who = seatName(game.seats, before.turn);
-    const wrote = { id: game.id, version: game.version, category };
-    saveWrote(wrote);
-    ctx.dispatch({
-      type: "pageUi",
-      ui: { game, hold: NO_HOLD, rolled: null, hintHold: null, hintCategory: null, lastDice: before.dice, wrote },
-    });
-    keepHold(ctx);
-    announce(ctx, `${who} 把 ${list(before.dice)} 登记在「${box(category)}」，得 ${game.seats[before.turn].scores[category]} 分。`);
-    askMeter(ctx);
-    play(ctx, game, before, before.turn);
+/** A tap on a box (or 「确定」): picked, confirmed or written (board_card.js scoreFlow). */
+function score(ctx, category, confirmed = false) {
+  const page = ctx.state().page;
+  const before = G(page);
+  if (!canAct(page, ctx.state())) return;
+  return scoreFlow({
+    category,
+    option: before.preview && before.preview[category],
+    confirmOn: !confirmed && ctx.state().settings.confirm === "on",
+    picked: picked(page, ctx.state()),
+    pick: (c) => ctx.dispatch({ type: "boardPick", version: before.version, category: c }),
+    said: (text) => announce(ctx, text),
+    declined: () => announce(ctx, "已取消，什么都没有改变。"),
+    send: (c, confirmZero) =>
+      act(ctx, async (g) => {
+        const game = await ctx.api.score(g, c, confirmZero);
+        const who = seatName(game.seats, before.turn);
+        // U14: the box this tab wrote (only that one may this tab take back)
+        const wrote = { id: game.id, version: game.version, category: c };
+        saveWrote(wrote);
+        ctx.dispatch({ type: "boardScored", game, lastDice: before.dice, wrote });
+        keepHold(ctx);
+        announce(ctx, `${who} 把 ${list(before.dice)} 登记在「${box(c)}」，得 ${game.seats[before.turn].scores[c]} 分。`);
+        askMeter(ctx);
+        play(ctx, game, before, before.turn);
+      }),
   });
 }
 
@@ -599,10 +305,10 @@ async function score(ctx, category, confirmZero = false) {
 function undo(ctx) {
   const u = undoable(ctx.state().page);
   if (!u) return;
-  ctx.dispatch({ type: "pageUi", ui: { handover: null } });
+  ctx.dispatch({ type: "tableHandover", seat: null });
   return act(ctx, async (g) => {
     const game = await request("POST", API.undo(g.id), { version: g.version });
-    ctx.dispatch({ type: "pageUi", ui: { game, hold: NO_HOLD, rolled: null, hintHold: null, hintCategory: null, pick: null } });
+    ctx.dispatch({ type: "boardGame", game });
     keepHold(ctx);
     announce(ctx, `已撤销 ${seatName(game.seats, u.seat)} 的「${box(u.category)}」：骰子还是刚才的，请重新选一格登记。`);
     askMeter(ctx);
@@ -617,10 +323,7 @@ function hint(ctx) {
   return act(ctx, async (g) => {
     const res = await ctx.api.hint(g);
     const game = res.game;
-    const marks = res.hold
-      ? { hold: res.hold.slice(), hintHold: res.hold.slice(), hintCategory: null }
-      : { hintHold: null, hintCategory: res.category };
-    ctx.dispatch({ type: "pageUi", ui: { game, ...marks } });
+    ctx.dispatch({ type: "boardHinted", game, hold: res.hold || null, category: res.hold ? null : res.category });
     keepHold(ctx);
     const left = `（${seatName(game.seats, game.turn)} 还剩 ${game.hints_left} 次提示）`;
     let text;
@@ -649,14 +352,11 @@ async function restart(ctx) {
     });
     if (!yes) return;
   }
-  stopReplay();
+  sessionOf(ctx).timer.stop();
   const seats = g.seats.map((s) => (s.kind === "human" ? { kind: "human", name: s.name } : { kind: "computer", difficulty: s.difficulty }));
   const game = await create(ctx, seats, playing, "table");
   if (!game) return;
-  ctx.dispatch({
-    type: "pageUi",
-    ui: { game, hold: NO_HOLD, replay: null, handover: null, showEnd: false, shown: null, hintHold: null, hintCategory: null, lastDice: null, chances: null },
-  });
+  ctx.dispatch({ type: "tableRestarted", game });
   announce(ctx, "已重新开始一局（座位不变）。");
   askMeter(ctx);
   play(ctx, game, null, null);
@@ -690,12 +390,7 @@ function build(body, ctx) {
 
   const felt = el("div", "felt tb-felt");
   const dice = el("div", "dice-row tb-dice", null, { role: "group", "aria-label": "骰子" });
-  for (let i = 0; i < 5; i++) {
-    const d = el("button", "die", null, { type: "button", "data-testid": `table-die-${i}`, "data-index": i, "aria-pressed": "false" });
-    d.addEventListener("click", () => toggle(ctx, i));
-    d.addEventListener("animationend", () => d.classList.remove("rolling"));
-    dice.append(d);
-  }
+  buildDice(dice, { prefix: "table", onToggle: (i) => toggle(ctx, i) });
   const rollRow = el("div", "roll-row");
   const rollBtn = btn("掷骰子", "table-roll", "btn btn-roll");
   rollBtn.addEventListener("click", (event) => {
@@ -704,7 +399,7 @@ function build(body, ctx) {
   const skip = btn("跳过", "table-skip", "btn btn-small btn-ghost", () => endReplay(ctx, true));
   skip.setAttribute("aria-label", "跳过电脑回合");
   const result = btn("查看结算", "table-show-result", "btn btn-small btn-gold", () => {
-    ctx.dispatch({ type: "pageUi", ui: { showEnd: true } });
+    ctx.dispatch({ type: "tableShowEnd", show: true });
     ctx.afterRender(() => focusOn("table-again"));
   });
   rollRow.append(rollBtn, skip, result);
@@ -714,20 +409,14 @@ function build(body, ctx) {
   const standings = el("ol", "tb-standings", null, { "data-testid": "standings", "aria-label": "各位总分" });
 
   const card = el("div", "tb-card");
-  for (const [part, rows, sums] of [
-    ["upper", UPPER, ["upper_subtotal", "upper_bonus"]],
-    ["lower", LOWER, ["yahtzee_bonus", "total"]],
-  ]) {
-    const table = el("table", `scorecard tb-sheet tb-${part}`, null, { "data-part": part });
-    table.append(el("caption", "visually-hidden", part === "upper" ? "计分表 · 上区" : "计分表 · 下区"));
-    table.append(el("thead"), el("tbody", "tb-rows"), el("tbody", "subtotals tb-sums"));
-    table.dataset.rows = JSON.stringify(rows.map(([c]) => c));
-    table.dataset.sums = JSON.stringify(sums);
-    card.append(table);
-  }
-  card.addEventListener("click", (event) => {
-    const b = event.target.closest(".cell-btn");
-    if (b && !b.disabled) score(ctx, b.dataset.category);
+  buildCard(card, {
+    prefix: "table",
+    col: "tb",
+    parts: [
+      { cls: "tb-sheet tb-upper", caption: "计分表 · 上区", rows: UPPER.map(([c]) => c), sums: ["upper_subtotal", "upper_bonus"] },
+      { cls: "tb-sheet tb-lower", caption: "计分表 · 下区", rows: LOWER.map(([c]) => c), sums: ["yahtzee_bonus", "total"] },
+    ],
+    onPick: (c) => score(ctx, c),
   });
 
   const handover = el("div", "tb-handover", null, {
@@ -742,7 +431,7 @@ function build(body, ctx) {
     el("h2", "", "", { id: "handover-title" }),
     el("p", "fine", "请把设备交给下一位。轮到的人点下面的按钮再开始，免得替别人掷了骰子。"),
     btn("", "handover-go", "btn btn-primary btn-roll", () => {
-      ctx.dispatch({ type: "pageUi", ui: { handover: null } });
+      ctx.dispatch({ type: "tableHandover", seat: null });
       ctx.afterRender(() => focusOn("table-roll"));
     }),
     btn("", "handover-undo", "btn", () => undo(ctx)),
@@ -776,7 +465,7 @@ function build(body, ctx) {
     btn("再来一局（座位不变）", "table-again", "btn btn-primary", () => restart(ctx)),
     btn("复盘", "table-review", "btn", () => ctx.open(reviewHref(G(ctx.state().page)))),
     btn("回大厅", "table-end-lobby", "btn", () => ctx.open(href("lobby"))),
-    btn("关闭", "table-end-close", "btn", () => ctx.dispatch({ type: "pageUi", ui: { showEnd: false } })),
+    btn("关闭", "table-end-close", "btn", () => ctx.dispatch({ type: "tableShowEnd", show: false })),
   );
   panel.append(endActions);
   end.append(panel);
@@ -799,143 +488,57 @@ function reviewHref(game) {
 function renderDice(body, page, state) {
   const g = G(page);
   const ui = page.ui;
-  let dice = g.dice;
-  let held = ui.hold;
-  let locked = g.dice !== null && g.rolls_left === 0;
-  if (ui.replay) {
-    const step = ui.replay.steps[ui.replay.index];
-    dice = step.dice;
-    held = step.action === "roll" ? step.hold : ALL_HELD;
-    locked = step.action === "score";
+  const step = replayStep(ui.replay);
+  let look;
+  if (step) {
+    look = { dice: step.dice, held: step.action === "roll" ? step.hold : ALL_HELD, locked: step.action === "score", computer: true };
   } else if (g.status === "finished" && ui.lastDice) {
-    dice = ui.lastDice;
-    held = ALL_HELD;
-    locked = true;
+    look = { dice: ui.lastDice, held: ALL_HELD, locked: true };
+  } else {
+    const act = canAct(page, { ...state, busy: false }) && !ui.busy;
+    look = { dice: g.dice, held: ui.hold, locked: g.dice !== null && g.rolls_left === 0, act, hint: ui.hintHold };
   }
-  const act = canAct(page, { ...state, busy: false }) && !ui.busy;
-  body.querySelector(".tb-dice").classList.toggle("computer-dice", Boolean(ui.replay));
-  for (let i = 0; i < 5; i++) {
-    const die = body.querySelector(`[data-testid="table-die-${i}"]`);
-    const value = dice ? dice[i] : null;
-    drawPips(die, value);
-    const h = Boolean(dice) && (locked || held[i]);
-    die.setAttribute("data-value", value === null ? "" : String(value));
-    die.setAttribute("aria-pressed", h ? "true" : "false");
-    die.classList.toggle("held", h && !locked);
-    die.classList.toggle("locked", locked);
-    die.classList.toggle("blank", value === null);
-    die.classList.toggle("hint", !ui.replay && Boolean(ui.hintHold) && ui.hintHold[i] && !locked);
-    if (act && value !== null && !locked) die.removeAttribute("aria-disabled");
-    else die.setAttribute("aria-disabled", "true");
-    setText(die.querySelector(".hold-tag"), locked ? "锁定" : h ? "保留" : "");
-    const label = value === null ? `第 ${i + 1} 颗：还没掷` : `第 ${i + 1} 颗：${value} 点${locked ? "，已锁定" : h ? "，已保留" : ""}`;
-    if (die.getAttribute("aria-label") !== label) die.setAttribute("aria-label", label);
-    const serial = String(ui.rollSerial || 0);
-    if (die.dataset.rollSerial !== serial) {
-      die.dataset.rollSerial = serial;
-      if (ui.rolled && ui.rolled[i]) {
-        die.classList.remove("rolling");
-        void die.offsetWidth;
-        die.classList.add("rolling");
-      }
-    }
-  }
+  drawDice(body.querySelector(".tb-dice"), diceLook({ ...look, rollSerial: ui.rollSerial, rolled: ui.rolled }));
   const rollBtn = body.querySelector('[data-testid="table-roll"]');
+  const act = canAct(page, { ...state, busy: false }) && !ui.busy;
   setText(rollBtn, g.dice === null ? "掷骰子" : "再掷");
   rollBtn.disabled = !act || g.rolls_left <= 0 || (g.dice !== null && ui.hold.every(Boolean));
   body.querySelector('[data-testid="table-skip"]').hidden = !ui.replay;
   body.querySelector('[data-testid="table-show-result"]').hidden = !(g.status === "finished" && !ui.showEnd && !ui.replay);
 }
 
+/** The seat whose card a phone shows, and the seat playing (during a replay: its seat). */
+function seatsOnShow(page) {
+  const g = G(page);
+  const ui = page.ui;
+  const step = replayStep(ui.replay);
+  const playing = step ? step.seat : g.status === "in_progress" ? g.turn : null;
+  return { shown: ui.shown ?? (step ? step.seat : g.turn), playing };
+}
+
 function renderCard(body, page, state) {
   const g = G(page);
   const ui = page.ui;
-  const act = canAct(page, { ...state, busy: false }) && !ui.busy;
-  const shown = ui.shown ?? (ui.replay ? ui.replay.steps[ui.replay.index].seat : g.turn);
-  const playing = ui.replay ? ui.replay.steps[ui.replay.index].seat : g.status === "in_progress" ? g.turn : null;
-  const key = g.seats.map((s) => `${s.kind}:${s.name}:${s.difficulty}`).join("|");
-  for (const table of body.querySelectorAll(".tb-sheet")) {
-    const rows = JSON.parse(table.dataset.rows);
-    const sums = JSON.parse(table.dataset.sums);
-    if (table.dataset.key !== key) {
-      table.dataset.key = key;
-      const head = el("tr");
-      head.append(el("th", "col-name", "项目", { scope: "col" }));
-      g.seats.forEach((s, i) => head.append(el("th", `tb-col tb-head seat-${s.kind}`, seatName(g.seats, i), { scope: "col", "data-seat": i })));
-      table.tHead.replaceChildren(head);
-      table.tBodies[0].replaceChildren(
-        ...rows.map((c) => {
-          const tr = el("tr", "", null, { "data-category": c });
-          tr.append(el("th", "col-name", box(c), { scope: "row" }));
-          g.seats.forEach((_, i) => {
-            const td = el("td", "cell tb-col", null, { "data-seat": i, "data-testid": `table-cell-${i}-${c}` });
-            const b = el("button", "cell-btn", null, { type: "button", "data-category": c });
-            b.disabled = true;
-            td.append(b);
-            tr.append(td);
-          });
-          return tr;
-        }),
-      );
-      table.tBodies[1].replaceChildren(
-        ...sums.map((f) => {
-          const tr = el("tr", f === "total" ? "total-row" : "sum-row", null, { "data-sum": f });
-          tr.append(el("th", "col-name", SUMS.find(([k]) => k === f)[1], { scope: "row" }));
-          g.seats.forEach((_, i) => tr.append(el("td", "sum tb-col", "", { "data-seat": i, "data-testid": `table-${f}-${i}` })));
-          return tr;
-        }),
-      );
-    }
-    for (const cell of table.querySelectorAll(".tb-col")) {
-      const i = Number(cell.dataset.seat);
-      cell.classList.toggle("off", i !== shown);
-      cell.classList.toggle("on-turn", i === playing);
-    }
-    g.seats.forEach((_, i) => {
-      const card = shownCard(ui, g, i);
-      const mine = i === g.turn && !ui.replay && g.status === "in_progress";
-      for (const c of rows) {
-        const td = table.querySelector(`[data-testid="table-cell-${i}-${c}"]`);
-        const b = td.firstElementChild;
-        const filled = card.scores[c];
-        const p = mine && g.preview ? g.preview[c] : null;
-        let text = "";
-        let cls = "open";
-        let selectable = false;
-        let label = `${seatName(g.seats, i)} · ${box(c)}：空`;
-        if (filled !== null && filled !== undefined) {
-          text = String(filled);
-          cls = filled === 0 ? "filled zero" : "filled";
-          label = `${seatName(g.seats, i)} · ${box(c)}：已登记 ${filled} 分`;
-        } else if (p) {
-          text = p.allowed ? `+${p.points}${p.yahtzee_bonus ? ` +${p.yahtzee_bonus}` : ""}` : String(p.points);
-          if (!p.allowed) {
-            cls = "forbidden";
-            label = `${box(c)}：${p.points} 分，百搭规则不允许登记在这里`;
-          } else {
-            cls = p.points === 0 ? "preview zero" : "preview";
-            selectable = act;
-            label = `${box(c)}：可得 ${p.points} 分${p.yahtzee_bonus ? `，另加快艇加成 ${p.yahtzee_bonus}` : ""}${p.upper_bonus ? `，并拿到上区奖励 ${p.upper_bonus}` : ""}`;
-          }
-        }
-        const hinted = mine && ui.hintCategory === c;
-        setText(b, text);
-        const want = `cell tb-col ${cls}${hinted ? " hint" : ""}${i !== shown ? " off" : ""}${i === playing ? " on-turn" : ""}`;
-        if (td.className !== want) td.className = want;
-        b.disabled = !selectable;
-        if (b.getAttribute("aria-label") !== label) b.setAttribute("aria-label", hinted ? `${label}（提示建议登记这里）` : label);
-      }
-      for (const f of sums) setText(table.querySelector(`[data-testid="table-${f}-${i}"]`), String(card[f]));
-    });
-  }
+  const { shown, playing } = seatsOnShow(page);
+  const mine = !ui.replay && g.status === "in_progress";
+  drawCard(body.querySelector(".tb-card"), {
+    seats: g.seats,
+    cards: g.seats.map((_, i) => shownCard(ui.replay, g, i)),
+    offerSeat: mine ? g.turn : null,
+    preview: g.preview,
+    act: canAct(page, { ...state, busy: false }) && !ui.busy,
+    hint: ui.hintCategory,
+    picked: picked(page, state),
+    shown,
+    playing,
+  });
 }
 
 function renderStandings(body, page, ctx, state) {
   const g = G(page);
   const ui = page.ui;
   const ol = body.querySelector(".tb-standings");
-  const shown = ui.shown ?? (ui.replay ? ui.replay.steps[ui.replay.index].seat : g.turn);
-  const playing = ui.replay ? ui.replay.steps[ui.replay.index].seat : g.status === "in_progress" ? g.turn : null;
+  const { shown, playing } = seatsOnShow(page);
   const showChances =
     state.settings.meter === "shown" && !ui.replay && Array.isArray(ui.chances) && ui.chances.length === g.seats.length;
   const note = body.querySelector(".tb-chance-note");
@@ -949,7 +552,7 @@ function renderStandings(body, page, ctx, state) {
         figures.append(el("span", "tb-seat-total"), el("span", "tb-seat-chance"));
         b.append(el("span", "tb-seat-name"), figures);
         b.addEventListener("click", () => {
-          ctx.dispatch({ type: "pageUi", ui: { shown: i } });
+          ctx.dispatch({ type: "tableShown", seat: i });
         });
         li.append(b);
         return li;
@@ -958,7 +561,7 @@ function renderStandings(body, page, ctx, state) {
   }
   g.seats.forEach((_, i) => {
     const b = ol.children[i].firstElementChild;
-    const card = shownCard(ui, g, i);
+    const card = shownCard(ui.replay, g, i);
     setText(b.querySelector(".tb-seat-name"), seatName(g.seats, i));
     setText(b.querySelector(".tb-seat-total"), String(card.total));
     // The chances are the position's after the replay: not shown while it runs.
@@ -976,7 +579,8 @@ function renderStandings(body, page, ctx, state) {
 function renderTop(body, page, state) {
   const g = G(page);
   const ui = page.ui;
-  const round = ui.replay ? ui.replay.steps[ui.replay.index].round : g.round;
+  const step = replayStep(ui.replay);
+  const round = step ? step.round : g.round;
   setText(body.querySelector('[data-testid="table-round"]'), `第 ${round} / ${ROUNDS} 回合`);
   setText(
     body.querySelector('[data-testid="table-rolls"]'),
@@ -988,7 +592,7 @@ function renderTop(body, page, state) {
   setText(hintBtn, `提示 (${left})`);
   hintBtn.disabled = !canAct(page, { ...state, busy: false }) || left <= 0 || g.dice === null;
   let turn;
-  if (ui.replay) turn = `${seatName(g.seats, ui.replay.steps[ui.replay.index].seat)} 正在打……`;
+  if (step) turn = `${seatName(g.seats, step.seat)} 正在打……`;
   else if (g.status !== "in_progress") turn = "游戏结束";
   else turn = `轮到 ${seatName(g.seats, g.turn)} 了`;
   setText(body.querySelector('[data-testid="table-turn"]'), turn);
@@ -1033,9 +637,6 @@ function renderMistap(body, page, state) {
   okBtn.hidden = !category;
   if (category) okBtn.setAttribute("aria-label", `确定登记「${box(category)}」`);
   slot.classList.toggle("has-act", Boolean(u || category));
-  for (const td of body.querySelectorAll(".tb-card .cell")) {
-    td.classList.toggle("picked", Number(td.dataset.seat) === g.turn && td.firstElementChild.dataset.category === category);
-  }
 }
 
 function renderEnd(body, page) {
@@ -1084,6 +685,26 @@ function renderTable(body, page, ctx) {
   renderEnd(body, page);
 }
 
+/** The table's keys (keyboard.js, as on the solo table): once, for the table's view (the
+ * view's body, which outlives its pages, says it is done). */
+function installKeys(ctx) {
+  const body = document.getElementById("table-body");
+  if (body.dataset.keys) return;
+  body.dataset.keys = "on";
+  const page = () => {
+    const p = ctx.state().page;
+    return ctx.state().view === "table" && p && p.view === "table" && p.status === "ready" ? p : null;
+  };
+  installKeyboard({
+    onTable: () => Boolean(page()) && (page().ui.handover ?? null) === null,
+    gameOverShown: () => Boolean(page() && page().ui.showEnd),
+    closeGameOver: () => ctx.dispatch({ type: "tableShowEnd", show: false }),
+    roll: () => roll(ctx),
+    toggleDie: (i) => toggle(ctx, i),
+    hint: () => hint(ctx),
+  });
+}
+
 /** 设置's row for the handover screen (T7), added once this module is loaded. */
 function installSetting(ctx) {
   if (document.getElementById("handover-setting")) return;
@@ -1100,6 +721,7 @@ function installSetting(ctx) {
 }
 
 export const view = {
+  reducers: boardReducers,
   render(body, page, ctx) {
     if (page.view === "seats") drawEditor(body, page, ctx);
     else renderTable(body, page, ctx);
@@ -1109,26 +731,27 @@ export const view = {
   loaded(page, ctx) {
     installSetting(ctx);
     if (page.view !== "table") return;
-    stopReplay();
-    const game = page.data.game;
+    installKeys(ctx);
+    const handoff = ctx.state().tableHandoff;
+    const fresh = Boolean(handoff && handoff.id === page.data.game.id);
+    if (handoff) ctx.dispatch({ type: "tableHandoff", game: null });
+    const game = fresh ? handoff : page.data.game;
+    sessionOf(ctx); // a new opening: the last one's replay stops
     // 继续游戏 at the start of a person's turn, at a table of several people: the handover
     // screen first, so that the device goes to whoever is on turn.
     const people = game.seats.filter((x) => x.kind === "human").length;
     const handover =
-      !page.data.fresh &&
+      !fresh &&
       ctx.state().settings.handover !== "off" &&
       people > 1 &&
       game.status === "in_progress" &&
       game.dice === null
         ? game.turn
         : null;
-    ctx.dispatch({
-      type: "pageUi",
-      ui: { game, hold: (holdable(game) && storedHold(game)) || NO_HOLD, wrote: loadWrote(), handover, shown: null, showEnd: game.status === "finished", busy: false, replay: null, chances: null, meterKey: null },
-    });
+    ctx.dispatch({ type: "tableOpened", game, hold: (holdable(game) && storedHold(game)) || NO_HOLD, wrote: loadWrote(), handover });
     if (handover !== null) ctx.afterRender(() => focusOn("handover-go"));
     askMeter(ctx);
-    if (page.data.fresh) play(ctx, game, null, null);
+    if (fresh) play(ctx, game, null, null);
     else announce(ctx, game.status === "finished" ? "这一局已经结束。" : turnText(game));
   },
 };

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from yahtzee import log
-from yahtzee.daily.store import DailyStore, Result
+from yahtzee.daily.store import MIGRATIONS, DailyStore, Result
 from yahtzee.errors import GameInProgressError
 from yahtzee.game import Mode, Status
-from yahtzee.storage import Storage, open_storage
+from yahtzee.storage import Storage, invites, open_storage
 from yahtzee.storage.base import ClaimRefusedError
 from yahtzee.storage.feature_db import open_feature_db
 
@@ -27,10 +27,9 @@ def _with(db: Path | str, body: Scenario) -> None:
     """The games' storage and the daily store of ``db``, opened, for ``body``."""
 
     async def main() -> None:
-        storage = open_storage(db)
+        storage = open_storage(db, schema=[invites.MIGRATIONS, MIGRATIONS])
         await storage.open()
         store = DailyStore(open_feature_db(db), b"k" * 32)
-        await store.open()
         try:
             await body(storage, store)
         finally:

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from yahtzee.storage import migrate
 from yahtzee.storage.feature_db import open_feature_db
-from yahtzee.storage.invites import InviteTokens, digest_of, is_token, new_token
+from yahtzee.storage.invites import MIGRATIONS, InviteTokens, digest_of, is_token, new_token
 
 
 def test_tokens_are_128_bit_url_safe_and_distinct() -> None:
@@ -23,10 +24,10 @@ def test_tokens_are_128_bit_url_safe_and_distinct() -> None:
 
 def test_tokens_issue_resolve_check_revoke(db: Path | str) -> None:
     async def scenario() -> None:
+        await migrate(db, [MIGRATIONS])
+        await migrate(db, [MIGRATIONS])  # migrating twice is a no-op
         feature_db = open_feature_db(db)
         invites = InviteTokens(feature_db)
-        await invites.open()
-        await invites.open()  # migrating twice is a no-op
         token = await invites.issue("group", "g1")
         other = await invites.issue("room", "r1")
         assert await invites.resolve("group", token) == "g1"

@@ -17,7 +17,9 @@ from yahtzee import log
 from yahtzee.game import Mode, Status
 from yahtzee.server.pruning import prune
 from yahtzee.storage import GameRecord, SQLiteStorage, Storage
-from yahtzee.storage.sqlite import MIGRATIONS
+from yahtzee.storage.games_schema import GAMES
+
+from .old_schema import sqlite_at
 
 OLD = "2026-01-01T00:00:00.000000+00:00"
 NOW = datetime(2026, 1, 10, tzinfo=UTC)  # 9 days later
@@ -121,26 +123,17 @@ def test_f5_the_schema_still_refuses_every_other_delete(tmp_path: Path) -> None:
 
 
 def test_f5_a_version_1_database_is_migrated(tmp_path: Path) -> None:
-    conn = sqlite3.connect(tmp_path / "v1.db")
-    for statement in MIGRATIONS[0]:
-        conn.execute(statement)
-    conn.execute("PRAGMA user_version = 1")
-    conn.commit()
-    conn.close()
+    sqlite_at(tmp_path / "v1.db", 1).close()
     _scenario(tmp_path / "v1.db")
     store = SQLiteStorage(tmp_path / "v1.db")
-    assert store.schema_version == len(MIGRATIONS)
+    assert store.schema_version == GAMES.version
     assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 2
 
 
 def test_22_6_a_version_3_database_prunes_unplayed_games_in_progress(tmp_path: Path) -> None:
     """A database written by the previous release (schema v3, whose triggers refused to
     delete a game in progress) is migrated, and its idle unplayed games go too."""
-    conn = sqlite3.connect(tmp_path / "v3.db")
-    for migration in MIGRATIONS[:3]:
-        for statement in migration:
-            conn.execute(statement)
-    conn.execute("PRAGMA user_version = 3")
+    conn = sqlite_at(tmp_path / "v3.db", 3)
     # A game left in progress before its first roll, 9 days ago, as v3 wrote it.
     conn.execute(
         "INSERT INTO games (id, player_id, mode, status, version, created_at, updated_at) "
@@ -153,7 +146,7 @@ def test_22_6_a_version_3_database_prunes_unplayed_games_in_progress(tmp_path: P
         conn.execute("DELETE FROM games WHERE id = 'idle'")  # (v3 refused it)
     conn.close()
     store = SQLiteStorage(tmp_path / "v3.db")
-    assert store.schema_version == len(MIGRATIONS)
+    assert store.schema_version == GAMES.version
     assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 1
     assert _run(store.get_game("idle")) is None
     assert _run(store.current_game("z")) is None

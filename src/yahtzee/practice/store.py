@@ -38,9 +38,10 @@ from typing import Any
 
 from yahtzee.practice.errors import PuzzleAnsweredError, PuzzleNotFoundError
 from yahtzee.storage.feature_db import FeatureDb, Tx, open_feature_db
+from yahtzee.storage.schema import Migrations
 from yahtzee.training.progress import Glicko, new_card, rate, review_card
 
-SCHEMA: tuple[tuple[str, ...], ...] = (
+_SCHEMA: tuple[tuple[str, ...], ...] = (
     (
         """CREATE TABLE practice_players (
             player_id TEXT PRIMARY KEY,
@@ -107,6 +108,9 @@ SCHEMA: tuple[tuple[str, ...], ...] = (
             WHERE answered_at IS NOT NULL""",
     ),
 )
+
+#: The practice tables' migrations (:mod:`yahtzee.storage.schema`; never edit a shipped one).
+MIGRATIONS = Migrations.shared("practice", _SCHEMA)
 """Each entry is one schema version's statements (never edit a shipped one)."""
 
 
@@ -206,10 +210,6 @@ class PracticeStore:
     def __init__(self, db: FeatureDb) -> None:
         self.db = db
         self.postgres = db.dialect == "postgresql"
-
-    async def migrate(self) -> None:
-        """Create or upgrade the practice tables (the server's startup)."""
-        await self.db.migrate(self.FEATURE, SCHEMA)
 
     def _lock(self) -> str:
         """Rows read to be changed in the same transaction are locked on PostgreSQL (SQLite

@@ -30,8 +30,8 @@ def _query(db: Path | str, sql: str) -> list[tuple[Any, ...]]:
     if is_postgres_url(db):
         import psycopg
 
-        with psycopg.connect(str(db), autocommit=True) as conn:
-            return list(conn.execute(sql).fetchall())
+        with psycopg.connect(str(db), autocommit=True) as pg:
+            return list(pg.execute(sql).fetchall())
     conn = sqlite3.connect(db)
     try:
         return conn.execute(sql).fetchall()
@@ -86,9 +86,9 @@ def _old_layout(db: Path | str, level: int, features: Mapping[Migrations, int]) 
         import psycopg
 
         postgres_at(str(db), level, features)
-        with psycopg.connect(str(db), autocommit=True) as conn:
+        with psycopg.connect(str(db), autocommit=True) as pg:
             for text in statements:
-                conn.execute(text.format(n="%(now)s", t="TRUE"), {"now": NOW})
+                pg.execute(text.format(n="%(now)s", t="TRUE"), {"now": NOW})
     else:
         conn = sqlite_at(Path(db), level, features)
         for text in statements:

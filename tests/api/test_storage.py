@@ -149,22 +149,6 @@ def test_new_database_is_migrated_and_in_wal_mode(tmp_path: Path) -> None:
     assert SQLiteStorage(tmp_path / "sub" / "a.db").schema_version == GAMES.version
 
 
-def test_processes_starting_together_on_a_new_file_migrate_it_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Two processes started together each read v0; the second gets the write lock after
-    the first has migrated, and must not run the migrations again ("table games already
-    exists" stopped it). Here the second's early read is the stale v0."""
-    db = tmp_path / "c.db"
-    asyncio.run(SQLiteStorage(db).close())  # the first process migrated the file
-    monkeypatch.setattr(SQLiteStorage, "schema_version", property(lambda _self: 0))
-    second = SQLiteStorage(db)
-    monkeypatch.undo()
-    assert second.schema_version == GAMES.version
-    assert second.integrity_check() == "ok"
-    asyncio.run(second.close())
-
-
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     asyncio.run(SQLiteStorage(tmp_path / "b.db").close())
     conn = sqlite3.connect(tmp_path / "b.db")

@@ -1,8 +1,8 @@
 """Storage of practice (L6-L8): puzzles served, answers, the player's flashcards and the
 Glicko-2 ratings of players and bank puzzles, on SQLite or PostgreSQL.
 
-Self-contained: its own tables (``practice_*``, the feature ``practice`` of
-``feature_schema``) on a :mod:`~yahtzee.storage.feature_db` of its own (its own
+Self-contained: its own tables (``practice_*``, the owner ``practice`` of the one
+migration mechanism, :data:`MIGRATIONS`) on a :mod:`~yahtzee.storage.feature_db` of its own (its own
 connection to the games' database), so it changes nothing of the games' storage. One SQL
 text serves both databases, with ``:name`` parameters; every method is a coroutine whose
 statements run in one transaction in a worker thread (:meth:`FeatureDb.run`), never on

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Awaitable, Callable
 from datetime import date
@@ -15,7 +14,7 @@ from yahtzee import log
 from yahtzee.daily.store import MIGRATIONS, DailyStore, Result
 from yahtzee.errors import GameInProgressError
 from yahtzee.game import Mode, Status
-from yahtzee.storage import Storage, invites, open_storage
+from yahtzee.storage import Storage, invites, open_storage, run_coroutine
 from yahtzee.storage.base import ClaimRefusedError
 from yahtzee.storage.feature_db import open_feature_db
 
@@ -36,7 +35,7 @@ def _with(db: Path | str, body: Scenario) -> None:
             await store.db.close()
             await storage.close()
 
-    asyncio.run(main())
+    run_coroutine(main())
 
 
 async def _start(

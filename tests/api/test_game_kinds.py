@@ -8,7 +8,6 @@ for an absent person (托管) were reviewed as that person's own.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -19,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from yahtzee import log
 from yahtzee.game import Mode, SeatKind
-from yahtzee.storage import is_postgres_url, open_storage
+from yahtzee.storage import is_postgres_url, open_storage, run_coroutine
 from yahtzee.storage.sql import dumps
 
 from .helpers import on_app_loop
@@ -219,4 +218,4 @@ def test_k2_an_old_database_is_migrated_to_kinds(db: Path | str) -> None:
         finally:
             await store.close()
 
-    asyncio.run(check())
+    run_coroutine(check())

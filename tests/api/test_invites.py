@@ -3,12 +3,11 @@ Run on SQLite and PostgreSQL (the ``db`` fixture)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
-from yahtzee.storage import migrate
+from yahtzee.storage import migrate, run_coroutine
 from yahtzee.storage.feature_db import open_feature_db
 from yahtzee.storage.invites import MIGRATIONS, InviteTokens, digest_of, is_token, new_token
 
@@ -54,7 +53,7 @@ def test_tokens_issue_resolve_check_revoke(db: Path | str) -> None:
         assert await invites.resolve("room", other) == "r1"
         await feature_db.close()
 
-    asyncio.run(scenario())
+    run_coroutine(scenario())
 
 
 @pytest.mark.parametrize("value", [12, None, ["x" * 22], "x" * 22 + "\n"])

@@ -3,7 +3,6 @@ deleted after 7 days; nothing else is."""
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
@@ -16,7 +15,7 @@ from fastapi.testclient import TestClient
 from yahtzee import log
 from yahtzee.game import Mode, Status
 from yahtzee.server.pruning import prune
-from yahtzee.storage import GameRecord, SQLiteStorage, Storage
+from yahtzee.storage import GameRecord, SQLiteStorage, Storage, run_coroutine
 from yahtzee.storage.games_schema import GAMES
 
 from .old_schema import sqlite_at
@@ -36,7 +35,7 @@ def db(tmp_path: Path) -> Path:
 
 def _run(coro: Coroutine[Any, Any, T]) -> T:
     """The storage's coroutines, run to completion (SQLite runs them inline)."""
-    return asyncio.run(coro)
+    return run_coroutine(coro)
 
 
 def _new(store: Storage, game_id: str, player: str) -> GameRecord:
@@ -74,7 +73,7 @@ def _scenario(path: Path) -> None:
 def test_f5_prune_deletes_only_old_unplayed_games(tmp_path: Path) -> None:
     _scenario(tmp_path / "g.db")
     store = SQLiteStorage(tmp_path / "g.db")
-    assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 2
+    assert run_coroutine(prune(store, 7.0, now=lambda: NOW)) == 2
     for gone in ("unplayed-old", "in-progress-old"):  # abandoned / left in progress, unplayed
         assert _run(store.get_game(gone)) is None, gone
         assert _run(store.events(gone)) == [], gone
@@ -87,7 +86,7 @@ def test_f5_prune_deletes_only_old_unplayed_games(tmp_path: Path) -> None:
     # Four days later those of 5 days ago that never had a roll go too: two abandoned,
     # three in progress.
     later = datetime(2026, 1, 14, tzinfo=UTC)
-    assert asyncio.run(prune(store, 7.0, now=lambda: later)) == 5
+    assert run_coroutine(prune(store, 7.0, now=lambda: later)) == 5
     for gone in ("unplayed-old-2", "unplayed-recent", "after-played", "b-now", "d-now"):
         assert _run(store.get_game(gone)) is None, gone
     for kept in ("played-old", "rolling-old"):
@@ -99,7 +98,7 @@ def test_f5_prune_works_in_batches(tmp_path: Path) -> None:
     store = SQLiteStorage(tmp_path / "g.db", clock=lambda: OLD)
     for i in range(1201):
         _new(store, f"g{i}", "flood")  # each abandons the one before
-    assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 1201  # the unfinished one too
+    assert run_coroutine(prune(store, 7.0, now=lambda: NOW)) == 1201  # the unfinished one too
     assert _run(store.get_game("g1200")) is None
 
 
@@ -127,7 +126,7 @@ def test_f5_a_version_1_database_is_migrated(tmp_path: Path) -> None:
     _scenario(tmp_path / "v1.db")
     store = SQLiteStorage(tmp_path / "v1.db")
     assert store.schema_version == GAMES.version
-    assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 2
+    assert run_coroutine(prune(store, 7.0, now=lambda: NOW)) == 2
 
 
 def test_22_6_a_version_3_database_prunes_unplayed_games_in_progress(tmp_path: Path) -> None:
@@ -147,7 +146,7 @@ def test_22_6_a_version_3_database_prunes_unplayed_games_in_progress(tmp_path: P
     conn.close()
     store = SQLiteStorage(tmp_path / "v3.db")
     assert store.schema_version == GAMES.version
-    assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 1
+    assert run_coroutine(prune(store, 7.0, now=lambda: NOW)) == 1
     assert _run(store.get_game("idle")) is None
     assert _run(store.current_game("z")) is None
     assert _run(store.get_game("in-progress-old")) is None

@@ -30,6 +30,7 @@ from yahtzee.storage import (
     StorageError,
     StorageUnavailableError,
     open_storage,
+    run_coroutine,
 )
 from yahtzee.storage.feature_db import Tx, open_feature_db
 from yahtzee.storage.games_schema import GAMES
@@ -50,7 +51,7 @@ def _with_store(db: Path | str, body: Callable[[Storage], Awaitable[None]]) -> N
         finally:
             await store.close()
 
-    asyncio.run(main())
+    run_coroutine(main())
 
 
 async def _new(
@@ -144,13 +145,13 @@ def test_new_database_is_migrated_and_in_wal_mode(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "sub" / "a.db")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.integrity_check() == "ok"
-    asyncio.run(store.close())
+    run_coroutine(store.close())
     # Reopening does not re-run migrations.
     assert SQLiteStorage(tmp_path / "sub" / "a.db").schema_version == GAMES.version
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
-    asyncio.run(SQLiteStorage(tmp_path / "b.db").close())
+    run_coroutine(SQLiteStorage(tmp_path / "b.db").close())
     conn = sqlite3.connect(tmp_path / "b.db")
     with conn:
         conn.execute(
@@ -304,7 +305,7 @@ def test_s1_the_feature_tables_pool_never_hands_out_a_closed_connection(pg_url: 
         finally:
             await features.close()
 
-    asyncio.run(main())
+    run_coroutine(main())
 
 
 def test_s1_after_a_long_postgresql_outage_the_first_requests_are_served() -> None:
@@ -344,7 +345,7 @@ def test_s1_after_a_long_postgresql_outage_the_first_requests_are_served() -> No
             finally:
                 await store.close()
 
-        asyncio.run(main())
+        run_coroutine(main())
 
 
 # -- the same behaviour on both ----------------------------------------------------------

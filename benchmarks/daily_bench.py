@@ -38,9 +38,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test helpers
 from server_process import NO_LIMIT_ARGS, RawClient, ServerProcess
-from yahtzee.daily.store import FEATURE, MIGRATIONS
+from yahtzee.daily.store import MIGRATIONS
 from yahtzee.daily_dice import today
 from yahtzee.server.identity import PlayerSigner, load_secret, new_player_id
+from yahtzee.storage import invites, migrate
 from yahtzee.storage.feature_db import open_feature_db
 from yahtzee.storage.pgcluster import TempCluster
 
@@ -48,7 +49,7 @@ from yahtzee.storage.pgcluster import TempCluster
 def fill(db: Path | str, players: int, day: str, rng: random.Random) -> list[str]:
     """``players`` finished plays of ``day`` with names; returns the player ids."""
     feature_db = open_feature_db(db)
-    asyncio.run(feature_db.migrate(FEATURE, MIGRATIONS))
+    asyncio.run(migrate(db, [invites.MIGRATIONS, MIGRATIONS]))
     ids = [new_player_id() for _ in range(players)]
     now = datetime.now(UTC).isoformat()
     names = [(pid, f"玩家{i}", now) for i, pid in enumerate(ids)]

@@ -31,10 +31,11 @@ import time
 from pathlib import Path
 
 from yahtzee.devices.service import DeviceService
-from yahtzee.devices.store import DeviceStore
+from yahtzee.devices.store import MIGRATIONS, DeviceStore
 from yahtzee.server.feature import Players
 from yahtzee.server.identity import DeviceSigner, PlayerIds, PlayerSigner, new_player_id
 from yahtzee.server.settings import DeviceLimits
+from yahtzee.storage import migrate
 from yahtzee.storage.feature_db import open_feature_db
 
 TARGET_HIT_US = 25.0
@@ -48,9 +49,9 @@ class _NoTokens:
 
 
 async def run(devices: int, rounds: int, directory: Path) -> dict[str, float]:
+    await migrate(directory / "bench.db", [MIGRATIONS])
     db = open_feature_db(directory / "bench.db", synchronous="NORMAL")
     store = DeviceStore(db, SECRET)
-    await store.open()
     # A stopped clock: a hit stays a hit however slow the machine (the miss is forced by
     # forgetting the devices, as a removal or 2 s of idleness would).
     now = time.time()

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Awaitable, Callable
 from datetime import date
@@ -12,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from yahtzee import log
-from yahtzee.daily.store import DailyStore, Result
+from yahtzee.daily.store import MIGRATIONS, DailyStore, Result
 from yahtzee.errors import GameInProgressError
 from yahtzee.game import Mode, Status
-from yahtzee.storage import Storage, open_storage
+from yahtzee.storage import Storage, invites, open_storage, run_coroutine
 from yahtzee.storage.base import ClaimRefusedError
 from yahtzee.storage.feature_db import open_feature_db
 
@@ -27,17 +26,16 @@ def _with(db: Path | str, body: Scenario) -> None:
     """The games' storage and the daily store of ``db``, opened, for ``body``."""
 
     async def main() -> None:
-        storage = open_storage(db)
+        storage = open_storage(db, schema=[invites.MIGRATIONS, MIGRATIONS])
         await storage.open()
         store = DailyStore(open_feature_db(db), b"k" * 32)
-        await store.open()
         try:
             await body(storage, store)
         finally:
             await store.db.close()
             await storage.close()
 
-    asyncio.run(main())
+    run_coroutine(main())
 
 
 async def _start(

@@ -25,8 +25,9 @@ import pytest
 from server_process import ServerProcess
 from yahtzee import log
 from yahtzee.game import Mode, Status
+from yahtzee.rooms import store as rooms_store
 from yahtzee.rooms.store import RoomStore
-from yahtzee.storage import GameRecord, SQLiteStorage
+from yahtzee.storage import GameRecord, SQLiteStorage, invites, migrate
 from yahtzee.storage.base import Charge
 from yahtzee.storage.feature_db import open_feature_db
 
@@ -235,7 +236,7 @@ def test_22_4_the_feature_tables_are_read_while_a_write_waits_for_the_lock(
     rooms = RoomStore(features, b"s" * 32)
 
     async def run() -> tuple[bool, list[str]]:
-        await rooms.open()
+        await migrate(db, [invites.MIGRATIONS, rooms_store.MIGRATIONS])
         with write_lock(db) as other:
             write = asyncio.ensure_future(
                 features.run(lambda tx: tx.all("DELETE FROM rooms WHERE id = 'none'"))

@@ -8,8 +8,6 @@ for an absent person (托管) were reviewed as that person's own.
 
 from __future__ import annotations
 
-import asyncio
-import sqlite3
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -20,12 +18,11 @@ from fastapi.testclient import TestClient
 
 from yahtzee import log
 from yahtzee.game import Mode, SeatKind
-from yahtzee.storage import is_postgres_url, open_storage
-from yahtzee.storage import postgres as pg_backend
-from yahtzee.storage import sqlite as sqlite_backend
+from yahtzee.storage import is_postgres_url, open_storage, run_coroutine
 from yahtzee.storage.sql import dumps
 
 from .helpers import on_app_loop
+from .old_schema import postgres_at, sqlite_at
 from .test_daily import _finish
 from .test_rooms import Clock, _play, _rooms, _seats, _token
 
@@ -167,25 +164,15 @@ OLD_GAMES: list[tuple[Any, ...]] = [
 
 def _level6_sqlite(path: Path) -> None:
     """An SQLite database at schema level 6 (its shipped migrations, never edited)."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    for level, statements in enumerate(sqlite_backend.MIGRATIONS[:6], start=1):
-        for statement in statements:
-            conn.execute(statement)
-        conn.execute(f"PRAGMA user_version = {level}")
+    conn = sqlite_at(path, 6)
     _insert(conn.execute, "?")
     conn.close()
 
 
 def _level6_postgres(url: str) -> None:
     """A PostgreSQL database at schema level 6 (its migrations 1-5)."""
+    postgres_at(url, 6)
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(
-            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
-        )
-        for version, statements in enumerate(pg_backend.MIGRATIONS[:5], start=1):
-            for statement in statements:
-                conn.execute(statement)
-            conn.execute("INSERT INTO schema_migrations VALUES (%s, %s)", (version, NOW))
         _insert(conn.execute, "%s")
 
 
@@ -231,4 +218,4 @@ def test_k2_an_old_database_is_migrated_to_kinds(db: Path | str) -> None:
         finally:
             await store.close()
 
-    asyncio.run(check())
+    run_coroutine(check())

@@ -3,13 +3,13 @@ Run on SQLite and PostgreSQL (the ``db`` fixture)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
+from yahtzee.storage import migrate, run_coroutine
 from yahtzee.storage.feature_db import open_feature_db
-from yahtzee.storage.invites import InviteTokens, digest_of, is_token, new_token
+from yahtzee.storage.invites import MIGRATIONS, InviteTokens, digest_of, is_token, new_token
 
 
 def test_tokens_are_128_bit_url_safe_and_distinct() -> None:
@@ -23,10 +23,10 @@ def test_tokens_are_128_bit_url_safe_and_distinct() -> None:
 
 def test_tokens_issue_resolve_check_revoke(db: Path | str) -> None:
     async def scenario() -> None:
+        await migrate(db, [MIGRATIONS])
+        await migrate(db, [MIGRATIONS])  # migrating twice is a no-op
         feature_db = open_feature_db(db)
         invites = InviteTokens(feature_db)
-        await invites.open()
-        await invites.open()  # migrating twice is a no-op
         token = await invites.issue("group", "g1")
         other = await invites.issue("room", "r1")
         assert await invites.resolve("group", token) == "g1"
@@ -53,7 +53,7 @@ def test_tokens_issue_resolve_check_revoke(db: Path | str) -> None:
         assert await invites.resolve("room", other) == "r1"
         await feature_db.close()
 
-    asyncio.run(scenario())
+    run_coroutine(scenario())
 
 
 @pytest.mark.parametrize("value", [12, None, ["x" * 22], "x" * 22 + "\n"])

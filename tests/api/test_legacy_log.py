@@ -24,6 +24,7 @@ from fastapi.testclient import TestClient
 from yahtzee.storage import is_postgres_url
 
 from .helpers import TEST_SECRET, Api
+from .old_schema import postgres_at
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOLDEN: dict[str, Any] = json.loads((FIXTURES / "legacy_main.json").read_text())
@@ -38,21 +39,13 @@ def _copy_into_postgres(url: str) -> None:
     schema level (3: PostgreSQL's migrations 1 and 2), which the server then migrates."""
     import psycopg
 
-    from yahtzee.storage.postgres import MIGRATIONS
-
     source = sqlite3.connect(FIXTURES / "legacy_main.sqlite")
     games = source.execute(f"SELECT {COLUMNS} FROM games").fetchall()
     events = source.execute("SELECT game_id, seq, kind, data, created_at FROM events").fetchall()
     source.close()
     holders = ", ".join(["%s"] * 13)
+    postgres_at(url, 3)
     with psycopg.connect(url) as conn:
-        conn.execute(
-            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
-        )
-        for version, statements in enumerate(MIGRATIONS[:2], start=1):
-            for statement in statements:
-                conn.execute(statement)
-            conn.execute("INSERT INTO schema_migrations VALUES (%s, 'then')", (version,))
         conn.cursor().executemany(
             f"INSERT INTO games ({COLUMNS}) VALUES ({holders})",
             [(*g[:12], None if g[12] is None else bool(g[12])) for g in games],

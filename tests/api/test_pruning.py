@@ -3,7 +3,6 @@ deleted after 7 days; nothing else is."""
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
@@ -16,8 +15,10 @@ from fastapi.testclient import TestClient
 from yahtzee import log
 from yahtzee.game import Mode, Status
 from yahtzee.server.pruning import prune
-from yahtzee.storage import GameRecord, SQLiteStorage, Storage
-from yahtzee.storage.sqlite import MIGRATIONS
+from yahtzee.storage import GameRecord, SQLiteStorage, Storage, run_coroutine
+from yahtzee.storage.games_schema import GAMES
+
+from .old_schema import sqlite_at
 
 OLD = "2026-01-01T00:00:00.000000+00:00"
 NOW = datetime(2026, 1, 10, tzinfo=UTC)  # 9 days later
@@ -34,7 +35,7 @@ def db(tmp_path: Path) -> Path:
 
 def _run(coro: Coroutine[Any, Any, T]) -> T:
     """The storage's coroutines, run to completion (SQLite runs them inline)."""
-    return asyncio.run(coro)
+    return run_coroutine(coro)
 
 
 def _new(store: Storage, game_id: str, player: str) -> GameRecord:
@@ -72,7 +73,7 @@ def _scenario(path: Path) -> None:
 def test_f5_prune_deletes_only_old_unplayed_games(tmp_path: Path) -> None:
     _scenario(tmp_path / "g.db")
     store = SQLiteStorage(tmp_path / "g.db")
-    assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 2
+    assert run_coroutine(prune(store, 7.0, now=lambda: NOW)) == 2
     for gone in ("unplayed-old", "in-progress-old"):  # abandoned / left in progress, unplayed
         assert _run(store.get_game(gone)) is None, gone
         assert _run(store.events(gone)) == [], gone
@@ -85,7 +86,7 @@ def test_f5_prune_deletes_only_old_unplayed_games(tmp_path: Path) -> None:
     # Four days later those of 5 days ago that never had a roll go too: two abandoned,
     # three in progress.
     later = datetime(2026, 1, 14, tzinfo=UTC)
-    assert asyncio.run(prune(store, 7.0, now=lambda: later)) == 5
+    assert run_coroutine(prune(store, 7.0, now=lambda: later)) == 5
     for gone in ("unplayed-old-2", "unplayed-recent", "after-played", "b-now", "d-now"):
         assert _run(store.get_game(gone)) is None, gone
     for kept in ("played-old", "rolling-old"):
@@ -97,7 +98,7 @@ def test_f5_prune_works_in_batches(tmp_path: Path) -> None:
     store = SQLiteStorage(tmp_path / "g.db", clock=lambda: OLD)
     for i in range(1201):
         _new(store, f"g{i}", "flood")  # each abandons the one before
-    assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 1201  # the unfinished one too
+    assert run_coroutine(prune(store, 7.0, now=lambda: NOW)) == 1201  # the unfinished one too
     assert _run(store.get_game("g1200")) is None
 
 
@@ -121,26 +122,17 @@ def test_f5_the_schema_still_refuses_every_other_delete(tmp_path: Path) -> None:
 
 
 def test_f5_a_version_1_database_is_migrated(tmp_path: Path) -> None:
-    conn = sqlite3.connect(tmp_path / "v1.db")
-    for statement in MIGRATIONS[0]:
-        conn.execute(statement)
-    conn.execute("PRAGMA user_version = 1")
-    conn.commit()
-    conn.close()
+    sqlite_at(tmp_path / "v1.db", 1).close()
     _scenario(tmp_path / "v1.db")
     store = SQLiteStorage(tmp_path / "v1.db")
-    assert store.schema_version == len(MIGRATIONS)
-    assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 2
+    assert store.schema_version == GAMES.version
+    assert run_coroutine(prune(store, 7.0, now=lambda: NOW)) == 2
 
 
 def test_22_6_a_version_3_database_prunes_unplayed_games_in_progress(tmp_path: Path) -> None:
     """A database written by the previous release (schema v3, whose triggers refused to
     delete a game in progress) is migrated, and its idle unplayed games go too."""
-    conn = sqlite3.connect(tmp_path / "v3.db")
-    for migration in MIGRATIONS[:3]:
-        for statement in migration:
-            conn.execute(statement)
-    conn.execute("PRAGMA user_version = 3")
+    conn = sqlite_at(tmp_path / "v3.db", 3)
     # A game left in progress before its first roll, 9 days ago, as v3 wrote it.
     conn.execute(
         "INSERT INTO games (id, player_id, mode, status, version, created_at, updated_at) "
@@ -153,8 +145,8 @@ def test_22_6_a_version_3_database_prunes_unplayed_games_in_progress(tmp_path: P
         conn.execute("DELETE FROM games WHERE id = 'idle'")  # (v3 refused it)
     conn.close()
     store = SQLiteStorage(tmp_path / "v3.db")
-    assert store.schema_version == len(MIGRATIONS)
-    assert asyncio.run(prune(store, 7.0, now=lambda: NOW)) == 1
+    assert store.schema_version == GAMES.version
+    assert run_coroutine(prune(store, 7.0, now=lambda: NOW)) == 1
     assert _run(store.get_game("idle")) is None
     assert _run(store.current_game("z")) is None
     assert _run(store.get_game("in-progress-old")) is None

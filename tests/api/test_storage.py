@@ -1,7 +1,8 @@
 """Both storage backends: migrations, append-only log, compare-and-set, records (S1).
 
 The behaviour tests run on SQLite and on PostgreSQL (the ``db`` fixture); the tests of a
-backend's own mechanics (WAL, ``user_version``, the migrations table) run on that one.
+backend's own mechanics (WAL, the advisory lock, the pool) run on that one; the one
+migration mechanism on both is tests/api/test_schema.py's.
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ from yahtzee.storage import (
     StorageError,
     StorageUnavailableError,
     open_storage,
+    run_coroutine,
 )
-from yahtzee.storage import postgres as pg
 from yahtzee.storage.feature_db import Tx, open_feature_db
+from yahtzee.storage.games_schema import GAMES
 from yahtzee.storage.pgcluster import TempCluster
-from yahtzee.storage.sqlite import MIGRATIONS
 from yahtzee.storage.url import is_postgres_url, redact
 
 PLAYER = "p" * 32
@@ -50,7 +51,7 @@ def _with_store(db: Path | str, body: Callable[[Storage], Awaitable[None]]) -> N
         finally:
             await store.close()
 
-    asyncio.run(main())
+    run_coroutine(main())
 
 
 async def _new(
@@ -140,34 +141,22 @@ def test_s1_sqlite_runs_never_import_the_postgres_driver(tmp_path: Path) -> None
 
 def test_new_database_is_migrated_and_in_wal_mode(tmp_path: Path) -> None:
     store = SQLiteStorage(tmp_path / "sub" / "a.db")
-    assert store.schema_version == len(MIGRATIONS)
+    assert store.schema_version == GAMES.version
     conn = sqlite3.connect(tmp_path / "sub" / "a.db")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.integrity_check() == "ok"
-    asyncio.run(store.close())
+    run_coroutine(store.close())
     # Reopening does not re-run migrations.
-    assert SQLiteStorage(tmp_path / "sub" / "a.db").schema_version == len(MIGRATIONS)
-
-
-def test_processes_starting_together_on_a_new_file_migrate_it_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Two processes started together each read v0; the second gets the write lock after
-    the first has migrated, and must not run the migrations again ("table games already
-    exists" stopped it). Here the second's early read is the stale v0."""
-    db = tmp_path / "c.db"
-    asyncio.run(SQLiteStorage(db).close())  # the first process migrated the file
-    monkeypatch.setattr(SQLiteStorage, "schema_version", property(lambda _self: 0))
-    second = SQLiteStorage(db)
-    monkeypatch.undo()
-    assert second.schema_version == len(MIGRATIONS)
-    assert second.integrity_check() == "ok"
-    asyncio.run(second.close())
+    assert SQLiteStorage(tmp_path / "sub" / "a.db").schema_version == GAMES.version
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    run_coroutine(SQLiteStorage(tmp_path / "b.db").close())
     conn = sqlite3.connect(tmp_path / "b.db")
-    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    with conn:
+        conn.execute(
+            "INSERT INTO schema_versions VALUES ('games', ?, 'later')", (GAMES.version + 1,)
+        )
     conn.close()
     with pytest.raises(StorageError, match="newer"):
         SQLiteStorage(tmp_path / "b.db")
@@ -196,20 +185,22 @@ def test_the_sqlite_event_log_is_append_only(tmp_path: Path) -> None:
 def test_s1_postgres_is_migrated_once_with_versioned_migrations(pg_url: str) -> None:
     async def body(store: Storage) -> None:
         assert isinstance(store, PostgresStorage)
-        assert await store.schema_version() == len(pg.MIGRATIONS)
+        assert await store.schema_version() == GAMES.version
 
     _with_store(pg_url, body)
     _with_store(pg_url, body)  # reopening applies nothing twice
     with psycopg.connect(pg_url) as conn:
-        rows = conn.execute("SELECT version FROM schema_migrations ORDER BY version").fetchall()
-    assert [r[0] for r in rows] == list(range(1, len(pg.MIGRATIONS) + 1))
+        rows = conn.execute(
+            "SELECT version FROM schema_versions WHERE owner = 'games' ORDER BY version"
+        ).fetchall()
+    assert [r[0] for r in rows] == list(range(1, GAMES.version + 1))
 
 
 def test_s1_postgres_refuses_a_newer_schema(pg_url: str) -> None:
     _with_store(pg_url, lambda store: _new(store, "g"))
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute(
-            "INSERT INTO schema_migrations VALUES (%s, 'later')", (len(pg.MIGRATIONS) + 1,)
+            "INSERT INTO schema_versions VALUES ('games', %s, 'later')", (GAMES.version + 1,)
         )
     with pytest.raises(StorageError, match="newer than this program"):
         _with_store(pg_url, lambda store: _new(store, "h"))
@@ -314,7 +305,7 @@ def test_s1_the_feature_tables_pool_never_hands_out_a_closed_connection(pg_url: 
         finally:
             await features.close()
 
-    asyncio.run(main())
+    run_coroutine(main())
 
 
 def test_s1_after_a_long_postgresql_outage_the_first_requests_are_served() -> None:
@@ -354,7 +345,7 @@ def test_s1_after_a_long_postgresql_outage_the_first_requests_are_served() -> No
             finally:
                 await store.close()
 
-        asyncio.run(main())
+        run_coroutine(main())
 
 
 # -- the same behaviour on both ----------------------------------------------------------

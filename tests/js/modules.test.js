@@ -1,6 +1,7 @@
-// The page's modules as files: one table of addresses (paths.js) that agrees with the
-// server's and the API's docs, one fetch (api.js), one storage (remember.js), and no import
-// cycle — the lazy views included (a cycle would load one view's code with another's).
+// The page's modules as files: one table of addresses (paths.js, with the lazy views'
+// own from their registry entries in views.js) that agrees with the server's and the API's
+// docs, one fetch (api.js), one storage (remember.js), and no import cycle — the lazy views
+// included (a cycle would load one view's code with another's).
 
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -42,13 +43,16 @@ test("one fetch, one storage, one table of API paths", () => {
   for (const [name, text] of Object.entries(source)) {
     if (name !== "api.js") assert.doesNotMatch(text, /\bfetch\(/, `${name} fetches by itself`);
     if (name !== "remember.js") assert.doesNotMatch(text, /localStorage/, `${name} uses storage`);
-    if (name !== "paths.js") assert.doesNotMatch(text, /["`]\/api\//, `${name} writes an API path`);
+    if (name !== "paths.js" && name !== "views.js") assert.doesNotMatch(text, /["`]\/api\//, `${name} writes an API path`);
   }
 });
 
 test("every page address is one the server answers with the page (SPA_PATHS)", async () => {
-  globalThis.document = { getElementById: () => null };
+  const config = read(new URL("config.json", import.meta.url));
+  globalThis.document = { getElementById: (id) => (id === "game-config" ? { textContent: config } : null) };
   const { PAGES, API, match, href } = await import(new URL("paths.js", JS));
+  const { LAZY } = await import(new URL("views.js", JS)); // (registers each view's path)
+  for (const [view, entry] of Object.entries(LAZY)) assert.equal(PAGES[view], entry.path, `${view} has its path`);
   const app = read(new URL("src/yahtzee/web/app.py", ROOT));
   // The tuple up to its closing line (a comment inside may hold parentheses), and each
   // feature package's spa_paths (the app adds them to SPA_PATHS).

@@ -1,10 +1,13 @@
 """The import contract of the feature packages finds exactly the app's features (issue 26:
-a new feature adds nothing to ``pyproject.toml``), so none escapes its rules."""
+a new feature adds nothing to ``pyproject.toml``), so none escapes its rules; and a new
+feature touches four files outside its package (K1)."""
 
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
+from typing import Any
 
 import grimp
 
@@ -24,3 +27,69 @@ def test_the_contract_finds_every_feature_of_the_app_and_nothing_else() -> None:
     graph = grimp.build_graph("yahtzee", cache_dir=None)
     found = contracts.feature_packages(graph, "yahtzee", "yahtzee.server.feature")
     assert found == sorted(f.build.__module__ for f in FEATURES)
+
+
+#: Outside its package and its page's own files (its lazy module under static/js/lazy/,
+#: its stylesheet under static/css/), a new feature touches these four files only
+#: (docs/architecture.md, "Adding a feature").
+FOUR_FILES = (
+    "src/yahtzee/web/app.py",  # its entry in FEATURES
+    "src/yahtzee/static/index.html",  # its lobby entry
+    "src/yahtzee/static/js/views.js",  # its view(s) in the registry: addresses, API paths
+    "src/yahtzee/static/js/messages.js",  # its copy
+)
+
+
+def _addresses(feature: Any) -> set[str]:
+    """The feature's page addresses (up to their first id) and its API prefixes."""
+    found = {re.sub(r"/?\{\w+\}.*", "", path) or path for path in feature.spa_paths}
+    for router in feature.routers:
+        for route in router.routes:
+            found.add("/".join(route.path.split("/")[:3]))  # /api/<resource>
+    return found
+
+
+def test_k1_a_new_feature_touches_four_files_outside_its_package() -> None:
+    """What a feature registers reaches the platform through the four files alone: its
+    Python side through its ``FEATURE`` (routers, errors, page paths, configuration, its
+    tables' migrations: no storage or server module imports it, only the app factory and
+    the command line), its page side through the view registry (each view's ``path`` and
+    its API paths, ``api``: paths.js names no feature's address) and the lobby's entry."""
+    from yahtzee.web.app import FEATURES
+
+    graph = grimp.build_graph("yahtzee", cache_dir=None)
+    static = ROOT / "src" / "yahtzee" / "static"
+    page = [
+        f
+        for f in static.rglob("*")
+        if f.is_file()
+        and f.suffix in (".js", ".html", ".json", ".css")
+        and not {"lazy", "css"} & set(f.relative_to(static).parts[:-1])
+    ]
+    allowed = {ROOT / name for name in FOUR_FILES}
+    for feature in FEATURES:
+        package = feature.build.__module__
+        # Its tables: its own migrations, under its own name (storage/schema.py).
+        assert feature.migrations is not None, feature.name
+        assert feature.migrations.owner == feature.name
+        outside = {
+            m
+            for m in graph.find_modules_that_directly_import(package)
+            | {
+                importer
+                for child in graph.find_descendants(package)
+                for importer in graph.find_modules_that_directly_import(child)
+            }
+            if not (m == package or m.startswith(package + "."))
+        }
+        assert outside <= {"yahtzee.web.app", "yahtzee.cli"}, (feature.name, outside)
+        # On the page: its addresses and API paths only in the registry and the lobby.
+        for address in _addresses(feature):
+            pattern = re.compile(re.escape(address) + r"(?![\w-])")
+            naming = {f for f in page if pattern.search(f.read_text(encoding="utf-8"))}
+            assert naming <= allowed, (feature.name, address, sorted(map(str, naming - allowed)))
+        views = (static / "js" / "views.js").read_text(encoding="utf-8")
+        for path in feature.spa_paths:
+            # (an id's name may differ: {game_id} on the server, :id on the page)
+            quoted = '"' + re.sub(r"\\\{\w+\\\}", r":\\w+", re.escape(path)) + '"'
+            assert re.search(quoted, views), (feature.name, path)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from yahtzee.daily.errors import api_error
 from yahtzee.daily.routes import router
 from yahtzee.daily.service import DailyDice, DailyService
-from yahtzee.daily.store import DailyData, DailyStore
+from yahtzee.daily.store import MIGRATIONS, DailyData, DailyStore
 from yahtzee.game import GameKind
 from yahtzee.server.feature import Feature, Parts, Platform
 from yahtzee.server.pruning import Pruning, by_iso
@@ -35,7 +35,6 @@ def build(platform: Platform) -> Parts:
     groups = Pruning("groups", limits.prune_groups_after_days, by_iso(service.store.prune_groups))
     return Parts(
         state={"daily": service},
-        open=(service.store.open,),
         close=(service.drain,),
         kinds={GameKind.DAILY: service.kind_rules()},
         player_data=(DailyData(),),
@@ -50,4 +49,5 @@ FEATURE = Feature(
     errors=api_error,
     build=build,
     spa_paths=("/daily", "/groups", "/groups/join", "/groups/{group_id}"),
+    migrations=MIGRATIONS,
 )

@@ -40,20 +40,23 @@ from yahtzee.daily.errors import (
     TooManyGroupsError,
 )
 from yahtzee.storage.base import Claim
-from yahtzee.storage.feature_db import FeatureDb, Migrations, Row, Tx
+from yahtzee.storage.feature_db import FeatureDb, Row, Tx
 from yahtzee.storage.invites import derived_token, issue_in, resolve_in, revoke_in
+from yahtzee.storage.schema import Migrations
 
 FEATURE = "daily"
 GROUP_INVITE = "group"  # the purpose of a group's invite tokens
 
-MIGRATIONS: Migrations = (
+MIGRATIONS = Migrations.shared(
+    FEATURE,
     (
-        """CREATE TABLE daily_names (
+        (
+            """CREATE TABLE daily_names (
             player_id TEXT PRIMARY KEY,
             name TEXT NOT NULL,
             updated_at TEXT NOT NULL
         )""",
-        """CREATE TABLE daily_plays (
+            """CREATE TABLE daily_plays (
             day TEXT NOT NULL,
             player_id TEXT NOT NULL,
             game_id TEXT NOT NULL UNIQUE,
@@ -66,15 +69,15 @@ MIGRATIONS: Migrations = (
             marks TEXT,
             PRIMARY KEY (day, player_id)
         )""",
-        """CREATE INDEX daily_board ON daily_plays (day, skill_loss, finished_at)
+            """CREATE INDEX daily_board ON daily_plays (day, skill_loss, finished_at)
             WHERE skill_loss IS NOT NULL""",
-        "CREATE INDEX daily_plays_player ON daily_plays (player_id, day)",
-        """CREATE TABLE daily_reference (
+            "CREATE INDEX daily_plays_player ON daily_plays (player_id, day)",
+            """CREATE TABLE daily_reference (
             day TEXT PRIMARY KEY,
             score INTEGER NOT NULL,
             computed_at TEXT NOT NULL
         )""",
-        """CREATE TABLE groups (
+            """CREATE TABLE groups (
             id TEXT PRIMARY KEY,
             name TEXT NOT NULL,
             creator_id TEXT NOT NULL,
@@ -82,8 +85,8 @@ MIGRATIONS: Migrations = (
             closed_at TEXT,
             invite_serial INTEGER NOT NULL DEFAULT 0
         )""",
-        "CREATE INDEX groups_creator ON groups (creator_id)",
-        """CREATE TABLE group_members (
+            "CREATE INDEX groups_creator ON groups (creator_id)",
+            """CREATE TABLE group_members (
             group_id TEXT NOT NULL REFERENCES groups (id),
             player_id TEXT NOT NULL,
             member_id TEXT NOT NULL UNIQUE,
@@ -91,31 +94,32 @@ MIGRATIONS: Migrations = (
             joined_at TEXT NOT NULL,
             PRIMARY KEY (group_id, player_id)
         )""",
-        "CREATE INDEX group_members_player ON group_members (player_id)",
-    ),
-    # v2: the board's index covers the rank's tie-break too (index-only counts, D4).
-    (
-        "DROP INDEX daily_board",
-        """CREATE INDEX daily_board ON daily_plays (day, skill_loss, finished_at, player_id)
+            "CREATE INDEX group_members_player ON group_members (player_id)",
+        ),
+        # v2: the board's index covers the rank's tie-break too (index-only counts, D4).
+        (
+            "DROP INDEX daily_board",
+            """CREATE INDEX daily_board ON daily_plays (day, skill_loss, finished_at, player_id)
             WHERE skill_loss IS NOT NULL""",
-    ),
-    # v3: the browsers a group's creator removed, kept out of that group (F8).
-    (
-        """CREATE TABLE group_removals (
+        ),
+        # v3: the browsers a group's creator removed, kept out of that group (F8).
+        (
+            """CREATE TABLE group_removals (
             group_id TEXT NOT NULL REFERENCES groups (id) ON DELETE CASCADE,
             player_id TEXT NOT NULL,
             removed_at TEXT NOT NULL,
             PRIMARY KEY (group_id, player_id)
         )""",
-    ),
-    # v4 (F13): whether the public board lists the play (its browser had some history when
-    # it finished; the plays before this version stay listed), and a board ordered by skill
-    # loss, then score, never by the finishing time (equal entries share a place).
-    (
-        "ALTER TABLE daily_plays ADD COLUMN listed INTEGER NOT NULL DEFAULT 1",
-        "DROP INDEX daily_board",
-        """CREATE INDEX daily_board ON daily_plays (day, listed, skill_loss, score DESC,
+        ),
+        # v4 (F13): whether the public board lists the play (its browser had some history when
+        # it finished; the plays before this version stay listed), and a board ordered by skill
+        # loss, then score, never by the finishing time (equal entries share a place).
+        (
+            "ALTER TABLE daily_plays ADD COLUMN listed INTEGER NOT NULL DEFAULT 1",
+            "DROP INDEX daily_board",
+            """CREATE INDEX daily_board ON daily_plays (day, listed, skill_loss, score DESC,
             player_id) WHERE skill_loss IS NOT NULL""",
+        ),
     ),
 )
 
@@ -267,10 +271,6 @@ class DailyStore:
 
     def _token(self, group_id: str, serial: int) -> str:
         return derived_token(self._secret, GROUP_INVITE, group_id, serial)
-
-    async def open(self) -> None:
-        """Create or upgrade the tables."""
-        await self.db.migrate(FEATURE, MIGRATIONS)
 
     # -- names ---------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from yahtzee.devices.errors import api_error
 from yahtzee.devices.routes import router
 from yahtzee.devices.service import DeviceService
-from yahtzee.devices.store import DeviceStore
+from yahtzee.devices.store import MIGRATIONS, DeviceStore
 from yahtzee.server.feature import Feature, Parts, Platform
 from yahtzee.server.identity import DeviceSigner
 
@@ -29,7 +29,7 @@ def build(platform: Platform) -> Parts:
         platform.players,
         platform.clock,
     )
-    return Parts(state={"devices": service}, open=(service.store.open,), identity=service)
+    return Parts(state={"devices": service}, identity=service)
 
 
 #: 我的设备 as the app factory sees it.
@@ -39,4 +39,5 @@ FEATURE = Feature(
     errors=api_error,
     build=build,
     spa_paths=("/devices",),
+    migrations=MIGRATIONS,
 )

@@ -33,13 +33,16 @@ from yahtzee.devices.errors import (
     HasOwnDataError,
     InvalidCodeError,
 )
-from yahtzee.storage.feature_db import FeatureDb, Migrations, Tx
+from yahtzee.storage.feature_db import FeatureDb, Tx
 from yahtzee.storage.player_data import MergeConflictError, PlayerData
+from yahtzee.storage.schema import Migrations
 
 FEATURE = "devices"
-MIGRATIONS: Migrations = (
+MIGRATIONS = Migrations.shared(
+    FEATURE,
     (
-        """CREATE TABLE devices (
+        (
+            """CREATE TABLE devices (
             id TEXT PRIMARY KEY,
             player_id TEXT NOT NULL,
             name TEXT NOT NULL,
@@ -47,21 +50,22 @@ MIGRATIONS: Migrations = (
             seen_at DOUBLE PRECISION NOT NULL,
             removed_at DOUBLE PRECISION
         )""",
-        "CREATE INDEX devices_player ON devices (player_id)",
-        """CREATE TABLE link_codes (
+            "CREATE INDEX devices_player ON devices (player_id)",
+            """CREATE TABLE link_codes (
             digest TEXT PRIMARY KEY,
             player_id TEXT NOT NULL,
             created_at DOUBLE PRECISION NOT NULL,
             expires_at DOUBLE PRECISION NOT NULL,
             used_at DOUBLE PRECISION
         )""",
-        "CREATE INDEX link_codes_player ON link_codes (player_id)",
-        "CREATE INDEX link_codes_expiry ON link_codes (expires_at)",
-        """CREATE TABLE recovery_codes (
+            "CREATE INDEX link_codes_player ON link_codes (player_id)",
+            "CREATE INDEX link_codes_expiry ON link_codes (expires_at)",
+            """CREATE TABLE recovery_codes (
             player_id TEXT PRIMARY KEY,
             digest TEXT NOT NULL UNIQUE,
             created_at DOUBLE PRECISION NOT NULL
         )""",
+        ),
     ),
 )
 
@@ -120,10 +124,6 @@ class DeviceStore:
     def __init__(self, db: FeatureDb, secret: bytes) -> None:
         self.db = db
         self._secret = secret
-
-    async def open(self) -> None:
-        """Create or migrate the tables."""
-        await self.db.migrate(FEATURE, MIGRATIONS)
 
     def _digest(self, purpose: bytes, code: str) -> str:
         return hmac.new(self._secret, purpose + code.encode("ascii"), hashlib.sha256).hexdigest()

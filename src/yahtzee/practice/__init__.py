@@ -14,7 +14,7 @@ import random
 from yahtzee.practice.errors import api_error
 from yahtzee.practice.routes import router
 from yahtzee.practice.service import PracticeService
-from yahtzee.practice.store import PracticeData, open_practice
+from yahtzee.practice.store import MIGRATIONS, PracticeData, open_practice
 from yahtzee.server.feature import Feature, Parts, Platform
 
 
@@ -27,7 +27,6 @@ def build(platform: Platform) -> Parts:
     service = PracticeService(store, platform.storage, rng=rng)
     return Parts(
         state={"practice": service},
-        open=(store.migrate,),
         warm_up=(service.warm_up,),
         close=(store.db.close,),
         player_data=(PracticeData(),),
@@ -41,4 +40,5 @@ FEATURE = Feature(
     errors=api_error,
     build=build,
     spa_paths=("/practice", "/practice/{game_id}"),
+    migrations=MIGRATIONS,
 )

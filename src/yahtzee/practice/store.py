@@ -1,8 +1,8 @@
 """Storage of practice (L6-L8): puzzles served, answers, the player's flashcards and the
 Glicko-2 ratings of players and bank puzzles, on SQLite or PostgreSQL.
 
-Self-contained: its own tables (``practice_*``, the feature ``practice`` of
-``feature_schema``) on a :mod:`~yahtzee.storage.feature_db` of its own (its own
+Self-contained: its own tables (``practice_*``, the owner ``practice`` of the one
+migration mechanism, :data:`MIGRATIONS`) on a :mod:`~yahtzee.storage.feature_db` of its own (its own
 connection to the games' database), so it changes nothing of the games' storage. One SQL
 text serves both databases, with ``:name`` parameters; every method is a coroutine whose
 statements run in one transaction in a worker thread (:meth:`FeatureDb.run`), never on
@@ -38,9 +38,10 @@ from typing import Any
 
 from yahtzee.practice.errors import PuzzleAnsweredError, PuzzleNotFoundError
 from yahtzee.storage.feature_db import FeatureDb, Tx, open_feature_db
+from yahtzee.storage.schema import Migrations
 from yahtzee.training.progress import Glicko, new_card, rate, review_card
 
-SCHEMA: tuple[tuple[str, ...], ...] = (
+_SCHEMA: tuple[tuple[str, ...], ...] = (
     (
         """CREATE TABLE practice_players (
             player_id TEXT PRIMARY KEY,
@@ -107,6 +108,9 @@ SCHEMA: tuple[tuple[str, ...], ...] = (
             WHERE answered_at IS NOT NULL""",
     ),
 )
+
+#: The practice tables' migrations (:mod:`yahtzee.storage.schema`; never edit a shipped one).
+MIGRATIONS = Migrations.shared("practice", _SCHEMA)
 """Each entry is one schema version's statements (never edit a shipped one)."""
 
 
@@ -206,10 +210,6 @@ class PracticeStore:
     def __init__(self, db: FeatureDb) -> None:
         self.db = db
         self.postgres = db.dialect == "postgresql"
-
-    async def migrate(self) -> None:
-        """Create or upgrade the practice tables (the server's startup)."""
-        await self.db.migrate(self.FEATURE, SCHEMA)
 
     def _lock(self) -> str:
         """Rows read to be changed in the same transaction are locked on PostgreSQL (SQLite

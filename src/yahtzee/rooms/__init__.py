@@ -18,7 +18,7 @@ from yahtzee.rooms.errors import api_error
 from yahtzee.rooms.fastpath import RoomStreamPath
 from yahtzee.rooms.routes import RoomsConfigOut, router
 from yahtzee.rooms.service import RoomService
-from yahtzee.rooms.store import RoomsData, RoomStore
+from yahtzee.rooms.store import MIGRATIONS, RoomsData, RoomStore
 from yahtzee.rooms.stream import PgListener
 from yahtzee.server.feature import Feature, Parts, Platform
 from yahtzee.server.pruning import Pruning
@@ -55,7 +55,6 @@ def build(platform: Platform) -> Parts:
     listener = PgListener(str(settings.db), service.hub) if is_postgres_url(settings.db) else None
 
     async def open_() -> None:
-        await service.store.open()
         if listener is not None:
             listener.start()
 
@@ -93,4 +92,5 @@ FEATURE = Feature(
     spa_paths=("/rooms/{game_id}",),  # a room's id (or new), the one segment of every page path
     config=config,
     config_model=RoomsConfigOut,
+    migrations=MIGRATIONS,
 )

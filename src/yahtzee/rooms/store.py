@@ -52,9 +52,10 @@ from yahtzee.rooms.errors import (
     RoomNotReadyError,
     TooManyRoomsError,
 )
-from yahtzee.storage.feature_db import FeatureDb, Migrations, Row, Tx
+from yahtzee.storage.feature_db import FeatureDb, Row, Tx
 from yahtzee.storage.invites import check_in, delete_in, derived_token, issue_in
 from yahtzee.storage.player_data import unname_seat
+from yahtzee.storage.schema import Migrations
 
 FEATURE = "rooms"
 ROOM_INVITE = "room"  # a token that takes a seat
@@ -65,9 +66,11 @@ NOTIFY_MAX = 7800
 #: Statuses of a room that still counts against its creator's open rooms (O9).
 OPEN = ("waiting", "starting", "playing")
 
-MIGRATIONS: Migrations = (
+MIGRATIONS = Migrations.shared(
+    FEATURE,
     (
-        """CREATE TABLE rooms (
+        (
+            """CREATE TABLE rooms (
             id TEXT PRIMARY KEY,
             creator_id TEXT NOT NULL,
             status TEXT NOT NULL CHECK (status IN
@@ -80,11 +83,11 @@ MIGRATIONS: Migrations = (
             rematch_id TEXT,
             last_seq INTEGER NOT NULL DEFAULT 0
         )""",
-        "CREATE INDEX rooms_creator ON rooms (creator_id, status)",
-        "CREATE INDEX rooms_deadline ON rooms (deadline) WHERE deadline IS NOT NULL",
-        "CREATE INDEX rooms_waiting ON rooms (created_at) WHERE status = 'waiting'",
-        "CREATE INDEX rooms_game ON rooms (game_id) WHERE game_id IS NOT NULL",
-        """CREATE TABLE room_seats (
+            "CREATE INDEX rooms_creator ON rooms (creator_id, status)",
+            "CREATE INDEX rooms_deadline ON rooms (deadline) WHERE deadline IS NOT NULL",
+            "CREATE INDEX rooms_waiting ON rooms (created_at) WHERE status = 'waiting'",
+            "CREATE INDEX rooms_game ON rooms (game_id) WHERE game_id IS NOT NULL",
+            """CREATE TABLE room_seats (
             room_id TEXT NOT NULL REFERENCES rooms (id),
             idx INTEGER NOT NULL,
             kind TEXT NOT NULL CHECK (kind IN ('human', 'computer')),
@@ -95,8 +98,8 @@ MIGRATIONS: Migrations = (
             reacted_at DOUBLE PRECISION,
             PRIMARY KEY (room_id, idx)
         )""",
-        "CREATE INDEX room_seats_player ON room_seats (player_id) WHERE player_id IS NOT NULL",
-        """CREATE TABLE room_events (
+            "CREATE INDEX room_seats_player ON room_seats (player_id) WHERE player_id IS NOT NULL",
+            """CREATE TABLE room_events (
             room_id TEXT NOT NULL REFERENCES rooms (id),
             seq INTEGER NOT NULL,
             kind TEXT NOT NULL,
@@ -104,19 +107,19 @@ MIGRATIONS: Migrations = (
             at DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (room_id, seq)
         )""",
-    ),
-    (
-        # F7: the links' serial (a renewal derives new tokens from serial + 1).
-        "ALTER TABLE rooms ADD COLUMN link_serial INTEGER NOT NULL DEFAULT 0",
-        # F10: the claim of a start: the id its game will have and when it was claimed.
-        "ALTER TABLE rooms ADD COLUMN start_game TEXT",
-        "ALTER TABLE rooms ADD COLUMN start_at DOUBLE PRECISION",
-        "CREATE INDEX rooms_starting ON rooms (start_at) WHERE status = 'starting'",
-        # F12: the turn the deadline was set for (round * 8 + seat).
-        "ALTER TABLE rooms ADD COLUMN deadline_turn INTEGER",
-        # F8: browsers the creator removed, kept out of that room; the seat they held and
-        # the events from its join to the removal, whose name an erasure (I4) takes out.
-        """CREATE TABLE room_bans (
+        ),
+        (
+            # F7: the links' serial (a renewal derives new tokens from serial + 1).
+            "ALTER TABLE rooms ADD COLUMN link_serial INTEGER NOT NULL DEFAULT 0",
+            # F10: the claim of a start: the id its game will have and when it was claimed.
+            "ALTER TABLE rooms ADD COLUMN start_game TEXT",
+            "ALTER TABLE rooms ADD COLUMN start_at DOUBLE PRECISION",
+            "CREATE INDEX rooms_starting ON rooms (start_at) WHERE status = 'starting'",
+            # F12: the turn the deadline was set for (round * 8 + seat).
+            "ALTER TABLE rooms ADD COLUMN deadline_turn INTEGER",
+            # F8: browsers the creator removed, kept out of that room; the seat they held and
+            # the events from its join to the removal, whose name an erasure (I4) takes out.
+            """CREATE TABLE room_bans (
             room_id TEXT NOT NULL REFERENCES rooms (id),
             player_id TEXT NOT NULL,
             seat INTEGER NOT NULL,
@@ -124,6 +127,7 @@ MIGRATIONS: Migrations = (
             leave_seq INTEGER NOT NULL,
             PRIMARY KEY (room_id, player_id)
         )""",
+        ),
     ),
 )
 
@@ -368,10 +372,6 @@ class RoomStore:
     def watch_token(self, room_id: str, serial: int = 0) -> str:
         """The token of the room's watch link (read-only)."""
         return derived_token(self._secret, ROOM_WATCH, room_id, serial)
-
-    async def open(self) -> None:
-        """Create or upgrade the tables."""
-        await self.db.migrate(FEATURE, MIGRATIONS)
 
     # -- reads ---------------------------------------------------------------------------
 

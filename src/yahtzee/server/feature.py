@@ -7,7 +7,8 @@ and hands them to the app factory (:func:`yahtzee.web.app.create_app`) as one
 it includes their routers, consults their error mappings, serves their page paths, embeds
 their part of the page's configuration, and builds each one (:attr:`Feature.build`) from
 the :class:`Platform`, the process-wide parts every feature may use; what a built feature
-runs (its migrations, background tasks, middleware, shutdown) is its :class:`Parts`.
+runs (its background tasks, middleware, shutdown) is its :class:`Parts`; its tables'
+migrations are its :attr:`Feature.migrations`.
 
 This module belongs to the platform: it knows no feature, and no feature knows another
 (import-linter's contracts in ``pyproject.toml``).
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from yahtzee.server.settings import Settings
     from yahtzee.storage.base import Storage
     from yahtzee.storage.feature_db import FeatureDb
+    from yahtzee.storage.schema import Migrations
 
 
 @dataclass
@@ -119,7 +121,7 @@ class Parts:
     """A built feature: what the app holds and runs for it.
 
     ``state`` goes on ``app.state`` (its routes' dependencies read it there). In the
-    lifespan, ``open`` runs before serving (migrations, listeners), ``warm_up`` after the
+    lifespan, ``open`` runs before serving (listeners, say), ``warm_up`` after the
     computer players are loaded, ``tasks`` are started once serving begins and cancelled
     at shutdown, then ``close`` runs before the shared connections close. ``middleware``
     is added inside the server's own middleware (cookie, body limit, headers), each as
@@ -158,7 +160,9 @@ class Feature:
     has one, whose shape in ``/api/config``'s schema is ``config_model``); ``routers`` are
     its API routes; ``errors`` maps its domain errors to HTTP
     (``None`` for an error that is not its own); ``spa_paths`` are the page addresses
-    answered with ``index.html``; ``build`` makes its services from the platform.
+    answered with ``index.html``; ``build`` makes its services from the platform;
+    ``migrations`` are its tables' (:mod:`yahtzee.storage.schema`), which the app applies
+    with the games' when it opens the database, before any feature is built.
     """
 
     name: str
@@ -168,3 +172,4 @@ class Feature:
     spa_paths: Sequence[str] = ()
     config: Callable[[], dict[str, Any]] | None = None
     config_model: type[BaseModel] | None = None
+    migrations: Migrations | None = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -23,6 +23,7 @@ from yahtzee.storage.base import (
     StorageError,
     StorageUnavailableError,
 )
+from yahtzee.storage.schema import Migrations
 from yahtzee.storage.sqlite import SQLiteStorage
 from yahtzee.storage.url import is_postgres_url
 
@@ -39,22 +40,38 @@ __all__ = [
     "StorageError",
     "StorageUnavailableError",
     "is_postgres_url",
+    "migrate",
     "open_storage",
     "run_coroutine",
 ]
 
 
-def open_storage(db: Path | str, *, synchronous: str = "FULL") -> Storage:
+def open_storage(
+    db: Path | str, *, synchronous: str = "FULL", schema: Sequence[Migrations] = ()
+) -> Storage:
     """The storage for ``db``: a PostgreSQL URL, else an SQLite file path.
 
     SQLite is opened (created, migrated) here; PostgreSQL connects in :meth:`Storage.open`,
-    which the server awaits at startup. ``synchronous`` is SQLite's durability mode.
+    which the server awaits at startup. ``synchronous`` is SQLite's durability mode;
+    ``schema`` the owners whose tables are migrated with the games'
+    (:mod:`yahtzee.storage.schema`: the app gives the invite tokens' and the features').
     """
     if is_postgres_url(db):
         from yahtzee.storage.postgres import PostgresStorage
 
-        return PostgresStorage(str(db))
-    return SQLiteStorage(db, synchronous=synchronous)
+        return PostgresStorage(str(db), schema=schema)
+    return SQLiteStorage(db, synchronous=synchronous, schema=schema)
+
+
+async def migrate(db: Path | str, schema: Sequence[Migrations] = ()) -> None:
+    """Bring the database ``db`` up to date (the games' tables and ``schema``'s) and close
+    it again: for the commands and the tests that reach a feature's tables without the
+    app, which migrates when it opens the storage."""
+    storage = open_storage(db, schema=schema)
+    try:
+        await storage.open()
+    finally:
+        await storage.close()
 
 
 T = TypeVar("T")

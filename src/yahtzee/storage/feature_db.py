@@ -3,8 +3,9 @@
 The games' storage (:mod:`yahtzee.storage.sqlite`, :mod:`yahtzee.storage.postgres`) owns
 the tables of play. Features that only *refer* to games — the invite tokens, the daily
 challenge, the groups — keep their tables here instead, in the same database (so every
-process on it agrees on them) but through their own connection and their own migrations,
-so that neither side has to know the other's schema.
+process on it agrees on them) but through their own connection. Their tables are created
+and migrated with the games' by the one mechanism (:mod:`yahtzee.storage.schema`): each
+feature gives its :class:`~yahtzee.storage.schema.Migrations` as ``Feature.migrations``.
 
 One code path for both backends: the SQL is written once with ``:name`` parameters, as
 the games' statements are (turned into ``%(name)s`` for psycopg), and every call runs **in
@@ -15,11 +16,6 @@ reads on a connection of their own thread, never behind a writer. PostgreSQL: a 
 synchronous psycopg pool (imported only for a PostgreSQL URL). A fault of the database
 (a full or read-only disk, a server that went away) becomes
 :class:`~yahtzee.storage.base.StorageUnavailableError` (503), as for the games.
-
-Migrations are per feature: ``feature_schema`` holds one version per feature name, and
-:meth:`FeatureDb.migrate` applies the pending statements of one feature in one
-transaction (on PostgreSQL under an advisory lock, so processes starting together migrate
-once).
 """
 
 from __future__ import annotations
@@ -29,7 +25,6 @@ import contextlib
 import functools
 import sqlite3
 import threading
-import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,14 +39,6 @@ Row = tuple[Any, ...]
 #: A statement's ``:name`` parameters.
 Params = Mapping[str, Any]
 _NONE: Params = {}
-
-#: Each migration of a feature is a tuple of statements; never edit a shipped one.
-Migrations = tuple[tuple[str, ...], ...]
-
-_SCHEMA = """CREATE TABLE IF NOT EXISTS feature_schema (
-    feature TEXT PRIMARY KEY,
-    version INTEGER NOT NULL
-)"""
 
 
 class Tx(Protocol):
@@ -84,34 +71,9 @@ class FeatureDb(Protocol):
         """``work(tx)`` in one transaction, in a worker thread."""
         ...
 
-    async def migrate(self, feature: str, migrations: Migrations) -> None:
-        """Apply the pending migrations of ``feature``."""
-        ...
-
     async def close(self) -> None:
         """Release the connections."""
         ...
-
-
-def _pending(tx: Tx, feature: str, migrations: Migrations) -> None:
-    tx.all(_SCHEMA)
-    row = tx.one(
-        "SELECT version FROM feature_schema WHERE feature = :feature", {"feature": feature}
-    )
-    current = 0 if row is None else int(row[0])
-    if current > len(migrations):
-        raise StorageError(
-            f"the {feature} tables are at v{current}, newer than this program (v{len(migrations)})"
-        )
-    for version in range(current + 1, len(migrations) + 1):
-        for statement in migrations[version - 1]:
-            tx.all(statement)
-    if current < len(migrations):
-        tx.all(
-            "INSERT INTO feature_schema (feature, version) VALUES (:feature, :version) "
-            "ON CONFLICT (feature) DO UPDATE SET version = excluded.version",
-            {"feature": feature, "version": len(migrations)},
-        )
 
 
 @functools.lru_cache(maxsize=2048)
@@ -179,9 +141,6 @@ class SQLiteFeatureDb:
 
     async def run(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
         return await asyncio.to_thread(self._run_sync, work, write=write)
-
-    async def migrate(self, feature: str, migrations: Migrations) -> None:
-        await self.run(lambda tx: _pending(tx, feature, migrations))
 
     async def close(self) -> None:
         with self._lock:
@@ -277,15 +236,6 @@ class PostgresFeatureDb:
 
     async def run(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
         return await asyncio.to_thread(self._run_sync, work, write=write)
-
-    async def migrate(self, feature: str, migrations: Migrations) -> None:
-        lock = zlib.crc32(f"yahtzee-feature:{feature}".encode())
-
-        def work(tx: Tx) -> None:
-            tx.all("SELECT pg_advisory_xact_lock(:lock)", {"lock": lock})
-            _pending(tx, feature, migrations)
-
-        await self.run(work)
 
     async def close(self) -> None:
         if self._opened:

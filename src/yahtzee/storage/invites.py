@@ -35,23 +35,27 @@ import re
 import secrets
 from datetime import UTC, datetime
 
-from yahtzee.storage.feature_db import FeatureDb, Migrations, Tx
+from yahtzee.storage.feature_db import FeatureDb, Tx
+from yahtzee.storage.schema import Migrations
 
 TOKEN_BYTES = 16  # 128 bits
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")
 _PURPOSE = b"yahtzee-invite-v1:"
 
 FEATURE = "invites"
-MIGRATIONS: Migrations = (
+MIGRATIONS = Migrations.shared(
+    FEATURE,
     (
-        """CREATE TABLE invite_tokens (
+        (
+            """CREATE TABLE invite_tokens (
             digest TEXT PRIMARY KEY,
             purpose TEXT NOT NULL,
             target TEXT NOT NULL,
             created_at TEXT NOT NULL,
             revoked_at TEXT
         )""",
-        "CREATE INDEX invite_tokens_target ON invite_tokens (purpose, target)",
+            "CREATE INDEX invite_tokens_target ON invite_tokens (purpose, target)",
+        ),
     ),
 )
 
@@ -154,10 +158,6 @@ class InviteTokens:
 
     def __init__(self, db: FeatureDb) -> None:
         self.db = db
-
-    async def open(self) -> None:
-        """Create or upgrade the table."""
-        await self.db.migrate(FEATURE, MIGRATIONS)
 
     async def issue(self, purpose: str, target: str) -> str:
         """A new token of ``purpose`` for ``target``."""

@@ -17,9 +17,10 @@ Guarantees, the same as the SQLite backend's:
   action survives ``kill -9`` of the app process or of the postmaster.
 * **Append-only log.** Triggers refuse ``UPDATE``, ``DELETE`` and ``TRUNCATE`` on
   ``events``.
-* **Versioned schema.** :data:`MIGRATIONS` are applied in order when the storage opens,
-  each in its own transaction under an advisory lock, so several processes starting at
-  once migrate the database exactly once.
+* **Versioned schema.** The pending migrations (the games', :mod:`yahtzee.storage.games_schema`,
+  and the owners the app adds: :mod:`yahtzee.storage.schema`) are applied in order when the
+  storage opens, each in its own transaction under an advisory lock, so several processes
+  starting at once migrate the database exactly once.
 
 When the database goes away (restart, failover), a query fails with
 :class:`~yahtzee.storage.base.StorageUnavailableError` (HTTP 503); the pool drops the
@@ -46,7 +47,7 @@ from yahtzee.errors import GameInProgressError
 from yahtzee.game import Game, GameKind, Mode, Status
 from yahtzee.log import Event
 from yahtzee.players import Difficulty
-from yahtzee.storage import sql
+from yahtzee.storage import schema, sql
 from yahtzee.storage.base import (
     Charge,
     Claim,
@@ -60,192 +61,12 @@ from yahtzee.storage.base import (
     StorageUnavailableError,
     WriteHealth,
 )
+from yahtzee.storage.games_schema import GAMES
 from yahtzee.storage.pgpool import ConnectionGoneError, idle_connection_gone, pool_options
+from yahtzee.storage.schema import Migrations, check_owners
 from yahtzee.storage.url import redact
 
 log = logging.getLogger("yahtzee.storage")
-
-# Each migration is a list of statements run in one transaction; never edit a shipped one,
-# append a new one instead. The applied level is the number of rows of schema_migrations.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (
-        """CREATE TABLE games (
-            n BIGINT GENERATED ALWAYS AS IDENTITY,
-            id TEXT PRIMARY KEY,
-            player_id TEXT NOT NULL,
-            mode TEXT NOT NULL CHECK (mode IN ('solo', 'vs_computer')),
-            difficulty TEXT,
-            status TEXT NOT NULL CHECK (status IN ('in_progress', 'finished', 'abandoned')),
-            version INTEGER NOT NULL,
-            created_at TEXT NOT NULL,
-            updated_at TEXT NOT NULL,
-            finished_at TEXT,
-            result TEXT CHECK (result IN ('win', 'loss', 'draw', 'solo')),
-            human_total INTEGER,
-            computer_total INTEGER,
-            new_record BOOLEAN
-        )""",
-        # At most one unfinished game per player, enforced by the database itself.
-        """CREATE UNIQUE INDEX games_one_unfinished ON games (player_id)
-            WHERE status = 'in_progress'""",
-        """CREATE INDEX games_finished ON games (player_id, finished_at)
-            WHERE status = 'finished'""",
-        """CREATE TABLE events (
-            game_id TEXT NOT NULL REFERENCES games (id),
-            seq INTEGER NOT NULL,
-            kind TEXT NOT NULL,
-            data TEXT NOT NULL,
-            created_at TEXT NOT NULL,
-            PRIMARY KEY (game_id, seq)
-        )""",
-        # The one exception to the append-only log (F5 pruning, as on SQLite): a game
-        # abandoned before its first roll may be deleted whole, its events first, then
-        # its row. Anything else refuses DELETE, whoever issues it; UPDATE and TRUNCATE
-        # always refuse.
-        """CREATE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF TG_OP = 'DELETE'
-                    AND (SELECT status FROM games WHERE id = OLD.game_id) = 'abandoned'
-                    AND NOT EXISTS (SELECT 1 FROM events
-                                    WHERE game_id = OLD.game_id AND kind = 'roll') THEN
-                    RETURN OLD;
-                END IF;
-                RAISE EXCEPTION 'the event log is append-only (% refused)', TG_OP;
-            END $$""",
-        """CREATE TRIGGER events_no_change BEFORE UPDATE OR DELETE ON events
-            FOR EACH ROW EXECUTE FUNCTION events_append_only()""",
-        """CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
-            FOR EACH STATEMENT EXECUTE FUNCTION events_append_only()""",
-        """CREATE FUNCTION games_no_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF TG_OP = 'DELETE' AND OLD.status = 'abandoned'
-                    AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = OLD.id) THEN
-                    RETURN OLD;
-                END IF;
-                RAISE EXCEPTION 'only an unplayed abandoned game can be deleted (% refused)',
-                    TG_OP;
-            END $$""",
-        """CREATE TRIGGER games_no_delete BEFORE DELETE ON games
-            FOR EACH ROW EXECUTE FUNCTION games_no_delete()""",
-        """CREATE TRIGGER games_no_truncate BEFORE TRUNCATE ON games
-            FOR EACH STATEMENT EXECUTE FUNCTION games_no_delete()""",
-    ),
-    # v2 (F5 across processes): the rate limits every process shares (one number per
-    # bucket, see storage.base.Charge), and the live server processes, by which each
-    # process divides its share of the per-player action limit (server/limits.py).
-    # UNLOGGED: no WAL, so a token costs no disk flush; after a crash of the database
-    # server PostgreSQL empties them, which only forgives the limits for a minute.
-    (
-        """CREATE UNLOGGED TABLE rate_buckets (
-            bucket TEXT NOT NULL,
-            key TEXT NOT NULL,
-            full_at DOUBLE PRECISION NOT NULL,
-            PRIMARY KEY (bucket, key)
-        )""",
-        """CREATE UNLOGGED TABLE server_processes (
-            id TEXT PRIMARY KEY,
-            seen_at DOUBLE PRECISION NOT NULL
-        )""",
-    ),
-    # v3 (schema level 4, issue 22.6): games still in progress that never had a roll may
-    # be pruned too; and the heartbeat row that /api/health's probe rewrites (level 2 on
-    # SQLite), so that the probe is a write here as well.
-    (
-        """CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger
-            LANGUAGE plpgsql AS $$
-            BEGIN
-                IF TG_OP = 'DELETE'
-                    AND (SELECT status FROM games WHERE id = OLD.game_id)
-                        IN ('abandoned', 'in_progress')
-                    AND NOT EXISTS (SELECT 1 FROM events
-                                    WHERE game_id = OLD.game_id AND kind = 'roll') THEN
-                    RETURN OLD;
-                END IF;
-                RAISE EXCEPTION 'the event log is append-only (% refused)', TG_OP;
-            END $$""",
-        """CREATE OR REPLACE FUNCTION games_no_delete() RETURNS trigger
-            LANGUAGE plpgsql AS $$
-            BEGIN
-                IF TG_OP = 'DELETE' AND OLD.status IN ('abandoned', 'in_progress')
-                    AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = OLD.id) THEN
-                    RETURN OLD;
-                END IF;
-                RAISE EXCEPTION 'only an unplayed game can be deleted (% refused)', TG_OP;
-            END $$""",
-        """CREATE TABLE heartbeat (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            at TEXT NOT NULL
-        )""",
-    ),
-    # v4 (schema level 5, T1 多人同屏): a table game's mode and result.
-    (
-        """ALTER TABLE games DROP CONSTRAINT games_mode_check,
-            ADD CONSTRAINT games_mode_check CHECK (mode IN ('solo', 'vs_computer', 'table'))""",
-        """ALTER TABLE games DROP CONSTRAINT games_result_check,
-            ADD CONSTRAINT games_result_check
-                CHECK (result IN ('win', 'loss', 'draw', 'solo', 'table'))""",
-    ),
-    # v5 (schema level 6, L10): the tutorial's mode.
-    (
-        """ALTER TABLE games DROP CONSTRAINT games_mode_check,
-            ADD CONSTRAINT games_mode_check
-                CHECK (mode IN ('solo', 'vs_computer', 'table', 'tutorial'))""",
-    ),
-    # v6 (schema level 7, K2): what each game is, and a room's game's room; the games
-    # stored before get the kind the code inferred then (sql.KIND_FROM_OLD_GAMES). The
-    # default only fills the old rows (every insert names the kind). No CHECK, as on
-    # SQLite: the kinds' one list is yahtzee.game.GameKind.
-    (
-        """ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'solo',
-            ADD COLUMN room_id TEXT""",
-        *sql.KIND_FROM_OLD_GAMES,
-        "ALTER TABLE games ALTER COLUMN kind DROP DEFAULT",
-    ),
-    # v7 (schema level 8, I4 删除我的数据): a game listed in game_erasures (written and
-    # emptied by the transaction that erases a player's data) may be deleted whole, and a
-    # room game's start event rewritten (a leaving seat's name removed), as on SQLite.
-    (
-        "CREATE TABLE game_erasures (game_id TEXT PRIMARY KEY)",
-        """CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger
-            LANGUAGE plpgsql AS $$
-            BEGIN
-                IF TG_OP IN ('UPDATE', 'DELETE') THEN
-                    IF EXISTS (SELECT 1 FROM game_erasures WHERE game_id = OLD.game_id) THEN
-                        IF TG_OP = 'UPDATE' THEN
-                            RETURN NEW;
-                        END IF;
-                        RETURN OLD;
-                    END IF;
-                END IF;
-                IF TG_OP = 'DELETE' THEN
-                    IF (SELECT status FROM games WHERE id = OLD.game_id)
-                            IN ('abandoned', 'in_progress')
-                        AND NOT EXISTS (SELECT 1 FROM events
-                                        WHERE game_id = OLD.game_id AND kind = 'roll') THEN
-                        RETURN OLD;
-                    END IF;
-                END IF;
-                RAISE EXCEPTION 'the event log is append-only (% refused)', TG_OP;
-            END $$""",
-        """CREATE OR REPLACE FUNCTION games_no_delete() RETURNS trigger
-            LANGUAGE plpgsql AS $$
-            BEGIN
-                IF TG_OP = 'DELETE' THEN
-                    IF EXISTS (SELECT 1 FROM game_erasures WHERE game_id = OLD.id) THEN
-                        RETURN OLD;
-                    END IF;
-                    IF OLD.status IN ('abandoned', 'in_progress')
-                        AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = OLD.id) THEN
-                        RETURN OLD;
-                    END IF;
-                END IF;
-                RAISE EXCEPTION 'only an unplayed game can be deleted (% refused)', TG_OP;
-            END $$""",
-    ),
-)
-
-# Serialises migrations between processes (an arbitrary constant: "yahtzee" in ASCII).
-_MIGRATION_LOCK = 0x7961687473656500
 
 # The compare-and-set and the append in one statement: one round trip, one transaction.
 # The events are inserted only if the header moved from the expected version.
@@ -307,8 +128,14 @@ class PostgresStorage:
         max_connections: int = 10,
         timeout: float = 5.0,
         clock: Callable[[], str] = sql.now_iso,
+        schema: Sequence[Migrations] = (),
     ) -> None:
+        """No I/O yet (see :meth:`open`); ``schema``: the owners whose migrations
+        :meth:`open` applies after the games' (the app gives the invite tokens' and the
+        features')."""
         self.url = url
+        self._owners = (GAMES, *schema)
+        check_owners(self._owners)
         self._clock = clock
         self._timeout = timeout
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
@@ -356,32 +183,27 @@ class PostgresStorage:
         await self._pool.open(wait=True, timeout=self._timeout)
 
     async def _migrate(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        async with conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-            await conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations "
-                "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
-            )
-            cur = await conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
-            row = await cur.fetchone()
-            current = int(row[0]) if row else 0
-            if current > len(MIGRATIONS):
-                raise StorageError(
-                    f"database schema v{current} is newer than this program (v{len(MIGRATIONS)})"
-                )
-            for version in range(current + 1, len(MIGRATIONS) + 1):
-                for statement in MIGRATIONS[version - 1]:
-                    await conn.execute(statement)
-                await conn.execute(
-                    "INSERT INTO schema_migrations (version, applied_at) VALUES (%s, %s)",
-                    (version, self._clock()),
-                )
-                log.info("PostgreSQL schema migrated to v%d", version)
+        """Every pending migration, each in a transaction of its own that first takes the
+        migrations' advisory lock (:data:`yahtzee.storage.schema.LOCK`)."""
+
+        async def execute(statement: schema.Statement) -> Any:
+            cur = await conn.execute(statement.sql, statement.params)
+            return await cur.fetchone() if cur.description is not None else None
+
+        while True:
+            async with conn.transaction():
+                steps = schema.next_migration(schema.POSTGRESQL, self._owners, self._clock())
+                applied = await schema.run_async(execute, steps)
+            if applied is None:
+                return
+            log.info("PostgreSQL schema: %s applied", applied)
 
     async def schema_version(self) -> int:
-        """The migration level of the database."""
+        """The games' migration level of the database."""
         async with self._connection() as conn:
-            cur = await conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+            cur = await conn.execute(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_versions WHERE owner = 'games'"
+            )
             row = await cur.fetchone()
         return int(row[0]) if row else 0
 

@@ -9,8 +9,9 @@ them on a pooled connection; each backend adds only its own transactions and err
 mapping. The statements are written once with ``:name`` parameters; :class:`Dialect` holds
 each backend's text of them (PostgreSQL's ``%(name)s``, and the few that differ).
 
-The schema is one design in both backends, at the levels below; each backend's
-``MIGRATIONS`` reach them (a shipped migration is never edited, so the numbers differ):
+The schema is one design in both backends, at the levels below: version *n* of the
+``games`` owner (:data:`yahtzee.storage.games_schema.GAMES`, applied by
+:mod:`yahtzee.storage.schema`), each level with each backend's statements:
 
 1. ``games`` (header, ``version``, result) and the append-only ``events`` log; at most one
    unfinished game per player (a unique partial index).
@@ -28,9 +29,9 @@ The schema is one design in both backends, at the levels below; each backend's
 8. ``game_erasures``: a game listed there (by the transaction that erases a player's data,
    I4, which empties it again) may be deleted whole, and its events rewritten.
 
-SQLite's ``PRAGMA user_version`` counts levels 1–8 one by one; PostgreSQL's
-``schema_migrations`` counts 1 (levels 1 and 2), 2 (level 3), 3 (level 4), 4 (level 5),
-5 (level 6), 6 (level 7) and 7 (level 8).
+Before ``schema_versions``, SQLite's ``PRAGMA user_version`` counted levels 1–8 one by one
+and PostgreSQL's ``schema_migrations`` 1 (levels 1 and 2), 2 (level 3) … 7 (level 8): the
+first migration adopts either (:mod:`yahtzee.storage.schema`).
 """
 
 from __future__ import annotations

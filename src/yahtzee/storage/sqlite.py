@@ -19,8 +19,9 @@ A full, read-only or failing disk raises :class:`StorageUnavailableError` (nothi
 written) and is remembered (:class:`~yahtzee.storage.base.WriteHealth`) until a write
 commits again; the same connection carries on once the disk does.
 
-The schema is versioned with ``PRAGMA user_version`` and upgraded by :data:`MIGRATIONS`
-when the database is opened (its levels: :mod:`yahtzee.storage.sql`). Events are
+The schema (the games' tables, :mod:`yahtzee.storage.games_schema`, and the owners the app
+adds) is brought up to date when the database is opened, by the one migration mechanism
+(:mod:`yahtzee.storage.schema`). Events are
 append-only: triggers refuse UPDATE and DELETE, except the deletion of a whole game that
 never had a roll (pruning, F5).
 """
@@ -46,7 +47,7 @@ from yahtzee.errors import (
 from yahtzee.game import Game, GameKind, Mode, Status
 from yahtzee.log import Event
 from yahtzee.players import Difficulty
-from yahtzee.storage import sql
+from yahtzee.storage import schema, sql
 from yahtzee.storage.base import (
     Append,
     Charge,
@@ -62,167 +63,14 @@ from yahtzee.storage.base import (
     Write,
     WriteHealth,
 )
+from yahtzee.storage.games_schema import GAMES
 from yahtzee.storage.group_commit import GroupCommit, Results
+from yahtzee.storage.schema import Migrations, check_owners
 
 T = TypeVar("T")
 
 # The refusals of one write of a batch: they roll back that write alone.
 _REFUSALS = (StaleVersionError, GameNotFoundError, GameInProgressError, RateLimitExceededError)
-
-# Each migration is a list of statements run in one transaction; never edit a shipped one,
-# append a new one instead.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (
-        """CREATE TABLE games (
-            id TEXT PRIMARY KEY,
-            player_id TEXT NOT NULL,
-            mode TEXT NOT NULL CHECK (mode IN ('solo', 'vs_computer')),
-            difficulty TEXT,
-            status TEXT NOT NULL CHECK (status IN ('in_progress', 'finished', 'abandoned')),
-            version INTEGER NOT NULL,
-            created_at TEXT NOT NULL,
-            updated_at TEXT NOT NULL,
-            finished_at TEXT,
-            result TEXT CHECK (result IN ('win', 'loss', 'draw', 'solo')),
-            human_total INTEGER,
-            computer_total INTEGER,
-            new_record INTEGER
-        )""",
-        # At most one unfinished game per player, enforced by the database itself.
-        """CREATE UNIQUE INDEX games_one_unfinished ON games (player_id)
-            WHERE status = 'in_progress'""",
-        """CREATE INDEX games_finished ON games (player_id, finished_at)
-            WHERE status = 'finished'""",
-        """CREATE TABLE events (
-            game_id TEXT NOT NULL REFERENCES games (id),
-            seq INTEGER NOT NULL,
-            kind TEXT NOT NULL,
-            data TEXT NOT NULL,
-            created_at TEXT NOT NULL,
-            PRIMARY KEY (game_id, seq)
-        ) WITHOUT ROWID""",
-        """CREATE TRIGGER events_no_update BEFORE UPDATE ON events
-            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
-        """CREATE TRIGGER events_no_delete BEFORE DELETE ON events
-            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
-    ),
-    # v2 (F5): the one exception to the append-only log, stated in the schema itself. A
-    # game abandoned before its first roll may be deleted whole (pruning, see
-    # SQLiteStorage.prune_unplayed); any other event or game still refuses DELETE, whoever
-    # issues it. The condition holds for every row while such a game's events are deleted
-    # (it has no roll event to lose), then the game row goes once it has no events left.
-    (
-        "DROP TRIGGER events_no_delete",
-        """CREATE TRIGGER events_no_delete BEFORE DELETE ON events
-            WHEN (SELECT status FROM games WHERE id = OLD.game_id) IS NOT 'abandoned'
-                OR EXISTS (SELECT 1 FROM events
-                           WHERE game_id = OLD.game_id AND kind = 'roll')
-            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
-        """CREATE TRIGGER games_no_delete BEFORE DELETE ON games
-            WHEN OLD.status IS NOT 'abandoned'
-                OR EXISTS (SELECT 1 FROM events WHERE game_id = OLD.id)
-            BEGIN SELECT RAISE(ABORT, 'only an unplayed abandoned game can be deleted'); END""",
-        # F6: one row that /api/health rewrites to learn whether writes work again.
-        """CREATE TABLE heartbeat (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            at TEXT NOT NULL
-        )""",
-    ),
-    # v3 (F5 across processes): the rate limits every process shares (one number per
-    # bucket, see storage.base.Charge), and the live server processes, by which each
-    # process divides its share of the per-player action limit (server/limits.py).
-    (
-        """CREATE TABLE rate_buckets (
-            bucket TEXT NOT NULL,
-            key TEXT NOT NULL,
-            full_at REAL NOT NULL,
-            PRIMARY KEY (bucket, key)
-        ) WITHOUT ROWID""",
-        """CREATE TABLE server_processes (
-            id TEXT PRIMARY KEY,
-            seen_at REAL NOT NULL
-        ) WITHOUT ROWID""",
-    ),
-    # v4 (issue 22.6): games still in progress that never had a roll may be pruned too
-    # (a start event and nothing else, unchanged for days: nothing a player would lose).
-    (
-        "DROP TRIGGER events_no_delete",
-        """CREATE TRIGGER events_no_delete BEFORE DELETE ON events
-            WHEN COALESCE((SELECT status FROM games WHERE id = OLD.game_id), '')
-                    NOT IN ('abandoned', 'in_progress')
-                OR EXISTS (SELECT 1 FROM events
-                           WHERE game_id = OLD.game_id AND kind = 'roll')
-            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
-        "DROP TRIGGER games_no_delete",
-        """CREATE TRIGGER games_no_delete BEFORE DELETE ON games
-            WHEN OLD.status NOT IN ('abandoned', 'in_progress')
-                OR EXISTS (SELECT 1 FROM events WHERE game_id = OLD.id)
-            BEGIN SELECT RAISE(ABORT, 'only an unplayed game can be deleted'); END""",
-    ),
-    # v5 (T1, 多人同屏): a table game's mode and result. SQLite cannot alter a CHECK, so the
-    # stored CREATE TABLE text is edited in place (SQLite's documented way for a change
-    # every row already meets: https://sqlite.org/lang_altertable.html, "other kinds of
-    # table schema changes"); RESET re-reads the schema in this connection, and the
-    # table created and dropped bumps the schema cookie so every other connection does.
-    (
-        "PRAGMA writable_schema = ON",
-        """UPDATE sqlite_schema SET sql = replace(replace(sql,
-                'CHECK (mode IN (''solo'', ''vs_computer''))',
-                'CHECK (mode IN (''solo'', ''vs_computer'', ''table''))'),
-                'CHECK (result IN (''win'', ''loss'', ''draw'', ''solo''))',
-                'CHECK (result IN (''win'', ''loss'', ''draw'', ''solo'', ''table''))')
-            WHERE type = 'table' AND name = 'games'""",
-        "PRAGMA writable_schema = RESET",
-        "CREATE TABLE schema_cookie_bump (x)",
-        "DROP TABLE schema_cookie_bump",
-    ),
-    # v6 (schema level 6, L10): the tutorial's mode, the same way as v5.
-    (
-        "PRAGMA writable_schema = ON",
-        """UPDATE sqlite_schema SET sql = replace(sql,
-                'CHECK (mode IN (''solo'', ''vs_computer'', ''table''))',
-                'CHECK (mode IN (''solo'', ''vs_computer'', ''table'', ''tutorial''))')
-            WHERE type = 'table' AND name = 'games'""",
-        "PRAGMA writable_schema = RESET",
-        "CREATE TABLE schema_cookie_bump (x)",
-        "DROP TABLE schema_cookie_bump",
-    ),
-    # v7 (schema level 7, K2): what each game is, and a room's game's room; the games
-    # stored before get the kind the code inferred then (sql.KIND_FROM_OLD_GAMES). No
-    # CHECK on the kind: its one list is yahtzee.game.GameKind (every read parses it), so
-    # a feature's new kind of game needs no migration (v5 and v6 show what a CHECK costs).
-    (
-        "ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'solo'",
-        "ALTER TABLE games ADD COLUMN room_id TEXT",
-        *sql.KIND_FROM_OLD_GAMES,
-    ),
-    # v8 (schema level 8, I4 删除我的数据): the second exception to the append-only log,
-    # stated in the schema too. A game listed in game_erasures (written in the very
-    # transaction that erases a player's data, and emptied by it) may be deleted whole,
-    # and a room game's start event may be rewritten (a leaving seat's name removed).
-    (
-        "CREATE TABLE game_erasures (game_id TEXT PRIMARY KEY) WITHOUT ROWID",
-        "DROP TRIGGER events_no_update",
-        """CREATE TRIGGER events_no_update BEFORE UPDATE ON events
-            WHEN NOT EXISTS (SELECT 1 FROM game_erasures WHERE game_id = OLD.game_id)
-            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
-        "DROP TRIGGER events_no_delete",
-        """CREATE TRIGGER events_no_delete BEFORE DELETE ON events
-            WHEN (COALESCE((SELECT status FROM games WHERE id = OLD.game_id), '')
-                    NOT IN ('abandoned', 'in_progress')
-                OR EXISTS (SELECT 1 FROM events
-                           WHERE game_id = OLD.game_id AND kind = 'roll'))
-                AND NOT EXISTS (SELECT 1 FROM game_erasures WHERE game_id = OLD.game_id)
-            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
-        "DROP TRIGGER games_no_delete",
-        """CREATE TRIGGER games_no_delete BEFORE DELETE ON games
-            WHEN (OLD.status NOT IN ('abandoned', 'in_progress')
-                OR EXISTS (SELECT 1 FROM events WHERE game_id = OLD.id))
-                AND NOT EXISTS (SELECT 1 FROM game_erasures WHERE game_id = OLD.id)
-            BEGIN SELECT RAISE(ABORT, 'only an unplayed game can be deleted'); END""",
-    ),
-)
-
 
 # Pages (4 KiB) of WAL between automatic checkpoints: a WAL file of up to ~16 MiB.
 WAL_AUTOCHECKPOINT = 4000
@@ -347,12 +195,17 @@ class SQLiteStorage:
         synchronous: str = "FULL",
         clock: Callable[[], str] = sql.now_iso,
         readers: int = READERS,
+        schema: Sequence[Migrations] = (),
     ) -> None:
+        """Open (create) the file ``path`` and migrate it: the games' tables and those of
+        the owners of ``schema`` (the app gives the invite tokens' and the features')."""
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"bad synchronous mode {synchronous!r}")
         self.path = path
         self._clock = clock
         self._memory = str(path) == ":memory:"
+        self._owners = (GAMES, *schema)
+        check_owners(self._owners)
         # The write connection: used by the writer thread (and by the constructor, the
         # tests' fault injection and integrity_check), always under this lock.
         self._lock = threading.Lock()
@@ -458,27 +311,28 @@ class SQLiteStorage:
 
     @property
     def schema_version(self) -> int:
-        """The migration level of the open database."""
+        """The games' migration level of the open database."""
         with self._lock:
-            return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+            row = self._conn.execute(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_versions WHERE owner = 'games'"
+            ).fetchone()
+        return int(row[0])
 
     def _migrate(self) -> None:
-        current = self.schema_version
-        while current < len(MIGRATIONS):
+        """Every pending migration, each in a transaction of its own (``BEGIN IMMEDIATE``:
+        processes opening a new file together take turns, and each reads the versions
+        again once it has the write lock)."""
+        while True:
             with self._transaction() as conn:
-                # Read again under the write lock: processes starting together on a new
-                # file (a deployment's, ``--workers``) each saw the old version, and the
-                # one that waited must not run what the first has just applied.
-                current = int(conn.execute("PRAGMA user_version").fetchone()[0])
-                if current < len(MIGRATIONS):
-                    for statement in MIGRATIONS[current]:
-                        conn.execute(statement)
-                    current += 1
-                    conn.execute(f"PRAGMA user_version = {current}")
-        if current > len(MIGRATIONS):
-            raise StorageError(
-                f"database schema v{current} is newer than this program (v{len(MIGRATIONS)})"
-            )
+
+                def execute(statement: schema.Statement) -> Any:
+                    if statement.params is None:
+                        return conn.execute(statement.sql).fetchone()
+                    return conn.execute(statement.sql, statement.params).fetchone()
+
+                steps = schema.next_migration(schema.SQLITE, self._owners, self._clock())
+                if schema.run_sync(execute, steps) is None:
+                    return
 
     # -- the Storage interface: writes ------------------------------------------------------
 

@@ -61,10 +61,10 @@ from yahtzee.server.routers import (
 from yahtzee.server.service import GameService, KindRegistry, KindRules, fixed_stream
 from yahtzee.server.settings import STATIC_DIR, Settings, from_env
 from yahtzee.server.views import config_out
-from yahtzee.storage import is_postgres_url, open_storage, run_coroutine
+from yahtzee.storage import invites, is_postgres_url, open_storage, run_coroutine
 from yahtzee.storage.feature_db import open_feature_db
-from yahtzee.storage.invites import InviteTokens
 from yahtzee.storage.player_data import GamesData
+from yahtzee.storage.schema import Migrations
 from yahtzee.turn import Player
 from yahtzee.tutorial import TutorialStream
 
@@ -91,6 +91,13 @@ SPA_PATHS = (
     "/table",
     "/table/new",
     *(path for feature in FEATURES for path in feature.spa_paths),
+)
+
+#: The tables' owners beside the games' (whose the storage knows): the invite tokens, then
+#: each feature's, migrated in this order when the storage opens (storage/schema.py).
+SCHEMA: tuple[Migrations, ...] = (
+    invites.MIGRATIONS,
+    *(feature.migrations for feature in FEATURES if feature.migrations is not None),
 )
 
 #: The features' sections of the page's configuration (``/api/config``), and their models.
@@ -202,7 +209,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     index = static_dir / "index.html"
     if not index.is_file():  # a broken installation: say so now, not on the first visit
         raise FileNotFoundError(f"the browser game is missing: {index} does not exist")
-    storage = open_storage(settings.db, synchronous=wiring.synchronous)
+    storage = open_storage(settings.db, synchronous=wiring.synchronous, schema=SCHEMA)
     try:
         secret = _secret(settings)
         signer = PlayerSigner(secret)
@@ -217,7 +224,6 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     cpu = CpuPool(settings.cpu_workers, settings.cpu_queue, processes=wiring.cpu_processes)
     # The tables of invites and of the features, on a connection of their own.
     features = open_feature_db(settings.db, synchronous=wiring.synchronous)
-    invites = InviteTokens(features)  # (only its table's migration: the stores use it)
     guard = Guard(settings.limits, storage, wiring.clock)
     platform = Platform(
         settings=settings,
@@ -264,8 +270,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         # The CPU worker starts (and loads the solver table) while this process loads its
         # own; serving waits for both.
         warming = asyncio.ensure_future(cpu.warm_up(jobs.warm_up))
-        await storage.open()
-        await invites.open()
+        await storage.open()  # (every table migrated: the games', SCHEMA's)
         for part in parts:
             for open_ in part.open:
                 await open_()

@@ -39,10 +39,11 @@ def check_storage(db: Path | str) -> None:
     start rather than on the first request.
     """
     from yahtzee.storage import open_storage
+    from yahtzee.web.app import SCHEMA
 
     async def probe() -> None:
         try:
-            storage = open_storage(db)
+            storage = open_storage(db, schema=SCHEMA)
         except (OSError, sqlite3.Error) as exc:
             raise StorageError(f"cannot open the database {db}: {exc}") from None
         try:

@@ -1,11 +1,14 @@
 // Lazy views: pages whose code loads on their first visit only, so the first load of the
 // game stays small (P6): 规则, 复盘, 统计, 练习, 每日挑战, 小组 and 我的设备. A new page is added the
-// same way:
+// same way (a new feature's page touches, outside its package and its lazy module, only
+// this registry, messages.js, index.html's lobby entry and web/app.py's FEATURES):
 //
-//   1. paths.js: its address in PAGES (and its API paths in API);
-//      the same address in its feature's spa_paths (yahtzee/<feature>/__init__.py), or
-//      in web/app.py's SPA_PATHS for a page of no feature (tests/js/modules.test.js checks).
-//   2. Here, in LAZY: its heading, its loading text, `load(params)` (the requests for its
+//   1. Here, in LAZY: its address, `path` (`:name` is one segment; paths.js `register`s it
+//      for `href` and `match`), the same address as its feature's spa_paths
+//      (yahtzee/<feature>/__init__.py), or in web/app.py's SPA_PATHS for a page of no
+//      feature (tests/js/modules.test.js checks); its feature's API paths, `api`, as
+//      functions of their ids (they join paths.js's API; docs/api.md lists each).
+//   2. Also in its entry: its heading, its loading text, `load(params)` (the requests for its
 //      data, run as an effect when the address is opened) and `module` (the import). A
 //      view's own requests belong in its module, so that they load with it, not with the
 //      page: `...own(view, module)` gives both, `load` running the module's
@@ -31,7 +34,7 @@
 // index.html needs nothing for a new view.
 
 import { ApiError, api } from "./api.js";
-import { asset, href } from "./paths.js";
+import { asset, href, register } from "./paths.js";
 import * as say from "./messages.js";
 import { addReducers } from "./reducer.js";
 
@@ -48,10 +51,12 @@ const review = () => import("./lazy/review.js");
 const stats = () => import("./lazy/stats.js");
 const practice = () => import("./lazy/practice.js"); // 练习 and 「练习这一步」
 const daily = () => import("./lazy/daily.js"); // 每日挑战 and 小组
-const D = (view, heading) => ({ heading, loading: "正在打开……", css: "css/daily.css", className: "daily-view", ...own(view, daily) });
+const D = (view, heading, path) => ({ path, heading, loading: "正在打开……", css: "css/daily.css", className: "daily-view", ...own(view, daily) });
+const enc = encodeURIComponent;
 
 export const LAZY = {
   rules: {
+    path: "/rules",
     heading: "快艇骰子规则",
     loading: "正在打开规则……",
     back: "return",
@@ -60,11 +65,25 @@ export const LAZY = {
     load: () => api.text(asset("rules.html")),
     module: () => import("./lazy/rules.js"),
   },
-  review: { heading: "复盘", loading: "正在复盘……", css: "css/review.css", ...own("review", review) },
-  stats: { heading: "我的统计", loading: "正在统计……", css: "css/review.css", ...own("stats", stats) },
-  practice: { heading: "练习", loading: "正在出题……", css: "css/practice.css", ...own("practice", practice) },
-  // 「练习这一步」: one decision of a finished game (复盘) as a puzzle.
+  review: { path: "/review/:id", heading: "复盘", loading: "正在复盘……", css: "css/review.css", ...own("review", review) },
+  stats: { path: "/stats", heading: "我的统计", loading: "正在统计……", css: "css/review.css", ...own("stats", stats) },
+  practice: {
+    path: "/practice",
+    heading: "练习",
+    loading: "正在出题……",
+    css: "css/practice.css",
+    ...own("practice", practice),
+    api: {
+      puzzleNext: () => "/api/puzzles/next",
+      puzzleAnswer: (id) => `/api/puzzles/${enc(id)}/answer`,
+      puzzleProgress: () => "/api/puzzles/progress",
+      puzzleThemes: () => "/api/puzzles/themes",
+    },
+  },
+  // 「练习这一步」: decision n of game g (复盘) as a puzzle, at /practice/g-n (one segment: a
+  // game id has no "-").
   drill: {
+    path: "/practice/:id",
     heading: "练习这一步",
     loading: "正在出题……",
     css: "css/practice.css",
@@ -72,18 +91,48 @@ export const LAZY = {
     className: "practice-view",
     ...own("drill", practice),
   },
-  room: { heading: "好友房间", loading: "……", module: room, load: (p) => room().then((m) => m.load(p)) },
+  // 好友房间 (/rooms/new: a new one); a room's API: /api/rooms[/{id}[/{action}]].
+  room: {
+    path: "/rooms/:id",
+    heading: "好友房间",
+    loading: "……",
+    module: room,
+    load: (p) => room().then((m) => m.load(p)),
+    api: { room: (id, a) => `/api/rooms${id ? `/${enc(id)}` : ""}${a ? `/${a}` : ""}` },
+  },
   // 多人同屏 (T7): the seat editor and the table, one module.
-  seats: T((m) => m.seats()),
-  table: T((m) => m.loadGame(api)),
+  seats: { path: "/table/new", ...T((m) => m.seats()) },
+  table: { path: "/table", ...T((m) => m.loadGame(api)) },
   // 每日挑战 and 小组 (D2-D6): four addresses, one module (lazy/daily.js, which also makes
-  // their requests).
-  daily: D("daily", "每日挑战"),
-  groups: D("groups", "我的小组"),
-  groupJoin: D("groupJoin", "加入小组"),
-  group: D("group", "小组"),
-  // 我的设备 (I1-I4): link codes, the recovery code, the devices, export and delete.
+  // their requests). An invite link is /groups/join#<token>: the token stays in the
+  // fragment (never sent to the server); join comes before :id so it is not an id.
+  daily: {
+    ...D("daily", "每日挑战", "/daily"),
+    api: {
+      daily: () => "/api/daily",
+      leaderboard: (day) => `/api/daily/${enc(day)}/leaderboard`,
+      groups: () => "/api/groups",
+      groupLookup: () => "/api/groups/lookup",
+      groupJoin: () => "/api/groups/join",
+      group: (id) => `/api/groups/${enc(id)}`,
+      groupInvite: (id) => `/api/groups/${enc(id)}/invite`,
+      groupLeave: (id) => `/api/groups/${enc(id)}/leave`,
+      groupClose: (id) => `/api/groups/${enc(id)}/close`,
+      groupMember: (id, member) => `/api/groups/${enc(id)}/members/${enc(member)}`,
+    },
+  },
+  groups: D("groups", "我的小组", "/groups"),
+  groupJoin: D("groupJoin", "加入小组", "/groups/join"),
+  group: D("group", "小组", "/groups/:id"),
+  // 我的设备 (I1-I4); a link code's QR link is /devices#code=ABCD-EFGH (the fragment).
   devices: {
+    path: "/devices",
+    // /api/devices, /api/devices/{code,link,recovery,recover}, /api/devices/{id}/remove
+    api: {
+      devices: (a, id) => `/api/devices${id ? `/${enc(id)}` : ""}${a ? `/${a}` : ""}`,
+      meExport: () => "/api/me/export",
+      meDelete: () => "/api/me/delete",
+    },
     heading: "我的设备",
     loading: "正在打开……",
     css: "css/devices.css",
@@ -92,6 +141,8 @@ export const LAZY = {
     ...own("devices", () => import("./lazy/devices.js")),
   },
 };
+
+for (const [id, entry] of Object.entries(LAZY)) register(id, entry);
 
 // Lazy overlays (新手教程 over the table, L10; the live meter, L4): fetched the first time
 // `wanted(state)`; `module` exports `overlay = {render(state, shown, ctx), reducers?,

@@ -176,7 +176,8 @@ class CpuMeter:
         now, sample = time.monotonic(), self._sample()
         wall = max(1e-6, now - self._when)
         # (a killed process's CPU leaves the sum: a group never goes below 0)
-        out = {name: round(max(0.0, sample[name] - self._last[name]) / wall, 2) for name in sample}
+        # (3 decimals: at 50 actions a second, 0.01 of a core is 0.2 ms an action)
+        out = {name: round(max(0.0, sample[name] - self._last[name]) / wall, 3) for name in sample}
         self._last, self._when = sample, now
         return out
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 
-from yahtzee import dice as dice_module
 from yahtzee.dice import ScriptedDice, SystemDice
 
 
@@ -27,13 +28,13 @@ def test_system_dice_read_the_os_randomness_once_a_roll(monkeypatch: pytest.Monk
     """R1's faces from the OS: a roll of five dice is one draw (issue 31: a room's every
     roll paid five system calls), each face still uniform and every face reachable."""
     draws: list[int] = []
-    real = dice_module.secrets.randbelow
+    real = secrets.randbelow
 
     def counted(n: int) -> int:
         draws.append(n)
         return real(n)
 
-    monkeypatch.setattr(dice_module.secrets, "randbelow", counted)
+    monkeypatch.setattr(secrets, "randbelow", counted)
     dice = SystemDice()
     rolls = [dice.roll(5) for _ in range(3000)]
     assert len(draws) == 3000
@@ -45,5 +46,5 @@ def test_system_dice_read_the_os_randomness_once_a_roll(monkeypatch: pytest.Monk
         counts = [sum(r[position] == face for r in rolls) for face in range(1, 7)]
         assert all(abs(c - 500) < 120 for c in counts), (position, counts)
     # the base-6 digits of the draw, lowest first
-    monkeypatch.setattr(dice_module.secrets, "randbelow", lambda n: 1 + 6 * 5 + 36 * 2)
+    monkeypatch.setattr(secrets, "randbelow", lambda _n: 1 + 6 * 5 + 36 * 2)
     assert dice.roll(3) == [2, 6, 3]

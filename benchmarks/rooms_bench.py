@@ -62,6 +62,13 @@ stored, an action failed or a target was missed; 2 when the stack did not start.
 ``--inject-stale N`` sends N actions with an old version (a double click): they must be
 counted as failed (409 ``stale_version``) and fail the run, a check of the benchmark's own
 accounting.
+
+**Where the time goes** (``--profile DIR``): during the load phase (or each capacity
+step) ``py-spy`` (``--py-spy``, from ``PATH`` by default; ``pip install py-spy``) samples
+every thread of each app process (``DIR/app1.txt``...: collapsed stacks, one line a stack
+and its samples, the input of any flame graph tool), and PostgreSQL logs every statement
+(``log_min_duration_statement = 0`` for the phase): ``DIR/statements.txt`` counts them by
+text, per action served, with their total time.
 """
 
 from __future__ import annotations
@@ -71,6 +78,9 @@ import asyncio
 import json
 import multiprocessing
 import os
+import re
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -166,7 +176,8 @@ class CpuMeter:
         now, sample = time.monotonic(), self._sample()
         wall = max(1e-6, now - self._when)
         # (a killed process's CPU leaves the sum: a group never goes below 0)
-        out = {name: round(max(0.0, sample[name] - self._last[name]) / wall, 2) for name in sample}
+        # (3 decimals: at 50 actions a second, 0.01 of a core is 0.2 ms an action)
+        out = {name: round(max(0.0, sample[name] - self._last[name]) / wall, 3) for name in sample}
         self._last, self._when = sample, now
         return out
 
@@ -484,6 +495,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument(flag, type=float, default=None, help=f"target (default {value})")
     parser.add_argument("--quick", action="store_true", help="20 rooms, 4 s: a smoke test")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--profile", metavar="DIR", help="py-spy and statement log (see above)")
+    parser.add_argument("--py-spy", help="the py-spy program (default: from PATH)")
     args = parser.parse_args(argv)
     if args.quick:
         args.rooms, args.seconds, args.after_kill, args.clients = 20, 4.0, 4.0, 1
@@ -563,6 +576,68 @@ def _per_action(
     return round(cores * seconds * 1000 / actions, 2) if actions else float("nan")
 
 
+class Profiler:
+    """``--profile``: py-spy on each app process and PostgreSQL's statement log, for one
+    phase at a time (see the module docstring)."""
+
+    def __init__(self, out: Path, py_spy: str, stack: Stack, apps: Sequence[int]) -> None:
+        self.out = out
+        self.py_spy = py_spy
+        self.apps = apps
+        self.url = (stack.dir / "db-url").read_text().strip()
+        self.pg_log = stack.dir / "pg" / "postgres.log"
+        self._spies: list[subprocess.Popen[bytes]] = []
+        self._log_from = 0
+        self.phase = 0
+        out.mkdir(parents=True, exist_ok=True)
+
+    def _pg_setting(self, value: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute(f"ALTER SYSTEM SET log_min_duration_statement = {value}")
+            conn.execute("SELECT pg_reload_conf()")
+
+    def start(self, seconds: float) -> None:
+        """Sample the app processes for ``seconds`` and log PostgreSQL's statements."""
+        self.phase += 1
+        self._log_from = self.pg_log.stat().st_size if self.pg_log.exists() else 0
+        self._pg_setting("0")
+        for n, pid in enumerate(self.apps, start=1):
+            out = self.out / f"app{n}-{self.phase}.txt"
+            cmd = [self.py_spy, "record", "-p", str(pid), "-r", "200", "-d", str(int(seconds))]
+            cmd += ["-f", "raw", "-o", str(out), "--threads", "--nonblocking"]
+            self._spies.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
+
+    def stop(self, actions: int) -> None:
+        """End the phase: wait for py-spy, summarise the statements per action."""
+        self._pg_setting("-1")
+        for spy in self._spies:
+            try:
+                spy.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                spy.kill()
+        self._spies = []
+        with self.pg_log.open("rb") as f:
+            f.seek(self._log_from)
+            text = f.read().decode(errors="replace")
+        counts: dict[str, list[float]] = {}
+        # "LOG:  duration: 0.052 ms  execute <unnamed>: SELECT ..." / "statement: BEGIN"
+        pattern = re.compile(r"duration: ([0-9.]+) ms\s+(?:statement|execute [^:]*): (.*)")
+        for line in text.splitlines():
+            match = pattern.search(line)
+            if match is None:
+                continue
+            key = re.sub(r"\s+", " ", match[2])[:160]
+            counts.setdefault(key, []).append(float(match[1]))
+        lines = [f"{actions} actions served; statements per action, total ms, text"]
+        total = sum(len(v) for v in counts.values())
+        lines.append(f"{total / max(1, actions):8.2f} {sum(map(sum, counts.values())):10.1f} ALL")
+        for key, durations in sorted(counts.items(), key=lambda kv: -len(kv[1])):
+            lines.append(f"{len(durations) / max(1, actions):8.2f} {sum(durations):10.1f} {key}")
+        (self.out / f"statements-{self.phase}.txt").write_text("\n".join(lines) + "\n")
+
+
 def _run(stack: Stack, args: argparse.Namespace, targets: dict[str, float]) -> int:
     apps = [int((stack.dir / f"app-{p}.pid").read_text()) for p in stack.app_ports]
     ctx = multiprocessing.get_context("spawn")
@@ -594,8 +669,14 @@ def _run(stack: Stack, args: argparse.Namespace, targets: dict[str, float]) -> i
     groups = {f"app{i + 1}": [pid] for i, pid in enumerate(apps)}
     groups |= {"postgresql": [pg], "nginx": [nginx], "clients": [p.pid or 0 for p in procs]}
     meter = CpuMeter(groups)
+    profiler = None
+    if args.profile is not None:
+        spy = args.py_spy or shutil.which("py-spy") or "py-spy"
+        profiler = Profiler(Path(args.profile), spy, stack, apps)
 
-    def play(rate: float, seconds: float) -> dict[str, Any]:
+    def play(rate: float, seconds: float, *, profile: bool = True) -> dict[str, Any]:
+        if profiler is not None and profile:
+            profiler.start(seconds)
         meter.take()
         for p, count in zip(pipes, counts, strict=True):
             p.send(("play", rate * count / args.rooms, seconds))
@@ -604,7 +685,10 @@ def _run(stack: Stack, args: argparse.Namespace, targets: dict[str, float]) -> i
             tag, phase = p.recv()
             assert tag == "played"
             phases.append(phase)
-        return _step_figures(rate, phases, meter.take(), targets)
+        figures = _step_figures(rate, phases, meter.take(), targets)
+        if profiler is not None and profile:
+            profiler.stop(figures["actions"])
+        return figures
 
     figures: dict[str, Any] = {
         "rooms": args.rooms,
@@ -646,7 +730,7 @@ def _run(stack: Stack, args: argparse.Namespace, targets: dict[str, float]) -> i
         bad += load["missed"]
         if not args.no_kill:
             os.kill(apps[0], 9)
-            after = play(rate, args.after_kill)
+            after = play(rate, args.after_kill, profile=False)
             figures["after_kill"] = after
             # The actions in flight on the killed process fail; what it cannot excuse is
             # an answer that is not in the error shape (a gateway's page or timeout).

@@ -35,13 +35,15 @@ stored as digests and checked in constant time against the room's own digests; a
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, overload
 
 from yahtzee.errors import RateLimitExceededError
+from yahtzee.lru import LruCache
 from yahtzee.rooms.errors import (
     AlreadyStartedError,
     NameTakenError,
@@ -63,6 +65,11 @@ ROOM_WATCH = "room_watch"  # a token that only watches
 NOTIFY_CHANNEL = "yahtzee_rooms"
 #: PostgreSQL refuses a notification payload of 8000 bytes or more.
 NOTIFY_MAX = 7800
+#: Rooms whose state a process keeps for :meth:`RoomStore.record` (a few hundred bytes each).
+KNOWN_ROOMS = 10_000
+#: Plans of one game action's events on a room that another process keeps moving, before
+#: :meth:`RoomStore.record` locks the room's row instead.
+RECORD_TRIES = 3
 #: Statuses of a room that still counts against its creator's open rooms (O9).
 OPEN = ("waiting", "starting", "playing")
 
@@ -200,6 +207,9 @@ class RoomEvent:
     seq: int
     kind: str
     data: dict[str, Any]
+    #: ``data`` as logged (compact JSON), when known: the stream's frame is made from it
+    #: rather than by encoding ``data`` again (:func:`yahtzee.rooms.stream.sse_frame`).
+    text: str | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> str:
         """``{"r", "s", "k", "d"}`` as compact JSON."""
@@ -226,17 +236,22 @@ _ROOM = (
 )
 
 
+_ROOM_WITH_SEATS = (
+    ", ".join(f"r.{c.strip()}" for c in _ROOM.split(","))
+    + ", s.idx, s.kind, s.difficulty, s.player_id, s.name, s.away "
+    "FROM rooms r LEFT JOIN room_seats s ON s.room_id = r.id WHERE r.id = :room ORDER BY s.idx"
+)
+_ROOM_COLUMNS = len(_ROOM.split(","))
+
+
 def _room_in(tx: Tx, room_id: str, *, lock: bool = False) -> Room | None:
-    suffix = " FOR UPDATE" if lock and tx.dialect == "postgresql" else ""
-    row = tx.one(f"SELECT {_ROOM} FROM rooms WHERE id = :room{suffix}", {"room": room_id})
-    if row is None:
+    """The room and its seats, one statement (one round trip, one snapshot)."""
+    suffix = " FOR UPDATE OF r" if lock and tx.dialect == "postgresql" else ""
+    rows = tx.all(f"SELECT {_ROOM_WITH_SEATS}{suffix}", {"room": room_id})
+    if not rows:
         return None
-    seats = tx.all(
-        "SELECT idx, kind, difficulty, player_id, name, away FROM room_seats "
-        "WHERE room_id = :room ORDER BY idx",
-        {"room": room_id},
-    )
-    return _room(row, seats)
+    n = _ROOM_COLUMNS
+    return _room(rows[0][:n], [r[n:] for r in rows if r[n] is not None])
 
 
 def _room(row: Row, seats: Sequence[Row]) -> Room:
@@ -259,6 +274,7 @@ def _room(row: Row, seats: Sequence[Row]) -> Room:
     )
 
 
+@overload
 def append_in(
     tx: Tx,
     room_id: str,
@@ -268,19 +284,51 @@ def append_in(
     *,
     also_set: str = "",
     also_params: Mapping[str, Any] | None = None,
-) -> RoomEvent:
+    expected: None = None,
+) -> RoomEvent: ...
+
+
+@overload
+def append_in(
+    tx: Tx,
+    room_id: str,
+    kind: str,
+    data: dict[str, Any],
+    now: float,
+    *,
+    also_set: str = "",
+    also_params: Mapping[str, Any] | None = None,
+    expected: int,
+) -> RoomEvent | None: ...
+
+
+def append_in(
+    tx: Tx,
+    room_id: str,
+    kind: str,
+    data: dict[str, Any],
+    now: float,
+    *,
+    also_set: str = "",
+    also_params: Mapping[str, Any] | None = None,
+    expected: int | None = None,
+) -> RoomEvent | None:
     """Log an event of ``room_id`` in the caller's transaction: the next id, the row,
     and on PostgreSQL the notification (delivered at commit). ``also_set`` (``", col =
     :col"``..., its parameters ``also_params``) sets more of the room's columns in the
-    same ``UPDATE``.
+    same ``UPDATE``. With ``expected``, only if the room's last id is still that (else
+    ``None``, nothing written): the caller planned the event on the room as it was then.
 
     On PostgreSQL the three are one statement (the ``UPDATE``, the ``INSERT`` and
     ``pg_notify`` in data-modifying ``WITH`` clauses), one round trip instead of three:
     a room's every action writes here. The payload is :meth:`RoomEvent.to_json`'s form,
     put together around the id the ``UPDATE`` returns."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    bump = f"UPDATE rooms SET last_seq = last_seq + 1{also_set} WHERE id = :room RETURNING last_seq"
+    where = "id = :room" if expected is None else "id = :room AND last_seq = :expected"
+    bump = f"UPDATE rooms SET last_seq = last_seq + 1{also_set} WHERE {where} RETURNING last_seq"
     params = {**(also_params or {}), "room": room_id, "kind": kind, "data": text, "now": now}
+    if expected is not None:
+        params["expected"] = expected
     if tx.dialect == "postgresql":
         head = '{"r":' + json.dumps(room_id) + ',"s":'
         tail = ',"k":' + json.dumps(kind, ensure_ascii=False) + ',"d":' + text + "}"
@@ -293,12 +341,16 @@ def append_in(
             {**params, "channel": NOTIFY_CHANNEL, "head": head, "tail": tail},
         )
         if row is None:
+            if expected is not None:
+                return None
             raise RoomNotFoundError(room_id)
-        return RoomEvent(room_id, int(row[0]), kind, data)
+        return RoomEvent(room_id, int(row[0]), kind, data, text)
     row = tx.one(bump, params)
     if row is None:
+        if expected is not None:
+            return None
         raise RoomNotFoundError(room_id)
-    event = RoomEvent(room_id, int(row[0]), kind, data)
+    event = RoomEvent(room_id, int(row[0]), kind, data, text)
     tx.all(
         "INSERT INTO room_events (room_id, seq, kind, data, at) "
         "VALUES (:room, :seq, :kind, :data, :now)",
@@ -332,6 +384,17 @@ _NEWER = (
 
 
 def _publish_in(tx: Tx, room_id: str, pub: Publication, now: float) -> RoomEvent:
+    event = _publish_if(tx, room_id, pub, now, None)
+    assert event is not None
+    return event
+
+
+def _publish_if(
+    tx: Tx, room_id: str, pub: Publication, now: float, expected: int | None
+) -> RoomEvent | None:
+    """:func:`_publish_in`, with ``expected`` as :func:`append_in`'s (then one statement:
+    a publication that sets no seat's 托管 flag, see :meth:`RoomStore.record`)."""
+    assert expected is None or not pub.away
     for index, flag in (pub.away or {}).items():
         tx.all(
             "UPDATE room_seats SET away = :away WHERE room_id = :room AND idx = :idx",
@@ -354,7 +417,45 @@ def _publish_in(tx: Tx, room_id: str, pub: Publication, now: float) -> RoomEvent
         also, params = ", deadline = :deadline", {"deadline": pub.deadline}
     else:
         also = ""
-    return append_in(tx, room_id, pub.kind, pub.data, now, also_set=also, also_params=params)
+    if expected is None:
+        return append_in(tx, room_id, pub.kind, pub.data, now, also_set=also, also_params=params)
+    return append_in(
+        tx, room_id, pub.kind, pub.data, now, also_set=also, also_params=params, expected=expected
+    )
+
+
+def after_publication(room: Room, pub: Publication, seq: int) -> Room:
+    """The room as logging ``pub`` as its event ``seq`` leaves it: what
+    :func:`_publish_in`'s statements write (the same rules, the deadline's :data:`_NEWER`
+    included), worked out without reading it back."""
+    seats = room.seats
+    if pub.away:
+        flags = pub.away
+        seats = tuple(
+            dataclasses.replace(s, away=flags[s.index]) if s.index in flags else s for s in seats
+        )
+    status, deadline = room.status, room.deadline
+    turn, version = room.deadline_turn, room.deadline_version
+    if pub.finished:
+        status, deadline = "finished", None
+    elif pub.deadline is not False and pub.version is not None:
+        if version is None or version <= pub.version:
+            deadline, turn, version = _seconds(pub.deadline), pub.turn, pub.version
+    elif pub.deadline is not False:
+        deadline = _seconds(pub.deadline)
+    return dataclasses.replace(
+        room,
+        seats=seats,
+        status=status,
+        deadline=deadline,
+        deadline_turn=turn,
+        deadline_version=version,
+        last_seq=seq,
+    )
+
+
+def _seconds(deadline: float | bool | None) -> float | None:
+    return None if deadline is None else float(deadline)
 
 
 class RoomStore:
@@ -363,6 +464,11 @@ class RoomStore:
     def __init__(self, db: FeatureDb, secret: bytes) -> None:
         self.db = db
         self._secret = secret  # derives the rooms' tokens (storage.invites)
+        # The rooms as this process last wrote them, for :meth:`record`'s plans only (one
+        # bounded cache, K4): an entry is used only through a write conditional on its
+        # ``last_seq``, so one that another process (or another write here) made stale
+        # costs a read, never a wrong event.
+        self._known: LruCache[str, Room] = LruCache(KNOWN_ROOMS)
 
     def invite_token(self, room_id: str, serial: int = 0) -> str:
         """The token of the room's invite link (takes a seat); ``serial`` counts the
@@ -414,7 +520,7 @@ class RoomStore:
             ),
             write=False,
         )
-        return [RoomEvent(room_id, int(s), str(k), json.loads(d)) for s, k, d in rows]
+        return [RoomEvent(room_id, int(s), str(k), json.loads(d), str(d)) for s, k, d in rows]
 
     async def stuck(self, cutoff: float, limit: int = 100) -> list[Room]:
         """Rooms whose start was claimed before ``cutoff`` and is not done (F10: the
@@ -769,7 +875,10 @@ class RoomStore:
             assert after is not None
             return after, event
 
-        return await self.db.run(work)
+        done = await self.db.run(work)
+        if done is not None:
+            self._known.put(room_id, done[0])
+        return done
 
     async def publish(
         self,
@@ -788,23 +897,70 @@ class RoomStore:
         sweeper plays only that version, so never a turn that moved on meanwhile), mark
         the room ``finished``, and set seats' 托管 flags (``away``: seat → flag)."""
         pub = Publication(kind, data, deadline, version, finished, away)
-        return await self.db.run(lambda tx: _publish_in(tx, room_id, pub, now))
+        event = await self.db.run(lambda tx: _publish_in(tx, room_id, pub, now))
+        self._advance(room_id, pub, event.seq)
+        return event
+
+    def _advance(self, room_id: str, pub: Publication | None, seq: int) -> None:
+        """Keep the room known here up to date after this process logged its event
+        ``seq`` (``pub``: what it changed; ``None``: nothing :meth:`record` plans with):
+        only from the id just before, else it is dropped (another event came between)."""
+        known = self._known.peek(room_id)
+        if known is None:
+            return
+        if known.last_seq != seq - 1:
+            self._known.pop(room_id)
+        elif pub is None:
+            self._known.put(room_id, dataclasses.replace(known, last_seq=seq))
+        else:
+            self._known.put(room_id, after_publication(known, pub, seq))
 
     async def record(
         self, room_id: str, plan: Callable[[Room], Sequence[Publication]], now: float
     ) -> list[RoomEvent]:
-        """Read the room and log what ``plan`` makes of it, in one transaction (a game
-        action's events: one trip to the database's thread instead of one to read and
-        one to write). ``plan`` runs in that thread: a pure function of the room. An
-        unknown room logs nothing."""
-
-        def work(tx: Tx) -> list[RoomEvent]:
-            room = _room_in(tx, room_id)
+        """Log what ``plan`` (a pure function of the room) makes of the room: a game
+        action's events. Nearly every action is one event that changes no seat: it is
+        planned on the room as this process last wrote it (or as read, in one
+        statement, when not known here) and written by one statement, conditional on
+        the room's last id being still the one planned on: one round trip, no
+        ``BEGIN``/``COMMIT``. When another event came between (another process's, a
+        turn played by 托管), the room is read again and the plan made again. Anything
+        else (托管's flags, a game's end, a room that keeps moving) is read and written
+        in one transaction, with the room's row locked. An unknown room logs nothing."""
+        for _ in range(RECORD_TRIES):
+            room = self._known.get(room_id) or await self.room(room_id)
             if room is None:
                 return []
-            return [_publish_in(tx, room_id, pub, now) for pub in plan(room)]
+            pubs = plan(room)
+            if len(pubs) != 1 or pubs[0].away:
+                break
+            pub = pubs[0]
+            event = await self.db.run(
+                functools.partial(
+                    _publish_if, room_id=room_id, pub=pub, now=now, expected=room.last_seq
+                ),
+                single=True,
+            )
+            if event is not None:
+                self._known.put(room_id, after_publication(room, pub, event.seq))
+                return [event]
+            self._known.pop(room_id)  # it moved on: read it again
 
-        return await self.db.run(work)
+        def work(tx: Tx) -> tuple[list[RoomEvent], Room | None]:
+            room = _room_in(tx, room_id, lock=True)
+            if room is None:
+                return [], None
+            events = []
+            for pub in plan(room):
+                event = _publish_in(tx, room_id, pub, now)
+                room = after_publication(room, pub, event.seq)
+                events.append(event)
+            return events, room
+
+        events, after = await self.db.run(work)
+        if after is not None:
+            self._known.put(room_id, after)
+        return events
 
     async def react(
         self, room_id: str, index: int, data: dict[str, Any], now: float, every: float
@@ -830,7 +986,9 @@ class RoomStore:
                 raise RateLimitExceededError("reactions", 1)
             return append_in(tx, room_id, "reaction", data, now)
 
-        return await self.db.run(work)
+        event = await self.db.run(work)
+        self._advance(room_id, None, event.seq)
+        return event
 
     async def expire(self, now: float, max_age: float) -> list[RoomEvent]:
         """Rooms left waiting longer than ``max_age`` seconds expire (O2): their links

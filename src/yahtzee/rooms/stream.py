@@ -29,6 +29,7 @@ import json
 import logging
 import os
 import random
+import re
 import threading
 from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
@@ -51,6 +52,9 @@ KEEPALIVE = 15.0
 #: Seconds the rooms' LISTEN thread waits for a notification before it looks at its stop
 #: flag again (stop() wakes it sooner, through a channel of its own).
 LISTEN_POLL = 2.0
+#: The start of a notification's payload (:meth:`RoomEvent.to_json`'s form, as
+#: :func:`yahtzee.rooms.store.append_in` writes it): the room and the id.
+_NOTIFY_HEAD = re.compile(r'\{"r":"([0-9a-f]+)","s":([0-9]+)[,}]')
 #: The keep-alive comment as sent.
 PING = ServerSentEvent(comment="ping", sep="\n").encode()
 
@@ -58,12 +62,18 @@ PING = ServerSentEvent(comment="ping", sep="\n").encode()
 def sse_frame(event: RoomEvent) -> bytes:
     """The event as the stream sends it: ``id: <seq>`` and one ``data:`` line of JSON
     (``{"id", "kind", ...data}``). Made once per event and process, whatever the number of
-    the room's streams there."""
-    data = json.dumps(
-        {"id": event.seq, "kind": event.kind, **event.data},
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
+    the room's streams there; from the data's JSON as logged when the event has it (the
+    same text as encoding the object again: compact, the keys in the same order)."""
+    text = event.text
+    if text is not None and text.startswith("{") and not {"id", "kind"} & event.data.keys():
+        head = f'{{"id":{event.seq},"kind":{json.dumps(event.kind, ensure_ascii=False)}'
+        data = head + ("}" if text == "{}" else "," + text[1:])
+    else:
+        data = json.dumps(
+            {"id": event.seq, "kind": event.kind, **event.data},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
     return ServerSentEvent(data=data, id=str(event.seq), sep="\n").encode()
 
 
@@ -269,14 +279,26 @@ class RoomHub:
     def notified(self, payload: str) -> None:
         """A notification's payload: the event, or only its room and id (too long to
         send: read it from the log). A payload that is neither is logged and dropped.
-        A room without streams here costs no more than reading its id."""
+        A room without streams here, or an event this process has already delivered (its
+        own, most often), costs no more than reading the room and the id at its head."""
+        head = _NOTIFY_HEAD.match(payload)
+        if head is not None and (
+            head[1] not in self._rooms or int(head[2]) <= self._last.get(head[1], 0)
+        ):
+            return
         try:
             raw = json.loads(payload)
             room_id = str(raw["r"])
             if room_id not in self._rooms:
                 return
             if "k" in raw:
-                self.deliver(RoomEvent(room_id, int(raw["s"]), str(raw["k"]), dict(raw["d"])))
+                # (the data's text as sent, for the frame: the payload ends with it)
+                data = dict(raw["d"])
+                start = payload.find(',"d":')
+                text = payload[start + 5 : -1] if start > 0 and payload.endswith("}") else None
+                if text is not None and not text.startswith("{"):
+                    text = None
+                self.deliver(RoomEvent(room_id, int(raw["s"]), str(raw["k"]), data, text))
                 return
             seq = int(raw["s"])
         except (ValueError, KeyError, TypeError) as exc:

@@ -67,8 +67,10 @@ class FeatureDb(Protocol):
 
     dialect: str
 
-    async def run(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
-        """``work(tx)`` in one transaction, in a worker thread."""
+    async def run(self, work: Callable[[Tx], T], *, write: bool = True, single: bool = False) -> T:
+        """``work(tx)`` in one transaction, in a worker thread. ``single``: ``work`` runs
+        exactly one statement, which is then its own transaction on PostgreSQL (no
+        ``BEGIN`` and ``COMMIT`` round trips; a statement is atomic by itself)."""
         ...
 
     async def close(self) -> None:
@@ -139,7 +141,8 @@ class SQLiteFeatureDb:
         except sqlite3.OperationalError as exc:
             raise StorageUnavailableError(f"{self.path}: {exc}") from exc
 
-    async def run(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
+    async def run(self, work: Callable[[Tx], T], *, write: bool = True, single: bool = False) -> T:
+        del single  # (one statement or several: the write lock's transaction either way)
         return await asyncio.to_thread(self._run_sync, work, write=write)
 
     async def close(self) -> None:
@@ -230,12 +233,13 @@ class PostgresFeatureDb:
             if not write:
                 # Reads run as they come (autocommit): no BEGIN/COMMIT round trips. A board's
                 # few statements may then see a result recorded between two of them.
+                # (``single``: one statement, its own transaction, committed on return.)
                 return work(_PostgresTx(conn))
             with conn.transaction():
                 return work(_PostgresTx(conn))
 
-    async def run(self, work: Callable[[Tx], T], *, write: bool = True) -> T:
-        return await asyncio.to_thread(self._run_sync, work, write=write)
+    async def run(self, work: Callable[[Tx], T], *, write: bool = True, single: bool = False) -> T:
+        return await asyncio.to_thread(self._run_sync, work, write=write and not single)
 
     async def close(self) -> None:
         if self._opened:

@@ -1,0 +1,230 @@
+"""What a room action costs the rooms' tables (issue 31 item 2: more actions per core), on
+SQLite and PostgreSQL, and that the cheaper path keeps the log's guarantees (O4: ids dense
+and in order, every event's room state right, whichever process wrote before).
+
+A game action of a room logs its event by one statement, planned on the room as the
+process last wrote it: no read of the room, no ``BEGIN``/``COMMIT`` on PostgreSQL. When
+another process (an app of its own here) wrote in between, the write is refused by its
+condition and the room is read again, so its plan is never made on a stale room."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from fastapi.testclient import TestClient
+
+from yahtzee.rooms.service import RoomService
+from yahtzee.rooms.store import RoomEvent, RoomStore
+from yahtzee.rooms.stream import RoomHub, sse_frame
+from yahtzee.storage import run_coroutine
+from yahtzee.storage.feature_db import FeatureDb, Migrations, Params, Row, Tx
+
+from .helpers import on_app_loop
+
+T = TypeVar("T")
+
+
+class _CountingTx:
+    """A transaction that writes down each statement it runs, with its parameters."""
+
+    def __init__(self, tx: Tx, statements: list[tuple[str, Params]]) -> None:
+        self._tx = tx
+        self._statements = statements
+
+    @property
+    def dialect(self) -> str:
+        return self._tx.dialect
+
+    def all(self, sql: str, params: Params = {}) -> list[Row]:  # noqa: B006 (never changed)
+        self._statements.append((sql, params))
+        return self._tx.all(sql, params)
+
+    def one(self, sql: str, params: Params = {}) -> Row | None:  # noqa: B006
+        self._statements.append((sql, params))
+        return self._tx.one(sql, params)
+
+    def many(self, sql: str, rows: Sequence[Params]) -> None:
+        self._statements.extend((sql, row) for row in rows)
+        self._tx.many(sql, rows)
+
+
+class CountingDb:
+    """The rooms' database, writing down each call: its statements, and whether it ran
+    as a single statement. (The app's sweeper reads too, twice a second: :meth:`of`
+    keeps the calls about one room.)"""
+
+    def __init__(self, db: FeatureDb) -> None:
+        self.db = db
+        self.dialect = db.dialect
+        self.calls: list[tuple[bool, list[tuple[str, Params]]]] = []
+
+    async def run(self, work: Callable[[Tx], T], *, write: bool = True, single: bool = False) -> T:
+        statements: list[tuple[str, Params]] = []
+        self.calls.append((single, statements))
+        counted: Callable[[Tx], T] = lambda tx: work(_CountingTx(tx, statements))  # noqa: E731
+        if single:
+            return await self.db.run(counted, write=write, single=True)
+        return await self.db.run(counted, write=write)
+
+    def of(self, room_id: str) -> list[tuple[bool, list[str]]]:
+        """The calls whose statements name room ``room_id``, with their statements."""
+        return [
+            (single, [sql for sql, _ in statements])
+            for single, statements in self.calls
+            if any(params.get("room") == room_id for _, params in statements)
+        ]
+
+    async def migrate(self, feature: str, migrations: Migrations) -> None:
+        await self.db.migrate(feature, migrations)
+
+    async def close(self) -> None:
+        await self.db.close()
+
+
+def _reads(calls: list[tuple[bool, list[str]]]) -> list[str]:
+    return [
+        sql for _, statements in calls for sql in statements if sql.lstrip().startswith("SELECT")
+    ]
+
+
+def _rooms(client: TestClient) -> RoomService:
+    svc: RoomService = client.app.state.rooms  # type: ignore[attr-defined]
+    return svc
+
+
+def _counted(client: TestClient) -> CountingDb:
+    store = _rooms(client).store
+    counting = CountingDb(store.db)
+    store.db = counting
+    return counting
+
+
+def _act(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
+    """The next action of the seat on turn (its first roll, or a box), from ``client``."""
+    gid = game["id"]
+    if game["dice"] is None or game["rolls_left"] == 3:
+        r = client.post(f"/api/games/{gid}/roll", json={"version": game["version"]})
+    else:
+        box = next(c for c, o in game["preview"].items() if o["allowed"])
+        body = {"version": game["version"], "category": box, "confirm_zero": True}
+        r = client.post(f"/api/games/{gid}/score", json=body)
+    assert r.status_code == 200, r.text
+    answer: dict[str, Any] = r.json()
+    return answer
+
+
+def _log(client: TestClient, room_id: str) -> list[RoomEvent]:
+    return on_app_loop(client, _rooms(client).store.events, room_id, 0)
+
+
+def test_s5_a_room_action_is_logged_by_one_statement_without_reading_the_room(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Before: every action read the room and its seats, then wrote, in a transaction of
+    its own (PostgreSQL: BEGIN, two SELECTs, the write, COMMIT: five round trips)."""
+    host = make_client()
+    room = host.post(
+        "/api/rooms",
+        json={
+            "seats": [
+                {"kind": "human", "name": "房主"},
+                {"kind": "computer", "difficulty": "novice"},
+            ]
+        },
+    ).json()["room"]
+    game = host.post(f"/api/rooms/{room['id']}/start", json={}).json()["room"]["game"]
+    game = _act(host, game)  # (the game service reads the seats' browsers once)
+    counting = _counted(host)
+    actions = 0
+    while actions < 12 and game["status"] == "in_progress":
+        game = _act(host, game)
+        actions += 1
+    assert actions == 12
+    calls = counting.of(room["id"])
+    assert _reads(calls) == []
+    assert len(calls) == actions  # one call to the database's thread an action
+    assert all(single for single, _ in calls)  # one statement each (no BEGIN/COMMIT)
+    log = _log(host, room["id"])
+    assert [e.seq for e in log] == list(range(1, len(log) + 1))
+    assert [e.kind for e in log[-actions:]].count("roll") == 6  # a roll and a score a turn
+
+
+def test_o4_an_event_written_elsewhere_in_between_is_planned_on_the_room_as_it_is_now(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Two processes (apps) on one database: the host's knows the room as it wrote it; the
+    friend's then marks the host away (托管) and reacts. The host's next action must see
+    it: its ``back`` event is logged before its score, the ids stay dense."""
+    host, friend = make_client(), make_client()
+    created = host.post(
+        "/api/rooms", json={"seats": [{"kind": "human", "name": "房主"}, {"kind": "human"}]}
+    ).json()["room"]
+    rid = created["id"]
+    token = created["invite_url"].partition("#t=")[2]
+    assert friend.post(f"/api/rooms/{rid}/join", json={"token": token, "name": "友"}).is_success
+    game = host.post(f"/api/rooms/{rid}/start", json={}).json()["room"]["game"]
+    game = _act(host, game)  # the host's process wrote the room last: it knows it
+
+    async def mark_away(store: RoomStore) -> RoomEvent:
+        return await store.publish(rid, "away", {"seat": 0}, 0.0, away={0: True})
+
+    on_app_loop(friend, mark_away, _rooms(friend).store)
+    assert friend.post(f"/api/rooms/{rid}/react", json={"reaction": "nice"}).is_success
+
+    game = _act(host, game)
+    kinds = [e.kind for e in _log(host, rid)]
+    assert kinds[-4:] == ["away", "reaction", "back", "score"]
+    log = _log(host, rid)
+    assert [e.seq for e in log] == list(range(1, len(log) + 1))
+    seats = host.get(f"/api/rooms/{rid}").json()["room"]["seats"]
+    assert seats[0]["away"] is False
+    # the friend's turn: its process reads the room once, then knows it
+    game = _act(friend, game)
+    counting = _counted(friend)
+    _act(friend, game)
+    assert _reads(counting.of(rid)) == []
+
+
+class _NoStore:
+    """A hub's store that must not be read (the events here come whole)."""
+
+    async def events(self, room_id: str, after: int, limit: int = 1000) -> list[RoomEvent]:
+        raise AssertionError(f"read room {room_id} after {after} ({limit})")
+
+
+def _payload(event: RoomEvent) -> str:
+    return event.to_json()
+
+
+def test_o4_a_process_skips_its_own_events_notification_and_frames_the_rest_as_sent() -> None:
+    """The process that wrote an event delivers it at once; its own notification then
+    costs no decoding and no frame (before: decoded, framed and queued again for every
+    stream of the room here, each of which then skipped it). Another process's event is
+    framed from the data's text as sent: the same bytes as encoding it again."""
+    hub = RoomHub(_NoStore())  # type: ignore[arg-type]
+    sub = hub.admit("ab" * 8)
+    data = {"seat": 1, "game": {"dice": [1, 2, 3], "名": "小红", "x": 0.5}, "proxy": False}
+    own = RoomEvent("ab" * 8, 5, "roll", data, None)
+    hub.deliver(own)
+    hub.notified(_payload(own))  # this process's own event, notified back
+    other = RoomEvent("ab" * 8, 6, "score", {**data, "seat": 2})
+    hub.notified(_payload(other))
+
+    async def drain() -> list[tuple[RoomEvent, bytes]]:
+        got = []
+        for _ in range(2):
+            item = await asyncio.wait_for(sub.get(), 1)
+            assert item is not None
+            got.append(item)
+        return got
+
+    got = run_coroutine(drain())
+    assert [e.seq for e, _ in got] == [5, 6]
+    assert got[1][1] == sse_frame(other)  # framed from the text, as encoding it again
+    assert got[1][0].text is not None
+    assert got[1][0].data == other.data
+    # an event whose data has the frame's own keys is encoded whole
+    clash = RoomEvent("ab" * 8, 7, "x", {"id": 1}, '{"id":1}')
+    assert sse_frame(clash) == sse_frame(RoomEvent("ab" * 8, 7, "x", {"id": 1}))

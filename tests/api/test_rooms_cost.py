@@ -19,7 +19,7 @@ from yahtzee.rooms.service import RoomService
 from yahtzee.rooms.store import RoomEvent, RoomStore
 from yahtzee.rooms.stream import RoomHub, sse_frame
 from yahtzee.storage import run_coroutine
-from yahtzee.storage.feature_db import FeatureDb, Migrations, Params, Row, Tx
+from yahtzee.storage.feature_db import FeatureDb, Params, Row, Tx
 
 from .helpers import on_app_loop
 
@@ -75,9 +75,6 @@ class CountingDb:
             for single, statements in self.calls
             if any(params.get("room") == room_id for _, params in statements)
         ]
-
-    async def migrate(self, feature: str, migrations: Migrations) -> None:
-        await self.db.migrate(feature, migrations)
 
     async def close(self) -> None:
         await self.db.close()

@@ -1,5 +1,6 @@
 """What every view is checked for, in both themes: no serious or critical axe-core
-violation (P6), and every text at WCAG AA against what is really behind it (Polish 1).
+violation (P6), and every text at WCAG AA against what is really behind it (Polish 1, U15),
+under each 外观 setting on a light and a dark system.
 
 axe-core leaves text over the wood texture "incomplete" rather than failing it, so the
 contrast check measures what a person sees itself (``contrast.js``): for each piece of text,
@@ -21,7 +22,15 @@ from playwright.sync_api import Page
 
 MEASURE = Path(__file__).with_name("contrast.js").read_text(encoding="utf-8")
 AXE = Axe()
-THEMES = ("light", "dark")
+# Each 外观 setting on each kind of system: (the system's colour scheme, the page's
+# data-theme — None for 跟随系统). A style that only a dark system's media query brings
+# (the 复盘 marks' bright colours) is measured too, and so is 浅色 on a dark system.
+APPEARANCES = (
+    ("light", None),
+    ("dark", None),
+    ("dark", "light"),
+    ("light", "dark"),
+)
 # The themes switch as the settings switch them; the buttons' colour transition would
 # otherwise be measured halfway.
 NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; }"
@@ -108,13 +117,17 @@ def contrast_failures(page: Page, where: str, results: dict[str, Any] | None = N
 def check_view(
     page: Page, where: str, failures: list[str], *, axe: bool = True, contrast: bool = True
 ) -> None:
-    """Add to ``failures`` what the view on screen fails, in the light and the dark theme:
-    axe's serious violations and (``contrast``) the texts below AA, with the page's
-    transitions off from then on (a colour is measured where it ends, never halfway)."""
+    """Add to ``failures`` what the view on screen fails under each 外观 setting on a light
+    and a dark system (``APPEARANCES``): axe's serious violations and (``contrast``) the
+    texts below AA, with the page's transitions off from then on (a colour is measured where
+    it ends, never halfway). The system's scheme is left as it was found."""
     if contrast:
         _no_transitions(page)
-    for theme in THEMES:
+    system = page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches")
+    for scheme, theme in APPEARANCES:
+        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
         _set_theme(page, theme)
+        label = f"{scheme} system, {theme or 'system'} theme"
         # Without the transitions off (axe alone leaves the page as a person has it), the
         # buttons' colour transitions must end before axe reads the colours: wait for them
         # to finish rather than for a fixed time, which a loaded machine overran.
@@ -122,7 +135,8 @@ def check_view(
         # One axe run serves both checks (the contrast rule is one of axe's rules).
         results = run_axe(page) if axe else None
         if results is not None:
-            failures += [f"{where} [{theme}]: {v}" for v in serious_axe(page, results)]
+            failures += [f"{where} [{label}]: {v}" for v in serious_axe(page, results)]
         if contrast:
-            failures += contrast_failures(page, f"{where} [{theme}]", results)
+            failures += contrast_failures(page, f"{where} [{label}]", results)
+    page.emulate_media(color_scheme="dark" if system else "light")
     _set_theme(page, None)

@@ -6,8 +6,10 @@ at each stop.
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from e2e.checks import MEASURE, check_view, contrast_failures, run_axe, serious_axe
 from e2e.helpers import ConsoleWatch, Table, sized_context
@@ -131,5 +133,58 @@ def test_p6_polish1_every_view_passes_axe_and_every_text_reaches_aa_in_both_them
     expect(ui.by("puzzle")).to_be_visible(timeout=30_000)
     check_view(page, "practice", failures)
     context.close()
+    assert failures == [], "\n".join(failures)
+    assert console.errors == []
+
+
+def _room_page(browser: Browser, width: int, height: int, console: ConsoleWatch) -> Page:
+    context = sized_context(browser, width, height)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    console.watch(page)
+    return page
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (375, 667)], ids=["desktop", "phone"])
+def test_u15_rooms_and_error_pages_reach_aa_under_every_appearance(
+    browser: Browser, server_url: str, size: tuple[int, int]
+) -> None:
+    """好友房间's form, its waiting room and its table from the seat whose turn it is (the
+    status lines over the wood: 「对局中 · 每回合 60 秒」, 「轮到你了」, 「还没掷骰子。」), and
+    the pages a broken link opens, measured like every other view."""
+    console = ConsoleWatch()
+    failures: list[str] = []
+    host = _room_page(browser, *size, console)
+    guest = _room_page(browser, *size, console)
+    host.goto(server_url + "/rooms/new")
+    expect(host.get_by_test_id("create-room")).to_be_visible()
+    check_view(host, "room form", failures)
+    host.get_by_test_id("room-your-name").fill("甲")
+    host.get_by_test_id("create-room").click()
+    invite = host.get_by_test_id("invite-link")
+    expect(invite).to_have_value(re.compile(r"#t="))
+    guest.goto(invite.input_value())
+    guest.get_by_test_id("join-name").fill("乙")
+    guest.get_by_test_id("join-room").click()
+    expect(host.get_by_test_id("room-seat-1")).to_contain_text("乙")
+    check_view(host, "waiting room", failures)
+    host.get_by_test_id("start-room").click()
+    for p in (host, guest):
+        expect(p.get_by_role("heading", name=re.compile("^轮到"))).to_be_visible()
+    mine = next(p for p in (host, guest) if p.get_by_role("heading", name="轮到你了").count())
+    expect(mine.get_by_test_id("room-roll")).to_be_visible()
+    expect(mine.locator("#view-room")).to_contain_text("还没掷骰子。")
+    check_view(mine, "room table, my turn", failures)
+    other = guest if mine is host else host
+    check_view(other, "room table, their turn", failures)
+    console.allowed += ["/api/rooms/0000000000000000", "/api/groups/0000000000000000"]
+    console.allowed.append("/api/games/nope/review")
+    for path in ("/rooms/0000000000000000", "/groups/0000000000000000", "/review/nope"):
+        console.allowed.append(path)
+        other.goto(server_url + path)
+        expect(other.locator("[role=alert]").first).to_be_visible()
+        check_view(other, f"error page {path}", failures)
+    host.context.close()
+    guest.context.close()
     assert failures == [], "\n".join(failures)
     assert console.errors == []

@@ -24,7 +24,7 @@ import { CONFIG } from "../config.js";
 import { openStream, request } from "../api.js";
 import { confirmDialog } from "../dialog.js";
 import * as say from "../messages.js";
-import { ROOM_LINKS, ROOM_STREAM } from "./views_messages.js";
+import { ROOM_LINKS, ROOM_STREAM, ROOM_TURN_NOTE } from "./views_messages.js";
 import { API, asset, href } from "../paths.js";
 import { LOWER, UPPER } from "../state.js";
 
@@ -726,6 +726,7 @@ function drawNew(body, page, ctx) {
     min: String(ROOMS.turn_seconds.min),
     max: String(ROOMS.turn_seconds.max),
     value: String(ROOMS.turn_seconds.default),
+    "aria-describedby": "rm-turn-note",
     "data-testid": "room-turn-seconds",
   });
   for (const [text, control] of [
@@ -737,6 +738,9 @@ function drawNew(body, page, ctx) {
     const label = el("label", "rm-field", text);
     label.append(control);
     form.append(label);
+    if (control === turn) {
+      form.append(el("p", "rm-field-note", ROOM_TURN_NOTE, { id: "rm-turn-note", "data-testid": "room-turn-note" }));
+    }
   }
   form.prepend(nameLabel);
   if (page.ui.error) form.append(el("p", "rv-error", page.ui.error, { role: "alert", "data-testid": "room-error" }));

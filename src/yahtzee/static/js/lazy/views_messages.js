@@ -13,6 +13,8 @@ export const ROOM_STREAM = {
   later: "稍后会自动重新连接。",
   gone: "这个链接已经打不开这个房间了（房主可能换了新链接），请向房主要新的链接。",
 };
+/** 好友房间's new-room form: what 每回合秒数 means, in words a child can read. */
+export const ROOM_TURN_NOTE = "每个人每回合最多想这么多秒。时间到了还没下完，电脑先替他下。";
 export const ROOM_LINKS = {
   renew: "换新链接",
   note: "换新链接后，旧的邀请链接和观战链接都会失效。",

@@ -1,0 +1,98 @@
+"""U15: the layouts at the widths people have — 1280 (a desktop), 820 (a tablet), 390, 375
+and 360 (phones). Nothing wraps inside a word or a control (``wraps.js`` measures each
+short text's lines), the choice of level stays one row, the phone table has no empty band
+over its scorecard, and the tablet's dice are big and its screen used."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from e2e.helpers import Table, finish_game, table_at
+
+pytestmark = pytest.mark.e2e
+
+WRAPS = Path(__file__).with_name("wraps.js").read_text(encoding="utf-8")
+# A label, a header, a badge or a button's words: this many visible characters or fewer
+# are one line at every width (「第 1 / 13 回合」, 「技术损失」, 「高手」).
+SHORT = 8
+SIZES = [(1280, 800), (820, 1180), (390, 844), (375, 667), (360, 640)]
+
+
+def _broken(page: Page, where: str, failures: list[str]) -> None:
+    for b in page.evaluate(WRAPS, SHORT):
+        failures.append(f"{where}: 「{b['text']}」 in {b['where']} on {b['lines']} lines")
+
+
+def test_the_wrap_measure_sees_a_word_broken_in_two(browser: Browser) -> None:
+    """A header squeezed to one character a line and a level alone on its row are found;
+    the same words with room are not: a measure that passes anything proves nothing."""
+    with table_at_blank(browser) as page:
+        page.set_content(
+            """<body><table><tr><th id="a" style="width:1em;font-size:16px">名次</th>
+            <th>技术损失</th></tr></table>
+            <fieldset style="width:7em"><legend>难度</legend>
+            <label><input type="radio" name="l">入门</label>
+            <label><input type="radio" name="l">普通</label>
+            <label><input type="radio" name="l">高手</label></fieldset>
+            <p style="width:5em">这是一句很长的话，可以在任何地方换行。</p></body>"""
+        )
+        found = page.evaluate(WRAPS, SHORT)
+    assert [(f["text"], f["lines"]) for f in found] == [("名次", 2), ("入门 普通 高手", 2)]
+
+
+class table_at_blank:  # noqa: N801 - a context manager read as a phrase
+    """A blank 800×600 page of its own context."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.context = browser.new_context(viewport={"width": 800, "height": 600})
+
+    def __enter__(self) -> Page:
+        return self.context.new_page()
+
+    def __exit__(self, *exc: object) -> None:
+        self.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[str(w) for w, _ in SIZES])
+def test_u15_nothing_wraps_inside_a_word_or_a_control_at_any_width(
+    browser: Browser, server_url: str, size: tuple[int, int]
+) -> None:
+    """The lobby (fresh, and with a saved game to continue), the settings, a vs table after
+    a roll, 统计 and 复盘 of a finished game, 每日挑战, 小组 and the room form."""
+    failures: list[str] = []
+    with table_at(browser, server_url, *size, timeout_ms=30_000) as ui:
+        page = ui.page
+        page.evaluate("() => localStorage.setItem('yahtzee.settings', '{\"replay\":\"skip\"}')")
+        _broken(page, "lobby", failures)
+        game = finish_game(page, "solo")
+        ui.by("settings-open").click()
+        expect(ui.by("settings-dialog")).to_be_visible()
+        _broken(page, "settings", failures)
+        ui.by("settings-close").click()
+        ui.start_vs("novice")
+        ui.roll()
+        _broken(page, "vs table", failures)
+        ui.score(ui.best_box())
+        ui.wait_for_my_turn(2)
+        ui.by("lobby").click()
+        expect(ui.by("continue")).to_be_visible()
+        _broken(page, "lobby with a saved game", failures)
+        page.goto(f"{server_url}/stats")
+        expect(ui.by("stats-boxes")).to_be_visible()
+        _broken(page, "stats", failures)
+        page.goto(f"{server_url}/review/{game}")
+        expect(ui.by("review-accuracy")).to_be_visible()
+        _broken(page, "review", failures)
+        page.goto(f"{server_url}/daily")
+        expect(ui.by("start-daily")).to_be_visible()
+        _broken(page, "daily", failures)
+        page.goto(f"{server_url}/groups")
+        expect(ui.by("create-group")).to_be_visible()
+        _broken(page, "groups", failures)
+        page.goto(f"{server_url}/rooms/new")
+        expect(ui.by("create-room")).to_be_visible()
+        _broken(page, "room form", failures)
+    assert failures == [], "\n".join(failures)

@@ -1,0 +1,58 @@
+// Where the page breaks a line inside a word or a control: every short text (at most
+// `limit` visible characters, a label, a header, a badge, a button) must be drawn on one
+// line (or, where it holds a space or a punctuation mark, each piece between them), and the
+// options of one choice (a radio group, a fieldset) on one row. Returns a list of
+// {text, where, lines} for each broken one.
+(limit) => {
+  const shown = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.display === "none" || s.visibility === "hidden") return false;
+      if (s.clipPath.startsWith("inset(50%") || s.clip === "rect(0px, 0px, 0px, 0px)") return false;
+    }
+    return true;
+  };
+  const name = (el) => {
+    const id = el.closest("[data-testid]");
+    const tag = el.tagName.toLowerCase();
+    const cls = typeof el.className === "string" && el.className ? `.${el.className.split(" ")[0]}` : "";
+    return id ? `${tag}${cls} in [data-testid=${id.dataset.testid}]` : `${tag}${cls}`;
+  };
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const visible = node.textContent.replace(/\s/g, "");
+    const el = node.parentElement;
+    if (!visible || visible.length > limit || !el || !shown(el)) continue;
+    if (el.closest("svg, script, style, [aria-hidden='true'], dialog:not([open])")) continue;
+    // A short text may break where Chinese lets it (a space, a comma, a bracket); each
+    // piece between those must be one line. A no-break space joins (「第 1 / 13 回合」).
+    const text = node.textContent;
+    const pieces = [...text.matchAll(/[^ \t\n，、。：；！？,.;:!?「」（）()]+/g)];
+    for (const piece of pieces) {
+      const range = document.createRange();
+      range.setStart(node, piece.index);
+      range.setEnd(node, piece.index + piece[0].length);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0.5 && r.height > 0.5);
+      // Lines are told apart by their middles: glyphs of one line share it.
+      const lines = [];
+      for (const r of rects) {
+        const mid = r.top + r.height / 2;
+        if (!lines.some((m) => Math.abs(m - mid) < r.height / 2)) lines.push(mid);
+      }
+      if (lines.length > 1) {
+        broken.push({ text: text.trim(), where: name(el), lines: lines.length });
+        break;
+      }
+    }
+  }
+  for (const group of document.querySelectorAll("[role=radiogroup], fieldset")) {
+    if (!shown(group)) continue;
+    const options = [...group.querySelectorAll("label")].filter(shown);
+    const tops = new Set(options.map((o) => Math.round(o.getBoundingClientRect().top / 4)));
+    if (tops.size > 1) {
+      broken.push({ text: options.map((o) => o.textContent.trim()).join(" "), where: name(group), lines: tops.size });
+    }
+  }
+  return broken;
+}

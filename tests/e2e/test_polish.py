@@ -56,6 +56,10 @@ def test_polish2_headers_sit_over_their_numbers_and_one_game_is_a_point(
                 assert len(row) == len(head)
                 for h, cell in zip(head, row, strict=True):
                     assert abs(h - cell) <= 2, (table, head, row)
+        # U15: one solo game is no distribution: no single 100% bar, a sentence instead.
+        expect(ui.by("stats-histogram").locator(".chart-bar")).to_have_count(0)
+        expect(ui.by("stats-histogram").locator(".chart-ref")).to_have_count(1)
+        expect(ui.by("stats-one-game")).to_contain_text("你打完了 1 局")
         # One solo game so far: the accuracy chart is one point, not a line across.
         chart = ui.by("stats-accuracy")
         expect(chart.locator(".chart-point")).to_have_count(1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Locator, expect
 
 from e2e.checks import serious_axe as _serious
 from e2e.helpers import ConsoleWatch, Table, sized_context
@@ -26,16 +26,56 @@ def _at_step(ui: Table, n: int, words: str) -> None:
     expect(step).to_contain_text(words)
 
 
-def _not_in_view_of_the_box(ui: Table, testid: str) -> None:
-    """The step's box never covers what the step points at."""
+def _not_in_view_of_the_box(ui: Table, testid: str, target: Locator | None = None) -> None:
+    """The step's box never covers what the step points at (or ``target``)."""
     box = ui.by("tutorial-step").bounding_box()
-    target = ui.by(testid).bounding_box()
+    where = (target or ui.by(testid)).bounding_box()
     assert box is not None
-    assert target is not None
+    assert where is not None
     overlap = not (
-        target["y"] + target["height"] <= box["y"] or box["y"] + box["height"] <= target["y"]
-    ) and not (target["x"] + target["width"] <= box["x"] or box["x"] + box["width"] <= target["x"])
-    assert not overlap, (testid, box, target)
+        where["y"] + where["height"] <= box["y"] or box["y"] + box["height"] <= where["y"]
+    ) and not (where["x"] + where["width"] <= box["x"] or box["x"] + box["width"] <= where["x"])
+    assert not overlap, (testid, box, where)
+
+
+# Each ringed die's ring at its widest (the pulse's middle), against every other die, by
+# their places in the row (offsets: a die still tumbling from the roll is not moved).
+RINGS_JS = """
+() => {
+  const place = (d) => ({ left: d.offsetLeft, top: d.offsetTop, right: d.offsetLeft + d.offsetWidth,
+                          bottom: d.offsetTop + d.offsetHeight });
+  const dice = [...document.querySelectorAll('[data-testid^="die-"]')];
+  const hits = [];
+  for (const die of dice.filter((d) => d.classList.contains("tutorial-target"))) {
+    for (const a of die.getAnimations()) { a.pause(); a.currentTime = a.effect.getTiming().duration / 2; }
+    const s = getComputedStyle(die);
+    const out = Math.max(0, parseFloat(s.outlineOffset) + parseFloat(s.outlineWidth));
+    const r = place(die);
+    for (const other of dice) {
+      if (other === die) continue;
+      const o = place(other);
+      if (r.left - out < o.right && o.left < r.right + out && r.top - out < o.bottom && o.top < r.bottom + out) {
+        hits.push(`${die.dataset.testid} over ${other.dataset.testid} (${out}px)`);
+      }
+    }
+    for (const a of die.getAnimations()) a.play();
+  }
+  return hits;
+}
+"""
+
+
+def _rings_clear_of_the_other_dice(ui: Table) -> None:
+    """U15: the ring around a die the step points at never lies over the next die."""
+    hits = ui.page.evaluate(RINGS_JS)
+    assert hits == [], hits
+
+
+def _log_in_view(ui: Table) -> None:
+    """U15: where 本局记录 shows beside the dice (not a phone's sheet), the box leaves it seen."""
+    log = ui.page.locator("#turn-log-panel")
+    if log.is_visible():
+        _not_in_view_of_the_box(ui, "本局记录", log)
 
 
 def _roll(ui: Table, left: int) -> None:
@@ -49,6 +89,7 @@ def play_the_tutorial(ui: Table) -> list[str]:
     _at_step(ui, 1, "掷骰子")
     expect(ui.by("roll")).to_have_class(TARGET)
     _not_in_view_of_the_box(ui, "roll")
+    _log_in_view(ui)
     failures = _serious(page)
     _roll(ui, 2)
     assert ui.dice() == [6, 2, 6, 3, 6]  # the server's fixed dice
@@ -56,6 +97,8 @@ def play_the_tutorial(ui: Table) -> list[str]:
     for i in (0, 2, 4):
         expect(ui.die(i)).to_have_class(TARGET)
     expect(ui.die(1)).not_to_have_class(TARGET)
+    _rings_clear_of_the_other_dice(ui)
+    _log_in_view(ui)
     # While the step waits for the holds, the other controls do nothing.
     ui.by("roll").click()
     ui.die(1).click()

@@ -65,12 +65,25 @@ function soloSection(solo) {
       ),
     );
   }
-  // Histogram: the player's share of games per bin (bars) over the expert's (line).
+  // Histogram: the player's share of games per bin (bars) over the expert's (line). One
+  // game is no distribution (a single 100% bar): then only the expert's line is drawn, and
+  // a sentence says where that game fell.
+  const one = solo.games === 1;
   const bins = solo.histogram.map((b) => ({
     label: String(b.from),
-    value: solo.games ? b.games / solo.games : 0,
+    value: solo.games && !one ? b.games / solo.games : 0,
     ref: b.expert,
   }));
+  if (one) {
+    const bin = solo.histogram.find((b) => b.games > 0);
+    const range = bin ? (bin.to === null ? `${bin.from} 分以上` : `${bin.from}–${bin.to} 分`) : "";
+    const share = bin ? `，高手的局有 ${(bin.expert * 100).toFixed(0)}% 也在这一段` : "";
+    s.append(
+      el("p", "st-empty", `你打完了 1 局${SOLO}，${solo.best} 分${range ? `，落在 ${range}` : ""}${share}。一局还看不出分布：多打几局，这里会画出你每个分数段的局数占比。`, {
+        "data-testid": "stats-one-game",
+      }),
+    );
+  }
   s.append(el("h3", "", "总分分布"));
   const chart = barChart({
     bins,

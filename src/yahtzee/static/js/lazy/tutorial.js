@@ -238,12 +238,19 @@ function render(state, shown, ctx) {
   place();
 }
 
-/** The box sits at the bottom of the screen, or at its top when the step's first target
- * is in the lower part (it never covers what the step points at). */
+const WIDE = matchMedia("(min-width: 900px)");
+
+/** The box never covers what the step points at. A wide screen: in the dice's column,
+ * under the message (above 本局记录, which it would cover at the bottom of the screen).
+ * A phone: at the bottom of the screen, or at its top when the step's first target is in
+ * the lower part. */
 function place() {
+  const slot = WIDE.matches && document.querySelector("#view-game .message-slot");
+  if (slot && box.previousElementSibling !== slot) slot.after(box);
+  else if (!slot && box.parentElement !== document.body) document.body.append(box);
   const first = marked[0];
   let top = false;
-  if (first) {
+  if (first && !slot) {
     const r = first.getBoundingClientRect();
     top = r.top + r.height / 2 > window.innerHeight * 0.5;
   }

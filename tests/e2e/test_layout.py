@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.helpers import Table, finish_game, table_at
+from e2e.helpers import finish_game, table_at
+from e2e.test_seats import set_seats, wait_for_person
 
 pytestmark = pytest.mark.e2e
 
@@ -96,3 +97,54 @@ def test_u15_nothing_wraps_inside_a_word_or_a_control_at_any_width(
         expect(ui.by("create-room")).to_be_visible()
         _broken(page, "room form", failures)
     assert failures == [], "\n".join(failures)
+
+
+def test_u15_the_tablet_uses_its_screen(browser: Browser, server_url: str) -> None:
+    """At 820×1180 (a tablet held upright) the dice are at least 72 px, in the solo game and
+    in 多人同屏, and the table reaches the screen's bottom third."""
+    with table_at(browser, server_url, 820, 1180, timeout_ms=20_000) as ui:
+        page = ui.page
+        set_seats(page, [("human", "甲"), ("human", "乙")])
+        ui.by("start-table").click()
+        wait_for_person(page)
+        ui.by("table-roll").click()
+        expect(ui.by("table-rolls")).to_contain_text("剩余 2 次")
+        dice = page.evaluate(
+            """() => [...document.querySelectorAll('.table-view .die')]
+                .map((d) => d.getBoundingClientRect().width)"""
+        )
+        assert len(dice) == 5, dice
+        assert min(dice) >= 72, dice
+        bottom = page.evaluate(
+            "() => document.querySelector('.table-view').getBoundingClientRect().bottom"
+        )
+        assert bottom >= 1180 * 2 / 3, bottom
+        ui.open_lobby()
+        ui.start_solo()
+        ui.roll()
+        size = ui.die(0).bounding_box()
+        assert size is not None
+        assert size["width"] >= 72, size
+
+
+@pytest.mark.parametrize("size", [(390, 844), (375, 667), (360, 640)], ids=str)
+def test_u15_no_empty_band_over_the_phone_scorecard(
+    browser: Browser, server_url: str, size: tuple[int, int]
+) -> None:
+    """P1's one-screen table on a phone: the scorecard follows the message; the room a
+    taller phone has left goes to the card's rows, not to a band of wood above them."""
+    with table_at(browser, server_url, *size, timeout_ms=20_000) as ui:
+        page = ui.page
+        page.evaluate("() => localStorage.setItem('yahtzee.settings', '{\"replay\":\"skip\"}')")
+        ui.start_vs("novice")
+        ui.roll()
+        gap = page.evaluate(
+            """() => document.querySelector('#view-game .card-area').getBoundingClientRect().top
+                   - document.getElementById('message').getBoundingClientRect().bottom"""
+        )
+        assert gap <= 12, gap
+        below = page.evaluate(
+            """() => innerHeight
+                   - document.querySelector('#view-game .card-area').getBoundingClientRect().bottom"""
+        )
+        assert below <= 24, below  # nor a band under the card: the screen is used

@@ -110,6 +110,8 @@ def test_polish6_7_phone_targets_and_chinese_lines(
         ui.open_lobby()
         # 6: the lobby's links and a recent game's 复盘 are 44 px targets in the page's style.
         for target in (
+            page.locator(".site-header .brand"),  # U15: the header's targets too
+            ui.by("settings-open"),
             ui.by("rules-link"),
             ui.by("stats-link"),
             ui.by("recent-review").first,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.helpers import finish_game, table_at
+from e2e.helpers import Table, finish_game, table_at
 from e2e.test_seats import set_seats, wait_for_person
 
 pytestmark = pytest.mark.e2e
@@ -148,3 +148,45 @@ def test_u15_no_empty_band_over_the_phone_scorecard(
                    - document.querySelector('#view-game .card-area').getBoundingClientRect().bottom"""
         )
         assert below <= 24, below  # nor a band under the card: the screen is used
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_u16_a_yahtzee_and_a_new_record_are_celebrated(
+    browser: Browser, joker_server_url: str, motion: str
+) -> None:
+    """Five 3s every roll: the 快艇 at 50, then a 快艇 bonus each turn, and a first solo game
+    is a 新纪录. Each gets its short celebration over the table, gone by itself; with
+    减少动态效果 the word alone, nothing flying. A first visit never loads it."""
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800}, locale="zh-CN", reduced_motion=motion
+    )
+    context.add_init_script("localStorage.setItem('yahtzee.settings', '{\"replay\":\"skip\"}')")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    loaded: list[str] = []
+    page.on("request", lambda r: loaded.append(r.url))
+    ui = Table(page, joker_server_url)
+    ui.open_lobby()
+    assert not any("celebrate" in url for url in loaded), loaded
+    party = ui.by("celebration")
+    ui.start_solo()
+    assert ui.roll() == [3, 3, 3, 3, 3]
+    ui.score("yahtzee")
+    expect(party).to_be_visible()
+    expect(party).to_contain_text("快艇！")
+    pieces = party.locator(".celebration-piece")
+    if motion == "reduce":
+        expect(pieces).to_have_count(0)
+    else:
+        expect(pieces).not_to_have_count(0)
+    expect(party).to_be_hidden(timeout=4_000)  # short, and gone by itself
+    for r in range(2, 14):
+        ui.roll()
+        ui.score(ui.best_box())
+        if r < 13:
+            ui.wait_for_my_turn(r + 1)
+    expect(ui.by("game-over")).to_be_visible()
+    expect(ui.by("new-record")).to_be_visible()
+    expect(party).to_contain_text("新纪录！")
+    expect(party).to_be_hidden(timeout=4_000)
+    context.close()

@@ -175,6 +175,13 @@ export const OVERLAYS = {
   },
   mistap: { css: "css/mistap.css", wanted: () => true, load: () => null, module: () => import("./lazy/mistap.js") },
   sound: { wanted: () => true, load: () => null, module: () => import("./lazy/sound.js") },
+  // U16: a 快艇's and a 新纪录's celebration, once a table is shown (not on a first visit).
+  celebrate: {
+    css: "css/celebrate.css",
+    wanted: (state) => state.view === "game" || state.view === "table",
+    load: () => null,
+    module: () => import("./lazy/celebrate.js"),
+  },
   // L11: the glossary's words and the 「?」 / verdict styles, once the page is up.
   words: { css: "css/words.css", wanted: () => true, load: () => null, module: () => import("./lazy/glossary.js") },
 };

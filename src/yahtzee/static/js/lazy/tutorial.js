@@ -238,14 +238,15 @@ function render(state, shown, ctx) {
   place();
 }
 
-const WIDE = matchMedia("(min-width: 900px)");
+// Asked when placing (not at import: the reducers are tested where there is no window).
+const wide = () => matchMedia("(min-width: 900px)").matches;
 
 /** The box never covers what the step points at. A wide screen: in the dice's column,
  * under the message (above 本局记录, which it would cover at the bottom of the screen).
  * A phone: at the bottom of the screen, or at its top when the step's first target is in
  * the lower part. */
 function place() {
-  const slot = WIDE.matches && document.querySelector("#view-game .message-slot");
+  const slot = wide() && document.querySelector("#view-game .message-slot");
   if (slot && box.previousElementSibling !== slot) slot.after(box);
   else if (!slot && box.parentElement !== document.body) document.body.append(box);
   const first = marked[0];

@@ -1,0 +1,75 @@
+// A short celebration (U16) for a 快艇 the player writes (the box at 50, or a 快艇 bonus)
+// and for a 新纪录 at the end of a solo game: the word large over the table and a burst of
+// gold pieces, gone by itself in under two seconds, never in the way (no pointer events,
+// hidden from screen readers: the message and the end panel say the same in words). With
+// 减少动态效果 (prefers-reduced-motion) nothing moves: the word fades in and out alone.
+// A lazy overlay (views.js OVERLAYS): loaded once a table is shown, not on a first visit.
+
+const STILL = matchMedia("(prefers-reduced-motion: reduce)");
+const PIECES = 16;
+const SHOWN_MS = 1800;
+
+let layer = null;
+let timer = null;
+
+/** What is celebrated on the view shown: its game (the solo table's or 多人同屏's). */
+function watched(state) {
+  if (state.view === "game" && state.game) return state.game;
+  const page = state.page;
+  if (state.view === "table" && page && page.view === "table" && page.ui && page.ui.game) return page.ui.game;
+  return null;
+}
+
+function show(kind, word) {
+  clearTimeout(timer);
+  layer.className = `celebration celebration-${kind}`;
+  const text = document.createElement("p");
+  text.className = "celebration-word";
+  text.textContent = word;
+  layer.replaceChildren(text);
+  if (!STILL.matches) {
+    for (let i = 0; i < PIECES; i++) {
+      const piece = document.createElement("span");
+      piece.className = "celebration-piece";
+      // Each piece's direction around the word (CSSOM, which the page's CSP allows).
+      piece.style.setProperty("--turn", `${(i / PIECES).toFixed(3)}turn`);
+      piece.style.setProperty("--far", `${120 + (i % 3) * 40}px`);
+      layer.append(piece);
+    }
+  }
+  layer.hidden = false;
+  timer = setTimeout(() => {
+    layer.hidden = true;
+    layer.replaceChildren();
+  }, SHOWN_MS);
+}
+
+function effect(state, previous) {
+  const now = watched(state);
+  const before = previous && watched(previous);
+  if (!now || !before || now.id !== before.id) return;
+  if (now.new_record && !before.new_record && now.result === "solo") {
+    show("record", "新纪录！");
+    return;
+  }
+  const turns = now.turns || [];
+  if (turns.length > (before.turns || []).length) {
+    const last = turns[turns.length - 1];
+    if (last.player === "human" && ((last.category === "yahtzee" && last.points === 50) || last.yahtzee_bonus > 0)) {
+      show("yahtzee", "快艇！");
+    }
+  }
+}
+
+function install() {
+  layer = document.createElement("div");
+  layer.className = "celebration";
+  layer.setAttribute("aria-hidden", "true");
+  layer.dataset.testid = "celebration";
+  layer.hidden = true;
+  document.body.append(layer);
+}
+
+function render() {}
+
+export const overlay = { render, effect, install };

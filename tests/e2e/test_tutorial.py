@@ -47,14 +47,18 @@ RINGS_JS = """
   const dice = [...document.querySelectorAll('[data-testid^="die-"]')];
   const hits = [];
   for (const die of dice.filter((d) => d.classList.contains("tutorial-target"))) {
-    for (const a of die.getAnimations()) { a.pause(); a.currentTime = a.effect.getTiming().duration / 2; }
+    for (const a of die.getAnimations()) {
+      a.pause();
+      a.currentTime = a.effect.getTiming().duration / 2;
+    }
     const s = getComputedStyle(die);
     const out = Math.max(0, parseFloat(s.outlineOffset) + parseFloat(s.outlineWidth));
     const r = place(die);
     for (const other of dice) {
       if (other === die) continue;
       const o = place(other);
-      if (r.left - out < o.right && o.left < r.right + out && r.top - out < o.bottom && o.top < r.bottom + out) {
+      const across = r.left - out < o.right && o.left < r.right + out;
+      if (across && r.top - out < o.bottom && o.top < r.bottom + out) {
         hits.push(`${die.dataset.testid} over ${other.dataset.testid} (${out}px)`);
       }
     }

@@ -96,6 +96,9 @@ def test_u15_nothing_wraps_inside_a_word_or_a_control_at_any_width(
         _broken(page, "groups", failures)
         page.goto(f"{server_url}/rooms/new")
         expect(ui.by("create-room")).to_be_visible()
+        # U16: the turn's seconds say what they mean, in one line a child can read.
+        expect(ui.by("room-turn-note")).to_contain_text("时间到了")
+        expect(ui.by("room-turn-seconds")).to_have_attribute("aria-describedby", "rm-turn-note")
         _broken(page, "room form", failures)
     assert failures == [], "\n".join(failures)
 

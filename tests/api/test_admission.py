@@ -10,6 +10,7 @@ Before, every request was taken and waited its turn, however long the queue.
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import threading
@@ -19,8 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.types import Message, Receive, Scope, Send
 
 from server_process import ServerProcess
+from yahtzee.server.admission import Admission
+from yahtzee.storage import run_coroutine
+from yahtzee.web.app import FEATURES
 
 from .test_event_loop import write_lock
 
@@ -106,3 +111,47 @@ def test_s4_past_the_in_flight_bound_a_request_is_refused_at_once_with_retry_aft
     status, _, after, _, _ = _request(port, "POST", path, roll_body, cookie)
     assert status == 200
     assert after["version"] == game["version"] + 1
+
+
+def test_s4_a_features_long_lived_requests_are_neither_counted_nor_refused() -> None:
+    """The platform names no feature's path (K1): the features declare their long-lived
+    requests (a room's event stream) and admission exempts exactly those, besides the
+    health probe; with the bound full, any other request is refused."""
+    exempt = [path for feature in FEATURES for path in feature.long_lived]
+    stream = "/api/rooms/0123456789abcdef/events"
+    held = asyncio.Event()
+    reached: list[str] = []
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:  # noqa: ARG001
+        reached.append(scope["path"])
+        if scope["path"] == "/api/records":
+            await held.wait()  # the one request in flight: the bound is full
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    async def call(admission: Admission, path: str) -> int:
+        sent: list[Message] = []
+
+        async def receive() -> Message:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: Message) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "method": "GET", "path": path, "headers": []}
+        await admission(scope, receive, send)
+        status: int = sent[0]["status"]
+        return status
+
+    async def main() -> list[int]:
+        admission = Admission(app, max_in_flight=1, wait=0.0, exempt=exempt)
+        first = asyncio.ensure_future(call(admission, "/api/records"))
+        await asyncio.sleep(0.01)
+        assert admission.in_flight == 1
+        statuses = [await call(admission, p) for p in (stream, "/api/health", "/api/config")]
+        assert admission.in_flight == 1  # the stream was not counted
+        held.set()
+        return [*statuses, await first]
+
+    assert run_coroutine(main()) == [200, 200, 503, 200]
+    assert reached == ["/api/records", stream, "/api/health"]  # the refused one did nothing

@@ -93,3 +93,29 @@ def test_k1_a_new_feature_touches_four_files_outside_its_package() -> None:
             # (an id's name may differ: {game_id} on the server, :id on the page)
             quoted = '"' + re.sub(r"\\\{\w+\\\}", r":\\w+", re.escape(path)) + '"'
             assert re.search(quoted, views), (feature.name, path)
+
+
+def test_k1_the_platform_names_no_feature_s_api_path() -> None:
+    """The platform below the features (``server/``, ``storage/`` and the core) names none
+    of their API paths: what it must know of them (admission's long-lived requests, say)
+    the feature declares on its ``FEATURE``. Admission used to match the rooms' event
+    stream by a pattern of its own."""
+    from yahtzee.web.app import FEATURES
+
+    src = ROOT / "src" / "yahtzee"
+    features = {feature.build.__module__.split(".")[1] for feature in FEATURES}
+    platform = [
+        f
+        for f in src.rglob("*.py")
+        if f.relative_to(src).parts[0] not in features | {"web"} and f.name != "cli.py"
+    ]
+    for feature in FEATURES:
+        prefixes = {
+            "/".join(route.path.split("/")[:3])  # type: ignore[attr-defined]
+            for router in feature.routers
+            for route in router.routes
+        }
+        for prefix in prefixes:
+            pattern = re.compile(re.escape(prefix) + r"(?![\w-])")
+            naming = [str(f.relative_to(src)) for f in platform if pattern.search(f.read_text())]
+            assert naming == [], (feature.name, prefix, naming)

@@ -93,4 +93,5 @@ FEATURE = Feature(
     config=config,
     config_model=RoomsConfigOut,
     migrations=MIGRATIONS,
+    long_lived=(r"/api/rooms/[0-9a-f]{16}/events",),  # a room's event stream lasts a game
 )

@@ -18,10 +18,11 @@ keep a starved one to about a second's queue rather than minutes.
 Below capacity the bound is never reached (a request is answered in a few milliseconds,
 so a few are in flight at most).
 
-Not counted: the room event streams (each lasts a game, and is bounded by the connection
-cap) and ``/api/health`` (a probe must see a busy process alive). A request with a body is
-counted from the moment its body is in, so a client that sends a body slowly holds no
-slot (the request deadline of :mod:`yahtzee.server.protocol` bounds it instead).
+Not counted: the requests that last as long as their client wants, which the features
+name (``Feature.long_lived``: a room's event stream lasts a game, and is bounded by the
+connection cap) and ``/api/health`` (a probe must see a busy process alive). A request
+with a body is counted from the moment its body is in, so a client that sends a body
+slowly holds no slot (the request deadline of :mod:`yahtzee.server.protocol` bounds it instead).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Sequence
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -37,8 +39,8 @@ from yahtzee.server.middleware import BODY_METHODS, send_error
 
 log = logging.getLogger("yahtzee.server")
 
-#: Requests never refused here: a room's event stream, the health probe.
-_EXEMPT = re.compile(r"/api/rooms/[0-9a-f]{16}/events|/api/health")
+#: Requests never refused here besides the features' long-lived ones: the health probe.
+ALWAYS_ADMITTED = (r"/api/health",)
 #: At most one warning a this many seconds while requests are refused.
 LOG_EVERY = 10.0
 
@@ -57,10 +59,15 @@ class OverloadedError(ApiError):
 
 class Admission:
     """Refuse a request at once when ``max_in_flight`` are being served and the oldest of
-    them for ``wait`` seconds (``max_in_flight`` 0: no bound)."""
+    them for ``wait`` seconds (``max_in_flight`` 0: no bound). Paths matching one of
+    ``exempt`` (regular expressions, whole path) and :data:`ALWAYS_ADMITTED` are neither
+    counted nor refused."""
 
-    def __init__(self, app: ASGIApp, max_in_flight: int, wait: float = 0.5) -> None:
+    def __init__(
+        self, app: ASGIApp, max_in_flight: int, wait: float = 0.5, exempt: Sequence[str] = ()
+    ) -> None:
         self.app = app
+        self._exempt = re.compile("|".join((*ALWAYS_ADMITTED, *exempt)))
         self.max_in_flight = max_in_flight
         self.wait = wait
         # When each request in flight was admitted, oldest first (a dict keeps the order).
@@ -89,7 +96,7 @@ class Admission:
         if (
             scope["type"] != "http"
             or not self.max_in_flight
-            or _EXEMPT.fullmatch(scope["path"]) is not None
+            or self._exempt.fullmatch(scope["path"]) is not None
         ):
             await self.app(scope, receive, send)
             return

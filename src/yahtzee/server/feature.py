@@ -162,7 +162,10 @@ class Feature:
     (``None`` for an error that is not its own); ``spa_paths`` are the page addresses
     answered with ``index.html``; ``build`` makes its services from the platform;
     ``migrations`` are its tables' (:mod:`yahtzee.storage.schema`), which the app applies
-    with the games' when it opens the database, before any feature is built.
+    with the games' when it opens the database, before any feature is built;
+    ``long_lived`` are regular expressions of its request paths that last as long as their
+    client wants (an event stream), which admission control never counts or refuses
+    (:mod:`yahtzee.server.admission`).
     """
 
     name: str
@@ -173,3 +176,4 @@ class Feature:
     config: Callable[[], dict[str, Any]] | None = None
     config_model: type[BaseModel] | None = None
     migrations: Migrations | None = None
+    long_lived: Sequence[str] = ()

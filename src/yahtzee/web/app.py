@@ -341,7 +341,10 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
             app.add_middleware(middleware, **options)
     # S4: inside ServerMiddleware (its refusal has every header), before any other work.
     app.add_middleware(
-        Admission, max_in_flight=settings.max_in_flight, wait=settings.admission_wait
+        Admission,
+        max_in_flight=settings.max_in_flight,
+        wait=settings.admission_wait,
+        exempt=[path for feature in FEATURES for path in feature.long_lived],
     )
     app.add_middleware(ServerMiddleware, players=players, max_body_bytes=wiring.max_body_bytes)
     for module in (

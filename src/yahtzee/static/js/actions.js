@@ -11,6 +11,7 @@ import { storedHold } from "./remember.js";
 import { createReplay } from "./replay.js";
 import { CONFIG } from "./config.js";
 import { canAct } from "./state.js";
+import { createLookAgain, createReconnect, unanswered } from "./reconnect.js";
 
 const NO_HOLD = [false, false, false, false, false];
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
@@ -27,13 +28,6 @@ function go(store, view) {
     if (view === "lobby") document.getElementById("lobby-title").focus({ preventScroll: true });
   });
 }
-
-// U14: after a tap the network lost, the page asks the server for the game now and then
-// (and at once when the browser says it is online or the tab is looked at again) until it
-// answers; the waits grow to the last one, and the asking stops after the last try (the
-// next tap or look asks again).
-const RECONNECT_WAITS_MS = [1000, 2000, 4000, 8000, 15000, 30000];
-const RECONNECT_TRIES = 40;
 
 // `openPage(path)`: main.js's way to an address (the lazy 多人同屏 view).
 export function createActions(store, openPage) {
@@ -90,8 +84,7 @@ export function createActions(store, openPage) {
       // No answer: the network failed, or (behind nginx, 503 `unavailable`) no app process
       // answered. On the table only: elsewhere, say 继续游戏 in the lobby, there is no
       // position to show again, and recover's message asks to check the network and retry.
-      const unanswered = err instanceof ApiError && (err.code === "network" || err.code === "unavailable");
-      if (unanswered && shown && view === "game") {
+      if (unanswered(err) && shown && view === "game") {
         dispatch({ type: "offline", id: shown.id, version: shown.version, view });
         reconnect();
       } else {
@@ -146,65 +139,34 @@ export function createActions(store, openPage) {
     else dispatch({ type: "resync", game: fresh });
   }
 
-  let reconnecting = false;
-
   /** U14: ask for the game until the server answers, then show it (`reconnected` says
-   * whether the lost tap's position is still the one). A bounded number of tries. */
-  async function reconnect() {
-    if (reconnecting) return;
-    reconnecting = true;
-    let wake = () => {};
-    const now = () => wake();
-    window.addEventListener("online", now);
-    window.addEventListener("focus", now);
-    try {
-      for (let tries = 0; tries < RECONNECT_TRIES && S().offline; tries++) {
-        const lost = S().offline;
-        const g = S().game;
-        if (!g || g.id !== lost.id) break;
-        if (!S().busy) {
-          const fresh = await readGame(g, S().view, true);
-          if (fresh && S().offline === lost) {
-            dispatch({ type: "reconnected", game: fresh, hold: storedHold(fresh) });
-            break;
-          }
-          if (S().offline !== lost) continue; // a tap of the player's got through, or failed again
-        }
-        const wait = RECONNECT_WAITS_MS[Math.min(tries, RECONNECT_WAITS_MS.length - 1)];
-        await new Promise((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wake = () => {};
-      }
-    } finally {
-      window.removeEventListener("online", now);
-      window.removeEventListener("focus", now);
-      reconnecting = false;
-    }
-  }
-
-  let looking = false;
+   * whether the lost tap's position is still the one). */
+  const lostTap = () => {
+    const lost = S().offline;
+    const g = S().game;
+    return lost && g && g.id === lost.id ? lost : null;
+  };
+  const reconnect = createReconnect({
+    lost: lostTap,
+    busy: () => S().busy,
+    read: () => readGame(S().game, S().view, true),
+    back: (fresh) => dispatch({ type: "reconnected", game: fresh, hold: storedHold(fresh) }),
+  });
 
   /** U14: the tab is looked at again (focus, visibilitychange): if the game went on
    * elsewhere meanwhile, show it as it stands and say so. Quiet when nothing changed or the
    * server cannot be asked now. */
-  async function lookAgain() {
-    const g = S().game;
-    if (S().offline) return reconnect();
-    if (looking || S().view !== "game" || !g || g.status !== "in_progress" || S().busy || S().replay) return;
-    looking = true;
-    try {
-      const fresh = await readGame(g, "game", true);
-      // Only if nothing happened here meanwhile: a tap of this tab's own is not "elsewhere".
-      if (fresh && S().game === g && !S().busy && fresh.version !== g.version) movedOn(fresh);
-    } finally {
-      looking = false;
-    }
-  }
+  const lookAgain = createLookAgain({
+    lost: lostTap,
+    reconnect,
+    shown: () => {
+      const g = S().game;
+      const still = S().view === "game" && g && g.status === "in_progress" && !S().busy && !S().replay;
+      return still ? g : null;
+    },
+    read: (g) => readGame(g, "game", true),
+    movedOn,
+  });
 
   async function roll() {
     const g = S().game;

@@ -11,6 +11,7 @@ import { installKeyboard } from "./keyboard.js";
 import * as say from "./messages.js";
 import { href, match } from "./paths.js";
 import { reduce } from "./reducer.js";
+import { onLookedAt } from "./reconnect.js";
 import { loadSettings, loadTutorialSeen, loadWrote } from "./remember.js";
 import { buildScorecard, render } from "./render.js";
 import { installSettings } from "./settings.js";
@@ -140,10 +141,7 @@ function wire() {
     }
   });
   // U14: a tab looked at again shows the game as it stands if it went on elsewhere.
-  window.addEventListener("focus", actions.lookAgain);
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") actions.lookAgain();
-  });
+  onLookedAt(actions.lookAgain);
   installSettings(store);
 }
 

@@ -122,3 +122,55 @@ test("the views without a board have named actions too, and no module patches pa
     assert.doesNotMatch(readFileSync(new URL(f, dir), "utf-8"), /type: "pageUi"/, `${f} patches page.ui`);
   }
 });
+
+test("U14: a table that went on elsewhere shows the game as it stands, marks and replay gone", () => {
+  const s = page("table", {
+    game: game(),
+    hold: [true, false, false, false, false],
+    hintHold: [true, false, false, false, false],
+    pick: { version: 3, category: "chance" },
+    replay: { steps: [{}], index: 0 },
+    handover: null,
+    offline: { id: "g", version: 3 },
+  });
+  const fresh = game({ version: 5, turn: 1, status: "in_progress" });
+  const ui = R.tableMovedOn(s, { game: fresh }).page.ui;
+  assert.equal(ui.game, fresh);
+  assert.deepEqual([ui.hold, ui.hintHold, ui.pick, ui.replay, ui.offline], [[false, false, false, false, false], null, null, null, null]);
+  assert.equal(ui.handover, null, "no handover screen opens by itself");
+  const held = R.tableMovedOn(s, { game: fresh, hold: [false, true, false, false, false] }).page.ui;
+  assert.deepEqual(held.hold, [false, true, false, false, false], "the holds stored for that position");
+  const covered = R.tableMovedOn(page("table", { handover: 0 }), { game: fresh }).page.ui;
+  assert.equal(covered.handover, 1, "a handover screen shown names whoever is on turn now");
+  const over = R.tableMovedOn(page("table", { handover: 0 }), { game: game({ status: "finished" }) }).page.ui;
+  assert.deepEqual([over.handover, over.showEnd], [null, true]);
+});
+
+test("U14: a table tap the network lost waits for the server, then the same or a new position", () => {
+  let s = page("table", { game: game(), hold: [true, false, false, false, false] });
+  s = R.tableOffline(s, { id: "g", version: 3 });
+  assert.deepEqual(s.page.ui.offline, { id: "g", version: 3 });
+  const same = R.tableBack(s, { game: game() }).page.ui;
+  assert.equal(same.offline, null);
+  assert.deepEqual(same.hold, [true, false, false, false, false], "the same position keeps its holds");
+  const moved = R.tableBack(s, { game: game({ version: 4, rolls_left: 1 }) }).page.ui;
+  assert.deepEqual([moved.offline, moved.game.version, moved.hold[0]], [null, 4, false]);
+  assert.equal(R.tableBack(page("table", { offline: null }), { game: game() }).page.ui.offline, null);
+  const other = R.tableBack(s, { game: game({ id: "h" }) }).page.ui;
+  assert.deepEqual([other.offline, other.game.id], [null, "g"], "another game is not shown over this one");
+  assert.equal(R.tableOfflineOver(s).page.ui.offline, null);
+  const quiet = page("table", { offline: null });
+  assert.equal(R.tableOfflineOver(quiet), quiet);
+});
+
+test("U14: a room tap the network lost is said until the room is read again", () => {
+  let s = page("room", { busy: true, notice: "稍等", error: null });
+  s = R.roomOffline(s, { version: 7, error: "没送到" });
+  const ui = s.page.ui;
+  assert.deepEqual([ui.busy, ui.notice, ui.error, ui.offline], [false, null, "没送到", { version: 7 }]);
+  const back = R.roomBack(s).page.ui;
+  assert.deepEqual([back.offline, back.error], [null, null]);
+  const failed = page("room", { error: "别的错" });
+  assert.equal(R.roomBack(failed), failed, "another error stays");
+  assert.equal(R.roomOffline(page("table"), { version: 1, error: "x" }).page.ui.offline, undefined);
+});

@@ -5,8 +5,8 @@
 //
 // ui of a board: {game?, hold, busy, rolled, rollSerial, hintHold, hintCategory, lastDice,
 // pick: {version, category}|null, replay: {before, steps, index}|null}; 多人同屏 adds
-// {handover, shown, showEnd, meterKey, chances, seats, starting}, 好友房间 {myHold, holds,
-// reactions, error, notice, now, skew, stream, copied, rematch}.
+// {handover, shown, showEnd, meterKey, chances, seats, starting, wrote, offline}, 好友房间
+// {myHold, holds, reactions, error, notice, now, skew, stream, copied, rematch, offline}.
 
 const NO_HOLD = Object.freeze([false, false, false, false, false]);
 
@@ -29,6 +29,24 @@ const table = (fn) => (state, action) => onUi(state, TABLE, (ui) => fn(ui, actio
 const room = (fn) => (state, action) => onUi(state, ROOM, (ui) => fn(ui, action));
 
 const clearMarks = { hintHold: null, hintCategory: null, pick: null };
+
+/** The table showing `game`, read from the server, in place of a position that went on. */
+function movedOn(ui, game, hold) {
+  const on = game.status === "in_progress";
+  const handover = ui.handover !== null && ui.handover !== undefined && on ? game.turn : null;
+  return {
+    ...ui,
+    game,
+    hold: hold.slice(),
+    rolled: null,
+    replay: null,
+    offline: null,
+    handover,
+    shown: null,
+    showEnd: game.status === "finished",
+    ...clearMarks,
+  };
+}
 
 export const boardReducers = {
   /** A request of the board is in flight (its buttons wait) or answered. */
@@ -112,6 +130,28 @@ export const boardReducers = {
     meterKey: null,
   })),
 
+  /** U14: the game went on elsewhere (another tab or device): `game` as it stands, this
+   * turn's marks gone (the holds `hold`, as stored for its position), no replay, no lost
+   * tap waiting; a handover screen shown turns to whoever is on turn now. */
+  tableMovedOn: table((ui, { game, hold = NO_HOLD }) => movedOn(ui, game, hold)),
+
+  /** U14: a tap the network lost, on position `version` of game `id`: never sent later;
+   * the table waits for the server to answer again (`tableBack`). */
+  tableOffline: table((ui, { id, version }) => ({ ...ui, offline: { id, version } })),
+
+  /** U14: the server answers again (`game`, read just now): the same position as the lost
+   * tap's keeps the table as it is; another is shown as a game that went on. */
+  tableBack: table((ui, { game, hold = NO_HOLD }) => {
+    const lost = ui.offline;
+    if (!lost) return ui;
+    if (lost.id !== game.id) return { ...ui, offline: null };
+    if (game.version === lost.version) return { ...ui, game, offline: null };
+    return movedOn(ui, game, hold);
+  }),
+
+  /** A tap went through after a lost one: nothing is waited for any more. */
+  tableOfflineOver: table((ui) => (ui.offline ? { ...ui, offline: null } : ui)),
+
   /** A new game at the same seats (重新开始, 再来一局). */
   tableRestarted: table((ui, { game }) => ({
     ...ui,
@@ -170,6 +210,14 @@ export const boardReducers = {
   roomBusy: room((ui) => ({ ...ui, busy: true, error: null, notice: null })),
   roomFailed: room((ui, { error }) => ({ ...ui, busy: false, error, notice: null })),
   roomIdle: room((ui) => (ui.busy ? { ...ui, busy: false } : ui)),
+
+  /** U14: a game action the network lost, tapped on the game's position `version`: never
+   * sent later; `error` says so until the room is read again (`roomBack`). */
+  roomOffline: room((ui, { version, error }) => ({ ...ui, busy: false, notice: null, error, offline: { version } })),
+
+  /** U14: the room was read again after a lost tap (or a tap went through): nothing is
+   * waited for any more, and what the lost tap's message said no longer holds. */
+  roomBack: room((ui) => (ui.offline ? { ...ui, offline: null, error: null } : ui)),
 
   /** The event stream's state: null while live, else {message} saying why not (F9). */
   roomStream: room((ui, { stream }) => ({ ...ui, stream })),

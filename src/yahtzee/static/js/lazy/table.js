@@ -16,6 +16,7 @@ import { buildDice, diceLook, drawDice } from "./board_dice.js";
 import { buildCard, drawCard, scoreFlow } from "./board_card.js";
 import { computerSteps, createReplayTimer, describeStep } from "./board_replay.js";
 import { confirmDialog } from "../dialog.js";
+import { createLookAgain, createReconnect, onLookedAt, unanswered } from "../reconnect.js";
 import * as say from "../messages.js";
 import { API, href } from "../paths.js";
 import { loadWrote, saveHold, saveWrote, storedHold } from "../remember.js";
@@ -104,8 +105,45 @@ function sessionOf(ctx) {
       if (current()) endReplay(ctx, false);
     },
   });
+  // U14, as on the solo table (reconnect.js): after a lost tap the game is asked for until
+  // the server answers; a table looked at again reads the game in case it went on elsewhere.
+  const lost = () => {
+    const p = current();
+    const waiting = p && p.ui.offline;
+    return waiting && G(p).id === waiting.id ? waiting : null;
+  };
+  const read = (g) => ctx.api.game(g.id).catch(() => null);
+  session.reconnect = createReconnect({
+    lost,
+    busy: () => Boolean(ctx.state().busy || (current() && current().ui.busy)),
+    read: () => read(G(current())),
+    back: (fresh, waiting) => {
+      ctx.dispatch({ type: "tableBack", game: fresh, hold: storedHold(fresh) || NO_HOLD });
+      announce(ctx, fresh.version === waiting.version ? say.BACK_SAME : say.BACK_CHANGED);
+      askMeter(ctx);
+    },
+  });
+  session.lookAgain = createLookAgain({
+    lost,
+    reconnect: session.reconnect,
+    shown: () => {
+      const p = current();
+      const g = p && p.status === "ready" ? G(p) : null;
+      const still = g && g.status === "in_progress" && !p.ui.busy && !ctx.state().busy && !p.ui.replay;
+      return still ? g : null;
+    },
+    read,
+    movedOn: (fresh) => movedOn(ctx, fresh),
+  });
   body.boardSession = session;
   return session;
+}
+
+/** U14: the game went on on another device or tab: shown as it stands, and said. */
+function movedOn(ctx, fresh) {
+  ctx.dispatch({ type: "tableMovedOn", game: fresh, hold: storedHold(fresh) || NO_HOLD });
+  announce(ctx, say.MOVED_ON);
+  askMeter(ctx);
 }
 
 // ------------------------------------------------------------------ the table: replay
@@ -214,22 +252,32 @@ function canAct(page, state) {
   );
 }
 
-/** One server action; a failure is said and the table re-synced from the server. */
+/** One server action; a failure is said and the table re-synced from the server. U14: a
+ * tap the network lost is dropped and said, never sent later; the game is read again once
+ * the server answers (reconnect.js, as on the solo table). */
 async function act(ctx, fn) {
   const page = ctx.state().page;
   if (!canAct(page, ctx.state())) return;
+  const shown = G(page);
   ctx.dispatch({ type: "boardBusy", busy: true });
   try {
-    await fn(G(page));
+    await fn(shown);
+    ctx.dispatch({ type: "tableOfflineOver" });
   } catch (err) {
+    if (unanswered(err)) {
+      ctx.dispatch({ type: "tableOffline", id: shown.id, version: shown.version });
+      announce(ctx, say.OFFLINE_NOT_SENT, "error");
+      sessionOf(ctx).reconnect();
+      return;
+    }
     if (!(err instanceof ApiError)) console.warn(err);
     const stale = err instanceof ApiError && err.code === "stale_version";
-    if (!stale) announce(ctx, err instanceof ApiError ? err.message : "页面出了点问题，已重新同步。", "error");
+    if (!stale) announce(ctx, err instanceof ApiError ? err.message : say.PAGE_RESYNCED, "error");
     try {
-      const fresh = await ctx.api.game(G(page).id);
-      ctx.dispatch({ type: "boardGame", game: fresh, hold: storedHold(fresh) || NO_HOLD });
+      const fresh = await ctx.api.game(shown.id);
       // U14: refused as stale, the game went on on another device or tab: said.
-      if (stale && fresh.version !== G(page).version) announce(ctx, say.MOVED_ON);
+      if (stale && fresh.version !== shown.version) movedOn(ctx, fresh);
+      else ctx.dispatch({ type: "boardGame", game: fresh, hold: storedHold(fresh) || NO_HOLD });
     } catch {
       // the message above stands; the next click tries again
     }
@@ -685,8 +733,8 @@ function renderTable(body, page, ctx) {
   renderEnd(body, page);
 }
 
-/** The table's keys (keyboard.js, as on the solo table): once, for the table's view (the
- * view's body, which outlives its pages, says it is done). */
+/** The table's keys (keyboard.js, as on the solo table) and its looks (U14): once, for the
+ * table's view (the view's body, which outlives its pages, says it is done). */
 function installKeys(ctx) {
   const body = document.getElementById("table-body");
   if (body.dataset.keys) return;
@@ -695,6 +743,10 @@ function installKeys(ctx) {
     const p = ctx.state().page;
     return ctx.state().view === "table" && p && p.view === "table" && p.status === "ready" ? p : null;
   };
+  // U14: the table looked at again (focus, visibilitychange) reads its game, as the solo one.
+  onLookedAt(() => {
+    if (page()) sessionOf(ctx).lookAgain();
+  });
   installKeyboard({
     onTable: () => Boolean(page()) && (page().ui.handover ?? null) === null,
     gameOverShown: () => Boolean(page() && page().ui.showEnd),

@@ -21,10 +21,11 @@ import { createReplayTimer, describeStep } from "./board_replay.js";
 import { REPLAY_STEP_MS } from "../settings.js";
 import { installKeyboard } from "../keyboard.js";
 import { CONFIG } from "../config.js";
-import { openStream, request } from "../api.js";
+import { ApiError, openStream, request } from "../api.js";
+import { createReconnect, unanswered } from "../reconnect.js";
 import { confirmDialog } from "../dialog.js";
 import * as say from "../messages.js";
-import { ROOM_LINKS, ROOM_STREAM, ROOM_TURN_NOTE } from "./views_messages.js";
+import { ROOM_LINKS, ROOM_MOVED_ON, ROOM_STREAM, ROOM_TURN_NOTE } from "./views_messages.js";
 import { API, asset, href } from "../paths.js";
 import { LOWER, UPPER } from "../state.js";
 
@@ -399,13 +400,74 @@ function act(ctx, page, call) {
   );
 }
 
+/** The room as the server has it now, read with the page's link token (if any). */
+function readRoom(page) {
+  const { room, token } = page.data;
+  const path = token ? `${API.room(room.id)}?${new URLSearchParams({ token })}` : API.room(room.id);
+  return request("GET", path).then((r) => r.room);
+}
+
 function gameAct(ctx, page, call) {
   // A game action: its answer is the game; the room's stream brings the same to everyone.
+  // U14: a tap refused as stale (the game went on: a friend, 托管, this seat in another
+  // tab — faster than the stream) reads the room and says so: the page can do what a
+  // "refresh" would. A tap the network lost is said, never sent later, and the room is
+  // read again once the server answers (reconnect.js, as on the solo table).
+  const shown = page.data.room.game;
   ctx.dispatch({ type: "roomBusy" });
   return call().then(
-    (game) => ctx.dispatch({ type: "roomGame", serial: page.serial, game }),
-    (err) => ctx.dispatch({ type: "roomFailed", error: err.message }),
+    (game) => {
+      ctx.dispatch({ type: "roomGame", serial: page.serial, game });
+      ctx.dispatch({ type: "roomBack" });
+    },
+    (err) => {
+      if (err instanceof ApiError && err.code === "stale_version") return movedOn(ctx, page);
+      if (!unanswered(err)) return ctx.dispatch({ type: "roomFailed", error: err.message });
+      ctx.dispatch({ type: "roomOffline", version: shown.version, error: say.OFFLINE_NOT_SENT });
+      return sessionOf(ctx, page).reconnect();
+    },
   );
+}
+
+/** U14: the game went on before this tap reached the server: the room as it stands, said. */
+function movedOn(ctx, page) {
+  const said = () => ctx.dispatch({ type: "say", text: ROOM_MOVED_ON, view: "room" });
+  return readRoom(page).then(
+    (room) => {
+      ctx.dispatch({ type: "roomData", serial: page.serial, room });
+      said();
+    },
+    () => {
+      ctx.dispatch({ type: "roomIdle" }); // the stream brings the room as it goes on
+      said();
+    },
+  );
+}
+
+/** What this page of the room owns besides its state: the asking after a lost tap. Made
+ * for each opening of a room (page serial) and kept on the view's body. */
+function sessionOf(ctx, page) {
+  const body = document.getElementById("room-body");
+  const old = body.roomSession;
+  if (old && old.serial === page.serial) return old;
+  const current = () => {
+    const p = roomOf(ctx);
+    return p && p.serial === page.serial ? p : null;
+  };
+  const session = { serial: page.serial };
+  session.reconnect = createReconnect({
+    lost: () => (current() ? current().ui.offline || null : null),
+    busy: () => Boolean(current() && current().ui.busy),
+    read: () => readRoom(current()).catch(() => null),
+    back: (room, lost) => {
+      const changed = !room.game || room.game.version !== lost.version;
+      ctx.dispatch({ type: "roomData", serial: page.serial, room });
+      ctx.dispatch({ type: "roomBack" });
+      ctx.dispatch({ type: "say", text: changed ? say.BACK_CHANGED : say.BACK_SAME, view: "room" });
+    },
+  });
+  body.roomSession = session;
+  return session;
 }
 
 function hostPanel(room, ctx, page) {

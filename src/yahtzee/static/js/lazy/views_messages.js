@@ -15,6 +15,9 @@ export const ROOM_STREAM = {
 };
 /** 好友房间's new-room form: what 每回合秒数 means, in words a child can read. */
 export const ROOM_TURN_NOTE = "每个人每回合最多想这么多秒。时间到了还没下完，电脑先替他下。";
+/** U14: a tap in a room refused because the game went on first (a friend, 托管, or this
+ * seat in another window): the room is read again and shown as it stands. */
+export const ROOM_MOVED_ON = "这一步没有送出：这一局已经接着下了（朋友、托管或你在别的窗口），这里已换成现在的局面。";
 export const ROOM_LINKS = {
   renew: "换新链接",
   note: "换新链接后，旧的邀请链接和观战链接都会失效。",

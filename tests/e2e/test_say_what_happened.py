@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
-from e2e.helpers import ConsoleWatch, Table
+from e2e.helpers import ConsoleWatch, Table, sized_context
+from e2e.test_rooms import _create, _join
+from e2e.test_rooms import _page as _room_page
 
 pytestmark = pytest.mark.e2e
 
@@ -187,10 +190,9 @@ def test_u14_a_tap_while_the_server_is_down_is_dropped_and_said(
     expect(ui.by("round")).to_have_text("第 2 / 13 回合")
 
 
-def test_u14_a_stale_table_tab_says_the_game_went_on(ui: Table, console: ConsoleWatch) -> None:
-    """多人同屏 on two devices (two tabs): the stale one's tap shows the game and says so,
-    and offers no 撤销 for the box the other device wrote."""
-    console.allowed += ["/roll"]
+def _table_tabs(ui: Table, tabs: int) -> list[Table]:
+    """A 多人同屏 game of two people (甲, 乙) opened in `tabs` tabs of one browser (two
+    devices of one player)."""
     page = ui.page
     status = page.evaluate(
         """() => fetch("/api/games", {method: "POST",
@@ -200,15 +202,24 @@ def test_u14_a_stale_table_tab_says_the_game_went_on(ui: Table, console: Console
            .then((r) => r.status)"""
     )
     assert status == 201
-    tabs = []
-    for p in (page, page.context.new_page()):
+    opened = []
+    for i in range(tabs):
+        p = page if i == 0 else page.context.new_page()
         p.set_default_timeout(10_000)
         p.goto(f"{ui.base_url}/table")
         tab = Table(p, ui.base_url)
         tab.by("handover-go").click()  # 继续游戏 at the start of a turn: the handover first
         expect(tab.by("table-roll")).to_be_enabled()
-        tabs.append(tab)
-    here, there = tabs
+        opened.append(tab)
+    return opened
+
+
+def test_u14_a_stale_table_tab_says_the_game_went_on(ui: Table, console: ConsoleWatch) -> None:
+    """多人同屏 on two devices (two tabs): the stale one's tap shows the game and says so,
+    and offers no 撤销 for the box the other device wrote."""
+    console.allowed += ["/roll"]
+    page = ui.page
+    here, there = _table_tabs(ui, 2)
     there.by("table-roll").click()
     expect(there.by("table-rolls")).to_contain_text("2")
     there.page.locator('[data-testid="table-cell-0-chance"] .cell-btn').click()
@@ -225,3 +236,137 @@ def test_u14_a_stale_table_tab_says_the_game_went_on(ui: Table, console: Console
     assert game["rolls_left"] == 3
     assert game["undo"] is not None  # the server would allow it: the other tab's to offer
     there.page.close()
+
+
+def test_u14_a_table_tab_looked_at_again_reads_the_game(ui: Table) -> None:
+    """多人同屏, like the solo table: a tab that gets the focus or is shown again reads the
+    game, and shows it as it went on on the other device, without a tap."""
+    here, there = _table_tabs(ui, 2)
+    there.by("table-roll").click()
+    expect(there.by("table-rolls")).to_contain_text("2")
+    dice = [there.by(f"table-die-{i}").get_attribute("data-value") for i in range(5)]
+    here.page.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    expect(here.by("table-rolls")).to_contain_text("2")
+    expect(here.by("message")).to_contain_text(MOVED_ON)
+    assert [here.by(f"table-die-{i}").get_attribute("data-value") for i in range(5)] == dice
+
+    there.page.locator('[data-testid="table-cell-0-chance"] .cell-btn').click()
+    expect(there.by("handover-go")).to_be_visible()
+    here.page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    expect(here.by("table-turn")).to_contain_text("乙")
+    expect(here.by("table-rolls")).to_contain_text("3")
+    expect(here.by("table-undo")).to_be_hidden()  # 甲's box was written on the other device
+    # Nothing moved on: looking again says nothing new.
+    there.page.close()
+    said = here.message()
+    here.page.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    here.page.wait_for_timeout(500)
+    assert here.message() == said
+
+
+def test_u14_a_table_tap_lost_offline_is_dropped_and_said(ui: Table, console: ConsoleWatch) -> None:
+    """多人同屏, like the solo table: a roll the network lost is said as not sent, and once
+    the network is back the table reads the game and says the position is the same."""
+    console.allowed += ["/roll", "/api/games/"]
+    (here,) = _table_tabs(ui, 1)
+    here.by("table-roll").click()
+    expect(here.by("table-rolls")).to_contain_text("2")
+    dice = [here.by(f"table-die-{i}").get_attribute("data-value") for i in range(5)]
+    here.page.context.set_offline(True)
+    here.by("table-roll").click()
+    expect(here.by("message")).to_contain_text(NOT_SENT)
+    expect(here.by("message")).not_to_have_text(RESEND_PROMISE)
+    expect(here.by("table-rolls")).to_contain_text("2")
+    here.page.context.set_offline(False)
+    expect(here.by("message")).to_contain_text(BACK_SAME, timeout=15_000)
+    here.page.wait_for_timeout(3_500)  # longer than any old resend timer
+    expect(here.by("table-rolls")).to_contain_text("2")
+    assert [here.by(f"table-die-{i}").get_attribute("data-value") for i in range(5)] == dice
+    game = here.page.evaluate("async () => (await fetch('/api/games/current')).json()")
+    assert game["rolls_left"] == 2
+    # The next tap is the player's own, and does what it says.
+    here.by("table-roll").click()
+    expect(here.by("table-rolls")).to_contain_text("1")
+
+
+# -- 好友房间: the room's stream keeps the game current; a tap can still be faster than it
+
+
+ROOM_MOVED_ON = "这一局已经接着下了"
+STALE_ADVICE = "请刷新后再试"
+
+
+def _started_room(browser: Browser, server_url: str, console: ConsoleWatch) -> tuple[Page, Page]:
+    """A room of two people (房主 and 朋友), started: the host's page (on turn) and the
+    friend's."""
+    host = _room_page(sized_context(browser, 1280, 800), console)
+    friend = _room_page(sized_context(browser, 1280, 800), console)
+    invite = _create(host, server_url, "房主", friends=1, computers=0, turn=300)
+    _join(friend, invite, "朋友")
+    host.get_by_test_id("start-room").click()
+    expect(host.get_by_test_id("room-roll")).to_be_enabled()
+    return host, friend
+
+
+def test_u14_a_stale_room_tap_reads_the_room_and_says_the_game_went_on(
+    browser: Browser, server_url: str, console: ConsoleWatch
+) -> None:
+    """The same seat in a second window whose stream is behind: its tap is refused as stale,
+    and the page reads the room itself (no advice to refresh) and says the game went on."""
+    console.allowed += ["/roll"]
+    host, friend = _started_room(browser, server_url, console)
+    # A second window of the host whose stream never gets through (it stays behind).
+    behind = host.context.new_page()
+    behind.set_default_timeout(20_000)
+    behind.route(re.compile(r"/events"), lambda route: route.abort())
+    behind.goto(host.url)
+    expect(behind.get_by_test_id("room-roll")).to_have_text("掷骰子")
+    host.get_by_test_id("room-roll").click()
+    expect(host.get_by_test_id("room-roll")).to_have_text("再掷（还剩 2 次）")
+    faces = [host.get_by_test_id(f"room-die-{i}").get_attribute("data-value") for i in range(5)]
+
+    behind.get_by_test_id("room-roll").click()
+    expect(behind.get_by_test_id("message")).to_contain_text(ROOM_MOVED_ON)
+    expect(behind.get_by_test_id("room-roll")).to_have_text("再掷（还剩 2 次）")
+    expect(behind.get_by_test_id("room-error")).to_have_count(0)
+    assert STALE_ADVICE not in behind.locator("#view-room").inner_text()
+    for i, face in enumerate(faces):
+        expect(behind.get_by_test_id(f"room-die-{i}")).to_have_attribute("data-value", face or "")
+    # The tap did nothing: the host's roll is the only one.
+    expect(friend.get_by_test_id("room-turn")).to_contain_text("房主")
+    assert _room_game(host)["rolls_left"] == 2
+    host.context.close()
+    friend.context.close()
+
+
+def test_u14_a_room_tap_lost_offline_is_said_and_the_room_read_again(
+    browser: Browser, server_url: str, console: ConsoleWatch
+) -> None:
+    """A roll the network lost in a room: said as not sent (never sent later), and once the
+    network is back the room is read again and the page says the position is the same."""
+    console.allowed += ["/roll", "/events", "/api/rooms/"]
+    host, friend = _started_room(browser, server_url, console)
+    host.context.set_offline(True)
+    host.get_by_test_id("room-roll").click()
+    expect(host.get_by_test_id("room-error")).to_contain_text(NOT_SENT)
+    expect(host.locator("#view-room")).not_to_contain_text(RESEND_PROMISE)
+    host.context.set_offline(False)
+    expect(host.get_by_test_id("message")).to_contain_text(BACK_SAME, timeout=15_000)
+    expect(host.get_by_test_id("room-error")).to_have_count(0)
+    host.wait_for_timeout(3_500)  # longer than any old resend timer
+    expect(host.get_by_test_id("room-roll")).to_have_text("掷骰子")
+    assert _room_game(host)["rolls_left"] == 3
+    # The next tap is the player's own, and does what it says.
+    host.get_by_test_id("room-roll").click()
+    expect(host.get_by_test_id("room-roll")).to_have_text("再掷（还剩 2 次）")
+    host.context.close()
+    friend.context.close()
+
+
+def _room_game(page: Page) -> dict[str, Any]:
+    """The room's game as the server has it now."""
+    room = page.evaluate(
+        "async () => (await fetch(`/api/rooms/${location.pathname.split('/')[2]}`)).json()"
+    )
+    game: dict[str, Any] = room["room"]["game"]
+    return game

@@ -42,15 +42,19 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import h11
+import httptools
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from yahtzee.server.errors import CLIENT_DISCONNECTED
 from yahtzee.server.middleware import SECURITY_HEADERS
 from yahtzee.server.settings import Connections
 
 #: The protocol class as uvicorn's ``--http`` option names it.
-PROTOCOL = "yahtzee.server.protocol:GuardedH11Protocol"
+PROTOCOL = "yahtzee.server.protocol:GuardedHttpToolsProtocol"
+#: The longest request head (request line and headers) accepted, as h11's default.
+MAX_HEAD_BYTES = 16 * 1024
 #: At most one line per this many seconds for each rate-limited log message.
 LOG_EVERY = 10.0
 
@@ -146,12 +150,18 @@ _BAD_REQUEST = _error_response(
 _BUSY = _error_response(503, "Service Unavailable", "busy", "服务器正忙，请稍后再试。")
 
 
-class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with a request deadline, a connection cap that evicts the
-    longest-waiting connection, and a 400 in the API's shape (see the module docstring)."""
+class _Guard:
+    """The request deadline and the connection cap of the module docstring, shared by the
+    protocols below; a protocol calls :meth:`_request_arriving` when a request head or body
+    is under way after its bytes were read, and :meth:`_request_in` when it is in."""
 
-    def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any) -> None:
-        super().__init__(config, *args, **kwargs)
+    # (provided by uvicorn's protocol classes)
+    transport: asyncio.Transport
+    loop: asyncio.AbstractEventLoop
+    connections: set[Any]
+    server_state: Any
+
+    def _guard_init(self, config: uvicorn.Config) -> None:
         # (ServeConfig has fitted the cap to the open-file limit)
         self.limits: Connections = getattr(config, "connections", None) or Connections()
         self.max_connections = self.limits.max_connections
@@ -161,41 +171,34 @@ class GuardedH11Protocol(H11Protocol):
         waiting = getattr(self.server_state, "yahtzee_waiting", None)
         if waiting is None:
             waiting = {}
-            self.server_state.yahtzee_waiting = waiting  # type: ignore[attr-defined]
+            self.server_state.yahtzee_waiting = waiting
         # (a dict keeps insertion order: a queue that also drops any member in O(1))
-        self._waiting: dict[GuardedH11Protocol, None] = waiting
+        self._waiting: dict[_Guard, None] = waiting
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+    def _guard_connection_made(self) -> None:
         if len(self.connections) > self.max_connections and not self._evict_one():
-            transport.write(_BUSY)
-            transport.close()
+            self.transport.write(_BUSY)
+            self.transport.close()
             return
         self._wait()
         self._arm()
 
-    def data_received(self, data: bytes) -> None:
-        super().data_received(data)
+    def _request_arriving(self) -> None:
+        """A request head or body under way: it has until the deadline to arrive."""
         if self.transport.is_closing():
-            self._disarm()
-            self._waiting.pop(self, None)
-        elif self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
-            # A request head or body under way: it has until the deadline to arrive.
-            if self._deadline is None:
-                self._arm()
-        else:  # the request is in: the application's time is not the client's
-            self._disarm()
-            self._waiting.pop(self, None)
+            self._request_in()
+        elif self._deadline is None:
+            self._arm()
 
-    def on_response_complete(self) -> None:
-        super().on_response_complete()
-        if not self.transport.is_closing():
-            self._wait()  # idle keep-alive until the next request is in
-
-    def connection_lost(self, exc: Exception | None) -> None:
+    def _request_in(self) -> None:
+        """The request is in (or the connection closing): the application's time is not
+        the client's."""
         self._disarm()
         self._waiting.pop(self, None)
-        super().connection_lost(exc)
+
+    def _guard_response_complete(self) -> None:
+        if not self.transport.is_closing():
+            self._wait()  # idle keep-alive until the next request is in
 
     def _wait(self) -> None:
         """From now on this connection holds no request for the application (it was just
@@ -219,8 +222,8 @@ class GuardedH11Protocol(H11Protocol):
             return True
         return False
 
-    def send_400_response(self, msg: str) -> None:  # noqa: ARG002 (uvicorn's text)
-        """uvicorn's answer to a request h11 cannot parse, in the API's error shape."""
+    def _send_400(self) -> None:
+        """The answer to a request the parser rejects, in the API's error shape."""
         self._disarm()
         self.transport.write(_BAD_REQUEST)
         self.transport.close()
@@ -238,6 +241,96 @@ class GuardedH11Protocol(H11Protocol):
         self._deadline = None
         if not self.transport.is_closing():
             self.transport.close()
+
+
+class GuardedHttpToolsProtocol(_Guard, HttpToolsProtocol):
+    """uvicorn's httptools protocol (a C parser, chunked framing without per-event Python
+    work) with the guard of the module docstring, plus a cap on a request head's size
+    (h11 refuses heads past 16 KiB; llhttp has no limit of its own). The default."""
+
+    def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any) -> None:
+        super().__init__(config, *args, **kwargs)
+        self._guard_init(config)
+        self._complete = False
+        self._head_bytes = 0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._guard_connection_made()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self._complete or self.transport.is_closing():
+            self._request_in()
+        else:
+            self._request_arriving()
+
+    def on_message_begin(self) -> None:
+        self._complete = False
+        self._head_bytes = 0
+        super().on_message_begin()
+
+    def on_url(self, url: bytes) -> None:
+        self._count_head(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count_head(len(name) + len(value) + 4)
+        super().on_header(name, value)
+
+    def on_message_complete(self) -> None:
+        self._complete = True
+        super().on_message_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._guard_response_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._request_in()
+        super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:  # noqa: ARG002 (uvicorn's text)
+        """uvicorn's answer to a request the parser rejects, in the API's error shape."""
+        self._send_400()
+
+    def _count_head(self, size: int) -> None:
+        self._head_bytes += size
+        if self._head_bytes > MAX_HEAD_BYTES:
+            # (raised inside the parser's callback: uvicorn's data_received answers 400)
+            raise httptools.HttpParserError("request head too large")
+
+
+class GuardedH11Protocol(_Guard, H11Protocol):
+    """uvicorn's h11 protocol with the guard of the module docstring (``--http`` may still
+    name it; :class:`GuardedHttpToolsProtocol` is the default)."""
+
+    def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any) -> None:
+        super().__init__(config, *args, **kwargs)
+        self._guard_init(config)
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._guard_connection_made()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
+            self._request_arriving()
+        else:
+            self._request_in()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._guard_response_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._request_in()
+        super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:  # noqa: ARG002 (uvicorn's text)
+        """uvicorn's answer to a request h11 cannot parse, in the API's error shape."""
+        self._send_400()
 
 
 class RateLimitedLog(logging.Filter):

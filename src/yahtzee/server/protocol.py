@@ -243,10 +243,52 @@ class _Guard:
             self.transport.close()
 
 
+class _HeadWithBody:
+    """A response's transport for uvicorn's request cycle that writes the response head
+    together with the first piece of its body: one ``send()`` per plain answer instead of
+    two. The head waits at most until the event loop's next turn (an event stream's head
+    goes out alone then, before its first frame)."""
+
+    __slots__ = ("_first", "_head", "_loop", "_transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._head: bytes | None = None
+        self._first = True
+
+    def write(self, data: bytes) -> None:
+        """Hold the first write (the head); send the next with it."""
+        if self._first:
+            self._first = False
+            self._head = data
+            self._loop.call_soon(self.flush)
+            return
+        if self._head is not None:
+            data = self._head + data
+            self._head = None
+        self._transport.write(data)
+
+    def flush(self) -> None:
+        """Send a head still held."""
+        if self._head is not None:
+            head, self._head = self._head, None
+            self._transport.write(head)
+
+    def close(self) -> None:
+        """Close the connection after whatever is held."""
+        self.flush()
+        self._transport.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
 class GuardedHttpToolsProtocol(_Guard, HttpToolsProtocol):
     """uvicorn's httptools protocol (a C parser, chunked framing without per-event Python
     work) with the guard of the module docstring, plus a cap on a request head's size
-    (h11 refuses heads past 16 KiB; llhttp has no limit of its own). The default."""
+    (h11 refuses heads past 16 KiB; llhttp has no limit of its own), and each answer's
+    head sent with its body (:class:`_HeadWithBody`). The default."""
 
     def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
@@ -277,6 +319,13 @@ class GuardedHttpToolsProtocol(_Guard, HttpToolsProtocol):
     def on_header(self, name: bytes, value: bytes) -> None:
         self._count_head(len(name) + len(value) + 4)
         super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        before = self.cycle
+        super().on_headers_complete()
+        if self.cycle is not None and self.cycle is not before:
+            # (the cycle's task has not run yet: it writes nothing before this)
+            self.cycle.transport = _HeadWithBody(self.transport, self.loop)  # type: ignore[assignment]
 
     def on_message_complete(self) -> None:
         self._complete = True

@@ -6,7 +6,8 @@ But ``yahtzee serve`` alone must not fall over either. Attacked on loopback, uvi
 for as long as they liked (its keep-alive timer only starts after a response, and every
 byte received stops it); at the 20,000-fd limit a normal request timed out for ~25 s and
 asyncio logged 331,478 "accept() out of system resource" tracebacks (134 MB in 30 s).
-:class:`GuardedH11Protocol` is uvicorn's h11 protocol with:
+:class:`GuardedHttpToolsProtocol` (the default) is uvicorn's httptools protocol, and
+:class:`GuardedH11Protocol` its h11 one, with:
 
 * a **request deadline**: a request's head and body must arrive within
   ``request_timeout`` seconds of its first byte (of the connection, for the first
@@ -25,6 +26,10 @@ asyncio logged 331,478 "accept() out of system resource" tracebacks (134 MB in 3
   (``benchmarks/slow_requests_bench.py``); now they only push each other out;
 * uvicorn's own **400 for a malformed request** in the API's error shape, with the
   security headers (uvicorn's is plain text without them).
+* (httptools) a **request head cap** of :data:`MAX_HEAD_BYTES`, h11's own limit, which
+  the C parser does not have; and each answer's **head written with its body**, one
+  ``send()`` instead of two (issue 31 item 2: the C parser and the one write take some
+  about an eighth off a room action's app CPU, docs/benchmarks.md).
 
 :func:`install_log_limits` rate-limits the log lines an attacker can make the server write
 per request or per connection (asyncio's accept failures, uvicorn's malformed-request

@@ -470,3 +470,45 @@ def test_u8_u11_another_seats_turn_is_replayed_step_by_step_with_its_log_line(
     assert "电脑" in _shot(host, done)["log"][0]
     host_ctx.close()
     friend_ctx.close()
+
+
+def test_u11_polish8_a_room_asks_before_writing_under_the_confirm_setting(
+    browser: Browser, server_url: str, console: ConsoleWatch
+) -> None:
+    """Issue 27 (one score flow): 设置's 「登记前确认」 in a room is the table's (polish 8,
+    U11): a first tap only picks the box (framed, nothing sent), 「确定」 at the end of the
+    room's message bar — the same button as 多人同屏's — writes it, and the other screen's
+    本局记录 then says so."""
+    host_ctx = sized_context(browser, 1280, 800)
+    friend_ctx = sized_context(browser, 390, 844)
+    host, friend = _page(host_ctx, console), _page(friend_ctx, console)
+    invite = _create(host, server_url, "房主", friends=1, computers=0, turn=300)
+    _join(friend, invite, "小明")
+    host.get_by_test_id("settings-open").click()
+    host.get_by_test_id("confirm-setting").select_option("on")
+    host.get_by_test_id("settings-close").click()
+    host.get_by_test_id("start-room").click()
+    host.locator('[data-testid="room-roll"]:enabled').click()
+    chance = host.get_by_test_id("room-score-chance")
+    expect(chance).to_be_enabled()
+    ok = host.get_by_test_id("room-confirm-score")
+    expect(ok).to_be_hidden()
+    chance.click()
+    expect(host.locator('[data-testid="room-cell-0-chance"]')).to_have_class(
+        re.compile(r"\bpicked\b")
+    )
+    expect(ok).to_be_visible()
+    expect(ok).to_have_attribute("aria-label", "确定登记「机会」")
+    expect(host.get_by_test_id("message")).to_contain_text("已选「机会」")
+    host.wait_for_timeout(300)
+    expect(host.get_by_test_id("room-roll")).to_be_visible()  # nothing was written
+    expect(friend.get_by_test_id("room-turn-log").locator("li")).to_have_count(0)
+    ok.click()
+    expect(host.get_by_test_id("room-roll")).to_have_count(0)  # written: the friend's turn
+    expect(ok).to_be_hidden()
+    log = friend.get_by_test_id("room-turn-log").locator("li").first
+    expect(log).to_contain_text("房主")
+    expect(log).to_contain_text("机会")
+    assert console.errors == [], console.errors
+    host_ctx.close()
+    friend_ctx.close()

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+const board = await import("../../src/yahtzee/static/js/lazy/board_state.js");
 const { boardReducers: R, roomSteps, shownCard, shownTurns } = await import(
   "../../src/yahtzee/static/js/lazy/board_state.js"
 );
@@ -173,4 +174,16 @@ test("U14: a room tap the network lost is said until the room is read again", ()
   const failed = page("room", { error: "别的错" });
   assert.equal(R.roomBack(failed), failed, "another error stays");
   assert.equal(R.roomOffline(page("table"), { version: 1, error: "x" }).page.ui.offline, undefined);
+});
+
+test("登记前确认's picked box: only at the game's version and while the server offers it (polish 8)", () => {
+  const { pickedBox } = board;
+  const g = game({ preview: { chance: { allowed: true, points: 15 }, ones: { allowed: false, points: 0 } } });
+  assert.equal(pickedBox({ version: 3, category: "chance" }, g), "chance");
+  assert.equal(pickedBox({ version: 2, category: "chance" }, g), null); // the game moved on
+  assert.equal(pickedBox({ version: 3, category: "ones" }, g), null); // not offered
+  assert.equal(pickedBox({ version: 3, category: "sixes" }, g), null);
+  assert.equal(pickedBox(null, g), null);
+  assert.equal(pickedBox({ version: 3, category: "chance" }, game({ preview: null })), null);
+  assert.equal(pickedBox({ version: 3, category: "chance" }, null), null);
 });

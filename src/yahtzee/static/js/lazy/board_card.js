@@ -2,7 +2,8 @@
 // the seat on turn, the server's previews (green 「+N」, grey-red 「+0」, a Joker strike)
 // as buttons; the sums under them. `buildCard` once per set of seats, `drawCard` on every
 // render. What a tap does (the zero confirmation, 登记前确认) is `scoreFlow`'s: the view
-// passes its own ways to ask, say and send. No state here.
+// passes its own ways to ask, say and send; 登记前确认's 「确定」 is `mountConfirm` /
+// `drawConfirm`, in the view's message bar. No state here.
 
 import { el, seatName } from "./dom.js";
 import { boxLook } from "../board.js";
@@ -139,4 +140,30 @@ export async function scoreFlow({ category, option, confirmOn, picked, pick, sai
   }
   await send(category, false);
   return "sent";
+}
+
+/** 登记前确认's 「确定」 (polish 8) at the right end of a view's message bar `slot`
+ * (css/mistap.css), made once: a tap writes the box `picked()` names (`onConfirm(category)`,
+ * which goes through `scoreFlow` as a second tap on it does). Returns the button. */
+export function mountConfirm(slot, { testid, picked, onConfirm }) {
+  const made = slot.querySelector(`[data-testid="${testid}"]`);
+  if (made) return made;
+  const b = el("button", "btn btn-small btn-gold slot-act", "确定", { type: "button", "data-testid": testid });
+  b.hidden = true;
+  b.addEventListener("click", () => {
+    const category = picked();
+    if (category) onConfirm(category);
+  });
+  slot.append(b);
+  return b;
+}
+
+/** Show 「确定」 while a box is picked (`category`, or null), naming it; true when shown. */
+export function drawConfirm(button, category) {
+  if (button.hidden !== !category) button.hidden = !category;
+  if (category) {
+    const label = `确定登记「${box(category)}」`;
+    if (button.getAttribute("aria-label") !== label) button.setAttribute("aria-label", label);
+  }
+  return Boolean(category);
 }

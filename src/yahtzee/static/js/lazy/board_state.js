@@ -247,6 +247,14 @@ function emptyCard(seat) {
   return { ...seat, scores, upper_subtotal: 0, upper_bonus: 0, lower_total: 0, yahtzee_bonus: 0, total: 0 };
 }
 
+/** 登记前确认's picked box (polish 8): `pick` ({version, category}) while the game is still at
+ * that version and the server still offers that box; else null (a stale pick is never written). */
+export function pickedBox(pick, game) {
+  if (!pick || !game || pick.version !== game.version) return null;
+  const option = game.preview && game.preview[pick.category];
+  return option && option.allowed ? pick.category : null;
+}
+
 /** The step on show, or null. */
 export const replayStep = (replay) => (replay ? replay.steps[replay.index] : null);
 

@@ -13,9 +13,9 @@
 
 import { el, seatName, term } from "./dom.js";
 import { RETRY_MIN_MS, parseEvents, retryDelay } from "./events.js";
-import { boardReducers, replayStep, roomSteps, shownCard, shownTurns } from "./board_state.js";
+import { boardReducers, pickedBox, replayStep, roomSteps, shownCard, shownTurns } from "./board_state.js";
 import { buildDice, diceLook, drawDice } from "./board_dice.js";
-import { buildCard, drawCard, scoreFlow } from "./board_card.js";
+import { buildCard, drawCard, drawConfirm, mountConfirm, scoreFlow } from "./board_card.js";
 import { buildTurnLog, drawTurnLog } from "./board_log.js";
 import { createReplayTimer, describeStep } from "./board_replay.js";
 import { REPLAY_STEP_MS } from "../settings.js";
@@ -607,6 +607,30 @@ function drawRoom(body, page, ctx) {
   body.replaceChildren(view, board, after);
   board.hidden = !(room.game && room.status !== "waiting");
   if (!board.hidden) drawBoard(board, page, ctx);
+  drawRoomConfirm(board.hidden ? null : offeredPick(page), ctx);
+}
+
+/** The box 登记前确认 picked, while the person on turn may write it (no replay on show). */
+function offeredPick(page) {
+  const room = page.data.room;
+  const game = room.game;
+  if (!myTurn(room) || !game.dice || page.ui.replay || page.ui.busy) return null;
+  return pickedBox(page.ui.pick, game);
+}
+
+/** 登记前确认's 「确定」 at the end of the room's message bar, as on every table. */
+function drawRoomConfirm(category, ctx) {
+  const slot = document.querySelector('.message-slot[data-slot="room"]');
+  if (!slot) return;
+  const ok = mountConfirm(slot, {
+    testid: "room-confirm-score",
+    picked: () => {
+      const p = roomOf(ctx);
+      return p ? offeredPick(p) : null;
+    },
+    onConfirm: (c) => scoreBox(ctx, c),
+  });
+  slot.classList.toggle("has-act", drawConfirm(ok, category));
 }
 
 // -- the board: the shared board modules, as on every table -----------------------------------
@@ -683,14 +707,13 @@ function drawBoard(board, page, ctx) {
     roll.disabled = busy || (game.dice !== null && game.rolls_left === 0);
   }
   const offer = mine && game.dice && !step ? game.turn : null;
-  const pick = ui.pick && ui.pick.version === game.version ? ui.pick.category : null;
   drawCard(board.querySelector(".rm-card-wrap"), {
     seats: room.seats,
     cards: game.seats.map((_, i) => shownCard(ui.replay, game, i)),
     offerSeat: offer,
     preview: game.preview,
     act: offer !== null && !busy,
-    picked: pick,
+    picked: offeredPick(page),
     playing: step ? step.seat : playing ? game.turn : null,
     scoreIds: true,
   });
@@ -748,12 +771,11 @@ function scoreBox(ctx, category) {
   const page = roomOf(ctx);
   if (!page || !myTurn(page.data.room) || page.ui.busy) return;
   const game = page.data.room.game;
-  const pick = page.ui.pick && page.ui.pick.version === game.version ? page.ui.pick.category : null;
   return scoreFlow({
     category,
     option: game.preview && game.preview[category],
     confirmOn: ctx.state().settings.confirm === "on",
-    picked: pick,
+    picked: pickedBox(page.ui.pick, game),
     pick: (c) => ctx.dispatch({ type: "boardPick", version: game.version, category: c }),
     said: (text) => ctx.dispatch({ type: "say", text, view: "room" }),
     declined: () => ctx.dispatch({ type: "say", text: say.ZERO_CANCELLED, view: "room" }),
@@ -831,6 +853,7 @@ export const view = {
       const key = JSON.stringify(page.ui);
       if (body.dataset.drawn === key) return;
       body.dataset.drawn = key;
+      drawRoomConfirm(null, ctx);
       drawNew(body, page, ctx);
       return;
     }

@@ -11,9 +11,9 @@ import { el, labelled, seatName } from "./dom.js";
 import { installKeyboard } from "../keyboard.js";
 import { create, drawEditor, seats } from "./seats.js";
 import { ApiError, request } from "../api.js";
-import { boardReducers, replayStep, shownCard } from "./board_state.js";
+import { boardReducers, pickedBox, replayStep, shownCard } from "./board_state.js";
 import { buildDice, diceLook, drawDice } from "./board_dice.js";
-import { buildCard, drawCard, scoreFlow } from "./board_card.js";
+import { buildCard, drawCard, drawConfirm, mountConfirm, scoreFlow } from "./board_card.js";
 import { computerSteps, createReplayTimer, describeStep } from "./board_replay.js";
 import { confirmDialog } from "../dialog.js";
 import { createLookAgain, createReconnect, onLookedAt, unanswered } from "../reconnect.js";
@@ -312,21 +312,18 @@ function toggle(ctx, i) {
 
 /** The box a first tap picked under 登记前确认 (polish 8), while the position is the same. */
 function picked(page, state) {
-  const pick = page.ui.pick;
-  const g = G(page);
-  if (!pick || pick.version !== g.version || !canAct(page, state)) return null;
-  return g.preview && g.preview[pick.category] && g.preview[pick.category].allowed ? pick.category : null;
+  return canAct(page, state) ? pickedBox(page.ui.pick, G(page)) : null;
 }
 
 /** A tap on a box (or 「确定」): picked, confirmed or written (board_card.js scoreFlow). */
-function score(ctx, category, confirmed = false) {
+function score(ctx, category) {
   const page = ctx.state().page;
   const before = G(page);
   if (!canAct(page, ctx.state())) return;
   return scoreFlow({
     category,
     option: before.preview && before.preview[category],
-    confirmOn: !confirmed && ctx.state().settings.confirm === "on",
+    confirmOn: ctx.state().settings.confirm === "on",
     picked: picked(page, ctx.state()),
     pick: (c) => ctx.dispatch({ type: "boardPick", version: before.version, category: c }),
     said: (text) => announce(ctx, text),
@@ -487,13 +484,8 @@ function build(body, ctx) {
   // 撤销 and 登记前确认's 「确定」 at the end of the table's message bar (css/mistap.css).
   const slot = document.querySelector('.message-slot[data-slot="table"]');
   if (slot && !slot.querySelector('[data-testid="table-undo"]')) {
-    slot.append(
-      btn("撤销", "table-undo", "btn btn-small slot-act", () => undo(ctx)),
-      btn("确定", "table-confirm-score", "btn btn-small btn-gold slot-act", () => {
-        const category = picked(ctx.state().page, ctx.state());
-        if (category) score(ctx, category, false);
-      }),
-    );
+    slot.append(btn("撤销", "table-undo", "btn btn-small slot-act", () => undo(ctx)));
+    mountConfirm(slot, { testid: "table-confirm-score", picked: () => picked(ctx.state().page, ctx.state()), onConfirm: (c) => score(ctx, c) });
   }
 
   const end = el("div", "overlay tb-end-overlay");
@@ -678,13 +670,11 @@ function renderMistap(body, page, state) {
   const undoBtn = slot.querySelector('[data-testid="table-undo"]');
   const okBtn = slot.querySelector('[data-testid="table-confirm-score"]');
   const u = !ui.replay && !(ui.handover !== null && ui.handover !== undefined) ? undoable(page) : null;
-  const category = picked(page, state);
   undoBtn.hidden = !u;
   undoBtn.disabled = Boolean(ui.busy || state.busy);
   if (u) undoBtn.setAttribute("aria-label", `撤销 ${seatName(g.seats, u.seat)} 的「${box(u.category)}」`);
-  okBtn.hidden = !category;
-  if (category) okBtn.setAttribute("aria-label", `确定登记「${box(category)}」`);
-  slot.classList.toggle("has-act", Boolean(u || category));
+  const ok = drawConfirm(okBtn, picked(page, state));
+  slot.classList.toggle("has-act", Boolean(u || ok));
 }
 
 function renderEnd(body, page) {

@@ -6,11 +6,37 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 const CONFIG_TEXT = readFileSync(new URL("./config.json", import.meta.url), "utf-8");
+// Just enough of an element for drawBox: its classes, attributes, children and text.
+function fakeNode(tag = "") {
+  const attrs = new Map();
+  const node = {
+    tag,
+    className: "",
+    dataset: {},
+    disabled: false,
+    children: [],
+    textContent: "",
+    setAttribute: (k, v) => attrs.set(k, String(v)),
+    getAttribute: (k) => (attrs.has(k) ? attrs.get(k) : null),
+    removeAttribute: (k) => attrs.delete(k),
+    replaceChildren: (...kids) => {
+      node.children = kids;
+    },
+    append: (...kids) => node.children.push(...kids),
+    get text() {
+      return node.children.map((k) => k.textContent).join("");
+    },
+  };
+  return node;
+}
+
 globalThis.document = {
   getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : null),
+  createElement: (tag) => fakeNode(tag),
+  createTextNode: (text) => ({ textContent: text }),
 };
 
-const { boxLook } = await import("../../src/yahtzee/static/js/board.js");
+const { boxLook, drawBox } = await import("../../src/yahtzee/static/js/board.js");
 const { seatName } = await import("../../src/yahtzee/static/js/lazy/dom.js");
 
 test("U11: a box reads as written, a green +N, a grey-red +0 or a Joker strike", () => {
@@ -35,4 +61,34 @@ test("U13: a computer has one name in every view", () => {
   const two = [...one, { kind: "computer", difficulty: "expert" }];
   assert.equal(seatName(two, 1), "电脑2（普通）");
   assert.equal(seatName(two, 2), "电脑3（高手）");
+});
+
+test("U11: drawBox, every card's one box drawing: text, bonus tag, colours, strike, label", () => {
+  const td = fakeNode("td");
+  const btn = fakeNode("button");
+  const p = { points: 12, yahtzee_bonus: 0, upper_bonus: 35, allowed: true };
+  drawBox(td, btn, { filled: null, p, name: "四点", act: true, hinted: true, cls: "cell cell-human" });
+  assert.equal(td.className, "cell cell-human preview hint");
+  assert.equal(btn.text, "+12+35奖");
+  assert.equal(btn.disabled, false);
+  assert.equal(td.getAttribute("data-selectable"), "true");
+  assert.match(btn.getAttribute("aria-label"), /^四点：可得 12 分，并拿到上区奖励 35（提示建议登记这里）$/);
+  // a seat's column: the seat named, picked under 登记前确认, not tappable while busy
+  drawBox(td, btn, { filled: null, p, name: "四点", who: "妈妈", act: false, picked: true, cls: "cell tb-col" });
+  assert.equal(td.className, "cell tb-col preview picked");
+  assert.equal(btn.disabled, true);
+  assert.match(btn.getAttribute("aria-label"), /^妈妈 · 四点：可得 12 分/);
+  // the Joker strike: not tappable, and says why
+  const joker = { points: 30, yahtzee_bonus: 100, upper_bonus: 0, allowed: false };
+  drawBox(td, btn, { filled: null, p: joker, name: "大顺", act: true });
+  assert.equal(td.className, "cell forbidden");
+  assert.equal(btn.disabled, true);
+  assert.ok(btn.getAttribute("title"));
+  // a written 0 reads 0, grey-red, and drops the strike's title
+  drawBox(td, btn, { filled: 0, p: null, name: "快艇", act: true });
+  assert.equal(td.className, "cell filled zero");
+  assert.equal(btn.text, "0");
+  assert.equal(btn.getAttribute("title"), null);
+  assert.equal(btn.getAttribute("aria-label"), "快艇：已登记 0 分");
+  assert.equal(td.getAttribute("data-selectable"), "false");
 });

@@ -44,6 +44,43 @@ export function boxLook(filled, p) {
   return { text, kind: "preview", cls: p.points ? "preview" : "preview zero", bonus: p.upper_bonus || 0 };
 }
 
+/** Draw one scorecard box, in every mode's card (U11: the one place a box's look is decided;
+ * render.js's solo / vs card and lazy/board_card.js's seat columns call it): `td` the cell,
+ * `btn` its button, `filled` the written score or null, `p` the server's preview or null,
+ * `name` the box's name, `who` the seat's name where a card has several columns, `act` the
+ * box may be tapped now, `hinted` a hint points at it, `picked` 登记前确认's first tap,
+ * `cls` the cell's own classes. The text (and the upper bonus it would earn), the colours
+ * (app.css `.cell.preview`, `.zero`, `.forbidden`), the Joker strike's title and what a
+ * screen reader hears. Returns the look (boxLook). */
+export function drawBox(td, btn, { filled, p, name, who = "", act = false, hinted = false, picked = false, cls = "cell" }) {
+  const look = boxLook(filled, p);
+  const extra = look.bonus ? say.UPPER_BONUS_TAG(look.bonus) : "";
+  if (btn.dataset.text !== `${look.text}|${extra}`) {
+    btn.dataset.text = `${look.text}|${extra}`;
+    btn.replaceChildren(document.createTextNode(look.text));
+    if (extra) {
+      const small = document.createElement("small");
+      small.className = "bonus-tag";
+      small.textContent = extra;
+      btn.append(small);
+    }
+  }
+  const want = `${cls} ${look.cls}${hinted ? " hint" : ""}${picked ? " picked" : ""}`;
+  if (td.className !== want) td.className = want;
+  const selectable = look.kind === "preview" && act;
+  setAttr(td, "data-selectable", selectable ? "true" : "false");
+  btn.disabled = !selectable;
+  const label = say.boxLabel(name, look.kind, look.kind === "filled" ? filled : p, hinted);
+  setAttr(btn, "aria-label", who ? `${who} · ${label}` : label);
+  setAttr(btn, "title", look.kind === "forbidden" ? say.FORBIDDEN_TITLE : null);
+  return look;
+}
+
+function setAttr(node, name, value) {
+  if (value === null) node.removeAttribute(name);
+  else if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
 /** What the dice row shows: `dice` (five faces, or null before a roll), `held` (per die),
  * `locked` (no roll left, or a written turn), `act` (the viewer may hold them), `hint`
  * (the dice a hint marks), `computer` (another seat's dice, replayed), `rollSerial` and

@@ -12,7 +12,7 @@ import {
   UPPER,
   canAct,
 } from "./state.js";
-import { boxLook, diceLook, drawDice, turnLogItem } from "./board.js";
+import { diceLook, drawBox, drawDice, turnLogItem } from "./board.js";
 import * as say from "./messages.js";
 import { href } from "./paths.js";
 import { LAZY } from "./views.js";
@@ -264,27 +264,8 @@ function renderScorecard(state) {
     const btn = td.firstElementChild;
     const filled = human.boxes[cat];
     const p = !state.replay && g.preview ? g.preview[cat] : null;
-    const look = boxLook(filled, p);
-    const { text, kind, cls } = look;
-    const selectable = kind === "preview" && act;
-    const extra = look.bonus ? say.UPPER_BONUS_TAG(look.bonus) : "";
     const hinted = state.hintCategory === cat && !state.replay;
-    const label = say.boxLabel(name, kind, kind === "filled" ? filled : p, hinted);
-    if (btn.dataset.text !== text + "|" + extra) {
-      btn.dataset.text = text + "|" + extra;
-      btn.replaceChildren(document.createTextNode(text));
-      if (extra) {
-        const small = document.createElement("small");
-        small.className = "bonus-tag";
-        small.textContent = extra;
-        btn.append(small);
-      }
-    }
-    td.className = `cell cell-human ${cls}` + (hinted ? " hint" : "");
-    setAttr(td, "data-selectable", selectable ? "true" : "false");
-    btn.disabled = !selectable;
-    setAttr(btn, "aria-label", label);
-    setAttr(btn, "title", kind === "forbidden" ? say.FORBIDDEN_TITLE : null);
+    drawBox(td, btn, { filled, p, name, act, hinted, cls: "cell cell-human" });
 
     const ctd = byTestId(`cell-computer-${cat}`);
     const cval = computer ? computer.boxes[cat] : null;

@@ -6,7 +6,7 @@
 // `drawConfirm`, in the view's message bar. No state here.
 
 import { el, seatName } from "./dom.js";
-import { boxLook } from "../board.js";
+import { drawBox } from "../board.js";
 import { confirmDialog } from "../dialog.js";
 import * as say from "../messages.js";
 import { CATEGORY_NAMES } from "../state.js";
@@ -96,20 +96,17 @@ export function drawCard(root, { seats, cards, offerSeat, preview, act, hint = n
       for (const c of rows) {
         const td = table.querySelector(`[data-testid="${prefix}-cell-${i}-${c}"]`);
         const b = td.firstElementChild;
-        const filled = card.scores[c];
-        const p = offered ? offered[c] : null;
-        const look = boxLook(filled, p);
-        let label = `${who} · ${box(c)}：空`;
-        if (look.kind === "filled") label = `${who} · ${box(c)}：已登记 ${filled} 分`;
-        else if (look.kind !== "open") label = say.boxLabel(box(c), look.kind, p, hint === c && offered !== null);
-        setText(b, look.text);
-        const marks = `${offered && hint === c ? " hint" : ""}${offered && picked === c ? " picked" : ""}`;
-        const want = `cell ${col}-col ${look.cls}${marks}${shown !== null && i !== shown ? " off" : ""}${i === playing ? " on-turn" : ""}`;
-        if (td.className !== want) td.className = want;
-        b.disabled = !(look.kind === "preview" && act);
-        if (look.kind === "forbidden") b.title = say.FORBIDDEN_TITLE;
-        else b.removeAttribute("title");
-        if (b.getAttribute("aria-label") !== label) b.setAttribute("aria-label", label);
+        const offeredHere = offered !== null;
+        const look = drawBox(td, b, {
+          filled: card.scores[c],
+          p: offered ? offered[c] : null,
+          name: box(c),
+          who,
+          act,
+          hinted: offeredHere && hint === c,
+          picked: offeredHere && picked === c,
+          cls: `cell ${col}-col${shown !== null && i !== shown ? " off" : ""}${i === playing ? " on-turn" : ""}`,
+        });
         const id = scoreIds && offered && look.kind !== "filled" ? `${prefix}-score-${c}` : null;
         if (id) b.setAttribute("data-testid", id);
         else b.removeAttribute("data-testid");

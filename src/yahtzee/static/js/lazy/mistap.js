@@ -12,7 +12,8 @@
 //   own handler (main.js), as the tutorial's does.
 //
 // Both buttons sit at the right end of the game's message bar, which says what happened.
-// 多人同屏 has the same two in its own module (lazy/table.js), reading the same setting.
+// 多人同屏 and 好友房间 have the same 「确定」 (lazy/board_card.js mountConfirm), reading the same
+// setting; 多人同屏 its own 撤销 (lazy/table.js).
 
 import { request } from "../api.js";
 import { API } from "../paths.js";

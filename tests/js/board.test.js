@@ -23,6 +23,7 @@ function fakeNode(tag = "") {
       node.children = kids;
     },
     append: (...kids) => node.children.push(...kids),
+    addEventListener: () => {},
     get text() {
       return node.children.map((k) => k.textContent).join("");
     },
@@ -31,12 +32,13 @@ function fakeNode(tag = "") {
 }
 
 globalThis.document = {
-  getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : null),
+  // board.js brings the confirmation dialog (dialog.js wires its buttons when loaded)
+  getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : fakeNode()),
   createElement: (tag) => fakeNode(tag),
   createTextNode: (text) => ({ textContent: text }),
 };
 
-const { boxLook, drawBox } = await import("../../src/yahtzee/static/js/board.js");
+const { boxLook, drawBox, scoreFlow } = await import("../../src/yahtzee/static/js/board.js");
 const { seatName } = await import("../../src/yahtzee/static/js/lazy/dom.js");
 
 test("U11: a box reads as written, a green +N, a grey-red +0 or a Joker strike", () => {
@@ -91,4 +93,29 @@ test("U11: drawBox, every card's one box drawing: text, bonus tag, colours, stri
   assert.equal(btn.getAttribute("title"), null);
   assert.equal(btn.getAttribute("aria-label"), "快艇：已登记 0 分");
   assert.equal(td.getAttribute("data-selectable"), "false");
+});
+
+test("U2, polish 8: the one score flow: 登记前确认 picks first, a second tap writes", async () => {
+  const done = [];
+  const flow = (over) =>
+    scoreFlow({
+      category: "chance",
+      option: { allowed: true, points: 17, needs_confirmation: false },
+      confirmOn: true,
+      picked: null,
+      pick: (c) => done.push(`pick ${c}`),
+      said: (text) => done.push(text),
+      send: async (c, zero) => done.push(`send ${c} ${zero}`),
+      declined: () => done.push("declined"),
+      ...over,
+    });
+  assert.equal(await flow({}), "picked");
+  assert.deepEqual(done.splice(0), ["pick chance", "已选「机会」（17 分）：再点一次，或点「确定」登记。"]);
+  assert.equal(await flow({ picked: "ones" }), "picked"); // the pick moves
+  done.splice(0);
+  assert.equal(await flow({ picked: "chance" }), "sent");
+  assert.deepEqual(done.splice(0), ["send chance false"]);
+  assert.equal(await flow({ confirmOn: false }), "sent");
+  assert.equal(await flow({ option: { allowed: false, points: 30 } }), "none"); // a Joker strike
+  assert.equal(await flow({ option: null }), "none");
 });

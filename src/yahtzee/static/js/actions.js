@@ -9,6 +9,7 @@ import * as say from "./messages.js";
 import { href, match } from "./paths.js";
 import { storedHold } from "./remember.js";
 import { createReplay } from "./replay.js";
+import { scoreFlow } from "./board.js";
 import { CONFIG } from "./config.js";
 import { canAct } from "./state.js";
 import { createLookAgain, createReconnect, unanswered } from "./reconnect.js";
@@ -188,17 +189,28 @@ export function createActions(store, openPage) {
     return yes;
   }
 
-  async function score(category, confirmZero = false) {
-    const before = S().game;
-    if (!canAct(S())) return;
-    const p = before.preview ? before.preview[category] : null;
-    if (!p || !p.allowed) return;
+  /** A tap on a box (or 登记前确认's 「确定」): picked, asked or written, by the flow every
+   * mode shares (board.js scoreFlow; no 登记前确认 in the tutorial, which says what to tap). */
+  function score(category) {
+    const state = S();
+    const before = state.game;
+    if (!canAct(state)) return;
+    const pick = state.pick;
+    return scoreFlow({
+      category,
+      option: before.preview && before.preview[category],
+      confirmOn: state.settings.confirm === "on" && before.mode !== "tutorial",
+      picked: pick && pick.id === before.id && pick.version === before.version ? pick.category : null,
+      pick: (c) => dispatch({ type: "pick", pick: { id: before.id, version: before.version, category: c } }),
+      said: (text) => dispatch({ type: "say", text }),
+      declined: () => dispatch({ type: "zeroDeclined", category }),
+      send: (c, confirmZero) => send(before, c, confirmZero),
+    });
+  }
+
+  async function send(before, category, confirmZero) {
     // U2: the server marks each box whose score it would refuse without confirmation (it
     // answers zero_needs_confirmation, which also opens the dialog, should the two disagree).
-    if (!confirmZero && p.needs_confirmation) {
-      if (await askZero(category)) await score(category, true);
-      return;
-    }
     let needsConfirm = false;
     await act(async () => {
       let game;
@@ -216,7 +228,7 @@ export function createActions(store, openPage) {
       if (game.mode === "vs_computer" && turn && turn.steps.length) startReplay(before, turn);
       else afterTurn();
     });
-    if (needsConfirm && (await askZero(category))) await score(category, true);
+    if (needsConfirm && (await askZero(category))) await send(S().game, category, true);
   }
 
   /** The player's turn is over (and the computer's replayed): the end, or the next turn. */

@@ -1,10 +1,12 @@
 // The board's drawing shared by every mode (U11): a die's pips and a scorecard box's look
-// (written score, green 「+N」 / grey-red 「+0」 preview, Joker strike). Each function takes
+// (written score, green 「+N」 / grey-red 「+0」 preview, Joker strike; `drawBox`), and what a
+// tap on a box does (`scoreFlow`: 登记前确认, the zero confirmation). Each function takes
 // the element it draws into or plain values from the server's game JSON; none does rules
 // maths (the points and what is allowed are the server's preview). The dice row's drawing
 // (`drawDice`) is every table's: the solo one (render.js) and the lazy boards' (their dice
 // made by lazy/board_dice.js).
 
+import { confirmDialog } from "./dialog.js";
 import * as say from "./messages.js";
 
 // Each face's pips on a 3×3 grid (1 = top left … 9 = bottom right).
@@ -79,6 +81,30 @@ export function drawBox(td, btn, { filled, p, name, who = "", act = false, hinte
 function setAttr(node, name, value) {
   if (value === null) node.removeAttribute(name);
   else if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
+/** A tap on the offered box `category` (U2, polish 8), in every mode (the one score flow:
+ * actions.js's solo / vs / 每日挑战 / tutorial table, lazy/table.js, lazy/room.js): under 登记前确认 (`confirmOn`) a
+ * first tap only picks it (`pick`, `said`); a 0 while another box would score asks first
+ * (`declined` when the player says 「再想想」); else `send(category, confirmZero)`.
+ * `picked`: the box picked before, if any. Returns what was done. */
+export async function scoreFlow({ category, option, confirmOn, picked, pick, said, send, declined }) {
+  if (!option || !option.allowed) return "none";
+  if (confirmOn && picked !== category) {
+    pick(category);
+    said(say.pickedBox(category, option.points));
+    return "picked";
+  }
+  if (option.needs_confirmation) {
+    if (!(await confirmDialog(say.confirmZero(category)))) {
+      declined();
+      return "declined";
+    }
+    await send(category, true);
+    return "sent";
+  }
+  await send(category, false);
+  return "sent";
 }
 
 /** What the dice row shows: `dice` (five faces, or null before a roll), `held` (per die),

@@ -133,6 +133,9 @@ export function confirmRestart(game) {
   };
 }
 
+/** Polish 8, 登记前确认: a first tap picked a box. */
+export const pickedBox = (category, points) => `已选「${box(category)}」（${points} 分）：再点一次，或点「确定」登记。`;
+
 /** U2: the zero confirmation dialog. */
 export function confirmZero(category) {
   const name = box(category);

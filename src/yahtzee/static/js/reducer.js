@@ -49,6 +49,11 @@ const reducers = {
     return { ...state, busy };
   },
 
+  /** 登记前确认's first tap (polish 8): `pick` {id, version, category}; said by the flow. */
+  pick(state, { pick }) {
+    return { ...state, pick };
+  },
+
   say(state, { text, kind = "info", view = "game" }) {
     return message(state, text, kind, view);
   },

@@ -7,7 +7,8 @@
 
 import { el, seatName } from "./dom.js";
 import { drawBox } from "../board.js";
-import { confirmDialog } from "../dialog.js";
+
+export { scoreFlow } from "../board.js";
 import * as say from "../messages.js";
 import { CATEGORY_NAMES } from "../state.js";
 
@@ -114,29 +115,6 @@ export function drawCard(root, { seats, cards, offerSeat, preview, act, hint = n
       for (const f of sums) setText(table.querySelector(`[data-testid="${prefix}-${f}-${i}"]`), String(card[f]));
     });
   }
-}
-
-/** A tap on the offered box `category` (U2, polish 8): under 登记前确认 (`confirmOn`) a
- * first tap only picks it (`pick`, `said`); a 0 while another box would score asks first
- * (`declined` when the player says 「再想想」); else `send(category, confirmZero)`.
- * `picked`: the box picked before, if any. Returns what was done. */
-export async function scoreFlow({ category, option, confirmOn, picked, pick, said, send, declined }) {
-  if (!option || !option.allowed) return "none";
-  if (confirmOn && picked !== category) {
-    pick(category);
-    said(`已选「${box(category)}」（${option.points} 分）：再点一次，或点「确定」登记。`);
-    return "picked";
-  }
-  if (option.needs_confirmation) {
-    if (!(await confirmDialog(say.confirmZero(category)))) {
-      declined();
-      return "declined";
-    }
-    await send(category, true);
-    return "sent";
-  }
-  await send(category, false);
-  return "sent";
 }
 
 /** 登记前确认's 「确定」 (polish 8) at the right end of a view's message bar `slot`

@@ -8,8 +8,8 @@
 //   another tab or device wrote is that one's to take back); the dice come back as the
 //   server sends them, the holds as they were.
 // * 「登记前确认」 (设置, off by default): a tapped box is picked, not written; a second tap on
-//   it, or 「确定」, writes it. A capture listener holds the first tap back from the table's
-//   own handler (main.js), as the tutorial's does.
+//   it, or 「确定」, writes it. The tap's flow is board.js `scoreFlow` (actions.js `score`),
+//   every mode's; this module adds the setting's row and 「确定」.
 //
 // Both buttons sit at the right end of the game's message bar, which says what happened.
 // 多人同屏 and 好友房间 have the same 「确定」 (lazy/board_card.js mountConfirm), reading the same
@@ -42,14 +42,6 @@ function say(state, text) {
 }
 
 export const reducers = {
-  /** 登记前确认's first tap: `pick` {id, version, category} (null: none). */
-  pick(state, { pick }) {
-    const next = { ...state, pick };
-    if (!pick) return next;
-    const points = state.game.preview[pick.category].points;
-    return say(next, `已选「${name(pick.category)}」（${points} 分）：再点一次，或点「确定」登记。`);
-  },
-
   /** The server took the box back: the position before it, the holds as they were. */
   undone(state, { game, category, hold }) {
     const more = game.rolls_left > 0 ? "，或者再掷" : "";
@@ -83,21 +75,6 @@ function install(ctx) {
     if (category) ctx.actions.score(category);
   });
   slot.append(undoBtn, okBtn);
-  // Capture: before the table's own handler (main.js), which writes the box.
-  document.getElementById("scorecard").addEventListener(
-    "click",
-    (event) => {
-      const state = ctx.state();
-      const g = state.game;
-      const btn = event.target.closest && event.target.closest(".cell-btn");
-      if (!btn || btn.disabled || state.settings.confirm !== "on" || !g || g.mode === "tutorial") return;
-      const category = btn.dataset.category;
-      if (picked(state) === category) return; // the second tap writes it
-      event.stopPropagation();
-      ctx.dispatch({ type: "pick", pick: { id: g.id, version: g.version, category } });
-    },
-    true,
-  );
 }
 
 function effect(state) {

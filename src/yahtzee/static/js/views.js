@@ -96,6 +96,7 @@ export const LAZY = {
     path: "/rooms/:id",
     heading: "好友房间",
     loading: "……",
+    css: "css/room.css",
     module: room,
     load: (p) => room().then((m) => m.load(p)),
     api: { room: (id, a) => `/api/rooms${id ? `/${enc(id)}` : ""}${a ? `/${a}` : ""}` },

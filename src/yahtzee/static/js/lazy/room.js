@@ -26,7 +26,7 @@ import { createReconnect, unanswered } from "../reconnect.js";
 import { confirmDialog } from "../dialog.js";
 import * as say from "../messages.js";
 import { ROOM_LINKS, ROOM_MOVED_ON, ROOM_STREAM, ROOM_TURN_NOTE } from "./views_messages.js";
-import { API, asset, href } from "../paths.js";
+import { API, href } from "../paths.js";
 import { LOWER, UPPER } from "../state.js";
 
 const ROOMS = CONFIG.rooms;
@@ -146,13 +146,9 @@ function roomGame(state, { serial, game }) {
 }
 
 /** The room of /rooms/<id> (views.js LAZY.room; /rooms/new: a new room's form): the link's
- * token rides in the fragment (#t= to join, #w= to watch), sent only as `token`. Also
- * this view's stylesheet, the first time. */
+ * token rides in the fragment (#t= to join, #w= to watch), sent only as `token`. (The
+ * view's stylesheet is the registry's `css`: the view is drawn once it has loaded.) */
 export function load({ id }) {
-  const css = asset("css/room.css");
-  if (!document.querySelector(`link[href="${css}"]`)) {
-    document.head.append(el("link", "", null, { rel: "stylesheet", href: css }));
-  }
   if (id === "new") return Promise.resolve({ fresh: true });
   const m = location.hash.match(/^#([tw])=([A-Za-z0-9_-]{22})$/);
   const token = m ? m[2] : null;

@@ -122,11 +122,19 @@ export function drawEditor(body, page, ctx) {
   const shape = seats.map((s) => `${s.id}:${s.kind}`).join(",");
   if (ol.dataset.shape !== shape) {
     ol.dataset.shape = shape;
-    const focused = document.activeElement && document.activeElement.dataset.testid;
+    const active = document.activeElement;
+    const focused = active && active.dataset.testid;
+    // A name being typed keeps its place: focus and selection move to the new field at
+    // once, so a keystroke that arrives between the kind's change and this frame's render
+    // (a select-all and its replacement, say) lands where the person put it.
+    const range = active && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd] : null;
     ol.replaceChildren(...seats.map((s, i) => seatRow(s, i, seats, ctx, set)));
     if (focused) {
       const again = body.querySelector(`[data-testid="${focused}"]`);
-      if (again) ctx.afterRender(() => again.focus());
+      if (again) {
+        again.focus();
+        if (range && typeof again.setSelectionRange === "function") again.setSelectionRange(...range);
+      }
     }
   }
   seats.forEach((s, i) => {

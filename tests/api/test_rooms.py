@@ -5,6 +5,7 @@ and the room's event log (its ids, and what a stream replays after ``Last-Event-
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -162,6 +163,10 @@ def test_o1_to_o4_a_room_from_link_to_ranking(make_client: Callable[..., TestCli
 
     # O3: only the browser of the seat on turn acts; anyone else gets 404, as today
     gid = game["id"]
+    # S5: the game's id begins with the room's (nginx's key to the room's process), and
+    # is shaped as any game's: 32 hex digits
+    assert gid.startswith(rid), gid
+    assert re.fullmatch("[0-9a-f]{32}", gid), gid
     for other in (friend, stranger):
         r = other.post(f"/api/games/{gid}/roll", json={"version": game["version"]})
         assert r.status_code == 404

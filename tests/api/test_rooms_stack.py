@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from typing import Any
 
 from bench_smoke import quick_figures, run_quick_status
@@ -62,24 +63,33 @@ async def _act_again(
     raise AssertionError("no action went through")
 
 
+def _served_port(on: Stack, path_head: str) -> int:
+    """The app port that last served a request whose path begins with ``path_head``
+    (nginx writes its access-log line just after the answer)."""
+    for _ in range(100):
+        ports = [p for _c, p, _m, uri in on.served() if uri.startswith(path_head) and p]
+        if ports:
+            return ports[-1]
+        time.sleep(0.05)
+    raise AssertionError(f"nginx logged no request for {path_head}")
+
+
 def test_o4_kill_9_of_an_app_process_mid_game_streams_reconnect_and_miss_nothing(
     stack: Stack,  # noqa: F811 (the imported fixture)
 ) -> None:
     async def main() -> None:
         port = stack.port
-        # Browsers until the two people's cookies are served by different processes is
-        # not needed: every stream is checked, whichever process holds it.
         host = RawClient("127.0.0.1", port)
         friend = RawClient("127.0.0.1", port)
         room = await _room(host, friend)
         rid, game = room["id"], room["game"]
+        assert game["id"].startswith(rid)  # (nginx's key for the room's process)
         clients = {0: host, 1: friend}
         path = f"/api/rooms/{rid}/events"
         streams = [EventStream("127.0.0.1", port, path, cookie=c.cookie) for c in (host, friend)]
         watch = room["watch_url"].partition("#w=")[2]
-        # Watchers with cookies of their own: nginx spreads them over both processes (the
-        # upstream is chosen by a hash of the cookie), so the kill below breaks some
-        # streams and leaves others (all eight on one process: a chance of 1 in 128).
+        # Watchers with cookies of their own: nginx sends every stream of the room, whoever
+        # holds it, to the room's process, as it does the game's actions.
         streams += [
             EventStream("127.0.0.1", port, f"{path}?token={watch}", cookie=f"yahtzee_player=w{i}")
             for i in range(8)
@@ -91,15 +101,18 @@ def test_o4_kill_9_of_an_app_process_mid_game_streams_reconnect_and_miss_nothing
             game = await _act(clients, game)
         for i, s in enumerate(streams):
             seen[i] += await _drain(s, game["version"])
-        # kill -9 one app process: its streams break, the others go on
-        pid = int((stack.dir / f"app-{stack.app_ports[0]}.pid").read_text())
+        # kill -9 the room's process (the one that served its game's actions): every
+        # stream breaks and comes back through nginx, on the other process
+        served = _served_port(stack, f"/api/games/{game['id']}/")
+        pid = int((stack.dir / f"app-{served}.pid").read_text())
         os.kill(pid, 9)
         for _ in range(10):
             game = await _act_again(clients, game, rid)
         before = len(RECONNECTED)
         for i, s in enumerate(streams):
             seen[i] += await _drain(s, game["version"])
-        assert 0 < len(RECONNECTED) - before < len(streams)  # some broke, not all
+        assert len(RECONNECTED) - before == len(streams)  # all of them, on the other process
+        assert _served_port(stack, f"/api/games/{game['id']}/") != served
         fresh = EventStream("127.0.0.1", port, path, cookie=host.cookie)
         assert await fresh.open() == 200
         log = await _until_version(fresh, game["version"])

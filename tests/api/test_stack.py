@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
     with postgres_reachable_dir("yahtzee-stack-") as base:
-        stack = Stack(base)
+        stack = Stack(base, access_log=True)  # (who served what: the rooms' test reads it)
         started = stack.run("start")
         try:
             assert started.returncode == 0, started.stdout + started.stderr

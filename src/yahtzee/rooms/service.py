@@ -105,6 +105,16 @@ ROOM_JOINS = "room_joins"
 ROOM_LINKS = "room_links"
 
 
+def room_game_id(room_id: str) -> str:
+    """A new id for a game of room ``room_id``: the room's 16 hex digits, then 16 random
+    ones (64 bits: an id is an address, not a key; every action checks the seat). Its
+    length and alphabet are any game's, so every route takes it as it is, and it starts
+    with the room: nginx sends a room's streams and its game's actions to one process by
+    that head (``deploy/nginx/yahtzee.conf``, ``$yahtzee_affinity``), where the game's
+    position stays cached and each event is framed once for all of the room's streams."""
+    return room_id + secrets.token_hex(8)
+
+
 def parse_room_seats(raw: object, creator_name: object) -> tuple[SeatSpec, ...]:
     """The seats of a new room (O1), checked: 2 to 6 as a table game's, the first a person
     (the creator, named ``creator_name`` or by that seat's ``name``), the other person
@@ -386,7 +396,7 @@ class RoomService:
         have), create the game, then mark the room ``playing``. A process that dies (or a
         database that does not answer) between the first and the last leaves the claim,
         which the sweep resolves after ``start_timeout`` seconds (F10, :meth:`sweep`)."""
-        game_id = secrets.token_hex(16)
+        game_id = room_game_id(room_id)
         room = await self.store.begin_start(room_id, player_id, game_id, self.clock())
         seats = tuple(
             log.Seat(SeatKind.HUMAN, name=s.name)

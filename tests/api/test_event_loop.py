@@ -254,3 +254,23 @@ def test_22_4_the_feature_tables_are_read_while_a_write_waits_for_the_lock(
     still_waiting, found = asyncio.run(run())
     assert still_waiting
     assert found == []
+
+
+def test_s5_a_serving_process_collects_its_young_objects_after_10_000(
+    make_client: Callable[..., Any],
+) -> None:
+    """Issue 31: once serving, the start-up heap is frozen and the youngest generation is
+    collected after 10,000 objects, not Python's 700 (at 700 the oldest generation was
+    scanned every ~10 s under load, each scan stopping the loop for 50-120 ms)."""
+    import gc
+
+    from yahtzee.web.app import GC_THRESHOLDS
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        make_client()
+        assert gc.get_threshold() == GC_THRESHOLDS == (10_000, 10, 10)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.set_threshold(*before)

@@ -225,3 +225,28 @@ def test_o4_a_process_skips_its_own_events_notification_and_frames_the_rest_as_s
     # an event whose data has the frame's own keys is encoded whole
     clash = RoomEvent("ab" * 8, 7, "x", {"id": 1}, '{"id":1}')
     assert sse_frame(clash) == sse_frame(RoomEvent("ab" * 8, 7, "x", {"id": 1}))
+
+
+def test_o9_keep_alives_go_out_in_slices_each_stream_once_a_round() -> None:
+    """The keep-alives go out a slice of the rooms at a time (before: every stream of the
+    process in one turn of the loop, ~40 ms with 800 streams, every 15 s): over one round
+    of the slices each stream is pinged exactly once, a room's streams together, and no
+    slice holds most of the streams."""
+    hub = RoomHub(_NoStore())  # type: ignore[arg-type]
+    rooms = [f"{n:016x}" for n in range(60)]
+    subs = [hub.admit(room) for room in rooms for _ in range(4)]
+    pinged: list[list[int]] = []
+    for index in range(15):
+        for sub in subs:
+            sub.pinged = False
+        hub.ping_slice(index, 15)
+        pinged.append([n for n, sub in enumerate(subs) if sub.pinged])
+    every = sorted(n for chunk in pinged for n in chunk)
+    assert every == list(range(len(subs)))  # each once
+    for chunk in pinged:
+        assert len({subs[n].room_id for n in chunk}) * 4 == len(chunk)  # whole rooms
+        assert len(chunk) < len(subs) / 2
+    for sub in subs:
+        sub.pinged = False
+    hub.ping_slice(0)  # one slice: all of them
+    assert all(sub.pinged for sub in subs)

@@ -49,6 +49,9 @@ QUEUE_MAX = 256
 #: Seconds between two keep-alive comments on every stream (keeps proxies from closing
 #: an idle one; nginx gives a stream 60 s). One timer for the process, not one a stream.
 KEEPALIVE = 15.0
+#: The keep-alives go out in this many slices of a process's streams (see
+#: :meth:`RoomHub.run_keepalive`).
+KEEPALIVE_SLICES = 15
 #: Seconds the rooms' LISTEN thread waits for a notification before it looks at its stop
 #: flag again (stop() wakes it sooner, through a channel of its own).
 LISTEN_POLL = 2.0
@@ -318,17 +321,25 @@ class RoomHub:
             for event in await self.store.events(room_id, self._last.get(room_id, 0)):
                 self.deliver(event)
 
-    def ping_all(self) -> None:
-        """A keep-alive on every stream of the process."""
-        for subs in self._rooms.values():
-            for sub in subs:
-                sub.ping()
+    def ping_slice(self, index: int, slices: int = 1) -> None:
+        """A keep-alive on the streams of slice ``index`` of ``slices``, by room (each
+        room's streams are in one slice, the same one while the process lives): with
+        ``slices=1``, every stream of the process."""
+        for room_id, subs in self._rooms.items():
+            if slices == 1 or hash(room_id) % slices == index:
+                for sub in subs:
+                    sub.ping()
 
-    async def run_keepalive(self, every: float = KEEPALIVE) -> None:
-        """:meth:`ping_all` every ``every`` seconds until cancelled."""
+    async def run_keepalive(self, every: float = KEEPALIVE, slices: int = KEEPALIVE_SLICES) -> None:
+        """Until cancelled, one slice of the streams after another, ``every / slices``
+        seconds apart: each stream gets its keep-alive every ``every`` seconds, and a
+        process with thousands of streams never wakes them all in one turn of its loop
+        (all at once, 800 streams held a process's loop for ~40 ms every 15 s)."""
+        tick = 0
         while True:
-            await asyncio.sleep(every)
-            self.ping_all()
+            await asyncio.sleep(every / slices)
+            self.ping_slice(tick % slices, slices)
+            tick += 1
 
     async def frames(
         self, room_id: str, after: int, sub: Subscription

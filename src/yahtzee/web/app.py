@@ -186,6 +186,18 @@ def _secret(settings: Settings) -> bytes:
     return load_secret(path)
 
 
+#: The garbage collector's thresholds while serving (process-wide). A server holding
+#: thousands of event streams keeps ~100 container objects alive per stream (coroutines,
+#: frames, futures) beside its caches: at Python's default (700 objects), whatever a
+#: request has alive at that moment is promoted on every few requests, and about every
+#: ten seconds the oldest generation is scanned whole, which stopped the event loop for
+#: 50-120 ms at 375 room actions a second (every click then waiting behind it). Collecting
+#: the youngest generation after 10,000 objects instead leaves nearly every request's
+#: objects freed by their counts first, so little is promoted and the full scan comes
+#: minutes apart (``benchmarks/rooms_bench.py``; docs/benchmarks.md, issue 31).
+GC_THRESHOLDS = (10_000, 10, 10)
+
+
 def create_app_from_env() -> FastAPI:
     """The app of ``yahtzee serve --workers N``: each worker process builds its own, from
     the settings the parent put in the environment (:meth:`Settings.to_env`)."""
@@ -285,6 +297,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         # whole process: keep it out of the garbage collector's scans.
         gc.collect()
         gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
         # F5, F14: what nobody uses goes on start-up (before serving), then daily (a
         # failure, e.g. a read-only disk, is logged: it must not keep the games from being
         # read).

@@ -717,7 +717,7 @@ def _run(stack: Stack, args: argparse.Namespace, targets: dict[str, float]) -> i
             steps.append(step)
             if not args.json:
                 print(_step_line(step), flush=True)
-            if step["missed"] or step["served_per_s"] < 0.95 * rate:
+            if not _within_capacity(step):
                 misses += 1
                 if misses > args.past:
                     break
@@ -726,7 +726,7 @@ def _run(stack: Stack, args: argparse.Namespace, targets: dict[str, float]) -> i
         # one (the machine quieter for those seconds) is shown, not counted.
         best = None
         for step in steps:
-            if step["missed"] or step["served_per_s"] < 0.95 * step["asked_per_s"]:
+            if not _within_capacity(step):
                 break
             best = step
         figures["capacity_per_s"] = best["served_per_s"] if best else 0.0
@@ -775,6 +775,18 @@ def _run(stack: Stack, args: argparse.Namespace, targets: dict[str, float]) -> i
             if key != "steps":
                 print(f"{key:28} {value}")
     return 1 if bad else 0
+
+
+def _within_capacity(step: dict[str, Any]) -> bool:
+    """Whether a capacity step counts (issue 31): its rate served (95 %), no failed
+    action, click p99 and ack → event p99 within their targets. The p50 targets are
+    reported with the step, but a p50 over 20 ms with the p99 met is still served."""
+    capacity_targets = ("click_p99", "event_p99")
+    return (
+        step["served_per_s"] >= 0.95 * step["asked_per_s"]
+        and "failed" not in step["missed"]
+        and not any(name in step["missed"] for name in capacity_targets)
+    )
 
 
 def _step_line(step: dict[str, Any]) -> str:

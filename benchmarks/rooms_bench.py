@@ -76,6 +76,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import multiprocessing
 import os
@@ -398,6 +399,14 @@ async def _client(port: int, first: int, count: int, stale: int, conn: Any) -> N
     stop = asyncio.Event()
     readers = [asyncio.create_task(r.read(s, stop)) for r in rooms for s in range(SEATS)]
     await asyncio.sleep(0.5)
+    # A browser's garbage collection stops nothing but its own tab; this process holds a
+    # thousand browsers' streams (~100k objects), whose full scans at Python's default
+    # thresholds took ~100 ms of a core every ~10 s, stalling this clock (the clicks timed
+    # then) and starving the stack of that core: collected as the server collects
+    # (yahtzee.web.app.GC_THRESHOLDS), after the set-up's objects are frozen.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
     conn.send("streaming")
     while True:
         command = conn.recv()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import logging
+import random
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -93,6 +94,7 @@ class DeviceService:
         signer: DeviceSigner,
         players: Players,
         clock: Callable[[], float] = time.time,
+        jitter: Callable[[], float] = random.random,
     ) -> None:
         self.store = store
         self.tokens = tokens
@@ -101,7 +103,9 @@ class DeviceService:
         # Every part's PlayerData (the app factory fills it once every feature is built).
         self.players = players
         self.clock = clock
-        # device -> (player, when this process read it); the one bounded cache (K4).
+        self._jitter = jitter
+        # device -> (player, until when this process believes it); the one bounded cache
+        # (K4).
         self._cache: LruCache[str, tuple[str, float]] = LruCache(CACHE_SIZE)
         self._changes = 0  # how many times devices were forgotten (see player_of)
 
@@ -116,12 +120,17 @@ class DeviceService:
     def _fresh(self, device_id: str) -> str | None:
         """The device's player as read within ``device_cache_seconds``, else ``None``."""
         entry = self._cache.get(device_id)
-        if entry is None or self.clock() - entry[1] >= self.limits.device_cache_seconds:
+        if entry is None or self.clock() >= entry[1]:
             return None
         return entry[0]
 
     def _remember(self, device_id: str, player_id: str) -> None:
-        self._cache.put(device_id, (player_id, self.clock()))
+        # Believed for half to all of device_cache_seconds, at random: devices first seen
+        # together (a class starting, every page after a restart) would otherwise all be
+        # read again in the same instant, every time (a herd that queued every request of
+        # a process for ~100 ms, issue 31). The bound of the module docstring stands.
+        ttl = self.limits.device_cache_seconds * (1.0 - 0.5 * self._jitter())
+        self._cache.put(device_id, (player_id, self.clock() + ttl))
 
     def forget(self, device_ids: Sequence[str]) -> None:
         """Drop what this process knows of ``device_ids`` (removed, moved or deleted)."""

@@ -68,6 +68,13 @@ class CountingDb:
             return await self.db.run(counted, write=write, single=True)
         return await self.db.run(counted, write=write)
 
+    async def one(self, sql: str, params: Params = {}, *, write: bool = True) -> Row | None:  # noqa: B006
+        self.calls.append((True, [(sql, params)]))
+        return await self.db.one(sql, params, write=write)
+
+    async def open(self) -> None:
+        await self.db.open()
+
     def of(self, room_id: str) -> list[tuple[bool, list[str]]]:
         """The calls whose statements name room ``room_id``, with their statements."""
         return [
@@ -141,7 +148,7 @@ def test_s5_a_room_action_is_logged_by_one_statement_without_reading_the_room(
     assert actions == 12
     calls = counting.of(room["id"])
     assert _reads(calls) == []
-    assert len(calls) == actions  # one call to the database's thread an action
+    assert len(calls) == actions  # one call to the database an action
     assert all(single for single, _ in calls)  # one statement each (no BEGIN/COMMIT)
     log = _log(host, room["id"])
     assert [e.seq for e in log] == list(range(1, len(log) + 1))

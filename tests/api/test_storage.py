@@ -15,6 +15,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -279,6 +280,46 @@ def test_s1_a_lost_database_is_503_then_reconnects_by_itself(pg_url: str) -> Non
         assert len(await store.events("g")) == 1 + 12
 
     _with_store(pg_url, body)
+
+
+def test_s5_one_statement_runs_on_the_loop_and_survives_a_restart(pg_url: str) -> None:
+    """Issue 31: the feature database's one-statement path (a room's event, a device's
+    player) runs on the event loop once opened, on connections of its own, with no worker
+    thread (its ``run`` is not called), commits at once, and never hands out a closed
+    connection either; before ``open`` (a command, another loop) it runs as ``run``."""
+    features = open_feature_db(pg_url)
+    threaded: list[str] = []
+    real_run = features.run
+
+    async def counted_run(work: Any, **kwargs: Any) -> Any:
+        threaded.append("run")
+        return await real_run(work, **kwargs)
+
+    features.run = counted_run  # type: ignore[method-assign]
+
+    async def main() -> None:
+        try:
+            await features.one("CREATE TABLE t1 (n INTEGER)")
+            assert threaded == ["run"]  # not opened yet: the worker thread's way
+            await features.open()
+            row = await features.one("INSERT INTO t1 VALUES (:n) RETURNING n", {"n": 7})
+            assert row == (7,)
+            with psycopg.connect(pg_url, autocommit=True) as admin:
+                assert admin.execute("SELECT n FROM t1").fetchall() == [(7,)]  # committed
+                admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            await asyncio.sleep(0.2)
+            for n in range(3):
+                await features.one("INSERT INTO t1 VALUES (:n)", {"n": n})
+            assert await features.one("SELECT count(*) FROM t1", write=False) == (4,)
+            assert await features.one("SELECT n FROM t1 WHERE n = 99", write=False) is None
+            assert threaded == ["run"]  # every one() since open() on the loop
+        finally:
+            await features.close()
+
+    run_coroutine(main())
 
 
 def _insert(tx: Tx, n: int) -> None:

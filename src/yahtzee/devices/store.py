@@ -132,12 +132,9 @@ class DeviceStore:
 
     async def lookup(self, device_id: str) -> tuple[str, float] | None:
         """``(player, seen_at)`` of a live device, else ``None``."""
-        row = await self.db.run(
-            lambda tx: tx.one(
-                "SELECT player_id, seen_at FROM devices WHERE id = :device_id AND removed_at IS "
-                "NULL",
-                {"device_id": device_id},
-            ),
+        row = await self.db.one(
+            "SELECT player_id, seen_at FROM devices WHERE id = :device_id AND removed_at IS NULL",
+            {"device_id": device_id},
             write=False,
         )
         return None if row is None else (str(row[0]), float(row[1]))

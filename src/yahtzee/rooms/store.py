@@ -323,28 +323,18 @@ def append_in(
     ``pg_notify`` in data-modifying ``WITH`` clauses), one round trip instead of three:
     a room's every action writes here. The payload is :meth:`RoomEvent.to_json`'s form,
     put together around the id the ``UPDATE`` returns."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    where = "id = :room" if expected is None else "id = :room AND last_seq = :expected"
-    bump = f"UPDATE rooms SET last_seq = last_seq + 1{also_set} WHERE {where} RETURNING last_seq"
-    params = {**(also_params or {}), "room": room_id, "kind": kind, "data": text, "now": now}
-    if expected is not None:
-        params["expected"] = expected
     if tx.dialect == "postgresql":
-        head = '{"r":' + json.dumps(room_id) + ',"s":'
-        tail = ',"k":' + json.dumps(kind, ensure_ascii=False) + ',"d":' + text + "}"
-        if len(head.encode()) + len(tail.encode()) + 12 >= NOTIFY_MAX:
-            tail = "}"  # too long to send: the listener reads it back from the log
-        row = tx.one(
-            f"WITH r AS ({bump}), e AS (INSERT INTO room_events (room_id, seq, kind, data, at) "
-            "SELECT :room, last_seq, :kind, :data, :now FROM r RETURNING seq) "
-            "SELECT seq, pg_notify(:channel, :head::text || seq::text || :tail::text) FROM e",
-            {**params, "channel": NOTIFY_CHANNEL, "head": head, "tail": tail},
+        sql, params, text = _event_statement(
+            room_id, kind, data, now, also_set=also_set, also_params=also_params, expected=expected
         )
+        row = tx.one(sql, params)
         if row is None:
             if expected is not None:
                 return None
             raise RoomNotFoundError(room_id)
         return RoomEvent(room_id, int(row[0]), kind, data, text)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    bump, params = _bump(room_id, kind, text, now, also_set, also_params, expected)
     row = tx.one(bump, params)
     if row is None:
         if expected is not None:
@@ -357,6 +347,53 @@ def append_in(
         {**params, "seq": event.seq},
     )
     return event
+
+
+def _bump(
+    room_id: str,
+    kind: str,
+    text: str,
+    now: float,
+    also_set: str,
+    also_params: Mapping[str, Any] | None,
+    expected: int | None,
+) -> tuple[str, dict[str, Any]]:
+    """The ``UPDATE`` that takes the room's next id (see :func:`append_in`), and the
+    parameters of the event's row."""
+    where = "id = :room" if expected is None else "id = :room AND last_seq = :expected"
+    bump = f"UPDATE rooms SET last_seq = last_seq + 1{also_set} WHERE {where} RETURNING last_seq"
+    params = {**(also_params or {}), "room": room_id, "kind": kind, "data": text, "now": now}
+    if expected is not None:
+        params["expected"] = expected
+    return bump, params
+
+
+def _event_statement(
+    room_id: str,
+    kind: str,
+    data: dict[str, Any],
+    now: float,
+    *,
+    also_set: str = "",
+    also_params: Mapping[str, Any] | None = None,
+    expected: int | None = None,
+) -> tuple[str, dict[str, Any], str]:
+    """PostgreSQL's one statement of :func:`append_in` (the ``UPDATE``, the ``INSERT``
+    and ``pg_notify`` in data-modifying ``WITH`` clauses), its parameters and the data's
+    JSON text. It yields the new id, or no row when the room is not there (or, with
+    ``expected``, moved on)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    bump, params = _bump(room_id, kind, text, now, also_set, also_params, expected)
+    head = '{"r":' + json.dumps(room_id) + ',"s":'
+    tail = ',"k":' + json.dumps(kind, ensure_ascii=False) + ',"d":' + text + "}"
+    if len(head.encode()) + len(tail.encode()) + 12 >= NOTIFY_MAX:
+        tail = "}"  # too long to send: the listener reads it back from the log
+    sql = (
+        f"WITH r AS ({bump}), e AS (INSERT INTO room_events (room_id, seq, kind, data, at) "
+        "SELECT :room, last_seq, :kind, :data, :now FROM r RETURNING seq) "
+        "SELECT seq, pg_notify(:channel, :head::text || seq::text || :tail::text) FROM e"
+    )
+    return sql, {**params, "channel": NOTIFY_CHANNEL, "head": head, "tail": tail}, text
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,6 +437,17 @@ def _publish_if(
             "UPDATE room_seats SET away = :away WHERE room_id = :room AND idx = :idx",
             {"away": int(flag), "room": room_id, "idx": index},
         )
+    also, params = _room_columns(pub)
+    if expected is None:
+        return append_in(tx, room_id, pub.kind, pub.data, now, also_set=also, also_params=params)
+    return append_in(
+        tx, room_id, pub.kind, pub.data, now, also_set=also, also_params=params, expected=expected
+    )
+
+
+def _room_columns(pub: Publication) -> tuple[str, dict[str, Any]]:
+    """What else of the room's row ``pub`` sets (``", col = ..."``) and its parameters:
+    a game's end, or the turn's deadline (:data:`_NEWER`'s rule)."""
     params: dict[str, Any] = {}
     if pub.finished:
         also = ", status = 'finished', deadline = NULL"
@@ -417,11 +465,7 @@ def _publish_if(
         also, params = ", deadline = :deadline", {"deadline": pub.deadline}
     else:
         also = ""
-    if expected is None:
-        return append_in(tx, room_id, pub.kind, pub.data, now, also_set=also, also_params=params)
-    return append_in(
-        tx, room_id, pub.kind, pub.data, now, also_set=also, also_params=params, expected=expected
-    )
+    return also, params
 
 
 def after_publication(room: Room, pub: Publication, seq: int) -> Room:
@@ -915,6 +959,26 @@ class RoomStore:
         else:
             self._known.put(room_id, after_publication(known, pub, seq))
 
+    async def _publish_one(
+        self, room_id: str, pub: Publication, now: float, expected: int
+    ) -> RoomEvent | None:
+        """``pub`` logged if the room's last id is still ``expected`` (else ``None``):
+        one statement, its own transaction (:meth:`FeatureDb.one`, on the event loop on
+        PostgreSQL); on SQLite the two statements of :func:`append_in` in one."""
+        if self.db.dialect != "postgresql":
+            return await self.db.run(
+                functools.partial(
+                    _publish_if, room_id=room_id, pub=pub, now=now, expected=expected
+                ),
+                single=True,
+            )
+        also, params = _room_columns(pub)
+        sql, params, text = _event_statement(
+            room_id, pub.kind, pub.data, now, also_set=also, also_params=params, expected=expected
+        )
+        row = await self.db.one(sql, params)
+        return None if row is None else RoomEvent(room_id, int(row[0]), pub.kind, pub.data, text)
+
     async def record(
         self, room_id: str, plan: Callable[[Room], Sequence[Publication]], now: float
     ) -> list[RoomEvent]:
@@ -935,12 +999,7 @@ class RoomStore:
             if len(pubs) != 1 or pubs[0].away:
                 break
             pub = pubs[0]
-            event = await self.db.run(
-                functools.partial(
-                    _publish_if, room_id=room_id, pub=pub, now=now, expected=room.last_seq
-                ),
-                single=True,
-            )
+            event = await self._publish_one(room_id, pub, now, room.last_seq)
             if event is not None:
                 self._known.put(room_id, after_publication(room, pub, event.seq))
                 return [event]

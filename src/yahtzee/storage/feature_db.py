@@ -13,7 +13,11 @@ a worker thread** (never on the event loop): :meth:`FeatureDb.run` hands a funct
 :class:`Tx` to a thread, which runs it in one transaction. SQLite: one connection in WAL
 mode with ``synchronous=FULL`` (F6), guarded by a lock, ``BEGIN IMMEDIATE`` for writes;
 reads on a connection of their own thread, never behind a writer. PostgreSQL: a small
-synchronous psycopg pool (imported only for a PostgreSQL URL). A fault of the database
+synchronous psycopg pool (imported only for a PostgreSQL URL). One exception: a single
+statement that is its own transaction (:meth:`FeatureDb.one`: a room's event, a device's
+player, on every action) runs on PostgreSQL on the event loop, on a small asynchronous
+pool: a thread hand-off costs more than the statement (two wake-ups, the GIL passed back
+and forth while the loop serves other requests; issue 31). A fault of the database
 (a full or read-only disk, a server that went away) becomes
 :class:`~yahtzee.storage.base.StorageUnavailableError` (503), as for the games.
 """
@@ -73,9 +77,27 @@ class FeatureDb(Protocol):
         ``BEGIN`` and ``COMMIT`` round trips; a statement is atomic by itself)."""
         ...
 
+    async def one(self, sql: str, params: Params = _NONE, *, write: bool = True) -> Row | None:
+        """The first row of one statement (``None`` without one), which is its own
+        transaction, committed when this returns: the hot statements (a room's event, a
+        device's player). On PostgreSQL it runs on the event loop, on an asynchronous
+        connection (after :meth:`open`): no thread hand-off; on SQLite as :meth:`run`."""
+        ...
+
+    async def open(self) -> None:
+        """Open what this backend keeps on the running event loop (PostgreSQL: the pool of
+        :meth:`one`); without it, :meth:`one` runs as :meth:`run`."""
+        ...
+
     async def close(self) -> None:
         """Release the connections."""
         ...
+
+
+def _first_row(tx: Tx, sql: str, params: Params) -> Row | None:
+    """:meth:`FeatureDb.one`'s statement in ``tx`` (one that yields no rows: ``None``)."""
+    rows = tx.all(sql, params)
+    return rows[0] if rows else None
 
 
 @functools.lru_cache(maxsize=2048)
@@ -145,6 +167,14 @@ class SQLiteFeatureDb:
         del single  # (one statement or several: the write lock's transaction either way)
         return await asyncio.to_thread(self._run_sync, work, write=write)
 
+    async def one(self, sql: str, params: Params = _NONE, *, write: bool = True) -> Row | None:
+        return await self.run(
+            functools.partial(_first_row, sql=sql, params=params), write=write, single=True
+        )
+
+    async def open(self) -> None:
+        pass  # (its connections live in the worker threads)
+
     async def close(self) -> None:
         with self._lock:
             self._conn.close()
@@ -177,13 +207,21 @@ class PostgresFeatureDb:
 
     dialect = "postgresql"
 
-    def __init__(self, url: str, *, max_size: int = 4, timeout: float = 5.0) -> None:
+    def __init__(
+        self, url: str, *, max_size: int = 4, loop_size: int = 4, timeout: float = 5.0
+    ) -> None:
         # (only ever for a PostgreSQL URL)
         from psycopg_pool import ConnectionPool
 
         from yahtzee.storage.pgpool import pool_options
 
         self.url = url
+        self._timeout = timeout
+        # one()'s connections: on the event loop, opened with it (open()), always there
+        # (a room's every action comes this way: no wait for a connection to be made)
+        self._loop_size = loop_size
+        self._loop_pool: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._pool = ConnectionPool(
             url,
             min_size=1,
@@ -241,7 +279,62 @@ class PostgresFeatureDb:
     async def run(self, work: Callable[[Tx], T], *, write: bool = True, single: bool = False) -> T:
         return await asyncio.to_thread(self._run_sync, work, write=write and not single)
 
+    async def open(self) -> None:
+        """The pool of :meth:`one`, on the running loop (the server's, for its life)."""
+        from psycopg_pool import AsyncConnectionPool
+
+        from yahtzee.storage.pgpool import pool_options
+
+        if self._loop_pool is not None:
+            return
+        pool: Any = AsyncConnectionPool(
+            self.url,
+            min_size=self._loop_size,
+            max_size=self._loop_size,
+            open=False,
+            check=self._check_loop_connection,
+            **pool_options(self._timeout),
+        )
+        try:
+            await pool.open(wait=True, timeout=10)
+        except Exception as exc:  # (psycopg's errors, the pool's timeout)
+            raise StorageUnavailableError(f"cannot reach the database: {exc}") from exc
+        self._loop_pool = pool
+        self._loop = asyncio.get_running_loop()
+
+    async def _check_loop_connection(self, conn: Any) -> None:
+        """:meth:`_check_connection`, for the pool of :meth:`one`."""
+        import psycopg
+
+        from yahtzee.storage.pgpool import ConnectionGoneError, idle_connection_gone
+
+        if idle_connection_gone(conn):
+            await conn.close()
+            with contextlib.suppress(psycopg.Error):
+                await self._loop_pool.check()
+            raise ConnectionGoneError("the server closed this idle connection")
+
+    async def one(self, sql: str, params: Params = _NONE, *, write: bool = True) -> Row | None:
+        import psycopg
+
+        pool = self._loop_pool
+        if pool is None or asyncio.get_running_loop() is not self._loop:
+            # (not opened, or another loop: a command's, a test's)
+            return await self.run(
+                functools.partial(_first_row, sql=sql, params=params), write=write, single=True
+            )
+        try:
+            async with pool.connection() as conn:
+                cur = await conn.execute(_statement(sql, self.dialect), _named(params))
+                row: Row | None = await cur.fetchone() if cur.description is not None else None
+                return row
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            raise StorageUnavailableError(f"database unavailable: {exc}") from exc
+
     async def close(self) -> None:
+        if self._loop_pool is not None and asyncio.get_running_loop() is self._loop:
+            await self._loop_pool.close()
+        self._loop_pool = None
         if self._opened:
             await asyncio.to_thread(self._pool.close)
 

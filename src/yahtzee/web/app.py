@@ -283,6 +283,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         # own; serving waits for both.
         warming = asyncio.ensure_future(cpu.warm_up(jobs.warm_up))
         await storage.open()  # (every table migrated: the games', SCHEMA's)
+        await features.open()  # (its connections on this loop)
         for part in parts:
             for open_ in part.open:
                 await open_()

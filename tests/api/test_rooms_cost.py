@@ -10,6 +10,9 @@ condition and the room is read again, so its plan is never made on a stale room.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -257,3 +260,49 @@ def test_o9_keep_alives_go_out_in_slices_each_stream_once_a_round() -> None:
         sub.pinged = False
     hub.ping_slice(0)  # one slice: all of them
     assert all(sub.pinged for sub in subs)
+
+
+class _Data(dict[str, Any]):
+    """An event's data that can be watched with a weak reference."""
+
+
+class _OneEventStore:
+    """A room's log of one event (a game's start), decoded anew at each read, as the
+    store's reads are."""
+
+    def __init__(self) -> None:
+        self.decoded: list[weakref.ref[_Data]] = []
+
+    async def events(self, room_id: str, after: int, limit: int = 1000) -> list[RoomEvent]:
+        if after >= 1 or limit < 1:
+            return []
+        data = _Data(game={"dice": [1, 2, 3, 4, 5], "seats": ["房主", "小明"] * 50})
+        self.decoded.append(weakref.ref(data))
+        return [RoomEvent(room_id, 1, "start", data)]
+
+
+def test_o9_an_idle_stream_keeps_no_event_it_read_from_the_log() -> None:
+    """A stream that sent the log's events and now waits for live ones holds none of
+    them (each was read and decoded for it alone: a game's start is several KB, and an
+    idle stream went from 26 to 34 KB with it; the live events are shared)."""
+    store = _OneEventStore()
+    hub = RoomHub(store)  # type: ignore[arg-type]
+    sub = hub.admit("ab" * 8)
+
+    async def main() -> None:
+        frames = hub.frames("ab" * 8, 0, sub)
+        event, frame = await frames.__anext__()
+        assert event is not None
+        assert event.kind == "start"
+        assert frame.startswith(b"id: 1\n")
+        del event, frame
+        waiting = asyncio.ensure_future(frames.__anext__())
+        await asyncio.sleep(0.01)  # (it now waits for a live event)
+        assert not waiting.done()
+        gc.collect()
+        assert [ref() for ref in store.decoded] == [None]
+        sub.close()
+        with contextlib.suppress(StopAsyncIteration):
+            await waiting
+
+    run_coroutine(main())

@@ -349,9 +349,14 @@ class RoomHub:
         the module docstring); ``(None, PING)`` for a keep-alive. Ends when ``sub`` is
         closed."""
         last = after
+        logged: RoomEvent | None = None
         async for logged in self._from_log(room_id, last):
             yield logged, sse_frame(logged)
             last = logged.seq
+        # An idle stream keeps no event of its own: the log's were read and decoded for
+        # this stream alone (a game's start is several KB of objects), the live ones are
+        # shared by the process's streams (8 of an idle stream's 34 KB, issue 31).
+        logged = None
         while True:
             try:
                 item = await sub.get()
@@ -362,9 +367,11 @@ class RoomHub:
                 return
             live = item[0] if item is not None else None
             if live is None or live.seq > last + 1:  # overflowed, or missed some
+                missed: RoomEvent | None = None
                 async for missed in self._from_log(room_id, last):
                     yield missed, sse_frame(missed)
                     last = missed.seq
+                missed = None
             if item is None or item[0].seq <= last:
                 continue
             yield item
@@ -426,6 +433,7 @@ class RoomEventStream(Response):
                 await send({"type": "http.response.start", "status": 200, "headers": _HEADERS})
                 async for _event, frame in frames:
                     await send({"type": "http.response.body", "body": frame, "more_body": True})
+                    del _event, frame  # (not held while the next is awaited: see frames)
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
             finally:
                 ends.cancel()

@@ -4,8 +4,9 @@ list, and the player's data (export, deletion).
 The identity of every request goes through :class:`DeviceService` (it is the
 :class:`~yahtzee.server.identity.DeviceBook` of :class:`~yahtzee.server.identity.PlayerIds`),
 so its lookup is on the hot path of every game action. Each process keeps the device →
-player answers it read for ``device_cache_seconds`` (2 s by default), so a device that
-plays reads the table at most once per that time; a device removed, linked or deleted
+player answers it read for half to all of ``device_cache_seconds`` (2 s by default; at
+random, so that devices seen together are not read again together), so a device that
+plays reads the table at most once a second or so; a device removed, linked or deleted
 through this process is forgotten here at once, and on another process within that time
 (docs/devices.md measures the cost and states the bound). ``seen_at`` is written at most
 every :data:`SEEN_EVERY` seconds per device.

@@ -4,11 +4,11 @@ all read again in the same instant, and never for longer than the bound."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from yahtzee.devices.service import DeviceService
 from yahtzee.server.settings import DeviceLimits
+from yahtzee.storage import run_coroutine
 
 
 class _Store:
@@ -47,7 +47,7 @@ def _reads_at(jitter: float, seconds: float) -> int:
         clock.now += seconds
         assert await service.player_of("d1") == "player-of-d1"
 
-    asyncio.run(main())
+    run_coroutine(main())
     return store.reads
 
 

@@ -2,8 +2,9 @@
 
 ``scripts/stack.sh`` (PostgreSQL, ``--apps`` app processes (default 2), nginx in front),
 ``--rooms`` rooms of 4 people (default 500: 2,000 browsers), every browser holding its
-room's event stream through nginx (nginx spreads the browsers over the processes by a hash
-of their cookie). Then the rooms play: the seat on turn rolls (up to three times) or
+room's event stream through nginx (nginx sends a room's streams and actions to one process,
+by a hash of the room's id, and spreads the rooms over the processes). Then the rooms
+play: the seat on turn rolls (up to three times) or
 scores, from its own browser, through nginx, each room at its share of ``--rate`` actions
 a second (default: one a second per room, as people play), for ``--seconds``.
 

@@ -27,6 +27,7 @@ committed: the client reads the game again, F6), and once more for a read.
 
 from __future__ import annotations
 
+import contextlib
 import select
 from typing import Any
 
@@ -61,3 +62,15 @@ def idle_connection_gone(conn: psycopg.Connection[Any] | psycopg.AsyncConnection
 
 class ConnectionGoneError(psycopg.OperationalError):
     """A pooled connection was found closed before use (the pool replaces it)."""
+
+
+async def check_idle_async(conn: psycopg.AsyncConnection[Any], pool: Any) -> None:
+    """An asynchronous pool's test of ``conn`` before a request gets it (no round trip):
+    one the server has closed is closed here too (so ``pool`` replaces it), and since the
+    others in the pool were most likely closed with it (a restart), they are tested at
+    once, before the pool hands out the next."""
+    if idle_connection_gone(conn):
+        await conn.close()
+        with contextlib.suppress(psycopg.Error):
+            await pool.check()
+        raise ConnectionGoneError("the server closed this idle connection")

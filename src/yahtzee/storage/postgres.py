@@ -62,7 +62,7 @@ from yahtzee.storage.base import (
     WriteHealth,
 )
 from yahtzee.storage.games_schema import GAMES
-from yahtzee.storage.pgpool import ConnectionGoneError, idle_connection_gone, pool_options
+from yahtzee.storage.pgpool import check_idle_async, pool_options
 from yahtzee.storage.schema import Migrations, check_owners
 from yahtzee.storage.url import redact
 
@@ -241,15 +241,9 @@ class PostgresStorage:
         return await self.write_health.check(self.probe_write)
 
     async def _check_connection(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        """The pool's test of a connection before a request gets it (no round trip): one
-        the server has closed is closed here too (so the pool replaces it), and since the
-        others in the pool were most likely closed with it (a restart), they are tested at
-        once, before the pool hands out the next."""
-        if idle_connection_gone(conn):
-            await conn.close()
-            with contextlib.suppress(psycopg.Error):
-                await self._pool.check()
-            raise ConnectionGoneError("the server closed this idle connection")
+        """The pool's test of a connection before a request gets it (:func:`~yahtzee.
+        storage.pgpool.check_idle_async`)."""
+        await check_idle_async(conn, self._pool)
 
     def _check_pool_soon(self) -> None:
         """Test the idle connections in the background (once at a time), dropping dead ones."""

@@ -729,6 +729,9 @@ def _run(stack: Stack, args: argparse.Namespace, targets: dict[str, float]) -> i
     if args.capacity:
         steps = []
         misses = 0
+        # The capacity is the last step before the first miss: a step met past a missed
+        # one (the machine quieter for those seconds) is shown, not counted.
+        best = None
         for rate in _parse_rates(args.rates):
             step = play(rate, args.step_seconds)
             steps.append(step)
@@ -738,14 +741,9 @@ def _run(stack: Stack, args: argparse.Namespace, targets: dict[str, float]) -> i
                 misses += 1
                 if misses > args.past:
                     break
+            elif misses == 0:
+                best = step
         figures["steps"] = steps
-        # The capacity is the last step before the first miss: a step met past a missed
-        # one (the machine quieter for those seconds) is shown, not counted.
-        best = None
-        for step in steps:
-            if not _within_capacity(step):
-                break
-            best = step
         figures["capacity_per_s"] = best["served_per_s"] if best else 0.0
         figures["capacity_cpu_cores"] = best["cpu_cores"] if best else {}
         if best is None or figures["capacity_per_s"] < args.min_capacity:

@@ -327,25 +327,21 @@ def append_in(
         sql, params, text = _event_statement(
             room_id, kind, data, now, also_set=also_set, also_params=also_params, expected=expected
         )
-        row = tx.one(sql, params)
-        if row is None:
-            if expected is not None:
-                return None
-            raise RoomNotFoundError(room_id)
-        return RoomEvent(room_id, int(row[0]), kind, data, text)
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    bump, params = _bump(room_id, kind, text, now, also_set, also_params, expected)
-    row = tx.one(bump, params)
+    else:  # (the UPDATE alone here; the row below)
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        sql, params = _bump(room_id, kind, text, now, also_set, also_params, expected)
+    row = tx.one(sql, params)
     if row is None:
         if expected is not None:
             return None
         raise RoomNotFoundError(room_id)
     event = RoomEvent(room_id, int(row[0]), kind, data, text)
-    tx.all(
-        "INSERT INTO room_events (room_id, seq, kind, data, at) "
-        "VALUES (:room, :seq, :kind, :data, :now)",
-        {**params, "seq": event.seq},
-    )
+    if tx.dialect != "postgresql":
+        tx.all(
+            "INSERT INTO room_events (room_id, seq, kind, data, at) "
+            "VALUES (:room, :seq, :kind, :data, :now)",
+            {**params, "seq": event.seq},
+        )
     return event
 
 

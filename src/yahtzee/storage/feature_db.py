@@ -100,6 +100,13 @@ def _first_row(tx: Tx, sql: str, params: Params) -> Row | None:
     return rows[0] if rows else None
 
 
+async def _one_by_run(db: FeatureDb, sql: str, params: Params, write: bool) -> Row | None:
+    """:meth:`FeatureDb.one` as :meth:`FeatureDb.run` (in the worker thread)."""
+    return await db.run(
+        functools.partial(_first_row, sql=sql, params=params), write=write, single=True
+    )
+
+
 @functools.lru_cache(maxsize=2048)
 def _statement(sql: str, dialect: str) -> str:
     """``sql`` as ``dialect`` runs it, once per statement: a ``?`` placeholder (the
@@ -168,9 +175,7 @@ class SQLiteFeatureDb:
         return await asyncio.to_thread(self._run_sync, work, write=write)
 
     async def one(self, sql: str, params: Params = _NONE, *, write: bool = True) -> Row | None:
-        return await self.run(
-            functools.partial(_first_row, sql=sql, params=params), write=write, single=True
-        )
+        return await _one_by_run(self, sql, params, write)
 
     async def open(self) -> None:
         pass  # (its connections live in the worker threads)
@@ -304,15 +309,9 @@ class PostgresFeatureDb:
 
     async def _check_loop_connection(self, conn: Any) -> None:
         """:meth:`_check_connection`, for the pool of :meth:`one`."""
-        import psycopg
+        from yahtzee.storage.pgpool import check_idle_async
 
-        from yahtzee.storage.pgpool import ConnectionGoneError, idle_connection_gone
-
-        if idle_connection_gone(conn):
-            await conn.close()
-            with contextlib.suppress(psycopg.Error):
-                await self._loop_pool.check()
-            raise ConnectionGoneError("the server closed this idle connection")
+        await check_idle_async(conn, self._loop_pool)
 
     async def one(self, sql: str, params: Params = _NONE, *, write: bool = True) -> Row | None:
         import psycopg
@@ -320,9 +319,7 @@ class PostgresFeatureDb:
         pool = self._loop_pool
         if pool is None or asyncio.get_running_loop() is not self._loop:
             # (not opened, or another loop: a command's, a test's)
-            return await self.run(
-                functools.partial(_first_row, sql=sql, params=params), write=write, single=True
-            )
+            return await _one_by_run(self, sql, params, write)
         try:
             async with pool.connection() as conn:
                 cur = await conn.execute(_statement(sql, self.dialect), _named(params))

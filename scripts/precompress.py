@@ -22,9 +22,9 @@ from pathlib import Path
 
 import brotli
 
-from yahtzee.server.assets import StaticAssets
+from yahtzee.i18n import REAL
 from yahtzee.server.settings import STATIC_DIR
-from yahtzee.web.app import SPA_PATHS, prepare_page
+from yahtzee.web.app import static_assets
 
 COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".svg", ".json", ".webmanifest", ".txt"}
 
@@ -33,7 +33,10 @@ def precompress(source: Path, target: Path) -> list[tuple[str, int, int, int]]:
     """Write the page and its files from ``source`` into ``target`` with ``.gz``/``.br``
     siblings; returns, per text file, its relative path and sizes (plain, gzip, brotli;
     0 when not written)."""
-    assets = StaticAssets(source, SPA_PATHS, prepare_page)  # exactly the app's page
+    # Exactly the app's page and files (the catalogs' modules among them); the page itself
+    # is the app's to serve, in the player's language (nginx passes it on): index.html is
+    # its zh-Hans variant.
+    assets = static_assets(source, REAL)
     bodies = {"/index.html": assets.page.body}
     bodies.update({name: a.body for name, a in assets.files.items() if name != "/index.html"})
     target.mkdir(parents=True, exist_ok=True)

@@ -46,7 +46,7 @@ Names are shown as text only (``textContent``), never as markup; this module onl
 what is a name. :func:`parse_name` is the parse, ``str`` the print: a parsed name is its
 own canonical form (``parse_name(parse_name(s)) == parse_name(s)``). Refusals are
 :class:`~yahtzee.errors.InvalidNameError`, whose ``reason`` says which part of the rule
-failed and :func:`name_problem_zh` says it in Chinese.
+failed and :func:`name_problem` says it to a person (the catalog's ``error.name.*``).
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ import re
 import unicodedata
 
 from yahtzee.errors import InvalidNameError
+from yahtzee.i18n import N_, Lang, Msg, msg
 from yahtzee.players.levels import COMPUTER_ZH, LEVELS
 
 MIN_NAME_CHARS = 1
@@ -85,23 +86,29 @@ REASONS = (
     "computer",
 )
 
-_CONTROL_NAMES_ZH = {
-    "\n": "换行",
-    "\r": "回车",
-    "\t": "制表符",
-    "\v": "垂直制表符",
-    "\f": "换页符",
-    "\x85": "换行",
-    "\u2028": "换行",
-    "\u2029": "换段",
+_CONTROL_NAMES = {
+    "\n": N_("error.name.char.line_break"),
+    "\r": N_("error.name.char.carriage_return"),
+    "\t": N_("error.name.char.tab"),
+    "\v": N_("error.name.char.vertical_tab"),
+    "\f": N_("error.name.char.form_feed"),
+    "\x85": N_("error.name.char.line_break"),
+    "\u2028": N_("error.name.char.line_break"),
+    "\u2029": N_("error.name.char.paragraph_break"),
 }
 
 
-def _char_text(char: str) -> str:
-    """``U+000A`` and, for the common controls, its Chinese name (``U+000A（换行）``)."""
+def _char(char: str) -> Msg | str:
+    """``U+000A`` and, for the common controls, its name (``U+000A（换行）``)."""
     code = f"U+{ord(char):04X}"
-    zh = _CONTROL_NAMES_ZH.get(char)
-    return f"{code}（{zh}）" if zh else code
+    name = _CONTROL_NAMES.get(char)
+    return msg("error.name.char", code=code, name=msg(name)) if name else code
+
+
+def _char_text(char: str) -> str:
+    """:func:`_char` in the product's language (the exception's own message)."""
+    said = _char(char)
+    return said.render(Lang.ZH_HANS) if isinstance(said, Msg) else said
 
 
 # -- what looks like a computer seat ------------------------------------------------------
@@ -215,19 +222,33 @@ def is_name(value: object) -> bool:
         return False
 
 
+_PROBLEMS = {
+    "type": N_("error.name.type"),
+    "empty": N_("error.name.empty"),
+    "too_long": N_("error.name.too_long"),
+    "control": N_("error.name.control"),
+    "invisible": N_("error.name.invisible"),
+    "no_visible": N_("error.name.no_visible"),
+    "marks": N_("error.name.marks"),
+    "computer": N_("error.name.computer"),
+}
+
+
+def name_problem(exc: InvalidNameError, who: Msg | str) -> Msg:
+    """What is wrong with a refused name, as a sentence about ``who`` owns it (「名字」,
+    「第 2 位的名字」), e.g. 「名字里有控制字符 U+000A（换行）：名字只能是一行文字，请去掉它。」
+    The name a person typed is a value, never translated."""
+    return msg(
+        _PROBLEMS.get(exc.reason, N_("error.name.other")),
+        who=who,
+        char=_char(exc.char) if exc.char else "",
+        max=MAX_NAME_CHARS,
+        marks=MAX_MARKS_PER_CHAR,
+        value=str(exc.value),
+    )
+
+
 def name_problem_zh(exc: InvalidNameError) -> str:
-    """What is wrong with a refused name, in Chinese, as the rest of a sentence that
-    begins with the name's owner (「名字」, 「第 2 位的名字」), e.g. 「里有控制字符
-    U+000A（换行）：名字只能是一行文字，请去掉它。」"""
-    char = _char_text(exc.char) if exc.char else ""
-    return {
-        "type": "应是一段文字。",
-        "empty": "不能为空（至少 1 个字）。",
-        "too_long": f"太长了：最多 {MAX_NAME_CHARS} 个字。",
-        "control": f"里有控制字符 {char}：名字只能是一行文字，请去掉它。",
-        "invisible": f"里有看不见的字符 {char}，请去掉它。",
-        "no_visible": "里至少要有一个看得见的字、字母、数字或符号。",
-        "marks": f"里叠了太多组合符号（一个字上最多 {MAX_MARKS_PER_CHAR} 个，"
-        "也不能单独出现），请去掉多余的。",
-        "computer": f"「{exc.value}」看起来像电脑座位的名字，会让人以为是电脑，请换一个。",
-    }.get(exc.reason, "不符合要求，请换一个。")
+    """:func:`name_problem` in Chinese as the rest of a sentence that begins with the
+    name's owner (for the modules whose words are not in the catalog yet)."""
+    return name_problem(exc, "").render(Lang.ZH_HANS)

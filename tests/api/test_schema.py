@@ -180,5 +180,13 @@ def test_k3_a_migration_may_differ_by_backend_and_an_owner_is_given_once() -> No
         step.statements("mysql")
     with pytest.raises(ValueError, match="given twice for rooms"):
         check_owners([rooms.MIGRATIONS, GAMES, rooms.MIGRATIONS])
-    # The app's owners: the games' (the storage's own), the invites', each feature's.
-    assert [o.owner for o in SCHEMA] == ["invites", "practice", "daily", "rooms", "devices"]
+    # The app's owners: the games' (the storage's own), the invites', the players' settings
+    # (G3), each feature's.
+    assert [o.owner for o in SCHEMA] == [
+        "invites",
+        "player_settings",
+        "practice",
+        "daily",
+        "rooms",
+        "devices",
+    ]

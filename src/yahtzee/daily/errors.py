@@ -4,6 +4,7 @@ their HTTP answers, which the app consults through the feature (:data:`yahtzee.d
 from __future__ import annotations
 
 from yahtzee.errors import OverCapError, YahtzeeError
+from yahtzee.i18n import N_, msg, msg_n
 from yahtzee.server.errors import ApiError
 
 
@@ -54,39 +55,27 @@ class DayOutOfRangeError(YahtzeeError):
 def api_error(exc: Exception) -> ApiError | None:
     """The daily challenge's and the groups' refusals (D2-D6)."""
     table: tuple[tuple[type[Exception], int, str, str], ...] = (
-        (
-            AlreadyPlayedError,
-            409,
-            "already_played",
-            "今天的每日挑战你已经下过了，明天再来吧！可以看看排行榜。",
-        ),
-        (NameRequiredError, 409, "name_required", "请先起一个名字，排行榜上会显示它。"),
-        (GroupNotFoundError, 404, "not_found", "找不到这个小组，或者邀请链接已经失效。"),
-        (NotGroupCreatorError, 403, "not_group_creator", "只有小组的创建者才能这样做。"),
-        (GroupClosedError, 409, "group_closed", "这个小组已经关闭了。"),
-        (
-            RemovedFromGroupError,
-            403,
-            "removed_from_group",
-            "你已经被小组的创建者移出了这个小组，不能再用邀请链接加入。",
-        ),
+        (AlreadyPlayedError, 409, "already_played", N_("error.daily.already_played")),
+        (NameRequiredError, 409, "name_required", N_("error.daily.name_required")),
+        (GroupNotFoundError, 404, "not_found", N_("error.group.not_found")),
+        (NotGroupCreatorError, 403, "not_group_creator", N_("error.group.not_creator")),
+        (GroupClosedError, 409, "group_closed", N_("error.group.closed")),
+        (RemovedFromGroupError, 403, "removed_from_group", N_("error.group.removed")),
     )
     # The caps' messages state the configured numbers (K4).
     if isinstance(exc, GroupFullError):
-        return ApiError(409, "group_full", f"这个小组已经满员了（最多 {exc.limit} 人）。")
+        return ApiError(409, "group_full", msg_n("error.group.full", exc.limit, limit=exc.limit))
     if isinstance(exc, TooManyGroupsError):
         return ApiError(
-            409,
-            "too_many_groups",
-            f"你创建的小组太多了（最多 {exc.limit} 个没关闭的小组），请先关闭不用的小组。",
+            409, "too_many_groups", msg_n("error.group.too_many", exc.limit, limit=exc.limit)
         )
-    for cls, status, code, message in table:
+    for cls, status, code, key in table:
         if isinstance(exc, cls):
-            return ApiError(status, code, message)
+            return ApiError(status, code, msg(key))
     if isinstance(exc, DayOutOfRangeError):
         return ApiError(
             422,
             "date_out_of_range",
-            f"日期 {exc.day} 不在范围内：排行榜只有 {exc.first} 到 {exc.last} 之间的日子。",
+            msg("error.daily.date_out_of_range", day=exc.day, first=exc.first, last=exc.last),
         )
     return None

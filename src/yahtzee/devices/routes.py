@@ -139,6 +139,7 @@ class ExportOut(_Out):
     daily: dict[str, Any]
     practice: dict[str, Any]
     rooms: dict[str, Any]
+    settings: dict[str, Any] = Field(description="the language chosen (G3), if any")
     devices: list[dict[str, Any]]
     recovery_code: dict[str, Any] | None
     link_codes: list[dict[str, Any]]

@@ -18,6 +18,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from yahtzee.i18n import N_
 from yahtzee.turn import Player
 
 
@@ -55,20 +56,34 @@ class Level:
     summary: str
     player: str
     seeded: bool = False
+    #: Its name's and its line's keys in the catalogs (G1): the page says them in its
+    #: language (``/api/config``'s ``name_key`` and ``summary_key``).
+    name_key: str = ""
+    summary_key: str = ""
 
 
 LEVELS: Mapping[Difficulty, Level] = {
     Difficulty.NOVICE: Level(
-        "入门", "见好就收，只看眼前的分数", "yahtzee.players.novice:NovicePlayer"
+        "入门",
+        "见好就收，只看眼前的分数",
+        "yahtzee.players.novice:NovicePlayer",
+        name_key=N_("core.level.novice"),
+        summary_key=N_("core.level.novice_summary"),
     ),
     Difficulty.INTERMEDIATE: Level(
         "普通",
         "会规划本回合的掷骰，但只凭经验看以后",
         "yahtzee.players.intermediate:IntermediatePlayer",
         seeded=True,
+        name_key=N_("core.level.intermediate"),
+        summary_key=N_("core.level.intermediate_summary"),
     ),
     Difficulty.EXPERT: Level(
-        "高手", "每一步都选期望总分最高的走法", "yahtzee.players.expert:ExpertPlayer"
+        "高手",
+        "每一步都选期望总分最高的走法",
+        "yahtzee.players.expert:ExpertPlayer",
+        name_key=N_("core.level.expert"),
+        summary_key=N_("core.level.expert_summary"),
     ),
 }
 

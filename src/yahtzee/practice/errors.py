@@ -4,6 +4,7 @@ which the app consults through the feature (:data:`yahtzee.practice.FEATURE`).""
 from __future__ import annotations
 
 from yahtzee.errors import YahtzeeError
+from yahtzee.i18n import msg
 from yahtzee.server.errors import ApiError
 
 
@@ -19,7 +20,7 @@ class PuzzleAnsweredError(YahtzeeError):
 def api_error(exc: Exception) -> ApiError | None:
     """The puzzles' refusals (L6)."""
     if isinstance(exc, PuzzleNotFoundError):
-        return ApiError(404, "not_found", "这道练习题已经过期或不存在，请点「下一题」换一道新的。")
+        return ApiError(404, "not_found", msg("error.practice.not_found"))
     if isinstance(exc, PuzzleAnsweredError):
-        return ApiError(409, "already_answered", "这道题已经答过了，每道题只算第一次回答。")
+        return ApiError(409, "already_answered", msg("error.practice.already_answered"))
     return None

@@ -4,6 +4,7 @@ answers, which the app consults through the feature (:data:`yahtzee.rooms.FEATUR
 from __future__ import annotations
 
 from yahtzee.errors import OverCapError, YahtzeeError
+from yahtzee.i18n import N_, msg, msg_n
 from yahtzee.server.errors import ApiError
 
 
@@ -59,44 +60,27 @@ class InvalidReactionError(YahtzeeError):
 def api_error(exc: Exception) -> ApiError | None:
     """The rooms' refusals (O1-O9)."""
     table: tuple[tuple[type[Exception], int, str, str], ...] = (
-        (RoomNotFoundError, 404, "not_found", "找不到这个房间，或者邀请链接不对。"),
-        (NotRoomCreatorError, 403, "not_room_creator", "只有房主才能这样做。"),
-        (
-            RemovedFromRoomError,
-            403,
-            "removed_from_room",
-            "房主已经请你离开了这个房间，不能再用这个链接进来。",
-        ),
-        (
-            StartExpiredError,
-            409,
-            "start_expired",
-            "开始对局时服务器太久没有回应，已经取消了。请再点一次「开始对局」。",
-        ),
-        (RoomFullError, 409, "room_full", "这个房间已经坐满了。"),
-        (AlreadyStartedError, 409, "already_started", "这个房间的对局已经开始了。"),
-        (
-            RoomNotReadyError,
-            409,
-            "room_not_ready",
-            "至少要有两个座位有人（或电脑）才能开始。",
-        ),
-        (NameTakenError, 409, "name_taken", "房间里已经有人叫这个名字了，请换一个。"),
-        (InvalidReactionError, 422, "invalid_reaction", "没有这个表情。"),
+        (RoomNotFoundError, 404, "not_found", N_("error.room.not_found")),
+        (NotRoomCreatorError, 403, "not_room_creator", N_("error.room.not_creator")),
+        (RemovedFromRoomError, 403, "removed_from_room", N_("error.room.removed")),
+        (StartExpiredError, 409, "start_expired", N_("error.room.start_expired")),
+        (RoomFullError, 409, "room_full", N_("error.room.full")),
+        (AlreadyStartedError, 409, "already_started", N_("error.room.already_started")),
+        (RoomNotReadyError, 409, "room_not_ready", N_("error.room.not_ready")),
+        (NameTakenError, 409, "name_taken", N_("error.room.name_taken")),
+        (InvalidReactionError, 422, "invalid_reaction", N_("error.room.invalid_reaction")),
     )
-    for cls, status, code, message in table:
+    for cls, status, code, key in table:
         if isinstance(exc, cls):
-            return ApiError(status, code, message)
+            return ApiError(status, code, msg(key))
     if isinstance(exc, TooManyRoomsError):  # the configured number (K4)
         return ApiError(
-            409,
-            "too_many_rooms",
-            f"你开的房间太多了（最多 {exc.limit} 个进行中的房间），请先下完或等它们结束。",
+            409, "too_many_rooms", msg_n("error.room.too_many", exc.limit, limit=exc.limit)
         )
     if isinstance(exc, TooManyStreamsError):
-        message = {
-            "player": "你同时打开的房间页面太多了，请关掉几个再试。",
-            "address": "你所在的网络同时打开的房间页面太多了，请稍后再试。",
-        }.get(exc.scope, "这个房间同时观战的人太多了，请稍后再试。")
-        return ApiError(429, "too_many_streams", message, headers={"retry-after": "30"})
+        key = {
+            "player": N_("error.room.streams.player"),
+            "address": N_("error.room.streams.address"),
+        }.get(exc.scope, N_("error.room.streams.room"))
+        return ApiError(429, "too_many_streams", msg(key), headers={"retry-after": "30"})
     return None

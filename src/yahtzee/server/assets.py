@@ -12,7 +12,9 @@ any file makes a new prefix, so a release is picked up on the next page load. Th
 modules import each other by relative paths, which resolve under the same prefix.
 
 * ``/``, ``/lobby``, ``/game``, ``/rules`` answer the page itself, ``no-cache`` (always
-  revalidated with its ``ETag``, so a new release shows at once);
+  revalidated with its ``ETag``, so a new release shows at once): one of its variants (one
+  per language, G3), made and compressed at startup, picked per request by ``choose_page``
+  (``Vary: Accept-Language, Cookie`` besides ``Accept-Encoding``);
 * ``/v/<release>/<file>`` answers the file, ``public, max-age=31536000, immutable``;
 * ``/<file>`` (no prefix, and a prefix of an older release) answers the current file,
   ``no-cache`` with its ``ETag``;
@@ -33,7 +35,7 @@ import mimetypes
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -232,31 +234,44 @@ class StaticAssets:
         self,
         directory: Path,
         page_paths: Iterable[str],
-        prepare_page: Callable[[str], str] | None = None,
+        prepare_page: Callable[[str], str | Mapping[str, str]] | None = None,
+        *,
+        extra_files: Mapping[str, bytes] | None = None,
+        choose_page: Callable[[Scope], Awaitable[str]] | None = None,
     ) -> None:
-        """Serve ``directory``; the page is ``index.html`` passed through ``prepare_page``
-        (the app embeds the game's configuration with it)."""
+        """Serve ``directory`` and ``extra_files`` (made files, by path: the catalogs'
+        modules, part of the release); the page is ``index.html`` passed through
+        ``prepare_page`` (the app embeds the game's configuration with it), which may give
+        several variants by name, of which ``choose_page`` picks one per request (the
+        first without it)."""
         files = sorted(p for p in directory.rglob("*") if p.is_file())
         raw = {
             name: compacted(name, p.read_bytes())
             for p in files
             for name in ["/" + p.relative_to(directory).as_posix()]
         }
+        media = {name: _media_type(directory / name.lstrip("/")) for name in raw}
+        for name, body in sorted((extra_files or {}).items()):
+            raw[name] = compacted(name, body)
+            media[name] = _media_type(Path(name))
         release = hashlib.sha256()
         for name, body in raw.items():
             release.update(name.encode() + b"\0" + hashlib.sha256(body).digest())
         self.release = release.hexdigest()[:12]
         self.prefix = f"/v/{self.release}"
         store = brotli_store()
-        self.files = {
-            name: Asset.of(body, _media_type(directory / name.lstrip("/")), store)
-            for name, body in raw.items()
-        }
+        self.files = {name: Asset.of(body, media[name], store) for name, body in raw.items()}
         index = raw.get("/index.html")
         if index is None:
             raise FileNotFoundError(f"the browser game is missing: {directory}/index.html")
-        html = index.decode() if prepare_page is None else prepare_page(index.decode())
-        self.page = Asset.of(self._versioned(html).encode(), "text/html; charset=utf-8", store)
+        prepared = index.decode() if prepare_page is None else prepare_page(index.decode())
+        variants = {"": prepared} if isinstance(prepared, str) else dict(prepared)
+        self.pages = {
+            name: Asset.of(self._versioned(html).encode(), "text/html; charset=utf-8", store)
+            for name, html in variants.items()
+        }
+        self.page = next(iter(self.pages.values()))
+        self.choose_page = choose_page
         paths = list(page_paths)
         self.page_paths = frozenset(p for p in paths if "{" not in p)
         # Templated pages ("/review/{game_id}"): one path segment per placeholder.
@@ -286,14 +301,20 @@ class StaticAssets:
         )
         return html.replace("</head>", preload + "\n</head>", 1)
 
-    def lookup(self, path: str) -> tuple[Asset, bytes] | None:
-        """The asset at ``path`` and its ``Cache-Control``, or ``None``."""
-        if (
+    def is_page(self, path: str) -> bool:
+        """Whether ``path`` answers the page."""
+        return (
             path in self.page_paths
             or path == "/index.html"
             or any(p.match(path) for p in self.page_patterns)
-        ):
-            return self.page, REVALIDATE
+        )
+
+    def lookup(self, path: str, variant: str | None = None) -> tuple[Asset, bytes] | None:
+        """The asset at ``path`` (the page's ``variant``: the first if ``None`` or unknown)
+        and its ``Cache-Control``, or ``None``."""
+        if self.is_page(path):
+            page = self.pages.get(variant, self.page) if variant is not None else self.page
+            return page, REVALIDATE
         if path.startswith(self.prefix + "/"):
             asset = self.files.get(path[len(self.prefix) :])
             return (asset, IMMUTABLE) if asset is not None else None
@@ -308,7 +329,9 @@ class StaticAssets:
             raise HTTPException(404)
         if scope["method"] not in ("GET", "HEAD"):
             raise HTTPException(405)
-        found = self.lookup(scope["path"])
+        page = self.is_page(scope["path"])
+        variant = await self.choose_page(scope) if page and self.choose_page else None
+        found = self.lookup(scope["path"], variant)
         if found is None:
             raise HTTPException(404)
         asset, cache = found
@@ -321,8 +344,11 @@ class StaticAssets:
                 if_none_match = value
         body, etag = asset.body, asset.etag
         headers = [(b"cache-control", cache)]
+        if page and len(self.pages) > 1:
+            headers.append((b"vary", b"Accept-Encoding, Accept-Language, Cookie"))
         if asset.gzipped is not None or asset.brotli is not None:
-            headers.append((b"vary", b"Accept-Encoding"))
+            if not (page and len(self.pages) > 1):
+                headers.append((b"vary", b"Accept-Encoding"))
             if asset.brotli is not None and _accepts(accept, "br"):
                 body, etag = asset.brotli, asset.etag[:-1] + b'-br"'
                 headers.append((b"content-encoding", b"br"))

@@ -24,6 +24,7 @@ from yahtzee.game import (
     Mode,
     Result,
 )
+from yahtzee.i18n import REAL, Lang, text
 from yahtzee.names import MAX_NAME_CHARS
 from yahtzee.players import DEFAULT_DIFFICULTY, LEVELS, SUGGESTED_DIFFICULTY, Difficulty
 from yahtzee.rules import (
@@ -65,14 +66,25 @@ Sections = tuple[tuple[str, Callable[[], dict[str, Any]]], ...]
 
 
 @cache
-def page_config(sections: Sections = ()) -> dict[str, Any]:
-    """``GET /api/config`` (see docs/api.md), with the features' ``sections`` last."""
+def page_config(sections: Sections = (), languages: tuple[Lang, ...] = REAL) -> dict[str, Any]:
+    """``GET /api/config`` (see docs/api.md), with the features' ``sections`` last;
+    ``languages`` are the ones a player may choose (G3), each named in itself."""
     return {
         "categories": [
             {"id": c.value, "zh": c.zh, "upper": c.is_upper, "face": c.face} for c in CATEGORIES
         ],
         "difficulties": [
-            {"id": d.value, "zh": LEVELS[d].zh, "summary": LEVELS[d].summary} for d in Difficulty
+            {
+                "id": d.value,
+                "zh": LEVELS[d].zh,
+                "summary": LEVELS[d].summary,
+                "name_key": LEVELS[d].name_key,
+                "summary_key": LEVELS[d].summary_key,
+            }
+            for d in Difficulty
+        ],
+        "languages": [
+            {"id": str(lang), "name": text(lang, "server.language_name")} for lang in languages
         ],
         "default_difficulty": DEFAULT_DIFFICULTY.value,
         "suggested_difficulty": SUGGESTED_DIFFICULTY.value,
@@ -95,11 +107,11 @@ def page_config(sections: Sections = ()) -> dict[str, Any]:
     }
 
 
-def with_config(page: str, sections: Sections = ()) -> str:
+def with_config(page: str, sections: Sections = (), languages: tuple[Lang, ...] = REAL) -> str:
     """``page`` (index.html) with :func:`page_config` as a JSON block just before
     ``</head>`` (at the end of a page without one). ``<`` is escaped so the data can never
     close the element early."""
-    data = orjson.dumps(page_config(sections)).decode().replace("<", "\\u003c")
+    data = orjson.dumps(page_config(sections, languages)).decode().replace("<", "\\u003c")
     block = (
         f'  <script type="application/json" id="{html.escape(CONFIG_ELEMENT_ID)}">{data}</script>\n'
     )

@@ -1,12 +1,15 @@
 """The ONE place where failures become HTTP responses.
 
 The errors themselves are the domain's (:mod:`yahtzee.errors`); this module only gives each
-one its status, stable ``code`` and Chinese message. A feature package's own errors are
-mapped by the feature (its ``errors.py``), which the app hands to :func:`to_api_error`
-through :func:`install_error_handlers`: this module imports no feature.
+one its status, stable ``code`` and message: a catalog key with its values
+(:func:`yahtzee.i18n.msg`, the ``error.*`` keys), said in the request's language when the
+answer is written (:func:`error_response`, G1: the page sends its language as
+``Accept-Language``). A feature package's own errors are mapped by the feature (its
+``errors.py``), which the app hands to :func:`to_api_error` through
+:func:`install_error_handlers`: this module imports no feature.
 
 Every error leaves the server as ``{"error": {"code": ..., "message": ...}}`` with a
-Chinese message fit to show a player; never a stack trace, never a 500 for bad input.
+message fit to show a player; never a stack trace, never a 500 for bad input.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
 from yahtzee import errors as domain
-from yahtzee.players import Difficulty
+from yahtzee.i18n import DEFAULT, N_, Lang, Msg, msg, negotiate
+from yahtzee.players import LEVELS, Difficulty
 from yahtzee.server.cpu import BusyError
 from yahtzee.storage import StorageUnavailableError
 
@@ -31,16 +35,30 @@ log = logging.getLogger("yahtzee.server")
 
 
 class ApiError(Exception):
-    """An error with its HTTP status, stable ``code`` and Chinese ``message``."""
+    """An error with its HTTP status, stable ``code`` and message: a :class:`~yahtzee.i18n.
+    Msg` said in the reader's language (:meth:`message_in`), or a plain string (a module
+    whose words are not in the catalog yet: the same in every language)."""
 
     def __init__(
-        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+        self, status: int, code: str, message: Msg | str, headers: dict[str, str] | None = None
     ) -> None:
-        super().__init__(f"{status} {code}: {message}")
+        super().__init__(status, code)
         self.status = status
         self.code = code
-        self.message = message
+        self.said = message
         self.headers = headers  # extra response headers (``Retry-After`` of a 429)
+
+    def message_in(self, lang: Lang) -> str:
+        """The message in ``lang``."""
+        return self.said.render(lang) if isinstance(self.said, Msg) else self.said
+
+    @property
+    def message(self) -> str:
+        """The message in the product's language (zh-Hans): logs, and tests."""
+        return self.message_in(DEFAULT)
+
+    def __str__(self) -> str:
+        return f"{self.status} {self.code}: {self.message}"
 
 
 class RateLimitedError(ApiError):
@@ -50,7 +68,7 @@ class RateLimitedError(ApiError):
         super().__init__(
             429,
             "rate_limited",
-            f"操作太频繁了，请 {retry_after} 秒后再试。",
+            msg("error.rate_limited", seconds=retry_after),
             headers={"retry-after": str(retry_after)},
         )
         self.retry_after = retry_after
@@ -62,10 +80,8 @@ class InvalidInputError(ApiError):
     def __init__(self, cause: Exception) -> None:
         error = to_api_error(cause)
         if error.status != 422:
-            error = ApiError(
-                422, "invalid_request", "这个局面不成立，请检查计分表、骰子和剩余次数。"
-            )
-        super().__init__(422, "invalid_request", error.message)
+            error = ApiError(422, "invalid_request", msg("error.advice.impossible"))
+        super().__init__(422, "invalid_request", error.said)
 
 
 # Most specific first: the first isinstance match wins.
@@ -73,130 +89,117 @@ _ILLEGAL_MESSAGES: tuple[tuple[type[domain.IllegalMoveError], str, str], ...] = 
     (
         domain.ZeroNeedsConfirmationError,
         "zero_needs_confirmation",
-        "这一项会记 0 分，而别的项还能得分。确定要记 0 分吗？",
+        N_("error.zero_needs_confirmation"),
     ),
-    (domain.AbandonedGameError, "illegal_action", "这局已经放弃了，请开始新的一局。"),
-    (domain.NotReviewableError, "illegal_action", "这局还没有结束，下完才能复盘。"),
-    (domain.GameOverError, "illegal_action", "这局已经结束了。"),
-    (domain.RollLimitError, "illegal_action", "这一回合已经掷满三次了，请选择一项登记。"),
-    (domain.NotRolledError, "illegal_action", "请先掷骰子。"),
-    (domain.CategoryUsedError, "illegal_action", "这一项已经登记过了，不能更改。"),
-    (domain.JokerRuleError, "illegal_action", "百搭规则：这手快艇不能登记在这一项。"),
-    (domain.NoHintsLeftError, "illegal_action", "这局的 3 次提示已经用完了。"),
-    (
-        domain.NoHintsInDailyError,
-        "no_hints_in_daily",
-        "每日挑战不能用提示：排名只看你自己的每一步。",
-    ),
-    (
-        domain.NothingToUndoError,
-        "nothing_to_undo",
-        "没有可以撤销的一项：掷骰之后、或这一回合已经撤销过一次，登记就不能再改了。",
-    ),
-    (
-        domain.UndoNotAllowedError,
-        "undo_not_allowed",
-        "这种对局不能撤销：人机对战、新手教程、每日挑战和好友房间里，登记了就不能改。",
-    ),
-    (domain.WrongPlayerError, "illegal_action", "现在不是你的回合。"),
-    (domain.IllegalMoveError, "illegal_action", "这一步不符合规则。"),
+    (domain.AbandonedGameError, "illegal_action", N_("error.illegal.abandoned")),
+    (domain.NotReviewableError, "illegal_action", N_("error.illegal.not_reviewable")),
+    (domain.GameOverError, "illegal_action", N_("error.illegal.game_over")),
+    (domain.RollLimitError, "illegal_action", N_("error.illegal.roll_limit")),
+    (domain.NotRolledError, "illegal_action", N_("error.illegal.not_rolled")),
+    (domain.CategoryUsedError, "illegal_action", N_("error.illegal.category_used")),
+    (domain.JokerRuleError, "illegal_action", N_("error.illegal.joker")),
+    (domain.NoHintsLeftError, "illegal_action", N_("error.illegal.no_hints_left")),
+    (domain.NoHintsInDailyError, "no_hints_in_daily", N_("error.no_hints_in_daily")),
+    (domain.NothingToUndoError, "nothing_to_undo", N_("error.nothing_to_undo")),
+    (domain.UndoNotAllowedError, "undo_not_allowed", N_("error.undo_not_allowed")),
+    (domain.WrongPlayerError, "illegal_action", N_("error.illegal.wrong_player")),
+    (domain.IllegalMoveError, "illegal_action", N_("error.illegal.move")),
 )
 
 _HTTP_CODES = {
-    400: ("invalid_request", "请求格式不正确。"),
-    404: ("not_found", "找不到这个地址。"),
-    405: ("method_not_allowed", "不支持这种请求方式。"),
-    413: ("payload_too_large", "请求内容太大了（上限 64 KB）。"),
-    422: ("invalid_request", "请求格式不正确。"),
+    400: ("invalid_request", N_("error.http.bad_request")),
+    404: ("not_found", N_("error.http.not_found")),
+    405: ("method_not_allowed", N_("error.http.method_not_allowed")),
+    413: ("payload_too_large", N_("error.http.too_large")),
+    422: ("invalid_request", N_("error.http.bad_request")),
 }
 
 
 #: U13: what a malformed id in the address means to the person who followed the link.
-LINK_BROKEN = "这个链接不完整或已失效。"
+LINK_BROKEN = msg("error.link_broken")
 
-# Chinese wording of pydantic's error types; ``{field}`` and ``{value}`` name the culprit.
+# The wording of pydantic's error types; ``{field}`` and ``{value}`` name the culprit.
 _VALIDATION_TEMPLATES = {
-    "missing": "缺少字段 {field}",
-    "extra_forbidden": "不认识的字段 {field}",
-    "literal_error": "字段 {field} 的值 {value} 不在允许的范围内",
-    "enum": "字段 {field} 的值 {value} 不在允许的范围内",
-    "bool_type": "字段 {field} 应为 true 或 false，收到 {value}",
-    "int_type": "字段 {field} 应为整数，收到 {value}",
-    "int_parsing": "字段 {field} 应为整数，收到 {value}",
-    "greater_than_equal": "字段 {field} 的值 {value} 太小",
-    "less_than_equal": "字段 {field} 的值 {value} 太大",
-    "too_short": "字段 {field} 的元素个数不对",
-    "too_long": "字段 {field} 的元素个数不对",
-    "list_type": "字段 {field} 应为列表，收到 {value}",
-    "string_too_long": "字段 {field} 太长",
-    "json_invalid": "请求内容不是合法的 JSON",
-    "model_type": "请求内容应是一个 JSON 对象",
-    "model_attributes_type": "请求内容应是一个 JSON 对象",
+    "missing": N_("error.field.missing"),
+    "extra_forbidden": N_("error.field.unknown"),
+    "literal_error": N_("error.field.not_allowed"),
+    "enum": N_("error.field.not_allowed"),
+    "bool_type": N_("error.field.bool"),
+    "int_type": N_("error.field.int"),
+    "int_parsing": N_("error.field.int"),
+    "greater_than_equal": N_("error.field.too_small"),
+    "less_than_equal": N_("error.field.too_big"),
+    "too_short": N_("error.field.length"),
+    "too_long": N_("error.field.length"),
+    "list_type": N_("error.field.list"),
+    "string_too_long": N_("error.field.string_too_long"),
+    "json_invalid": N_("error.body.not_json"),
+    "model_type": N_("error.body.not_object"),
+    "model_attributes_type": N_("error.body.not_object"),
 }
 
 
-def validation_message(exc: RequestValidationError | ValidationError) -> str:
-    """A Chinese sentence naming the first invalid field and value (for API clients)."""
+def validation_message(exc: RequestValidationError | ValidationError) -> Msg:
+    """A sentence naming the first invalid field and value (for API clients)."""
     errors = exc.errors()
     if not errors:
-        return _HTTP_CODES[422][1]
+        return msg(_HTTP_CODES[422][1])
     first = errors[0]
     if tuple(first.get("loc", ()))[:1] == ("path",):
         # U13: an id in the address comes from a link a person followed (or typed): say so,
         # in their words, rather than name a field they never saw.
         return LINK_BROKEN
     loc = [str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path")]
-    field = ".".join(loc) or "（请求体）"
+    field = ".".join(loc) if loc else msg("error.field.body")
     value = first.get("input")
     shown = value if isinstance(value, int | float | bool | str) else type(value).__name__
-    template = _VALIDATION_TEMPLATES.get(first.get("type", ""), "字段 {field} 无效")
-    detail = template.format(field=field, value=repr(shown)[:60])
-    return f"请求格式不正确：{detail}。"
+    template = _VALIDATION_TEMPLATES.get(first.get("type", ""), N_("error.field.invalid"))
+    detail = msg(template, field=field, value=repr(shown)[:60])
+    return msg("error.request_invalid", detail=detail)
 
 
-def _level_name(level: str | None) -> str:
-    """A computer level's Chinese name, read from the levels themselves (K4); the
-    strongest one's for an unknown id."""
+def _level_name(level: str | None) -> Msg:
+    """A computer level's name, read from the levels themselves (K4); the strongest one's
+    for an unknown id."""
     try:
-        return Difficulty(level).zh
+        difficulty = Difficulty(level)
     except ValueError:
-        return Difficulty.EXPERT.zh
+        difficulty = Difficulty.EXPERT
+    return msg(LEVELS[difficulty].name_key)
 
 
-def _game_in_progress_message(exc: domain.GameInProgressError) -> str:
+def _game_in_progress_message(exc: domain.GameInProgressError) -> Msg:
     """F2: name the saved game's mode, level and round, so the player knows what is at stake."""
-    where = f"第 {exc.round} 回合" if exc.round is not None else "还在进行中"
-    if exc.mode == "vs_computer":
-        what = f"人机对战（{_level_name(exc.difficulty)}，{where}）"
-    elif exc.mode == "solo":
-        what = f"单人挑战（{where}）"
-    elif exc.mode == "table":
-        what = f"多人同屏（{where}）"
-    else:
-        what = "游戏"
-    return (
-        f"你有一局{what}还没下完。开始新游戏会放弃那一局；"
-        "要继续它请回大厅点「继续游戏」，确定放弃请再确认一次。"
+    where = (
+        msg("error.game_in_progress.round", round=exc.round)
+        if exc.round is not None
+        else msg("error.game_in_progress.ongoing")
     )
+    if exc.mode == "vs_computer":
+        what = msg(
+            "error.game_in_progress.vs_computer", level=_level_name(exc.difficulty), where=where
+        )
+    elif exc.mode == "solo":
+        what = msg("error.game_in_progress.solo", where=where)
+    elif exc.mode == "table":
+        what = msg("error.game_in_progress.table", where=where)
+    else:
+        what = msg("error.game_in_progress.game")
+    return msg("error.game_in_progress", what=what)
 
 
-def _name_message(exc: domain.InvalidNameError) -> str:
+def _name_message(exc: domain.InvalidNameError) -> Msg:
     """Why a typed name was refused (yahtzee.names, F16), in words a child understands."""
-    from yahtzee.names import name_problem_zh
+    from yahtzee.names import name_problem
 
-    return "名字" + name_problem_zh(exc)
+    return name_problem(exc, msg("error.name.who"))
 
 
 class ResumeRemovedError(ApiError):  # (raised by a route, so an ApiError of its own)
     """410 ``gone``: ``POST /api/games/{id}/resume`` was removed (F1, U6 changed)."""
 
     def __init__(self) -> None:
-        super().__init__(
-            410,
-            "gone",
-            "「继续游戏」不再重开当前回合，这个请求已经取消。存档原样保存在服务器上："
-            "用 GET /api/games/current 取回，骰子和剩余次数都不变。",
-        )
+        super().__init__(410, "gone", msg("error.resume_removed"))
 
 
 #: A feature's mapping of its own domain errors (``None``: not one of them), given to the
@@ -210,18 +213,18 @@ def to_api_error(exc: Exception, features: Sequence[ErrorMapping] = ()) -> ApiEr
     if isinstance(exc, ApiError):
         return exc
     if isinstance(exc, ClientDisconnect):  # (nobody reads it: the connection is gone)
-        return ApiError(400, "invalid_request", "请求没有完整送达：连接在途中断开了。")
+        return ApiError(400, "invalid_request", msg("error.disconnected"))
     if isinstance(exc, domain.StaleVersionError):
-        return ApiError(409, "stale_version", "这一步已经过期，请刷新后再试。")
+        return ApiError(409, "stale_version", msg("error.stale_version"))
     if isinstance(exc, domain.GameNotFoundError):
-        return ApiError(404, "not_found", "找不到这局游戏。")
+        return ApiError(404, "not_found", msg("error.game_not_found"))
     if isinstance(exc, BusyError):  # (the CPU pool's queue is full: no bug, nothing done)
-        return ApiError(503, "busy", "服务器正忙，请稍后再试。", headers={"retry-after": "1"})
+        return ApiError(503, "busy", msg("error.busy"), headers={"retry-after": "1"})
     if isinstance(exc, StorageUnavailableError):
         return ApiError(
             503,
             "storage_unavailable",
-            "服务器暂时无法保存游戏（存储空间已满、不可写或数据库暂不可用），这一步没有生效，请稍后再试。",
+            msg("error.storage_unavailable"),
             headers={"retry-after": "30"},
         )
     if isinstance(exc, domain.GameInProgressError):
@@ -231,7 +234,7 @@ def to_api_error(exc: Exception, features: Sequence[ErrorMapping] = ()) -> ApiEr
     if isinstance(exc, domain.IllegalMoveError):
         for cls, code, message in _ILLEGAL_MESSAGES:
             if isinstance(exc, cls):
-                return ApiError(409, code, message)
+                return ApiError(409, code, msg(message))
     for mapping in features:
         error = mapping(exc)
         if error is not None:
@@ -241,25 +244,41 @@ def to_api_error(exc: Exception, features: Sequence[ErrorMapping] = ()) -> ApiEr
     if isinstance(exc, domain.InvalidSeatsError):
         return ApiError(422, "invalid_seats", exc.zh)
     if isinstance(exc, domain.InvalidDiceError):
-        return ApiError(
-            422, "invalid_request", f"骰子应是五个 1 到 6 的数字，例如 13356（{exc}）。"
-        )
+        return ApiError(422, "invalid_request", msg("error.invalid_dice", detail=str(exc)))
     if isinstance(exc, domain.InvalidScorecardError):
-        return ApiError(422, "invalid_request", f"计分表不成立，格式如 ones=3,twos=6（{exc}）。")
+        return ApiError(422, "invalid_request", msg("error.invalid_scorecard", detail=str(exc)))
     if isinstance(exc, domain.YahtzeeError):
-        return ApiError(422, "invalid_request", f"请求内容不正确（{exc}）。")
+        return ApiError(422, "invalid_request", msg("error.invalid_input", detail=str(exc)))
     if isinstance(exc, RequestValidationError | ValidationError):
         return ApiError(422, "invalid_request", validation_message(exc))
     if isinstance(exc, StarletteHTTPException):
-        code, message = _HTTP_CODES.get(exc.status_code, ("http_error", "请求无法完成。"))
-        return ApiError(exc.status_code, code, message)
-    return ApiError(500, "internal_error", "服务器出错了，请稍后再试。")
+        code, key = _HTTP_CODES.get(exc.status_code, ("http_error", N_("error.http.other")))
+        return ApiError(exc.status_code, code, msg(key))
+    return ApiError(500, "internal_error", msg("error.internal"))
 
 
-def error_response(error: ApiError) -> JSONResponse:
-    """The JSON body of an error."""
-    body = {"error": {"code": error.code, "message": error.message}}
+def error_response(error: ApiError, lang: Lang = DEFAULT) -> JSONResponse:
+    """The JSON body of an error, its message in ``lang``."""
+    body = {"error": {"code": error.code, "message": error.message_in(lang)}}
     return JSONResponse(body, status_code=error.status, headers=error.headers)
+
+
+def pseudo_enabled(app: Any) -> bool:
+    """Whether ``app`` (an ASGI scope's ``"app"``) serves the pseudo-language (a setting
+    for tests, :attr:`~yahtzee.server.settings.Settings.pseudo_language`)."""
+    settings = getattr(getattr(app, "state", None), "settings", None)
+    return bool(getattr(settings, "pseudo_language", False))
+
+
+def request_language(scope: Any) -> Lang:
+    """The language to answer a request in (G1, G3): its ``Accept-Language``, which the
+    page sets to the language it shows, the player's choice (js/api.js)."""
+    header = None
+    for name, value in scope.get("headers", ()):
+        if name == b"accept-language":
+            header = value[:256].decode("latin-1")
+            break
+    return negotiate(header, pseudo=pseudo_enabled(scope.get("app")))
 
 
 def log_disconnect(method: str, path: str) -> None:
@@ -282,7 +301,7 @@ async def handle_error(request: Request, exc: Exception) -> JSONResponse:
         log.warning("storage unavailable on %s %s: %s", request.method, request.url.path, exc)
     elif error.status >= 500 and error.code != "busy":  # (a full CPU queue is no bug)
         log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
-    return error_response(error)
+    return error_response(error, request_language(request.scope))
 
 
 # The exceptions answered where they are raised (Starlette's ExceptionMiddleware); any

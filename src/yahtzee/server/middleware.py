@@ -32,7 +32,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yahtzee.server.errors import ApiError, log_disconnect, mappings_of, to_api_error
+from yahtzee.i18n import DEFAULT, Lang
+from yahtzee.server.errors import (
+    ApiError,
+    log_disconnect,
+    mappings_of,
+    request_language,
+    to_api_error,
+)
 from yahtzee.server.identity import PlayerIds
 
 log = logging.getLogger("yahtzee.server")
@@ -310,11 +317,12 @@ class ServerMiddleware:
 
         refusal = check_request(scope, checked)
         if refusal is not None:
-            await send_error(send_with_headers, refusal)
+            await send_error(send_with_headers, refusal, lang=request_language(scope))
             return
         limit = self.max_body_bytes
         if length is not None and length > limit:
-            await send_error(send_with_headers, to_api_error(HTTPException(413)), close=True)
+            too_large = to_api_error(HTTPException(413))
+            await send_error(send_with_headers, too_large, close=True, lang=request_language(scope))
             return
 
         received = 0
@@ -342,16 +350,19 @@ class ServerMiddleware:
                 log_disconnect(scope["method"], scope["path"])
             elif error.code != "storage_unavailable":
                 log.error("unhandled error on %s %s", scope["method"], scope["path"], exc_info=exc)
-            await send_error(send_with_headers, error)
+            await send_error(send_with_headers, error, lang=request_language(scope))
 
 
 _CHECKED_HEADERS = frozenset({b"origin", b"sec-fetch-site", b"content-type", b"host"})
 
 
-async def send_error(send: Send, error: ApiError, *, close: bool = False) -> None:
-    """Answer with ``error`` in the one error shape (when the application has not)."""
+async def send_error(
+    send: Send, error: ApiError, *, close: bool = False, lang: Lang = DEFAULT
+) -> None:
+    """Answer with ``error`` in the one error shape (when the application has not), its
+    message in ``lang``."""
     body = json.dumps(
-        {"error": {"code": error.code, "message": error.message}}, ensure_ascii=False
+        {"error": {"code": error.code, "message": error.message_in(lang)}}, ensure_ascii=False
     ).encode()
     headers = [
         (b"content-type", b"application/json"),

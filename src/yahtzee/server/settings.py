@@ -451,6 +451,11 @@ class Settings(BaseSettings):
         description="seconds a process keeps a device's player in memory: a device removed "
         "on another process is a stranger here at most this long after",
     )
+    pseudo_language: bool = Field(
+        False,
+        description="also serve the pseudo-language en-XA (accented English 40 % longer, "
+        "made from the English catalog): for the layout tests, never in production",
+    )
 
     def __init__(self, *, limits: Limits | None = None, **values: Any) -> None:
         if limits is not None:

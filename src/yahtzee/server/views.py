@@ -433,6 +433,15 @@ class DifficultyInfo(_Out):
     id: Difficulty
     zh: str = Field(examples=[Difficulty.EXPERT.zh])
     summary: str = Field(description="how it plays, in one Chinese line")
+    name_key: str = Field(description="its name's key in the catalogs (G1)")
+    summary_key: str = Field(description="its line's key in the catalogs")
+
+
+class LanguageInfo(_Out):
+    """A language a player may choose (G3), named in itself."""
+
+    id: str = Field(examples=["zh-Hant"], description="its tag, as <html lang> writes it")
+    name: str = Field(examples=["繁體中文"])
 
 
 class LimitsOut(_Out):
@@ -456,6 +465,7 @@ class PlatformConfigOut(_Out):
 
     categories: list[CategoryInfo]
     difficulties: list[DifficultyInfo]
+    languages: list[LanguageInfo]
     default_difficulty: Difficulty = Field(description="the level of a vs game without one")
     suggested_difficulty: Difficulty = Field(description="the lobby's first offer (P5)")
     modes: dict[Mode, str]

@@ -25,6 +25,7 @@ from fastapi.responses import HTMLResponse, Response
 from yahtzee import __version__, daily, devices, practice, rooms
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
 from yahtzee.game import GameKind
+from yahtzee.i18n import Lang, languages
 from yahtzee.review import jobs
 from yahtzee.server.admission import Admission
 from yahtzee.server.assets import StaticAssets
@@ -44,6 +45,7 @@ from yahtzee.server.identity import (
     default_secret_path,
     load_secret,
 )
+from yahtzee.server.language import PageLanguage, page_modules, page_variants
 from yahtzee.server.limits import PROCESS_TTL_BEATS, Guard, ProcessRegistration
 from yahtzee.server.middleware import ServerMiddleware
 from yahtzee.server.pruning import prune_features, prune_now_and_daily, unplayed_games
@@ -53,6 +55,7 @@ from yahtzee.server.routers import (
     config,
     games,
     health,
+    language,
     records,
     review,
     stats,
@@ -61,9 +64,10 @@ from yahtzee.server.routers import (
 from yahtzee.server.service import GameService, KindRegistry, KindRules, fixed_stream
 from yahtzee.server.settings import STATIC_DIR, Settings, from_env
 from yahtzee.server.views import config_out
-from yahtzee.storage import invites, is_postgres_url, open_storage, run_coroutine
+from yahtzee.storage import invites, is_postgres_url, open_storage, player_settings, run_coroutine
 from yahtzee.storage.feature_db import open_feature_db
 from yahtzee.storage.player_data import GamesData
+from yahtzee.storage.player_settings import PlayerSettings, PlayerSettingsData
 from yahtzee.storage.schema import Migrations
 from yahtzee.turn import Player
 from yahtzee.tutorial import TutorialStream
@@ -93,10 +97,12 @@ SPA_PATHS = (
     *(path for feature in FEATURES for path in feature.spa_paths),
 )
 
-#: The tables' owners beside the games' (whose the storage knows): the invite tokens, then
-#: each feature's, migrated in this order when the storage opens (storage/schema.py).
+#: The tables' owners beside the games' (whose the storage knows): the invite tokens, the
+#: players' settings, then each feature's, migrated in this order when the storage opens
+#: (storage/schema.py).
 SCHEMA: tuple[Migrations, ...] = (
     invites.MIGRATIONS,
+    player_settings.MIGRATIONS,
     *(feature.migrations for feature in FEATURES if feature.migrations is not None),
 )
 
@@ -105,6 +111,22 @@ CONFIG_SECTIONS: Sections = tuple(
     (feature.name, feature.config) for feature in FEATURES if feature.config is not None
 )
 CONFIG_OUT = config_out({f.name: f.config_model for f in FEATURES if f.config_model is not None})
+
+
+def static_assets(
+    static_dir: Path, langs: tuple[Lang, ...], choose: PageLanguage | None = None
+) -> StaticAssets:
+    """The page and its files as the app serves them (scripts/precompress.py writes the
+    same): the page in each of ``langs`` with the configuration embedded, the features'
+    sections included (server/config.py, server/language.py), and the catalogs' modules."""
+    return StaticAssets(
+        static_dir,
+        SPA_PATHS,
+        page_variants(lambda page: with_config(page, CONFIG_SECTIONS, langs), langs),
+        extra_files=page_modules(langs),
+        choose_page=choose,
+    )
+
 
 # ES modules must be served as JavaScript or the browser refuses them (nosniff is on).
 for _type, _ext in (
@@ -116,12 +138,6 @@ for _type, _ext in (
     ("application/manifest+json", ".webmanifest"),
 ):
     mimetypes.add_type(_type, _ext)
-
-
-def prepare_page(index_html: str) -> str:
-    """``index.html`` with the page's configuration embedded, the features' sections
-    included (:func:`yahtzee.server.config.with_config`)."""
-    return with_config(index_html, CONFIG_SECTIONS)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -257,7 +273,9 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     # 我的设备 (I1-I4): what each part keeps about a player, the games' first, for the
     # devices feature's links, exports and deletions; and the devices table, which says
     # which player a request's cookie names.
-    platform.players.data.extend([GamesData(), *(d for p in parts for d in p.player_data)])
+    platform.players.data.extend(
+        [GamesData(), PlayerSettingsData(), *(d for p in parts for d in p.player_data)]
+    )
     platform.players.changed.extend(hook for p in parts for hook in p.players_changed)
     books = [p.identity for p in parts if p.identity is not None]
     if len(books) != 1:
@@ -343,6 +361,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     app.state.reviews = ReviewService(storage, may_see=service.may_see)
     platform.players.changed.append(app.state.reviews.forget_reviews)
     app.state.config_sections = CONFIG_SECTIONS
+    app.state.player_settings = PlayerSettings(features, wiring.clock)
     app.state.played = AllPlayedElsewhere(tuple(p.played for p in parts if p.played is not None))
     for part in parts:
         for name, value in part.state.items():
@@ -369,6 +388,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         advice,
         health,
         tutorial,
+        language,
     ):
         app.include_router(module.router)
     app.include_router(config.router_for(CONFIG_OUT))
@@ -390,6 +410,9 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
 
     # The page (at each of SPA_PATHS) and its files, read and gzip-compressed once, under
     # content-hashed URLs cached for a year (P6); 404 JSON for anything missing. The page
-    # carries the game's names, limits and defaults (server/config.py).
-    app.mount("/", StaticAssets(static_dir, SPA_PATHS, prepare_page), name="static")
+    # carries the game's names, limits and defaults (server/config.py), and is made once per
+    # language (G3, server/language.py), the catalogs' modules served with its files.
+    langs = languages(pseudo=settings.pseudo_language)
+    chooser = PageLanguage(app.state.player_settings, langs)
+    app.mount("/", static_assets(static_dir, langs, chooser), name="static")
     return app

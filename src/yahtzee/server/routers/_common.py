@@ -14,8 +14,9 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
+from yahtzee.i18n import Lang, languages
 from yahtzee.server.cpu import CpuJobs, CpuPool
-from yahtzee.server.errors import RateLimitedError
+from yahtzee.server.errors import RateLimitedError, pseudo_enabled
 from yahtzee.server.feature import PlayedElsewhere
 from yahtzee.server.limits import Guard
 from yahtzee.server.middleware import client_address, player_of, requester_of
@@ -134,6 +135,15 @@ def reviews(request: Request) -> ReviewService:
 
 #: The finished games a browser played in that belong to a feature (a room's, O7).
 Played = Annotated[PlayedElsewhere, Depends(played_elsewhere)]
+
+
+def served_languages(request: Request) -> tuple[Lang, ...]:
+    """The languages this server speaks (G3: en-XA too with ``--pseudo-language``)."""
+    return languages(pseudo=pseudo_enabled(request.app))
+
+
+#: The languages a player may choose (``/api/config``'s ``languages``).
+Languages = Annotated[tuple[Lang, ...], Depends(served_languages)]
 #: The request's anonymous player id (signed cookie, or newly issued).
 PlayerId = Annotated[str, Depends(player_id)]
 #: The player of an action, charged to the actions rate limit first (F5).

@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from yahtzee.server.config import Sections, page_config
+from yahtzee.server.routers._common import Languages
 
 
 def config_sections(request: Request) -> Sections:
@@ -23,10 +24,13 @@ def router_for(model: type[BaseModel]) -> APIRouter:
     router = APIRouter(prefix="/api", tags=["config"])
 
     @router.get("/config", response_model=model, summary="Names, limits and defaults")
-    async def config(sections: Annotated[Sections, Depends(config_sections)]) -> JSONResponse:
+    async def config(
+        sections: Annotated[Sections, Depends(config_sections)], served: Languages
+    ) -> JSONResponse:
         """The boxes with their Chinese names, the computer levels, the default level, the
         Chinese names of modes and results, the game's limits and the features' sections —
-        the same object the page finds embedded in ``index.html``."""
-        return JSONResponse(page_config(sections))
+        the same object the page finds embedded in ``index.html``; the languages a player
+        may choose, each named in itself, and the catalog keys of the levels' names."""
+        return JSONResponse(page_config(sections, served))
 
     return router

@@ -19,6 +19,7 @@
 // 503 `unavailable` (nginx: no process answered; the action may have been done) go to the
 // page, which says so and reads the game again once the server answers.
 
+import { language } from "./i18n.js";
 import { API } from "./paths.js";
 
 export class ApiError extends Error {
@@ -66,7 +67,9 @@ async function send(method, path, body, as) {
 
 async function sendOnce(method, path, body, as) {
   const accept = as === "json" ? "application/json" : "text/html";
-  const init = { method, headers: { Accept: accept }, credentials: "same-origin" };
+  // G1: the server's messages come back in the language the page speaks.
+  const headers = { Accept: accept, "Accept-Language": language() };
+  const init = { method, headers, credentials: "same-origin" };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -129,6 +132,8 @@ export const api = {
       confirm_zero: confirmZero,
     }),
   hint: (game) => request("POST", API.hint(game.id), { version: game.version }),
+  // G3: the language the player chose, kept for every device linked to them.
+  language: (lang) => request("PUT", API.language(), { language: lang }),
   // 「跳过教程」: the tutorial game is given up (L10).
   abandon: (game) => request("POST", API.abandon(game.id), { version: game.version }),
   meter: (id) => get(API.meter(id)),

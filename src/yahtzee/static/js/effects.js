@@ -2,12 +2,14 @@
 // with `(state, previous, store)` after every change, before the next render, so a render
 // never writes storage or starts a request. Effects may dispatch (the store queues them).
 
-import { saveHold, saveSettings, saveTutorialSeen, saveWrote } from "./remember.js";
+import { saveHold, saveLanguage, saveSettings, saveTutorialSeen, saveWrote } from "./remember.js";
 
 /** Keep the settings, this turn's holds and the tutorial's offer in this browser (P5,
  * U6/P3, L10), and the box this tab wrote last in this tab (U14). */
 export function remember(state, previous) {
   if (state.settings !== previous.settings) saveSettings(state.settings);
+  // G3: a language set is a choice (settings.js): kept here as on the server
+  if (state.settings.lang !== previous.settings.lang) saveLanguage(state.settings.lang);
   if (state.tutorialSeen !== previous.tutorialSeen) saveTutorialSeen(state.tutorialSeen);
   if (state.wrote !== previous.wrote) saveWrote(state.wrote);
   if (state.game !== previous.game || state.hold !== previous.hold || state.view !== previous.view) {

@@ -7,12 +7,19 @@ import { api, onBusy } from "./api.js";
 import { createActions } from "./actions.js";
 import { meterEffect, remember } from "./effects.js";
 import { installMessageFit } from "./fit.js";
+import { start as startLanguage } from "./i18n.js";
 import { installKeyboard } from "./keyboard.js";
 import * as say from "./messages.js";
 import { href, match } from "./paths.js";
 import { reduce } from "./reducer.js";
 import { onLookedAt } from "./reconnect.js";
-import { loadSettings, loadTutorialSeen, loadWrote } from "./remember.js";
+import {
+  loadLanguage,
+  loadSettings,
+  loadTutorialSeen,
+  loadWrote,
+  saveLanguage,
+} from "./remember.js";
 import { buildScorecard, render } from "./render.js";
 import { installSettings } from "./settings.js";
 import { initialState } from "./state.js";
@@ -142,9 +149,12 @@ function wire() {
   });
   // U14: a tab looked at again shows the game as it stands if it went on elsewhere.
   onLookedAt(actions.lookAgain);
-  installSettings(store);
+  installSettings(store, { remembered: loadLanguage(), keep: saveLanguage });
 }
 
+// G3: the first view's words in the page's language (preloaded with the page) before its
+// first render; the page's own words are in index.html already.
+await startLanguage();
 buildScorecard();
 wire();
 store.flush();

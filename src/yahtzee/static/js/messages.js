@@ -1,6 +1,7 @@
 // Every sentence the page says to the player (Simplified Chinese), in one place. Pure
 // functions of plain data: no DOM, no state; the reducer and the actions call them.
 
+import { t } from "./i18n.js";
 import { CATEGORY_NAMES, DIFFICULTY_NAMES, KIND_NAMES, LIMITS, MODE_NAMES } from "./state.js";
 
 const list = (dice) => dice.join("、");
@@ -165,7 +166,6 @@ export const dailyStarted = (game) =>
   game.dice === null && game.round === 1 ? "每日挑战开始：今天大家的骰子都一样。点「掷骰子」。" : continued(game);
 
 export const VIEW_TITLES = {
-  lobby: "快艇骰子",
   game: "快艇骰子 · 牌桌",
   rules: "快艇骰子 · 规则",
   review: "快艇骰子 · 复盘",
@@ -181,6 +181,8 @@ export const VIEW_TITLES = {
   group: "快艇骰子 · 小组",
   devices: "快艇骰子 · 我的设备",
 };
+// G1: the lobby's title is the first of these words in the catalog (said when shown).
+Object.defineProperty(VIEW_TITLES, "lobby", { enumerable: true, get: () => t("core.brand") });
 export const REVIEW = "复盘";
 export const reviewLabel = (mode, score) => `复盘 ${mode} ${score}`;
 export const YOU = "你";

@@ -31,6 +31,7 @@ export const API = {
   review: (id) => `/api/games/${enc(id)}/review`,
   stats: () => "/api/stats",
   tutorial: () => "/api/tutorial",
+  language: () => "/api/settings/language",
   // (A feature's own API paths come with its view's entry in views.js: `register`.)
 };
 

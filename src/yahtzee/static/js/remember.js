@@ -1,5 +1,6 @@
 // What this browser remembers (localStorage; no account): the settings (P5), the meter's
-// shown/hidden choice (L4), this turn's holds (U6/P3), that the tutorial was offered (L10)
+// shown/hidden choice (L4), the language the player chose (G3: the server keeps it too, for
+// every linked device), this turn's holds (U6/P3), that the tutorial was offered (L10)
 // and, for this tab only (sessionStorage), the box it wrote last (U14). Read once at start (main.js) or
 // when a game is entered (actions.js); written only by the effects (effects.js), never by
 // a render. Storage may be missing or full (private mode): then nothing is remembered.
@@ -9,6 +10,8 @@ import { holdable } from "./state.js";
 
 const SETTINGS_KEY = "yahtzee.settings";
 const METER_KEY = "yahtzee.meter"; // "shown" | "hidden"
+// G3: the language chosen in 设置 (a tag, "zh-Hant"); absent until the player chooses one.
+const LANG_KEY = "yahtzee.lang";
 // The holds are kept for the game and version they belong to (one entry: any other game's
 // or version's is stale), so continuing the game or reloading the page shows them again.
 const HOLD_KEY = "yahtzee.hold";
@@ -41,7 +44,10 @@ export function loadSettings() {
   try {
     const saved = JSON.parse(read(SETTINGS_KEY) || "{}");
     for (const [name, allowed] of Object.entries(CHOICES)) {
-      if (name !== "meter" && saved && allowed.includes(saved[name])) out[name] = saved[name];
+      // (the language is the page's: the server wrote it; settings.js reconciles a choice)
+      if (name !== "meter" && name !== "lang" && saved && allowed.includes(saved[name])) {
+        out[name] = saved[name];
+      }
     }
   } catch {
     // A damaged value: the defaults.
@@ -51,9 +57,18 @@ export function loadSettings() {
 }
 
 export function saveSettings(settings) {
-  const { meter, ...rest } = settings;
+  const { meter, lang, ...rest } = settings;
   write(SETTINGS_KEY, JSON.stringify(rest));
   write(METER_KEY, meter);
+}
+
+/** G3: the language the player chose on this browser (a tag), or null. */
+export function loadLanguage() {
+  return read(LANG_KEY);
+}
+
+export function saveLanguage(lang) {
+  write(LANG_KEY, lang);
 }
 
 /** Whether this browser was offered the tutorial already. */

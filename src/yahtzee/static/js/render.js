@@ -518,7 +518,7 @@ function renderSettings(state) {
     if (s.theme === "system") delete root.dataset.theme;
     else root.dataset.theme = s.theme;
   }
-  for (const [id, value] of [["replay-speed", s.replay], ["theme-toggle", s.theme], ["meter-setting", s.meter]]) {
+  for (const [id, value] of [["replay-speed", s.replay], ["theme-toggle", s.theme], ["meter-setting", s.meter], ["language-setting", s.lang]]) {
     const select = document.getElementById(id);
     if (select.value !== value) select.value = value;
   }

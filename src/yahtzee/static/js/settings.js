@@ -1,10 +1,13 @@
 // P5: the player's settings — the pace of the computer's replay, the theme, the computer
-// level last chosen in the lobby and whether the live meter is shown. They live in the
-// store (`state.settings`, changed by the `setting` action); remember.js keeps them in this
-// browser. This module says which values exist and wires the 设置 dialog and the level
-// picker to the store. The level's names and the first one offered come from /api/config.
+// level last chosen in the lobby, whether the live meter is shown and (G3) the language.
+// They live in the store (`state.settings`, changed by the `setting` action); remember.js
+// keeps them in this browser, and the server keeps the language for the player (every
+// linked device). This module says which values exist and wires the 设置 dialog and the
+// level picker to the store. The levels and the languages come from /api/config.
 
+import { api } from "./api.js";
 import { CONFIG } from "./config.js";
+import { pageLanguage, t, use } from "./i18n.js";
 
 export const CHOICES = {
   replay: ["slow", "normal", "fast", "skip"],
@@ -17,6 +20,8 @@ export const CHOICES = {
   // their rows in 设置 are added by lazy/mistap.js and lazy/sound.js
   confirm: ["off", "on"],
   sound: ["on", "off"],
+  // G3: the languages a player may choose (each named in itself in 设置)
+  lang: CONFIG.languages.map((l) => l.id),
 };
 
 export const DEFAULT_SETTINGS = Object.freeze({
@@ -27,13 +32,16 @@ export const DEFAULT_SETTINGS = Object.freeze({
   handover: "on",
   confirm: "off",
   sound: "on",
+  lang: pageLanguage(),
 });
 
 /** Milliseconds between two steps of the computer's replay (U8); 0 = skip the replay. */
 export const REPLAY_STEP_MS = { slow: 1300, normal: 800, fast: 350, skip: 0 };
 
-/** Wire the settings dialog and build the lobby's level picker (render.js shows the values). */
-export function installSettings(store) {
+/** Wire the settings dialog and build the lobby's level picker (render.js shows the values);
+ * `language`: the language this browser remembers the player chose (remember.js), and how
+ * to remember one. */
+export function installSettings(store, language = { remembered: null, keep: () => {} }) {
   const $ = (id) => document.getElementById(id);
   const set = (name, value) => store.dispatch({ type: "setting", name, value });
   const dialog = $("settings-dialog");
@@ -62,6 +70,38 @@ export function installSettings(store) {
   $("replay-speed").addEventListener("change", (e) => set("replay", e.target.value));
   $("theme-toggle").addEventListener("change", (e) => set("theme", e.target.value));
   $("meter-setting").addEventListener("change", (e) => set("meter", e.target.value));
+
+  // G3: 语言, each language named in itself (and read in its own language by a screen
+  // reader). A change loads its words and re-renders at once: no reload, nothing lost.
+  const languages = $("language-setting");
+  for (const { id, name } of CONFIG.languages) {
+    const option = document.createElement("option");
+    Object.assign(option, { value: id, textContent: name, lang: id });
+    languages.append(option);
+  }
+  const choose = (lang) =>
+    use(lang).then(
+      () => {
+        set("lang", lang);
+        api.language(lang).catch(() => {}); // kept in this browser: sent again next visit
+      },
+      (err) => {
+        console.warn(err);
+        store.dispatch({ type: "setting", name: "lang", value: store.state.settings.lang });
+        languages.value = store.state.settings.lang; // (the network: the language stays)
+      },
+    );
+  languages.addEventListener("change", (e) => choose(e.target.value));
+  // The server wrote the page in the player's stored choice (data-lang-chosen): this
+  // browser remembers it too. Otherwise a choice this browser remembers and the server
+  // does not have (it was made offline, or before) is applied and sent.
+  const { remembered } = language;
+  const page = pageLanguage();
+  if (document.documentElement.hasAttribute("data-lang-chosen")) {
+    if (remembered !== page) language.keep(page);
+  } else if (remembered && remembered !== page && CHOICES.lang.includes(remembered)) {
+    choose(remembered);
+  }
   $("live-meter-toggle").addEventListener("click", () =>
     set("meter", store.state.settings.meter === "shown" ? "hidden" : "shown"),
   );
@@ -70,10 +110,13 @@ export function installSettings(store) {
   for (const level of CONFIG.difficulties) {
     const input = document.createElement("input");
     Object.assign(input, { type: "radio", name: "difficulty", value: level.id });
+    // Their words in the page's language; i18n.js says them again after a change.
     const name = document.createElement("span");
-    name.textContent = level.zh;
+    name.textContent = t(level.name_key);
+    name.dataset.i18n = level.name_key;
     const label = document.createElement("label");
-    label.title = level.summary;
+    label.title = t(level.summary_key);
+    label.dataset.i18nAttr = `title=${level.summary_key}`;
     label.append(input, name);
     picker.append(label);
   }

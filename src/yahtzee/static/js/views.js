@@ -26,7 +26,10 @@
 //      for a handler's requests and links, `ctx.play(game)` takes a game to the table. Shared helpers live in lazy/dom.js (never import
 //      one view from another: the modules form no cycle, tests/js/modules.test.js checks).
 //      `loaded(page, ctx)`, if any, runs once its data is in; `ctx.state()` reads the store.
-//   4. messages.js VIEW_TITLES: its document title; css: an optional stylesheet of its own.
+//   4. messages.js VIEW_TITLES: its document title; css: an optional stylesheet of its own;
+//      `chunk`: its words' chunk of the catalogs (G1, docs/i18n.md: its keys are
+//      `<chunk>.*`), loaded in the page's language before the view first draws (and in a
+//      new language when the player changes it, js/i18n.js).
 //   5. A view with live data exports `live({data, serial, dispatch, state})`, called once
 //      its data is ready; it returns the function that stops it, called when the view is
 //      left or opened anew (the room's event stream).
@@ -34,6 +37,7 @@
 // index.html needs nothing for a new view.
 
 import { ApiError, api } from "./api.js";
+import { load as loadWords } from "./i18n.js";
 import { asset, href, register } from "./paths.js";
 import * as say from "./messages.js";
 import { addReducers } from "./reducer.js";
@@ -210,7 +214,11 @@ function stylesheet(name) {
 async function loadModule(id) {
   const entry = LAZY[id];
   if (!loaded.has(id)) {
-    const [m] = await Promise.all([entry.module(), entry.css ? stylesheet(entry.css) : null]);
+    const [m] = await Promise.all([
+      entry.module(),
+      entry.css ? stylesheet(entry.css) : null,
+      entry.chunk ? loadWords(entry.chunk) : null,
+    ]);
     if (m.view.reducers) addReducers(m.view.reducers);
     loaded.set(id, m.view);
   }
@@ -323,7 +331,8 @@ export function installOverlays(store, actions) {
   const fetchOverlay = (id, entry) => {
     asked.add(id);
     const data = entry.load ? entry.load() : null;
-    Promise.all([entry.module(), data, entry.css && stylesheet(entry.css)]).then(
+    const words = entry.chunk ? loadWords(entry.chunk) : null; // (as a view's, G1)
+    Promise.all([entry.module(), data, entry.css && stylesheet(entry.css), words]).then(
       ([m, data]) => {
         if (m.overlay.reducers) addReducers(m.overlay.reducers);
         if (m.overlay.install) m.overlay.install(ctx);

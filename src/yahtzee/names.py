@@ -72,7 +72,7 @@ FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 #: Hangul fillers, the blank Braille pattern, the combining grapheme joiner and the Khmer
 #: inherent vowels (Unicode's default-ignorable code points outside the C categories,
 #: less the variation selectors, plus U+2800).
-INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")  # i18n-ok: data
 
 #: Why a name was refused: the ``reason`` of :class:`~yahtzee.errors.InvalidNameError`.
 REASONS = (
@@ -114,7 +114,7 @@ def _char_text(char: str) -> str:
 # -- what looks like a computer seat ------------------------------------------------------
 
 # Traditional forms of the characters of the seats' names (NFKC keeps them apart).
-_SIMPLIFIED = str.maketrans({"電": "电", "腦": "脑", "門": "门"})
+_SIMPLIFIED = str.maketrans({"電": "电", "腦": "脑", "門": "门"})  # i18n-ok: data
 
 
 def skeleton(text: str) -> str:

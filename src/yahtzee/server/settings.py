@@ -206,6 +206,7 @@ _METAVARS = {
     "max_link_codes_per_hour": "N",
     "max_code_tries_per_hour": "N",
     "device_cache_seconds": "SECONDS",
+    "pseudo_language": "true|false",
     "prune_after_days": "DAYS",
     "prune_groups_after_days": "DAYS",
     "prune_room_events_after_days": "DAYS",

@@ -274,6 +274,7 @@ def test_i4_the_export_holds_everything_kept_about_the_player(
     assert created.status_code == 201, created.text
     me.post("/api/devices/recovery", json={})
     code_of(me)
+    assert me.put("/api/settings/language", json={"language": "en"}).status_code == 200
     r = me.get("/api/me/export")
     assert r.status_code == 200
     assert r.headers["content-disposition"] == 'attachment; filename="yahtzee-data.json"'
@@ -290,6 +291,7 @@ def test_i4_the_export_holds_everything_kept_about_the_player(
         "devices",
         "recovery_code",
         "link_codes",
+        "settings",
     }
     [game] = data["games"]
     assert game["id"] == done["id"]
@@ -301,6 +303,7 @@ def test_i4_the_export_holds_everything_kept_about_the_player(
     assert data["devices"][0]["name"] == "手机 · Chrome"
     assert data["recovery_code"]["created_at"] == NOON
     assert len(data["link_codes"]) == 1
+    assert data["settings"] == {"language": "en", "updated_at": NOON}  # G3
     assert "digest" not in r.text
 
 
@@ -315,6 +318,7 @@ def test_i4_delete_removes_the_player_from_every_table_and_leaves_others_whole(
     assert link(phone, code_of(me)["code"]).status_code == 200
     me.post("/api/devices/recovery", json={})
     code_of(me)
+    assert me.put("/api/settings/language", json={"language": "en"}).status_code == 200  # G3
     # games: finished, unfinished; the daily; a group of mine and one of another's
     api.play_to_end(api.new())
     for who, name in ((me, "秘密名字"), (classmate, "同学甲"), (teacher, "王老师")):

@@ -267,3 +267,20 @@ def test_g3_a_chunk_is_an_es_module_with_its_plural_rule(tmp_path: Path) -> None
         ["node", "--input-type=module", "-e", probe], capture_output=True, text=True, check=True
     )
     assert json.loads(out.stdout) == ["one", "other", "other", "Yacht Dice"]
+
+
+def test_g1_a_changed_catalog_is_a_new_release() -> None:
+    """The chunks are part of the release hash: a page of the old release never loads a
+    cached chunk of the new one (or the other way)."""
+    from yahtzee.i18n import REAL
+    from yahtzee.i18n.page import modules
+    from yahtzee.server.assets import StaticAssets
+    from yahtzee.server.settings import STATIC_DIR
+
+    chunks = modules(catalogs(), REAL)
+    before = StaticAssets(STATIC_DIR, ["/"], extra_files=chunks)
+    assert before.lookup(f"{before.prefix}/i18n/zh-Hant/core.js") is not None
+    changed = dict(chunks)
+    changed["/i18n/en/core.js"] = changed["/i18n/en/core.js"].replace(b"Yacht", b"Yatch")
+    after = StaticAssets(STATIC_DIR, ["/"], extra_files=changed)
+    assert after.release != before.release

@@ -86,9 +86,8 @@ export function installSettings(store, language = { remembered: null, keep: () =
         api.language(lang).catch(() => {}); // kept in this browser: sent again next visit
       },
       (err) => {
-        console.warn(err);
-        store.dispatch({ type: "setting", name: "lang", value: store.state.settings.lang });
-        languages.value = store.state.settings.lang; // (the network: the language stays)
+        console.warn(err); // (its words could not be loaded: the language stays)
+        languages.value = store.state.settings.lang;
       },
     );
   languages.addEventListener("change", (e) => choose(e.target.value));

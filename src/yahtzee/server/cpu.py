@@ -33,8 +33,10 @@ here, and only here:
   practice by more than the one advice job a worker may be running; between background
   jobs the fair turns hold as well;
 * **a bounded queue**: with more than ``max_waiting`` jobs waiting for a worker, a new one
-  is refused at once with 503 ``busy`` (``Retry-After: 1``) instead of piling up. A worker
-  that died (killed, out of memory) is replaced; its jobs answer ``busy``.
+  is refused at once with 503 ``busy`` (``Retry-After: 1``) instead of piling up, and
+  logged as one warning line at most every :data:`LOG_EVERY` seconds that says how many
+  were refused (F26: a refusal is no error; each used to be logged with its traceback). A
+  worker that died (killed, out of memory) is replaced; its jobs answer ``busy``.
 
 What a client may ask for at all is its cost budget's business (:func:`yahtzee.server.
 routers._common.cost`, 429); this pool only decides where and in which order the work
@@ -70,6 +72,8 @@ WORKER_NICE = 10
 FINISH_TAGS = 4096
 #: Seconds between a worker's checks that its server process still lives.
 PARENT_CHECK_SECONDS = 1.0
+#: At most one warning line this many seconds apart while jobs are refused (F26).
+LOG_EVERY = 10.0
 
 
 def _start_worker(parent: int) -> None:
@@ -127,6 +131,9 @@ class CpuPool:
         self._arrivals = itertools.count()
         self._virtual = 0.0
         self._finish: dict[str, float] = {}
+        # Refusals not yet logged, and when the last line was (F26: one line, not one each).
+        self._refused = 0
+        self._warned = float("-inf")
 
     def _new_executor(self) -> concurrent.futures.Executor:
         if not self.processes:
@@ -157,6 +164,7 @@ class CpuPool:
         try:
             async with lock:
                 if self.waiting >= self.max_waiting:
+                    self._refuse()
                     raise BusyError()
                 return await self._submit(key, background, fn, *args)
         finally:
@@ -165,6 +173,19 @@ class CpuPool:
                 del self._turns[key]
             else:
                 self._turns[key] = (lock, users - 1)
+
+    def _refuse(self) -> None:
+        """Count a refusal; log the count once every :data:`LOG_EVERY` seconds."""
+        self._refused += 1
+        now = time.monotonic()
+        if now - self._warned >= LOG_EVERY:
+            log.warning(
+                "CPU queue full (%d jobs waiting): %d costly requests refused with 503 busy",
+                self.waiting,
+                self._refused,
+            )
+            self._refused = 0
+            self._warned = now
 
     async def _turn(self, background: bool, tag: float) -> None:
         """Wait until a worker is free and no waiting job goes first (a job of the page

@@ -308,6 +308,7 @@ async def handle_error(request: Request, exc: Exception) -> JSONResponse:
 # other one reaches the outermost ServerErrorMiddleware (a 500, logged, then re-raised).
 HANDLED: tuple[type[Exception], ...] = (
     ApiError,
+    BusyError,  # (F26: a refusal, answered and counted by the pool, never a traceback)
     ClientDisconnect,
     domain.YahtzeeError,
     StorageUnavailableError,

@@ -348,7 +348,7 @@ class ServerMiddleware:
             error = to_api_error(exc, mappings_of(scope.get("app")))
             if isinstance(exc, ClientDisconnect):
                 log_disconnect(scope["method"], scope["path"])
-            elif error.code != "storage_unavailable":
+            elif error.code not in ("storage_unavailable", "busy"):  # (refusals: no bug)
                 log.error("unhandled error on %s %s", scope["method"], scope["path"], exc_info=exc)
             await send_error(send_with_headers, error, lang=request_language(scope))
 

@@ -19,7 +19,7 @@ import json
 from typing import Any, Protocol
 
 from yahtzee.storage.feature_db import Tx
-from yahtzee.storage.sql import dumps
+from yahtzee.storage.sql import dumps, is_second_unfinished
 
 
 class MergeConflictError(Exception):
@@ -113,10 +113,16 @@ class GamesData:
         )
         if len(unfinished) == 2:
             raise MergeConflictError("both players have an unfinished game")
-        tx.all(
-            "UPDATE games SET player_id = :target WHERE player_id = :source",
-            {"target": target, "source": source},
-        )
+        try:
+            tx.all(
+                "UPDATE games SET player_id = :target WHERE player_id = :source",
+                {"target": target, "source": source},
+            )
+        except Exception as exc:
+            # (PostgreSQL: a new game of either committed after the check above, F26)
+            if is_second_unfinished(exc):
+                raise MergeConflictError("both players have an unfinished game") from exc
+            raise
 
     def erase(self, tx: Tx, player_id: str) -> None:
         # The schema's own exception to the append-only log (level 8): listed, deleted,

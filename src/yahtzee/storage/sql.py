@@ -359,6 +359,25 @@ def create_game(
     return new_game_record(new, now)
 
 
+#: The unique index that keeps a player to one unfinished game (level 1, F2).
+ONE_UNFINISHED = "games_one_unfinished"
+
+
+def is_second_unfinished(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database refusing a player a second unfinished game: the
+    unique index :data:`ONE_UNFINISHED` (PostgreSQL names it; in SQLite it is the only
+    unique index on ``games.player_id``). The one test of it (F26). A write checks for an
+    unfinished game before it makes one, but a merge of two players (我的设备) and a new
+    game of the target player, on PostgreSQL, can each pass their check before the other
+    commits; the one that comes second meets the index, and its writer answers what it
+    would have without the race (:class:`~yahtzee.errors.GameInProgressError` for a new
+    game, :class:`~yahtzee.storage.player_data.MergeConflictError` for a merge)."""
+    diag = getattr(exc, "diag", None)
+    if diag is not None:  # psycopg's error
+        return getattr(exc, "sqlstate", None) == "23505" and diag.constraint_name == ONE_UNFINISHED
+    return "UNIQUE constraint failed: games.player_id" in str(exc)
+
+
 def finish(sql: Dialect, game: GameRecord, ending: Ending, now: str) -> Steps[bool]:
     """Write the result of ``game`` as it finishes; returns ``new_record``: a 单人挑战 total
     above every earlier finished 单人挑战 of the player (U7; a tutorial never is, L10, nor a

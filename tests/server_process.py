@@ -290,6 +290,7 @@ class RawClient:
         self.port = port
         self.local_addr = local_addr  # e.g. 127.0.1.7: another client address on loopback
         self.cookie: str | None = None
+        self.headers: dict[str, str] = {}  # more request headers (X-Forwarded-For, say)
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
 
@@ -314,6 +315,8 @@ class RawClient:
             head += f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
         if self.cookie:
             head += f"Cookie: {self.cookie}\r\n"
+        if self.headers:
+            head += "".join(f"{name}: {value}\r\n" for name, value in self.headers.items())
         try:
             self._writer.write(head.encode() + b"\r\n" + payload)
             status_line = await self._reader.readline()
@@ -366,6 +369,7 @@ class EventStream:
         cookie: str | None = None,
         last_event_id: int | None = None,
         local_addr: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -373,7 +377,9 @@ class EventStream:
         self.cookie = cookie
         self.last_event_id = last_event_id
         self.local_addr = local_addr
+        self.headers = headers or {}  # more request headers (X-Forwarded-For, say)
         self.status = 0
+        self.response_headers: dict[str, str] = {}  # the answer's, names in lower case
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._buffer = b""
@@ -390,18 +396,24 @@ class EventStream:
             head += f"Cookie: {self.cookie}\r\n"
         if self.last_event_id is not None:
             head += f"Last-Event-ID: {self.last_event_id}\r\n"
+        head += "".join(f"{name}: {value}\r\n" for name, value in self.headers.items())
         self._writer.write(head.encode() + b"\r\n")
         line = await self._reader.readline()
         if not line:
             raise ConnectionResetError("server closed the connection")
         self.status = int(line.split()[1])
+        self.response_headers = {}
         while True:
             line = await self._reader.readline()
             if line in (b"\r\n", b""):
                 break
             name, _, value = line.partition(b":")
-            if name.strip().lower() == b"transfer-encoding" and b"chunked" in value.lower():
+            key = name.strip().lower().decode("latin-1")
+            self.response_headers[key] = value.strip().decode("latin-1")
+            if key == "transfer-encoding" and b"chunked" in value.lower():
                 self._chunked = True
+            elif key == "set-cookie":  # (a cookie minted by this request: kept for the next)
+                self.cookie = value.strip().split(b";", 1)[0].decode()
         return self.status
 
     async def _more(self) -> None:

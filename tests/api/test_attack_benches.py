@@ -1,7 +1,9 @@
-"""Quick runs of the issue-28 benchmarks (no timing asserted: each exits non-zero when a
+"""Quick runs of the attack benchmarks of issues 28 and 35 (no timing asserted: each exits
 request that must be answered is not)."""
 
 from __future__ import annotations
+
+import pytest
 
 from bench_smoke import quick_figures
 
@@ -18,3 +20,19 @@ def test_the_advice_fairness_benchmark_runs_and_the_meter_keeps_answering() -> N
     assert figures["cookies"] == 20
     assert figures["flood"]["requests"] > 0  # (every meter request answered: none raised)
     assert figures["advice_statuses"].get("200", 0) > 0
+
+
+@pytest.mark.xdist_group("server-heavy")  # (a whole stack: PostgreSQL, two apps, nginx)
+def test_issue_35s_attacks_on_the_stack_leave_the_victim_answered() -> None:
+    """Streams fill their share of both processes (the rest refused 503, not a reset) and
+    cookies loop the meter; the victim's actions, reads and probes are all answered."""
+    figures = quick_figures("attack_bench.py")
+    streams, meters = figures["streams"], figures["meters"]
+    assert streams["attack"]["held"] >= 100  # (--max-connections 200: 100 a process, or more)
+    assert streams["attack"]["statuses"].get("503", 0) > 0  # past the share: refused
+    assert meters["attack"]["statuses"].get("200", 0) > 0
+    for phase in (streams, meters):
+        assert phase["actions"] > 0
+        assert phase["refused"] == {}
+        assert set(phase["health"]) == {"200"}
+    assert figures["missed"] == {}

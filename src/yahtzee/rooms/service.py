@@ -623,11 +623,12 @@ class RoomService:
         """A stream of the room for this browser, if it may hold one (a seat holder, or a
         link's token) and the caps allow (F9; :class:`~yahtzee.errors.TooManyStreamsError`
         otherwise): ``streams_per_player`` in this process; ``streams_per_address`` and
-        the room's ``streams_per_room`` (its watchers only: a seat holder, or a friend
-        with the invite about to take a seat, always gets one), each process taking its
-        share (the limit / live processes). The subscription is counted from now on:
-        release it (:class:`RoomEventStream` does)."""
-        _room, role = await self._visible(room_id, player_id, token)
+        the room's ``streams_per_room``, each process taking its share (the limit / live
+        processes). The room's cap counts everyone but its seat holders, who always get
+        theirs: the holders of the invite link too (F18: any number of cookies could
+        open a stream with it, uncounted), who get theirs once they take a seat. The
+        subscription is counted from now on: release it (:class:`RoomEventStream` does)."""
+        room, _role = await self._visible(room_id, player_id, token)
         processes = max(1, self._processes())
         limits = self.limits
         caps = (
@@ -635,7 +636,7 @@ class RoomService:
             _share(limits.streams_per_address, processes),
             _share(limits.streams_per_room, processes),
         )
-        watcher = role == "watch"
+        watcher = room.seat_of(player_id) is None
         return self.hub.admit(room_id, player_id, address, watcher=watcher, caps=caps)
 
     # -- the sweeper (O2, O5) -------------------------------------------------------------

@@ -33,6 +33,7 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from yahtzee.i18n import DEFAULT, Lang
+from yahtzee.server.addresses import address_group
 from yahtzee.server.errors import (
     ApiError,
     log_disconnect,
@@ -144,10 +145,12 @@ def requester_of(scope: Scope) -> str:
 
 
 def client_address(scope: Scope) -> str:
-    """The client's address as the server sees it (behind a trusted proxy, uvicorn puts
-    the forwarded address here)."""
+    """The client's address group, the key of every per-address limit (F18: an IPv6
+    address's /64, an IPv4 address itself; :func:`~yahtzee.server.addresses.
+    address_group`), from its address as the server sees it (behind a trusted proxy,
+    uvicorn puts the forwarded address there)."""
     client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    return address_group(str(client[0])) if client else "unknown"
 
 
 # Methods that may change state: they must come from our own pages, as JSON (F3).

@@ -68,6 +68,12 @@ def _positive(value: float) -> float:
     return value
 
 
+def _share_of_one(value: float) -> float:
+    if not 0 < value <= 1:
+        raise ValueError(f"must be more than 0 and at most 1, got {value:g}")
+    return value
+
+
 def _at_least_one(value: int) -> int:
     if value < 1:
         raise ValueError(f"must be at least 1, got {value}")
@@ -217,6 +223,8 @@ _METAVARS = {
     "cpu_queue": "N",
     "max_in_flight": "N",
     "admission_wait": "SECONDS",
+    "max_costly_in_flight": "N",
+    "stream_share": "SHARE",
     "max_connections": "N",
     "request_timeout": "SECONDS",
     "keep_alive_timeout": "SECONDS",
@@ -373,6 +381,19 @@ class Settings(BaseSettings):
         gt=0,
         description="seconds the oldest request in flight has been served when the process "
         "counts as behind (with --max-in-flight reached: 503 busy)",
+    )
+    max_costly_in_flight: Count = Field(
+        32,
+        description="costly requests (the routes with a cost in the work budget: meters, "
+        "reviews, stats, advice, export...) one process serves at once, shared fairly "
+        "between client address groups and, in a group, between cookies; past a share, 503 "
+        "busy (cheap requests are never refused for them); 0 = no bound",
+    )
+    stream_share: Annotated[float, AfterValidator(_share_of_one)] = Field(
+        0.5,
+        description="part of --max-connections that long-lived requests (room streams) may "
+        "hold in one process; past it a new stream is 503 busy with Retry-After, and the "
+        "other connections stay for the other requests",
     )
     max_connections: Annotated[int, AfterValidator(_at_least_one)] = Field(
         _DEFAULT_CONNECTIONS.max_connections,

@@ -48,6 +48,7 @@ from yahtzee.server.identity import (
 from yahtzee.server.language import PageLanguage, page_modules, page_variants
 from yahtzee.server.limits import PROCESS_TTL_BEATS, Guard, ProcessRegistration
 from yahtzee.server.middleware import ServerMiddleware
+from yahtzee.server.protocol import open_file_limit, socket_budget
 from yahtzee.server.pruning import prune_features, prune_now_and_daily, unplayed_games
 from yahtzee.server.reviews import ReviewService
 from yahtzee.server.routers import (
@@ -61,6 +62,7 @@ from yahtzee.server.routers import (
     stats,
     tutorial,
 )
+from yahtzee.server.routers._common import costly_routes
 from yahtzee.server.service import GameService, KindRegistry, KindRules, fixed_stream
 from yahtzee.server.settings import STATIC_DIR, Settings, from_env
 from yahtzee.server.views import config_out
@@ -367,19 +369,6 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         for name, value in part.state.items():
             setattr(app.state, name, value)
     install_error_handlers(app, [feature.errors for feature in FEATURES])
-    # Added first, so they run inside ServerMiddleware (cookie, body limit, headers).
-    app.add_middleware(ActionFastPath, service=service, guard=guard)
-    for part in parts:
-        for middleware, options in part.middleware:
-            app.add_middleware(middleware, **options)
-    # S4: inside ServerMiddleware (its refusal has every header), before any other work.
-    app.add_middleware(
-        Admission,
-        max_in_flight=settings.max_in_flight,
-        wait=settings.admission_wait,
-        exempt=[path for feature in FEATURES for path in feature.long_lived],
-    )
-    app.add_middleware(ServerMiddleware, players=players, max_body_bytes=wiring.max_body_bytes)
     for module in (
         games,
         review,
@@ -395,6 +384,24 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     for feature in FEATURES:
         for router in feature.routers:
             app.include_router(router)
+    # Added first, so they run inside ServerMiddleware (cookie, body limit, headers).
+    app.add_middleware(ActionFastPath, service=service, guard=guard)
+    for part in parts:
+        for middleware, options in part.middleware:
+            app.add_middleware(middleware, **options)
+    # S4, F18, F19: inside ServerMiddleware (its refusal has every header), before any
+    # other work; the costly requests are the routes (above) that declare a cost.
+    connections = socket_budget(settings.max_connections, open_file_limit()).max_connections
+    app.add_middleware(
+        Admission,
+        max_in_flight=settings.max_in_flight,
+        wait=settings.admission_wait,
+        long_lived=[path for feature in FEATURES for path in feature.long_lived],
+        max_long_lived=max(1, int(connections * settings.stream_share)),
+        costly=costly_routes(app.routes),
+        max_costly=settings.max_costly_in_flight,
+    )
+    app.add_middleware(ServerMiddleware, players=players, max_body_bytes=wiring.max_body_bytes)
 
     docs_html: list[str] = []
 

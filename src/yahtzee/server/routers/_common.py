@@ -10,9 +10,13 @@ actions themselves (roll, score, hint) skip FastAPI's parameter solving, see
 from __future__ import annotations
 
 import asyncio
+import re
+from collections.abc import Iterable
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from fastapi.routing import APIRoute
+from starlette.routing import BaseRoute
 
 from yahtzee.i18n import Lang, languages
 from yahtzee.server.cpu import CpuJobs, CpuPool
@@ -95,7 +99,35 @@ def cost(units: int) -> Any:
             await asyncio.sleep(min(MAX_REFUSAL_PAUSE, units / work.refill))
             raise
 
+    setattr(charge, _COST_MARK, units)
     return Depends(charge)
+
+
+#: The attribute by which a route's :func:`cost` dependency is recognised.
+_COST_MARK = "yahtzee_cost_units"
+# A route's path parameter as Starlette compiles it: ``(?P<game_id>[^/]+)``.
+_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+
+
+def costly_routes(routes: Iterable[BaseRoute]) -> list[tuple[str, str]]:
+    """The ``(method, path regular expression)`` of every route of ``routes`` that declares
+    a cost (:func:`cost`): the costly requests, which admission control bounds apart from
+    the cheap ones and shares between the clients (:mod:`yahtzee.server.admission`, F19).
+    The expressions match a whole path."""
+    found: list[tuple[str, str]] = []
+    for route in routes:
+        included = getattr(route, "original_router", None)
+        if included is not None:  # (FastAPI keeps an included router whole, as one route)
+            prefix = re.escape(getattr(getattr(route, "include_context", None), "prefix", ""))
+            found.extend((m, prefix + p) for m, p in costly_routes(included.routes))
+            continue
+        if not isinstance(route, APIRoute):
+            continue
+        if not any(hasattr(d.dependency, _COST_MARK) for d in route.dependencies):
+            continue
+        pattern = _NAMED_GROUP.sub("(?:", route.path_regex.pattern).removeprefix("^")
+        found.extend((method, pattern.removesuffix("$")) for method in sorted(route.methods or ()))
+    return found
 
 
 def cpu_pool(request: Request) -> CpuPool:

@@ -131,8 +131,10 @@ def test_f18_invite_holders_count_against_the_rooms_watchers_cap(server: ServerP
             if stream.status == 200:
                 opened.append(stream)
             else:
-                error, _ = await _refusal(stream)
+                error, retry_after = await _refusal(stream)
                 assert error["code"] == "too_many_streams"
+                assert "入座以后就能看到" in error["message"]  # (a seat is the way in)
+                assert retry_after == "5"
                 await stream.close()
         assert statuses == [200, 200, 429, 429]  # --max-room-streams 2
         # a seat holder always gets theirs; the invited friend too, once seated

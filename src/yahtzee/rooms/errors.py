@@ -46,7 +46,8 @@ class TooManyRoomsError(OverCapError):
 
 class TooManyStreamsError(YahtzeeError):
     """A cap on live event streams is reached (O9, F9): ``scope`` says which one, ``room``
-    (the room's watchers), ``player`` (this browser's) or ``address`` (its address's)."""
+    (the room's watchers), ``invite`` (the same, for the holder of its invite link, F18),
+    ``player`` (this browser's) or ``address`` (its address group's)."""
 
     def __init__(self, message: str, scope: str = "room") -> None:
         super().__init__(message)
@@ -81,6 +82,9 @@ def api_error(exc: Exception) -> ApiError | None:
         key = {
             "player": N_("error.room.streams.player"),
             "address": N_("error.room.streams.address"),
+            # (F18: a friend with the invite link counts as a watcher until seated)
+            "invite": N_("error.room.streams.invite"),
         }.get(exc.scope, N_("error.room.streams.room"))
-        return ApiError(429, "too_many_streams", msg(key), headers={"retry-after": "30"})
+        retry = "5" if exc.scope == "invite" else "30"  # (the page asks again after a seat)
+        return ApiError(429, "too_many_streams", msg(key), headers={"retry-after": retry})
     return None

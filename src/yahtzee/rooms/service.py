@@ -49,6 +49,7 @@ from yahtzee.rooms.errors import (
     RemovedFromRoomError,
     RoomNotFoundError,
     StartExpiredError,
+    TooManyStreamsError,
 )
 from yahtzee.rooms.store import (
     Publication,
@@ -628,7 +629,7 @@ class RoomService:
         theirs: the holders of the invite link too (F18: any number of cookies could
         open a stream with it, uncounted), who get theirs once they take a seat. The
         subscription is counted from now on: release it (:class:`RoomEventStream` does)."""
-        room, _role = await self._visible(room_id, player_id, token)
+        room, role = await self._visible(room_id, player_id, token)
         processes = max(1, self._processes())
         limits = self.limits
         caps = (
@@ -637,7 +638,12 @@ class RoomService:
             _share(limits.streams_per_room, processes),
         )
         watcher = room.seat_of(player_id) is None
-        return self.hub.admit(room_id, player_id, address, watcher=watcher, caps=caps)
+        try:
+            return self.hub.admit(room_id, player_id, address, watcher=watcher, caps=caps)
+        except TooManyStreamsError as exc:
+            if exc.scope == "room" and role == "seat":  # (an invite holder: a seat will do)
+                raise TooManyStreamsError(str(exc), "invite") from None
+            raise
 
     # -- the sweeper (O2, O5) -------------------------------------------------------------
 

@@ -164,8 +164,8 @@ class Feature:
     ``migrations`` are its tables' (:mod:`yahtzee.storage.schema`), which the app applies
     with the games' when it opens the database, before any feature is built;
     ``long_lived`` are regular expressions of its request paths that last as long as their
-    client wants (an event stream), which admission control never counts or refuses
-    (:mod:`yahtzee.server.admission`).
+    client wants (an event stream), which admission control bounds apart from the other
+    requests: a share of the connections (:mod:`yahtzee.server.admission`, F18).
     """
 
     name: str

@@ -22,11 +22,13 @@ one action every ``--every`` seconds, reading its game now and then, while a pro
 
 The attackers are client processes of their own (their answers never delay the victim's
 in the client). Prints, per phase: the victim's actions (p50, p99, max, refused by
-status, failed), its reads, the probes' answers, and what the attackers got (streams held
-at the end of the phase, answers by status). Targets (each attack phase): the victim's
-action p99 ≤ 100 ms (``--target-p99-ms``), no action or read of the victim refused or
-failed, every probe answered 200. Exit status 1 when one is missed (or a request of the
-victim failed), 2 when the stack did not start.
+status, failed), its reads, the probes' answers, what the attackers got (streams held
+at the end of the phase, answers by status), and the cores each part used (the app
+processes with their CPU workers, PostgreSQL, nginx, the attackers and the victim's own
+client: on one machine the attackers' CPU is taken from the stack's). Targets (each
+attack phase): the victim's action p99 ≤ 100 ms (``--target-p99-ms``), no action or read
+of the victim refused or failed, every probe answered 200. Exit status 1 when one is
+missed (or a request of the victim failed), 2 when the stack did not start.
 
     .venv/bin/python benchmarks/attack_bench.py                  # both attacks, ~2 minutes
     .venv/bin/python benchmarks/attack_bench.py --attack meters  # item 2 alone
@@ -58,6 +60,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test helpers
+from rooms_bench import CpuMeter
 from server_process import EventStream, HttpError, RawClient, Stack
 
 VICTIM_ADDRESS = "127.0.9.1"
@@ -123,9 +126,11 @@ class Victim:
         if game is None or game["status"] != "in_progress":
             return "new", "/api/games", {"mode": "solo", "replace": True}
         gid, version = game["id"], game["version"]
-        if game["dice"] is None or (game["rolls_left"] > 0 and self.rng.random() < 0.6):
-            hold = [self.rng.random() < 0.5 for _ in range(5)] if game["dice"] else None
-            body = {"version": version} if hold is None else {"version": version, "hold": hold}
+        first = game["dice"] is None or game["rolls_left"] == 3  # (a turn's first roll)
+        if first or (game["rolls_left"] > 0 and self.rng.random() < 0.6):
+            body: dict[str, Any] = {"version": version}
+            if not first:
+                body["hold"] = [self.rng.random() < 0.5 for _ in range(5)]
             return "roll", f"/api/games/{gid}/roll", body
         free = [c for c, o in game["preview"].items() if o["allowed"]]
         category = self.rng.choice(free or list(CATEGORIES))
@@ -351,10 +356,16 @@ def _run(stack: Stack, args: argparse.Namespace, target_ms: float) -> int:
     ctx = multiprocessing.get_context("spawn")
     figures: dict[str, Any] = {"load_average_before": round(os.getloadavg()[0], 2)}
     victim = Victim(stack.port, args.every)
+    apps = [int((stack.dir / f"app-{p}.pid").read_text()) for p in stack.app_ports]
+    pg = int((stack.dir / "pg" / "data" / "postmaster.pid").read_text().split()[0])
+    nginx = int((stack.dir / "nginx.pid").read_text())
+    groups = {"apps": apps, "postgresql": [pg], "nginx": [nginx], "victim": [os.getpid()]}
     loop = asyncio.new_event_loop()
     try:
         loop.run_until_complete(victim.play(1.0))  # (warm: the cookie, the first game)
+        meter = CpuMeter(groups)
         figures["quiet"] = loop.run_until_complete(victim.play(args.seconds))
+        figures["quiet"]["cpu_cores"] = meter.take()
         attacks = {
             "streams": {
                 "addresses": args.stream_addresses,
@@ -378,7 +389,9 @@ def _run(stack: Stack, args: argparse.Namespace, target_ms: float) -> int:
             assert parent.recv() == "ready"
             parent.send("go")
             time.sleep(args.ramp)  # the attack takes what it can
+            meter = CpuMeter({**groups, "attackers": [proc.pid or 0]})
             phase = loop.run_until_complete(victim.play(args.seconds))
+            phase["cpu_cores"] = meter.take()
             parent.send("report")
             phase["attack"] = parent.recv()
             phase["load_average"] = round(os.getloadavg()[0], 2)
@@ -413,6 +426,7 @@ def _run(stack: Stack, args: argparse.Namespace, target_ms: float) -> int:
             )
             if "attack" in f:
                 print(f"{'':8} attack: {f['attack']} (load average {f['load_average']})")
+            print(f"{'':8} CPU (cores): {f['cpu_cores']}")
         print(
             f"target: victim p99 <= {target_ms} ms, nothing refused, every probe 200; "
             f"missed: {missed or 'none'}"

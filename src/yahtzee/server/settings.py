@@ -371,10 +371,10 @@ class Settings(BaseSettings):
     )
     max_in_flight: Count = Field(
         64,
-        description="requests one process serves at once (room streams and /api/health not "
-        "counted) before it may refuse: past it, once the oldest has been served for "
-        "--admission-wait, a request is answered 503 busy with Retry-After at once; "
-        "0 = no bound",
+        description="cheap requests one process serves at once (costly reads, room streams "
+        "and /api/health not counted) before it may refuse: past it, once the oldest has "
+        "been served for --admission-wait, a request is answered 503 busy with Retry-After "
+        "at once; 0 = no bound",
     )
     admission_wait: float = Field(
         0.5,

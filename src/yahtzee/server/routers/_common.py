@@ -211,7 +211,8 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
         415: "`unsupported_media_type`: the body is not `application/json` (F3)",
         429: "`rate_limited`: too many requests; `Retry-After` says how many seconds to wait",
         503: "`storage_unavailable`: the database cannot be written (disk full, read-only); "
-        "`busy` (costly reads): the server's CPU queue is full, `Retry-After: 1`",
+        "`busy`: past one of the process's bounds (its requests in flight, a costly read's "
+        "share, the CPU queue), nothing done, `Retry-After`",
         422: "`invalid_request`: malformed input",
     }
     return {s: {"model": ErrorOut, "description": text[s]} for s in statuses}

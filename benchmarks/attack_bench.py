@@ -118,7 +118,14 @@ class Victim:
         except (OSError, asyncio.IncompleteReadError, ValueError):
             return 0, None, (time.perf_counter() - began) * 1000
         took = (time.perf_counter() - began) * 1000
-        return status, (json.loads(data) if status < 300 and data else None), took
+        try:
+            body = json.loads(data) if data else None
+        except ValueError:
+            body = None
+        if status >= 400:  # (the error's code, for the figures)
+            error = body.get("error") if isinstance(body, dict) else None
+            return status, error.get("code") if isinstance(error, dict) else None, took
+        return status, body, took
 
     async def _next(self) -> tuple[str, str, Any]:
         """The next action of the game: a roll (up to three a turn) or a box, or a new game."""
@@ -155,7 +162,7 @@ class Victim:
                 if kind != "new":
                     actions.append(took)
             else:
-                refused[f"{kind} {status}"] += 1
+                refused[f"{kind} {status} {answer}"] += 1
                 self.game = None if status in (404, 409) else self.game
                 if status == 409:  # (stale: read the game again, as the page does)
                     await self._reread()
@@ -164,7 +171,7 @@ class Victim:
                 if status == 200:
                     reads.append(took)
                 else:
-                    refused[f"read {status}"] += 1
+                    refused[f"read {status} {answer}"] += 1
             await asyncio.sleep(max(0.0, self.every - (time.monotonic() - began)))
         health = await probes
         return {

@@ -136,8 +136,8 @@ class Victim:
         first = game["dice"] is None or game["rolls_left"] == 3  # (a turn's first roll)
         if first or (game["rolls_left"] > 0 and self.rng.random() < 0.6):
             body: dict[str, Any] = {"version": version}
-            if not first:
-                body["hold"] = [self.rng.random() < 0.5 for _ in range(5)]
+            if not first:  # (some die rolled again: holding all five is no roll)
+                body["hold"] = [self.rng.random() < 0.5 for _ in range(4)] + [False]
             return "roll", f"/api/games/{gid}/roll", body
         free = [c for c, o in game["preview"].items() if o["allowed"]]
         category = self.rng.choice(free or list(CATEGORIES))

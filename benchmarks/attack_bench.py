@@ -92,6 +92,14 @@ def _pct(values: Sequence[float], q: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
 
 
+def _code(data: bytes) -> str:
+    """The error code of an answer's body (the app's and nginx's shape), or ``?``."""
+    try:
+        return str(json.loads(data)["error"]["code"])
+    except (ValueError, KeyError, TypeError):
+        return "?"
+
+
 # -- the victim and the probe ---------------------------------------------------------------
 
 
@@ -115,8 +123,8 @@ class Victim:
         began = time.perf_counter()
         try:
             status, data = await self.client.raw(method, path, body)
-        except (OSError, asyncio.IncompleteReadError, ValueError):
-            return 0, None, (time.perf_counter() - began) * 1000
+        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            return 0, type(exc).__name__, (time.perf_counter() - began) * 1000
         took = (time.perf_counter() - began) * 1000
         try:
             body = json.loads(data) if data else None
@@ -193,13 +201,12 @@ class Victim:
         answers: Counter[str] = Counter()
         while time.monotonic() < stop_at:
             try:
-                status, _ = await self.probe.raw("GET", "/api/health")
+                status, data = await self.probe.raw("GET", "/api/health")
             except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
-                status = 0
                 answers[type(exc).__name__] += 1
             else:
-                answers[str(status)] += 1
-            del status
+                code = "" if status == 200 else _code(data)  # (whose 503: busy, unavailable...)
+                answers[f"{status} {code}".strip()] += 1
             await asyncio.sleep(0.5)
         return answers
 

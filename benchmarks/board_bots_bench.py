@@ -43,7 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test helpers
 from server_process import HttpError, RawClient, ServerProcess
-from yahtzee.daily_dice import day_of
+from yahtzee.daily.dice import day_of
 
 BOT_ADDRESS = "127.0.7.1"
 OBSERVER_ADDRESS = "127.0.7.2"

@@ -38,8 +38,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test helpers
 from server_process import NO_LIMIT_ARGS, RawClient, ServerProcess
+from yahtzee.daily.dice import today
 from yahtzee.daily.store import MIGRATIONS
-from yahtzee.daily_dice import today
 from yahtzee.server.identity import PlayerSigner, load_secret, new_player_id
 from yahtzee.storage import invites, migrate
 from yahtzee.storage.feature_db import open_feature_db

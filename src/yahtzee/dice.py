@@ -1,7 +1,10 @@
 """Sources of dice rolls. Randomness is always injected, never taken from a global.
 
 Production uses :class:`SystemDice` (the operating system's cryptographic randomness);
-tests and simulations use :class:`SeededDice` so every game is reproducible.
+tests and simulations use :class:`SeededDice` so every game is reproducible. A game in
+which everybody who holds the same dice sees the same faces (a kind of game whose rules
+give it its own dice, K2: the tutorial's, a feature's day) draws each turn from a fixed
+face sequence per round, :class:`RoundStreams`.
 """
 
 from __future__ import annotations
@@ -9,6 +12,13 @@ from __future__ import annotations
 import random
 import secrets
 from typing import Protocol
+
+from yahtzee.errors import IllegalMoveError
+
+ROUNDS = 13
+#: The faces of a round's sequence: 5 + 5 + 5, the most dice a turn can roll (rerolling
+#: all five twice).
+FACES_PER_ROUND = 15
 
 
 class DiceSource(Protocol):
@@ -67,3 +77,47 @@ class ScriptedDice:
             raise IndexError(f"scripted dice exhausted: wanted {n}, {len(self._faces)} left")
         out, self._faces = self._faces[:n], self._faces[n:]
         return out
+
+
+class StreamDice:
+    """The dice of one turn: the next faces of the round's sequence (a DiceSource)."""
+
+    def __init__(self, faces: tuple[int, ...], drawn: int = 0) -> None:
+        if not 0 <= drawn <= len(faces):
+            raise IllegalMoveError(f"{drawn} faces drawn of a sequence of {len(faces)}")
+        self._faces = faces
+        self.drawn = drawn
+
+    def roll(self, n: int) -> list[int]:
+        """The next ``n`` faces; :class:`IllegalMoveError` past the end (no legal turn
+        gets there)."""
+        if n < 0 or self.drawn + n > len(self._faces):
+            raise IllegalMoveError(
+                f"the round's {len(self._faces)} faces are used up "
+                f"({self.drawn} drawn, {n} more wanted)"
+            )
+        out = list(self._faces[self.drawn : self.drawn + n])
+        self.drawn += n
+        return out
+
+
+class RoundStreams:
+    """A fixed face sequence for each of a game's rounds: the dice of a game in which
+    everybody who holds the same dice sees the same faces. A turn's first roll takes the
+    next five faces of its round's sequence, each reroll the next ones for the dice not
+    held, in die order, so :data:`FACES_PER_ROUND` faces always suffice."""
+
+    def __init__(self, rounds: tuple[tuple[int, ...], ...]) -> None:
+        if len(rounds) != ROUNDS:
+            raise IllegalMoveError(f"a game has {ROUNDS} rounds, not {len(rounds)}")
+        self._rounds = rounds
+
+    def faces(self, round_: int) -> tuple[int, ...]:
+        """The face sequence of round ``round_`` (1..13)."""
+        if not 1 <= round_ <= ROUNDS:
+            raise IllegalMoveError(f"a game has rounds 1..{ROUNDS}, not {round_}")
+        return self._rounds[round_ - 1]
+
+    def turn(self, round_: int, drawn: int = 0) -> StreamDice:
+        """The dice of round ``round_``'s turn after ``drawn`` faces of it were rolled."""
+        return StreamDice(self.faces(round_), drawn)

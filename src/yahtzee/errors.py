@@ -63,18 +63,14 @@ class NoHintsLeftError(IllegalMoveError):
     """Asking for a fourth hint in one game."""
 
 
-class NoHintsInDailyError(IllegalMoveError):
-    """Asking for a hint in the daily challenge (D3: hints are off there)."""
-
-
 class NothingToUndoError(IllegalMoveError):
     """撤销 with no box to take back: nothing written yet, a roll since, or this turn's one
     undo already spent."""
 
 
 class UndoNotAllowedError(IllegalMoveError):
-    """撤销 in a game whose referee stays strict: vs the computer, the tutorial, the daily
-    challenge or a room's game (issue 21)."""
+    """撤销 in a mode without it: vs the computer, who rolls at once (issue 21). (A kind of
+    game that refuses it in a mode that has it says so by its own rules on the server.)"""
 
 
 class ZeroNeedsConfirmationError(IllegalMoveError):
@@ -102,20 +98,21 @@ class StaleVersionError(YahtzeeError):
 class GameInProgressError(YahtzeeError):
     """A new game while the player's unfinished game ``game_id`` is kept (no ``replace``, F2).
 
-    The server fills in ``mode``, ``difficulty`` and ``round`` of that game for its message.
+    The server fills in what that game is (``what``: the catalog key of its kind's name),
+    its ``difficulty`` and its ``round`` for its message.
     """
 
     def __init__(
         self,
         game_id: str,
         *,
-        mode: str | None = None,
+        what: str | None = None,
         difficulty: str | None = None,
         round_: int | None = None,
     ) -> None:
         super().__init__(f"game {game_id} is still in progress")
         self.game_id = game_id
-        self.mode = mode
+        self.what = what
         self.difficulty = difficulty
         self.round = round_
 

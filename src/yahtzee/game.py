@@ -9,9 +9,10 @@ whose message names what was wrong.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from yahtzee.dice import DiceSource
 from yahtzee.errors import (
@@ -35,54 +36,79 @@ NO_HOLD: Hold = (False, False, False, False, False)
 
 
 class Mode(enum.Enum):
-    """Which kind of game (U5)."""
+    """The rules' shape of a game (U5): who sits at it. What a game is to the player (a
+    单人挑战, a 新手教程, a feature's game) is its :class:`GameKind`."""
 
     SOLO = "solo"
+    """One person."""
     VS_COMPUTER = "vs_computer"
+    """A person, then a computer (R8)."""
     TABLE = "table"
-    """多人同屏 (T1): two to six seats, people and computers, on one device."""
-    TUTORIAL = "tutorial"
-    """新手教程 (L10): a solo game on the tutorial's fixed dice, kept out of every record."""
+    """多人同屏 (T1): two to six seats, people and computers."""
+
+    @classmethod
+    def parse(cls, value: object) -> Mode:
+        """The mode named ``value`` as stored: also the name a tutorial's ``start`` was
+        written with before a tutorial was a kind of solo game (schema level 9), which
+        reads as solo. :class:`ValueError` for anything else."""
+        return cls.SOLO if value == _OLD_TUTORIAL_MODE else cls(value)
 
 
-class GameKind(enum.Enum):
+_OLD_TUTORIAL_MODE = "tutorial"
+_KIND_NAME = re.compile(r"[a-z][a-z_]{0,31}")
+
+
+class GameKind:
     """What a game is to the player (K2), stored with it: what the records, the lobby's
-    recent games, 统计 and 复盘 go by, and what chooses its dice. :class:`Mode` is the
-    rules' side of it (the seats); a kind is played in exactly one mode (:attr:`mode`).
+    recent games, 统计 and 复盘 go by, and whose rules it follows beyond the rules of its
+    :class:`Mode` (its dice, hints, undo: the kind's rules, which the server registers).
 
-    The four plain kinds share their mode's name; a 好友房间 game is a table played from
-    several browsers (its room is stored with it), a 每日挑战 a solo game on the day's
-    dice that never counts as 单人挑战 (no 新纪录, no 单人最高分).
+    A kind is a name: the platform's own are the constants below (the three modes' plain
+    kinds and :attr:`TUTORIAL`, a solo game on the tutorial's fixed dice); a feature
+    declares its own kinds in its package. ``GameKind(name)`` is the one object of that
+    name (compare with ``is``), so a stored kind always reads back, whoever made it.
     """
 
-    SOLO = "solo"
-    VS_COMPUTER = "vs_computer"
-    TABLE = "table"
-    ROOM = "room"
-    """好友房间 (O1-O9): a table game owned by a room."""
-    DAILY = "daily"
-    """每日挑战 (D1-D5): a solo game on the day's dice stream, one attempt a day."""
-    TUTORIAL = "tutorial"
+    __slots__ = ("value",)
+    _named: ClassVar[dict[str, GameKind]] = {}
 
-    @property
-    def mode(self) -> Mode:
-        """The mode (seats and rules) a game of this kind is played in."""
-        return _MODE_OF[self]
+    SOLO: ClassVar[GameKind]
+    VS_COMPUTER: ClassVar[GameKind]
+    TABLE: ClassVar[GameKind]
+    TUTORIAL: ClassVar[GameKind]
+    """新手教程 (L10): a solo game on the tutorial's fixed dice, kept out of every record."""
+
+    value: str
+
+    def __new__(cls, value: str) -> GameKind:
+        known = cls._named.get(value)
+        if known is not None:
+            return known
+        if not isinstance(value, str) or not _KIND_NAME.fullmatch(value):
+            raise ValueError(f"a kind of game is named in lowercase letters, got {value!r}")
+        kind = super().__new__(cls)
+        object.__setattr__(kind, "value", value)
+        return cls._named.setdefault(value, kind)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a kind of game is immutable ({name})")
+
+    def __reduce__(self) -> tuple[type[GameKind], tuple[str]]:
+        return GameKind, (self.value,)  # (one object per name in every process)
+
+    def __repr__(self) -> str:
+        return f"GameKind({self.value!r})"
 
     @classmethod
     def of(cls, mode: Mode) -> GameKind:
-        """The plain kind of ``mode`` (a game no feature made)."""
+        """The plain kind of ``mode`` (a game of that shape no feature made)."""
         return cls(mode.value)
 
 
-_MODE_OF = {
-    GameKind.SOLO: Mode.SOLO,
-    GameKind.VS_COMPUTER: Mode.VS_COMPUTER,
-    GameKind.TABLE: Mode.TABLE,
-    GameKind.ROOM: Mode.TABLE,
-    GameKind.DAILY: Mode.SOLO,
-    GameKind.TUTORIAL: Mode.TUTORIAL,
-}
+GameKind.SOLO = GameKind("solo")
+GameKind.VS_COMPUTER = GameKind("vs_computer")
+GameKind.TABLE = GameKind("table")
+GameKind.TUTORIAL = GameKind("tutorial")
 
 
 class SeatKind(enum.Enum):
@@ -119,14 +145,13 @@ class Status(enum.Enum):
 SEATS_OF: dict[Mode, tuple[SeatKind, ...]] = {
     Mode.SOLO: (SeatKind.HUMAN,),
     Mode.VS_COMPUTER: (SeatKind.HUMAN, SeatKind.COMPUTER),
-    Mode.TUTORIAL: (SeatKind.HUMAN,),
 }
 MIN_TABLE_SEATS = 2
 MAX_SEATS = 6
 
 #: The modes whose last box written may be taken back (撤销, issue 21): solo and 多人同屏.
-#: Not vs (the computer rolls at once), nor the tutorial (its dice are fixed); a day's
-#: challenge and a room's game are refused by the server (their referee stays strict).
+#: Not vs (the computer rolls at once). A kind of game may refuse it still (its rules on
+#: the server: the tutorial's, a feature's whose referee stays strict).
 UNDO_MODES = frozenset({Mode.SOLO, Mode.TABLE})
 
 
@@ -245,11 +270,10 @@ class Game:
 
     @property
     def result(self) -> Result | None:
-        """``None`` while playing; for a finished vs game, win/loss/draw for the human (a
-        tutorial, played alone, ends like a solo game)."""
+        """``None`` while playing; for a finished vs game, win/loss/draw for the human."""
         if not self.is_over:
             return None
-        if self.mode is Mode.SOLO or self.mode is Mode.TUTORIAL:
+        if self.mode is Mode.SOLO:
             return Result.SOLO
         if self.mode is Mode.TABLE:
             return Result.TABLE

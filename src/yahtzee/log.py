@@ -180,8 +180,9 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """The first event of every log: the mode, the seats in playing order, and (for a
-    day's challenge) its date. Solo is one person; vs is a person then a computer."""
+    """The first event of every log: the mode, the seats in playing order, and the date
+    of a game played on a day's dice (a kind of game whose rules say its start carries
+    one, K2). Solo is one person; vs is a person then a computer."""
 
     kind: ClassVar[str] = "start"
     mode: Mode
@@ -226,7 +227,7 @@ class Start:
     def from_json(cls, data: Mapping[str, Any]) -> Start:
         """Read a ``start``'s data; a legacy ``{"mode", "difficulty"}`` has the mode's seats."""
         try:
-            mode = Mode(data.get("mode"))
+            mode = Mode.parse(data.get("mode"))
         except ValueError:
             raise IllegalMoveError(f"unknown mode {data.get('mode')!r}") from None
         if "seats" not in data:  # written before seats were stored (339df8a and older)

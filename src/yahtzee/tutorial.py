@@ -6,8 +6,8 @@ person, the rules of a solo game), played through the ordinary actions and the o
 storage leaves the mode out), and a new game replaces an unfinished tutorial without
 asking (nothing of it is worth keeping).
 
-**The dice** are injected exactly like the daily challenge's (:mod:`yahtzee.daily_dice`):
-each round has a sequence of :data:`~yahtzee.daily_dice.FACES_PER_ROUND` faces, a turn's
+**The dice** are injected like any fixed face sequence (:class:`~yahtzee.dice.RoundStreams`):
+each round has a sequence of :data:`~yahtzee.dice.FACES_PER_ROUND` faces, a turn's
 first roll takes the next five, each reroll the next ones for the dice not held, in die
 order. The first faces of rounds 1 and 2 are written by hand (:data:`SCRIPTED`) so that
 the steps can be written against them; every other face comes from a generator seeded
@@ -29,7 +29,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
-from yahtzee.daily_dice import FACES_PER_ROUND, ROUNDS, RoundStreams
+from yahtzee.dice import FACES_PER_ROUND, ROUNDS, RoundStreams
 from yahtzee.errors import IllegalMoveError
 from yahtzee.rules import Category
 
@@ -56,7 +56,7 @@ def round_faces(round_: int) -> tuple[int, ...]:
 
 
 class TutorialStream(RoundStreams):
-    """The tutorial's dice, with the interface of :class:`~yahtzee.daily_dice.DailyStream`."""
+    """The tutorial's dice: the same for everyone, every time."""
 
     def __init__(self) -> None:
         super().__init__(tuple(round_faces(r) for r in range(1, ROUNDS + 1)))

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from yahtzee.daily_dice import DailyStream
+from yahtzee.daily.dice import DailyStream
 from yahtzee.storage import is_postgres_url
 
 from .helpers import TEST_SECRET

@@ -146,7 +146,8 @@ def _start(mode: Mode, seats: tuple[log.Seat, ...] | None = None, day: date | No
 
 
 TABLE = (log.Seat(SeatKind.HUMAN, name="甲"), log.Seat(SeatKind.COMPUTER, difficulty="novice"))
-SOLO, VS, TUTORIAL = _start(Mode.SOLO), _start(Mode.VS_COMPUTER), _start(Mode.TUTORIAL)
+SOLO, VS = _start(Mode.SOLO), _start(Mode.VS_COMPUTER)
+TUTORIAL = dumps({"mode": "tutorial", "seats": [{"kind": "human"}]})  # (a mode until level 9)
 DAILY, TABLES = _start(Mode.SOLO, day=date(2026, 11, 29)), _start(Mode.TABLE, TABLE)
 P, ROOM, FIN, GOING = PLAYER, "room:abcdef", "finished", "in_progress"
 #: Games as the server of schema level 6 wrote them: (id, owner, mode, difficulty,
@@ -208,10 +209,15 @@ def test_k2_an_old_database_is_migrated_to_kinds(db: Path | str) -> None:
         store = open_storage(db)
         await store.open()
         try:
-            for game_id, *_, kind, room in OLD_GAMES:
+            for game_id, _owner, mode, *_, kind, room in OLD_GAMES:
                 stored = await store.get_game(game_id)
                 assert stored is not None
                 assert (game_id, stored.kind.value, stored.room_id) == (game_id, kind, room)
+                # level 9: a mode is who sits at the game; the tutorial is a kind of solo game
+                assert stored.mode.value == ("solo" if mode == "tutorial" else mode)
+                [start] = await store.events(game_id, until=1)
+                assert isinstance(start, log.Start)
+                assert start.mode is stored.mode
             records = await store.records(PLAYER)
             assert records.best_score == 180  # the daily's 260 is no solo best
             assert [g.kind.value for g in records.recent] == ["vs_computer", "daily", "solo"]

@@ -7,12 +7,14 @@ import json
 from pathlib import Path
 
 from yahtzee.server.config import page_config
-from yahtzee.web.app import CONFIG_SECTIONS
+from yahtzee.web.app import CONFIG_KINDS, CONFIG_SECTIONS
 
 FIXTURE = Path(__file__).resolve().parents[1] / "js" / "config.json"
 
 
 def test_the_node_tests_config_fixture_is_the_servers_page_config() -> None:
-    assert json.loads(FIXTURE.read_text(encoding="utf-8")) == page_config(CONFIG_SECTIONS), (
-        f"{FIXTURE} is stale: regenerate it from yahtzee.server.config.page_config(CONFIG_SECTIONS)"
+    expected = page_config(CONFIG_SECTIONS, kinds=CONFIG_KINDS)
+    assert json.loads(FIXTURE.read_text(encoding="utf-8")) == expected, (
+        f"{FIXTURE} is stale: regenerate it from yahtzee.server.config.page_config("
+        "CONFIG_SECTIONS, kinds=CONFIG_KINDS)"
     )

@@ -512,8 +512,8 @@ def test_o7_every_finished_room_counts_though_only_the_last_few_are_read(
     make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``games_played`` counts every finished room of the browser, while the lobby reads
-    (and lists) only the last ``RECENT_ROOMS`` of them."""
-    monkeypatch.setattr(records_router, "RECENT_ROOMS", 1)
+    (and lists) only the last ``RECENT_ELSEWHERE`` of them."""
+    monkeypatch.setattr(records_router, "RECENT_ELSEWHERE", 1)
     host = make_client()
     ids = []
     for _ in range(2):

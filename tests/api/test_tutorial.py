@@ -73,7 +73,8 @@ def test_l10_the_steps_come_true_on_the_servers_fixed_dice(
     for seed in (1, 2):
         api = Api(make_client(dice_seed=seed))
         game = api.new("tutorial")
-        assert game["mode"] == "tutorial"
+        # one name per concept (issue 36): the tutorial is a kind of solo game
+        assert (game["mode"], game["kind"]) == ("solo", "tutorial")
         assert game["difficulty"] is None
         assert game["hints_left"] == 3
         game, seen = play_steps(api, game)
@@ -122,7 +123,7 @@ def test_l10_a_new_game_replaces_a_tutorial_without_asking(api: Api) -> None:
     tutorial = api.roll(api.new("tutorial"))
     current = api.client.get("/api/records").json()["current_game"]
     assert current["id"] == tutorial["id"]
-    assert current["mode"] == "tutorial"
+    assert current["kind"] == "tutorial"
     solo = api.new("solo")  # no replace: a tutorial is not a game to lose
     assert api.get(tutorial["id"])["status"] == "abandoned"
     # A real game is kept, as ever: a tutorial over it asks first (F2).
@@ -131,7 +132,7 @@ def test_l10_a_new_game_replaces_a_tutorial_without_asking(api: Api) -> None:
     assert r.status_code == 409
     assert error_code(r) == "game_in_progress"
     assert "单人挑战" in r.json()["error"]["message"]
-    assert api.new("tutorial", replace=True)["mode"] == "tutorial"
+    assert api.new("tutorial", replace=True)["kind"] == "tutorial"
     assert api.get(solo["id"])["status"] == "abandoned"
 
 

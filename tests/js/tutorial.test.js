@@ -21,7 +21,7 @@ const STEPS = [
 
 function game(over = {}) {
   return {
-    id: "t1", mode: "tutorial", status: "in_progress", round: 1, rolls_left: 3, hints_left: 3,
+    id: "t1", mode: "solo", kind: "tutorial", status: "in_progress", round: 1, rolls_left: 3, hints_left: 3,
     dice: null, players: { human: { boxes: { sixes: null, yahtzee: null } } }, ...over,
   };
 }
@@ -88,7 +88,7 @@ test("L10: a step entered with other dice than its own is off the script", () =>
 });
 
 test("L10: a game that is not a tutorial, or no steps yet: nothing", () => {
-  const solo = state({ game: game({ mode: "solo" }) });
+  const solo = state({ game: game({ kind: "solo" }) });
   assert.equal(sync(solo), solo);
   const loading = state({ overlays: {} });
   assert.equal(sync(loading), loading);

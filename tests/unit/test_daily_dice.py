@@ -10,14 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yahtzee.daily_dice import (
-    FACES_PER_ROUND,
-    DailyStream,
-    StreamDice,
-    day_of,
-    parse_day,
-    round_faces,
-)
+from yahtzee.daily.dice import DailyStream, day_of, parse_day, round_faces
+from yahtzee.dice import FACES_PER_ROUND, StreamDice
 from yahtzee.errors import IllegalMoveError
 from yahtzee.game import NO_HOLD, Game, Mode
 from yahtzee.rules import Category

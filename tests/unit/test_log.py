@@ -225,8 +225,8 @@ def test_f1_log_bound_follows_from_the_rules_and_grows_with_the_seats() -> None:
     # start + seats x 13 turns x (3 rolls + 1 score) + 3 hints per person + abandon
     vs, solo, table = Mode.VS_COMPUTER, Mode.SOLO, Mode.TABLE
     assert log.max_events((HUMAN, COMPUTER), vs) == 1 + 2 * 13 * 4 + 3 + 1 == 109
-    assert log.max_events((HUMAN,), Mode.TUTORIAL) == 1 + 13 * 4 + 3 + 1 == 57
-    # + an undo and the box again for every person's turn but the game's last (撤销)
+    # solo: 1 + 13 x 4 + 3 + 1 = 57, + an undo and the box again for every person's turn
+    # but the game's last (撤销)
     assert log.max_events((HUMAN,), solo) == 57 + 2 * 12 == 81
     assert log.max_events((HUMAN,) * 6, table) == 1 + 6 * 13 * 4 + 6 * 3 + 1 + 2 * 77 == 486
     assert log.max_events((HUMAN, COMPUTER, COMPUTER), table) == 1 + 3 * 52 + 3 + 1 + 2 * 12

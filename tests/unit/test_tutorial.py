@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from yahtzee import log
-from yahtzee.daily_dice import FACES_PER_ROUND
+from yahtzee.dice import FACES_PER_ROUND
 from yahtzee.errors import IllegalMoveError
-from yahtzee.game import Game, Mode, Result
+from yahtzee.game import Mode, Result
 from yahtzee.players.expert import ExpertPlayer
 from yahtzee.rules import Category
 from yahtzee.solver import ValueTable
@@ -48,7 +48,7 @@ def test_a_step_ends_in_exactly_one_way() -> None:
 def test_every_choice_a_step_asks_for_is_the_experts(table: ValueTable) -> None:
     expert = ExpertPlayer(table)
     stream = TutorialStream()
-    game = log.Start.of(Mode.TUTORIAL).game()
+    game = log.Start.of(Mode.SOLO).game()
     hold = NO_HOLD
     drawn = 0
 
@@ -100,9 +100,12 @@ def test_every_choice_a_step_asks_for_is_the_experts(table: ValueTable) -> None:
     assert game.current_card[Category.LARGE_STRAIGHT] == 40
 
 
-def test_a_tutorial_is_played_alone_and_ends_like_a_solo_game() -> None:
-    game = Game.new(Mode.TUTORIAL)
-    assert game.seats == Game.new(Mode.SOLO).seats
+def test_a_tutorial_is_a_solo_game_and_an_old_tutorial_start_reads_as_one() -> None:
+    """One name per concept (issue 36): the tutorial is a kind of game, played in the solo
+    mode; a log written when it was a mode of its own replays as a solo game."""
+    old = log.Start.from_json({"mode": "tutorial", "seats": [{"kind": "human"}]})
+    assert old == log.Start.of(Mode.SOLO)
+    game = old.game()
     for category in Category:
         game = game.apply_roll(NO_HOLD, (1, 2, 3, 4, 6)).score(category)
     assert game.result is Result.SOLO

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from yahtzee.daily.errors import api_error
 from yahtzee.daily.routes import router
-from yahtzee.daily.service import DailyDice, DailyService
+from yahtzee.daily.service import DAILY, RULES, DailyDice, DailyService
 from yahtzee.daily.store import MIGRATIONS, DailyData, DailyStore
-from yahtzee.game import GameKind
 from yahtzee.server.feature import Feature, Parts, Platform
 from yahtzee.server.pruning import Pruning, by_iso
 
@@ -36,7 +35,7 @@ def build(platform: Platform) -> Parts:
     return Parts(
         state={"daily": service},
         close=(service.drain,),
-        kinds={GameKind.DAILY: service.kind_rules()},
+        kinds={DAILY: service.kind_hooks()},
         player_data=(DailyData(),),
         prunings=(groups,),
     )
@@ -50,4 +49,5 @@ FEATURE = Feature(
     build=build,
     spa_paths=("/daily", "/groups", "/groups/join", "/groups/{group_id}"),
     migrations=MIGRATIONS,
+    kinds=(RULES,),
 )

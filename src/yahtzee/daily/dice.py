@@ -4,9 +4,10 @@
 year round since 1991 (no daylight saving), so :data:`SHANGHAI` is that fixed offset and
 needs no time-zone database.
 
-**The stream.** For each round 1..13 the day has a sequence of :data:`FACES_PER_ROUND`
-faces. A turn's first roll takes the next five faces of its round's sequence; each reroll
-takes the next faces for the dice not held, in die order (left to right). A turn rolls at
+**The stream.** For each round 1..13 the day has a sequence of
+:data:`~yahtzee.dice.FACES_PER_ROUND` faces (a :class:`~yahtzee.dice.RoundStreams`). A
+turn's first roll takes the next five faces of its round's sequence; each reroll takes the
+next faces for the dice not held, in die order (left to right). A turn rolls at
 most 5 + 5 + 5 = 15 dice (a reroll may hold nothing), so 15 faces always suffice. Two
 players who hold the same dice at the same moment therefore see the same faces; a player
 who holds fewer dice simply takes further into the same sequence.
@@ -21,7 +22,8 @@ nothing about another's.
 
 The stream is randomness like any other, so it is *injected*: :meth:`DailyStream.turn`
 gives the :class:`~yahtzee.dice.DiceSource` of one turn, positioned after the faces the
-turn has already drawn.
+turn has already drawn; the daily kind's rules hand it to the game service (its dice
+source, K2), which knows no day.
 """
 
 from __future__ import annotations
@@ -30,12 +32,11 @@ import hashlib
 import hmac
 from datetime import UTC, date, datetime, timedelta, timezone
 
+from yahtzee.dice import FACES_PER_ROUND, ROUNDS, RoundStreams
 from yahtzee.errors import IllegalMoveError
 
 #: China's time zone: UTC+8, no daylight saving since 1991.
 SHANGHAI = timezone(timedelta(hours=8), "Asia/Shanghai")
-ROUNDS = 13
-FACES_PER_ROUND = 15  # 5 + 5 + 5: the most dice a turn can roll (rerolling all five)
 _PURPOSE = b"yahtzee-daily-v1:"
 
 
@@ -72,48 +73,6 @@ def round_faces(secret: bytes, day: date, round_: int) -> tuple[int, ...]:
                 faces.append(byte % 6 + 1)
         block += 1
     return tuple(faces)
-
-
-class StreamDice:
-    """The dice of one turn: the next faces of the round's sequence (a DiceSource)."""
-
-    def __init__(self, faces: tuple[int, ...], drawn: int = 0) -> None:
-        if not 0 <= drawn <= len(faces):
-            raise IllegalMoveError(f"{drawn} faces drawn of a sequence of {len(faces)}")
-        self._faces = faces
-        self.drawn = drawn
-
-    def roll(self, n: int) -> list[int]:
-        """The next ``n`` faces; :class:`IllegalMoveError` past the end (no legal turn
-        gets there)."""
-        if n < 0 or self.drawn + n > len(self._faces):
-            raise IllegalMoveError(
-                f"the round's {len(self._faces)} faces are used up "
-                f"({self.drawn} drawn, {n} more wanted)"
-            )
-        out = list(self._faces[self.drawn : self.drawn + n])
-        self.drawn += n
-        return out
-
-
-class RoundStreams:
-    """A fixed face sequence for each of a game's rounds: the dice of a game in which
-    everybody who holds the same dice sees the same faces (the day's, the tutorial's)."""
-
-    def __init__(self, rounds: tuple[tuple[int, ...], ...]) -> None:
-        if len(rounds) != ROUNDS:
-            raise IllegalMoveError(f"a game has {ROUNDS} rounds, not {len(rounds)}")
-        self._rounds = rounds
-
-    def faces(self, round_: int) -> tuple[int, ...]:
-        """The face sequence of round ``round_`` (1..13)."""
-        if not 1 <= round_ <= ROUNDS:
-            raise IllegalMoveError(f"a game has rounds 1..{ROUNDS}, not {round_}")
-        return self._rounds[round_ - 1]
-
-    def turn(self, round_: int, drawn: int = 0) -> StreamDice:
-        """The dice of round ``round_``'s turn after ``drawn`` faces of it were rolled."""
-        return StreamDice(self.faces(round_), drawn)
 
 
 class DailyStream(RoundStreams):

@@ -6,6 +6,14 @@ from __future__ import annotations
 from yahtzee.errors import OverCapError, YahtzeeError
 from yahtzee.i18n import N_, msg, msg_n
 from yahtzee.server.errors import ApiError
+from yahtzee.server.kinds import Refusal, no_undo
+
+#: D3: the day's game refuses hints (the ranking measures the player alone) and 撤销
+#: (every player's game is judged alike): the daily kind's rules, which the game service
+#: answers with (nothing spent, nothing changed).
+NAME = N_("server.kind.daily")
+NO_HINTS = Refusal("no_hints_in_daily", msg("error.no_hints_in_daily"))
+NO_UNDO = no_undo(NAME)
 
 
 class AlreadyPlayedError(YahtzeeError):

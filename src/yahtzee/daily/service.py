@@ -31,7 +31,11 @@ from dataclasses import asdict
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from yahtzee.daily.dice import DailyStream, day_of
 from yahtzee.daily.errors import (
+    NAME,
+    NO_HINTS,
+    NO_UNDO,
     AlreadyPlayedError,
     DayOutOfRangeError,
     GroupNotFoundError,
@@ -40,7 +44,6 @@ from yahtzee.daily.errors import (
     RemovedFromGroupError,
 )
 from yahtzee.daily.store import DailyStore, Play, Result
-from yahtzee.daily_dice import DailyStream, day_of
 from yahtzee.dice import DiceSource
 from yahtzee.errors import GameInProgressError, GameNotFoundError, IllegalMoveError
 from yahtzee.game import Game, GameKind, Mode, Status
@@ -50,7 +53,8 @@ from yahtzee.players import HINT_DIFFICULTY
 from yahtzee.review import MARK_ZH, mark_of, review_events
 from yahtzee.server.cpu import CpuPool
 from yahtzee.server.game_view import Fold, GameView
-from yahtzee.server.service import GameService, KindRules
+from yahtzee.server.kinds import KindHooks, KindRules
+from yahtzee.server.service import GameService
 from yahtzee.server.settings import Limits
 from yahtzee.storage.base import Charge, ClaimRefusedError
 from yahtzee.turn import play_turn
@@ -62,6 +66,11 @@ TREND_DAYS = 28  # the creator's view of each member's accuracy, day by day
 SQUARES = {"b": "🟩", "i": "🟨", "m": "🟧", "x": "🟥"}
 _MARK_LETTER = {"best": "b", "inaccuracy": "i", "mistake": "m", "blunder": "x"}
 MARK_OF_LETTER = {"b": "best", "i": "inaccuracy", "m": "mistake", "x": "blunder"}
+
+#: 每日挑战's kind of game (K2, D1-D3): a solo game on the day's dice (its start carries
+#: the day), no hints, no 撤销, counted apart in 统计 (``daily``), never a 单人挑战 record.
+DAILY = GameKind("daily")
+RULES = KindRules(DAILY, NAME, Mode.SOLO, hints=NO_HINTS, undo=NO_UNDO, stats="daily", dated=True)
 
 
 #: The first day a board can be asked for: the year the daily challenge began (every
@@ -143,9 +152,9 @@ class DailyDice:
 
     def __call__(self, fold: Fold) -> DiceSource:
         """The dice of the turn ``fold`` is at, by its start's date."""
-        if fold.daily is None:
+        if fold.date is None:
             raise IllegalMoveError("a daily challenge game starts with its day")
-        return self.stream(fold.daily).turn(fold.game.round, fold.drawn)
+        return self.stream(fold.date).turn(fold.game.round, fold.drawn)
 
 
 class DailyService:
@@ -174,10 +183,10 @@ class DailyService:
         self._reference_lock = asyncio.Lock()
         self._pending: set[asyncio.Task[None]] = set()
 
-    def kind_rules(self) -> KindRules:
-        """What the game service needs of a daily game (K2): the day's dice, and its result
-        recorded once it finishes (the app's wiring registers them)."""
-        return KindRules(dice=self.dice, finished=self._game_finished)
+    def kind_hooks(self) -> KindHooks:
+        """What the game service needs of a daily game once built (K2): the day's dice,
+        and its result recorded once it finishes (the app's wiring registers them)."""
+        return KindHooks(dice=self.dice, finished=self._game_finished)
 
     def now(self) -> float:
         """The server's wall clock (seconds): the rate limits' and the day's."""
@@ -213,12 +222,10 @@ class DailyService:
             # the claim and the game (storage.base.Claim).
             view = await self.games.new_game(
                 player_id,
-                Mode.SOLO,
-                None,
+                DAILY,
                 replace=replace,
                 charges=charges,
-                kind=GameKind.DAILY,
-                daily=day,
+                date=day,
                 game_id=game_id,
                 claim=self.store.claim(day, player_id, game_id, valid),
             )

@@ -105,9 +105,10 @@ def summaries(logs: Sequence[Sequence[Event]]) -> list[Summary]:
     return [summarise(events) for events in logs]
 
 
-def stats_bytes(games: Sequence[FinishedGame]) -> bytes:
-    """The stats object (``GET /api/stats``), as JSON."""
-    return orjson.dumps(stats_json(games))
+def stats_bytes(games: Sequence[FinishedGame], apart: Sequence[str] = ()) -> bytes:
+    """The stats object (``GET /api/stats``), as JSON, with the kinds' own sections
+    ``apart``."""
+    return orjson.dumps(stats_json(games, apart))
 
 
 def meter(

@@ -4,6 +4,12 @@ The expert's final-score distribution, its per-box means and its bonus rates com
 ``expert_scores.json`` (1,000,000 simulated optimal games, made by
 ``scripts/expert_distribution.py`` and shipped with the package); nothing is simulated
 at request time.
+
+Each finished game counts in one section, which its kind's rules name (K2, on the server:
+:class:`yahtzee.server.kinds.KindRules`): :data:`SOLO_STATS` (the solo figures),
+:data:`VS_STATS` (by level), :data:`TABLE_STATS` (T6), or a section of a kind's own,
+counted apart (its games' number, mean and best). ``boxes`` are the means over the solo
+and vs sections only. Nothing here names a kind.
 """
 
 from __future__ import annotations
@@ -15,13 +21,22 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from yahtzee.game import GameKind, Mode, Result
+from yahtzee.game import Mode, Result
 from yahtzee.players import Difficulty
 from yahtzee.rules import CATEGORIES, UPPER_BONUS_THRESHOLD, YAHTZEE_POINTS, Category, Scorecard
 
 BIN_WIDTH = 20
 LAST_BIN = 500
 """Totals from ``LAST_BIN`` up share the last histogram bin."""
+
+#: The sections of ``GET /api/stats`` every kind of game can count in (the plain games of
+#: the three modes count in theirs); any other name is a kind's own section, counted apart.
+SOLO_STATS = "solo"
+VS_STATS = "vs"
+TABLE_STATS = "table"
+#: The sections whose games' cards make ``boxes``' means (docs/api.md).
+BOX_SECTIONS = frozenset({SOLO_STATS, VS_STATS})
+_OF_MODE = {Mode.SOLO: SOLO_STATS, Mode.VS_COMPUTER: VS_STATS, Mode.TABLE: TABLE_STATS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,15 +82,15 @@ class FinishedGame:
     accuracy: float | None
     people: tuple[TablePerson, ...] = ()
     """A table game's people (T6); empty for solo and vs games."""
-    kind: GameKind | None = None
-    """What the game was (K2); ``None``: its mode's plain kind."""
+    section: str | None = None
+    """The section it counts in, as its kind's rules say (K2); ``None``: its mode's."""
     skill_loss: float | None = None
     """The review's skill loss (solo games; ``None`` when unknown): 统计's verdict (L13)."""
 
     @property
-    def what(self) -> GameKind:
-        """The game's kind."""
-        return self.kind or GameKind.of(self.mode)
+    def counted_in(self) -> str:
+        """The section the game counts in."""
+        return self.section or _OF_MODE[self.mode]
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,12 +145,15 @@ def _mean(values: Sequence[float], digits: int = 2) -> float | None:
     return round(sum(values) / len(values), digits) if values else None
 
 
-def stats_json(games: Sequence[FinishedGame]) -> dict[str, Any]:
-    """The ``GET /api/stats`` object (see docs/api.md)."""
+def stats_json(games: Sequence[FinishedGame], apart: Sequence[str] = ()) -> dict[str, Any]:
+    """The ``GET /api/stats`` object (see docs/api.md); ``apart`` are the kinds' own
+    sections (each listed, with or without games)."""
     ref = expert_reference()
-    solo = [g for g in games if g.what is GameKind.SOLO]  # K2: a 每日挑战 counts apart
+    by_section: dict[str, list[FinishedGame]] = {}
+    for g in games:
+        by_section.setdefault(g.counted_in, []).append(g)
+    solo = by_section.get(SOLO_STATS, [])
     totals = [g.human_total for g in solo]
-    daily = [g.human_total for g in games if g.what is GameKind.DAILY]
     out: dict[str, Any] = {
         "solo": {
             "games": len(solo),
@@ -157,16 +175,13 @@ def stats_json(games: Sequence[FinishedGame]) -> dict[str, Any]:
                 "games": ref.games,
             },
         },
-        "daily": {
-            "games": len(daily),
-            "mean": _mean(daily),
-            "best": max(daily) if daily else None,
-        },
+        **{name: _apart([g.human_total for g in by_section.get(name, [])]) for name in apart},
         "vs": {},
         "boxes": {},
     }
+    vs = by_section.get(VS_STATS, [])
     for level in Difficulty:
-        played = [g for g in games if g.mode is Mode.VS_COMPUTER and g.difficulty is level]
+        played = [g for g in vs if g.difficulty is level]
         out["vs"][level.value] = {
             "games": len(played),
             "wins": sum(g.result is Result.WIN for g in played),
@@ -174,15 +189,20 @@ def stats_json(games: Sequence[FinishedGame]) -> dict[str, Any]:
             "draws": sum(g.result is Result.DRAW for g in played),
             "mean": _mean([g.human_total for g in played]),
         }
-    out["table"] = table_stats([g for g in games if g.mode is Mode.TABLE])
-    apart = [g for g in games if g.mode is not Mode.TABLE]  # T6: table games count apart
+    out["table"] = table_stats(by_section.get(TABLE_STATS, []))
+    boxed = [g for g in games if g.counted_in in BOX_SECTIONS]  # T6: no table, no kind's own
     for c in CATEGORIES:
-        points = [float(g.card[c] or 0) for g in apart]
+        points = [float(g.card[c] or 0) for g in boxed]
         out["boxes"][c.value] = {
             "mean": _mean(points),
             "expert_mean": round(ref.box_means[c.value], 2),
         }
     return out
+
+
+def _apart(totals: Sequence[int]) -> dict[str, Any]:
+    """A kind's own section: how many games, their mean and best total."""
+    return {"games": len(totals), "mean": _mean(totals), "best": max(totals) if totals else None}
 
 
 def table_stats(games: Sequence[FinishedGame]) -> dict[str, Any]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from yahtzee.game import GameKind
 from yahtzee.rooms import service as rooms
 from yahtzee.rooms.errors import api_error
 from yahtzee.rooms.fastpath import RoomStreamPath
@@ -69,7 +68,7 @@ def build(platform: Platform) -> Parts:
         close=(close,),
         middleware=((RoomStreamPath, {"rooms": service}),),
         played=service,
-        kinds={GameKind.ROOM: service.kind_rules()},
+        kinds={rooms.ROOM: service.kind_hooks()},
         player_data=(RoomsData(),),
         players_changed=(service.forget_holders,),
         # F14: the events of rooms over go after --prune-room-events-after-days.
@@ -94,4 +93,5 @@ FEATURE = Feature(
     config_model=RoomsConfigOut,
     migrations=MIGRATIONS,
     long_lived=(r"/api/rooms/[0-9a-f]{16}/events",),  # a room's event stream lasts a game
+    kinds=(rooms.RULES,),
 )

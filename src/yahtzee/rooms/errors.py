@@ -6,6 +6,13 @@ from __future__ import annotations
 from yahtzee.errors import OverCapError, YahtzeeError
 from yahtzee.i18n import N_, msg, msg_n
 from yahtzee.server.errors import ApiError
+from yahtzee.server.kinds import Refusal, no_undo
+
+#: A room's game is everyone's (O3): no seat takes a box back, nor gives the game up (the
+#: room kind's rules, which the game service answers with; nothing changed).
+NAME = N_("server.kind.room")
+NO_UNDO = no_undo(NAME)
+NO_ABANDON = Refusal("illegal_action", msg("error.room.not_abandoned"))
 
 
 class RoomNotFoundError(YahtzeeError):

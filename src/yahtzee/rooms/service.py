@@ -3,10 +3,10 @@
 A room is made by its creator with the seats of a table game (T1): the creator's own
 person seat first, open person seats for friends, computers. Friends take the open seats
 through the invite link (a token, O2); the creator starts, which creates the room's game:
-a table game (:mod:`yahtzee.table`) of the kind ``room`` with the room's id stored with
-it (K2), owned by the room itself (:func:`room_owner`), whose seats act each from its own
-browser (:meth:`RoomService.holders`, O3; the game service asks through the
-:meth:`RoomService.kind_rules` the app's wiring registers). Every change is an event of
+a table game (:mod:`yahtzee.table`) of the kind ``room`` (:data:`ROOM`, K2), owned by
+the room itself (:func:`room_owner`, the one place its room is stored), whose seats act
+each from its own browser (:meth:`RoomService.holders`, O3; the game service asks through
+the :meth:`RoomService.kind_hooks` the app's wiring registers). Every change is an event of
 the room's log (:mod:`yahtzee.rooms.store`), which the streams send
 (:mod:`yahtzee.rooms.stream`).
 
@@ -44,7 +44,11 @@ from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, GameKind, Mode, SeatKind, a
 from yahtzee.lru import LruCache
 from yahtzee.names import parse_name
 from yahtzee.players import LEVEL_CHOICES, Difficulty
+from yahtzee.review.stats import TABLE_STATS
 from yahtzee.rooms.errors import (
+    NAME,
+    NO_ABANDON,
+    NO_UNDO,
     InvalidReactionError,
     RemovedFromRoomError,
     RoomNotFoundError,
@@ -63,21 +67,37 @@ from yahtzee.rooms.store import (
 from yahtzee.rooms.stream import RoomHub, Subscription
 from yahtzee.server.feature import PlayedGames
 from yahtzee.server.game_view import GameView
+from yahtzee.server.kinds import KindHooks, KindRules
 from yahtzee.server.limits import charge
-from yahtzee.server.service import GameService, KindRules
+from yahtzee.server.service import GameService
 from yahtzee.server.settings import RoomLimits
 from yahtzee.server.views import game_json
-from yahtzee.storage.base import Charge, RecentGame, Storage
+from yahtzee.storage.base import Charge, GameRecord, RecentGame, Storage
 
 log_ = logging.getLogger("yahtzee.server")
 
 
+#: 好友房间's kind of game (K2, O1-O9): a table game played from several browsers, whose
+#: seats the room holds; no 撤销 and no giving up (everyone's game), counted in 统计 as a
+#: table game (O7).
+ROOM = GameKind("room")
+RULES = KindRules(ROOM, NAME, Mode.TABLE, undo=NO_UNDO, abandon=NO_ABANDON, stats=TABLE_STATS)
+
+_OWNER = "room:"
+
+
 def room_owner(room_id: str) -> str:
     """The owner of room ``room_id``'s games: no browser (player ids are URL-safe base64,
-    never with a colon), one per room, so a room has at most one unfinished game. Only
-    this module makes it; what a game is and which room it belongs to are stored with it
-    (K2), never read from the owner."""
-    return f"room:{room_id}"
+    never with a colon), one per room, so a room has at most one unfinished game. It is
+    where a game's room is stored, once (:func:`room_of`); the game's id only begins with
+    the room's id as a routing hint (:func:`room_game_id`)."""
+    return _OWNER + room_id
+
+
+def room_of(game: GameRecord) -> str | None:
+    """The room whose game ``game`` is (its owner, :func:`room_owner`), else ``None``."""
+    owner = game.player_id
+    return owner[len(_OWNER) :] if owner.startswith(_OWNER) else None
 
 
 MIN_TURN_SECONDS, MAX_TURN_SECONDS, DEFAULT_TURN_SECONDS = 10, 300, 60
@@ -112,7 +132,9 @@ def room_game_id(room_id: str) -> str:
     length and alphabet are any game's, so every route takes it as it is, and it starts
     with the room: nginx sends a room's streams and its game's actions to one process by
     that head (``deploy/nginx/yahtzee.conf``, ``$yahtzee_affinity``), where the game's
-    position stays cached and each event is framed once for all of the room's streams."""
+    position stays cached and each event is framed once for all of the room's streams.
+    The head is a routing hint only, derived from the room once: nothing reads the room
+    from a game's id (its owner says it, :func:`room_of`)."""
     return room_id + secrets.token_hex(8)
 
 
@@ -220,15 +242,19 @@ class RoomService:
         # Each started room's seat holders (fixed from the start; one bounded cache, K4).
         self._holders: LruCache[str, tuple[str | None, ...]] = LruCache(10_000)
 
-    def kind_rules(self) -> KindRules:
-        """What the game service needs of a room's games (K2): their seats' browsers, and
-        the room's log after each action (the app's wiring registers them)."""
-        return KindRules(seats=self, after_commit=self.after_commit)
+    def kind_hooks(self) -> KindHooks:
+        """What the game service needs of a room's games once built (K2): their seats'
+        browsers, and the room's log after each action (the app's wiring registers them)."""
+        return KindHooks(seats=self, after_commit=self.after_commit)
 
     # -- seats of the game (O3) -----------------------------------------------------------
 
-    async def holders(self, room_id: str) -> tuple[str | None, ...]:
-        """Each seat's browser in the room's game (fixed from the start: cached)."""
+    async def holders(self, game: GameRecord) -> tuple[str | None, ...]:
+        """Each seat's browser in the room's game ``game`` (fixed from the start: cached);
+        none for a game of no room."""
+        room_id = room_of(game)
+        if room_id is None:
+            return ()
         found = self._holders.get(room_id)
         if found is None:
             room = await self.store.room(room_id)
@@ -409,14 +435,7 @@ class RoomService:
             # ``replace``: the game of an earlier claim that was undone while its process
             # was still creating it may be there, unplayed (F10): it is abandoned.
             view = await self.games.new_game(
-                room_owner(room.id),
-                Mode.TABLE,
-                None,
-                seats=seats,
-                kind=GameKind.ROOM,
-                room_id=room.id,
-                replace=True,
-                game_id=game_id,
+                room_owner(room.id), ROOM, seats=seats, replace=True, game_id=game_id
             )
         except BaseException:
             await self.store.abort_start(room.id, game_id)
@@ -471,7 +490,7 @@ class RoomService:
     async def after_commit(self, view: GameView, events: Sequence[log.Event], proxy: bool) -> None:
         """Log what an action of a room's game did (see the module docstring): the room
         read and its events written in one transaction (:meth:`RoomStore.record`)."""
-        room_id = view.record.room_id
+        room_id = room_of(view.record)
         if room_id is None or not events:
             return
         first = events[0]

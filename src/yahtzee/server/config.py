@@ -20,11 +20,9 @@ from yahtzee.game import (
     MIN_TABLE_SEATS,
     ROLLS_PER_TURN,
     ROUNDS,
-    GameKind,
-    Mode,
     Result,
 )
-from yahtzee.i18n import REAL, Lang, text
+from yahtzee.i18n import DEFAULT, REAL, Lang, text
 from yahtzee.names import MAX_NAME_CHARS
 from yahtzee.players import DEFAULT_DIFFICULTY, LEVELS, SUGGESTED_DIFFICULTY, Difficulty
 from yahtzee.rules import (
@@ -34,22 +32,10 @@ from yahtzee.rules import (
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_BONUS,
 )
+from yahtzee.server.kinds import PLATFORM_KINDS, kind_names
 
-MODE_ZH = {
-    Mode.SOLO: "单人挑战",
-    Mode.VS_COMPUTER: "人机对战",
-    Mode.TABLE: "多人同屏",
-    Mode.TUTORIAL: "新手教程",
-}
-#: What each kind of game is called (K2): the lobby's recent games, 统计, 复盘.
-KIND_ZH = {
-    GameKind.SOLO: MODE_ZH[Mode.SOLO],
-    GameKind.VS_COMPUTER: MODE_ZH[Mode.VS_COMPUTER],
-    GameKind.TABLE: MODE_ZH[Mode.TABLE],
-    GameKind.ROOM: "好友房间",
-    GameKind.DAILY: "每日挑战",
-    GameKind.TUTORIAL: MODE_ZH[Mode.TUTORIAL],
-}
+#: The games ``POST /api/games`` starts, by their ``mode`` there: the platform's kinds.
+START_NAMES = kind_names(PLATFORM_KINDS)
 RESULT_ZH = {
     Result.WIN: "胜",
     Result.LOSS: "负",
@@ -63,12 +49,21 @@ CONFIG_ELEMENT_ID = "game-config"
 #: The features' parts of the configuration: ``(name, function)`` pairs, each function
 #: giving the section ``name`` (a feature's ``config``, :mod:`yahtzee.server.feature`).
 Sections = tuple[tuple[str, Callable[[], dict[str, Any]]], ...]
+#: Each kind of game's name and the catalog key of what it is called (K2: the platform's
+#: and the features').
+KindNames = tuple[tuple[str, str], ...]
 
 
 @cache
-def page_config(sections: Sections = (), languages: tuple[Lang, ...] = REAL) -> dict[str, Any]:
+def page_config(
+    sections: Sections = (),
+    languages: tuple[Lang, ...] = REAL,
+    kinds: KindNames = START_NAMES,
+) -> dict[str, Any]:
     """``GET /api/config`` (see docs/api.md), with the features' ``sections`` last;
-    ``languages`` are the ones a player may choose (G3), each named in itself."""
+    ``languages`` are the ones a player may choose (G3), each named in itself; ``kinds``
+    every kind of game the app knows, by the key of its name (what the lobby's recent
+    games, 统计 and 复盘 call a game; said in the product's language, as ``modes``)."""
     return {
         "categories": [
             {"id": c.value, "zh": c.zh, "upper": c.is_upper, "face": c.face} for c in CATEGORIES
@@ -88,8 +83,8 @@ def page_config(sections: Sections = (), languages: tuple[Lang, ...] = REAL) -> 
         ],
         "default_difficulty": DEFAULT_DIFFICULTY.value,
         "suggested_difficulty": SUGGESTED_DIFFICULTY.value,
-        "modes": {m.value: MODE_ZH[m] for m in Mode},
-        "kinds": {k.value: KIND_ZH[k] for k in GameKind},
+        "modes": {kind: text(DEFAULT, name) for kind, name in START_NAMES},
+        "kinds": {kind: text(DEFAULT, name) for kind, name in kinds},
         "results": {r.value: RESULT_ZH[r] for r in Result},
         "limits": {
             "dice": NUM_DICE,
@@ -107,11 +102,16 @@ def page_config(sections: Sections = (), languages: tuple[Lang, ...] = REAL) -> 
     }
 
 
-def with_config(page: str, sections: Sections = (), languages: tuple[Lang, ...] = REAL) -> str:
+def with_config(
+    page: str,
+    sections: Sections = (),
+    languages: tuple[Lang, ...] = REAL,
+    kinds: KindNames = START_NAMES,
+) -> str:
     """``page`` (index.html) with :func:`page_config` as a JSON block just before
     ``</head>`` (at the end of a page without one). ``<`` is escaped so the data can never
     close the element early."""
-    data = orjson.dumps(page_config(sections, languages)).decode().replace("<", "\\u003c")
+    data = orjson.dumps(page_config(sections, languages, kinds)).decode().replace("<", "\\u003c")
     block = (
         f'  <script type="application/json" id="{html.escape(CONFIG_ELEMENT_ID)}">{data}</script>\n'
     )

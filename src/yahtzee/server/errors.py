@@ -29,6 +29,7 @@ from yahtzee import errors as domain
 from yahtzee.i18n import DEFAULT, N_, Lang, Msg, msg, negotiate
 from yahtzee.players import LEVELS, Difficulty
 from yahtzee.server.cpu import BusyError
+from yahtzee.server.kinds import KindRefusalError
 from yahtzee.storage import StorageUnavailableError
 
 log = logging.getLogger("yahtzee.server")
@@ -99,7 +100,6 @@ _ILLEGAL_MESSAGES: tuple[tuple[type[domain.IllegalMoveError], str, str], ...] = 
     (domain.CategoryUsedError, "illegal_action", N_("error.illegal.category_used")),
     (domain.JokerRuleError, "illegal_action", N_("error.illegal.joker")),
     (domain.NoHintsLeftError, "illegal_action", N_("error.illegal.no_hints_left")),
-    (domain.NoHintsInDailyError, "no_hints_in_daily", N_("error.no_hints_in_daily")),
     (domain.NothingToUndoError, "nothing_to_undo", N_("error.nothing_to_undo")),
     (domain.UndoNotAllowedError, "undo_not_allowed", N_("error.undo_not_allowed")),
     (domain.WrongPlayerError, "illegal_action", N_("error.illegal.wrong_player")),
@@ -169,22 +169,24 @@ def _level_name(level: str | None) -> Msg:
 
 
 def _game_in_progress_message(exc: domain.GameInProgressError) -> Msg:
-    """F2: name the saved game's mode, level and round, so the player knows what is at stake."""
+    """F2: name what the saved game is (its kind's name), its level and round, so the
+    player knows what is at stake (人机对战（高手，第 5 回合）)."""
     where = (
         msg("error.game_in_progress.round", round=exc.round)
         if exc.round is not None
         else msg("error.game_in_progress.ongoing")
     )
-    if exc.mode == "vs_computer":
-        what = msg(
-            "error.game_in_progress.vs_computer", level=_level_name(exc.difficulty), where=where
-        )
-    elif exc.mode == "solo":
-        what = msg("error.game_in_progress.solo", where=where)
-    elif exc.mode == "table":
-        what = msg("error.game_in_progress.table", where=where)
-    else:
+    if exc.what is None:
         what = msg("error.game_in_progress.game")
+    elif exc.difficulty is not None:
+        what = msg(
+            "error.game_in_progress.kind_level",
+            kind=msg(exc.what),
+            level=_level_name(exc.difficulty),
+            where=where,
+        )
+    else:
+        what = msg("error.game_in_progress.kind", kind=msg(exc.what), where=where)
     return msg("error.game_in_progress", what=what)
 
 
@@ -231,6 +233,8 @@ def to_api_error(exc: Exception, features: Sequence[ErrorMapping] = ()) -> ApiEr
         return ApiError(409, "game_in_progress", _game_in_progress_message(exc))
     if isinstance(exc, domain.RateLimitExceededError):  # a limit kept in the database
         return RateLimitedError(exc.retry_after)
+    if isinstance(exc, KindRefusalError):  # (what the game's kind says, K2)
+        return ApiError(409, exc.refusal.code, exc.refusal.message)
     if isinstance(exc, domain.IllegalMoveError):
         for cls, code, message in _ILLEGAL_MESSAGES:
             if isinstance(exc, cls):

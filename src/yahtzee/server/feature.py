@@ -31,9 +31,10 @@ if TYPE_CHECKING:
     from yahtzee.server.cpu import CpuPool
     from yahtzee.server.errors import ErrorMapping
     from yahtzee.server.identity import DeviceBook
+    from yahtzee.server.kinds import KindHooks, KindRules
     from yahtzee.server.limits import Guard
     from yahtzee.server.pruning import Pruning
-    from yahtzee.server.service import GameService, KindRules
+    from yahtzee.server.service import GameService
     from yahtzee.server.settings import Settings
     from yahtzee.storage.base import Storage
     from yahtzee.storage.feature_db import FeatureDb
@@ -127,9 +128,9 @@ class Parts:
     is added inside the server's own middleware (cookie, body limit, headers), each as
     ``(class, keyword arguments)``. ``played`` gives the finished games of this feature a
     browser played in without owning them (the records and 统计 count them). ``kinds``
-    are the kinds of game the feature makes and what the game service needs of each
-    (K2: their dice, who holds their seats, what follows their actions), which the app
-    registers with the game service.
+    are the hooks of the kinds of game the feature declared (:attr:`Feature.kinds`) that
+    need its built services (K2: their dice, who holds their seats, what follows their
+    actions), which the app registers with the game service.
     ``player_data`` is what the feature keeps about a player (exported, merged and
     deleted by 我的设备, I1, I4), ``players_changed`` its caches to drop when players were
     merged or deleted, and ``identity`` the devices table that says which player a cookie
@@ -145,7 +146,7 @@ class Parts:
     close: Sequence[Callable[[], Awaitable[None]]] = ()
     middleware: Sequence[tuple[Any, Mapping[str, Any]]] = ()
     played: PlayedElsewhere | None = None
-    kinds: Mapping[GameKind, KindRules] = field(default_factory=dict)
+    kinds: Mapping[GameKind, KindHooks] = field(default_factory=dict)
     player_data: Sequence[PlayerData] = ()
     players_changed: Sequence[Callable[[], None]] = ()
     identity: DeviceBook | None = None
@@ -165,7 +166,10 @@ class Feature:
     with the games' when it opens the database, before any feature is built;
     ``long_lived`` are regular expressions of its request paths that last as long as their
     client wants (an event stream), which admission control bounds apart from the other
-    requests: a share of the connections (:mod:`yahtzee.server.admission`, F18).
+    requests: a share of the connections (:mod:`yahtzee.server.admission`, F18); ``kinds``
+    are the kinds of game it makes, each with its rules
+    (:class:`~yahtzee.server.kinds.KindRules`: its mode, name, what it refuses, where 统计
+    counts it), which the platform consults instead of knowing the feature.
     """
 
     name: str
@@ -177,3 +181,4 @@ class Feature:
     config_model: type[BaseModel] | None = None
     migrations: Migrations | None = None
     long_lived: Sequence[str] = ()
+    kinds: Sequence[KindRules] = ()

@@ -25,11 +25,6 @@ from yahtzee.game import Game, GameKind, SeatKind
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, ScoreOption, score_options
 from yahtzee.storage import GameRecord
 
-#: The kinds whose referee allows no 撤销 whatever the position: the daily challenge (D3,
-#: every player's game measured alike) and a room's game (everyone's, O3).
-STRICT_KINDS = frozenset({GameKind.DAILY, GameKind.ROOM})
-
-
 ComputerTurn = dict[str, Any]
 """``{"round": n, "steps": [...]}``: the computer's most recent turn as the page replays it
 (U8); each step is ``{"action": "roll", "hold", "dice"}`` or ``{"action": "score",
@@ -56,20 +51,17 @@ class GameView:
     turns: tuple[TurnRecord, ...] = ()
     seats: tuple[log.Seat, ...] = ()
     computer_turns: tuple[ComputerTurn, ...] = ()
-    # D1: the day of a daily challenge game (its dice come from that day's stream), and
-    # how many faces the current turn has drawn from its round's sequence so far.
-    daily: dt.date | None = None
+    # The day a game of a dated kind is played on (its start's: a day's dice), and how
+    # many faces the current turn has drawn from its round's sequence so far.
+    date: dt.date | None = None
     drawn: int = 0
+    # A game whose kind allows no 撤销 whatever the position (its rules, K2).
+    strict: bool = False
 
     @property
     def kind(self) -> GameKind:
         """What the game is (K2), as stored."""
         return self.record.kind
-
-    @property
-    def strict(self) -> bool:
-        """A game whose referee allows no 撤销 whatever the position (:data:`STRICT_KINDS`)."""
-        return self.record.kind in STRICT_KINDS
 
     def undo(self) -> tuple[int, Category] | None:
         """The seat that may take back the box it just wrote, and that box (撤销), or
@@ -171,7 +163,8 @@ class Fold:
     """Events of a game and the view they lead to, each applied once: new events (the
     rules refuse legacy kinds), or with ``stored`` the events of a stored log (which replay
     legacy ``restart_turn`` events too). It starts from a view, or from a new game's
-    ``start`` (the events that follow it, before the game is stored)."""
+    ``start`` (the events that follow it, before the game is stored) of ``kind`` (by
+    default its mode's plain kind), ``strict`` when that kind allows no 撤销."""
 
     def __init__(
         self,
@@ -179,17 +172,18 @@ class Fold:
         *,
         stored: bool = False,
         kind: GameKind | None = None,
+        strict: bool = False,
     ) -> None:
         self.computer_turn: ComputerTurn | None = None
         self.turns: tuple[TurnRecord, ...] = ()
         self.computer_turns: tuple[ComputerTurn, ...] = ()
         self.drawn = 0
         if isinstance(loaded, log.Start):  # a new game: the events after its start
-            self.game, self.seats, self.daily = loaded.game(), loaded.seats, loaded.date
-            self.kind = kind or GameKind.of(loaded.mode)
+            self.game, self.seats, self.date = loaded.game(), loaded.seats, loaded.date
+            self.kind, self.strict = kind or GameKind.of(loaded.mode), strict
         else:
-            self.game, self.seats, self.daily = loaded.game, loaded.seats, loaded.daily
-            self.kind = loaded.record.kind
+            self.game, self.seats, self.date = loaded.game, loaded.seats, loaded.date
+            self.kind, self.strict = loaded.record.kind, loaded.strict
             self.computer_turn, self.turns = loaded.computer_turn, loaded.turns
             self.computer_turns, self.drawn = loaded.computer_turns, loaded.drawn
         self.events: list[log.Event] = []  # the new events, to be written (none when stored)
@@ -225,28 +219,32 @@ class Fold:
             self.turns,
             seats=self.seats,
             computer_turns=self.computer_turns,
-            daily=self.daily,
+            date=self.date,
             drawn=self.drawn,
+            strict=self.strict,
         )
 
 
-def fold_log(stored: GameRecord, base: GameView | None, events: Sequence[log.Event]) -> GameView:
+def fold_log(
+    stored: GameRecord, base: GameView | None, events: Sequence[log.Event], *, strict: bool = False
+) -> GameView:
     """``stored``: ``base`` (an older position of it) followed by ``events``, or, with no
-    base, the whole log ``events`` replayed."""
+    base, the whole log ``events`` replayed (``strict``: its kind allows no 撤销)."""
     if base is None:
-        return from_log(stored, events)
+        return from_log(stored, events, strict=strict)
     fold = Fold(base, stored=True)
     for event in events:
         fold.add(event)
     return fold.view(stored)
 
 
-def from_log(stored: GameRecord, events: Sequence[log.Event]) -> GameView:
-    """A game rebuilt from its whole log (which begins with its ``start`` event)."""
+def from_log(stored: GameRecord, events: Sequence[log.Event], *, strict: bool = False) -> GameView:
+    """A game rebuilt from its whole log (which begins with its ``start`` event);
+    ``strict``: its kind allows no 撤销."""
     start = events[0]
     if not isinstance(start, log.Start):
         raise CorruptLogError("a game log must begin with a start event")
-    fold = Fold(start, stored=True, kind=stored.kind)
+    fold = Fold(start, stored=True, kind=stored.kind, strict=strict)
     for event in events[1:]:
         fold.add(event)
     return fold.view(stored)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
-from yahtzee.game import GameKind, Mode, SeatKind
+from yahtzee.game import Mode, SeatKind
 from yahtzee.players import Difficulty
 from yahtzee.rules import Category
 
@@ -99,7 +100,7 @@ class ReviewOut(BaseModel):
     seat: int = Field(ge=0, le=5, description="the reviewed person's seat (T6)")
     seats: list[ReviewSeatOut]
     mode: Mode
-    kind: GameKind = Field(description="what the game is (K2): the review page's title")
+    kind: str = Field(description="what the game is (K2): the review page's title")
     difficulty: Difficulty | None
     start_value: float
     final_score: int
@@ -154,8 +155,10 @@ class SoloStatsOut(BaseModel):
     expert: ExpertFiguresOut
 
 
-class DailyStatsOut(BaseModel):
-    """Finished 每日挑战 games (K2): solo games on the day's dice, apart from 单人挑战."""
+class ApartStatsOut(BaseModel):
+    """The finished games of a kind that counts apart (K2: its rules name its own
+    section, like 每日挑战's ``daily``): never in the solo, vs or table figures, nor in the
+    boxes' means."""
 
     games: int
     mean: float | None
@@ -173,7 +176,7 @@ class VsStatsOut(BaseModel):
 
 
 class BoxStatsOut(BaseModel):
-    """One box: the player's mean (all finished games) and the expert's."""
+    """One box: the player's mean (finished solo and vs games) and the expert's."""
 
     mean: float | None
     expert_mean: float
@@ -196,14 +199,24 @@ class TableStatsOut(BaseModel):
     people: list[TablePersonStatsOut] = Field(description="most games first")
 
 
-class StatsOut(BaseModel):
-    """This browser's stats (L5); the boxes' means are over solo and vs games."""
+class PlatformStatsOut(BaseModel):
+    """This browser's stats (L5); the boxes' means are over solo and vs games. The
+    platform's sections; :func:`stats_out` adds the kinds' own."""
 
     solo: SoloStatsOut
-    daily: DailyStatsOut
     vs: dict[str, VsStatsOut]
     boxes: dict[str, BoxStatsOut]
     table: TableStatsOut
+
+
+def stats_out(apart: Sequence[str]) -> type[BaseModel]:
+    """``GET /api/stats``' model, ``StatsOut``: the platform's sections, then each kind's
+    own section of ``apart`` (:func:`yahtzee.server.kinds.apart_sections`)."""
+    fields: dict[str, Any] = dict.fromkeys(apart, (ApartStatsOut, ...))
+    model: type[BaseModel] = create_model(
+        "StatsOut", __base__=PlatformStatsOut, __module__=__name__, **fields
+    )
+    return model
 
 
 class MeterOut(BaseModel):

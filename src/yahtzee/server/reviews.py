@@ -34,6 +34,7 @@ from yahtzee.review import jobs
 from yahtzee.review.jobs import Reviewed, Summary, compute_review
 from yahtzee.review.stats import FinishedGame
 from yahtzee.server.cpu import CpuJobs
+from yahtzee.server.kinds import KindRegistry, apart_sections
 from yahtzee.storage import GameRecord, Storage
 from yahtzee.storage.base import RecentGame
 
@@ -86,8 +87,12 @@ class ReviewService:
         cache_size: int = CACHE_SIZE,
         *,
         may_see: Callable[[GameRecord, str], Awaitable[bool]] | None = None,
+        kinds: KindRegistry | None = None,
     ) -> None:
         self.storage = storage
+        # K2: the 统计 section each kind of game counts in (its rules), and the kinds' own.
+        self.kinds = kinds or KindRegistry()
+        self._apart = apart_sections(self.kinds)
         # Who may review a game: its owner, and (the game service's rule, O7) the seat
         # holders of a room's game.
         self._may_see = may_see or _owns
@@ -145,6 +150,7 @@ class ReviewService:
         games = await self.storage.finished_games(player_id, limit=STATS_GAMES)
         if also:  # (oldest first, as the storage gives them)
             games = sorted([*games, *also], key=lambda g: g.finished_at)[-STATS_GAMES:]
+        games = [g for g in games if self.kinds[g.kind].stats is not None]  # (K2: or nowhere)
         counted = tuple(game.id for game in games)
         hit = self._stats.get(player_id)
         if hit is not None and hit[0] == counted:
@@ -153,8 +159,10 @@ class ReviewService:
         async def compute() -> bytes:
             summaries = await self._summaries_of(counted, cpu)
             pairs = zip(games, summaries, strict=True)
-            finished = [_finished(game, summary) for game, summary in pairs]
-            body = await cpu(jobs.stats_bytes, finished)
+            finished = [
+                _finished(game, summary, self.kinds[game.kind].stats) for game, summary in pairs
+            ]
+            body = await cpu(jobs.stats_bytes, finished, self._apart)
             self._stats.put(player_id, (counted, body))
             return body
 
@@ -182,7 +190,7 @@ async def _owns(stored: GameRecord, player_id: str) -> bool:
     return stored.player_id == player_id
 
 
-def _finished(game: RecentGame, summary: Summary) -> FinishedGame:
+def _finished(game: RecentGame, summary: Summary, section: str | None) -> FinishedGame:
     return FinishedGame(
         mode=game.mode,
         difficulty=game.difficulty,
@@ -191,6 +199,6 @@ def _finished(game: RecentGame, summary: Summary) -> FinishedGame:
         card=summary.card,
         accuracy=summary.accuracy,
         people=summary.people,
-        kind=game.kind,
+        section=section,
         skill_loss=summary.skill_loss,
     )

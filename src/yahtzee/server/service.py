@@ -45,13 +45,10 @@ import asyncio
 import dataclasses
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from datetime import date
-from typing import Protocol
 
 from yahtzee import log
-from yahtzee.daily_dice import RoundStreams
 from yahtzee.dice import DiceSource
 from yahtzee.errors import (
     AbandonedGameError,
@@ -59,9 +56,7 @@ from yahtzee.errors import (
     GameNotFoundError,
     GameOverError,
     IllegalMoveError,
-    NoHintsInDailyError,
     StaleVersionError,
-    UndoNotAllowedError,
     WrongPlayerError,
     ZeroNeedsConfirmationError,
 )
@@ -71,73 +66,12 @@ from yahtzee.players import HINT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category, needs_zero_confirmation
 from yahtzee.server.explain import Advice, explain
 from yahtzee.server.game_view import Fold, GameView, fold_log, from_log, options_for
+from yahtzee.server.kinds import KindRefusalError, KindRegistry
 from yahtzee.storage import GameRecord, Records, Storage
 from yahtzee.storage.base import Charge, Claim
 from yahtzee.turn import Keep, Player, Position, Score, best_points_now, play_turn
 
 logger = logging.getLogger("yahtzee.server")
-
-
-class SeatAccess(Protocol):
-    """Who may act for the seats of a game played from several browsers (a room's, O3)."""
-
-    async def holders(self, room_id: str) -> tuple[str | None, ...]:
-        """The browser (player id) of each seat of the room's game, ``None`` for a
-        computer: fixed once the game has started."""
-        ...
-
-
-#: Where the faces of a roll come from in a game of one kind, given the game as folded so
-#: far (its start's date, its round, the faces its turn drew): the day's stream, the
-#: tutorial's. A kind without one rolls the service's injected dice (the OS's).
-DicePolicy = Callable[[Fold], DiceSource]
-
-#: Called after each committed action of a game with the view after it, the new events and
-#: whether the computer played for an away person (托管, O5).
-CommitHook = Callable[[GameView, Sequence[log.Event], bool], Awaitable[None]]
-
-
-@dataclass(frozen=True, slots=True)
-class KindRules:
-    """What a feature says about the games of its kind (K2): where their dice come from,
-    who acts for their seats (by default their owner), what follows each committed action
-    and each finished game. The feature makes them; the app's wiring registers them
-    (:class:`KindRegistry`), so the game service knows no feature."""
-
-    dice: DicePolicy | None = None
-    seats: SeatAccess | None = None
-    after_commit: CommitHook | None = None
-    finished: Callable[[GameView], None] | None = None
-
-
-def fixed_stream(streams: RoundStreams) -> DicePolicy:
-    """The dice policy of games on one face sequence per round for everybody (the
-    tutorial's, L10): a roll takes the next faces of its round's."""
-
-    def dice(fold: Fold) -> DiceSource:
-        return streams.turn(fold.game.round, fold.drawn)
-
-    return dice
-
-
-class KindRegistry:
-    """The :class:`KindRules` of each kind that has any, registered once by the app's
-    wiring (after the features are built: a feature's service may need the game service);
-    the other kinds follow the defaults."""
-
-    _DEFAULT = KindRules()
-
-    def __init__(self) -> None:
-        self._rules: dict[GameKind, KindRules] = {}
-
-    def register(self, kind: GameKind, rules: KindRules) -> None:
-        """Give ``kind`` its rules; a kind has one owner (a second registration raises)."""
-        if kind in self._rules:
-            raise ValueError(f"the kind {kind.value!r} has its rules already")
-        self._rules[kind] = rules
-
-    def __getitem__(self, kind: GameKind) -> KindRules:
-        return self._rules.get(kind, self._DEFAULT)
 
 
 def _person(loaded: GameView) -> int:
@@ -164,8 +98,9 @@ class GameService:
     ) -> None:
         self.storage = storage
         self.dice = dice
-        # K2: what each kind of game needs beyond the rules (its dice, who holds its
-        # seats, what follows its actions), given by the features through the wiring.
+        # K2: what each kind of game is beyond its mode's rules (what it refuses, its
+        # dice, who holds its seats, what follows its actions): the platform's and the
+        # features' declarations, registered by the app's wiring.
         self.kinds = kinds or KindRegistry()
         self._player_factory = players
         self._players: dict[str, Player] = {}
@@ -194,31 +129,29 @@ class GameService:
         return await self._position(stored)
 
     async def view_of(self, game_id: str) -> GameView:
-        """Game ``game_id`` as stored now, whoever owns it (the rooms' service reads its
-        rooms' games with it; never a request's player)."""
+        """Game ``game_id`` as stored now, whoever owns it (a feature reads the games it
+        owns with it; never a request's player)."""
         stored = await self.storage.get_game(game_id)
         if stored is None:
             raise GameNotFoundError(f"no game {game_id}")
         return await self._position(stored)
 
     async def may_see(self, stored: GameRecord, player_id: str) -> bool:
-        """The owner's game, or a room game of which the browser holds a seat."""
+        """The owner's game, or a game of a kind whose seats its maker holds (O3) of which
+        the browser holds a seat."""
         if stored.player_id == player_id:
             return True
-        seats = self.kinds[stored.kind].seats
-        if seats is None or stored.room_id is None:
-            return False
-        return player_id in await seats.holders(stored.room_id)
+        seats = self.kinds[stored.kind].hooks.seats
+        return seats is not None and player_id in await seats.holders(stored)
 
     async def _may_act(self, loaded: GameView, player_id: str) -> bool:
-        """The owner, or in a room game the browser of the seat whose turn it is (O3)."""
+        """The owner, or in a game whose seats its maker holds the browser of the seat
+        whose turn it is (O3)."""
         record = loaded.record
-        seats = self.kinds[record.kind].seats
+        seats = self.kinds[record.kind].hooks.seats
         if seats is None:
             return record.player_id == player_id
-        if record.room_id is None:
-            return False
-        holders = await seats.holders(record.room_id)
+        holders = await seats.holders(record)
         turn = loaded.game.turn
         return 0 <= turn < len(holders) and holders[turn] == player_id
 
@@ -234,7 +167,8 @@ class GameService:
         stored = await self.storage.get_game(game_id)
         if stored is None:
             raise GameNotFoundError(f"no game {game_id}")
-        return from_log(stored, await self.storage.events(game_id, until=stored.version))
+        events = await self.storage.events(game_id, until=stored.version)
+        return from_log(stored, events, strict=self.kinds[stored.kind].strict)
 
     async def _position(self, stored: GameRecord) -> GameView:
         """``stored`` with its position: from the cache, caught up from the log if behind.
@@ -251,12 +185,14 @@ class GameService:
         events = await self.storage.events(stored.id, after=after, until=stored.version)
         if stored.version - after > log.max_events(most_seats(stored.mode), stored.mode):
             # Longer than any legal game: a legacy log. Fold it off the event loop.
-            loaded = await asyncio.to_thread(fold_log, stored, base, events)
+            strict = self.kinds[stored.kind].strict
+            loaded = await asyncio.to_thread(fold_log, stored, base, events, strict=strict)
             newer = self._cache.peek(stored.id)
             if newer is not None and newer.record.version > stored.version:
                 return loaded  # the game moved on meanwhile: keep the newer entry
             return self._remember(loaded)
-        return self._remember(fold_log(stored, base, events))
+        strict = self.kinds[stored.kind].strict
+        return self._remember(fold_log(stored, base, events, strict=strict))
 
     def _remember(self, loaded: GameView) -> GameView:
         cache = self._cache
@@ -277,49 +213,47 @@ class GameService:
     async def new_game(
         self,
         player_id: str,
-        mode: Mode,
-        difficulty: Difficulty | None,
+        kind: GameKind,
+        difficulty: Difficulty | None = None,
         *,
         seats: Sequence[log.Seat] | None = None,
         replace: bool = False,
         charges: Sequence[Charge] = (),
-        kind: GameKind | None = None,
-        room_id: str | None = None,
-        daily: date | None = None,
+        date: date | None = None,
         game_id: str | None = None,
         claim: Claim | None = None,
     ) -> GameView:
-        """Start a game: solo, vs ``difficulty``, or a table of ``seats`` (T1, checked by
-        :func:`yahtzee.table.parse_seats`). The player's unfinished game is abandoned only
-        with ``replace`` (重新开始); otherwise :class:`~yahtzee.errors.GameInProgressError`
-        names it (F2). A table whose first seats are computers starts with their turns
-        played (T3), so the game is stored at a person's turn.
+        """Start a game of ``kind`` (K2), in its mode: solo, vs ``difficulty``, or a table
+        of ``seats`` (T1, checked by :func:`yahtzee.table.parse_seats`), owned by
+        ``player_id`` (a browser, or whatever owns a feature's game). The player's
+        unfinished game is abandoned only with ``replace`` (重新开始); otherwise
+        :class:`~yahtzee.errors.GameInProgressError` names it (F2). A table whose first
+        seats are computers starts with their turns played (T3), so the game is stored at
+        a person's turn.
 
         The rate-limit tokens (``charges``, F5), the check and the insert are one storage
         transaction, so racing requests, in one process or several, cannot pass either.
-        ``kind`` is what the game is (K2; by default the mode's plain kind) and
-        ``room_id`` a room game's room. A :attr:`~yahtzee.game.GameKind.DAILY` game is
-        ``daily``'s challenge (a solo game on the day's dice, D1): the ``Start`` event
-        carries the date, and ``claim`` (the day's one attempt, D2) is written in the same
-        transaction (:class:`~yahtzee.storage.base.Claim`).
+        A kind whose rules say its ``start`` is dated is given its ``date`` (and only it:
+        its dice source reads it); ``claim``, a feature's row the game needs (one attempt a
+        day, D2), is written in the same transaction (:class:`~yahtzee.storage.base.Claim`).
         """
-        kind = kind or GameKind.of(mode)
-        if kind.mode is not mode:
-            raise IllegalMoveError(f"a {kind.value} game is played in {kind.mode.value} mode")
-        if (daily is not None) != (kind is GameKind.DAILY):
-            raise IllegalMoveError("a daily challenge, and it only, has its day")
+        rules = self.kinds.declared(kind)
+        mode = rules.mode
+        if (date is not None) != rules.dated:
+            wants = "is played on a day" if rules.dated else "has no day"
+            raise IllegalMoveError(f"a {kind.value} game {wants}, got date {date}")
         if mode is Mode.TABLE:
             if seats is None:
                 raise IllegalMoveError("a table game needs its seats")
-            start = log.Start(Mode.TABLE, tuple(seats))
+            start = log.Start(Mode.TABLE, tuple(seats), date)
             difficulty = None
         else:
-            if mode is not Mode.VS_COMPUTER:  # solo, tutorial
+            if mode is not Mode.VS_COMPUTER:
                 difficulty = None
             start = log.Start.of(mode, difficulty.value if difficulty is not None else None)
-            if daily is not None:
-                start = dataclasses.replace(start, date=daily)
-        fold = Fold(start, kind=kind)
+            if date is not None:
+                start = dataclasses.replace(start, date=date)
+        fold = Fold(start, kind=kind, strict=rules.strict)
         self._computers(fold)
         try:
             stored = await self.storage.create_game(
@@ -332,13 +266,12 @@ class GameService:
                 charges=charges,
                 claim=claim,
                 kind=kind,
-                room_id=room_id,
             )
         except GameInProgressError as exc:
             saved = await self.load(player_id, exc.game_id)
             raise GameInProgressError(
                 exc.game_id,
-                mode=saved.record.mode.value,
+                what=self.kinds[saved.kind].name,
                 difficulty=saved.record.difficulty.value if saved.record.difficulty else None,
                 round_=saved.game.round,
             ) from None
@@ -357,9 +290,9 @@ class GameService:
         return await self._commit(loaded, fold)
 
     def _dice_of(self, fold: Fold) -> DiceSource:
-        """Where this roll's faces come from: the dice policy of the game's kind (the
-        day's stream, D1; the tutorial's, L10), else the injected dice."""
-        policy = self.kinds[fold.kind].dice
+        """Where this roll's faces come from: the dice source of the game's kind (the
+        tutorial's fixed stream, L10; a feature's), else the injected dice."""
+        policy = self.kinds[fold.kind].hooks.dice
         return self.dice if policy is None else policy(fold)
 
     async def score(
@@ -382,8 +315,9 @@ class GameService:
     async def hint(self, player_id: str, game_id: str, version: int) -> tuple[Advice, GameView]:
         """Spend a hint and return the expert's advice for the current dice (U4)."""
         loaded = await self._for_action(player_id, game_id, version)
-        if loaded.kind is GameKind.DAILY:  # D3: the day's ranking measures the player alone
-            raise NoHintsInDailyError(f"game {game_id} is the daily challenge of {loaded.daily}")
+        refusal = self.kinds[loaded.kind].hints
+        if refusal is not None:  # (nothing spent)
+            raise KindRefusalError(f"game {game_id} ({loaded.kind.value}) has no hints", refusal)
         state = loaded.game
         person = _person(loaded)
         # Spent first (refused at 0 hints or before the first roll): the advice is only
@@ -404,13 +338,12 @@ class GameService:
     async def undo(self, player_id: str, game_id: str, version: int) -> GameView:
         """撤销 (issue 21): take back the box just written, until the next roll of anyone;
         the seat that wrote it plays on from just before it (one undo a turn). Solo and
-        多人同屏 only: the daily challenge and a room's game refuse it
-        (:class:`~yahtzee.errors.UndoNotAllowedError`), as the rules do in vs and the
-        tutorial."""
+        多人同屏 only (the rules refuse it in vs), and only in a kind that allows it (its
+        rules' refusal, :class:`~yahtzee.server.kinds.KindRefusalError`: the tutorial's)."""
         loaded = await self._for_action(player_id, game_id, version)
-        if loaded.strict:
-            where = "the daily challenge" if loaded.kind is GameKind.DAILY else "a room's game"
-            raise UndoNotAllowedError(f"game {game_id} is {where}: its boxes are final")
+        refusal = self.kinds[loaded.kind].undo
+        if refusal is not None:
+            raise KindRefusalError(f"game {game_id} ({loaded.kind.value}) has no undo", refusal)
         game = loaded.game
         # The rules say whether (and for whom) the undo is legal, once, in apply.
         seat = game.undoable.turn if game.undoable is not None else game.turn
@@ -420,10 +353,12 @@ class GameService:
 
     async def abandon(self, player_id: str, game_id: str, version: int) -> GameView:
         """Give the game up (「跳过教程」, L10): an ``abandon`` event, status abandoned. A
-        finished game stays finished (:class:`~yahtzee.errors.GameOverError`)."""
+        finished game stays finished (:class:`~yahtzee.errors.GameOverError`); a kind may
+        refuse it (a game that is everyone's, O3)."""
         loaded = await self._for_action(player_id, game_id, version)
-        if loaded.kind is GameKind.ROOM:  # a room's game is everyone's (O3)
-            raise IllegalMoveError(f"game {game_id} is a room's: no seat can abandon it")
+        refusal = self.kinds[loaded.kind].abandon
+        if refusal is not None:
+            raise KindRefusalError(f"game {game_id} ({loaded.kind.value}) is kept", refusal)
         if loaded.game.is_over:
             raise GameOverError(f"game {game_id} is over: it cannot be abandoned")
         fold = Fold(loaded)
@@ -470,13 +405,13 @@ class GameService:
 
     async def play_for(self, game_id: str, version: int, level: str) -> GameView:
         """托管 (O5): the computer ``level`` plays the rest of the current person's turn of
-        a room's game at ``version`` (from wherever the person left it), through the one
-        turn driver; then the computers' turns that follow. Raises
+        a game whose seats its maker holds, at ``version`` (from wherever the person left
+        it), through the one turn driver; then the computers' turns that follow. Raises
         :class:`~yahtzee.errors.StaleVersionError` when the game moved on meanwhile (the
         person acted, or another process played the turn first)."""
         stored = await self.storage.get_game(game_id)
-        if stored is None or stored.kind is not GameKind.ROOM:
-            raise GameNotFoundError(f"no room game {game_id}")
+        if stored is None or self.kinds[stored.kind].hooks.seats is None:
+            raise GameNotFoundError(f"no game {game_id} played from several browsers")
         loaded = await self._position(stored)
         if loaded.record.version != version:
             raise StaleVersionError(game_id)
@@ -515,9 +450,9 @@ class GameService:
                 raise AbandonedGameError(loaded.record.id) from None
             raise
         view = fold.view(stored)
-        rules = self.kinds[stored.kind]
-        if game.is_over and rules.finished is not None:
-            rules.finished(view)
-        if rules.after_commit is not None:
-            await rules.after_commit(view, fold.events, proxy)
+        hooks = self.kinds[stored.kind].hooks
+        if game.is_over and hooks.finished is not None:
+            hooks.finished(view)
+        if hooks.after_commit is not None:
+            await hooks.after_commit(view, fold.events, proxy)
         return self._remember(view)

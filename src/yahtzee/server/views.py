@@ -131,10 +131,12 @@ def game_json(loaded: GameView) -> dict[str, Any]:
         "ranking": [p.to_json() for p in ranking([c.total for c in state.cards])]
         if state.is_over
         else None,
-        # U7: only a 单人挑战 can be a record (older databases flagged vs games and daily
-        # challenges too, K2).
+        # U7: only a 单人挑战 can be a record (older databases flagged vs games and games
+        # of other solo kinds too, K2).
         "new_record": bool(stored.new_record) and stored.kind is GameKind.SOLO,
-        "daily": loaded.daily.isoformat() if loaded.daily is not None else None,
+        # the day a game of a dated kind is played on (its dice's day); the field keeps the
+        # name the page has always read
+        "daily": loaded.date.isoformat() if loaded.date is not None else None,
         "undo": _undo_json(loaded),
     }
 
@@ -312,9 +314,10 @@ class GameOut(_Out):
 
     id: str
     version: int = Field(description="send it back with every action; +1 per logged event")
-    mode: Mode
-    kind: GameKind = Field(
-        description="what the game is (K2): solo, vs_computer, table, room, daily, tutorial"
+    mode: Mode = Field(description="the rules' shape of the game: who sits at it")
+    kind: str = Field(
+        description="what the game is (K2): one of GET /api/config's kinds (solo, "
+        "vs_computer, table, tutorial and the features' own)"
     )
     difficulty: Difficulty | None
     status: Status
@@ -346,12 +349,14 @@ class GameOut(_Out):
         "always false in vs games"
     )
     daily: str | None = Field(
-        None, description="the date of a daily challenge game (D1: the day's dice, no hints)"
+        None,
+        description="the day a game of a dated kind is played on (每日挑战, D1: the day's "
+        "dice); null for every other game",
     )
     undo: UndoOut | None = Field(
         None,
         description="撤销: the box just written that POST .../undo would take back, until the "
-        "next roll (solo and table games; null in vs, the tutorial, the daily challenge, a room)",
+        "next roll (solo and table games; null in vs and in a kind that refuses 撤销)",
     )
 
 
@@ -385,7 +390,7 @@ class RecentGameOut(_Out):
     id: str
     finished_at: str
     mode: Mode
-    kind: GameKind = Field(description="what the game was (K2): the lobby lists it by this")
+    kind: str = Field(description="what the game was (K2): the lobby lists it by this")
     difficulty: Difficulty | None
     human_total: int = Field(description="a table game: the best total of its people")
     computer_total: int | None
@@ -468,8 +473,11 @@ class PlatformConfigOut(_Out):
     languages: list[LanguageInfo]
     default_difficulty: Difficulty = Field(description="the level of a vs game without one")
     suggested_difficulty: Difficulty = Field(description="the lobby's first offer (P5)")
-    modes: dict[Mode, str]
-    kinds: dict[GameKind, str] = Field(description="each kind of game's name (K2)")
+    modes: dict[str, str] = Field(
+        description="the games POST /api/games starts, by its mode: solo, vs_computer, "
+        "table, tutorial"
+    )
+    kinds: dict[str, str] = Field(description="each kind of game's name (K2)")
     results: dict[Result, str]
     limits: LimitsOut
 

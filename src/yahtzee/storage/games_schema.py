@@ -164,6 +164,20 @@ SQLITE_LEVELS: tuple[tuple[str, ...], ...] = (
                 AND NOT EXISTS (SELECT 1 FROM game_erasures WHERE game_id = OLD.id)
             BEGIN SELECT RAISE(ABORT, 'only an unplayed game can be deleted'); END""",
     ),
+    # v9 (schema level 9, issue 36: one name per concept): a mode is who sits at a game,
+    # what the game is its kind; a tutorial (kind 'tutorial' since v7) is of mode 'solo',
+    # and the mode's CHECK allows the three modes (edited in place as v5 and v6 did).
+    (
+        "UPDATE games SET mode = 'solo' WHERE mode = 'tutorial'",
+        "PRAGMA writable_schema = ON",
+        """UPDATE sqlite_schema SET sql = replace(sql,
+                'CHECK (mode IN (''solo'', ''vs_computer'', ''table'', ''tutorial''))',
+                'CHECK (mode IN (''solo'', ''vs_computer'', ''table''))')
+            WHERE type = 'table' AND name = 'games'""",
+        "PRAGMA writable_schema = RESET",
+        "CREATE TABLE schema_cookie_bump (x)",
+        "DROP TABLE schema_cookie_bump",
+    ),
 )
 
 # PostgreSQL's first migration: levels 1 and 2 (the heartbeat came with level 4).
@@ -344,6 +358,13 @@ _POSTGRES_LATER: tuple[tuple[str, ...], ...] = (
                 END IF;
                 RAISE EXCEPTION 'only an unplayed game can be deleted (% refused)', TG_OP;
             END $$""",
+    ),
+    # v8 (schema level 9): a tutorial is of mode 'solo' (its kind says tutorial), and the
+    # mode's CHECK allows the three modes, as on SQLite.
+    (
+        "UPDATE games SET mode = 'solo' WHERE mode = 'tutorial'",
+        """ALTER TABLE games DROP CONSTRAINT games_mode_check,
+            ADD CONSTRAINT games_mode_check CHECK (mode IN ('solo', 'vs_computer', 'table'))""",
     ),
 )
 

@@ -28,6 +28,8 @@ The schema is one design in both backends, at the levels below: version *n* of t
    their mode's (:data:`KIND_FROM_OLD_GAMES`).
 8. ``game_erasures``: a game listed there (by the transaction that erases a player's data,
    I4, which empties it again) may be deleted whole, and its events rewritten.
+9. One name per concept (issue 36): a mode is the seats' shape only, so a tutorial (kind
+   ``tutorial``) is of mode ``solo``, and the ``mode`` check allows the three modes.
 
 Before ``schema_versions``, SQLite's ``PRAGMA user_version`` counted levels 1–8 one by one
 and PostgreSQL's ``schema_migrations`` 1 (levels 1 and 2), 2 (level 3) … 7 (level 8): the
@@ -201,7 +203,7 @@ _SHARED = {
     "get_game": f"SELECT {GAME_COLUMNS} FROM games WHERE id = :id",
     "current_game": f"SELECT {GAME_COLUMNS} FROM games "
     "WHERE player_id = :player AND status = 'in_progress'",
-    "unfinished": "SELECT id, version, mode FROM games WHERE player_id = :player "
+    "unfinished": "SELECT id, version, kind FROM games WHERE player_id = :player "
     "AND status = 'in_progress'",
     "abandon": "UPDATE games SET status = 'abandoned', version = version + 1, "
     "updated_at = :now WHERE id = :id",
@@ -330,7 +332,7 @@ def create_game(
     if sql.lock_player is not None:
         yield Step(sql.lock_player, {"player": new.player_id})
     old = yield Step(sql.unfinished, {"player": new.player_id})
-    if old is not None and not new.replace and old[2] != Mode.TUTORIAL.value:
+    if old is not None and not new.replace and old[2] != GameKind.TUTORIAL.value:
         return GameInProgressError(old[0])
     if new.claim is not None:
         row = None

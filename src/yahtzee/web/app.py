@@ -24,12 +24,11 @@ from fastapi.responses import HTMLResponse, Response
 
 from yahtzee import __version__, daily, devices, practice, rooms
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
-from yahtzee.game import GameKind
 from yahtzee.i18n import Lang, languages
 from yahtzee.review import jobs
 from yahtzee.server.admission import Admission
 from yahtzee.server.assets import StaticAssets
-from yahtzee.server.config import Sections, with_config
+from yahtzee.server.config import KindNames, Sections, with_config
 from yahtzee.server.cpu import CpuPool
 from yahtzee.server.docs import DOCS_CSS, render_docs
 from yahtzee.server.errors import install_error_handlers
@@ -45,11 +44,13 @@ from yahtzee.server.identity import (
     default_secret_path,
     load_secret,
 )
+from yahtzee.server.kinds import PLATFORM_KINDS, KindRegistry, KindRules, apart_sections, kind_names
 from yahtzee.server.language import PageLanguage, page_modules, page_variants
 from yahtzee.server.limits import PROCESS_TTL_BEATS, Guard, ProcessRegistration
 from yahtzee.server.middleware import ServerMiddleware
 from yahtzee.server.protocol import open_file_limit, socket_budget
 from yahtzee.server.pruning import prune_features, prune_now_and_daily, unplayed_games
+from yahtzee.server.review_views import stats_out
 from yahtzee.server.reviews import ReviewService
 from yahtzee.server.routers import (
     advice,
@@ -63,7 +64,7 @@ from yahtzee.server.routers import (
     tutorial,
 )
 from yahtzee.server.routers._common import costly_routes
-from yahtzee.server.service import GameService, KindRegistry, KindRules, fixed_stream
+from yahtzee.server.service import GameService
 from yahtzee.server.settings import STATIC_DIR, Settings, from_env
 from yahtzee.server.views import config_out
 from yahtzee.storage import invites, is_postgres_url, open_storage, player_settings, run_coroutine
@@ -72,7 +73,6 @@ from yahtzee.storage.player_data import GamesData
 from yahtzee.storage.player_settings import PlayerSettings, PlayerSettingsData
 from yahtzee.storage.schema import Migrations
 from yahtzee.turn import Player
-from yahtzee.tutorial import TutorialStream
 
 log = logging.getLogger("yahtzee.server")
 
@@ -114,17 +114,24 @@ CONFIG_SECTIONS: Sections = tuple(
 )
 CONFIG_OUT = config_out({f.name: f.config_model for f in FEATURES if f.config_model is not None})
 
+#: Every kind of game the app knows, with its rules (K2): the platform's, then each
+#: feature's; their names for the page, and 统计's sections of a kind's own.
+KINDS: tuple[KindRules, ...] = (*PLATFORM_KINDS, *(k for f in FEATURES for k in f.kinds))
+CONFIG_KINDS: KindNames = kind_names(KINDS)
+STATS_OUT = stats_out(apart_sections(KINDS))
+
 
 def static_assets(
     static_dir: Path, langs: tuple[Lang, ...], choose: PageLanguage | None = None
 ) -> StaticAssets:
     """The page and its files as the app serves them (scripts/precompress.py writes the
     same): the page in each of ``langs`` with the configuration embedded, the features'
-    sections included (server/config.py, server/language.py), and the catalogs' modules."""
+    sections and the kinds' names included (server/config.py, server/language.py), and
+    the catalogs' modules."""
     return StaticAssets(
         static_dir,
         SPA_PATHS,
-        page_variants(lambda page: with_config(page, CONFIG_SECTIONS, langs), langs),
+        page_variants(lambda page: with_config(page, CONFIG_SECTIONS, langs, CONFIG_KINDS), langs),
         extra_files=page_modules(langs),
         choose_page=choose,
     )
@@ -246,8 +253,8 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     except BaseException:
         run_coroutine(storage.close())  # (not yet serving: no event loop of ours runs)
         raise
-    # K2: what each kind of game needs beyond the rules, registered below by the features.
-    kinds = KindRegistry()
+    # K2: what each kind of game is beyond its mode's rules; the features' hooks below.
+    kinds = KindRegistry(KINDS)
     service = GameService(storage, _dice(wiring), _players(wiring), kinds=kinds)
     # Meters, reviews, stats, advice and practice grading run here, never on the event
     # loop nor in the threads of the writes (issue 22).
@@ -267,11 +274,10 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         dice_seed=wiring.dice_seed,
     )
     parts = [feature.build(platform) for feature in FEATURES]
-    # K2: the rules of each kind of game a feature owns, and the tutorial's fixed dice.
+    # K2: the hooks of each kind of game a feature makes (its dice, seats, what follows).
     for part in parts:
-        for kind, rules in part.kinds.items():
-            kinds.register(kind, rules)
-    kinds.register(GameKind.TUTORIAL, KindRules(dice=fixed_stream(TutorialStream())))
+        for kind, hooks in part.kinds.items():
+            kinds.hook(kind, hooks)
     # 我的设备 (I1-I4): what each part keeps about a player, the games' first, for the
     # devices feature's links, exports and deletions; and the devices table, which says
     # which player a request's cookie names.
@@ -360,10 +366,11 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     app.state.settings = settings
     app.state.guard = guard
     app.state.cpu = cpu
-    app.state.reviews = ReviewService(storage, may_see=service.may_see)
+    app.state.reviews = ReviewService(storage, may_see=service.may_see, kinds=kinds)
     platform.players.changed.append(app.state.reviews.forget_reviews)
     app.state.config_sections = CONFIG_SECTIONS
     app.state.player_settings = PlayerSettings(features, wiring.clock)
+    app.state.config_kinds = CONFIG_KINDS
     app.state.played = AllPlayedElsewhere(tuple(p.played for p in parts if p.played is not None))
     for part in parts:
         for name, value in part.state.items():
@@ -372,7 +379,6 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     for module in (
         games,
         review,
-        stats,
         records,
         advice,
         health,
@@ -380,6 +386,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         language,
     ):
         app.include_router(module.router)
+    app.include_router(stats.router_for(STATS_OUT))
     app.include_router(config.router_for(CONFIG_OUT))
     for feature in FEATURES:
         for router in feature.routers:

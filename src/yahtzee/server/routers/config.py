@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from yahtzee.server.config import Sections, page_config
+from yahtzee.server.config import KindNames, Sections, page_config
 from yahtzee.server.routers._common import Languages
 
 
@@ -18,6 +18,12 @@ def config_sections(request: Request) -> Sections:
     return sections
 
 
+def config_kinds(request: Request) -> KindNames:
+    """The names of every kind of game the app knows (``app.state.config_kinds``)."""
+    kinds: KindNames = request.app.state.config_kinds
+    return kinds
+
+
 def router_for(model: type[BaseModel]) -> APIRouter:
     """The route, its response ``model`` the platform's fields and the features' sections
     (:func:`~yahtzee.server.views.config_out` of each feature's ``config_model``)."""
@@ -25,12 +31,15 @@ def router_for(model: type[BaseModel]) -> APIRouter:
 
     @router.get("/config", response_model=model, summary="Names, limits and defaults")
     async def config(
-        sections: Annotated[Sections, Depends(config_sections)], served: Languages
+        sections: Annotated[Sections, Depends(config_sections)],
+        kinds: Annotated[KindNames, Depends(config_kinds)],
+        served: Languages,
     ) -> JSONResponse:
         """The boxes with their Chinese names, the computer levels, the default level, the
-        Chinese names of modes and results, the game's limits and the features' sections —
-        the same object the page finds embedded in ``index.html``; the languages a player
-        may choose, each named in itself, and the catalog keys of the levels' names."""
-        return JSONResponse(page_config(sections, served))
+        Chinese names of the games to start, of every kind of game and of the results,
+        the game's limits and the features' sections — the same object the page finds
+        embedded in ``index.html``; the languages a player may choose, each named in
+        itself, and the catalog keys of the levels' names."""
+        return JSONResponse(page_config(sections, served, kinds))
 
     return router

@@ -9,7 +9,8 @@ from typing import Annotated, Any, Generic, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field, StrictBool
+from pydantic import BaseModel, Field, PlainValidator, StrictBool, WithJsonSchema
+from pydantic_core import PydanticCustomError
 
 from yahtzee.errors import InvalidSeatsError
 from yahtzee.game import Mode
@@ -17,6 +18,7 @@ from yahtzee.players import DEFAULT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category
 from yahtzee.server.errors import ResumeRemovedError
 from yahtzee.server.jsonbody import JsonBody, JsonBodyRoute, StrictBody, body_doc, parse_body
+from yahtzee.server.kinds import PLATFORM_KINDS, KindRules
 from yahtzee.server.routers._common import (
     PlayerId,
     Service,
@@ -37,6 +39,25 @@ AnEnum = TypeVar("AnEnum", bound=enum.Enum)
 ById = Annotated[AnEnum, Field(strict=False)]
 Version = Annotated[int, Field(ge=0, description="the game's current `version`")]
 
+#: The games this endpoint starts, by the name its body gives them (``mode``): the
+#: platform's kinds (a feature starts its own through its routes).
+_STARTS = {rules.kind.value: rules for rules in PLATFORM_KINDS}
+
+
+def _start(value: object) -> KindRules:
+    rules = _STARTS.get(value) if isinstance(value, str) else None
+    if rules is None:  # (the message of an enum's: the same 422 as any unknown id)
+        expected = ", ".join(repr(name) for name in _STARTS)
+        raise PydanticCustomError("enum", "Input should be {expected}", {"expected": expected})
+    return rules
+
+
+StartOf = Annotated[
+    KindRules,
+    PlainValidator(_start),
+    WithJsonSchema({"type": "string", "enum": list(_STARTS)}),
+]
+
 
 class _Body(StrictBody):
     """Unknown fields and lax types (``"2"``, ``3.0`` or ``true`` for an int) are refused."""
@@ -49,7 +70,7 @@ class NewGameIn(_Body):
     ``invalid_seats``); ``replace: true`` abandons the player's unfinished game (without
     it, 409 ``game_in_progress``, F2)."""
 
-    mode: ById[Mode]
+    mode: StartOf = Field(description="the game to start: solo, vs_computer, table, tutorial")
     difficulty: ById[Difficulty] | None = None
     seats: list[dict[str, Any]] | None = None
     replace: StrictBool = False
@@ -107,18 +128,18 @@ async def create_game(
     ``invalid_seats`` when they break T1); its computers seated before the first person
     play at once. An unfinished *tutorial* is replaced without asking (L10).
     """
-    mode = body.mode
+    kind, mode = body.mode.kind, body.mode.mode
     difficulty = (body.difficulty or DEFAULT_DIFFICULTY) if mode is Mode.VS_COMPUTER else None
     seats = None
     if mode is Mode.TABLE:
         seats = parse_seats(body.seats)
     elif body.seats is not None:
         raise InvalidSeatsError(
-            f"seats are for table games, not {mode.value}", "只有多人同屏的对局才设置座位。"
+            f"seats are for table games, not {kind.value}", "只有多人同屏的对局才设置座位。"
         )
     player, charges = starting
     loaded = await svc.new_game(
-        player, mode, difficulty, seats=seats, replace=body.replace, charges=charges
+        player, kind, difficulty, seats=seats, replace=body.replace, charges=charges
     )
     return JSONResponse(game_json(loaded), status_code=201)
 
@@ -234,9 +255,9 @@ ACTIONS: dict[str, GameAction[Any]] = {
             "The seat that wrote the last box plays on from just before it: the same dice and "
             "rolls left (an ``undo`` event). Until the next roll of anyone, once a turn (its "
             "next box is final), never the game's last box; the game's ``undo`` field names "
-            "the box. Solo and table games: 409 ``undo_not_allowed`` in vs, the tutorial, the "
-            "daily challenge and a room's game; 409 ``nothing_to_undo`` when there is no box "
-            "to take back.",
+            "the box. Solo and table games: 409 ``undo_not_allowed`` in vs and in a kind of "
+            "game that refuses it (the tutorial's, a feature's: its rules, K2); 409 "
+            "``nothing_to_undo`` when there is no box to take back.",
         ),
         GameAction(
             "abandon",

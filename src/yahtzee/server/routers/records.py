@@ -15,7 +15,7 @@ from yahtzee.server.views import RecordsOut, records_json
 router = APIRouter(prefix="/api", tags=["records"])
 
 RECENT_GAMES = 10  # the lobby's recent games (as the storage's records give them)
-RECENT_ROOMS = 10  # the rooms read for them: each may add its game
+RECENT_ELSEWHERE = 10  # the games played without owning them read for them (a room's)
 
 
 #: Its share of the work budget (F14: a read a page can repeat; it reads the records, the
@@ -45,11 +45,12 @@ async def records(
     except GameNotFoundError:
         current = None
     records = await svc.records(player)
-    # O7: the games of the rooms this browser played in, by its own seat's total and place.
-    room_games = await elsewhere.finished_games_of(player, RECENT_ROOMS)
+    # O7: the games this browser played without owning them (a room's), by its own seat's
+    # total and place.
+    others = await elsewhere.finished_games_of(player, RECENT_ELSEWHERE)
     table_games = [g for g in records.recent if g.mode is Mode.TABLE]
     # Every summary the lobby needs in one call (the missing ones analysed in one batch).
-    ids = [g.id for g in table_games] + [g.id for g, _name in room_games.recent]
+    ids = [g.id for g in table_games] + [g.id for g, _name in others.recent]
     summary_of = dict(zip(ids, await reviews.summaries(ids, cpu), strict=True))
     tables: dict[str, tuple[int, int]] = {}
     for game in table_games:  # 「多人 · 4 人 · 第 2 名」 (T6)
@@ -57,17 +58,17 @@ async def records(
         if summary.seats is not None and summary.best_place is not None:
             tables[game.id] = (summary.seats, summary.best_place)
     played = []
-    for game, name in room_games.recent:
+    for game, name in others.recent:
         summary = summary_of[game.id]
         me = next((p for p in summary.people if p.name == name), None)
         if me is not None:
             tables[game.id] = (me.seats, me.place)
             played.append(dataclasses.replace(game, human_total=me.total))
-    if room_games.total:
+    if others.total:
         recent = sorted([*records.recent, *played], key=lambda g: g.finished_at, reverse=True)
         records = dataclasses.replace(
             records,
-            games_played=records.games_played + room_games.total,  # every room, not the shown
+            games_played=records.games_played + others.total,  # every room, not the shown
             recent=tuple(recent[:RECENT_GAMES]),
         )
     return JSONResponse(records_json(records, current, tables))

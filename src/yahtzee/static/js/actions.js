@@ -199,7 +199,7 @@ export function createActions(store, openPage) {
     return scoreFlow({
       category,
       option: before.preview && before.preview[category],
-      confirmOn: state.settings.confirm === "on" && before.mode !== "tutorial",
+      confirmOn: state.settings.confirm === "on" && before.kind !== "tutorial",
       picked: pick && pick.id === before.id && pick.version === before.version ? pick.category : null,
       pick: (c) => dispatch({ type: "pick", pick: { id: before.id, version: before.version, category: c } }),
       said: (text) => dispatch({ type: "say", text }),
@@ -332,7 +332,7 @@ export function createActions(store, openPage) {
     if (S().busy || !S().lobbyReady) return;
     dispatch({ type: "tutorialSeen" }); // L10: a player who starts anything was offered it
     // A saved game is asked about (F2); a saved tutorial is replaced without asking (L10).
-    const saved = S().saved && S().saved.mode !== "tutorial" ? S().saved : null;
+    const saved = S().saved && S().saved.kind !== "tutorial" ? S().saved : null;
     if (saved && !(await confirmDialog(say.confirmAbandon(say.abandonSaved(saved))))) return;
     const game = await createGame(mode, difficulty, Boolean(saved));
     if (game) {

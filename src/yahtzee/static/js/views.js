@@ -160,7 +160,7 @@ export const OVERLAYS = {
     wanted: (state) =>
       state.view === "game" &&
       state.game !== null &&
-      state.game.mode === "tutorial" &&
+      state.game.kind === "tutorial" &&
       state.tutorial.closedFor !== state.game.id,
     load: () => tutorial().then((m) => m.load()),
     module: tutorial,

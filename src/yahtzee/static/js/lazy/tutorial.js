@@ -59,7 +59,7 @@ export const reducers = {
   tutorialSync(state) {
     const list = steps(state);
     const g = state.game;
-    if (!list || !g || g.mode !== "tutorial") return state;
+    if (!list || !g || g.kind !== "tutorial") return state;
     let t = state.tutorial;
     if (t.game !== g.id) {
       const index = resumeAt(list, state);
@@ -275,7 +275,7 @@ function bringIntoView(step, off) {
 
 /** After every change: follow the game (a no-op when nothing moved). */
 function effect(state, _previous, ctx) {
-  if (state.game && state.game.mode === "tutorial" && steps(state)) ctx.dispatch({ type: "tutorialSync" });
+  if (state.game && state.game.kind === "tutorial" && steps(state)) ctx.dispatch({ type: "tutorialSync" });
 }
 
 /** The overlay's data (views.js OVERLAYS `load`): the steps, from the server. */

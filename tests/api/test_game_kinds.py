@@ -8,6 +8,7 @@ for an absent person (托管) were reviewed as that person's own.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -18,6 +19,7 @@ from fastapi.testclient import TestClient
 
 from yahtzee import log
 from yahtzee.game import Mode, SeatKind
+from yahtzee.rooms.service import room_of
 from yahtzee.storage import is_postgres_url, open_storage, run_coroutine
 from yahtzee.storage.sql import dumps
 
@@ -212,7 +214,8 @@ def test_k2_an_old_database_is_migrated_to_kinds(db: Path | str) -> None:
             for game_id, _owner, mode, *_, kind, room in OLD_GAMES:
                 stored = await store.get_game(game_id)
                 assert stored is not None
-                assert (game_id, stored.kind.value, stored.room_id) == (game_id, kind, room)
+                # level 10: a room game's room is stored once, as its owner
+                assert (game_id, stored.kind.value, room_of(stored)) == (game_id, kind, room)
                 # level 9: a mode is who sits at the game; the tutorial is a kind of solo game
                 assert stored.mode.value == ("solo" if mode == "tutorial" else mode)
                 [start] = await store.events(game_id, until=1)
@@ -225,3 +228,42 @@ def test_k2_an_old_database_is_migrated_to_kinds(db: Path | str) -> None:
             await store.close()
 
     run_coroutine(check())
+    assert "room_id" not in _columns(db)
+
+
+def _columns(db: Path | str) -> set[str]:
+    """The columns of the games' header table."""
+    if is_postgres_url(db):
+        with psycopg.connect(str(db), autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = 'games'"
+            ).fetchall()
+        return {str(row[0]) for row in rows}
+    conn = sqlite3.connect(db)
+    try:
+        return {str(row[1]) for row in conn.execute("PRAGMA table_info(games)")}
+    finally:
+        conn.close()
+
+
+def test_a2_a_room_games_room_is_stored_once(make_client: Callable[..., TestClient]) -> None:
+    """Issue 36 (A2): a room game's room was stored three times (its owner ``room:<id>``,
+    the ``room_id`` column, its id's head); schema level 10 drops the column (the old
+    database above), and a room's game is the room's by its owner alone: its seats play it
+    and the room's log follows it to the end. On SQLite and PostgreSQL."""
+    host, friend = make_client(), make_client()
+    db = _rooms(host).storage  # (the app's own storage: the migration ran when it opened)
+    rid = host.post("/api/rooms", json={"seats": _seats("open")}).json()["room"]["id"]
+    room = host.get(f"/api/rooms/{rid}").json()["room"]
+    friend.post(
+        f"/api/rooms/{rid}/join", json={"token": _token(room["invite_url"], "t"), "name": "小红"}
+    )
+    game = host.post(f"/api/rooms/{rid}/start", json={}).json()["room"]["game"]
+    assert game["id"].startswith(rid)  # the routing hint (nginx's affinity), derived once
+    stored = on_app_loop(host, db.get_game, game["id"])
+    assert stored is not None
+    assert (stored.player_id, room_of(stored)) == (f"room:{rid}", rid)
+    assert not hasattr(stored, "room_id")
+    final = _play({0: host, 1: friend}, game)
+    assert final["status"] == "finished"
+    assert on_app_loop(host, _rooms(host).store.events, rid, 0)[-1].kind == "end"

@@ -46,10 +46,10 @@ class GameRecord:
     """A game's header as stored: everything the API shows except the log itself.
 
     ``version`` is the number of events in the log (the ``start`` event is version 1).
-    ``kind`` is what the game is (K2); ``room_id`` the room of a 好友房间 game, else
-    ``None``. ``player_id`` is the owner: a browser, or for a room's game an owner that
-    no browser is (one unfinished game per owner holds for rooms too); nothing reads
-    what a game is from it.
+    ``kind`` is what the game is (K2). ``player_id`` is the owner: a browser, or for a
+    feature's game played from several browsers an owner that no browser is, which the
+    feature names (a room's game: its room, the one place that is stored; one unfinished
+    game per owner holds for rooms too); nothing reads what a game is from it.
     """
 
     id: str
@@ -66,7 +66,6 @@ class GameRecord:
     computer_total: int | None
     new_record: bool | None
     kind: GameKind
-    room_id: str | None
 
     def appended(self, status: Status, version: int, now: str) -> GameRecord:
         """This header after an append at ``now`` that left the game unfinished (built
@@ -87,7 +86,6 @@ class GameRecord:
             self.computer_total,
             self.new_record,
             self.kind,
-            self.room_id,
         )
 
     def finished(
@@ -109,7 +107,6 @@ class GameRecord:
             ending.computer_total,
             new_record,
             self.kind,
-            self.room_id,
         )
 
 
@@ -267,7 +264,6 @@ class NewGame:
     charges: Sequence[Charge] = ()
     claim: Claim | None = None
     kind: GameKind = GameKind.SOLO
-    room_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,12 +347,11 @@ class Storage(Protocol):
         charges: Sequence[Charge] = (),
         claim: Claim | None = None,
         kind: GameKind | None = None,
-        room_id: str | None = None,
     ) -> GameRecord:
         """Store a new game, in one transaction with the check of the player's unfinished
         one, with its rate limits (F5) and with a feature's ``claim`` (see :class:`Claim`:
         :class:`ClaimRefusedError` when it writes no row). ``kind`` is what the game is
-        (K2; by default its mode's plain kind), ``room_id`` a room game's room.
+        (K2; by default its mode's plain kind).
 
         First a token is taken from each of ``charges``' buckets: if one is empty,
         :class:`~yahtzee.errors.RateLimitExceededError` is raised and nothing is written.

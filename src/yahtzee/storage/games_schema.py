@@ -10,8 +10,20 @@ statements are never edited: a change is a new level at the end.
 
 from __future__ import annotations
 
-from yahtzee.storage import sql
 from yahtzee.storage.schema import Migration, Migrations
+
+#: Schema level 7 (K2), after the ``kind`` and ``room_id`` columns are added: each game
+#: stored before it gets the kind the code inferred then. Both backends run these once, in
+#: their migration to level 7 (shipped: never edit them; they name the kinds of that day).
+#: The ``start`` event's data is compact JSON (:func:`~yahtzee.storage.sql.dumps`), where a
+#: ``"date":`` key only ever is the day's challenge's.
+KIND_FROM_OLD_GAMES = (
+    "UPDATE games SET kind = mode WHERE mode <> 'solo'",
+    "UPDATE games SET kind = 'room', room_id = substr(player_id, 6) WHERE player_id LIKE 'room:%'",
+    "UPDATE games SET kind = 'daily' WHERE mode = 'solo' AND EXISTS (SELECT 1 FROM events e "
+    "WHERE e.game_id = games.id AND e.seq = 1 AND e.kind = 'start' "
+    """AND e.data LIKE '%"date":%')""",
+)
 
 # SQLite's statements of each level, in order.
 SQLITE_LEVELS: tuple[tuple[str, ...], ...] = (
@@ -131,13 +143,13 @@ SQLITE_LEVELS: tuple[tuple[str, ...], ...] = (
         "DROP TABLE schema_cookie_bump",
     ),
     # v7 (schema level 7, K2): what each game is, and a room's game's room; the games
-    # stored before get the kind the code inferred then (sql.KIND_FROM_OLD_GAMES). No
+    # stored before get the kind the code inferred then (KIND_FROM_OLD_GAMES). No
     # CHECK on the kind: its one list is yahtzee.game.GameKind (every read parses it), so
     # a feature's new kind of game needs no migration (v5 and v6 show what a CHECK costs).
     (
         "ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'solo'",
         "ALTER TABLE games ADD COLUMN room_id TEXT",
-        *sql.KIND_FROM_OLD_GAMES,
+        *KIND_FROM_OLD_GAMES,
     ),
     # v8 (schema level 8, I4 删除我的数据): the second exception to the append-only log,
     # stated in the schema too. A game listed in game_erasures (written in the very
@@ -178,6 +190,10 @@ SQLITE_LEVELS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE schema_cookie_bump (x)",
         "DROP TABLE schema_cookie_bump",
     ),
+    # v10 (schema level 10, issue 36): a room's game has its room stored once, as its
+    # owner ('room:<id>', which level 7 copied into room_id): the platform's table keeps no
+    # feature's column (the game's id begins with the room's only as nginx's routing hint).
+    ("ALTER TABLE games DROP COLUMN room_id",),
 )
 
 # PostgreSQL's first migration: levels 1 and 2 (the heartbeat came with level 4).
@@ -309,13 +325,13 @@ _POSTGRES_LATER: tuple[tuple[str, ...], ...] = (
                 CHECK (mode IN ('solo', 'vs_computer', 'table', 'tutorial'))""",
     ),
     # v6 (schema level 7, K2): what each game is, and a room's game's room; the games
-    # stored before get the kind the code inferred then (sql.KIND_FROM_OLD_GAMES). The
+    # stored before get the kind the code inferred then (KIND_FROM_OLD_GAMES). The
     # default only fills the old rows (every insert names the kind). No CHECK, as on
     # SQLite: the kinds' one list is yahtzee.game.GameKind.
     (
         """ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'solo',
             ADD COLUMN room_id TEXT""",
-        *sql.KIND_FROM_OLD_GAMES,
+        *KIND_FROM_OLD_GAMES,
         "ALTER TABLE games ALTER COLUMN kind DROP DEFAULT",
     ),
     # v7 (schema level 8, I4 删除我的数据): a game listed in game_erasures (written and
@@ -366,6 +382,8 @@ _POSTGRES_LATER: tuple[tuple[str, ...], ...] = (
         """ALTER TABLE games DROP CONSTRAINT games_mode_check,
             ADD CONSTRAINT games_mode_check CHECK (mode IN ('solo', 'vs_computer', 'table'))""",
     ),
+    # v9 (schema level 10): a room's game has its room stored once, as its owner.
+    ("ALTER TABLE games DROP COLUMN room_id",),
 )
 
 #: The games' migrations: level n on both backends is version n of owner ``games``.

@@ -52,7 +52,6 @@ class PlayerData(Protocol):
 _GAME_COLUMNS = (
     "id",
     "kind",
-    "room_id",
     "mode",
     "difficulty",
     "status",

@@ -279,7 +279,6 @@ class PostgresStorage:
         charges: Sequence[Charge] = (),
         claim: Claim | None = None,
         kind: GameKind | None = None,
-        room_id: str | None = None,
     ) -> GameRecord:
         """See :meth:`Storage.create_game`: one transaction."""
         now = self._clock()
@@ -293,7 +292,6 @@ class PostgresStorage:
             charges,
             claim,
             kind or GameKind.of(mode),
-            room_id,
         )
         for tries_left in reversed(range(_UNFINISHED_TRIES)):
             try:

@@ -25,11 +25,13 @@ The schema is one design in both backends, at the levels below: version *n* of t
 7. Each game's ``kind`` (:class:`~yahtzee.game.GameKind`, K2) and, for a room's game, its
    ``room_id``. Older games get the kind the code used to infer: ``room`` for an owner
    ``room:<id>`` (and that id), ``daily`` for a solo game whose ``start`` has a date, else
-   their mode's (:data:`KIND_FROM_OLD_GAMES`).
+   their mode's (``games_schema.KIND_FROM_OLD_GAMES``).
 8. ``game_erasures``: a game listed there (by the transaction that erases a player's data,
    I4, which empties it again) may be deleted whole, and its events rewritten.
 9. One name per concept (issue 36): a mode is the seats' shape only, so a tutorial (kind
    ``tutorial``) is of mode ``solo``, and the ``mode`` check allows the three modes.
+10. A room's game has its room stored once, as its owner (``room:<id>``): the
+    ``room_id`` column of level 7 is dropped (the platform stores no feature's column).
 
 Before ``schema_versions``, SQLite's ``PRAGMA user_version`` counted levels 1–8 one by one
 and PostgreSQL's ``schema_migrations`` 1 (levels 1 and 2), 2 (level 3) … 7 (level 8): the
@@ -91,25 +93,12 @@ Steps = Generator[Step | Many, Any, T]
 
 GAME_COLUMNS = (
     "id, player_id, mode, difficulty, status, version, created_at, updated_at, "
-    "finished_at, result, human_total, computer_total, new_record, kind, room_id"
+    "finished_at, result, human_total, computer_total, new_record, kind"
 )
 RECENT_COLUMNS = "id, finished_at, mode, difficulty, human_total, computer_total, result, kind"
 #: The condition of every list and count of a player's finished games (records, stats,
 #: practice): a tutorial is never one of them (L10).
 COUNTED = "status = 'finished' AND kind <> 'tutorial'"
-
-
-#: Schema level 7 (K2), after the ``kind`` and ``room_id`` columns are added: each game
-#: stored before it gets the kind the code inferred then. Both backends run these once, in
-#: their migration to level 7 (shipped: never edit them). The ``start`` event's data is
-#: compact JSON (:func:`dumps`), where a ``"date":`` key only ever is the day's challenge's.
-KIND_FROM_OLD_GAMES = (
-    "UPDATE games SET kind = mode WHERE mode <> 'solo'",
-    "UPDATE games SET kind = 'room', room_id = substr(player_id, 6) WHERE player_id LIKE 'room:%'",
-    "UPDATE games SET kind = 'daily' WHERE mode = 'solo' AND EXISTS (SELECT 1 FROM events e "
-    "WHERE e.game_id = games.id AND e.seq = 1 AND e.kind = 'start' "
-    """AND e.data LIKE '%"date":%')""",
-)
 
 
 def now_iso() -> str:
@@ -147,7 +136,6 @@ def game_of(row: Sequence[Any]) -> GameRecord:
         row[11],
         None if new_record is None else bool(new_record),
         GameKind(row[13]),
-        row[14],
     )
 
 
@@ -184,7 +172,6 @@ def new_game_record(new: NewGame, now: str) -> GameRecord:
         computer_total=None,
         new_record=None,
         kind=new.kind,
-        room_id=new.room_id,
     )
 
 
@@ -208,8 +195,8 @@ _SHARED = {
     "abandon": "UPDATE games SET status = 'abandoned', version = version + 1, "
     "updated_at = :now WHERE id = :id",
     "insert_game": "INSERT INTO games (id, player_id, mode, difficulty, status, version, "
-    "created_at, updated_at, kind, room_id) VALUES (:id, :player, :mode, :difficulty, "
-    "'in_progress', :version, :now, :now, :kind, :room)",
+    "created_at, updated_at, kind) VALUES (:id, :player, :mode, :difficulty, "
+    "'in_progress', :version, :now, :now, :kind)",
     "insert_event": "INSERT INTO events (game_id, seq, kind, data, created_at) "
     "VALUES (:game, :seq, :kind, :data, :now)",
     "events": "SELECT kind, data FROM events WHERE game_id = :id AND seq > :after "
@@ -354,7 +341,6 @@ def create_game(
             "version": len(new.events),
             "now": now,
             "kind": new.kind.value,
-            "room": new.room_id,
         },
     )
     yield insert_events(sql, new.game_id, 1, new.events, now)

@@ -348,7 +348,6 @@ class SQLiteStorage:
         charges: Sequence[Charge] = (),
         claim: Claim | None = None,
         kind: GameKind | None = None,
-        room_id: str | None = None,
     ) -> GameRecord:
         """See :meth:`Storage.create_game` (batched with concurrent writes)."""
         new = NewGame(
@@ -361,7 +360,6 @@ class SQLiteStorage:
             charges,
             claim,
             kind or GameKind.of(mode),
-            room_id,
         )
         result: GameRecord = await self._group().write(new)
         return result

@@ -10,6 +10,7 @@ from yahtzee.players import Difficulty
 from yahtzee.rules import CATEGORIES
 
 from .helpers import Api
+from .test_daily import NOON, _finish
 from .test_review import _play_to_end
 
 
@@ -59,3 +60,31 @@ def test_l5_stats_count_finished_games_of_this_browser_only(
     # Another browser sees none of it.
     other = make_client().get("/api/stats").json()
     assert other["solo"]["games"] == 0
+
+
+def test_a2_stats_count_each_game_where_its_kind_says(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Issue 36 (A2): 统计 groups games by kind. A 每日挑战 counts in its own section only:
+    the boxes' means are over solo and vs games (docs/api.md), and used to take the daily
+    game's card in too; a tutorial counts nowhere."""
+    client = make_client(clock=lambda: NOON)
+    api = Api(client)
+    daily = _finish(client, client.post("/api/daily", json={"name": "小明"}).json())
+    solo = _finish(client, api.new())
+    _finish(client, api.new("tutorial"))
+    assert (daily["kind"], solo["kind"]) == ("daily", "solo")
+    solo_card = solo["players"]["human"]["boxes"]
+    daily_card = daily["players"]["human"]["boxes"]
+    assert solo_card != daily_card  # (else the boxes could not tell them apart)
+    stats = client.get("/api/stats").json()
+    assert stats["solo"]["games"] == 1
+    assert stats["daily"] == {
+        "games": 1,
+        "mean": float(daily["players"]["human"]["total"]),
+        "best": daily["players"]["human"]["total"],
+    }
+    assert sum(stats["vs"][level.value]["games"] for level in Difficulty) == 0
+    assert stats["table"]["games"] == 0
+    for box in CATEGORIES:
+        assert stats["boxes"][box.value]["mean"] == solo_card[box.value], box

@@ -63,3 +63,28 @@ def test_l5_stats_rates_and_boxes() -> None:
     assert out["vs"]["expert"] == {"games": 1, "wins": 0, "losses": 1, "draws": 0, "mean": 5.0}
     assert out["boxes"]["chance"]["mean"] == round((22 + 5 + 5) / 3, 2)
     assert out["boxes"]["yahtzee"]["mean"] == round(50 / 3, 2)
+
+
+def test_a2_each_game_counts_in_the_section_its_kind_names() -> None:
+    """Issue 36 (A2): stats group by the section a game's kind names, never by its mode:
+    a solo game of a kind counted apart (每日挑战's ``daily``) is in that section alone,
+    outside the solo figures and the boxes' means; a kind's section is listed empty too."""
+    full = Scorecard.parse(
+        "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three_of_a_kind=20,"
+        "four_of_a_kind=0,full_house=25,small_straight=30,large_straight=40,yahtzee=50,chance=22"
+    )
+    weak = Scorecard.parse(
+        "ones=0,twos=0,threes=0,fours=0,fives=0,sixes=0,three_of_a_kind=0,"
+        "four_of_a_kind=0,full_house=0,small_straight=0,large_straight=0,yahtzee=0,chance=5"
+    )
+    games = [
+        FinishedGame(Mode.SOLO, None, Result.SOLO, full.total, full, 91.5, section="solo"),
+        FinishedGame(Mode.SOLO, None, Result.SOLO, weak.total, weak, 40.0, section="daily"),
+    ]
+    out = stats_json(games, apart=("daily", "weekly"))
+    assert out["solo"]["games"] == 1
+    assert out["solo"]["accuracy"] == [91.5]
+    assert out["daily"] == {"games": 1, "mean": 5.0, "best": 5}
+    assert out["weekly"] == {"games": 0, "mean": None, "best": None}
+    assert out["boxes"]["chance"]["mean"] == 22
+    assert out["boxes"]["ones"]["mean"] == 3

@@ -4,6 +4,7 @@ feature touches four files outside its package (K1)."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import re
 from pathlib import Path
@@ -119,3 +120,99 @@ def test_k1_the_platform_names_no_feature_s_api_path() -> None:
             pattern = re.compile(re.escape(prefix) + r"(?![\w-])")
             naming = [str(f.relative_to(src)) for f in platform if pattern.search(f.read_text())]
             assert naming == [], (feature.name, prefix, naming)
+
+
+#: Where a platform module may still name a feature's kind, each with why (issue 36, A2).
+#: The features' settings and limits move into their packages in a later wave (A2's
+#: second half): until then the one ``Settings`` and the limits hold the rooms' fields.
+NAMED_FOR_NOW = {
+    ("server/settings.py", "room"): "the features' settings: a later wave (issue 36, A2)",
+    ("server/limits.py", "room"): "the features' limits: a later wave (issue 36, A2)",
+}
+#: Names that are plain words, not a feature's kind: (module, identifier or string).
+NOT_A_KIND = {
+    ("server/pruning.py", "prune_now_and_daily"),  # once a day
+    # the game object's field the page reads, the day of a dated kind's game (docs/api.md)
+    ("server/views.py", "daily"),
+}
+#: Shipped migrations are history, never edited: their statements name the columns and
+#: kinds of their day (the one module of the platform that may; nothing reads them).
+HISTORY = {"storage/games_schema.py"}
+
+
+def _words(name: str) -> set[str]:
+    """The lowercase words of an identifier or a dotted name (snake_case, CamelCase)."""
+    parts = re.split(r"[^A-Za-z0-9]+", name)
+    return {w.lower() for p in parts for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", p)}
+
+
+def _named(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """A module's identifiers (names, attributes, definitions, arguments, imports) and its
+    strings that are no docstring."""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    names: set[str] = set()
+    strings: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.alias):
+            names.add(node.name)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ):
+            strings.add(node.value)
+    return names, strings
+
+
+def test_a2_the_platform_names_no_feature() -> None:
+    """A2 (issue 36): no platform module — the core, ``review/``, ``storage/``, ``server/``:
+    everything but the feature packages, the app factory and the command line — names a
+    feature: not its package (no import: the K1 test above), not its API paths (the test
+    above), not its kinds (``GameKind.DAILY``, ``kind = 'room'``, a ``room_id`` column,
+    ``NoHintsInDailyError``, ``STRICT_KINDS`` of them) and not its dice (a module of the
+    platform named after a kind, ``daily_dice``). What the platform must know of a kind it
+    reads from the kind's rules (``server/kinds.py``), which the feature declares."""
+    from yahtzee.web.app import FEATURES
+
+    src = ROOT / "src" / "yahtzee"
+    packages = {feature.build.__module__.split(".")[1] for feature in FEATURES}
+    kinds = {rules.kind.value for feature in FEATURES for rules in feature.kinds}
+    assert kinds >= {"daily", "room"}, kinds  # (the features declare the kinds they make)
+    found = []
+    for path in sorted(src.rglob("*.py")):
+        module = path.relative_to(src)
+        if module.parts[0] in packages | {"web"} or module.name == "cli.py":
+            continue
+        where = module.as_posix()
+        names, strings = _named(ast.parse(path.read_text(encoding="utf-8")))
+        names.add(".".join(module.with_suffix("").parts))  # a module named after a kind
+        for kind in sorted(kinds):
+            if (where, kind) in NAMED_FOR_NOW:
+                continue
+            said = {n for n in names if kind in _words(n) and (where, n) not in NOT_A_KIND}
+            if where not in HISTORY:
+                said |= {
+                    f"{s!r}"
+                    for s in strings
+                    if (where, s) not in NOT_A_KIND
+                    and (s == kind or re.search(rf"'{kind}'|\b{kind}(_id|:)", s))
+                }
+            found += [(where, kind, name) for name in sorted(said)]
+    assert found == [], found

@@ -234,16 +234,16 @@ def test_k2_an_old_database_is_migrated_to_kinds(db: Path | str) -> None:
 def _columns(db: Path | str) -> set[str]:
     """The columns of the games' header table."""
     if is_postgres_url(db):
-        with psycopg.connect(str(db), autocommit=True) as conn:
-            rows = conn.execute(
+        with psycopg.connect(str(db), autocommit=True) as pg:
+            rows = pg.execute(
                 "SELECT column_name FROM information_schema.columns WHERE table_name = 'games'"
             ).fetchall()
         return {str(row[0]) for row in rows}
-    conn = sqlite3.connect(db)
+    lite = sqlite3.connect(db)
     try:
-        return {str(row[1]) for row in conn.execute("PRAGMA table_info(games)")}
+        return {str(row[1]) for row in lite.execute("PRAGMA table_info(games)")}
     finally:
-        conn.close()
+        lite.close()
 
 
 def test_a2_a_room_games_room_is_stored_once(make_client: Callable[..., TestClient]) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from yahtzee.errors import IllegalMoveError
 from yahtzee.game import GameKind, Mode
+from yahtzee.i18n import DEFAULT, Lang
 from yahtzee.server.kinds import PLATFORM_KINDS, KindHooks, KindRegistry, KindRules, no_undo
 
 
@@ -25,13 +26,21 @@ def test_a2_a_kind_is_one_object_per_name_in_every_process() -> None:
 
 
 def test_a2_the_registry_holds_each_kinds_rules_once_with_its_hooks_once() -> None:
-    weekly = KindRules(GameKind("weekly"), "每周挑战", Mode.SOLO, undo=no_undo("每周挑战"))
+    name = "server.kind.unknown"  # (a key of the catalogs: "game")
+    weekly = KindRules(GameKind("weekly"), name, Mode.SOLO, undo=no_undo(name))
     kinds = KindRegistry((*PLATFORM_KINDS, weekly))
     assert kinds[GameKind.TUTORIAL].strict
     assert not kinds[GameKind.SOLO].strict
     assert kinds[GameKind.TUTORIAL].hooks.dice is not None  # its fixed dice are its rules'
     assert weekly.undo is not None
-    assert weekly.undo.zh == "每周挑战不能撤销：登记了就不能改。"
+    assert weekly.undo.code == "undo_not_allowed"
+    # the refusal is said in the reader's language, naming the kind
+    tutorial = kinds[GameKind.TUTORIAL].undo
+    assert tutorial is not None
+    assert tutorial.message.render(DEFAULT) == "新手教程不能撤销：登记了就不能改。"
+    assert (
+        tutorial.message.render(Lang.parse("en")) == "No undo in this tutorial: a scored box stays."
+    )
     hooks = KindHooks(finished=lambda _view: None)
     kinds.hook(weekly.kind, hooks)
     assert kinds[weekly.kind].hooks is hooks

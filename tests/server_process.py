@@ -276,6 +276,10 @@ class HttpError(Exception):
         self.body = body
 
 
+class _NothingReceivedError(ConnectionResetError):
+    """The connection closed before any byte of the answer came."""
+
+
 class RawClient:
     """A minimal HTTP/1.1 keep-alive JSON client on asyncio streams, with one cookie.
 
@@ -302,7 +306,22 @@ class RawClient:
         return json.loads(data) if data else None
 
     async def raw(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
-        """Send one request; return the status and the body bytes."""
+        """Send one request; return the status and the body bytes.
+
+        A connection kept alive may have been closed by the server while it was idle (its
+        keep-alive timeout) just as the request went out: then the server never read the
+        request, no byte of an answer came, and the request is sent once more on a new
+        connection, as browsers do. A fresh connection that fails is an error as before.
+        """
+        reused = self._writer is not None
+        try:
+            return await self._send(method, path, body)
+        except _NothingReceivedError:
+            if not reused:
+                raise ConnectionResetError("server closed the connection") from None
+            return await self._send(method, path, body)
+
+    async def _send(self, method: str, path: str, body: Any) -> tuple[int, bytes]:
         if self._writer is None:
             local = None if self.local_addr is None else (self.local_addr, 0)
             self._reader, self._writer = await asyncio.open_connection(
@@ -318,10 +337,13 @@ class RawClient:
         if self.headers:
             head += "".join(f"{name}: {value}\r\n" for name, value in self.headers.items())
         try:
-            self._writer.write(head.encode() + b"\r\n" + payload)
-            status_line = await self._reader.readline()
+            try:
+                self._writer.write(head.encode() + b"\r\n" + payload)
+                status_line = await self._reader.readline()
+            except (ConnectionResetError, BrokenPipeError) as error:
+                raise _NothingReceivedError from error
             if not status_line:
-                raise ConnectionResetError("server closed the connection")
+                raise _NothingReceivedError
             status = int(status_line.split()[1])
             length = 0
             close = False

@@ -355,7 +355,8 @@ class RawClient:
                 key = name.strip().lower()
                 if key == b"content-length":
                     length = int(value)
-                elif key == b"set-cookie":
+                elif key == b"set-cookie" and value.strip().startswith(b"yahtzee_player="):
+                    # (the player's cookie; a notice cookie, U20, is the page's to read)
                     self.cookie = value.strip().split(b";", 1)[0].decode()
                 elif key == b"connection" and value.strip().lower() == b"close":
                     close = True

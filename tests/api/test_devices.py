@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from yahtzee.devices.export import iso_time
 from yahtzee.server.identity import PlayerSigner
 from yahtzee.storage import is_postgres_url
 
@@ -70,7 +71,7 @@ def test_i1_a_code_links_a_second_browser_which_continues_the_game(client: TestC
     finished = laptop.play_to_end(laptop.new())
     game = laptop.roll(laptop.new())
     made = code_of(phone)
-    assert re.fullmatch(r"[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}", made["code"])
+    assert re.fullmatch(r"[2-9A-HJKMNP-Z]{5}-[2-9A-HJKMNP-Z]{5}", made["code"])
     assert made["seconds"] == 600
     assert made["url"].endswith("/devices#code=" + made["code"])  # in the fragment
     assert made["qr"].startswith("data:image/svg+xml;base64,")
@@ -148,13 +149,13 @@ def test_i1_codes_expire(make_client: Callable[..., TestClient]) -> None:
 def test_i1_guessed_codes_are_rate_limited_per_player_and_per_address(
     client: TestClient,
 ) -> None:
-    """10 tries an hour per player and per address (right or wrong): 31^8 ≈ 8.5e11 codes,
-    so one address's 240 guesses a day find one of 1,000 live codes with odds ≈ 3e-7."""
+    """10 tries an hour per player and per address (right or wrong): 31^10 ≈ 8.2e14 codes,
+    so one address's 240 guesses a day find one of 1,000 live codes with odds ≈ 3e-10."""
     owner = browser(client)
     made = code_of(owner)
     guesser = browser(client, address="198.51.100.7")
     for n in range(10):
-        r = link(guesser, f"2222-{n + 2}222")
+        r = link(guesser, f"22222-{n + 2}2222")
         assert (r.status_code, error_code(r)) == (404, "invalid_code"), r.text
     r = link(guesser, made["code"])  # even the right code, once over the limit
     assert (r.status_code, error_code(r)) == (429, "rate_limited")
@@ -192,8 +193,8 @@ def test_i2_a_recovery_code_restores_the_player_and_can_be_replaced(
         r = fresh.post("/api/devices/recover", json={"code": code})
         assert r.status_code == 200, r.text
         assert fresh.get(f"/api/games/{done['id']}").status_code == 200
-    # replaced: the old one stops working, the new one works
-    second = parent.post("/api/devices/recovery", json={}).json()["code"]
+    # replaced (with it: F20): the old one stops working, the new one works
+    second = parent.post("/api/devices/recovery", json={"recovery_code": code}).json()["code"]
     r = browser(client).post("/api/devices/recover", json={"code": code})
     assert (r.status_code, error_code(r)) == (404, "invalid_code")
     fresh = browser(client)
@@ -241,6 +242,7 @@ def test_i3_an_old_cookie_becomes_a_device_of_the_same_player(
     first = browser(client)
     game = Api(first).roll(Api(first).new())
     player = player_of(first)
+    recovery = first.post("/api/devices/recovery", json={}).json()["code"]
     old = PlayerSigner(_secret(db)).sign(player)
     legacy = TestClient(client.app, cookies={COOKIE: old})
     r = legacy.get("/api/games/current")
@@ -252,7 +254,8 @@ def test_i3_an_old_cookie_becomes_a_device_of_the_same_player(
     assert again.headers["set-cookie"].partition("=")[2].partition(";")[0] == issued
     assert len(first.get("/api/devices").json()["devices"]) == 2
     migrated = next(d for d in first.get("/api/devices").json()["devices"] if not d["this"])
-    assert first.post(f"/api/devices/{migrated['id']}/remove", json={}).status_code == 200
+    removed = first.post(f"/api/devices/{migrated['id']}/remove", json={"recovery_code": recovery})
+    assert removed.status_code == 200
     r = TestClient(client.app, cookies={COOKIE: old}).get("/api/games/current")
     assert r.status_code == 404
     r = TestClient(client.app, cookies={COOKIE: issued}).get("/api/games/current")
@@ -279,11 +282,13 @@ def test_i4_the_export_holds_everything_kept_about_the_player(
     assert r.status_code == 200
     assert r.headers["content-disposition"] == 'attachment; filename="yahtzee-data.json"'
     data = r.json()
-    assert data["format"] == "yahtzee-export-v1"
+    assert data["format"] == "yahtzee-export-v2"
     assert set(data) == {
         "format",
         "player_id",
         "exported_at",
+        "summary",
+        "requests",
         "games",
         "daily",
         "practice",
@@ -301,7 +306,7 @@ def test_i4_the_export_holds_everything_kept_about_the_player(
     assert data["daily"]["board_name"]["name"] == "小明"
     assert [g["name"] for g in data["daily"]["groups_created"]] == ["三年二班"]
     assert data["devices"][0]["name"] == "手机 · Chrome"
-    assert data["recovery_code"]["created_at"] == NOON
+    assert data["recovery_code"]["created_at"] == iso_time(NOON)
     assert len(data["link_codes"]) == 1
     assert data["settings"] == {"language": "en", "updated_at": NOON}  # G3
     assert "digest" not in r.text
@@ -315,8 +320,8 @@ def test_i4_delete_removes_the_player_from_every_table_and_leaves_others_whole(
     client = make_client(clock=clock)
     me, phone, host, classmate, teacher = (browser(client) for _ in range(5))
     api = Api(me)
+    recovery = me.post("/api/devices/recovery", json={}).json()["code"]
     assert link(phone, code_of(me)["code"]).status_code == 200
-    me.post("/api/devices/recovery", json={})
     code_of(me)
     assert me.put("/api/settings/language", json={"language": "en"}).status_code == 200  # G3
     # games: finished, unfinished; the daily; a group of mine and one of another's
@@ -375,7 +380,7 @@ def test_i4_delete_removes_the_player_from_every_table_and_leaves_others_whole(
 
     r = me.post("/api/me/delete", json={})
     assert (r.status_code, error_code(r)) == (422, "invalid_request")
-    r = me.post("/api/me/delete", json={"confirm": True})
+    r = me.post("/api/me/delete", json={"confirm": True, "recovery_code": recovery})
     assert r.status_code == 200, r.text
     assert r.json() == {"erased": True, "devices": 2}
 

@@ -20,7 +20,9 @@ from yahtzee.server.identity import DeviceSigner
 
 
 def build(platform: Platform) -> Parts:
-    """The devices service on the features' tables; it is the identity of every request."""
+    """The devices service on the features' tables; it is the identity of every request,
+    it announces the devices that end (the platform's revocations, F23) and carries out the
+    requests whose wait is over (F20)."""
     service = DeviceService(
         DeviceStore(platform.db, platform.secret),
         platform.storage,
@@ -28,8 +30,9 @@ def build(platform: Platform) -> Parts:
         DeviceSigner(platform.secret),
         platform.players,
         platform.clock,
+        revocations=platform.revocations,
     )
-    return Parts(state={"devices": service}, identity=service)
+    return Parts(state={"devices": service}, identity=service, tasks=(service.run_due,))
 
 
 #: 我的设备 as the app factory sees it.

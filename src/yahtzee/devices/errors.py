@@ -62,3 +62,76 @@ class ConfirmationNeededError(ApiError):
 
     def __init__(self) -> None:
         super().__init__(422, "invalid_request", msg("error.devices.confirm"))
+
+
+class WrongRecoveryCodeError(ApiError):
+    """The recovery code given as proof is not the player's current one (or it has none)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            403,
+            "wrong_recovery_code",
+            msg("error.devices.wrong_recovery_code"),
+        )
+
+
+class RecoveryCodeNeededError(ApiError):
+    """This device's player has a recovery code: moving it to another player needs it."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            403,
+            "recovery_code_needed",
+            msg("error.devices.recovery_code_needed"),
+        )
+
+
+class TooNewError(ApiError):
+    """A device that came in by a link code less than 7 days ago removes only newer ones."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            403,
+            "device_too_new",
+            msg("error.devices.too_new"),
+        )
+
+
+class OtherDevicesError(ApiError):
+    """A merge would take the records from the player's other devices."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            409,
+            "other_devices",
+            msg("error.devices.other_devices"),
+        )
+
+
+class LastWayBackError(ApiError):
+    """Signing out the player's only device without a recovery code would lose it."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            409,
+            "last_way_back",
+            msg("error.devices.last_way_back"),
+        )
+
+
+class NoRecoveryCodeError(ApiError):
+    """There is no recovery code to remove."""
+
+    def __init__(self) -> None:
+        super().__init__(404, "not_found", msg("error.devices.no_recovery_code"))
+
+
+class RequestNotFoundError(ApiError):
+    """No such waiting request of this player (done, refused, or someone else's)."""
+
+    def __init__(self, request_id: str) -> None:
+        super().__init__(
+            404,
+            "not_found",
+            msg("error.devices.request_not_found", request=request_id[:8]),
+        )

@@ -11,6 +11,15 @@
   are made.
 * ``recovery_codes``: at most one per player (I2), a keyed digest too; replacing it
   deletes the old one.
+* ``device_requests``: what could lock the owner out (a new or removed recovery code, the
+  removal of another device, the deletion of everything) asked without the recovery code:
+  it waits :data:`WAIT_SECONDS` in view of every device of the player, any of which can
+  refuse it (F20, docs/devices.md "The owner stays in control").
+
+A device also says how it came to its player (``via``: ``new``, ``link``, ``recovery``)
+and when (``joined_at``), whether another device said 「是我」 of it (``confirmed_at``),
+and, once it is a tombstone, why it ended (``ended``: ``removed``, ``erased``,
+``expired``, ``signed_out``), which its browser is told once (U20).
 
 A link or a recovery is **one transaction** with every feature's move of the device's
 player into the code's player (:class:`~yahtzee.storage.player_data.PlayerData`), and so
@@ -32,7 +41,16 @@ from yahtzee.devices.errors import (
     DeviceNotFoundError,
     HasOwnDataError,
     InvalidCodeError,
+    LastWayBackError,
+    NoRecoveryCodeError,
+    OtherDevicesError,
+    RecoveryCodeNeededError,
+    RequestNotFoundError,
+    ThisDeviceError,
+    TooNewError,
+    WrongRecoveryCodeError,
 )
+from yahtzee.server.revocation import Revoked, notify_in
 from yahtzee.storage.feature_db import FeatureDb, Tx
 from yahtzee.storage.player_data import MergeConflictError, PlayerData
 from yahtzee.storage.schema import Migrations
@@ -66,13 +84,50 @@ MIGRATIONS = Migrations.shared(
             created_at DOUBLE PRECISION NOT NULL
         )""",
         ),
+        (
+            # F20: how and when a device came to its player; U20: why a tombstone ended.
+            "ALTER TABLE devices ADD COLUMN via TEXT NOT NULL DEFAULT 'new'",
+            "ALTER TABLE devices ADD COLUMN joined_at DOUBLE PRECISION",
+            "ALTER TABLE devices ADD COLUMN confirmed_at DOUBLE PRECISION",
+            "ALTER TABLE devices ADD COLUMN ended TEXT",
+            """CREATE TABLE device_requests (
+            id TEXT PRIMARY KEY,
+            player_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            target TEXT,
+            digest TEXT,
+            requested_by TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            due_at DOUBLE PRECISION NOT NULL
+        )""",
+            "CREATE INDEX device_requests_player ON device_requests (player_id)",
+            "CREATE INDEX device_requests_due ON device_requests (due_at)",
+        ),
     ),
 )
 
 #: The codes' letters: no 0/O, 1/I/L (unambiguous when read aloud or copied by a child).
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
-LINK_CODE_CHARS = 8  # 31^8 ≈ 8.5e11 ≈ 2^39.6
-RECOVERY_CODE_CHARS = 20  # 31^20 ≈ 2^99
+# 31^10 ≈ 8.2e14 ≈ 2^49.5: at the service-wide limit of tries, under one chance in a
+# million a year of hitting any of 1,000 codes alive at every moment (docs/devices.md).
+LINK_CODE_CHARS = 10
+LINK_CODE_GROUP = 5  # shown as ABCDE-FGHJK
+RECOVERY_CODE_CHARS = 20  # 31^20 ≈ 2^99, shown as ABCD-EFGH-JKMN-PQRS-TUVW
+#: How long a request that could lock the owner out waits, asked without the recovery
+#: code, in view of every device of the player (F20).
+WAIT_SECONDS = 72 * 3600.0
+#: A device that came in by a link code is new this long: it cannot remove older devices
+#: (without the recovery code), and any older device removes it with one tap (F20).
+NEW_SECONDS = 7 * 24 * 3600.0
+#: What a tombstone's ``ended`` says (its browser is told once, U20).
+REMOVED, ERASED, EXPIRED, SIGNED_OUT = "removed", "erased", "expired", "signed_out"
+#: What a :class:`Request` asks.
+REMOVE_DEVICE, ERASE, RECOVERY_NEW, RECOVERY_REMOVE = (
+    "remove_device",
+    "erase",
+    "recovery_new",
+    "recovery_remove",
+)
 _LINK = b"yahtzee-link-code-v1:"
 _RECOVERY = b"yahtzee-recovery-code-v1:"
 
@@ -93,29 +148,102 @@ def parse_code(raw: object, chars: int) -> str | None:
     return code
 
 
-def format_code(code: str) -> str:
-    """``ABCD-EFGH``: groups of four, as shown and written down."""
-    return "-".join(code[i : i + 4] for i in range(0, len(code), 4))
+def format_code(code: str, group: int = 4) -> str:
+    """``ABCD-EFGH-…``: groups of ``group`` letters, as shown and written down."""
+    return "-".join(code[i : i + group] for i in range(0, len(code), group))
 
 
 @dataclass(frozen=True, slots=True)
 class Device:
-    """A live device of a player."""
+    """A live device of a player: how it came (``via``: ``new``, ``link``, ``recovery``)
+    and when (``joined_at``), and when another device said 「是我」 of it."""
 
     id: str
     name: str
     created_at: float
     seen_at: float
+    via: str = "new"
+    joined_at: float = 0.0
+    confirmed_at: float | None = None
+
+    def is_new(self, now: float) -> bool:
+        """Came in by a code within :data:`NEW_SECONDS` (「这是你吗？」 until confirmed)."""
+        return self.via != "new" and now - self.joined_at < NEW_SECONDS
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A waiting request of the player (F20): ``kind`` (:data:`REMOVE_DEVICE` of
+    ``target``, :data:`ERASE`, :data:`RECOVERY_NEW`, :data:`RECOVERY_REMOVE`), the device
+    that asked, and when it is carried out unless a device refuses it first."""
+
+    id: str
+    kind: str
+    target: str | None
+    requested_by: str
+    created_at: float
+    due_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a protected action did: the devices it ended (strangers from their next
+    request; ``player`` when it deleted the player whole), or the request that now waits."""
+
+    ended: tuple[str, ...] = ()
+    player: str | None = None
+    pending: Request | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Linked:
     """A redeemed code: the player the device now belongs to, the player it was, and every
-    device that moved with it (all the old player's)."""
+    device that moved with it (this one, and the old player's others when it moved whole)."""
 
     player_id: str
     previous: str
     devices: tuple[str, ...]
+
+
+_DEVICE_COLUMNS = (
+    "id, name, created_at, seen_at, via, COALESCE(joined_at, created_at), confirmed_at"
+)
+
+
+def _device(row: Sequence[Any]) -> Device:
+    confirmed = row[6]
+    return Device(
+        str(row[0]),
+        str(row[1]),
+        float(row[2]),
+        float(row[3]),
+        str(row[4]),
+        float(row[5]),
+        None if confirmed is None else float(confirmed),
+    )
+
+
+def _request(row: Sequence[Any]) -> Request:
+    return Request(
+        str(row[0]),
+        str(row[1]),
+        None if row[2] is None else str(row[2]),
+        str(row[3]),
+        float(row[4]),
+        float(row[5]),
+    )
+
+
+_REQUEST_COLUMNS = "id, kind, target, requested_by, created_at, due_at"
+
+
+def lock_player(tx: Tx, player_id: str) -> None:
+    """On PostgreSQL, the player's lock that a new game of it takes too (the games'
+    ``lock_player``): a deletion and a new game of one player happen one after the other,
+    so no game is written under a deleted player's id (F23). SQLite's writers take turns
+    anyway."""
+    if tx.dialect == "postgresql":
+        tx.one("SELECT pg_advisory_xact_lock(hashtextextended(:player, 1))", {"player": player_id})
 
 
 class DeviceStore:
@@ -128,16 +256,25 @@ class DeviceStore:
     def _digest(self, purpose: bytes, code: str) -> str:
         return hmac.new(self._secret, purpose + code.encode("ascii"), hashlib.sha256).hexdigest()
 
+    def recovery_digest(self, code: str) -> str:
+        """The keyed digest a recovery code is kept as."""
+        return self._digest(_RECOVERY, code)
+
     # -- devices ----------------------------------------------------------------------
 
-    async def lookup(self, device_id: str) -> tuple[str, float] | None:
-        """``(player, seen_at)`` of a live device, else ``None``."""
+    async def lookup(self, device_id: str) -> tuple[str, float] | str | None:
+        """``(player, seen_at)`` of a live device; why it ended (``removed``, ``erased``,
+        ``expired``, ``signed_out``) for a tombstone; ``None`` for an unknown one."""
         row = await self.db.one(
-            "SELECT player_id, seen_at FROM devices WHERE id = :device_id AND removed_at IS NULL",
+            "SELECT player_id, seen_at, removed_at, ended FROM devices WHERE id = :device_id",
             {"device_id": device_id},
             write=False,
         )
-        return None if row is None else (str(row[0]), float(row[1]))
+        if row is None:
+            return None
+        if row[2] is not None:
+            return REMOVED if row[3] is None else str(row[3])
+        return (str(row[0]), float(row[1]))
 
     async def touch(self, device_id: str, now: float) -> None:
         """Record that the device was seen ``now``."""
@@ -148,12 +285,28 @@ class DeviceStore:
             )
         )
 
+    async def expire(self, device_id: str, unused_since: float, now: float) -> bool:
+        """End the device if nobody used it since ``unused_since`` (F20: a credential
+        unused for ``device_expiry_days`` stops working); whether it did."""
+
+        def work(tx: Tx) -> bool:
+            rows = tx.all(
+                "UPDATE devices SET removed_at = :now, name = '', ended = :ended "
+                "WHERE id = :device_id AND removed_at IS NULL AND seen_at < :since RETURNING id",
+                {"now": now, "ended": EXPIRED, "device_id": device_id, "since": unused_since},
+            )
+            if rows:
+                notify_in(tx, Revoked((device_id,)))
+            return bool(rows)
+
+        return await self.db.run(work)
+
     async def add(self, device_id: str, player_id: str, name: str, now: float) -> None:
         """A new device of ``player_id``."""
         await self.db.run(
             lambda tx: tx.all(
-                "INSERT INTO devices (id, player_id, name, created_at, seen_at) "
-                "VALUES (:device_id, :player_id, :name, :now, :now)",
+                "INSERT INTO devices (id, player_id, name, created_at, seen_at, joined_at) "
+                "VALUES (:device_id, :player_id, :name, :now, :now, :now)",
                 {"device_id": device_id, "player_id": player_id, "name": name, "now": now},
             )
         )
@@ -164,8 +317,9 @@ class DeviceStore:
 
         def work(tx: Tx) -> str | None:
             tx.all(
-                "INSERT INTO devices (id, player_id, name, created_at, seen_at) "
-                "VALUES (:device_id, :player_id, :name, :now, :now) ON CONFLICT (id) DO NOTHING",
+                "INSERT INTO devices (id, player_id, name, created_at, seen_at, joined_at) "
+                "VALUES (:device_id, :player_id, :name, :now, :now, :now) "
+                "ON CONFLICT (id) DO NOTHING",
                 {"device_id": device_id, "player_id": player_id, "name": name, "now": now},
             )
             row = tx.one(
@@ -180,26 +334,199 @@ class DeviceStore:
         """The player's live devices, most recently seen first."""
         rows = await self.db.run(
             lambda tx: tx.all(
-                "SELECT id, name, created_at, seen_at FROM devices "
+                f"SELECT {_DEVICE_COLUMNS} FROM devices "
                 "WHERE player_id = :player_id AND removed_at IS NULL ORDER BY seen_at DESC, id",
                 {"player_id": player_id},
             ),
             write=False,
         )
-        return [Device(str(r[0]), str(r[1]), float(r[2]), float(r[3])) for r in rows]
+        return [_device(r) for r in rows]
 
-    async def remove(self, player_id: str, device_id: str, now: float) -> None:
-        """Remove the player's device ``device_id`` (a tombstone stays: no name)."""
+    async def requests(self, player_id: str) -> list[Request]:
+        """The player's waiting requests, oldest first."""
+        rows = await self.db.run(
+            lambda tx: tx.all(
+                f"SELECT {_REQUEST_COLUMNS} FROM device_requests WHERE player_id = :player_id "
+                "ORDER BY created_at, id",
+                {"player_id": player_id},
+            ),
+            write=False,
+        )
+        return [_request(r) for r in rows]
+
+    # -- proof (F20) ------------------------------------------------------------------------
+
+    def _at_once(self, tx: Tx, player_id: str, device_id: str, proof: str | None) -> bool:
+        """Whether a protected action of ``device_id`` is carried out at once: with the
+        player's current recovery code (``proof``; a wrong one refuses), or when there is
+        neither a recovery code nor another device (nobody to ask, nothing to prove).
+        Otherwise it waits (:data:`WAIT_SECONDS`)."""
+        row = tx.one(
+            "SELECT digest FROM recovery_codes WHERE player_id = :player_id",
+            {"player_id": player_id},
+        )
+        if proof is not None:
+            if row is None or not hmac.compare_digest(str(row[0]), self.recovery_digest(proof)):
+                raise WrongRecoveryCodeError()
+            return True
+        if row is not None:
+            return False
+        others = tx.one(
+            "SELECT COUNT(*) FROM devices WHERE player_id = :player_id AND removed_at IS NULL "
+            "AND id <> :device_id",
+            {"player_id": player_id, "device_id": device_id},
+        )
+        return others is None or int(others[0]) == 0
+
+    def _wait(
+        self,
+        tx: Tx,
+        player_id: str,
+        device_id: str,
+        kind: str,
+        now: float,
+        *,
+        target: str | None = None,
+        digest: str | None = None,
+    ) -> Request:
+        """The request that waits (the same one if it is already waiting; a new recovery
+        code replaces the one that waited)."""
+        if kind == RECOVERY_NEW:
+            tx.all(
+                "DELETE FROM device_requests WHERE player_id = :player_id AND kind = :kind",
+                {"player_id": player_id, "kind": kind},
+            )
+        else:
+            row = tx.one(
+                f"SELECT {_REQUEST_COLUMNS} FROM device_requests WHERE player_id = :player_id "
+                "AND kind = :kind AND COALESCE(target, '') = :target",
+                {"player_id": player_id, "kind": kind, "target": target or ""},
+            )
+            if row is not None:
+                return _request(row)
+        request = Request(secrets.token_hex(8), kind, target, device_id, now, now + WAIT_SECONDS)
+        tx.all(
+            "INSERT INTO device_requests (id, player_id, kind, target, digest, requested_by, "
+            "created_at, due_at) VALUES (:id, :player_id, :kind, :target, :digest, :by, :now, "
+            ":due)",
+            {
+                "id": request.id,
+                "player_id": player_id,
+                "kind": kind,
+                "target": target,
+                "digest": digest,
+                "by": device_id,
+                "now": now,
+                "due": request.due_at,
+            },
+        )
+        return request
+
+    def _live(self, tx: Tx, player_id: str, device_id: str) -> Device | None:
+        row = tx.one(
+            f"SELECT {_DEVICE_COLUMNS} FROM devices WHERE id = :device_id "
+            "AND player_id = :player_id AND removed_at IS NULL",
+            {"device_id": device_id, "player_id": player_id},
+        )
+        return None if row is None else _device(row)
+
+    @staticmethod
+    def _end(tx: Tx, player_id: str, device_id: str, now: float, why: str) -> bool:
+        rows = tx.all(
+            "UPDATE devices SET removed_at = :now, name = '', ended = :why "
+            "WHERE id = :device_id AND player_id = :player_id AND removed_at IS NULL "
+            "RETURNING id",
+            {"now": now, "why": why, "device_id": device_id, "player_id": player_id},
+        )
+        if rows:
+            tx.all(
+                "DELETE FROM device_requests "
+                "WHERE requested_by = :device_id OR target = :device_id",
+                {"device_id": device_id},
+            )
+            notify_in(tx, Revoked((device_id,)))
+        return bool(rows)
+
+    # -- the protected actions (F20) ----------------------------------------------------------
+
+    async def remove(
+        self, player_id: str, device_id: str, target: str, proof: str | None, now: float
+    ) -> Outcome:
+        """Remove the player's device ``target`` (a tombstone stays: no name), asked by
+        ``device_id``: at once when ``target`` is a newcomer (came in by a code within
+        :data:`NEW_SECONDS`, after ``device_id``) or with the recovery code; a newcomer
+        by a link code cannot remove an older device without it; otherwise it waits."""
+
+        def work(tx: Tx) -> Outcome:
+            mine = self._live(tx, player_id, device_id)
+            other = self._live(tx, player_id, target)
+            if mine is None or other is None:
+                raise DeviceNotFoundError(target)
+            # (an established device removes any newcomer; a newcomer, later ones only)
+            newcomer = other.is_new(now) and (
+                not mine.is_new(now) or other.joined_at > mine.joined_at
+            )
+            if not newcomer:
+                if proof is None and mine.via == "link" and mine.is_new(now):
+                    raise TooNewError()
+                if not self._at_once(tx, player_id, device_id, proof):
+                    return Outcome(
+                        pending=self._wait(
+                            tx, player_id, device_id, REMOVE_DEVICE, now, target=target
+                        )
+                    )
+            self._end(tx, player_id, target, now, REMOVED)
+            return Outcome(ended=(target,))
+
+        return await self.db.run(work)
+
+    async def sign_out(self, player_id: str, device_id: str, now: float) -> Outcome:
+        """「退出这台设备」: end this device (its browser is a stranger after it). Refused
+        for the player's last way back: its only device without a recovery code."""
+
+        def work(tx: Tx) -> Outcome:
+            ways = tx.one(
+                "SELECT (SELECT COUNT(*) FROM devices WHERE player_id = :player_id "
+                "AND removed_at IS NULL AND id <> :device_id) + "
+                "(SELECT COUNT(*) FROM recovery_codes WHERE player_id = :player_id)",
+                {"player_id": player_id, "device_id": device_id},
+            )
+            if ways is None or int(ways[0]) == 0:
+                raise LastWayBackError()
+            if not self._end(tx, player_id, device_id, now, SIGNED_OUT):
+                raise DeviceNotFoundError(device_id)
+            return Outcome(ended=(device_id,))
+
+        return await self.db.run(work)
+
+    async def confirm(self, player_id: str, device_id: str, target: str, now: float) -> None:
+        """「是我」: another device of the player says the newcomer ``target`` is theirs
+        (it is no longer shown as 「这是你吗？」)."""
+        if target == device_id:
+            raise ThisDeviceError()
 
         def work(tx: Tx) -> None:
             rows = tx.all(
-                "UPDATE devices SET removed_at = :now, name = '' "
-                "WHERE id = :device_id AND player_id = :player_id AND removed_at IS NULL "
-                "RETURNING id",
-                {"now": now, "device_id": device_id, "player_id": player_id},
+                "UPDATE devices SET confirmed_at = :now WHERE id = :target "
+                "AND player_id = :player_id AND removed_at IS NULL RETURNING id",
+                {"now": now, "target": target, "player_id": player_id},
             )
             if not rows:
-                raise DeviceNotFoundError(device_id)
+                raise DeviceNotFoundError(target)
+
+        await self.db.run(work)
+
+    async def refuse(self, player_id: str, request_id: str) -> None:
+        """Any device of the player refuses (or its asker cancels) a waiting request."""
+
+        def work(tx: Tx) -> None:
+            rows = tx.all(
+                "DELETE FROM device_requests WHERE id = :id AND player_id = :player_id "
+                "RETURNING id",
+                {"id": request_id, "player_id": player_id},
+            )
+            if not rows:
+                raise RequestNotFoundError(request_id)
 
         await self.db.run(work)
 
@@ -227,20 +554,62 @@ class DeviceStore:
 
         await self.db.run(work)
 
-    async def set_recovery(self, player_id: str, code: str, now: float) -> None:
-        """``code`` becomes the player's recovery code; the old one stops working."""
+    @staticmethod
+    def _set_recovery(tx: Tx, player_id: str, digest: str, now: float) -> None:
+        tx.all("DELETE FROM recovery_codes WHERE player_id = :player_id", {"player_id": player_id})
+        tx.all(
+            "INSERT INTO recovery_codes (player_id, digest, created_at) VALUES (:player_id, "
+            ":digest, :now)",
+            {"player_id": player_id, "digest": digest, "now": now},
+        )
 
-        def work(tx: Tx) -> None:
-            tx.all(
-                "DELETE FROM recovery_codes WHERE player_id = :player_id", {"player_id": player_id}
-            )
-            tx.all(
-                "INSERT INTO recovery_codes (player_id, digest, created_at) VALUES (:player_id, "
-                ":digest, :now)",
-                {"player_id": player_id, "digest": self._digest(_RECOVERY, code), "now": now},
+    async def set_recovery(
+        self, player_id: str, device_id: str, code: str, proof: str | None, now: float
+    ) -> Outcome:
+        """``code`` becomes the player's recovery code (the old one stops working): at
+        once with the current code (``proof``) or when the player has neither a code nor
+        another device; otherwise it waits, and takes effect when it is carried out."""
+        digest = self.recovery_digest(code)
+
+        def work(tx: Tx) -> Outcome:
+            if self._at_once(tx, player_id, device_id, proof):
+                self._set_recovery(tx, player_id, digest, now)
+                tx.all(
+                    "DELETE FROM device_requests WHERE player_id = :player_id "
+                    "AND kind IN ('recovery_new', 'recovery_remove')",
+                    {"player_id": player_id},
+                )
+                return Outcome()
+            return Outcome(
+                pending=self._wait(tx, player_id, device_id, RECOVERY_NEW, now, digest=digest)
             )
 
-        await self.db.run(work)
+        return await self.db.run(work)
+
+    async def remove_recovery(
+        self, player_id: str, device_id: str, proof: str | None, now: float
+    ) -> Outcome:
+        """The player's recovery code stops working: at once with it (``proof``),
+        otherwise after the wait."""
+
+        def work(tx: Tx) -> Outcome:
+            if (
+                tx.one(
+                    "SELECT 1 FROM recovery_codes WHERE player_id = :player_id",
+                    {"player_id": player_id},
+                )
+                is None
+            ):
+                raise NoRecoveryCodeError()
+            if self._at_once(tx, player_id, device_id, proof):
+                tx.all(
+                    "DELETE FROM recovery_codes WHERE player_id = :player_id",
+                    {"player_id": player_id},
+                )
+                return Outcome()
+            return Outcome(pending=self._wait(tx, player_id, device_id, RECOVERY_REMOVE, now))
+
+        return await self.db.run(work)
 
     async def recovery_made(self, player_id: str) -> float | None:
         """When the player's recovery code was made, if it has one."""
@@ -260,12 +629,19 @@ class DeviceStore:
         recovery: bool,
         device_id: str,
         merge: bool,
+        proof: str | None,
         now: float,
         parts: Sequence[PlayerData],
     ) -> Linked:
-        """Make ``device_id`` (and every device of its player) the code's player's.
+        """Make ``device_id`` the code's player's.
 
-        A device whose player keeps anything (:meth:`PlayerData.has_data`) is refused
+        The device's own player moves with it whole (its data with ``merge``, its other
+        devices) only when that cannot take it from its owner: with its recovery code
+        (``proof``), or when it has neither a recovery code nor another device. A player
+        with a recovery code needs it (:class:`RecoveryCodeNeededError`); one with other
+        devices and no code stays theirs, and only this device moves (a ``merge`` is
+        refused: :class:`OtherDevicesError`). A device whose player keeps anything
+        (:meth:`PlayerData.has_data`) and would move whole is refused
         (:class:`HasOwnDataError`, nothing changes, the code stays good) unless ``merge``:
         then everything of its player moves into the code's player, in this transaction.
         A link code is used up; a recovery code stays good until replaced."""
@@ -295,30 +671,57 @@ class DeviceStore:
             source = str(mine[0])
             if source == target:
                 raise AlreadyLinkedError()
-            if not merge and any(part.has_data(tx, source) for part in parts):
+            has_code = (
+                tx.one("SELECT 1 FROM recovery_codes WHERE player_id = :source", {"source": source})
+                is not None
+            )
+            if has_code and proof is None:
+                raise RecoveryCodeNeededError()
+            whole = True
+            if proof is not None:
+                self._at_once(tx, source, device_id, proof)  # (a wrong one refuses)
+            elif not self._at_once(tx, source, device_id, None):
+                whole = False  # other devices, no code: they keep the player
+                if merge:
+                    raise OtherDevicesError()
+            if whole and not merge and any(part.has_data(tx, source) for part in parts):
                 raise HasOwnDataError()
-            try:
-                for part in parts:
-                    part.merge(tx, source, target)
-            except MergeConflictError:
-                raise BothUnfinishedError() from None
+            if whole:
+                try:
+                    for part in parts:
+                        part.merge(tx, source, target)
+                except MergeConflictError:
+                    raise BothUnfinishedError() from None
             if not recovery:
                 used = tx.all(
                     "UPDATE link_codes SET used_at = :now WHERE digest = :digest AND used_at IS "
-                    "NULL "
-                    "RETURNING digest",
+                    "NULL RETURNING digest",
                     {"now": now, "digest": digest},
                 )
                 if not used:  # (another redemption committed first: all of this rolls back)
                     raise InvalidCodeError()
+            via = "recovery" if recovery else "link"
             moved = tx.all(
-                "UPDATE devices SET player_id = :target WHERE player_id = :source AND removed_at "
-                "IS NULL "
-                "RETURNING id",
-                {"target": target, "source": source},
+                "UPDATE devices SET player_id = :target, via = :via, joined_at = :now, "
+                "confirmed_at = NULL WHERE removed_at IS NULL AND "
+                + ("player_id = :source " if whole else "id = :device_id ")
+                + "RETURNING id",
+                {
+                    "target": target,
+                    "via": via,
+                    "now": now,
+                    "source": source,
+                    "device_id": device_id,
+                },
             )
-            tx.all("DELETE FROM recovery_codes WHERE player_id = :source", {"source": source})
-            tx.all("DELETE FROM link_codes WHERE player_id = :source", {"source": source})
+            if whole:
+                for table in ("recovery_codes", "link_codes", "device_requests"):
+                    tx.all(f"DELETE FROM {table} WHERE player_id = :source", {"source": source})
+            else:
+                tx.all(
+                    "DELETE FROM device_requests WHERE requested_by = :device_id",
+                    {"device_id": device_id},
+                )
             return Linked(target, source, tuple(str(r[0]) for r in moved))
 
         return await self.db.run(work)
@@ -331,9 +734,15 @@ class DeviceStore:
         def work(tx: Tx) -> dict[str, Any]:
             out: dict[str, Any] = {part.name: part.export(tx, player_id) for part in parts}
             out["devices"] = [
-                dict(zip(("id", "name", "created_at", "seen_at"), row, strict=True))
+                dict(
+                    zip(
+                        ("id", "name", "created_at", "seen_at", "via", "joined_at"),
+                        row[:6],
+                        strict=True,
+                    )
+                )
                 for row in tx.all(
-                    "SELECT id, name, created_at, seen_at FROM devices "
+                    f"SELECT {_DEVICE_COLUMNS} FROM devices "
                     "WHERE player_id = :player_id AND removed_at IS NULL ORDER BY created_at",
                     {"player_id": player_id},
                 )
@@ -347,8 +756,15 @@ class DeviceStore:
                 dict(zip(("created_at", "expires_at", "used_at"), row, strict=True))
                 for row in tx.all(
                     "SELECT created_at, expires_at, used_at FROM link_codes WHERE player_id = "
-                    ":player_id "
-                    "ORDER BY created_at",
+                    ":player_id ORDER BY created_at",
+                    {"player_id": player_id},
+                )
+            ]
+            out["requests"] = [
+                dict(zip(("kind", "created_at", "due_at"), row, strict=True))
+                for row in tx.all(
+                    "SELECT kind, created_at, due_at FROM device_requests "
+                    "WHERE player_id = :player_id ORDER BY created_at",
                     {"player_id": player_id},
                 )
             ]
@@ -356,30 +772,97 @@ class DeviceStore:
 
         return await self.db.run(work, write=False)
 
-    async def erase(
-        self, player_id: str, legacy_device: str, now: float, parts: Sequence[PlayerData]
+    def _erase_in(
+        self, tx: Tx, player_id: str, legacy_device: str, now: float, parts: Sequence[PlayerData]
     ) -> list[str]:
-        """Delete everything of ``player_id`` in one transaction; every device of the
-        player becomes a tombstone (so a stranger from its next request on), the one an
-        old cookie of the player would become included. Returns the devices' ids."""
+        lock_player(tx, player_id)  # (no new game of the player meanwhile: F23)
+        for part in parts:
+            part.erase(tx, player_id)
+        for table in ("recovery_codes", "link_codes", "device_requests"):
+            tx.all(f"DELETE FROM {table} WHERE player_id = :player_id", {"player_id": player_id})
+        rows = tx.all(
+            "UPDATE devices SET player_id = '', name = '', ended = COALESCE(ended, :why), "
+            "removed_at = COALESCE(removed_at, :now) WHERE player_id = :player_id RETURNING id",
+            {"now": now, "why": ERASED, "player_id": player_id},
+        )
+        tx.all(
+            "INSERT INTO devices (id, player_id, name, created_at, seen_at, removed_at, ended) "
+            "VALUES (:legacy_device, '', '', :now, :now, :now, :why) ON CONFLICT (id) DO NOTHING",
+            {"legacy_device": legacy_device, "now": now, "why": ERASED},
+        )
+        devices = [str(r[0]) for r in rows]
+        notify_in(tx, Revoked(tuple(devices), player_id))
+        return devices
 
-        def work(tx: Tx) -> list[str]:
-            for part in parts:
-                part.erase(tx, player_id)
-            tx.all(
-                "DELETE FROM recovery_codes WHERE player_id = :player_id", {"player_id": player_id}
-            )
-            tx.all("DELETE FROM link_codes WHERE player_id = :player_id", {"player_id": player_id})
-            rows = tx.all(
-                "UPDATE devices SET player_id = '', name = '', "
-                "removed_at = COALESCE(removed_at, :now) WHERE player_id = :player_id RETURNING id",
+    async def erase(
+        self,
+        player_id: str,
+        device_id: str,
+        proof: str | None,
+        legacy_device: str,
+        now: float,
+        parts: Sequence[PlayerData],
+    ) -> Outcome:
+        """Delete everything of ``player_id`` in one transaction, asked by ``device_id``
+        (at once with the recovery code, or when there is neither a code nor another
+        device; otherwise it waits); every device of the player becomes a tombstone (a
+        stranger from its next request), the one an old cookie of the player would
+        become included."""
+
+        def work(tx: Tx) -> Outcome:
+            if not self._at_once(tx, player_id, device_id, proof):
+                return Outcome(pending=self._wait(tx, player_id, device_id, ERASE, now))
+            devices = self._erase_in(tx, player_id, legacy_device, now, parts)
+            return Outcome(ended=tuple(devices), player=player_id)
+
+        return await self.db.run(work)
+
+    # -- the requests that waited -------------------------------------------------------------
+
+    async def due(self, now: float, player_id: str | None = None) -> list[str]:
+        """The ids of the requests whose wait is over (of ``player_id``, or all)."""
+        rows = await self.db.run(
+            lambda tx: tx.all(
+                "SELECT id FROM device_requests WHERE due_at <= :now "
+                + ("AND player_id = :player_id " if player_id is not None else "")
+                + "ORDER BY due_at LIMIT 100",
                 {"now": now, "player_id": player_id},
+            ),
+            write=False,
+        )
+        return [str(r[0]) for r in rows]
+
+    async def carry_out(
+        self,
+        request_id: str,
+        now: float,
+        legacy: Callable[[str], str],
+        parts: Sequence[PlayerData],
+    ) -> Outcome | None:
+        """Carry out the request ``request_id`` whose wait is over, once, whichever process
+        gets to it first (``None`` if another did, or a device refused it meanwhile)."""
+
+        def work(tx: Tx) -> Outcome | None:
+            row = tx.one(
+                "DELETE FROM device_requests WHERE id = :id AND due_at <= :now "
+                "RETURNING player_id, kind, target, digest",
+                {"id": request_id, "now": now},
             )
-            tx.all(
-                "INSERT INTO devices (id, player_id, name, created_at, seen_at, removed_at) "
-                "VALUES (:legacy_device, '', '', :now, :now, :now) ON CONFLICT (id) DO NOTHING",
-                {"legacy_device": legacy_device, "now": now},
-            )
-            return [str(r[0]) for r in rows]
+            if row is None:
+                return None
+            player, kind, target, digest = str(row[0]), str(row[1]), row[2], row[3]
+            if kind == REMOVE_DEVICE and target is not None:
+                ended = self._end(tx, player, str(target), now, REMOVED)
+                return Outcome(ended=(str(target),) if ended else ())
+            if kind == RECOVERY_NEW and digest is not None:
+                self._set_recovery(tx, player, str(digest), now)
+                return Outcome()
+            if kind == RECOVERY_REMOVE:
+                tx.all("DELETE FROM recovery_codes WHERE player_id = :player", {"player": player})
+                return Outcome()
+            if kind == ERASE:
+                devices = self._erase_in(tx, player, legacy(player), now, parts)
+                return Outcome(ended=tuple(devices), player=player)
+            return None
 
         return await self.db.run(work)

@@ -71,6 +71,8 @@ def build(platform: Platform) -> Parts:
         kinds={rooms.ROOM: service.kind_hooks()},
         player_data=(RoomsData(),),
         players_changed=(service.forget_holders,),
+        # F23: a device removed, signed out or deleted loses its open streams at once.
+        revoked=(service.hub.revoke,),
         # F14: the events of rooms over go after --prune-room-events-after-days.
         prunings=(
             Pruning(

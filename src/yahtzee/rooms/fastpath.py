@@ -14,7 +14,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from yahtzee.rooms.routes import event_stream, last_event_id
 from yahtzee.rooms.service import RoomService
 from yahtzee.server.errors import HANDLED, ApiError, handle_error
-from yahtzee.server.middleware import client_address, player_of
+from yahtzee.server.middleware import client_address, device_of
 
 _EVENTS_PATH = re.compile(r"/api/rooms/([0-9a-f]{16})/events")
 
@@ -51,10 +51,10 @@ class RoomStreamPath:
                 (v.decode("latin-1") for k, v in scope["headers"] if k == b"last-event-id"), None
             )
             start = last_event_id(header, int(raw_after) if raw_after is not None else None)
-            player = await player_of(scope)
+            player, device = await device_of(scope)
             address = client_address(scope)
             response: Response = await event_stream(
-                self.rooms, room_id, player, address, token, start
+                self.rooms, room_id, player, address, token, start, device
             )
         except HANDLED as exc:
             response = await handle_error(Request(scope, receive), exc)

@@ -19,6 +19,7 @@ from yahtzee.server.routers._common import (
     ClientAddress,
     Cpu,
     Limiters,
+    PlayerDevice,
     PlayerId,
     cost,
     errors,
@@ -373,12 +374,19 @@ def last_event_id(header: str | None, after: int | None) -> int:
 
 
 async def event_stream(
-    svc: RoomService, room_id: str, player: str, address: str, token: str | None, start: int
+    svc: RoomService,
+    room_id: str,
+    player: str,
+    address: str,
+    token: str | None,
+    start: int,
+    device: str = "",
 ) -> RoomEventStream:
     """The room's stream for this browser, after its checks (a seat or a token, the
     stream caps, F9): :class:`~yahtzee.rooms.stream.RoomEventStream`, one coroutine
-    and one disconnection waiter a stream (O9's memory target)."""
-    sub = await svc.open_stream(room_id, player, address, token)
+    and one disconnection waiter a stream (O9's memory target); it ends when ``device``
+    does (F23)."""
+    sub = await svc.open_stream(room_id, player, address, token, device)
     return RoomEventStream(svc.hub, sub, start)
 
 
@@ -391,7 +399,7 @@ async def event_stream(
 async def room_events(
     room_id: RoomId,
     svc: Rooms,
-    player: PlayerId,
+    me: PlayerDevice,
     address: ClientAddress,
     token: Token = None,
     after: Annotated[
@@ -409,4 +417,5 @@ async def room_events(
     after its lifetime (reconnect with ``Last-Event-ID``). (Served by
     :class:`~yahtzee.rooms.fastpath.RoomStreamPath`, with the same checks.)"""
     start = last_event_id(last_event, after)
-    return await event_stream(svc, room_id, player, address, token, start)
+    player, device = me
+    return await event_stream(svc, room_id, player, address, token, start, device)

@@ -638,7 +638,7 @@ class RoomService:
     # -- streams (O4, O9) -----------------------------------------------------------------
 
     async def open_stream(
-        self, room_id: str, player_id: str, address: str, token: object
+        self, room_id: str, player_id: str, address: str, token: object, device: str = ""
     ) -> Subscription:
         """A stream of the room for this browser, if it may hold one (a seat holder, or a
         link's token) and the caps allow (F9; :class:`~yahtzee.errors.TooManyStreamsError`
@@ -658,7 +658,9 @@ class RoomService:
         )
         watcher = room.seat_of(player_id) is None
         try:
-            return self.hub.admit(room_id, player_id, address, watcher=watcher, caps=caps)
+            return self.hub.admit(
+                room_id, player_id, address, watcher=watcher, caps=caps, device=device
+            )
         except TooManyStreamsError as exc:
             if exc.scope == "room" and role == "seat":  # (an invite holder: a seat will do)
                 raise TooManyStreamsError(str(exc), "invite") from None

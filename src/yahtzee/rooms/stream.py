@@ -41,6 +41,7 @@ from starlette.types import Receive, Scope, Send
 
 from yahtzee.rooms.errors import TooManyStreamsError
 from yahtzee.rooms.store import NOTIFY_CHANNEL, RoomEvent, RoomStore
+from yahtzee.server.revocation import Revoked
 
 log = logging.getLogger("yahtzee.server")
 
@@ -92,6 +93,7 @@ class Subscription:
         "_waiter",
         "address",
         "closed",
+        "device",
         "lagged",
         "pinged",
         "player",
@@ -100,10 +102,17 @@ class Subscription:
     )
 
     def __init__(
-        self, room_id: str, player: str = "", address: str = "", *, watcher: bool = False
+        self,
+        room_id: str,
+        player: str = "",
+        address: str = "",
+        *,
+        watcher: bool = False,
+        device: str = "",
     ) -> None:
         self.room_id = room_id
         self.player = player
+        self.device = device  # (its browser's device: a revoked one ends the stream, F23)
         self.address = address
         self.watcher = watcher
         self._items: deque[tuple[RoomEvent, bytes]] = deque()
@@ -220,6 +229,7 @@ class RoomHub:
         *,
         watcher: bool = False,
         caps: tuple[int, int, int] = (0, 0, 0),
+        device: str = "",
     ) -> Subscription:
         """A new stream's subscription, counted at once (so that racing requests cannot
         all pass the check, F9); :class:`~yahtzee.errors.TooManyStreamsError` if one of
@@ -233,7 +243,7 @@ class RoomHub:
             raise TooManyStreamsError(f"{address} has {per_address} streams here", "address")
         if watcher and per_room > 0 and self._watchers.get(room_id, 0) >= per_room:
             raise TooManyStreamsError(f"room {room_id} has {per_room} watchers here", "room")
-        sub = Subscription(room_id, player, address, watcher=watcher)
+        sub = Subscription(room_id, player, address, watcher=watcher, device=device)
         self._rooms.setdefault(room_id, set()).add(sub)
         self._players[player] = self._players.get(player, 0) + 1
         self._addresses[address] = self._addresses.get(address, 0) + 1
@@ -254,6 +264,17 @@ class RoomHub:
         _less(self._addresses, sub.address)
         if sub.watcher:
             _less(self._watchers, sub.room_id)
+
+    def revoke(self, revoked: Revoked) -> None:
+        """Devices ended (removed, signed out, their player deleted; the platform's notice,
+        heard on every process, F23): their streams here end now, not at their lifetime."""
+        devices = set(revoked.devices)
+        for subs in self._rooms.values():
+            for sub in subs:
+                if sub.device in devices or (
+                    revoked.player is not None and sub.player == revoked.player
+                ):
+                    sub.close()
 
     @contextlib.contextmanager
     def subscribe(self, room_id: str) -> Iterator[Subscription]:

@@ -31,6 +31,7 @@ from yahtzee.players import LEVELS, Difficulty
 from yahtzee.server.cpu import BusyError
 from yahtzee.server.kinds import KindRefusalError
 from yahtzee.storage import StorageUnavailableError
+from yahtzee.storage.base import OwnerGoneError
 
 log = logging.getLogger("yahtzee.server")
 
@@ -231,6 +232,8 @@ def to_api_error(exc: Exception, features: Sequence[ErrorMapping] = ()) -> ApiEr
         )
     if isinstance(exc, domain.GameInProgressError):
         return ApiError(409, "game_in_progress", _game_in_progress_message(exc))
+    if isinstance(exc, OwnerGoneError):  # (deleted while this request ran: nothing written)
+        return ApiError(409, "player_gone", msg("error.player_gone"))
     if isinstance(exc, domain.RateLimitExceededError):  # a limit kept in the database
         return RateLimitedError(exc.retry_after)
     if isinstance(exc, KindRefusalError):  # (what the game's kind says, K2)
@@ -313,6 +316,7 @@ async def handle_error(request: Request, exc: Exception) -> JSONResponse:
 HANDLED: tuple[type[Exception], ...] = (
     ApiError,
     BusyError,  # (F26: a refusal, answered and counted by the pool, never a traceback)
+    OwnerGoneError,
     ClientDisconnect,
     domain.YahtzeeError,
     StorageUnavailableError,

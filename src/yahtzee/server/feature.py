@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from yahtzee.server.revocation import Revocations
 from yahtzee.storage.base import RecentGame
 from yahtzee.storage.player_data import PlayerData
 
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from yahtzee.server.kinds import KindHooks, KindRules
     from yahtzee.server.limits import Guard
     from yahtzee.server.pruning import Pruning
+    from yahtzee.server.revocation import Revoked
     from yahtzee.server.service import GameService
     from yahtzee.server.settings import Settings
     from yahtzee.storage.base import Storage
@@ -64,7 +66,9 @@ class Platform:
     ``db`` is the features' tables' connection (invite tokens, the rooms', the daily
     challenge's and the groups' tables); ``secret`` the server's secret (invite tokens and
     the day's dice derive from it); ``clock`` the wall clock of the limits (tests replace
-    it); ``dice_seed`` the tests' seed, ``None`` in production.
+    it); ``dice_seed`` the tests' seed, ``None`` in production; ``revocations`` the notice
+    of devices that ended, heard by every process (F23; the identity's feature announces
+    them, the others hear them through their :attr:`Parts.revoked`).
     """
 
     settings: Settings
@@ -77,6 +81,7 @@ class Platform:
     clock: Callable[[], float]
     dice_seed: int | None = None
     players: Players = field(default_factory=Players)
+    revocations: Revocations = field(default_factory=Revocations)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +141,9 @@ class Parts:
     merged or deleted, and ``identity`` the devices table that says which player a cookie
     names (one feature gives it: :mod:`yahtzee.devices`).
     ``prunings`` are what it deletes by age (F14), run with the platform's at start-up and
-    daily (:mod:`yahtzee.server.pruning`).
+    daily (:mod:`yahtzee.server.pruning`). ``revoked`` are called, on every process, with
+    each notice of devices that ended (:mod:`yahtzee.server.revocation`, F23: what they
+    hold open ends).
     """
 
     state: Mapping[str, object] = field(default_factory=dict)
@@ -151,6 +158,7 @@ class Parts:
     players_changed: Sequence[Callable[[], None]] = ()
     identity: DeviceBook | None = None
     prunings: Sequence[Pruning] = ()
+    revoked: Sequence[Callable[[Revoked], None]] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -37,6 +37,13 @@ becomes a device of the same player, whose id is derived from the player id
 (:meth:`DeviceSigner.legacy_device`), so that concurrent first requests of one browser
 agree on it, and a device removed since stays removed however often the old cookie
 comes back.
+
+**Ended devices (F20, F23, U20).** A device that was removed, signed out, left unused too
+long, or whose player's data was deleted names no player: its browser becomes a stranger
+(a new player) and is told why once (:attr:`Resolved.notice`, which the middleware sends
+as a cookie the page reads). Most requests believe what this process read of a device a
+moment ago; what could lock its owner out or write under a deleted player asks the
+database itself (``fresh``).
 """
 
 from __future__ import annotations
@@ -52,6 +59,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
+
+from yahtzee.storage.base import Claim
 
 SECRET_BYTES = 32
 MIN_SECRET_CHARS = 32
@@ -193,6 +202,14 @@ class DeviceSigner:
         return base64.urlsafe_b64encode(mac.digest()[:16]).rstrip(b"=").decode()
 
 
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """A device that names no player any more, and why: ``removed``, ``erased`` (its
+    player's data deleted), ``expired`` (unused too long), ``signed_out``."""
+
+    reason: str
+
+
 class DeviceBook(Protocol):
     """The devices table as identity needs it (implemented by ``yahtzee.devices``)."""
 
@@ -201,28 +218,35 @@ class DeviceBook(Protocol):
         possibly older than the cache's time to live (good enough to name who pays)."""
         ...
 
-    async def player_of(self, device_id: str) -> str | None:
-        """The player of a live device, ``None`` for an unknown or removed one."""
+    async def player_of(self, device_id: str, *, fresh: bool = False) -> str | Ended | None:
+        """The player of a live device, :class:`Ended` for one that ended, ``None`` for an
+        unknown one; ``fresh``: read from the database, not this process's memory."""
         ...
 
-    async def adopt(self, device_id: str, player_id: str, user_agent: str) -> str | None:
+    async def adopt(self, device_id: str, player_id: str, user_agent: str) -> str | Ended:
         """A legacy cookie's device: created for ``player_id`` if it does not exist;
-        its player, or ``None`` if it was removed."""
+        its player, or :class:`Ended` if it ended."""
         ...
 
     async def add(self, device_id: str, player_id: str, user_agent: str) -> None:
         """Record a new device of a new player."""
         ...
 
+    def owner_claim(self, player_id: str) -> Claim:
+        """A statement for a new game's transaction that yields a row while ``player_id``
+        has a live device: no game is written under a deleted player's id (F23)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
-    """Who a request is: its player, its device and the cookie to send back (a new or
-    migrated device), if any."""
+    """Who a request is: its player, its device, the cookie to send back (a new or
+    migrated device), if any, and why the cookie's device ended, if it did (U20)."""
 
     player_id: str
     device_id: str
     cookie: str | None
+    notice: str | None = None
 
 
 class PlayerIds:
@@ -262,24 +286,32 @@ class PlayerIds:
         """The cookie value of ``device_id`` (re-issued to slide its expiry)."""
         return self.device_signer.sign(device_id)
 
-    async def resolve(self, cookie: str | None, address: str, user_agent: str = "") -> Resolved:
+    async def resolve(
+        self, cookie: str | None, address: str, user_agent: str = "", *, fresh: bool = False
+    ) -> Resolved:
         """The request's player and device: its device's player, a legacy cookie's
-        player on a device of its own (migrated), else a new player on a new device."""
+        player on a device of its own (migrated), else a new player on a new device (told
+        why, when the cookie's device ended). ``fresh``: the device as the database has
+        it now, not as this process read it a moment ago."""
+        notice: str | None = None
         if cookie is not None:
             device_id = self.device_signer.verify(cookie)
             if device_id is not None:
-                player = await self.devices.player_of(device_id)
-                if player is not None:
+                player = await self.devices.player_of(device_id, fresh=fresh)
+                if isinstance(player, str):
                     return Resolved(player, device_id, None)
+                if player is not None:
+                    notice = player.reason
             else:
                 legacy = self.signer.verify(cookie)
                 if legacy is not None:
                     device_id = self.device_signer.legacy_device(legacy)
-                    player = await self.devices.adopt(device_id, legacy, user_agent)
-                    if player is not None:
-                        return Resolved(player, device_id, self.device_cookie(device_id))
+                    adopted = await self.devices.adopt(device_id, legacy, user_agent)
+                    if isinstance(adopted, str):
+                        return Resolved(adopted, device_id, self.device_cookie(device_id))
+                    notice = adopted.reason
         if self._before_mint is not None:
             await self._before_mint(address)
         player_id, device_id = new_player_id(), new_device_id()
         await self.devices.add(device_id, player_id, user_agent)
-        return Resolved(player_id, device_id, self.device_cookie(device_id))
+        return Resolved(player_id, device_id, self.device_cookie(device_id), notice)

@@ -156,10 +156,31 @@ class RateLimiter:
             buckets.put(key, (tokens, now))
             raise RateLimitedError(max(1, math.ceil((cost - tokens) / self.refill)))
         buckets.put(key, (tokens - cost, now))
+        self._drop_full(now)
+
+    def owe(self, key: str, cost: float) -> None:
+        """Charge ``cost`` tokens of ``key``'s bucket for work already done, however much
+        the bucket holds: it may go below zero, and the key's next :meth:`take` waits until
+        it has refilled that far (a cost by size, charged once the size is known)."""
+        if not self.enabled or cost <= 0:
+            return
+        now = self._clock()
+        entry = self._buckets.pop(key)
+        tokens = (
+            self.capacity
+            if entry is None
+            else min(self.capacity, entry[0] + max(0.0, now - entry[1]) * self.refill)
+        )
+        self._buckets.put(key, (tokens - float(cost), now))
+        self._drop_full(now)
+
+    def _drop_full(self, now: float) -> None:
         # The least recently used buckets that have refilled completely hold no
         # information: dropped (each at most once per insertion).
-        full_after = self.capacity / self.refill  # seconds for an empty bucket to refill
-        buckets.evict_while(lambda _key, entry: now - entry[1] >= full_after)
+        capacity, refill = self.capacity, self.refill
+        self._buckets.evict_while(
+            lambda _key, entry: entry[0] + (now - entry[1]) * refill >= capacity
+        )
 
 
 class TokenWriter(Protocol):

@@ -47,6 +47,10 @@ log = logging.getLogger("yahtzee.server")
 
 COOKIE_NAME = "yahtzee_player"
 COOKIE_MAX_AGE = 365 * 24 * 3600
+#: Why this browser's device ended (U20: removed, erased, expired, signed_out), for the
+#: page to say once and clear: readable by the page's script (it holds no secret).
+NOTICE_COOKIE = "yahtzee_notice"
+NOTICE_MAX_AGE = 30 * 24 * 3600
 PLAYER_SCOPE_KEY = "yahtzee.visitor"
 
 CONTENT_SECURITY_POLICY = (
@@ -83,7 +87,18 @@ class Visitor:
     """The player behind one request, resolved from its cookie on first use (so a request
     that needs no player, a static file or ``/api/health``, mints no id)."""
 
-    __slots__ = ("_address", "_cookie", "_ids", "_user_agent", "device_id", "issue", "player_id")
+    __slots__ = (
+        "_address",
+        "_cookie",
+        "_fresh",
+        "_ids",
+        "_user_agent",
+        "cleared",
+        "device_id",
+        "issue",
+        "notice",
+        "player_id",
+    )
 
     def __init__(
         self, ids: PlayerIds, cookie: str | None, address: str, user_agent: str = ""
@@ -95,13 +110,32 @@ class Visitor:
         self.player_id: str | None = None
         self.device_id: str | None = None
         self.issue: str | None = None  # the cookie value to send back, if any
+        self.notice: str | None = None  # why the cookie's device ended (U20), if it did
+        self.cleared = False  # the device signed out: the cookie goes
+        self._fresh = False
 
-    async def resolve(self) -> str:
-        """The player id (minted, F5-limited, on first call when the cookie is not valid)."""
-        if self.player_id is None:
-            resolved = await self._ids.resolve(self._cookie, self._address, self._user_agent)
+    def sign_out(self, notice: str) -> None:
+        """This browser's device ended at its own request (「退出这台设备」): its cookie
+        is cleared by the answer, which says why (``notice``)."""
+        self.issue = None
+        self.cleared = True
+        self.notice = notice
+
+    async def resolve(self, *, fresh: bool = False) -> str:
+        """The player id (minted, F5-limited, on first call when the cookie is not valid).
+        ``fresh``: the device as the database has it now (F23: what could lock an owner
+        out, or write under a deleted player, does not trust this process's memory)."""
+        if self.player_id is None or (fresh and not self._fresh):
+            resolved = await self._ids.resolve(
+                self._cookie, self._address, self._user_agent, fresh=fresh
+            )
             self.player_id, self.device_id = resolved.player_id, resolved.device_id
-            self.issue = resolved.cookie
+            self._fresh = fresh
+            if resolved.cookie is not None:
+                # (a second, fresh, look reads the device just issued, never mints again)
+                self.issue = self._cookie = resolved.cookie
+            if resolved.notice is not None:
+                self.notice = resolved.notice
         return self.player_id
 
     @property
@@ -118,16 +152,16 @@ class Visitor:
         return player if player is not None else f"@{self._address}"
 
 
-async def player_of(scope: Scope) -> str:
+async def player_of(scope: Scope, *, fresh: bool = False) -> str:
     """The request's player id (see :class:`Visitor`)."""
     visitor: Visitor = scope[PLAYER_SCOPE_KEY]
-    return await visitor.resolve()
+    return await visitor.resolve(fresh=fresh)
 
 
-async def device_of(scope: Scope) -> tuple[str, str]:
+async def device_of(scope: Scope, *, fresh: bool = False) -> tuple[str, str]:
     """The request's ``(player id, device id)`` (see :class:`Visitor`)."""
     visitor: Visitor = scope[PLAYER_SCOPE_KEY]
-    player = await visitor.resolve()
+    player = await visitor.resolve(fresh=fresh)
     assert visitor.device_id is not None  # (set with the player)
     return player, visitor.device_id
 
@@ -311,6 +345,15 @@ class ServerMiddleware:
                     value = (
                         f"{COOKIE_NAME}={issued}; Max-Age={COOKIE_MAX_AGE}; "
                         f"Path=/; HttpOnly; SameSite=Lax{secure}"
+                    )
+                    headers.append((b"set-cookie", value.encode()))
+                elif visitor.cleared:
+                    value = f"{COOKIE_NAME}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax{secure}"
+                    headers.append((b"set-cookie", value.encode()))
+                if visitor.notice is not None:
+                    value = (
+                        f"{NOTICE_COOKIE}={visitor.notice}; Max-Age={NOTICE_MAX_AGE}; "
+                        f"Path=/; SameSite=Lax{secure}"
                     )
                     headers.append((b"set-cookie", value.encode()))
                 message = {**message, "headers": headers}

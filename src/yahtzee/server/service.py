@@ -104,6 +104,10 @@ class GameService:
         self.kinds = kinds or KindRegistry()
         self._player_factory = players
         self._players: dict[str, Player] = {}
+        # 我的设备 (F23): the check, in a new game's transaction, that its player still
+        # owns anything (not deleted meanwhile); the app's wiring sets it from the
+        # identity. Only for the kinds whose owner holds the seats (a browser).
+        self.owner_check: Callable[[str], Claim] | None = None
         # The positions of games in progress (one bounded cache, K4).
         self._cache: LruCache[str, GameView] = LruCache(cache_size)
 
@@ -255,6 +259,8 @@ class GameService:
                 start = dataclasses.replace(start, date=date)
         fold = Fold(start, kind=kind, strict=rules.strict)
         self._computers(fold)
+        check = self.owner_check
+        owner = check(player_id) if check is not None and rules.hooks.seats is None else None
         try:
             stored = await self.storage.create_game(
                 game_id=game_id or secrets.token_hex(16),
@@ -266,6 +272,7 @@ class GameService:
                 charges=charges,
                 claim=claim,
                 kind=kind,
+                owner=owner,
             )
         except GameInProgressError as exc:
             saved = await self.load(player_id, exc.game_id)

@@ -161,8 +161,12 @@ class DeviceLimits:
 
     link_code_minutes: float = 10.0  # a link code's life
     link_codes_per_hour: int = 10  # per player: new link codes
-    code_tries_per_hour: int = 10  # per player and per client address: link/recovery codes
+    code_tries_per_hour: int = 10  # per player and per address group: link/recovery codes
+    # every process together, every address: the bound on guessing (docs/devices.md)
+    link_tries_per_hour_service: int = 60
+    recovery_tries_per_hour_service: int = 600
     device_cache_seconds: float = 2.0  # how long a process believes a device's player
+    device_expiry_days: float = 180.0  # a device unused this long stops working
 
 
 _DEFAULT_LIMITS = Limits()
@@ -211,8 +215,11 @@ _METAVARS = {
     "link_code_minutes": "MINUTES",
     "max_link_codes_per_hour": "N",
     "max_code_tries_per_hour": "N",
+    "max_link_tries_per_hour_service": "N",
+    "max_recovery_tries_per_hour_service": "N",
     "device_cache_seconds": "SECONDS",
     "pseudo_language": "true|false",
+    "device_expiry_days": "DAYS",
     "prune_after_days": "DAYS",
     "prune_groups_after_days": "DAYS",
     "prune_room_events_after_days": "DAYS",
@@ -465,8 +472,18 @@ class Settings(BaseSettings):
     )
     max_code_tries_per_hour: Count = Field(
         _DEFAULT_DEVICE_LIMITS.code_tries_per_hour,
-        description="link or recovery codes typed per player and per client address and hour "
-        "(right or wrong), 0 = no limit",
+        description="link or recovery codes typed per player and per client address group "
+        "(an IPv6 /64, an IPv4 address) and hour (right or wrong), 0 = no limit",
+    )
+    max_link_tries_per_hour_service: Count = Field(
+        _DEFAULT_DEVICE_LIMITS.link_tries_per_hour_service,
+        description="link codes typed per hour on the whole service (every process, every "
+        "address; right or wrong): the bound on guessing one, 0 = no limit",
+    )
+    max_recovery_tries_per_hour_service: Count = Field(
+        _DEFAULT_DEVICE_LIMITS.recovery_tries_per_hour_service,
+        description="recovery codes typed per hour on the whole service (every process, every "
+        "address; right or wrong, as a way back or as proof), 0 = no limit",
     )
     device_cache_seconds: Annotated[float, AfterValidator(_positive)] = Field(
         _DEFAULT_DEVICE_LIMITS.device_cache_seconds,
@@ -477,6 +494,11 @@ class Settings(BaseSettings):
         False,
         description="also serve the pseudo-language en-XA (accented English 40 % longer, "
         "made from the English catalog): for the layout tests, never in production",
+    )
+    device_expiry_days: Annotated[float, AfterValidator(_positive)] = Field(
+        _DEFAULT_DEVICE_LIMITS.device_expiry_days,
+        description="days after which a device nobody used stops working (its browser is a "
+        "stranger, told so; the player's other devices and recovery code still work)",
     )
 
     def __init__(self, *, limits: Limits | None = None, **values: Any) -> None:
@@ -517,7 +539,10 @@ class Settings(BaseSettings):
             link_code_minutes=self.link_code_minutes,
             link_codes_per_hour=self.max_link_codes_per_hour,
             code_tries_per_hour=self.max_code_tries_per_hour,
+            link_tries_per_hour_service=self.max_link_tries_per_hour_service,
+            recovery_tries_per_hour_service=self.max_recovery_tries_per_hour_service,
             device_cache_seconds=self.device_cache_seconds,
+            device_expiry_days=self.device_expiry_days,
         )
 
     def to_env(self) -> dict[str, str]:

@@ -32,6 +32,11 @@ class ClaimRefusedError(Exception):
     written; the rate-limit tokens stay taken, F2). The feature that asked says why."""
 
 
+class OwnerGoneError(Exception):
+    """A new game's ``owner`` check (:class:`Claim`) found no row: its player was deleted
+    meanwhile (我的设备, F23), so nothing of the game was written under its id."""
+
+
 class StorageUnavailableError(StorageError):
     """The database cannot be used right now: disk full, read-only, I/O error (F6), or a
     PostgreSQL server that cannot be reached (a restart, S1).
@@ -264,6 +269,7 @@ class NewGame:
     charges: Sequence[Charge] = ()
     claim: Claim | None = None
     kind: GameKind = GameKind.SOLO
+    owner: Claim | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,11 +353,14 @@ class Storage(Protocol):
         charges: Sequence[Charge] = (),
         claim: Claim | None = None,
         kind: GameKind | None = None,
+        owner: Claim | None = None,
     ) -> GameRecord:
         """Store a new game, in one transaction with the check of the player's unfinished
         one, with its rate limits (F5) and with a feature's ``claim`` (see :class:`Claim`:
         :class:`ClaimRefusedError` when it writes no row). ``kind`` is what the game is
-        (K2; by default its mode's plain kind).
+        (K2; by default its mode's plain kind). ``owner`` is a statement that yields a row
+        while the player may still own games (its data not deleted), run under the
+        player's lock before anything is written: :class:`OwnerGoneError` without a row.
 
         First a token is taken from each of ``charges``' buckets: if one is empty,
         :class:`~yahtzee.errors.RateLimitExceededError` is raised and nothing is written.

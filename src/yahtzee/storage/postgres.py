@@ -55,6 +55,7 @@ from yahtzee.storage.base import (
     Ending,
     GameRecord,
     NewGame,
+    OwnerGoneError,
     RecentGame,
     Records,
     StorageError,
@@ -279,6 +280,7 @@ class PostgresStorage:
         charges: Sequence[Charge] = (),
         claim: Claim | None = None,
         kind: GameKind | None = None,
+        owner: Claim | None = None,
     ) -> GameRecord:
         """See :meth:`Storage.create_game`: one transaction."""
         now = self._clock()
@@ -292,6 +294,7 @@ class PostgresStorage:
             charges,
             claim,
             kind or GameKind.of(mode),
+            owner,
         )
         for tries_left in reversed(range(_UNFINISHED_TRIES)):
             try:
@@ -312,7 +315,7 @@ class PostgresStorage:
                 if not tries_left:  # (a merge each time, each game over at once: a bug)
                     raise
                 continue
-            if isinstance(result, GameInProgressError | ClaimRefusedError):
+            if isinstance(result, GameInProgressError | ClaimRefusedError | OwnerGoneError):
                 raise result
             return result
         raise AssertionError("unreachable")

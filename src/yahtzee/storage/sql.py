@@ -63,6 +63,7 @@ from yahtzee.storage.base import (
     Ending,
     GameRecord,
     NewGame,
+    OwnerGoneError,
     RecentGame,
 )
 
@@ -310,14 +311,21 @@ def insert_events(
 
 def create_game(
     sql: Dialect, new: NewGame, now: str
-) -> Steps[GameRecord | GameInProgressError | ClaimRefusedError]:
-    """A new game (see :meth:`Storage.create_game`): its tokens, then the player's
-    unfinished game abandoned (with ``replace``, or when it is a tutorial: L10) or kept,
-    and a feature's claim. A kept game or a refused claim is *returned* as the refusal, not
-    raised, so that the runner commits the tokens taken (F2)."""
+) -> Steps[GameRecord | GameInProgressError | ClaimRefusedError | OwnerGoneError]:
+    """A new game (see :meth:`Storage.create_game`): its tokens, then (under the player's
+    lock) its owner checked, the player's unfinished game abandoned (with ``replace``, or
+    when it is a tutorial: L10) or kept, and a feature's claim. A gone owner, a kept game or
+    a refused claim is *returned* as the refusal, not raised, so that the runner commits
+    the tokens taken (F2)."""
     yield from take_tokens(sql, new.charges)
     if sql.lock_player is not None:
         yield Step(sql.lock_player, {"player": new.player_id})
+    if new.owner is not None:
+        row = None
+        for text, params in new.owner.statements:
+            row = yield Step(sql.prepare(text), params)
+        if row is None:
+            return OwnerGoneError(new.player_id)
     old = yield Step(sql.unfinished, {"player": new.player_id})
     if old is not None and not new.replace and old[2] != GameKind.TUTORIAL.value:
         return GameInProgressError(old[0])

@@ -348,6 +348,7 @@ class SQLiteStorage:
         charges: Sequence[Charge] = (),
         claim: Claim | None = None,
         kind: GameKind | None = None,
+        owner: Claim | None = None,
     ) -> GameRecord:
         """See :meth:`Storage.create_game` (batched with concurrent writes)."""
         new = NewGame(
@@ -360,6 +361,7 @@ class SQLiteStorage:
             charges,
             claim,
             kind or GameKind.of(mode),
+            owner,
         )
         result: GameRecord = await self._group().write(new)
         return result

@@ -289,6 +289,12 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     if len(books) != 1:
         raise RuntimeError(f"exactly one feature must give the identity, {len(books)} do")
     players = PlayerIds(signer, books[0], DeviceSigner(secret), guard.new_player)
+    # F23: no game is written under a deleted player's id; what a feature holds open for
+    # a device that ended (a room's stream) ends on every process.
+    service.owner_check = books[0].owner_claim
+    for part in parts:
+        for hook in part.revoked:
+            platform.revocations.subscribe(hook)
     registration = ProcessRegistration(
         storage,
         guard,
@@ -310,6 +316,8 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         warming = asyncio.ensure_future(cpu.warm_up(jobs.warm_up))
         await storage.open()  # (every table migrated: the games', SCHEMA's)
         await features.open()  # (its connections on this loop)
+        if is_postgres_url(settings.db):
+            platform.revocations.start(str(settings.db))
         for part in parts:
             for open_ in part.open:
                 await open_()
@@ -348,6 +356,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         for part in parts:
             for close in part.close:
                 await close()
+        await platform.revocations.stop()
         await features.close()
         cpu.shutdown()
         await storage.close()

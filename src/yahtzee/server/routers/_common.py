@@ -23,7 +23,13 @@ from yahtzee.server.cpu import CpuJobs, CpuPool
 from yahtzee.server.errors import RateLimitedError, pseudo_enabled
 from yahtzee.server.feature import PlayedElsewhere
 from yahtzee.server.limits import Guard
-from yahtzee.server.middleware import client_address, player_of, requester_of
+from yahtzee.server.middleware import (
+    UNSAFE_METHODS,
+    client_address,
+    device_of,
+    player_of,
+    requester_of,
+)
 from yahtzee.server.reviews import ReviewService
 from yahtzee.server.service import GameService
 from yahtzee.server.views import ErrorOut
@@ -31,8 +37,17 @@ from yahtzee.storage.base import Charge
 
 
 async def player_id(request: Request) -> str:
-    """The request's anonymous player id (from its signed cookie, or newly issued)."""
-    return await player_of(request.scope)
+    """The request's anonymous player id (from its signed cookie, or newly issued). A
+    request that may write reads its device from the database (F23: nothing is written
+    under a player deleted on another process a moment ago); the game actions, which
+    only write to a game that exists, keep the fast path's cached answer."""
+    return await player_of(request.scope, fresh=request.method in UNSAFE_METHODS)
+
+
+async def player_device(request: Request) -> tuple[str, str]:
+    """The request's (player id, device id) (what a stream held for a device needs: it
+    ends when the device does, F23)."""
+    return await device_of(request.scope)
 
 
 async def acting_player(request: Request) -> str:
@@ -45,7 +60,7 @@ async def acting_player(request: Request) -> str:
 async def starting_player(request: Request) -> tuple[str, list[Charge]]:
     """The player starting a game and the tokens the new game takes, in the transaction
     that stores it (F5): the player's and its client address's."""
-    player = await player_of(request.scope)
+    player = await player_of(request.scope, fresh=True)
     return player, guard(request).new_game_charges(player, client_address(request.scope))
 
 
@@ -178,6 +193,8 @@ def served_languages(request: Request) -> tuple[Lang, ...]:
 Languages = Annotated[tuple[Lang, ...], Depends(served_languages)]
 #: The request's anonymous player id (signed cookie, or newly issued).
 PlayerId = Annotated[str, Depends(player_id)]
+#: The request's (player id, device id).
+PlayerDevice = Annotated[tuple[str, str], Depends(player_device)]
 #: The player of an action, charged to the actions rate limit first (F5).
 Acting = Annotated[str, Depends(acting_player)]
 #: The rate limiters.

@@ -1,0 +1,90 @@
+"""The export's file (I4, U20): every time in one format, indented, and a summary a
+parent can read.
+
+The parts of the program keep their times as they suit them (seconds since the epoch, a
+database's timestamp text with or without its zone); the file a person downloads says
+every time one way, ISO 8601 in UTC with milliseconds (``2026-12-01T12:00:00.000Z``, what
+a browser's ``Date.toISOString`` writes). A time is a value under a key that names one:
+``at``, ``…_at`` or ``due``; a day (``day``: ``2026-12-01``) stays a day. The file is
+indented JSON, two spaces (orjson: a 400-game player's 2.3 MB in a few milliseconds); it
+is rendered in a worker thread (F22: never on the event loop).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+#: The file's format (docs/api.md "The export").
+EXPORT_FORMAT = "yahtzee-export-v2"
+#: The keys whose values are times (besides every ``…_at``).
+TIME_KEYS = frozenset({"at", "due"})
+
+
+def iso_time(value: object) -> object:
+    """``value`` (seconds since the epoch, or a timestamp's text) as ISO 8601 in UTC with
+    milliseconds; ``None``, and anything that is not a time, as it is."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int | float):
+        moment = datetime.fromtimestamp(float(value), UTC)
+    elif isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return value
+        if moment.tzinfo is None:  # (the databases' own timestamps are UTC)
+            moment = moment.replace(tzinfo=UTC)
+    elif isinstance(value, datetime):
+        moment = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    else:
+        return value
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def with_iso_times(value: Any) -> Any:
+    """``value`` with every time in it (see the module docstring) as :func:`iso_time`."""
+    if isinstance(value, dict):
+        return {
+            key: iso_time(item)
+            if isinstance(key, str)
+            and (key in TIME_KEYS or key.endswith("_at"))
+            and not isinstance(item, dict | list)
+            else with_iso_times(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [with_iso_times(item) for item in value]
+    return value
+
+
+def summary(data: dict[str, Any]) -> dict[str, Any]:
+    """What a parent reads before downloading: how many games (and finished), the best
+    score of a finished game, the groups it belongs to, the devices and the rooms' games
+    it played in."""
+    games = data.get("games") or []
+    finished = [g for g in games if g.get("status") == "finished"]
+    scores = [g["human_total"] for g in finished if isinstance(g.get("human_total"), int)]
+    daily = data.get("daily") or {}
+    groups = {g.get("id") for g in daily.get("groups_created") or []}
+    groups |= {g.get("group_id") for g in daily.get("groups_joined") or []}
+    rooms = data.get("rooms") or {}
+    return {
+        "games": len(games),
+        "finished_games": len(finished),
+        "best_score": max(scores) if scores else None,
+        "groups": len(groups - {None}),
+        "devices": len(data.get("devices") or []),
+        "room_games": len(rooms.get("seats") or []),
+    }
+
+
+def render_export(data: dict[str, Any]) -> tuple[bytes, dict[str, Any]]:
+    """The file's bytes (its summary first, then ``data``, every time in one format,
+    indented) and the summary."""
+    about = summary(data)
+    head = {k: data[k] for k in ("format", "player_id", "exported_at") if k in data}
+    document = with_iso_times({**head, "summary": about, **data})
+    return orjson.dumps(document, option=orjson.OPT_INDENT_2), about

@@ -36,3 +36,11 @@ def test_issue_35s_attacks_on_the_stack_leave_the_victim_answered() -> None:
         assert phase["refused"] == {}
         assert set(phase["health"]) == {"200"}
     assert figures["missed"] == {}
+
+
+def test_the_export_benchmark_runs_and_the_other_player_keeps_playing() -> None:
+    """F22 (issue 35 item 5): one player exports within its budget while another plays."""
+    figures = quick_figures("export_bench.py")
+    assert figures["exports"] > 0
+    assert figures["alone"]["actions"] > 0
+    assert figures["exporting"]["actions"] > 0  # (every action answered: none raised)

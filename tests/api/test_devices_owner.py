@@ -309,16 +309,16 @@ def test_f22_the_export_is_charged_by_its_size(
 ) -> None:
     """Past what the route's fixed cost covers, a unit per size step is owed: a big
     export leaves the next costly read waiting, a small one leaves room for another
-    (before, every export cost the same 10 units). (A size step of 1 KB here, so that a
+    (before, every export cost the same 10 units). (A size step of 500 bytes here, so that a
     few games are "big": the service's is 100 KB.)"""
     from yahtzee.devices import routes
 
-    monkeypatch.setattr(routes, "EXPORT_BYTES_PER_UNIT", 1_000)
+    monkeypatch.setattr(routes, "EXPORT_BYTES_PER_UNIT", 500)
     client = make_client(max_work_per_second=20)
     small = browser(client)
     Api(small).new()
     first = small.get("/api/me/export")
-    assert len(first.content) < 10 * 1_000
+    assert len(first.content) < 10 * 500
     assert small.get("/api/me/export").status_code == 200  # 10 + 10 of 20
     big = browser(client)
     api = Api(big)
@@ -326,7 +326,7 @@ def test_f22_the_export_is_charged_by_its_size(
         api.play_to_end(api.new())
     r = big.get("/api/me/export")
     assert r.status_code == 200
-    assert len(r.content) > 20 * 1_000
+    assert len(r.content) > 20 * 500
     again = big.get("/api/me/export")
     assert (again.status_code, error_code(again)) == (429, "rate_limited")
     assert int(again.headers["retry-after"]) >= 1

@@ -163,6 +163,9 @@ class DevicesOut(_Out):
     requests: list[RequestOut]
     new_days: int = Field(description="how long a device that came in by a code is new")
     wait_hours: int = Field(description="how long a request without the recovery code waits")
+    pending: RequestOut | None = Field(
+        default=None, description="the request this answer's action now waits as (202)"
+    )
 
 
 class PendingOut(_Out):
@@ -257,7 +260,10 @@ async def _overview(
     """The devices page's object; 202 when ``pending`` now waits (it is among its
     ``requests``)."""
     player, device = me
-    return JSONResponse(await svc.overview(player, device), status_code=202 if pending else 200)
+    body = await svc.overview(player, device)
+    if pending is None:
+        return JSONResponse(body)
+    return JSONResponse({**body, "pending": _pending(body, pending)}, status_code=202)
 
 
 @router.get(

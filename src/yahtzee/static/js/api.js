@@ -34,6 +34,20 @@ export class ApiError extends Error {
 
 export const BUSY_WAIT_MAX_MS = 5000;
 let busyListener = () => {};
+let noticeListener = () => {};
+
+/** U20: `listener(reason)` while an answer's cookies say this browser's device ended (the
+ * server's `yahtzee_notice`: removed, erased, expired, signed_out), until the page has
+ * said so and the player closed it (lazy/notice.js clears it). */
+export function onNotice(listener) {
+  noticeListener = listener;
+}
+
+function readNotice() {
+  const jar = (typeof document !== "undefined" && document.cookie) || "";
+  const m = jar.match(/(?:^|; )yahtzee_notice=(\w+)/);
+  if (m) noticeListener(m[1]);
+}
 
 /** S4: `listener(seconds)` is called when a refused request will be sent again in `seconds`. */
 export function onBusy(listener) {
@@ -80,6 +94,7 @@ async function sendOnce(method, path, body, as) {
   } catch {
     throw new ApiError(0, "network", "连不上服务器：快艇骰子要联网才能玩（骰子由服务器来掷），请检查网络后再试。");
   }
+  readNotice();
   const data = await (response.ok && as === "text" ? response.text() : response.json()).catch(
     () => null,
   );

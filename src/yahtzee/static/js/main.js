@@ -3,7 +3,7 @@
 // reducer.js, the effects in actions.js (clicks) and effects.js (new states), the copy in
 // messages.js, the addresses in paths.js, the lazy views in views.js.
 
-import { api, onBusy } from "./api.js";
+import { api, onBusy, onNotice } from "./api.js";
 import { createActions } from "./actions.js";
 import { meterEffect, remember } from "./effects.js";
 import { installMessageFit } from "./fit.js";
@@ -44,6 +44,7 @@ export const store = createStore(reduce, initialState(loadSettings(), loadTutori
 });
 const actions = createActions(store, (path) => open(path));
 onBusy((seconds) => store.dispatch({ type: "retrying", seconds })); // S4: said, then sent again
+onNotice((reason) => store.dispatch({ type: "notice", reason })); // U20: said once
 const lazy = installLazyViews(store, { open, play: actions.playDaily });
 overlays = installOverlays(store, actions);
 

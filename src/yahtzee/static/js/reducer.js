@@ -154,6 +154,11 @@ const reducers = {
     return message({ ...state, declined }, say.ZERO_CANCELLED);
   },
 
+  /** U20: the server says this browser's device ended (api.js onNotice). */
+  notice(state, { reason }) {
+    return state.notice === reason ? state : { ...state, notice: reason };
+  },
+
   /** A lazy overlay's data arrived (views.js OVERLAYS). */
   overlayLoaded(state, { id, data }) {
     return { ...state, overlays: { ...state.overlays, [id]: data } };

@@ -43,6 +43,8 @@ export function initialState(settings = DEFAULT_SETTINGS, tutorialSeen = false, 
     lobbyVisit: 0,
     // this lobby visit's data has loaded: only then may its buttons act (F2)
     lobbyReady: false,
+    // U20: why this browser's device ended, to say once (lazy/notice.js), else null
+    notice: null,
     // the game object being played
     game: null,
     // the player's holds, sent with 「再掷」

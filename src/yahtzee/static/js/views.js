@@ -132,9 +132,12 @@ export const LAZY = {
   // 我的设备 (I1-I4); a link code's QR link is /devices#code=ABCD-EFGH (the fragment).
   devices: {
     path: "/devices",
-    // /api/devices, /api/devices/{code,link,recovery,recover}, /api/devices/{id}/remove
+    // /api/devices, /api/devices/{code,link,recovery,recover,signout},
+    // /api/devices/{id}/{remove,confirm}, /api/devices/recovery/remove,
+    // /api/devices/requests/{id}/refuse
     api: {
       devices: (a, id) => `/api/devices${id ? `/${enc(id)}` : ""}${a ? `/${a}` : ""}`,
+      deviceRefuse: (id) => `/api/devices/requests/${enc(id)}/refuse`,
       meExport: () => "/api/me/export",
       meDelete: () => "/api/me/delete",
     },
@@ -186,6 +189,14 @@ export const OVERLAYS = {
     wanted: (state) => state.view === "game" || state.view === "table",
     load: () => null,
     module: () => import("./lazy/celebrate.js"),
+  },
+  // U20: a browser whose device ended (removed, deleted, expired, signed out) is told so
+  // once, on whatever page it opens (api.js onNotice → state.notice).
+  notice: {
+    css: "css/devices.css",
+    wanted: (state) => state.notice !== null,
+    load: () => null,
+    module: () => import("./lazy/notice.js"),
   },
   // L11: the glossary's words and the 「?」 / verdict styles, once the page is up.
   words: { css: "css/words.css", wanted: () => true, load: () => null, module: () => import("./lazy/glossary.js") },

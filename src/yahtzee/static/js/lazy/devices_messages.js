@@ -11,7 +11,7 @@ export const DEVICES = {
   pairExpires: (minutes) => `${minutes} 分钟内有效，只能用一次。`,
   qrAlt: (code) => `连接码 ${code} 的二维码`,
   enterTitle: "输入连接码",
-  enterLabel: "另一台设备上显示的 8 位连接码",
+  enterLabel: "另一台设备上显示的 10 位连接码",
   enterButton: "连接",
   chooseTitle: "这台设备上已经有记录",
   chooseText: "合并：这台设备的记录、练习和小组都并到那位玩家里。保持分开：不连接，这台设备还是现在的玩家，什么都不会丢。",
@@ -42,4 +42,43 @@ export const DEVICES = {
   deleteAsk: { title: "删除我的数据？", text: "所有设备上的记录、没下完的局、练习、每日挑战成绩和小组都会被删除，不能恢复。", yes: "继续", no: "取消" },
   deleteAskAgain: { title: "真的要全部删除吗？", text: "这是最后一次确认。删除后所有设备都会变成新玩家。", yes: "全部删除", no: "不删了" },
   deleted: "已经全部删除了。",
+  // F20: the owner stays in control.
+  newTitle: "这是你吗？",
+  newText: (name, when, via) =>
+    `「${name}」在 ${when} 用${via === "recovery" ? "恢复码" : "连接码"}连接了你的记录。如果不是你或你的家人，请马上移除它。`,
+  newYes: "是我",
+  newRemove: "不是我，移除",
+  waitTitle: "等待执行的请求",
+  waitText: "下面的操作没有填写恢复码，要等一段时间才执行；这期间你的每台设备都能看到。不是你本人的操作，点「拒绝」就不会执行。",
+  waitKinds: {
+    remove_device: (target) => `移除「${target || "一台设备"}」`,
+    erase: () => "删除我的全部数据",
+    recovery_new: () => "换一个新的恢复码",
+    recovery_remove: () => "停用恢复码",
+  },
+  waitBy: (by, due) => `由「${by || "一台已移除的设备"}」提出，${due} 执行。`,
+  refuse: "拒绝",
+  cancel: "取消这个请求",
+  queued: (hours) => `已提交，${hours} 小时后执行。在这之前，你的每台设备都能看到它，也都能拒绝它。`,
+  proofLabel: "当前的恢复码（填上它，移除设备、换恢复码、删除数据都会立即执行）",
+  recoveryLater: (hours) => `这个新恢复码要 ${hours} 小时后才生效（这期间你的每台设备都能拒绝它）。请先把它写下来。`,
+  recoveryRemove: "停用恢复码",
+  recoveryRemoveAsk: { title: "停用恢复码？", text: "停用后，这个恢复码就不能再用来找回记录了。", yes: "停用", no: "取消" },
+  recoveryRemoved: "恢复码已经停用了。",
+  signOut: "退出这台设备",
+  signOutAsk: { title: "退出这台设备？", text: "退出后这台设备就是一个新玩家，记录还在你的其他设备上。在公用电脑上玩完，请点这里。", yes: "退出", no: "取消" },
+  exportSummary: (s) =>
+    `你的数据：${s.games} 局游戏（下完 ${s.finished_games} 局${s.best_score === null ? "" : `，最高 ${s.best_score} 分`}），` +
+    `好友房间 ${s.room_games} 局，${s.groups} 个小组，${s.devices} 台设备。`,
+  exportDownload: "下载文件（yahtzee-data.json）",
+  exportBusy: "正在整理你的数据……",
+};
+
+// U20: what a browser whose device ended is told, once, on its next visit.
+export const NOTICES = {
+  removed: "这台设备已经在「我的设备」里被移除了，所以这里现在是一个新玩家，看不到原来的记录。原来的记录还在：在另一台设备上打开「我的设备」，用连接码就能再连上。",
+  erased: "已经全部删除了：原来的记录、没下完的局、练习、每日挑战成绩和小组都删除了。这里现在是一个新玩家。",
+  expired: "这台设备很久没有用过，为了安全已经退出了，这里现在是一个新玩家。用另一台设备上的连接码，或者恢复码，可以找回原来的记录。",
+  signed_out: "已经退出这台设备，这里现在是一个新玩家。原来的记录还在你的其他设备上。",
+  ok: "知道了",
 };

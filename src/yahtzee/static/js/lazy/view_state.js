@@ -49,13 +49,15 @@ export const dailyReducers = slice(["daily", "groups", "groupJoin", "group"], {
   dailyWeek: (ui, { board }) => ({ ...ui, week: board }),
 });
 
-/** 我的设备: requests, a note said, a link code or recovery code made, the merge choice. */
+/** 我的设备: requests, a note said, a link code or recovery code made, the merge choice, the
+ * export read (its summary and its file's object URL). */
 export const devicesReducers = slice(["devices"], {
   ...requests("devices"),
   devicesNote: (ui, { note }) => ({ ...ui, note, choose: null }),
   devicesPairing: (ui, { pairing }) => ({ ...ui, pairing }),
   devicesRecovery: (ui, { recovery }) => ({ ...ui, recovery }),
   devicesChoose: (ui, { choose }) => ({ ...ui, choose, error: null }),
+  devicesExported: (ui, { exported }) => ({ ...ui, exported, note: null }),
 });
 
 /** 复盘: the decision selected. */

@@ -12,11 +12,13 @@ worker thread (F22: never on the event loop).
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import orjson
+
+from yahtzee.storage.player_data import Pacer
 
 #: The file's format (docs/api.md "The export").
 EXPORT_FORMAT = "yahtzee-export-v2"
@@ -57,11 +59,12 @@ def _is_time(key: object) -> bool:
     return isinstance(key, str) and (key in TIME_KEYS or key.endswith("_at"))
 
 
-def with_iso_times(value: Any) -> Any:
+def with_iso_times(value: Any, pace: Callable[[], None] = lambda: None) -> Any:
     """``value`` with every time in it (see the module docstring) as :func:`iso_time`. A
     game's ``events`` are written one to a line (their ``data``, the event as logged, is
     kept as it is: it holds no time), so that the file reads as the log does and stays
-    about the size of the compact one."""
+    about the size of the compact one. ``pace`` is called after each game's events (a
+    worker thread's :class:`~yahtzee.storage.player_data.Pacer`: F22)."""
     if isinstance(value, dict):
         out: dict[str, Any] = {}
         for key, item in value.items():
@@ -69,15 +72,12 @@ def with_iso_times(value: Any) -> Any:
                 out[key] = iso_time(item)
             elif key == "events" and isinstance(item, list):
                 out[key] = [_event_line(event) for event in item]
-                # A game's events at a time, then the GIL is let go: the event loop's
-                # thread, if it waits, runs now rather than after the 5 ms switch
-                # interval (F22: another player's requests do not queue behind this).
-                time.sleep(0)
+                pace()
             else:
-                out[key] = with_iso_times(item)
+                out[key] = with_iso_times(item, pace)
         return out
     if isinstance(value, list):
-        return [with_iso_times(item) for item in value]
+        return [with_iso_times(item, pace) for item in value]
     return value
 
 
@@ -114,5 +114,5 @@ def render_export(data: dict[str, Any]) -> tuple[bytes, dict[str, Any]]:
     indented) and the summary."""
     about = summary(data)
     head = {k: data[k] for k in ("format", "player_id", "exported_at") if k in data}
-    document = with_iso_times({**head, "summary": about, **data})
+    document = with_iso_times({**head, "summary": about, **data}, Pacer())
     return orjson.dumps(document, option=orjson.OPT_INDENT_2), about

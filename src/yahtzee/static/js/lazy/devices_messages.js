@@ -20,7 +20,7 @@ export const DEVICES = {
   kept: "好的，没有连接，这台设备的记录都还在。",
   linked: "连接好了！正在打开大厅……",
   recoveryTitle: "恢复码",
-  recoveryText: "浏览器的数据被清除、换了新手机时，用恢复码就能找回全部记录。请家长写下来，或者截图保存。",
+  recoveryText: "浏览器的数据被清除、换了新手机时，用恢复码就能找回全部记录；移除设备、删除数据时，它也能证明是你本人。请家长写在纸上收好，不要给别人看。",
   recoveryMade: (when) => `已经在 ${when} 生成过恢复码（为了安全不能再显示）。`,
   recoveryNone: "还没有生成恢复码。",
   recoveryButton: "生成恢复码",

@@ -308,7 +308,7 @@ def test_i4_the_export_holds_everything_kept_about_the_player(
     assert data["devices"][0]["name"] == "手机 · Chrome"
     assert data["recovery_code"]["created_at"] == iso_time(NOON)
     assert len(data["link_codes"]) == 1
-    assert data["settings"] == {"language": "en", "updated_at": NOON}  # G3
+    assert data["settings"] == {"language": "en", "updated_at": iso_time(NOON)}  # G3
     assert "digest" not in r.text
 
 

@@ -79,6 +79,7 @@ def test_g3_the_choice_is_the_players_on_every_linked_device_and_in_their_data(
 ) -> None:
     phone = browser(client)
     Api(phone).roll(Api(phone).new())  # (a player with a game)
+    recovery = phone.post("/api/devices/recovery", json={}).json()["code"]  # (F20's proof)
     assert "data-lang-chosen" not in page(phone, "en")[0]
     r = phone.put("/api/settings/language", json={"language": "zh_hant"})  # (any spelling)
     assert (r.status_code, r.json()) == (200, {"language": "zh-Hant"})
@@ -98,7 +99,7 @@ def test_g3_the_choice_is_the_players_on_every_linked_device_and_in_their_data(
     assert link(school, code_of(phone)["code"], merge=True).status_code == 200
     assert page(school, "en")[0] == '<html lang="zh-Hant" data-lang-chosen>'  # the kept's
     assert school.get("/api/me/export").json()["settings"]["language"] == "zh-Hant"
-    erased = phone.post("/api/me/delete", json={"confirm": True})
+    erased = phone.post("/api/me/delete", json={"confirm": True, "recovery_code": recovery})
     assert erased.status_code == 200, erased.text
     assert page(phone, "en")[0] == '<html lang="en">'
     # Only the languages of /api/config, said in the request's language; strict JSON (F3).

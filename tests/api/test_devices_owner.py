@@ -397,9 +397,9 @@ def test_f23_nothing_is_written_under_a_deleted_players_id(
     service = one.app.state.service  # type: ignore[attr-defined]
 
     async def create() -> None:
-        from yahtzee.game import Mode
+        from yahtzee.game import GameKind
 
-        await service.new_game(player, Mode.SOLO, None)
+        await service.new_game(player, GameKind.SOLO)
 
     with pytest.raises(OwnerGoneError):
         on_app_loop(one, create)

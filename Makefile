@@ -17,6 +17,11 @@ RUNTIME := $(VENV)/.runtime-stamp
 DEV     := $(VENV)/.dev-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# U22: `make run` keeps its data in this checkout (git-ignored), so a second checkout on the
+# same machine never plays on the first one's games; an installed `yahtzee serve` keeps the
+# per-user default (~/.local/share/yahtzee/yahtzee.db). DB=… (a file or a postgresql:// URL)
+# or YAHTZEE_DB chooses another.
+DB     ?= $(or $(YAHTZEE_DB),.data/yahtzee.db)
 # pytest-xdist processes for `make test`: one worker per CPU by default (the suite waits on
 # browsers, servers and PostgreSQL as much as it computes; docs/benchmarks.md has both
 # figures), JOBS=0 runs it in one process.
@@ -46,7 +51,7 @@ $(DEV): $(RUNTIME)
 
 ## run: create the venv, install the runtime, build the solver table if needed and serve
 run: $(RUNTIME)
-	$(BIN)/yahtzee serve --host $(HOST) --port $(PORT)
+	$(BIN)/yahtzee serve --host $(HOST) --port $(PORT) --db '$(DB)'
 
 ## browser: Debian's chromium (and CJK fonts) for the browser tests
 browser:

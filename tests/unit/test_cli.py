@@ -364,3 +364,83 @@ def test_the_server_package_and_its_settings_do_not_force_the_web_stack() -> Non
     assert not loaded & set(WEB_STACK)
     served = _modules_after("import yahtzee.web; yahtzee.web.create_app")
     assert set(WEB_STACK) - {"uvicorn"} <= served  # (the names still resolve, when asked for)
+
+
+class _Listening:
+    """uvicorn's server, stopped at once (a started one that has served)."""
+
+    started = True
+
+    def __init__(self, config: object) -> None:
+        self.config = config
+
+    def run(self) -> None:
+        return None
+
+
+@pytest.mark.parametrize(
+    ("db", "line"),
+    [
+        ("games/yahtzee.db", "data: SQLite file {cwd}/games/yahtzee.db"),
+        (
+            "postgresql://game:s3cret@db.example:5433/yahtzee?sslmode=prefer",
+            "data: PostgreSQL database yahtzee on db.example:5433 as game",
+        ),
+    ],
+    ids=["sqlite", "postgresql"],
+)
+def test_u22_the_server_says_where_its_data_lives_when_it_starts(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    db: str,
+    line: str,
+) -> None:
+    """One line after the address: the SQLite file's absolute path (a relative --db is
+    resolved), or the PostgreSQL host, database and user without the password."""
+    import uvicorn
+
+    import yahtzee.server.protocol
+    import yahtzee.web.app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(serving, "check_storage", lambda *_: None)
+    monkeypatch.setattr(serving, "_load_solver", lambda: None)
+    monkeypatch.setattr(yahtzee.web.app, "create_app", lambda *_: object())
+    monkeypatch.setattr(yahtzee.server.protocol, "ServeConfig", lambda *_, **kw: kw)
+    monkeypatch.setattr(yahtzee.server.protocol, "install_log_limits", lambda: None)
+    monkeypatch.setattr(uvicorn, "Server", _Listening)
+    settings = Settings(db=db, secret="s" * 32)
+    serving.serve(settings)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("快艇骰子 is running: open http://127.0.0.1:8000/")
+    assert out[1] == line.format(cwd=tmp_path.resolve())
+    assert "s3cret" not in "\n".join(out)
+
+
+def test_u22_make_run_keeps_its_database_in_the_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`make run` serves on `.data/yahtzee.db` of the checkout (git-ignored), not the
+    per-user default an installed `yahtzee serve` keeps; DB=… chooses another."""
+    from yahtzee.server.settings import default_db_path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k not in ("YAHTZEE_DB", "DB", "MAKEFLAGS")}
+    recipe = subprocess.run(
+        ["make", "-n", "run"], cwd=root, env=env, capture_output=True, text=True, check=True
+    ).stdout.splitlines()[-1]
+    assert recipe.endswith("--db '.data/yahtzee.db'"), recipe
+    other = subprocess.run(
+        ["make", "-n", "run", "DB=/tmp/other.db"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()[-1]
+    assert other.endswith("--db '/tmp/other.db'"), other
+    ignored = subprocess.run(
+        ["git", "check-ignore", "-q", ".data/yahtzee.db"], cwd=root, check=False
+    )
+    assert ignored.returncode == 0
+    monkeypatch.delenv("YAHTZEE_DB", raising=False)
+    assert default_db_path() == Path.home() / ".local/share/yahtzee/yahtzee.db"  # installed

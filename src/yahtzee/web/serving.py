@@ -62,6 +62,26 @@ def _shown_host(host: str) -> str:
     return shown
 
 
+def data_location(db: Path | str) -> str:
+    """Where the server keeps its data, in one line for the person who started it (U22): an
+    SQLite file by its absolute path, a PostgreSQL database by its host, port, name and
+    user, never its password."""
+    if not is_postgres_url(db):
+        return f"data: SQLite file {Path(db).expanduser().resolve()}"
+    from psycopg import ProgrammingError
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        parts = conninfo_to_dict(str(db))
+    except ProgrammingError:  # (check_storage has refused such a URL already)
+        return "data: a PostgreSQL database (its URL could not be read)"
+    host = str(parts.get("host") or "localhost")
+    port = parts.get("port")
+    where = f"{host}:{port}" if port and not host.startswith("/") else host
+    line = f"data: PostgreSQL database {parts.get('dbname') or '(default)'} on {where}"
+    return f"{line} as {parts['user']}" if parts.get("user") else line
+
+
 #: Seconds a stopping server gives its open requests (the room streams among them).
 STREAMS_GRACE = 3
 
@@ -95,7 +115,6 @@ def serve(settings: Settings | None = None) -> None:
     from uvicorn.supervisors import Multiprocess
 
     from yahtzee.server.protocol import ServeConfig, install_log_limits
-    from yahtzee.storage.url import redact
     from yahtzee.web.app import create_app
 
     limit_malloc_arenas()
@@ -106,13 +125,10 @@ def serve(settings: Settings | None = None) -> None:
     except (StorageError, SecretError, SettingsError) as exc:
         raise StartupError(str(exc)) from None
     _load_solver()
-    where = redact(str(settings.db)) if is_postgres_url(settings.db) else settings.db
     workers = settings.workers
-    plural = f", {workers} worker processes" if workers > 1 else ""
-    print(
-        f"快艇骰子 is running: open http://{_shown_host(settings.host)}:{settings.port}/"
-        f"  (database: {where}{plural})"
-    )
+    plural = f"  ({workers} worker processes)" if workers > 1 else ""
+    print(f"快艇骰子 is running: open http://{_shown_host(settings.host)}:{settings.port}/{plural}")
+    print(data_location(settings.db))
     print("press Ctrl+C to stop", flush=True)
     common: dict[str, Any] = {
         "host": settings.host,

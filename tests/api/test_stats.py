@@ -88,3 +88,20 @@ def test_a2_stats_count_each_game_where_its_kind_says(
     assert stats["table"]["games"] == 0
     for box in CATEGORIES:
         assert stats["boxes"][box.value]["mean"] == solo_card[box.value], box
+
+
+def test_u18_the_mistakes_are_counted_as_the_review_counts_them_before_practice_opens(
+    api: Api,
+) -> None:
+    """统计's 「自己的失误」 is each finished game's 复盘 失误 + 大错 from the game's end, not
+    the cards 练习 has made so far (it said 1 after a game with 13 until 练习 was opened);
+    练习 then makes exactly those decisions its cards."""
+    games = [_play_to_end(api, api.new()) for _ in range(2)]
+    reviews = [api.client.get(f"/api/games/{g['id']}/review").json() for g in games]
+    marked = sum(r["counts"]["mistake"] + r["counts"]["blunder"] for r in reviews)
+    assert marked > 0
+    assert api.client.get("/api/stats").json()["mistakes"] == marked
+    assert api.client.get("/api/puzzles/next").status_code == 200  # 练习 opened: the cards
+    progress = api.client.get("/api/puzzles/progress").json()
+    assert progress["mine"]["puzzles"] == marked
+    assert api.client.get("/api/stats").json()["mistakes"] == marked

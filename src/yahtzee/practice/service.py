@@ -27,12 +27,11 @@ from typing import Any
 from yahtzee.errors import GameNotFoundError, IllegalMoveError, NotReviewableError
 from yahtzee.game import Status
 from yahtzee.practice.store import NewCard, PracticeStore, Serving
-from yahtzee.review import MARK_ZH, MARKS, Choice, review_events
+from yahtzee.review import MARK_ZH, MARKS, MISTAKE_MARKS, Choice, mark_of, review_events
 from yahtzee.server.cpu import CpuJobs
 from yahtzee.solver import ValueTable, load_table
 from yahtzee.storage import Storage
 from yahtzee.training.bank import (
-    MIN_LOSS,
     BankLine,
     answer_text,
     bank_lines,
@@ -86,11 +85,12 @@ def _card(game_id: str, i: int, position: PuzzlePosition, d: Any) -> NewCard:
 
 def cards_of_game(game_id: str, events: Sequence[Any]) -> list[NewCard]:
     """The player's mistakes in a finished game, as cards (``events``: its stored log)."""
-    decisions = review_events(events).human.decisions
+    human = review_events(events).human
+    decisions = human.decisions
+    # U18: the review's own mistakes (托管's are not the player's, K2), as 复盘 and 统计
+    # count them.
     return [
-        _card(game_id, i, decision_position(decisions, i), d)
-        for i, d in enumerate(decisions)
-        if d.loss >= MIN_LOSS and d.proxy is None  # 托管's are not the player's (K2)
+        _card(game_id, i, decision_position(decisions, i), decisions[i]) for i in human.mistakes
     ]
 
 
@@ -339,7 +339,10 @@ class PracticeService:
             "themes": per_theme,
             "mine": {
                 "puzzles": len(cards),
-                "answered_right": sum(1 for c in cards if c.best_answers > 0),
+                # U18: of the player's mistakes (a 「练习这一步」 card may be a smaller slip).
+                "answered_right": sum(
+                    1 for c in cards if c.best_answers > 0 and mark_of(c.loss) in MISTAKE_MARKS
+                ),
                 "due": sum(1 for c in cards if c.due <= now),
             },
         }

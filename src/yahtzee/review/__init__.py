@@ -11,6 +11,7 @@ from yahtzee.errors import NotReviewableError
 from yahtzee.review.analysis import (
     MARK_ZH,
     MARKS,
+    MISTAKE_MARKS,
     Choice,
     Decision,
     GameReview,
@@ -24,6 +25,7 @@ from yahtzee.review.report import review_json
 __all__ = [
     "MARKS",
     "MARK_ZH",
+    "MISTAKE_MARKS",
     "Choice",
     "Decision",
     "GameReview",

@@ -43,6 +43,9 @@ BEST_BELOW = 0.01
 """A loss below this is no loss (float noise, exact ties): marked ``best``, accuracy 100."""
 INACCURACY_BELOW = 1.0
 MISTAKE_BELOW = 5.0
+MISTAKE_MARKS: tuple[Mark, ...] = ("mistake", "blunder")
+"""The marks that make a decision one of the player's mistakes (U18): 复盘's 失误 and 大错,
+统计's 「自己的失误」, 练习's cards of the player's own games (a loss of 1 point or more)."""
 STOP: Literal["stop"] = "stop"
 
 
@@ -182,6 +185,15 @@ class PlayerReview:
     def own(self) -> tuple[Decision, ...]:
         """The decisions the seat's player made (托管's left out, K2)."""
         return tuple(d for d in self.decisions if d.proxy is None)
+
+    @property
+    def mistakes(self) -> tuple[int, ...]:
+        """The indexes (in :attr:`decisions`) of the player's own mistakes: their own
+        decisions marked 失误 or 大错 (:data:`MISTAKE_MARKS`, U18), the one definition that
+        复盘's counts, 统计's 「自己的失误」 and 练习's cards share."""
+        return tuple(
+            i for i, d in enumerate(self.decisions) if d.proxy is None and d.mark in MISTAKE_MARKS
+        )
 
     @property
     def skill_loss(self) -> float:

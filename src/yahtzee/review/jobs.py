@@ -74,6 +74,8 @@ class Summary:
     people: tuple[TablePerson, ...] = ()
     skill_loss: float = 0.0
     """The points the (first) person's choices lost (统计's verdict, L13)."""
+    mistakes: int = 0
+    """The (first) person's own 失误 and 大错 (U18: as 复盘 counts them)."""
 
     @property
     def best_place(self) -> int | None:
@@ -97,7 +99,9 @@ def summarise(events: Sequence[Event]) -> Summary:
             for name, kind in zip(review.names, review.kinds, strict=True)
         ]
         people = table_people(seats, [s.final_score for s in review.seats])
-    return Summary(human.turn_cards[-1], human.accuracy, people, human.skill_loss)
+    return Summary(
+        human.turn_cards[-1], human.accuracy, people, human.skill_loss, len(human.mistakes)
+    )
 
 
 def summaries(logs: Sequence[Sequence[Event]]) -> list[Summary]:

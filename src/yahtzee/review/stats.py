@@ -86,6 +86,9 @@ class FinishedGame:
     """The section it counts in, as its kind's rules say (K2); ``None``: its mode's."""
     skill_loss: float | None = None
     """The review's skill loss (solo games; ``None`` when unknown): 统计's verdict (L13)."""
+    mistakes: int = 0
+    """The player's own 失误 and 大错 in it, as 复盘 counts them (U18; 0 for a game of
+    someone else's room, whose 复盘 and 练习 are of other seats)."""
 
     @property
     def counted_in(self) -> str:
@@ -178,6 +181,8 @@ def stats_json(games: Sequence[FinishedGame], apart: Sequence[str] = ()) -> dict
         **{name: _apart([g.human_total for g in by_section.get(name, [])]) for name in apart},
         "vs": {},
         "boxes": {},
+        # U18: 「自己的失误」, the sum of each game's 复盘 counts (练习 makes them its cards).
+        "mistakes": sum(g.mistakes for g in games),
     }
     vs = by_section.get(VS_STATS, [])
     for level in Difficulty:

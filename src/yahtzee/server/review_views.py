@@ -207,6 +207,10 @@ class PlatformStatsOut(BaseModel):
     vs: dict[str, VsStatsOut]
     boxes: dict[str, BoxStatsOut]
     table: TableStatsOut
+    mistakes: int = Field(
+        description="the player's own 失误 and 大错 over these games, as each game's 复盘 "
+        "counts them (U18; not the rooms' games, reviewed from another seat)"
+    )
 
 
 def stats_out(apart: Sequence[str]) -> type[BaseModel]:

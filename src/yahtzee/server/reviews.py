@@ -159,8 +159,12 @@ class ReviewService:
         async def compute() -> bytes:
             summaries = await self._summaries_of(counted, cpu)
             pairs = zip(games, summaries, strict=True)
+            # U18: the mistakes are one's own in one's own games (a room's game is reviewed
+            # from its first person's seat, not necessarily this browser's).
+            theirs = {g.id for g in also}
             finished = [
-                _finished(game, summary, self.kinds[game.kind].stats) for game, summary in pairs
+                _finished(game, summary, self.kinds[game.kind].stats, game.id not in theirs)
+                for game, summary in pairs
             ]
             body = await cpu(jobs.stats_bytes, finished, self._apart)
             self._stats.put(player_id, (counted, body))
@@ -190,7 +194,9 @@ async def _owns(stored: GameRecord, player_id: str) -> bool:
     return stored.player_id == player_id
 
 
-def _finished(game: RecentGame, summary: Summary, section: str | None) -> FinishedGame:
+def _finished(
+    game: RecentGame, summary: Summary, section: str | None, own: bool = True
+) -> FinishedGame:
     return FinishedGame(
         mode=game.mode,
         difficulty=game.difficulty,
@@ -201,4 +207,5 @@ def _finished(game: RecentGame, summary: Summary, section: str | None) -> Finish
         people=summary.people,
         section=section,
         skill_loss=summary.skill_loss,
+        mistakes=summary.mistakes if own else 0,
     )

@@ -223,9 +223,11 @@ function boxesSection(boxes) {
   return s;
 }
 
-function practiceSection(p) {
+function practiceSection(p, mistakes) {
   // 练习 (L6-L8): the puzzle rating over time, best answers per theme, the player's own
-  // mistakes answered right since (GET /api/puzzles/progress).
+  // mistakes answered right since (GET /api/puzzles/progress). U18: how many mistakes is
+  // the games' own count (GET /api/stats `mistakes`, each game's 复盘 失误 + 大错), the same
+  // before and after 练习 has turned them into puzzles.
   const s = section("练习", "st-practice-title");
   s.setAttribute("data-testid", "stats-practice");
   const dl = el("dl", "rv-figures");
@@ -238,10 +240,10 @@ function practiceSection(p) {
   add("练习分", p.rating_settling ? SETTLING : String(p.rating), "stats-practice-rating", "practice_rating");
   if (p.rating_settling) dl.lastChild.querySelector("dd").append(term("settling"));
   add("做过的题", String(p.answers), "stats-practice-answers");
-  add("自己的失误", `${p.mine.puzzles} 道`, "stats-practice-mine", "marks");
+  add("自己的失误", `${mistakes} 道`, "stats-practice-mine", "marks");
   add("后来答对了", `${p.mine.answered_right} 道`, "stats-practice-fixed");
   s.append(dl);
-  s.append(el("p", "fine", "练习分：答对难题涨得多，答错容易的题降得多，开始是 1500。自己的失误：你下完的对局里少了 1 分以上的决定，会隔一段时间再出给你。"));
+  s.append(el("p", "fine", "练习分：答对难题涨得多，答错容易的题降得多，开始是 1500。自己的失误：你下完的对局里复盘标成失误和大错的决定（少了 1 分以上），会隔一段时间再出给你。"));
   if (!p.answers) {
     s.append(el("p", "st-empty", "还没有做过练习题。回大厅点「练习」试试。", { "data-testid": "stats-empty-practice" }));
     return s;
@@ -296,7 +298,7 @@ export const view = {
       vsSection(data.vs),
       tableSection(data.table),
       boxesSection(data.boxes),
-      practiceSection(data.practice),
+      practiceSection(data.practice, data.mistakes),
       devicesLink(),
     );
   },

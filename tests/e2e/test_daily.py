@@ -129,8 +129,8 @@ def test_d6_d2_teacher_group_pupil_joins_and_plays_the_daily(
     expect(pupil.by("leaderboard").get_by_test_id("verdict").first).to_be_visible()
     # F13: a browser without earlier days is not on the board of everyone yet: its rank
     # says so and the note explains it (its group's board lists it, below).
-    expect(pupil.by("daily-rank")).to_have_text(re.compile(r"^第 \d+ 名（暂未上公开榜）$"))
-    expect(pupil.by("daily-unlisted")).to_be_visible()
+    expect(pupil.by("daily-rank")).to_have_text(re.compile(r"^会排第 \d+ 名（还没上公开榜）$"))
+    expect(pupil.by("daily-unlisted")).to_contain_text("之前至少 2 天也完成过每日挑战")
     share = pupil.by("daily-share").inner_text()
     first, squares = share.split("\n")
     assert re.fullmatch(r"快艇骰子 每日挑战 \d+月\d+日 \d+ 分 · 准确率 \d+\.\d%", first), first

@@ -106,6 +106,10 @@ class DailyResultOut(_Out):
         "finished challenges on --board-min-days earlier days)"
     )
     players: int
+    board_min_days: int = Field(
+        description="the earlier days a browser needs to be listed (--board-min-days): the "
+        "page says it while ``listed`` is false (U18)"
+    )
     marks: list[Literal["best", "inaccuracy", "mistake", "blunder"]] = Field(
         description="each round's worst mark, 13 of them (D5)"
     )

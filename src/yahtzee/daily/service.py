@@ -352,6 +352,7 @@ class DailyService:
             "rank": you.rank if you is not None else None,
             "listed": you.listed if you is not None else False,
             "players": board.players,
+            "board_min_days": self.limits.board_min_days,
             "marks": [MARK_OF_LETTER[m] for m in play.marks],
             "mark_names": dict(MARK_ZH),
             "share": share_text(play.day, play.score, play.accuracy, play.marks),

@@ -2,7 +2,7 @@
 // functions of plain data: no DOM, no state; the reducer and the actions call them.
 
 import { t } from "./i18n.js";
-import { CATEGORY_NAMES, DIFFICULTY_NAMES, KIND_NAMES, LIMITS, MODE_NAMES } from "./state.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES, KIND_NAMES, LIMITS, MODE_NAMES, RESULT_NAMES } from "./state.js";
 
 const list = (dice) => dice.join("、");
 const box = (category) => CATEGORY_NAMES[category] || category;
@@ -212,6 +212,13 @@ export function savedSummary(saved, rounds) {
   // No-break spaces: 「第 2 / 13 回合」 is one unit and must not be split over two lines.
   const round = `第 ${saved.round} / ${rounds} 回合`.replaceAll(" ", "\u00a0");
   return `有一局没打完：${mode}，${round}，你 ${saved.players.human.total} 分${them}`;
+}
+
+/** The lobby's badge of a finished game: its result (胜, 单人 …), or for a 每日挑战 its own
+ * (U18: a daily is not listed as a solo game). `cls` names its colours (app.css). */
+export function recentBadge(g) {
+  if (g.kind === "daily") return { text: "每日", cls: "daily" };
+  return { text: RESULT_NAMES[g.result] || "", cls: g.result };
 }
 
 export function recentScore(g) {

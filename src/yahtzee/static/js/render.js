@@ -7,7 +7,6 @@ import {
   FACES,
   LIMITS,
   LOWER,
-  RESULT_NAMES,
   ROUNDS,
   UPPER,
   canAct,
@@ -143,12 +142,14 @@ function renderLobby(state) {
     list.replaceChildren(
       ...recent.map((g) => {
         const li = document.createElement("li");
-        li.className = `recent-item result-${g.result}`;
+        const look = say.recentBadge(g); // U18: a daily's own badge
+        li.className = `recent-item result-${look.cls}`;
         const mode = say.kindName(g.kind, g.difficulty); // K2: 每日挑战, 好友房间…
         const score = say.recentScore(g);
         const badge = document.createElement("span");
         badge.className = "recent-result";
-        badge.textContent = RESULT_NAMES[g.result] || "";
+        badge.dataset.testid = "recent-badge";
+        badge.textContent = look.text;
         const text = document.createElement("span");
         text.className = "recent-text";
         text.textContent = `${mode} · ${score}`;

@@ -13,7 +13,7 @@ import { dailyReducers } from "./view_state.js";
 import { confirmDialog } from "../dialog.js";
 import { API, href } from "../paths.js";
 import { el, fmt, labelled, term, verdictEl } from "./dom.js";
-import { DAILY_UNLISTED, dailyRank } from "./views_messages.js";
+import { BOARD_EMPTY, BOARD_NOBODY_LISTED, TIES, YOU_UNLISTED, boardUnlisted, dailyRank, dailyUnlisted } from "./views_messages.js";
 
 // ------------------------------------------------------------------------------ the API
 
@@ -140,7 +140,9 @@ function shareBox(text, testid, label, ui, ctx) {
 // -------------------------------------------------------------------------------- boards
 
 /** A board as a table: the top entries, then this browser's own entry if it is not among
- * them (D4). `week`: the weekly board's columns (days played, mean accuracy). */
+ * them (D4). `week`: the weekly board's columns (days played, mean accuracy). A board of
+ * everyone that does not list this browser yet says so at its foot (the day's result says
+ * where it would stand and why, F13). */
 function boardTable(board, { caption, testid = "leaderboard", week = false }) {
   const table = el("table", "dl-board", null, { "data-testid": testid });
   table.append(el("caption", "", caption));
@@ -162,14 +164,17 @@ function boardTable(board, { caption, testid = "leaderboard", week = false }) {
     const tr = el("tr", e.you ? "dl-you" : "", null, { "data-testid": "leaderboard-row" });
     const name = el("td", "dl-name");
     name.append(el("span", "", e.name)); // a person's name: text only
-    if (e.you) name.append(el("span", "dl-you-tag", "（你）"));
+    // U18: an entry the board does not list yet has no place on it (its would-be place is
+    // said under the board).
+    const unlisted = e.listed === false;
+    if (e.you) name.append(el("span", "dl-you-tag", unlisted ? YOU_UNLISTED : "（你）"));
     const mark = el("td", "dl-verdict");
     mark.append(verdictEl(e.skill_loss, { perGame: week, compact: true }));
     const cells = week
       ? [String(e.days), `${fmt(e.accuracy)}%`, fmt(e.skill_loss), mark]
       : [fmt(e.skill_loss), `${fmt(e.accuracy)}%`, mark, String(e.score)];
     const td = (c) => (typeof c === "string" ? el("td", "", c) : c);
-    tr.append(el("th", "dl-rank", String(e.rank), { scope: "row" }), name, ...cells.map(td));
+    tr.append(el("th", "dl-rank", unlisted ? "—" : String(e.rank), { scope: "row" }), name, ...cells.map(td));
     return tr;
   };
   for (const e of board.entries) tbody.append(row(e));
@@ -181,13 +186,12 @@ function boardTable(board, { caption, testid = "leaderboard", week = false }) {
   const unlisted = board.you && board.you.listed === false;
   if (!board.entries.length) {
     const empty = el("tr");
-    empty.append(el("td", "fine", "还没有人完成。", { colspan: 6 }));
+    empty.append(el("td", "fine", unlisted ? BOARD_NOBODY_LISTED : BOARD_EMPTY, { colspan: 6 }));
     tbody.append(empty);
   }
   table.append(thead, tbody);
   const wrap = el("div", "dl-board-wrap");
-  wrap.append(table, el("p", "fine", `共 ${board.players} 人`));
-  if (unlisted) wrap.append(el("p", "fine", DAILY_UNLISTED));
+  wrap.append(table, el("p", "fine", unlisted ? boardUnlisted(board.players) : `共 ${board.players} 人`, { "data-testid": `${testid}-count` }));
   return wrap;
 }
 
@@ -209,7 +213,7 @@ function resultPanel(day, r, ui, ctx) {
   add("高手同一副骰子", `${r.expert_score} 分（技术损失 ${fmt(r.expert_skill_loss)}）`, "daily-expert-score");
   add("名次", r.rank ? dailyRank(r.rank, r.players, r.listed !== false) : "—", "daily-rank");
   box.append(dl);
-  if (r.listed === false) box.append(el("p", "fine", DAILY_UNLISTED, { "data-testid": "daily-unlisted" }));
+  if (r.listed === false) box.append(el("p", "fine", dailyUnlisted(r.rank, r.players, r.board_min_days), { "data-testid": "daily-unlisted" }));
   // L13: the verdict beside 准确率, as in 复盘, 统计 and the boards.
   const mark = el("p", "dl-verdict-line");
   mark.append(verdictEl(r.skill_loss), term("verdict"));
@@ -281,7 +285,7 @@ function drawDay(body, page, ctx) {
   const intro = el("div", "panel dl-intro");
   intro.append(
     el("p", "dl-date", `${dayLabel(day.date)} · 今天的骰子对每个人都一样`),
-    el("p", "fine", "每天一局，只有一次机会，不能用提示，也不能重新开始。排行榜按技术损失排名（越小越好），一样小时先完成的在前。"),
+    el("p", "fine", `每天一局，只有一次机会，不能用提示，也不能重新开始。${TIES}`, { "data-testid": "daily-ties" }),
   );
   const nodes = [intro];
   if (day.status === "finished" && day.result) nodes.push(resultPanel(day, day.result, ui, ctx));

@@ -371,11 +371,23 @@ class Game:
         cards = (*self.cards[:index], card, *self.cards[index + 1 :])
         turn = (index + 1) % len(self.cards)
         after = Game(self.mode, self.seats, cards, turn, None, ROLLS_PER_TURN, self.hints)
-        if self.undone or self.mode not in UNDO_MODES or after.is_over:
-            return after
-        if self.seats[index] is not SeatKind.HUMAN:  # a computer's box is never taken back
-            return after
-        return replace(after, undoable=self)
+        return after if self.score_is_final else replace(after, undoable=self)
+
+    @property
+    def score_is_final(self) -> bool:
+        """Whether the box the seat on turn writes now is final, never taken back by
+        :meth:`undo`: outside the :data:`UNDO_MODES`, a computer's box, the second box of a
+        turn that took one back, and the game's last box (U18: the page says so before a
+        0 is written)."""
+        if self.undone or self.mode not in UNDO_MODES:
+            return True
+        if self.kind is not SeatKind.HUMAN:  # a computer's box is never taken back
+            return True
+        others = (c for i, c in enumerate(self.cards) if i != self.turn)
+        # The game's last box: the others are complete and this card has one box left.
+        return self.current_card.filled_count == len(self.current_card.boxes) - 1 and all(
+            c.is_complete for c in others
+        )
 
     def check_undo(self, *, by: int | None = None) -> Game:
         """Raise unless seat ``by`` may take back the box it just wrote (撤销); return the

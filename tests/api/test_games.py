@@ -239,6 +239,7 @@ def test_r5_r6_joker_bonus_and_forbidden_boxes(make_client: Callable[..., TestCl
         "upper_bonus": 0,
         "allowed": True,
         "needs_confirmation": False,
+        "final": False,  # U18: 撤销 could take it back
     }
     assert preview["chance"]["allowed"] is False  # the matching upper box is open
     r = api.post(game, "score", category="chance")

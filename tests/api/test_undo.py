@@ -29,6 +29,11 @@ def _events(api: Api, game_id: str) -> list[log.Event]:
     return events
 
 
+def _finals(game: dict[str, Any]) -> set[bool]:
+    """U18: what the preview says of every box: whether writing it now is final."""
+    return {option["final"] for option in game["preview"].values()}
+
+
 def test_undo_takes_back_the_box_and_the_same_dice_play_on(api: Api) -> None:
     game = api.roll(api.new())
     assert game["undo"] is None
@@ -40,7 +45,11 @@ def test_undo_takes_back_the_box_and_the_same_dice_play_on(api: Api) -> None:
     assert back["seats"][0]["scores"]["chance"] is None
     assert back["dice"] == game["dice"]
     assert back["rolls_left"] == game["rolls_left"]
-    assert back["preview"] == game["preview"]
+    # U18: the same preview, but now a box written is final (the zero dialog says so)
+    assert _finals(game) == {False}
+    assert _finals(back) == {True}
+    plain = ({c: {**o, "final": None} for c, o in g["preview"].items()} for g in (back, game))
+    assert next(plain) == next(plain)
     assert back["undo"] is None
     assert back["turns"] == game["turns"]  # the box taken back left the turn log
     # the turn's next box is final
@@ -95,7 +104,9 @@ def test_a_table_undo_is_for_the_seat_that_wrote_the_box(api: Api) -> None:
 
 def test_no_undo_in_vs_or_the_tutorial(api: Api) -> None:
     for mode in ("vs_computer", "tutorial"):
-        game = api.score(api.roll(api.new(mode, replace=True)), "chance")
+        rolled = api.roll(api.new(mode, replace=True))
+        assert _finals(rolled) == {True}  # U18
+        game = api.score(rolled, "chance")
         assert game["undo"] is None
         r = _undo(api, game)
         assert (r.status_code, error_code(r)) == (409, "undo_not_allowed")
@@ -106,7 +117,9 @@ def test_no_undo_in_the_daily_challenge(make_client: Callable[..., TestClient]) 
     client = make_client(clock=lambda: NOON)
     api = Api(client)
     game = client.post("/api/daily", json={"name": "小明"}).json()
-    game = api.score(api.roll(game), "chance")
+    rolled = api.roll(game)
+    assert _finals(rolled) == {True}  # U18: a solo game's rules, but the daily's referee
+    game = api.score(rolled, "chance")
     assert game["daily"] is not None
     assert game["undo"] is None
     r = _undo(api, game)
@@ -125,7 +138,9 @@ def test_no_undo_in_a_room(make_client: Callable[..., TestClient]) -> None:
     assert friend.post(f"/api/rooms/{rid}/join", json={"token": token, "name": "客人"}).is_success
     game = host.post(f"/api/rooms/{rid}/start", json={}).json()["room"]["game"]
     api = Api(host)
-    game = api.score(api.roll(game), "chance")
+    rolled = api.roll(game)
+    assert _finals(rolled) == {True}  # U18
+    game = api.score(rolled, "chance")
     assert game["undo"] is None
     r = _undo(api, game)  # the host: not the seat on turn (O3)
     assert (r.status_code, error_code(r)) == (404, "not_found")
@@ -147,3 +162,13 @@ def test_the_review_counts_the_undo_and_judges_the_box_written(api: Api) -> None
     kinds = [e.kind for e in _events(api, game["id"])]
     assert kinds.count("undo") == 1
     assert len(kinds) <= log.max_events((SeatKind.HUMAN,), Mode.SOLO)
+
+
+def test_u18_the_games_last_box_is_final(api: Api) -> None:
+    """The preview of the game's last box says no 撤销 will take it back."""
+    game = api.new()
+    for _ in range(12):
+        game = api.roll(game)
+        assert _finals(game) == {False}
+        game = api.score(game, next(c for c, o in game["preview"].items() if o["allowed"]))
+    assert _finals(api.roll(game)) == {True}

@@ -164,3 +164,28 @@ def test_the_review_judges_the_box_written_and_counts_the_undo() -> None:
     assert with_undos.human.decisions == without.human.decisions
     assert with_undos.human.final_score == without.human.final_score
     assert with_undos.human.luck == pytest.approx(without.human.luck)
+
+
+@pytest.mark.parametrize("mode", [Mode.SOLO, Mode.TABLE, Mode.VS_COMPUTER, Mode.TUTORIAL])
+def test_u18_score_is_final_says_what_the_score_will_allow(mode: Mode) -> None:
+    """Before every box of a whole game (an undo in round 5 included), ``score_is_final``
+    is what writing it then allows: no position to take back."""
+    game = Game.new(mode, (HUMAN, HUMAN) if mode is Mode.TABLE else None)
+    said = []
+    while not game.is_over:
+        if game.kind is not HUMAN:
+            game = game.apply_roll(NO_HOLD, (6, 6, 6, 6, 5))
+            game = game.score(game.current_card.open_categories[0])
+            continue
+        game = game.apply_roll(NO_HOLD, (1, 2, 3, 4, 5))
+        category = game.current_card.open_categories[0]
+        said.append(game.score_is_final)
+        written = game.score(category)
+        assert game.score_is_final is (written.undoable is None), (mode, game.round)
+        if game.round == 5 and not game.undone and written.undoable is not None:
+            game = written.undo()
+            assert game.score_is_final  # the turn's second box
+            written = game.score(category)
+        game = written
+    assert said[-1] is True  # the game's last box
+    assert (False in said) is (mode in (Mode.SOLO, Mode.TABLE))

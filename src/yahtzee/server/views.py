@@ -52,8 +52,9 @@ def card_json(card: Scorecard) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=4096)
-def preview_json(card: Scorecard, dice: Dice) -> dict[str, Any]:
-    """U1: what ``dice`` would score in each open box of ``card`` (memoised, shared)."""
+def preview_json(card: Scorecard, dice: Dice, final: bool = True) -> dict[str, Any]:
+    """U1: what ``dice`` would score in each open box of ``card`` (memoised, shared);
+    ``final``: a box written now cannot be taken back (no 撤销, U18)."""
     options = options_for(card, dice)
     return {
         c.value: {
@@ -62,6 +63,7 @@ def preview_json(card: Scorecard, dice: Dice) -> dict[str, Any]:
             "upper_bonus": o.upper_bonus,
             "allowed": o.legal,
             "needs_confirmation": o.legal and needs_zero_confirmation(options, c),
+            "final": final,
         }
         for c, o in options.items()
     }
@@ -102,7 +104,9 @@ def game_json(loaded: GameView) -> dict[str, Any]:
     table = stored.mode is Mode.TABLE
     preview = None
     if in_progress and state.kind is SeatKind.HUMAN and state.dice is not None:
-        preview = preview_json(state.current_card, state.dice)
+        # U18: whether 撤销 could take the box back is the rules' (and a strict kind's).
+        final = loaded.strict or state.score_is_final
+        preview = preview_json(state.current_card, state.dice, final)
     return {
         "id": stored.id,
         "version": stored.version,
@@ -235,6 +239,10 @@ class PreviewOut(_Out):
     needs_confirmation: bool = Field(
         description="scoring here writes 0 while another allowed box would score (U2): "
         "the score action is refused without confirm_zero"
+    )
+    final: bool = Field(
+        description="a box written now cannot be taken back: no 撤销 in vs, the tutorial, "
+        "每日挑战 and 好友房间, after a turn's undo, nor for the game's last box (U18)"
     )
 
 

@@ -96,7 +96,7 @@ export async function scoreFlow({ category, option, confirmOn, picked, pick, sai
     return "picked";
   }
   if (option.needs_confirmation) {
-    if (!(await confirmDialog(say.confirmZero(category)))) {
+    if (!(await confirmDialog(say.confirmZero(category, option.final !== false)))) {
       declined();
       return "declined";
     }

@@ -137,12 +137,14 @@ export function confirmRestart(game) {
 /** Polish 8, 登记前确认: a first tap picked a box. */
 export const pickedBox = (category, points) => `已选「${box(category)}」（${points} 分）：再点一次，或点「确定」登记。`;
 
-/** U2: the zero confirmation dialog. */
-export function confirmZero(category) {
+/** U2: the zero confirmation dialog. `final` (the server's preview, U18): no 撤销 could
+ * take the box back (vs, 每日挑战, 好友房间, the tutorial, a turn's second box, the last box). */
+export function confirmZero(category, final = true) {
   const name = box(category);
+  const after = final ? "登记后不能更改。" : "写错了的话，在下一次掷骰之前还可以点「撤销」收回。";
   return {
     title: "登记 0 分？",
-    text: `这一手记在「${name}」是 0 分，而别的格子还能得分。确定要在「${name}」写 0 吗？登记后不能更改。`,
+    text: `这一手记在「${name}」是 0 分，而别的格子还能得分。确定要在「${name}」写 0 吗？${after}`,
     yes: "确定写 0",
     no: "再想想",
     help: "zero",

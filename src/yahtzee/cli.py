@@ -147,7 +147,7 @@ def _choice_text(choice: dict[str, object]) -> str:
     from yahtzee.rules import Category
 
     if "category" in choice:
-        return f"{Category(choice['category']).zh} {choice['points']}分"
+        return f"{Category(choice['category']).zh} {choice['points']} 分"
     keep = choice["keep"]
     if keep == "stop":
         return "停止掷骰"

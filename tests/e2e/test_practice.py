@@ -88,8 +88,20 @@ def test_l14_practice_numbers_hold_still_and_settle(ui: Table) -> None:
     _answer_any(ui)
     feedback = ui.by("puzzle-answer-feedback")
     expect(feedback).to_be_visible(timeout=15_000)
-    expect(ui.by("puzzle-rating-after")).to_contain_text(f"这道题的难度分 {before}。")
-    expect(ui.by("puzzle-rating-after")).to_contain_text("练习分定级中")
+    after = ui.by("puzzle-rating-after")
+    expect(after).to_contain_text("练习分")
+    plain = re.sub(r"\s*\?", "", after.inner_text())
+    assert f"这道题的难度分 {before}。" in plain, plain
+    assert "练习分 定级中" in plain, plain
+    # U18: each 「?」 right after its own word, never 「…定级中。???」.
+    assert "??" not in re.sub(r"\s", "", after.inner_text())
+    helped = after.evaluate(
+        """(p) => [...p.querySelectorAll('details.term-help')]
+            .map((d) => [d.dataset.term, d.previousSibling.textContent.trim()])"""
+    )
+    words = {"practice_rating": "练习分", "difficulty": "难度分", "settling": "定级中"}
+    assert helped, helped
+    assert all(text.endswith(words[term]) for term, text in helped), helped
     # Every wrong answer says why (a sentence beyond how many points it lost).
     if "答对了" not in feedback.inner_text():
         assert feedback.locator("p").count() >= 3

@@ -71,7 +71,7 @@ test("U11: drawBox, every card's one box drawing: text, bonus tag, colours, stri
   const p = { points: 12, yahtzee_bonus: 0, upper_bonus: 35, allowed: true };
   drawBox(td, btn, { filled: null, p, name: "四点", act: true, hinted: true, cls: "cell cell-human" });
   assert.equal(td.className, "cell cell-human preview hint");
-  assert.equal(btn.text, "+12+35奖");
+  assert.equal(btn.text, "+12+35\u00a0奖");
   assert.equal(btn.disabled, false);
   assert.equal(td.getAttribute("data-selectable"), "true");
   assert.match(btn.getAttribute("aria-label"), /^四点：可得 12 分，并拿到上区奖励 35（提示建议登记这里）$/);

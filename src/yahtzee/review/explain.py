@@ -179,6 +179,12 @@ def keep_words(keep: Keep) -> str:
     return "留 " + "、".join(str(f) for f in keep)
 
 
+def _then(words: str) -> str:
+    """``words`` ready for the next word: a space after a figure (U18: 「至少三个 2 的机会」,
+    「留 6、6 再掷」, never 「2的机会」)."""
+    return f"{words} " if words[-1:].isdigit() else words
+
+
 def percent(p: float) -> str:
     """A chance as a person reads it: whole percent."""
     return f"{round(100 * p)}%"
@@ -230,7 +236,7 @@ def chance_sentence(
         if apart:
             _, pb, pc, target = max(apart, key=lambda x: x[0])
             return (
-                f"{keep_words(best)}：这回合结束时{target.words}的机会是 {percent(pb)}；"
+                f"{keep_words(best)}：这回合结束时{_then(target.words)}的机会是 {percent(pb)}；"
                 f"{keep_words(chosen)}：{percent(pc)}。"
             )
     return None
@@ -247,12 +253,12 @@ def _points_sentence(spot: Where, best: Keep, chosen: Keep, table: ValueTable) -
         assert box.category is not None
         return (
             f"现在记分最好是「{box.category.zh}」{box.points} 分；"
-            f"{keep_words(best)}再掷，平均能得更多。"
+            f"{_then(keep_words(best))}再掷，平均能得更多。"
         )
     assert isinstance(best, tuple)
     assert isinstance(chosen, tuple)
     if sum(best) > sum(chosen):
-        return f"{keep_words(best)}点数更大：记在三条、四条或机会时能多得分。"
+        return f"{_then(keep_words(best))}点数更大：记在三条、四条或机会时能多得分。"
     if len(best) < len(chosen):
         return f"{keep_words(best)}，多掷几个骰子，更有机会掷出用得上的组合。"
     return f"{keep_words(best)}：留下的骰子以后的格子更用得上。"
@@ -268,7 +274,7 @@ def keep_reasons(spot: Where, graded: Graded, table: ValueTable) -> list[str]:
         if not aims:
             return []
         p = chance(aims[0], spot, best)
-        return [f"{keep_words(best)}：这回合结束时{aims[0].words}的机会是 {percent(p)}。"]
+        return [f"{keep_words(best)}：这回合结束时{_then(aims[0].words)}的机会是 {percent(p)}。"]
     sentence = chance_sentence(spot, best, chosen, table)
     return [sentence if sentence is not None else _points_sentence(spot, best, chosen, table)]
 

@@ -256,7 +256,8 @@ export function boxLabel(name, kind, p, hinted) {
   return hinted ? `${label}（提示建议登记这里）` : label;
 }
 
-export const UPPER_BONUS_TAG = (bonus) => `+${bonus}奖`;
+// A no-break space: 「+35 奖」 is one tag in the box, never broken over two lines.
+export const UPPER_BONUS_TAG = (bonus) => `+${bonus}\u00a0奖`;
 export const FORBIDDEN_TITLE = "百搭规则：这一手快艇不能登记在这里";
 
 /** P4: the upper-bonus progress line (`best` = the most the upper boxes can still reach). */

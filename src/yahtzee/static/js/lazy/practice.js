@@ -151,11 +151,15 @@ function feedback(result, marks) {
     box.append(el("p", "fine", `这道题你做过了，这次是复习，不计分：练习分仍是 ${result.rating_settling ? SETTLING : result.rating}。`, { "data-testid": "puzzle-rating-after" }));
     return box;
   }
-  const mine = result.rating_settling ? `练习分${SETTLING}` : `练习分 ${result.rating}（${sign}${Math.abs(change)}）`;
-  const theirs = result.puzzle_rating_settling ? SETTLING : String(result.puzzle_rating);
-  const line = el("p", "fine", `${mine}，这道题的难度分 ${theirs}。`, { "data-testid": "puzzle-rating-after" });
-  line.append(term("practice_rating"), term("difficulty"));
-  if (result.rating_settling || result.puzzle_rating_settling) line.append(term("settling"));
+  // U18: each 「?」 right after its own word (three of them at the end read 「???」).
+  const line = el("p", "fine", null, { "data-testid": "puzzle-rating-after" });
+  line.append("练习分", term("practice_rating"));
+  if (result.rating_settling) line.append(` ${SETTLING}`, term("settling"));
+  else line.append(` ${result.rating}（${sign}${Math.abs(change)}）`);
+  line.append("，这道题的难度分", term("difficulty"));
+  line.append(` ${result.puzzle_rating_settling ? SETTLING : String(result.puzzle_rating)}`);
+  if (result.puzzle_rating_settling && !result.rating_settling) line.append(term("settling"));
+  line.append("。");
   box.append(line);
   return box;
 }

@@ -1,0 +1,181 @@
+// U18: what the catalogs say, scanned as the player reads it. Every exported sentence of
+// the page's catalogs (messages.js and the lazy ones) is produced — each function called
+// with sample figures — and checked: a space between a number and Chinese text wherever
+// the copy joins them (「三个 2 的机会」, never 「2的机会」), and no run of 「?」. A date
+// (「5月3日」) is one word, as Chinese writes it. `node --test tests/js/`.
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+const CONFIG_TEXT = readFileSync(new URL("./config.json", import.meta.url), "utf-8");
+globalThis.document = {
+  getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : null),
+};
+const JS = "../../src/yahtzee/static/js/";
+const CATALOGS = {
+  "messages.js": await import(`${JS}messages.js`),
+  "lazy/views_messages.js": await import(`${JS}lazy/views_messages.js`),
+  "lazy/hint_messages.js": await import(`${JS}lazy/hint_messages.js`),
+  "lazy/devices_messages.js": await import(`${JS}lazy/devices_messages.js`),
+  "lazy/glossary.js": await import(`${JS}lazy/glossary.js`),
+};
+
+// Sample figures: single and several digits, so a figure at either end of a join shows.
+const N = [0, 1, 2, 6, 12, 35, 63, 100, 254];
+const dice = [2, 2, 2, 5, 6];
+const hold = [true, true, true, false, false];
+const card = (total) => ({ total, boxes: {}, upper_subtotal: 12 });
+const game = (round, rollsLeft, extra = {}) => ({
+  id: "g",
+  mode: "solo",
+  kind: "solo",
+  difficulty: null,
+  round,
+  rolls_left: rollsLeft,
+  dice,
+  hints_left: 2,
+  result: "solo",
+  new_record: true,
+  players: { human: card(round * 10), computer: card(round * 9) },
+  ...extra,
+});
+const hint = (value, alternative) => ({ hold, category: null, value, alternative, game: game(3, 2) });
+
+/** Each function of a catalog and the calls that produce its sentences (each a list of
+ * arguments); a function missing here fails the test, so a new sentence is scanned too. */
+const CALLS = {
+  "messages.js": {
+    rolled: N.slice(0, 4).map((n) => [game(1, n % 3)]),
+    scored: N.map((n) => [dice, "twos", n]),
+    describeStep: [
+      [{ action: "roll", dice, hold }, 0],
+      [{ action: "roll", dice, hold }, 1],
+      [{ action: "roll", dice, hold: [false, false, false, false, false] }, 1],
+      [{ action: "score", dice, category: "twos", points: 6 }, 2],
+    ],
+    computerDone: N.map((n) => [{ category: "twos", points: n }]),
+    gameOver: [[game(13, 0)], [game(13, 0, { result: "win", mode: "vs_computer" })]],
+    keptFaces: [[hold, dice]],
+    meterText: [[{ expected_final: 241.8, win_probability: 0.62 }, true], [null, false]],
+    meterSaid: [[{ expected_final: 241.8, win_probability: 0.62 }, game(2, 1, { mode: "vs_computer" })], [{ expected_final: 2, win_probability: null }, game(2, 1)]],
+    busyRetrying: N.map((n) => [n]),
+    started: [["solo"], ["vs_computer"], ["tutorial"]],
+    continued: N.slice(1).map((n) => [game(n, 2, { dice: n % 2 ? null : dice })]),
+    savedName: N.slice(1).map((n) => [game(n, 2, { kind: "vs_computer", difficulty: "novice" })]),
+    confirmAbandon: [["有一局没下完。"]],
+    abandonSaved: N.slice(1).map((n) => [game(n, 2, { kind: "daily" })]),
+    confirmRestart: N.slice(1).map((n) => [game(n, 2)]),
+    pickedBox: N.map((n) => ["twos", n]),
+    confirmZero: [["twos", true], ["twos", false]],
+    upperSubtotalTitle: [[63, 35]],
+    dailyStarted: [[game(1, 3, { dice: null })], [game(5, 2)]],
+    reviewLabel: [["单人挑战", "12 分"]],
+    modeName: [["solo"], ["vs_computer", "expert"], ["vs_computer", "novice", "（"]],
+    kindName: [["daily"], ["room"], ["vs_computer", "intermediate"]],
+    computerHeadLevel: [["expert"]],
+    savedSummary: N.slice(1).map((n) => [game(n, 2, { kind: "vs_computer", difficulty: "novice" }), 13]).concat([[{ players: null }, 13]]),
+    recentBadge: [[{ kind: "daily", result: "solo" }], [{ kind: "solo", result: "solo" }], [{ kind: "vs_computer", result: "win" }]],
+    recentScore: N.map((n) => [{ mode: "vs_computer", human_total: n, computer_total: n + 1 }]).concat(N.map((n) => [{ seats: 4, place: 2, human_total: n }])),
+    shortDate: [[new Date(2026, 4, 3, 9, 5)]],
+    dieTag: [[true, false], [false, true], [false, false]],
+    dieLabel: N.slice(0, 5).map((i) => [i, 6, false, true]).concat([[0, null, false, false]]),
+    boxLabel: [
+      ["二点", "filled", 6, false],
+      ["二点", "forbidden", { points: 6 }, false],
+      ["二点", "preview", { points: 6, yahtzee_bonus: 100, upper_bonus: 35 }, true],
+      ["二点", "open", null, false],
+    ],
+    UPPER_BONUS_TAG: [[35]],
+    upperProgress: [[42, 63, false, 70], [70, 63, true, 70], [12, 63, false, 40]],
+    hintButton: [[3]],
+    hintTitle: [[0, true, 3], [2, true, 3], [2, false, 3]],
+    roundLabel: N.slice(1).map((n) => [n, 13]),
+    rollsLabel: [[true, false, 2], [false, true, 0], [false, false, 2]],
+    rollButton: [[true], [false]],
+    computerLogTitle: N.slice(1).map((n) => [n]),
+    turnRound: N.slice(1).map((n) => [n]),
+    turnPlayer: [["human"], ["computer"]],
+    turnBox: [["twos"]],
+    turnPoints: N.map((n) => [{ points: n, yahtzee_bonus: n ? 100 : 0 }]),
+    resultTitle: [[game(13, 0)], [game(13, 0, { result: "draw" })]],
+  },
+  "lazy/views_messages.js": {
+    dailyRank: N.slice(1).map((n) => [n, n + 3, true]).concat(N.slice(1).map((n) => [n, 0, false])),
+    dailyUnlisted: N.slice(1).map((n) => [n, n - 1, 2]),
+    boardUnlisted: N.map((n) => [n]),
+    proxyLoss: [[3.14], [12]],
+    proxyCount: N.map((n) => [n]),
+  },
+  "lazy/hint_messages.js": {
+    hintSaid: [[hint(12.5, { hold, value: 10.2 })], [hint(12.5, { category: "chance", value: 12.5 })], [{ ...hint(null, null), hold: null, category: "twos" }]],
+    hintDetail: [[hint(12.5, { category: "twos", value: 11 })]],
+    hinted: [[hint(12.5, null)]],
+    hintedShort: [[hint(12.5, { hold: [false, false, false, false, false], value: 10 })]],
+  },
+  "lazy/devices_messages.js": {},
+  "lazy/glossary.js": {
+    glossaryId: [["预计终局"]],
+    termQuestion: [["expected_final"], ["settling"]],
+    verdict: N.map((n) => [n + 0.5]).concat(N.map((n) => [n, true])),
+  },
+};
+
+/** Every string in a value (an object's, an array's, a function's from CALLS). */
+function strings(value, calls, where, out) {
+  if (typeof value === "string") out.push([where, value]);
+  else if (typeof value === "function") {
+    assert.ok(calls, `${where}: a function with no sample calls (add it to CALLS)`);
+    for (const args of calls) strings(value(...args), null, `${where}(${JSON.stringify(args).slice(0, 60)})`, out);
+  } else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      strings(v, typeof v === "function" ? (calls || {})[k] : calls && calls[k], `${where}.${k}`, out);
+    }
+  }
+  return out;
+}
+
+function said() {
+  const out = [];
+  for (const [file, module] of Object.entries(CATALOGS)) {
+    for (const [name, value] of Object.entries(module)) {
+      if (name === "overlay") continue; // a lazy overlay's hooks, no copy
+      const calls = CALLS[file][name];
+      if (typeof value === "function") assert.ok(calls, `${file} ${name}: add its sample calls to CALLS`);
+      strings(value, typeof value === "function" ? calls : calls || (file === "lazy/devices_messages.js" ? DEVICE_CALLS : null), `${file} ${name}`, out);
+    }
+  }
+  return out;
+}
+
+// 我的设备's catalog is an object of sentences and a few functions.
+const DEVICE_CALLS = {
+  pairExpires: N.map((n) => [n]),
+  qrAlt: [["ABCD2345"]],
+  recoveryMade: [["5月3日 09:05"]],
+  seen: [["5月3日 09:05"]],
+  removeAsk: [["手机 · Chrome"]],
+};
+
+const HAN = "\\p{Script=Han}";
+const JOINED = new RegExp(`\\d${HAN}|${HAN}\\d`, "u");
+const DATE = new RegExp(`\\d+月\\d+日`, "gu");
+
+test("U18: a number and Chinese text are never run together in what the catalogs say", () => {
+  const sentences = said();
+  assert.ok(sentences.length > 300, `only ${sentences.length} sentences produced`);
+  const joined = sentences.filter(([, s]) => JOINED.test(s.replace(DATE, "D")));
+  assert.deepEqual(joined, []);
+});
+
+test("U18: no run of 「?」 (a 「?」 stands after its own word)", () => {
+  const runs = said().filter(([, s]) => /[?？]{2,}/.test(s));
+  assert.deepEqual(runs, []);
+});
+
+test("the scan sees a number run into Chinese text (it cannot pass vacuously)", () => {
+  assert.ok(JOINED.test("至少三个 2的机会"));
+  assert.ok(JOINED.test("+35奖"));
+  assert.ok(!JOINED.test("至少三个 2 的机会".replace(DATE, "D")));
+  assert.ok(!JOINED.test("5月3日 09:05 得 12 分".replace(DATE, "D")));
+});

@@ -1,7 +1,9 @@
 """U15: the layouts at the widths people have — 1280 (a desktop), 820 (a tablet), 390, 375
-and 360 (phones). Nothing wraps inside a word or a control (``wraps.js`` measures each
-short text's lines), the choice of level stays one row, the phone table has no empty band
-over its scorecard, and the tablet's dice are big and its screen used."""
+and 360 (phones), and on the narrowest phone at each 字号 (U21: 大 and 特大). Nothing wraps
+inside a word or a control (``wraps.js`` measures each short text's lines) and nothing is
+drawn over anything else (``overlaps.js``), the choice of level stays one row, the phone
+table has no empty band over its scorecard, and the tablet's dice are big and its screen
+used."""
 
 from __future__ import annotations
 
@@ -17,15 +19,20 @@ from e2e.test_seats import set_seats, wait_for_person
 pytestmark = pytest.mark.e2e
 
 WRAPS = Path(__file__).with_name("wraps.js").read_text(encoding="utf-8")
+OVERLAPS = Path(__file__).with_name("overlaps.js").read_text(encoding="utf-8")
 # A label, a header, a badge or a button's words: this many visible characters or fewer
 # are one line at every width (「第 1 / 13 回合」, 「技术损失」, 「高手」).
 SHORT = 8
 SIZES = [(1280, 800), (820, 1180), (390, 844), (375, 667), (360, 640)]
+# U21: every width at the standard 字号, and the narrowest phone at 大 and 特大 too.
+WALKS = [(w, h, "standard") for w, h in SIZES] + [(360, 640, "large"), (360, 640, "xlarge")]
+ROOT_SIZE = {"standard": "16px", "large": "18px", "xlarge": "20px"}
 
 
 def _broken(page: Page, where: str, failures: list[str]) -> None:
     for b in page.evaluate(WRAPS, SHORT):
         failures.append(f"{where}: 「{b['text']}」 in {b['where']} on {b['lines']} lines")
+    failures.extend(f"{where}: {o}" for o in page.evaluate(OVERLAPS))
 
 
 def test_the_wrap_measure_sees_a_word_broken_in_two(browser: Browser) -> None:
@@ -58,16 +65,26 @@ class table_at_blank:  # noqa: N801 - a context manager read as a phrase
         self.context.close()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[str(w) for w, _ in SIZES])
-def test_u15_nothing_wraps_inside_a_word_or_a_control_at_any_width(
-    browser: Browser, server_url: str, size: tuple[int, int]
+@pytest.mark.parametrize(
+    ("width", "height", "text"),
+    WALKS,
+    ids=[str(w) if t == "standard" else f"{w}-{t}" for w, _, t in WALKS],
+)
+def test_u15_u21_nothing_wraps_inside_a_word_or_overlaps_at_any_width_and_text_size(
+    browser: Browser, server_url: str, width: int, height: int, text: str
 ) -> None:
     """The lobby (fresh, and with a saved game to continue), the settings, a vs table after
-    a roll, 统计 and 复盘 of a finished game, 每日挑战, 小组 and the room form."""
+    a roll, 统计 and 复盘 of a finished game, 规则, 练习, 每日挑战, 小组 and the room form."""
     failures: list[str] = []
-    with table_at(browser, server_url, *size, timeout_ms=30_000) as ui:
+    with table_at(browser, server_url, width, height, timeout_ms=30_000) as ui:
         page = ui.page
-        page.evaluate("() => localStorage.setItem('yahtzee.settings', '{\"replay\":\"skip\"}')")
+        settings = {"replay": "skip", "text": text}
+        page.evaluate(
+            "(s) => localStorage.setItem('yahtzee.settings', JSON.stringify(s))", settings
+        )
+        ui.open_lobby()
+        root = "() => getComputedStyle(document.documentElement).fontSize"
+        assert page.evaluate(root) == ROOT_SIZE[text]  # the walk is at the 字号 it names
         _broken(page, "lobby", failures)
         game = finish_game(page, "solo")
         ui.by("settings-open").click()
@@ -88,6 +105,12 @@ def test_u15_nothing_wraps_inside_a_word_or_a_control_at_any_width(
         page.goto(f"{server_url}/review/{game}")
         expect(ui.by("review-accuracy")).to_be_visible()
         _broken(page, "review", failures)
+        page.goto(f"{server_url}/rules")
+        expect(page.locator("#rules-faq")).to_be_visible()
+        _broken(page, "rules", failures)
+        page.goto(f"{server_url}/practice")
+        expect(ui.by("puzzle")).to_be_visible()
+        _broken(page, "practice", failures)
         page.goto(f"{server_url}/daily")
         expect(ui.by("start-daily")).to_be_visible()
         _broken(page, "daily", failures)

@@ -519,7 +519,14 @@ function renderSettings(state) {
     if (s.theme === "system") delete root.dataset.theme;
     else root.dataset.theme = s.theme;
   }
-  for (const [id, value] of [["replay-speed", s.replay], ["theme-toggle", s.theme], ["meter-setting", s.meter], ["language-setting", s.lang]]) {
+  // U21: 字号 scales the root's font size, and with it every rem of the page (app.css).
+  const text = s.text === "standard" ? undefined : s.text;
+  if (document.documentElement.dataset.text !== text) {
+    if (text) document.documentElement.dataset.text = text;
+    else delete document.documentElement.dataset.text;
+  }
+  const selects = [["replay-speed", s.replay], ["theme-toggle", s.theme], ["text-size", s.text], ["meter-setting", s.meter], ["language-setting", s.lang]];
+  for (const [id, value] of selects) {
     const select = document.getElementById(id);
     if (select.value !== value) select.value = value;
   }

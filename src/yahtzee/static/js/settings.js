@@ -1,9 +1,10 @@
-// P5: the player's settings — the pace of the computer's replay, the theme, the computer
-// level last chosen in the lobby, whether the live meter is shown and (G3) the language.
-// They live in the store (`state.settings`, changed by the `setting` action); remember.js
-// keeps them in this browser, and the server keeps the language for the player (every
-// linked device). This module says which values exist and wires the 设置 dialog and the
-// level picker to the store. The levels and the languages come from /api/config.
+// P5: the player's settings — the pace of the computer's replay, the theme, the text size
+// (字号, U21), the computer level last chosen in the lobby, whether the live meter is shown
+// and (G3) the language. They live in the store (`state.settings`, changed by the `setting`
+// action); remember.js keeps them in this browser, and the server keeps the language for
+// the player (every linked device). This module says which values exist and wires the 设置
+// dialog and the level picker to the store. The levels and the languages come from
+// /api/config.
 
 import { api } from "./api.js";
 import { CONFIG } from "./config.js";
@@ -12,6 +13,8 @@ import { pageLanguage, t, use } from "./i18n.js";
 export const CHOICES = {
   replay: ["slow", "normal", "fast", "skip"],
   theme: ["system", "light", "dark"],
+  // U21: 字号 标准 / 大 / 特大, the whole page's text from the root's size (app.css)
+  text: ["standard", "large", "xlarge"],
   difficulty: CONFIG.difficulties.map((d) => d.id),
   meter: ["shown", "hidden"],
   // 多人同屏's handover screen (T7); its row in 设置 is added by lazy/table.js
@@ -27,6 +30,7 @@ export const CHOICES = {
 export const DEFAULT_SETTINGS = Object.freeze({
   replay: "normal",
   theme: "system",
+  text: "standard",
   difficulty: CONFIG.suggested_difficulty,
   meter: "shown",
   handover: "on",
@@ -69,6 +73,7 @@ export function installSettings(store, language = { remembered: null, keep: () =
   });
   $("replay-speed").addEventListener("change", (e) => set("replay", e.target.value));
   $("theme-toggle").addEventListener("change", (e) => set("theme", e.target.value));
+  $("text-size").addEventListener("change", (e) => set("text", e.target.value));
   $("meter-setting").addEventListener("change", (e) => set("meter", e.target.value));
 
   // G3: 语言, each language named in itself (and read in its own language by a screen

@@ -273,7 +273,7 @@ function devicesLink() {
   // below AA contrast).
   const s = section(DEVICES.link, "st-devices");
   const p = el("p", "fine");
-  p.append(el("a", "", DEVICES.link, { href: href("devices"), "data-page": "devices", "data-testid": "stats-devices-link" }), ` ${DEVICES.linkNote}`);
+  p.append(el("a", "st-devices-link", DEVICES.link, { href: href("devices"), "data-page": "devices", "data-testid": "stats-devices-link" }), ` ${DEVICES.linkNote}`);
   s.append(p);
   return s;
 }

@@ -214,7 +214,7 @@ def test_keep_explanation_names_both_chances() -> None:
     p = pos("|66512|1|")
     lines = explain(grade(p, Answer(keep=(5, 6, 6))))
     assert lines[0].startswith("最好的选择平均能多得")
-    assert "留 6、6：这回合结束时至少三个 6的机会是 42%；留 5、6、6：31%。" in lines
+    assert "留 6、6：这回合结束时至少三个 6 的机会是 42%；留 5、6、6：31%。" in lines
 
 
 CHANCE_WORDS = "的机会是"
@@ -228,10 +228,10 @@ LATE = (
     ("text", "chosen", "sentence"),
     [
         # 欠佳 (lost under a point), a keep without a pair: 留 4、6 against 留 6.
-        (f"{LATE}|46213|1|6", (4, 6), "留 6：这回合结束时至少三个 6的机会是 13%；留 4、6：7%。"),
+        (f"{LATE}|46213|1|6", (4, 6), "留 6：这回合结束时至少三个 6 的机会是 13%；留 4、6：7%。"),
         # A single die, and rolling all five.
-        (f"{LATE}|46213|1|6", (4,), "留 6：这回合结束时至少三个 6的机会是 13%；留 4：2%。"),
-        (f"{LATE}|46213|1|6", (), "留 6：这回合结束时至少三个 6的机会是 13%；全部重掷：4%。"),
+        (f"{LATE}|46213|1|6", (4,), "留 6：这回合结束时至少三个 6 的机会是 13%；留 4：2%。"),
+        (f"{LATE}|46213|1|6", (), "留 6：这回合结束时至少三个 6 的机会是 13%；全部重掷：4%。"),
         # Stopping is best: the combination it writes now, against rolling on.
         (
             "ones=3,twos=4,threes=9,fives=20,sixes=24,four_of_a_kind=21,small_straight=30,"

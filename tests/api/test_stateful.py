@@ -287,8 +287,14 @@ class WholeApi(RuleBasedStateMachine):
             game = self.accept(b, r)
             b.undone = True
             assert game["version"] == before["version"] + 1
-            for key in ("dice", "rolls_left", "hints_left", "players", "preview", "turns"):
+            for key in ("dice", "rolls_left", "hints_left", "players", "turns"):
                 assert game[key] == back[key], key
+            # The same preview, but the box written next is final (one undo a turn, U18).
+            same = (
+                {c: {**o, "final": True} for c, o in g["preview"].items()} for g in (back, game)
+            )
+            assert next(same) == next(same)
+            assert all(o["final"] for o in game["preview"].values())
 
     @precondition(lambda self: bool(self.browsers[0].game))
     @rule()

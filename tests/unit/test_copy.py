@@ -33,3 +33,35 @@ def test_u18_the_command_lines_choices_space_their_points() -> None:
     text = cli._choice_text({"category": "twos", "points": 6})
     assert text == "二点 6 分"
     assert not JOINED.search(text)
+
+
+# Placeholders that hold words (a name typed, a box, a mode), not figures.
+WORD_VALUES = {"who", "what", "name", "where", "level"}
+
+
+def test_u18_the_chinese_catalogs_space_their_figures() -> None:
+    """Every sentence of the zh-Hans and zh-Hant catalogs, its figures filled in (a
+    placeholder that holds a word gets a word): no figure runs into Chinese text."""
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    locale = Path(cli.__file__).with_name("locale")
+    joined: list[tuple[str, str]] = []
+    said = 0
+    for folder in ("zh_Hans", "zh_Hant"):
+        with (locale / folder / "LC_MESSAGES" / "messages.po").open("rb") as po:
+            catalog = read_po(po)
+        for message in catalog:
+            texts = message.string if isinstance(message.string, tuple) else (message.string,)
+            for text in texts:
+                if not message.id or not text:
+                    continue
+                filled = re.sub(
+                    r"\{(\w+)\}", lambda m: "甲" if m.group(1) in WORD_VALUES else "12", text
+                )
+                said += 1
+                if JOINED.search(filled):
+                    joined.append((f"{folder} {message.id}", filled))
+    assert said > 200
+    assert joined == []

@@ -53,7 +53,8 @@ def test_u18_the_chinese_catalogs_space_their_figures() -> None:
         with (locale / folder / "LC_MESSAGES" / "messages.po").open("rb") as po:
             catalog = read_po(po)
         for message in catalog:
-            texts = message.string if isinstance(message.string, tuple) else (message.string,)
+            strings = message.string
+            texts = [strings] if isinstance(strings, str) else list(strings or ())
             for text in texts:
                 if not message.id or not text:
                     continue

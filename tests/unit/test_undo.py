@@ -166,7 +166,7 @@ def test_the_review_judges_the_box_written_and_counts_the_undo() -> None:
     assert with_undos.human.luck == pytest.approx(without.human.luck)
 
 
-@pytest.mark.parametrize("mode", [Mode.SOLO, Mode.TABLE, Mode.VS_COMPUTER, Mode.TUTORIAL])
+@pytest.mark.parametrize("mode", [Mode.SOLO, Mode.TABLE, Mode.VS_COMPUTER])
 def test_u18_score_is_final_says_what_the_score_will_allow(mode: Mode) -> None:
     """Before every box of a whole game (an undo in round 5 included), ``score_is_final``
     is what writing it then allows: no position to take back."""

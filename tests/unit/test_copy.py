@@ -36,7 +36,7 @@ def test_u18_the_command_lines_choices_space_their_points() -> None:
 
 
 # Placeholders that hold words (a name typed, a box, a mode), not figures.
-WORD_VALUES = {"who", "what", "name", "where", "level"}
+WORD_VALUES = {"who", "what", "name", "where", "level", "kind"}
 
 
 def test_u18_the_chinese_catalogs_space_their_figures() -> None:

@@ -93,7 +93,7 @@ def test_u18_numbers_and_words_agree(
     # The lobby lists the daily as a daily: its own badge, its own words.
     ui.open_lobby()
     item = page.locator("#recent-list li").first
-    expect(item.get_by_test_id("recent-badge")).to_have_text("每日")
+    expect(item.locator(".recent-result")).to_have_text("每日")
     expect(item).to_have_class(re.compile(r"\bresult-daily\b"))
     expect(item.locator(".recent-text")).to_have_text(re.compile(r"^每日挑战 · \d+ 分$"))
     failures = contrast_failures(page, f"lobby with a daily [{theme}]")

@@ -75,7 +75,6 @@ const CALLS = {
     kindName: [["daily"], ["room"], ["vs_computer", "intermediate"]],
     computerHeadLevel: [["expert"]],
     savedSummary: N.slice(1).map((n) => [game(n, 2, { kind: "vs_computer", difficulty: "novice" }), 13]).concat([[{ players: null }, 13]]),
-    recentBadge: [[{ kind: "daily", result: "solo" }], [{ kind: "solo", result: "solo" }], [{ kind: "vs_computer", result: "win" }]],
     recentScore: N.map((n) => [{ mode: "vs_computer", human_total: n, computer_total: n + 1 }]).concat(N.map((n) => [{ seats: 4, place: 2, human_total: n }])),
     shortDate: [[new Date(2026, 4, 3, 9, 5)]],
     dieTag: [[true, false], [false, true], [false, false]],
@@ -155,6 +154,17 @@ const DEVICE_CALLS = {
   recoveryMade: [["5月3日 09:05"]],
   seen: [["5月3日 09:05"]],
   removeAsk: [["手机 · Chrome"]],
+  newText: [["手机 · Chrome", "5月3日 09:05", "recovery"], ["平板", "5月3日 09:05", "code"]],
+  waitKinds: {
+    remove_device: [["手机 · Chrome"], [null]],
+    erase: [[]],
+    recovery_new: [[]],
+    recovery_remove: [[]],
+  },
+  waitBy: [["手机 · Chrome", "5月3日 09:05"], [null, "5月4日 09:05"]],
+  queued: N.map((n) => [n]),
+  recoveryLater: N.map((n) => [n]),
+  exportSummary: N.map((n) => [{ games: n, finished_games: n, best_score: n ? 254 : null, room_games: n, groups: n, devices: n + 1 }]),
 };
 
 const HAN = "\\p{Script=Han}";

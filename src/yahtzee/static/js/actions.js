@@ -184,7 +184,7 @@ export function createActions(store, openPage) {
   }
 
   async function askZero(category, option) {
-    const yes = await confirmDialog(say.confirmZero(category, !option || option.final !== false));
+    const yes = await confirmDialog(say.confirmZero(category, option?.final !== false));
     if (!yes) dispatch({ type: "zeroDeclined", category });
     return yes;
   }
@@ -228,7 +228,7 @@ export function createActions(store, openPage) {
       if (game.mode === "vs_computer" && turn && turn.steps.length) startReplay(before, turn);
       else afterTurn();
     });
-    if (needsConfirm && (await askZero(category, before.preview && before.preview[category]))) await send(S().game, category, true);
+    if (needsConfirm && (await askZero(category, before.preview?.[category]))) await send(S().game, category, true);
   }
 
   /** The player's turn is over (and the computer's replayed): the end, or the next turn. */

@@ -2,7 +2,7 @@
 // functions of plain data: no DOM, no state; the reducer and the actions call them.
 
 import { t } from "./i18n.js";
-import { CATEGORY_NAMES, DIFFICULTY_NAMES, KIND_NAMES, LIMITS, MODE_NAMES, RESULT_NAMES } from "./state.js";
+import { CATEGORY_NAMES, DIFFICULTY_NAMES, KIND_NAMES, LIMITS, MODE_NAMES } from "./state.js";
 
 const list = (dice) => dice.join("、");
 const box = (category) => CATEGORY_NAMES[category] || category;
@@ -137,11 +137,10 @@ export function confirmRestart(game) {
 /** Polish 8, 登记前确认: a first tap picked a box. */
 export const pickedBox = (category, points) => `已选「${box(category)}」（${points} 分）：再点一次，或点「确定」登记。`;
 
-/** U2: the zero confirmation dialog. `final` (the server's preview, U18): no 撤销 could
- * take the box back (vs, 每日挑战, 好友房间, the tutorial, a turn's second box, the last box). */
+/** U2: the zero confirmation dialog; `final` (the preview's): no 撤销 could undo it (U18). */
 export function confirmZero(category, final = true) {
   const name = box(category);
-  const after = final ? "登记后不能更改。" : "写错了的话，在下一次掷骰之前还可以点「撤销」收回。";
+  const after = final ? "登记后不能更改。" : "下一次掷骰之前还可以「撤销」。";
   return {
     title: "登记 0 分？",
     text: `这一手记在「${name}」是 0 分，而别的格子还能得分。确定要在「${name}」写 0 吗？${after}`,
@@ -216,12 +215,8 @@ export function savedSummary(saved, rounds) {
   return `有一局没打完：${mode}，${round}，你 ${saved.players.human.total} 分${them}`;
 }
 
-/** The lobby's badge of a finished game: its result (胜, 单人 …), or for a 每日挑战 its own
- * (U18: a daily is not listed as a solo game). `cls` names its colours (app.css). */
-export function recentBadge(g) {
-  if (g.kind === "daily") return { text: "每日", cls: "daily" };
-  return { text: RESULT_NAMES[g.result] || "", cls: g.result };
-}
+/** U18: a finished 每日挑战's lobby badge (not the solo one). */
+export const DAILY_BADGE = "每日";
 
 export function recentScore(g) {
   // 多人同屏 and 好友房间 (T6): 4 人 · 第 2 名 (a person's best place)
@@ -256,7 +251,7 @@ export function boxLabel(name, kind, p, hinted) {
   return hinted ? `${label}（提示建议登记这里）` : label;
 }
 
-// A no-break space: 「+35 奖」 is one tag in the box, never broken over two lines.
+// (a no-break space: one tag)
 export const UPPER_BONUS_TAG = (bonus) => `+${bonus}\u00a0奖`;
 export const FORBIDDEN_TITLE = "百搭规则：这一手快艇不能登记在这里";
 

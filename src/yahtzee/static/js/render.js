@@ -7,6 +7,7 @@ import {
   FACES,
   LIMITS,
   LOWER,
+  RESULT_NAMES,
   ROUNDS,
   UPPER,
   canAct,
@@ -142,14 +143,13 @@ function renderLobby(state) {
     list.replaceChildren(
       ...recent.map((g) => {
         const li = document.createElement("li");
-        const look = say.recentBadge(g); // U18: a daily's own badge
-        li.className = `recent-item result-${look.cls}`;
+        const daily = g.kind === "daily"; // U18: its own badge
+        li.className = `recent-item result-${daily ? "daily" : g.result}`;
         const mode = say.kindName(g.kind, g.difficulty); // K2: 每日挑战, 好友房间…
         const score = say.recentScore(g);
         const badge = document.createElement("span");
         badge.className = "recent-result";
-        badge.dataset.testid = "recent-badge";
-        badge.textContent = look.text;
+        badge.textContent = daily ? say.DAILY_BADGE : RESULT_NAMES[g.result] || "";
         const text = document.createElement("span");
         text.className = "recent-text";
         text.textContent = `${mode} · ${score}`;
@@ -519,14 +519,11 @@ function renderSettings(state) {
     if (s.theme === "system") delete root.dataset.theme;
     else root.dataset.theme = s.theme;
   }
-  // U21: 字号 scales the root's font size, and with it every rem of the page (app.css).
-  const text = s.text === "standard" ? undefined : s.text;
-  if (document.documentElement.dataset.text !== text) {
-    if (text) document.documentElement.dataset.text = text;
-    else delete document.documentElement.dataset.text;
-  }
-  const selects = [["replay-speed", s.replay], ["theme-toggle", s.theme], ["text-size", s.text], ["meter-setting", s.meter], ["language-setting", s.lang]];
-  for (const [id, value] of selects) {
+  // U21: 字号, the root's size (app.css)
+  const root = document.documentElement;
+  if (s.text === "standard") delete root.dataset.text;
+  else root.dataset.text = s.text;
+  for (const [id, value] of [["replay-speed", s.replay], ["theme-toggle", s.theme], ["text-size", s.text], ["meter-setting", s.meter], ["language-setting", s.lang]]) {
     const select = document.getElementById(id);
     if (select.value !== value) select.value = value;
   }

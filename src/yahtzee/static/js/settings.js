@@ -1,10 +1,9 @@
-// P5: the player's settings — the pace of the computer's replay, the theme, the text size
-// (字号, U21), the computer level last chosen in the lobby, whether the live meter is shown
-// and (G3) the language. They live in the store (`state.settings`, changed by the `setting`
-// action); remember.js keeps them in this browser, and the server keeps the language for
-// the player (every linked device). This module says which values exist and wires the 设置
-// dialog and the level picker to the store. The levels and the languages come from
-// /api/config.
+// P5: the player's settings — the pace of the computer's replay, the theme, the computer
+// level last chosen in the lobby, whether the live meter is shown and (G3) the language.
+// They live in the store (`state.settings`, changed by the `setting` action); remember.js
+// keeps them in this browser, and the server keeps the language for the player (every
+// linked device). This module says which values exist and wires the 设置 dialog and the
+// level picker to the store. The levels and the languages come from /api/config.
 
 import { api } from "./api.js";
 import { CONFIG } from "./config.js";
@@ -13,7 +12,7 @@ import { pageLanguage, t, use } from "./i18n.js";
 export const CHOICES = {
   replay: ["slow", "normal", "fast", "skip"],
   theme: ["system", "light", "dark"],
-  // U21: 字号 标准 / 大 / 特大, the whole page's text from the root's size (app.css)
+  // U21: 字号 (app.css)
   text: ["standard", "large", "xlarge"],
   difficulty: CONFIG.difficulties.map((d) => d.id),
   meter: ["shown", "hidden"],

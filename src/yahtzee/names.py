@@ -12,15 +12,21 @@ there, so it must be visible, one line, and nobody else's. The rule:
   arrives with a newline was not typed into a one-line field;
 * surrounding spaces are **trimmed** and every inner run of spaces (category Zs: the
   ASCII space, U+3000 the ideographic space, the no-break space …) becomes one ASCII space;
-* it holds **nothing invisible**: nothing of the categories Cf (format characters: the
-  zero-width space and joiner, the bidirectional overrides and isolates U+202A-U+202E and
-  U+2066-U+2069, the BOM, tags), Cs (surrogates), Co (private use) or Cn (unassigned), nor
-  the letters and symbols that draw nothing (:data:`INVISIBLE`: the Hangul fillers U+115F,
-  U+1160, U+3164 and U+FFA0, the blank Braille pattern U+2800, the combining grapheme
-  joiner U+034F, the Khmer inherent vowels). These can make a name look like another one,
-  reorder the text around it or hide from a reader. (So an emoji family joined by U+200D
-  is refused; its parts are allowed one by one.) Variation selectors stay: ❤️ is U+2764
-  followed by one;
+* **default-ignorable code points are removed** (:func:`without_ignorables`: Unicode's
+  Default_Ignorable_Code_Point, :data:`IGNORABLE_RANGES`: the variation selectors
+  U+FE00-U+FE0F and U+E0100-U+E01EF, the Mongolian free variation selectors
+  U+180B-U+180F, the zero-width space, joiner and non-joiner, the soft hyphen, the word
+  joiner, the BOM, the bidirectional embeddings, overrides and isolates, the tags, the
+  Hangul fillers...) before anything else, so that two names a browser draws alike are
+  one name: 「电脑（高\ufe00手）」 is 「电脑（高手）」 (refused below), and 「小明\ufe0f」
+  is 「小明」 (the same name in a room, a group, a table). Every comparison of names goes
+  through :func:`name_key`, which removes them too (a name stored before this rule
+  compares as it looks). So ❤️ (U+2764 U+FE0F) is stored as ❤ and an emoji family
+  joined by U+200D as its members side by side;
+* it holds **nothing else invisible**: nothing of the categories Cf (the format
+  characters that are not default-ignorable, such as U+0600 or the interlinear
+  annotation marks), Cs (surrogates), Co (private use) or Cn (unassigned), nor the
+  blank Braille pattern U+2800 (:data:`INVISIBLE`, a symbol that draws nothing);
 * it has **at least one visible letter, digit, punctuation mark or symbol** (categories
   L, N, P, S, outside :data:`INVISIBLE`): a name of spaces or of combining marks only
   shows nothing;
@@ -69,10 +75,39 @@ CONTROL_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
 FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 #: Characters of visible categories (letters, symbols, marks) that draw nothing: the
-#: Hangul fillers, the blank Braille pattern, the combining grapheme joiner and the Khmer
-#: inherent vowels (Unicode's default-ignorable code points outside the C categories,
-#: less the variation selectors, plus U+2800).
+#: Hangul fillers, the combining grapheme joiner and the Khmer inherent vowels (all of
+#: them default-ignorable, so removed before this check) and the blank Braille pattern
+#: U+2800 (not default-ignorable: refused).
 INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")  # i18n-ok: data
+
+#: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, the same since
+#: Unicode 7; ``tests/unit/test_names.py`` checks it against its derivation from this
+#: Python's character database): code points a browser draws as nothing, which F25
+#: removes from every name before it is compared or stored. Inclusive ranges.
+IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),  # soft hyphen
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x061C, 0x061C),  # Arabic letter mark
+    (0x115F, 0x1160),  # Hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian free variation selectors and vowel separator
+    (0x200B, 0x200F),  # zero-width space, non-joiner, joiner; LRM, RLM
+    (0x202A, 0x202E),  # bidirectional embeddings and overrides
+    (0x2060, 0x206F),  # word joiner, invisible operators, isolates, deprecated formats
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors
+    (0xFEFF, 0xFEFF),  # zero-width no-break space (BOM)
+    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0xFFF0, 0xFFF8),  # reserved
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls
+    (0x1D173, 0x1D17A),  # musical symbol format controls
+    (0xE0000, 0xE0FFF),  # tags, variation selectors supplement, reserved
+)
+_IGNORABLE = re.compile(
+    "["
+    + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in IGNORABLE_RANGES)
+    + "]+"
+)
 
 #: Why a name was refused: the ``reason`` of :class:`~yahtzee.errors.InvalidNameError`.
 REASONS = (
@@ -111,6 +146,25 @@ def _char_text(char: str) -> str:
     return said.render(Lang.ZH_HANS) if isinstance(said, Msg) else said
 
 
+# -- the one normalisation: as people see it ---------------------------------------------
+
+
+def without_ignorables(text: str) -> str:
+    """``text`` without its default-ignorable code points (:data:`IGNORABLE_RANGES`), the
+    characters a browser draws as nothing: what two names must not differ by (F25). Every
+    name is parsed (:func:`parse_name`), folded (:func:`skeleton`) and compared
+    (:func:`name_key`) through it."""
+    return _IGNORABLE.sub("", text)
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by (a room's seats, a group's members, a table's
+    seats): NFC without default-ignorable code points, case-folded. Names compare as
+    people see them: 「小明\ufe0f」 and 「小明」 are one name, and so are 「Amy」 and
+    「amy」."""
+    return unicodedata.normalize("NFC", without_ignorables(name)).casefold()
+
+
 # -- what looks like a computer seat ------------------------------------------------------
 
 # Traditional forms of the characters of the seats' names (NFKC keeps them apart).
@@ -118,12 +172,14 @@ _SIMPLIFIED = str.maketrans({"電": "电", "腦": "脑", "門": "门"})  # i18n-
 
 
 def skeleton(text: str) -> str:
-    """What ``text`` looks like, for comparing with the computer seats' names: NFKC (so
+    """What ``text`` looks like, for comparing with the computer seats' names: without
+    its default-ignorable code points (:func:`without_ignorables`), NFKC (so
     full-width 「（３）」 is "(3)"), case-folded, without spaces, every opening bracket
     "(" and closing bracket ")", every decimal digit as its ASCII digit, and the
     traditional forms of 电, 脑 and 门 as the simplified ones."""
     out = []
-    for char in unicodedata.normalize("NFKC", text).casefold().translate(_SIMPLIFIED):
+    folded = unicodedata.normalize("NFKC", without_ignorables(text)).casefold()
+    for char in without_ignorables(folded).translate(_SIMPLIFIED):
         category = unicodedata.category(char)
         if char.isspace():
             continue
@@ -195,7 +251,9 @@ def parse_name(value: object) -> str:
     the value (see the module docstring for the rule)."""
     if not isinstance(value, str):
         raise _refuse(value, "type", f"a name is text, got {type(value).__name__}")
-    normal = unicodedata.normalize("NFC", value)
+    # F25: what draws as nothing goes first, so that nothing below (the length, the
+    # computer's names, the comparisons of the callers) sees it.
+    normal = unicodedata.normalize("NFC", without_ignorables(value))
     for char in normal:  # before the spaces are collapsed: a newline is refused, not a space
         if unicodedata.category(char) in CONTROL_CATEGORIES:
             raise _refuse(value, "control", f"{_char_text(char)} is a control character", char)

@@ -3,9 +3,10 @@
 :func:`parse_seats` is the parse of the seats a new table game is started with (the JSON
 of ``POST /api/games``, the same shape a ``start`` event stores,
 :meth:`yahtzee.log.Seat.to_json` being the print): 2 to 6 seats in playing order, each a
-person with a name (:func:`yahtzee.names.parse_name`; unique in the game, compared without
-case) or a computer at one of the levels, at least one person. Anything else is one
-:class:`~yahtzee.errors.InvalidSeatsError` naming the seat and what is wrong with it.
+person with a name (:func:`yahtzee.names.parse_name`; unique in the game, compared as
+people see them, :func:`yahtzee.names.name_key`) or a computer at one of the levels, at
+least one person. Anything else is one :class:`~yahtzee.errors.InvalidSeatsError` naming
+the seat and what is wrong with it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from yahtzee.errors import InvalidNameError, InvalidSeatsError
 from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, SeatKind
 from yahtzee.log import Seat
-from yahtzee.names import name_problem_zh, parse_name
+from yahtzee.names import name_key, name_problem_zh, parse_name
 from yahtzee.players import LEVEL_CHOICES, Difficulty
 
 _FIELDS = frozenset({"kind", "name", "difficulty"})
@@ -40,7 +41,7 @@ def parse_seats(raw: object) -> tuple[Seat, ...]:
     for i, s in enumerate(seats):
         if s.name is None:
             continue
-        key = s.name.casefold()
+        key = name_key(s.name)
         if key in seen:
             raise _refuse(
                 f"seats {seen[key] + 1} and {i + 1} are both named {s.name!r}",

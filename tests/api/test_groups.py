@@ -130,7 +130,7 @@ def test_d6_create_invite_join_board_leave_remove_close(
 
 def test_d6_hostile_names_and_a_full_group(make_client: Callable[..., TestClient]) -> None:
     teacher = make_client(clock=lambda: NOON)
-    bad = teacher.post("/api/groups", json={"name": "\u202e班级", "your_name": "老师"})
+    bad = teacher.post("/api/groups", json={"name": "\u2800班级", "your_name": "老师"})
     assert bad.status_code == 422
     assert bad.json()["error"]["code"] == "invalid_name"
     created = teacher.post("/api/groups", json={"name": "<b>班</b>", "your_name": "老师"}).json()

@@ -145,7 +145,7 @@ def test_f11_the_range_itself_is_served(make_client: Callable[..., TestClient], 
         ("电脑3（普通）", "电脑"),
         ("小\n明", "U+000A"),
         ("小明\t", "U+0009"),
-        ("\u3164", "U+3164"),
+        ("\u3164", "不能为空"),  # a filler: removed (F25), nothing is left
         ("\u2800\u2800", "U+2800"),
         ("Z\u0351\u0352\u0353\u0354\u0355\u0356\u0357\u0358\u0359\u035a\u035b", "组合符号"),
     ],

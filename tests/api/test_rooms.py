@@ -372,7 +372,7 @@ def test_o2_remove_rematch_expire(make_client: Callable[..., TestClient]) -> Non
 def test_o9_hostile_names_and_bad_input(make_client: Callable[..., TestClient]) -> None:
     host, friend, third = make_client(), make_client(), make_client()
     bad = host.post(
-        "/api/rooms", json={"seats": [{"kind": "human", "name": "\u202e房主"}, {"kind": "human"}]}
+        "/api/rooms", json={"seats": [{"kind": "human", "name": "\u2800房主"}, {"kind": "human"}]}
     )
     assert error_code(bad) == "invalid_name"
     for seats in (

@@ -49,6 +49,11 @@ class RemovedFromGroupError(YahtzeeError):
     out, whatever link it comes with)."""
 
 
+class GroupNameTakenError(YahtzeeError):
+    """Another member of the group has this name, as people see it (F25: case and
+    default-ignorable code points aside): two members could not be told apart."""
+
+
 class DayOutOfRangeError(YahtzeeError):
     """A board asked for a day outside the service's dates (F11); the message names the
     day and the range (``first``..``last``)."""
@@ -68,6 +73,7 @@ def api_error(exc: Exception) -> ApiError | None:
         (GroupNotFoundError, 404, "not_found", N_("error.group.not_found")),
         (NotGroupCreatorError, 403, "not_group_creator", N_("error.group.not_creator")),
         (GroupClosedError, 409, "group_closed", N_("error.group.closed")),
+        (GroupNameTakenError, 409, "name_taken", N_("error.group.name_taken")),
         (RemovedFromGroupError, 403, "removed_from_group", N_("error.group.removed")),
     )
     # The caps' messages state the configured numbers (K4).

@@ -388,8 +388,9 @@ async def lookup(body: JsonBody[TokenIn], player: Acting, daily: Daily) -> JSONR
 )
 async def join(body: JsonBody[TokenIn], player: Joiner, daily: Daily) -> JSONResponse:
     """Join under ``name`` (default: the board name); joining again changes the name.
-    409 ``group_full`` (``--max-group-members``), ``group_closed``; 404 for a dead token;
-    429 over ``--max-group-joins-per-hour``."""
+    409 ``group_full`` (``--max-group-members``), ``group_closed``, ``name_taken``
+    (another member's name as people see it, F25); 404 for a dead token; 429 over
+    ``--max-group-joins-per-hour``."""
     return JSONResponse({"group": await daily.join(body.token, player, body.name)})
 
 

@@ -36,9 +36,11 @@ from typing import Any
 from yahtzee.daily.errors import (
     GroupClosedError,
     GroupFullError,
+    GroupNameTakenError,
     RemovedFromGroupError,
     TooManyGroupsError,
 )
+from yahtzee.names import name_key
 from yahtzee.storage.base import Claim
 from yahtzee.storage.feature_db import FeatureDb, Row, Tx
 from yahtzee.storage.invites import derived_token, issue_in, resolve_in, revoke_in
@@ -475,7 +477,8 @@ class DailyStore:
     async def join(self, group_id: str, player_id: str, name: str, max_members: int) -> bool:
         """Add the browser to the group under ``name`` (a member already: the name is
         updated). Returns whether it was new. Raises :class:`GroupFullError`,
-        :class:`GroupClosedError`, :class:`RemovedFromGroupError`."""
+        :class:`GroupClosedError`, :class:`RemovedFromGroupError`,
+        :class:`GroupNameTakenError` (another member's name, as people see it, F25)."""
 
         def work(tx: Tx) -> bool:
             at = {"group": group_id, "player": player_id}
@@ -484,6 +487,16 @@ class DailyStore:
                 raise GroupClosedError(group_id)
             if _removed(tx, group_id, player_id):
                 raise RemovedFromGroupError(group_id)
+            if tx.dialect == "postgresql":  # serialise joins of one group (the limit, names)
+                tx.all("SELECT id FROM groups WHERE id = :group FOR UPDATE", at)
+            # F25: no two members whom people could not tell apart.
+            key = name_key(name)
+            for (other,) in tx.all(
+                "SELECT name FROM group_members WHERE group_id = :group AND player_id <> :player",
+                at,
+            ):
+                if name_key(str(other)) == key:
+                    raise GroupNameTakenError(f"{name!r} is taken in group {group_id}")
             if tx.one(
                 "SELECT 1 FROM group_members WHERE group_id = :group AND player_id = :player", at
             ):
@@ -493,8 +506,6 @@ class DailyStore:
                     {**at, "name": name},
                 )
                 return False
-            if tx.dialect == "postgresql":  # serialise joins of one group (the limit)
-                tx.all("SELECT id FROM groups WHERE id = :group FOR UPDATE", at)
             count = tx.one("SELECT COUNT(*) FROM group_members WHERE group_id = :group", at)
             if max_members > 0 and count is not None and int(count[0]) >= max_members:
                 raise GroupFullError(f"group {group_id} has {count[0]} members", max_members)

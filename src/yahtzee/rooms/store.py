@@ -44,6 +44,7 @@ from typing import Any, overload
 
 from yahtzee.errors import RateLimitExceededError
 from yahtzee.lru import LruCache
+from yahtzee.names import name_key
 from yahtzee.rooms.errors import (
     AlreadyStartedError,
     NameTakenError,
@@ -711,8 +712,8 @@ class RoomStore:
                 return room, held.index, None
             if room.status != "waiting":
                 raise AlreadyStartedError(f"room {room_id} is {room.status}")
-            key = name.casefold()
-            if any(s.name is not None and s.name.casefold() == key for s in room.seats):
+            key = name_key(name)  # (as people see them, F25: a seat named before it too)
+            if any(s.name is not None and name_key(s.name) == key for s in room.seats):
                 raise NameTakenError(f"{name!r} is taken in room {room_id}")
             seat = next((s for s in room.seats if s.is_person and not s.taken), None)
             if seat is None:

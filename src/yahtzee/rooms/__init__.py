@@ -69,7 +69,7 @@ def build(platform: Platform) -> Parts:
         middleware=((RoomStreamPath, {"rooms": service}),),
         played=service,
         kinds={rooms.ROOM: service.kind_hooks()},
-        player_data=(RoomsData(),),
+        player_data=(RoomsData(platform.clock, service.rooms_changed),),
         players_changed=(service.forget_holders,),
         # F23: a device removed, signed out or deleted loses its open streams at once.
         revoked=(service.hub.revoke,),

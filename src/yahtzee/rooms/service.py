@@ -239,8 +239,10 @@ class RoomService:
         self.clock = clock
         self.hub = RoomHub(store, stream_seconds=limits.stream_minutes * 60.0)
         self._processes = processes  # live server processes (the streams' share, O9)
-        # Each started room's seat holders (fixed from the start; one bounded cache, K4).
-        self._holders: LruCache[str, tuple[str | None, ...]] = LruCache(10_000)
+        # Each started room's seat holders, with the game's seat serial they were read at
+        # (fixed from the start but for an erasure or a merge, F24; one bounded cache, K4).
+        self._holders: LruCache[str, tuple[int, tuple[str | None, ...]]] = LruCache(10_000)
+        self._changed: set[str] = set()  # rooms whose logs another part wrote (F24)
 
     def kind_hooks(self) -> KindHooks:
         """What the game service needs of a room's games once built (K2): their seats'
@@ -250,24 +252,40 @@ class RoomService:
     # -- seats of the game (O3) -----------------------------------------------------------
 
     async def holders(self, game: GameRecord) -> tuple[str | None, ...]:
-        """Each seat's browser in the room's game ``game`` (fixed from the start: cached);
-        none for a game of no room."""
+        """Each seat's browser in the room's game ``game`` (fixed from the start: cached,
+        as of the game's seat serial: an erasure or a merge bumps it, F24, and the seats
+        are read again); none for a game of no room."""
         room_id = room_of(game)
         if room_id is None:
             return ()
+        serial = game.seat_serial
         found = self._holders.get(room_id)
-        if found is None:
+        if found is None or found[0] != serial:
             room = await self.store.room(room_id)
             if room is None or room.game_id is None:
                 return ()
-            found = tuple(s.player_id for s in room.seats)
+            found = (serial, tuple(s.player_id for s in room.seats))
             self._holders.put(room_id, found)
-        return found
+        return found[1]
 
     def forget_holders(self) -> None:
         """Drop the seats' browsers known here: a player's devices were merged into
-        another player's, or its data deleted (I1, I4)."""
+        another player's, or its data deleted (I1, I4); and hand the rooms whose logs that
+        wrote to this process's streams (:meth:`rooms_changed`)."""
         self._holders.clear()
+        rooms: set[str] = set()
+        while self._changed:
+            rooms.add(self._changed.pop())
+        if rooms:
+            task = asyncio.get_running_loop().create_task(self.hub.resync(rooms))
+            task.add_done_callback(_log_resync_failure)
+
+    def rooms_changed(self, room_id: str) -> None:
+        """The log of ``room_id`` got an event in another part's transaction (a deletion's
+        ``leave``, F24): its streams here get it once that has committed
+        (:meth:`forget_holders`). Called from the transaction's thread (``set.add`` is
+        atomic)."""
+        self._changed.add(room_id)
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -712,6 +730,11 @@ class RoomService:
                 await self.sweep()
             except Exception:
                 log_.exception("the rooms' sweep failed")
+
+
+def _log_resync_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log_.warning("room streams not caught up: %s", task.exception())
 
 
 def _share(limit: int, processes: int) -> int:

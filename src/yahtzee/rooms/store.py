@@ -38,6 +38,7 @@ import dataclasses
 import functools
 import json
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
@@ -499,6 +500,15 @@ def _seconds(deadline: float | bool | None) -> float | None:
     return None if deadline is None else float(deadline)
 
 
+def _for_plans(room: Room) -> Room:
+    """``room`` as :attr:`RoomStore._known` keeps it: its seats without names or browsers
+    (a plan reads their indices and 托管 flags only)."""
+    if all(s.name is None and s.player_id is None for s in room.seats):
+        return room
+    seats = tuple(dataclasses.replace(s, name=None, player_id=None) for s in room.seats)
+    return dataclasses.replace(room, seats=seats)
+
+
 class RoomStore:
     """Every read and write of the rooms (one transaction each)."""
 
@@ -508,7 +518,9 @@ class RoomStore:
         # The rooms as this process last wrote them, for :meth:`record`'s plans only (one
         # bounded cache, K4): an entry is used only through a write conditional on its
         # ``last_seq``, so one that another process (or another write here) made stale
-        # costs a read, never a wrong event.
+        # costs a read, never a wrong event. Kept without the seats' names and browsers
+        # (:func:`_for_plans`), which no plan reads: nothing of a person waits here after
+        # their data is deleted (F24).
         self._known: LruCache[str, Room] = LruCache(KNOWN_ROOMS)
 
     def invite_token(self, room_id: str, serial: int = 0) -> str:
@@ -918,7 +930,7 @@ class RoomStore:
 
         done = await self.db.run(work)
         if done is not None:
-            self._known.put(room_id, done[0])
+            self._known.put(room_id, _for_plans(done[0]))
         return done
 
     async def publish(
@@ -998,7 +1010,7 @@ class RoomStore:
             pub = pubs[0]
             event = await self._publish_one(room_id, pub, now, room.last_seq)
             if event is not None:
-                self._known.put(room_id, after_publication(room, pub, event.seq))
+                self._known.put(room_id, _for_plans(after_publication(room, pub, event.seq)))
                 return [event]
             self._known.pop(room_id)  # it moved on: read it again
 
@@ -1015,7 +1027,7 @@ class RoomStore:
 
         events, after = await self.db.run(work)
         if after is not None:
-            self._known.put(room_id, after)
+            self._known.put(room_id, _for_plans(after))
         return events
 
     async def react(
@@ -1149,32 +1161,103 @@ def _unname_events(
 
 
 def _unname(data: Any, seat: int) -> Any:
-    """A room event's data without the name of ``seat`` (its ``join``/``leave`` and the
-    seat lists of ``start``/``end``-like events)."""
+    """A room event's data without the name of ``seat`` (its ``join``/``leave``, the
+    ``created`` event's ``names`` and the seat lists of ``start``/``end``-like events)."""
     if isinstance(data, dict):
         out = {k: _unname(v, seat) for k, v in data.items()}
         if out.get("seat") == seat and "name" in out:
             out["name"] = None
-        seats = out.get("seats")
-        if isinstance(seats, list) and 0 <= seat < len(seats):
-            entry = seats[seat]
-            if isinstance(entry, dict) and "name" in entry:
-                seats[seat] = {**entry, "name": None}
-            elif isinstance(entry, str):
-                seats[seat] = None
+        for key in ("seats", "names"):
+            seats = out.get(key)
+            if isinstance(seats, list) and 0 <= seat < len(seats):
+                entry = seats[seat]
+                if isinstance(entry, dict) and "name" in entry:
+                    seats[seat] = {**entry, "name": None}
+                elif isinstance(entry, str):
+                    seats[seat] = None
         return out
     if isinstance(data, list):
         return [_unname(v, seat) for v in data]
     return data
 
 
+def _without_name(data: Any, name: str) -> Any:
+    """A room event's data with every occurrence of the seat name ``name`` as a name (a
+    ``name`` field, an entry of ``names`` or of a list of seats) made ``None``: the name
+    of a seat whose person deleted their data (F24). By value, not by index: a room's
+    seats are renumbered at its start, so the index of the ``created`` and ``join`` events
+    is not the seat's index in the events after it; and at a time only one seat of a
+    room has a name (F25's ``name_key`` keeps them apart)."""
+    if isinstance(data, dict):
+        out = {k: _without_name(v, name) for k, v in data.items()}
+        if out.get("name") == name:
+            out["name"] = None
+        for key in ("seats", "names"):
+            entries = out.get(key)
+            if isinstance(entries, list):
+                out[key] = [None if entry == name else entry for entry in entries]
+        return out
+    if isinstance(data, list):
+        return [_without_name(v, name) for v in data]
+    return data
+
+
+def _unname_seat_events(tx: Tx, room_id: str, name: str) -> None:
+    """Take the seat name ``name`` out of the room's events since its holder took it: the
+    last ``join`` under that name, else the room's creation (the creator's seat, or every
+    seat of a rematch). Before then a seat removed by the creator may have had the same
+    name (its own ban's range is unnamed by index)."""
+    first = 0
+    for seq, data in tx.all(
+        "SELECT seq, data FROM room_events WHERE room_id = :room_id AND kind = 'join' "
+        "ORDER BY seq DESC",
+        {"room_id": room_id},
+    ):
+        if json.loads(data).get("name") == name:
+            first = int(seq)
+            break
+    # The name as the log's compact JSON writes it: events without it are not parsed.
+    needle = json.dumps(name, ensure_ascii=False)[1:-1]
+    for seq, data in tx.all(
+        "SELECT seq, data FROM room_events WHERE room_id = :room_id AND seq >= :first",
+        {"room_id": room_id, "first": first},
+    ):
+        if needle not in data:
+            continue
+        before = json.loads(data)
+        after = _without_name(before, name)
+        if after != before:
+            tx.all(
+                "UPDATE room_events SET data = :text WHERE room_id = :room_id AND seq = :seq",
+                {
+                    "text": json.dumps(after, ensure_ascii=False, separators=(",", ":")),
+                    "room_id": room_id,
+                    "seq": seq,
+                },
+            )
+
+
 class RoomsData:
     """The rooms a player opened and the seats it holds (I1, I4; see
     :mod:`yahtzee.storage.player_data`). Erased, a seat of a room that has started keeps
     its place, nameless and nobody's, so that the others' game stays whole; a seat of a
-    room still waiting is open again."""
+    room still waiting is open again. Its name goes from the room's seats, every event of
+    the room and its game's start event; a room not over gets a ``leave`` event (its
+    pages show the seat nameless, its streams end and are checked again).
+
+    ``clock`` dates those events; ``changed`` is told each room whose log got one, so that
+    the service hands them to this process's streams once the transaction has committed
+    (on PostgreSQL every process's listener gets them from the log's notification too)."""
 
     name = "rooms"
+
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.time,
+        changed: Callable[[str], None] = lambda _room_id: None,
+    ) -> None:
+        self._clock = clock
+        self._changed = changed
 
     def export(self, tx: Tx, player_id: str) -> Any:
         created = tx.all(
@@ -1213,6 +1296,14 @@ class RoomsData:
         )
 
     def merge(self, tx: Tx, source: str, target: str) -> None:
+        # The seats' browsers change outside the games' logs: every process reads them
+        # again (F24, the seat serial; before, the others did when they restarted).
+        tx.all(
+            "UPDATE games SET seat_serial = seat_serial + 1 WHERE id IN (SELECT r.game_id "
+            "FROM rooms r JOIN room_seats s ON s.room_id = r.id WHERE s.player_id = :source "
+            "AND r.game_id IS NOT NULL)",
+            {"source": source},
+        )
         tx.all(
             "UPDATE room_seats SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},
@@ -1235,11 +1326,11 @@ class RoomsData:
 
     def erase(self, tx: Tx, player_id: str) -> None:
         seats = tx.all(
-            "SELECT s.room_id, s.idx, r.status, r.game_id FROM room_seats s "
+            "SELECT s.room_id, s.idx, s.name, r.status, r.game_id FROM room_seats s "
             "JOIN rooms r ON r.id = s.room_id WHERE s.player_id = :player_id",
             {"player_id": player_id},
         )
-        for room_id, index, _status, game_id in seats:
+        for room_id, index, name, status, game_id in seats:
             tx.all(
                 "UPDATE room_seats SET player_id = NULL, name = NULL WHERE room_id = :room_id AND "
                 "idx = :index",
@@ -1247,7 +1338,11 @@ class RoomsData:
             )
             if game_id is not None:
                 unname_seat(tx, str(game_id), int(index))
-            _unname_events(tx, str(room_id), int(index))
+            if name is not None:
+                _unname_seat_events(tx, str(room_id), str(name))
+            if status in OPEN:
+                append_in(tx, str(room_id), "leave", {"seat": index, "name": None}, self._clock())
+                self._changed(str(room_id))
         tx.all(
             "UPDATE rooms SET creator_id = '' WHERE creator_id = :player_id",
             {"player_id": player_id},

@@ -32,7 +32,7 @@ import random
 import re
 import threading
 from collections import deque
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
 from sse_starlette import ServerSentEvent
@@ -335,10 +335,13 @@ class RoomHub:
         for event in await self.store.events(room_id, after, limit=1):
             self.deliver(event)
 
-    async def resync(self) -> None:
+    async def resync(self, rooms: Iterable[str] | None = None) -> None:
         """Read what the log has beyond each room's last id here (after notifications
-        may have been missed: a listener that reconnected)."""
-        for room_id in list(self._rooms):
+        may have been missed: a listener that reconnected), or only ``rooms``' (whose logs
+        another part of the program wrote: a deletion's, F24)."""
+        for room_id in (
+            list(self._rooms) if rooms is None else [r for r in rooms if r in self._rooms]
+        ):
             for event in await self.store.events(room_id, self._last.get(room_id, 0)):
                 self.deliver(event)
 

@@ -65,7 +65,8 @@ class SeatAccess(Protocol):
 
     async def holders(self, game: GameRecord) -> tuple[str | None, ...]:
         """The browser (player id) of each seat of ``game``, ``None`` for a computer (no
-        seat for a game its maker does not know)."""
+        seat for a game its maker does not know), as of ``game.seat_serial`` (a change of
+        its seats outside its log bumps it: an erased seat, a merged holder, F24)."""
         ...
 
 

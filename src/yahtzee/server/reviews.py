@@ -2,10 +2,12 @@
 the CPU work done once (issue 22).
 
 A finished game never changes, so its review is computed once per process and kept, as
-the JSON bytes sent (one object per person's seat, T6), in a bounded LRU keyed by game id
-and version (a game cannot be finished at two versions, the version only guards against a
-stale entry). Concurrent requests for a review not yet cached share one computation
-(single-flight): 24 clients asking at once cost one analysis, not 24. The analysis runs in
+the JSON bytes sent (one object per person's seat, T6), in a bounded LRU keyed by game id,
+version and seat serial (a game cannot be finished at two versions, the version only
+guards against a stale entry; the serial moves when a seat's name is erased, F24, so that
+no process serves the review with the name). Concurrent requests for a review not yet
+cached share one computation (single-flight): 24 clients asking at once cost one
+analysis, not 24. The analysis runs in
 the server's CPU pool (:class:`~yahtzee.server.cpu.CpuPool`), never on the event loop nor
 in the threads of the writes.
 
@@ -96,7 +98,7 @@ class ReviewService:
         # Who may review a game: its owner, and (the game service's rule, O7) the seat
         # holders of a room's game.
         self._may_see = may_see or _owns
-        self._cache: LruCache[tuple[str, int], Reviewed] = LruCache(cache_size)
+        self._cache: LruCache[tuple[str, int, int], Reviewed] = LruCache(cache_size)
         # game id -> what the stats and the lobby need of each finished game.
         self._summaries: LruCache[str, Summary] = LruCache(SUMMARY_CACHE_SIZE)
         # player id -> (the finished games counted, the stats object as sent)
@@ -124,7 +126,8 @@ class ReviewService:
             raise AbandonedGameError(game_id)
         if stored.status is not Status.FINISHED:
             raise NotReviewableError(f"game {game_id} is still in progress")
-        key = (game_id, stored.version)
+        # (the seat serial too: a seat's name erased since on another process, F24)
+        key = (game_id, stored.version, stored.seat_serial)
         hit = self._cache.get(key)
         if hit is None:
 

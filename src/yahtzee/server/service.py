@@ -35,6 +35,12 @@ from the cache:
   (409 ``stale_version``), drops the entry, and the client reloads the game, which is then
   read from the database.
 
+The one change of a game outside its log, its seats' (a name erased by 删除我的数据, a
+seat holder merged into another player: I1, I4), bumps the header's ``seat_serial``; a
+cached position counts only at the serial it was made at, and every append is
+conditional on the serial too, so no process serves or builds on the seats as they were
+(F24).
+
 So a roll acknowledged by one process is what every other process shows on its next read.
 ``tests/api/test_multiprocess.py`` alternates a game between two servers to prove it.
 """
@@ -182,6 +188,11 @@ class GameService:
         position always matches the version the response shows.
         """
         cached = self._cache.get(stored.id)
+        if cached is not None and cached.record.seat_serial != stored.seat_serial:
+            # F24: its seats changed outside the log since (an erased name, a merged
+            # holder): the position is read again from the log, never built on this one.
+            self._cache.pop(stored.id)
+            cached = None
         if cached is not None and cached.record.version == stored.version:
             return self._remember(dataclasses.replace(cached, record=stored))
         base = cached if cached is not None and cached.record.version < stored.version else None

@@ -55,6 +55,10 @@ class GameRecord:
     feature's game played from several browsers an owner that no browser is, which the
     feature names (a room's game: its room, the one place that is stored; one unfinished
     game per owner holds for rooms too); nothing reads what a game is from it.
+    ``seat_serial`` counts the changes of its seats made outside its log (a seat's name
+    erased, I4; a seat holder merged into another player, I1): the position at a version
+    is the same forever *at one serial*, so a cached position is used, and an append
+    made, only at the serial it was read at (F24).
     """
 
     id: str
@@ -71,6 +75,7 @@ class GameRecord:
     computer_total: int | None
     new_record: bool | None
     kind: GameKind
+    seat_serial: int = 0
 
     def appended(self, status: Status, version: int, now: str) -> GameRecord:
         """This header after an append at ``now`` that left the game unfinished (built
@@ -91,6 +96,7 @@ class GameRecord:
             self.computer_total,
             self.new_record,
             self.kind,
+            self.seat_serial,
         )
 
     def finished(
@@ -112,6 +118,7 @@ class GameRecord:
             ending.computer_total,
             new_record,
             self.kind,
+            self.seat_serial,
         )
 
 

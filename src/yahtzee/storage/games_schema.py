@@ -194,6 +194,12 @@ SQLITE_LEVELS: tuple[tuple[str, ...], ...] = (
     # owner ('room:<id>', which level 7 copied into room_id): the platform's table keeps no
     # feature's column (the game's id begins with the room's only as nginx's routing hint).
     ("ALTER TABLE games DROP COLUMN room_id",),
+    # v11 (schema level 11, F24): how many times the game's seats changed outside its log (a
+    # seat's name erased, I4; a seat holder's player merged into another, I1). A cached
+    # position is good only for the version *and* this serial it was made at, and every
+    # append is conditional on both: another process's cache cannot bring an erased
+    # name back (storage.base.GameRecord.seat_serial).
+    ("ALTER TABLE games ADD COLUMN seat_serial INTEGER NOT NULL DEFAULT 0",),
 )
 
 # PostgreSQL's first migration: levels 1 and 2 (the heartbeat came with level 4).
@@ -260,7 +266,7 @@ _POSTGRES_FIRST: tuple[str, ...] = (
             FOR EACH STATEMENT EXECUTE FUNCTION games_no_delete()""",
 )
 
-# PostgreSQL's statements of levels 3-8, in order (each comment's v<n> is its old
+# PostgreSQL's statements of levels 3-9, in order (each comment's v<n> is its old
 # migration n, before the levels were numbered alike).
 _POSTGRES_LATER: tuple[tuple[str, ...], ...] = (
     # v2 (F5 across processes): the rate limits every process shares (one number per
@@ -384,6 +390,8 @@ _POSTGRES_LATER: tuple[tuple[str, ...], ...] = (
     ),
     # v9 (schema level 10): a room's game has its room stored once, as its owner.
     ("ALTER TABLE games DROP COLUMN room_id",),
+    # v10 (schema level 11, F24): the games' seat serial, as on SQLite.
+    ("ALTER TABLE games ADD COLUMN seat_serial INTEGER NOT NULL DEFAULT 0",),
 )
 
 #: The games' migrations: level n on both backends is version n of owner ``games``.

@@ -171,7 +171,13 @@ class GamesData:
 def unname_seat(tx: Tx, game_id: str, seat: int) -> None:
     """Remove the name of ``seat`` from the start event of game ``game_id`` (a room game
     whose person deleted their data: the seat stays, nameless, so that the others' game
-    is whole). The log's one rewrite, under the schema's exception (level 8)."""
+    is whole). The log's one rewrite, under the schema's exception (level 8); the game's
+    ``seat_serial`` moves with it (level 9), so that no process serves or builds on a
+    position it had cached with the name (F24)."""
+    tx.all(
+        "UPDATE games SET seat_serial = seat_serial + 1 WHERE id = :game_id",
+        {"game_id": game_id},
+    )
     row = tx.one(
         "SELECT seq, data FROM events WHERE game_id = :game_id AND kind = 'start' ORDER BY seq "
         "LIMIT 1",

@@ -70,11 +70,13 @@ from yahtzee.storage.url import redact
 log = logging.getLogger("yahtzee.storage")
 
 # The compare-and-set and the append in one statement: one round trip, one transaction.
-# The events are inserted only if the header moved from the expected version.
+# The events are inserted only if the header moved from the expected version (and seat
+# serial, F24: a position read before a seat's name was erased is no base for a write).
 _APPEND = """
 WITH moved AS (
     UPDATE games SET version = %(new)s, updated_at = %(now)s{status}
-    WHERE id = %(id)s AND version = %(old)s AND status = 'in_progress'
+    WHERE id = %(id)s AND version = %(old)s AND seat_serial = %(serial)s
+        AND status = 'in_progress'
     RETURNING id
 )
 INSERT INTO events (game_id, seq, kind, data, created_at)
@@ -83,7 +85,8 @@ FROM moved, unnest(%(kinds)s::text[], %(datas)s::text[]) WITH ORDINALITY AS e (k
 """
 _APPEND_SAME_STATUS = _APPEND.format(status="")
 _CAS_ONLY = """UPDATE games SET version = %(new)s, updated_at = %(now)s, status = %(status)s
-    WHERE id = %(id)s AND version = %(old)s AND status = 'in_progress'"""
+    WHERE id = %(id)s AND version = %(old)s AND seat_serial = %(serial)s
+        AND status = 'in_progress'"""
 _APPEND_NEW_STATUS = _APPEND.format(status=", status = %(status)s")
 
 T = TypeVar("T")
@@ -370,6 +373,7 @@ class PostgresStorage:
             "status": status.value,
             "id": game.id,
             "old": game.version,
+            "serial": game.seat_serial,
             "kinds": [e.kind for e in events],
             "datas": [sql.dumps(e.to_json()) for e in events],
         }

@@ -94,7 +94,7 @@ Steps = Generator[Step | Many, Any, T]
 
 GAME_COLUMNS = (
     "id, player_id, mode, difficulty, status, version, created_at, updated_at, "
-    "finished_at, result, human_total, computer_total, new_record, kind"
+    "finished_at, result, human_total, computer_total, new_record, kind, seat_serial"
 )
 RECENT_COLUMNS = "id, finished_at, mode, difficulty, human_total, computer_total, result, kind"
 #: The condition of every list and count of a player's finished games (records, stats,
@@ -137,6 +137,7 @@ def game_of(row: Sequence[Any]) -> GameRecord:
         row[11],
         None if new_record is None else bool(new_record),
         GameKind(row[13]),
+        int(row[14]),
     )
 
 

@@ -423,20 +423,21 @@ class SQLiteStorage:
         now: str,
     ) -> GameRecord:
         new_version = game.version + len(events)
-        # The compare-and-set: only one writer can move the game from this version.
+        # The compare-and-set: only one writer can move the game from this version (at the
+        # seat serial it was read at, F24).
         # The status column is only written when it changes: writing it, even unchanged,
         # makes SQLite maintain both partial indexes that filter on it (~30% of a write).
         if status is Status.IN_PROGRESS:
             cur = conn.execute(
                 "UPDATE games SET version = ?, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = 'in_progress'",
-                (new_version, now, game.id, game.version),
+                "WHERE id = ? AND version = ? AND seat_serial = ? AND status = 'in_progress'",
+                (new_version, now, game.id, game.version, game.seat_serial),
             )
         else:
             cur = conn.execute(
                 "UPDATE games SET version = ?, status = ?, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = 'in_progress'",
-                (new_version, status.value, now, game.id, game.version),
+                "WHERE id = ? AND version = ? AND seat_serial = ? AND status = 'in_progress'",
+                (new_version, status.value, now, game.id, game.version, game.seat_serial),
             )
         if cur.rowcount != 1:
             raise _run(conn, sql.refusal(_SQL, game.id))

@@ -173,6 +173,11 @@ def test_d6_d2_teacher_group_pupil_joins_and_plays_the_daily(
     teacher.by("confirm-yes").click()
     expect(teacher.by("group-board")).not_to_contain_text(HOSTILE)
     expect(teacher.by("group-trends")).not_to_contain_text(HOSTILE)
+    # F27: the removal renewed the invite link; the teacher is told to share the new one
+    expect(teacher.by("invite-link")).not_to_have_text(link)
+    new_link = teacher.by("invite-link").inner_text()
+    expect(teacher.by("message")).to_contain_text("旧的邀请链接已失效")
+    expect(teacher.by("message")).to_contain_text(new_link)
 
     for page in pages:
         page.context.close()

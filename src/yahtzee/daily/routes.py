@@ -182,6 +182,15 @@ class OneGroupOut(_Out):
     group: GroupOut
 
 
+class MemberRemovedOut(_Out):
+    """A member removed: the group's header and its new invite link (F27; none for a
+    closed group), which replaces the old one: share it."""
+
+    group: GroupOut
+    invite_url: str | None = None
+    qr_url: str | None = None
+
+
 class MemberOut(_Out):
     """A member; ``member_id`` only for the creator (to remove one)."""
 
@@ -476,7 +485,7 @@ async def close(
 
 @router.delete(
     "/groups/{group_id}/members/{member_id}",
-    response_model=OneGroupOut,
+    response_model=MemberRemovedOut,
     responses=errors(403, 404, 429, 503),
     summary="Remove a member (creator)",
 )
@@ -485,6 +494,14 @@ async def remove_member(
     member_id: Annotated[str, Path(pattern=r"^[0-9a-f]{16}$")],
     player: Acting,
     daily: Daily,
+    base: BaseUrl,
 ) -> JSONResponse:
-    """The creator removes a member (their entries leave the group's boards)."""
-    return JSONResponse({"group": await daily.remove(group_id, player, member_id)})
+    """The creator removes a member (their entries leave the group's boards). The invite
+    link is renewed with it (F27: the removed browser's fresh cookie cannot come back
+    with the old one; the others stay): the answer carries the new one to share."""
+    content: dict[str, Any] = {"group": await daily.remove(group_id, player, member_id)}
+    token = await daily.invite_token(group_id, player)
+    if token is not None:
+        content["invite_url"] = _invite_url(base, token)
+        content["qr_url"] = f"/api/groups/{group_id}/qr.svg"
+    return JSONResponse(content)

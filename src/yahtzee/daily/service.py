@@ -405,10 +405,18 @@ class DailyService:
         group_id = await self.store.group_of_token(token)
         group = await self.store.group(group_id, player_id) if group_id else None
         if group is None:
+            await self._removed_by(token, player_id)
             raise GroupNotFoundError("no group for this invite")
         if await self.store.removed(group.id, player_id):  # (said before a name is typed)
             raise RemovedFromGroupError(group.id)
         return self.group_json(group)
+
+    async def _removed_by(self, token: object, player_id: str) -> None:
+        """403 for a dead link of a group whose creator removed this browser (F8: said
+        clearly, not "no such group"; a fresh cookie gets the 404 of a dead link)."""
+        removed = await self.store.removed_by_token(token, player_id)
+        if removed is not None:
+            raise RemovedFromGroupError(removed)
 
     async def header(self, group_id: str, player_id: str) -> dict[str, Any]:
         """The group's header as ``player_id`` sees it now (after a change)."""
@@ -422,6 +430,7 @@ class DailyService:
         header."""
         group_id = await self.store.group_of_token(token)
         if group_id is None:
+            await self._removed_by(token, player_id)
             raise GroupNotFoundError("no group for this invite")
         name = parse_name(raw_name) if raw_name is not None else await self._name_for(player_id)
         await self.store.join(group_id, player_id, name, self.limits.group_members)

@@ -445,6 +445,17 @@ class DailyStore:
         """The group a live invite token opens."""
         return await self.db.run(lambda tx: resolve_in(tx, GROUP_INVITE, token), write=False)
 
+    async def removed_by_token(self, token: object, player_id: str) -> str | None:
+        """The group of ``token``, live or not, if its creator removed this browser from
+        it (F8: it is told so, whichever of the group's links it brings, the one the
+        removal renewed included, F27)."""
+
+        def work(tx: Tx) -> str | None:
+            group_id = resolve_in(tx, GROUP_INVITE, token, revoked=True)
+            return group_id if group_id and _removed(tx, group_id, player_id) else None
+
+        return await self.db.run(work, write=False)
+
     async def invite(self, group_id: str) -> str | None:
         """The group's live invite token (the creator's to show; ``None`` once closed)."""
         row = await self.db.run(
@@ -462,17 +473,25 @@ class DailyStore:
         """A new invite token for the group (the old link stops working)."""
 
         def work(tx: Tx) -> str:
-            row = tx.one(
-                "UPDATE groups SET invite_serial = invite_serial + 1 WHERE id = :group "
-                "AND closed_at IS NULL RETURNING invite_serial",
-                {"group": group_id},
-            )
-            if row is None:
+            token = self._renew_in(tx, group_id)
+            if token is None:
                 raise GroupClosedError(group_id)
-            revoke_in(tx, GROUP_INVITE, group_id)
-            return issue_in(tx, GROUP_INVITE, group_id, self._token(group_id, int(row[0])))
+            return token
 
         return await self.db.run(work)
+
+    def _renew_in(self, tx: Tx, group_id: str) -> str | None:
+        """The next invite token of an open group, in the caller's transaction (the old
+        one revoked); ``None`` for a closed group (it has no link)."""
+        row = tx.one(
+            "UPDATE groups SET invite_serial = invite_serial + 1 WHERE id = :group "
+            "AND closed_at IS NULL RETURNING invite_serial",
+            {"group": group_id},
+        )
+        if row is None:
+            return None
+        revoke_in(tx, GROUP_INVITE, group_id)
+        return issue_in(tx, GROUP_INVITE, group_id, self._token(group_id, int(row[0])))
 
     async def join(self, group_id: str, player_id: str, name: str, max_members: int) -> bool:
         """Add the browser to the group under ``name`` (a member already: the name is
@@ -521,7 +540,9 @@ class DailyStore:
 
     async def remove_member(self, group_id: str, member_id: str) -> bool:
         """The creator removes a member (never themself), who is kept out of the group
-        from then on (F8), in the same transaction."""
+        from then on (F8), in the same transaction; so is a fresh cookie of theirs with
+        the link they had: an open group's invite link is renewed with it (F27, the
+        others stay members)."""
 
         def work(tx: Tx) -> bool:
             rows = _delete_member(tx, group_id, "member_id", member_id)
@@ -531,6 +552,8 @@ class DailyStore:
                     "VALUES (:group, :player, :now) ON CONFLICT DO NOTHING",
                     {"group": group_id, "player": player_id, "now": _now()},
                 )
+            if rows:
+                self._renew_in(tx, group_id)
             return bool(rows)
 
         return await self.db.run(work)

@@ -156,6 +156,16 @@ class RoomOut(_Out):
     room: RoomBodyOut
 
 
+class RoomRemovedOut(_Out):
+    """A seat freed by the creator: the room, with its new links (F27)."""
+
+    room: RoomBodyOut
+    links_renewed: bool = Field(
+        description="always true: the old invite and watch links open nothing any more "
+        "(a removed browser's fresh cookie cannot rejoin with them); share the new ones"
+    )
+
+
 class RoomsOut(_Out):
     """The rooms this browser has a seat in."""
 
@@ -237,15 +247,18 @@ async def join_room(
 
 @router.post(
     "/{room_id}/remove",
-    response_model=RoomOut,
+    response_model=RoomRemovedOut,
     responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
     summary="Free a seat before the start (the creator)",
 )
 async def remove_seat(
     room_id: RoomId, svc: Rooms, player: Acting, body: JsonBody[SeatIn], base: BaseUrl
 ) -> JSONResponse:
-    """O2: the creator frees a person seat; 403 ``not_room_creator`` for anyone else."""
-    return JSONResponse(_absolute(base, await svc.remove(room_id, player, body.seat)))
+    """O2: the creator frees a person seat; 403 ``not_room_creator`` for anyone else. The
+    room's links are renewed with it (F27): the answer's room has the new ones, and
+    ``links_renewed`` says to share them (``leave`` and ``links`` events)."""
+    content = _absolute(base, await svc.remove(room_id, player, body.seat))
+    return JSONResponse({**content, "links_renewed": True})
 
 
 @router.post(

@@ -418,9 +418,12 @@ class RoomService:
         return await self.room_json(room, player_id)
 
     async def remove(self, room_id: str, player_id: str, index: int) -> dict[str, Any]:
-        """The creator frees a seat before the start (O2)."""
-        room, event = await self.store.remove(room_id, player_id, index, self.clock())
-        self.hub.deliver(event)
+        """The creator frees a seat before the start (O2); the room's links are new (F27:
+        the removed browser's fresh cookie cannot come back with the old one), which the
+        answer's room carries for the creator to share."""
+        room, events = await self.store.remove(room_id, player_id, index, self.clock())
+        for event in events:
+            self.hub.deliver(event)
         return await self.room_json(room, player_id)
 
     async def renew_links(self, room_id: str, player_id: str) -> dict[str, Any]:

@@ -712,13 +712,15 @@ class RoomStore:
         :class:`NameTakenError`."""
 
         def work(tx: Tx) -> tuple[Room, int, RoomEvent | None]:
+            # F8 first: a removed browser is told so, whatever link it brings (the one the
+            # removal renewed included, F27); a fresh cookie with it gets the 404 below.
+            if _banned_in(tx, room_id, player_id):
+                raise RemovedFromRoomError(room_id)
             if not check_in(tx, ROOM_INVITE, room_id, token):
                 raise RoomNotFoundError(room_id)
             room = _room_in(tx, room_id, lock=True)
             if room is None:
                 raise RoomNotFoundError(room_id)
-            if _banned_in(tx, room_id, player_id):
-                raise RemovedFromRoomError(room_id)
             held = room.seat_of(player_id)
             if held is not None:
                 return room, held.index, None
@@ -746,11 +748,14 @@ class RoomStore:
 
     async def remove(
         self, room_id: str, creator_id: str, index: int, now: float
-    ) -> tuple[Room, RoomEvent]:
+    ) -> tuple[Room, list[RoomEvent]]:
         """The creator frees person seat ``index`` before the start (not their own); its
-        browser may not come back to this room (F8: a ban by player id)."""
+        browser may not come back to this room (F8: a ban by player id), nor a fresh
+        cookie of it with the old link: the room's links are renewed in the same
+        transaction (F27; the others keep their seats). Returns the room and its
+        ``leave`` and ``links`` events."""
 
-        def work(tx: Tx) -> tuple[Room, RoomEvent]:
+        def work(tx: Tx) -> tuple[Room, list[RoomEvent]]:
             room = _room_in(tx, room_id, lock=True)
             if room is None:
                 raise RoomNotFoundError(room_id)
@@ -788,11 +793,31 @@ class RoomStore:
                     "left": event.seq,
                 },
             )
+            links = self._renew_in(tx, room_id, room.link_serial + 1, now)
             after = _room_in(tx, room_id)
             assert after is not None
-            return after, event
+            return after, [event, links]
 
         return await self.db.run(work)
+
+    def _renew_in(self, tx: Tx, room_id: str, serial: int, now: float) -> RoomEvent:
+        """The room's links of ``serial`` in the caller's transaction: the old tokens'
+        digests deleted, the new ones stored, and the ``links`` event."""
+        for purpose, token in (
+            (ROOM_INVITE, self.invite_token(room_id, serial)),
+            (ROOM_WATCH, self.watch_token(room_id, serial)),
+        ):
+            delete_in(tx, purpose, room_id)
+            issue_in(tx, purpose, room_id, token)
+        return append_in(
+            tx,
+            room_id,
+            "links",
+            {},
+            now,
+            also_set=", link_serial = :serial",
+            also_params={"serial": serial},
+        )
 
     async def renew_links(
         self, room_id: str, creator_id: str, now: float
@@ -808,22 +833,7 @@ class RoomStore:
                 raise RoomNotFoundError(room_id)
             if room.creator_id != creator_id:
                 raise NotRoomCreatorError(room_id)
-            serial = room.link_serial + 1
-            for purpose, token in (
-                (ROOM_INVITE, self.invite_token(room_id, serial)),
-                (ROOM_WATCH, self.watch_token(room_id, serial)),
-            ):
-                delete_in(tx, purpose, room_id)
-                issue_in(tx, purpose, room_id, token)
-            event = append_in(
-                tx,
-                room_id,
-                "links",
-                {},
-                now,
-                also_set=", link_serial = :serial",
-                also_params={"serial": serial},
-            )
+            event = self._renew_in(tx, room_id, room.link_serial + 1, now)
             after = _room_in(tx, room_id)
             assert after is not None
             return after, event

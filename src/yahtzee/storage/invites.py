@@ -100,8 +100,9 @@ def issue_in(tx: Tx, purpose: str, target: str, token: str | None = None) -> str
     return token
 
 
-def resolve_in(tx: Tx, purpose: str, token: object) -> str | None:
-    """The target of a live ``token`` of ``purpose``, else ``None``."""
+def resolve_in(tx: Tx, purpose: str, token: object, *, revoked: bool = False) -> str | None:
+    """The target of a live ``token`` of ``purpose`` (with ``revoked``, of a revoked one
+    too), else ``None``."""
     if not isinstance(token, str) or not is_token(token):
         return None
     digest = digest_of(token)
@@ -111,7 +112,7 @@ def resolve_in(tx: Tx, purpose: str, token: object) -> str | None:
     )
     if row is None or not hmac.compare_digest(str(row[0]), digest):
         return None
-    if row[1] != purpose or row[3] is not None:
+    if row[1] != purpose or (row[3] is not None and not revoked):
         return None
     return str(row[2])
 

@@ -483,7 +483,12 @@ function drawGroup(body, page, ctx) {
           confirmThen(
             { title: "移出组员？", text: `把「${m.name}」移出小组？他的成绩会从组内排行中去掉。`, yes: "移出" },
             () => call.removeMember(g.id, m.member_id),
-            again,
+            (r) => {
+              // F27: the removal renewed the invite link (the old one would let them back)
+              const text = r.invite_url ? `已移出。旧的邀请链接已失效，还要请人加入，请发新的邀请链接：${r.invite_url}` : "已移出。";
+              ctx.dispatch({ type: "say", text, view: page.view });
+              return again();
+            },
           ),
         "btn btn-small",
       );

@@ -478,8 +478,9 @@ function hostPanel(room, ctx, page) {
       type: "button",
       "data-testid": `remove-seat-${seat.index}`,
     });
+    const removed = (r) => (ctx.dispatch({ type: "say", text: ROOM_LINKS.removed(r.room.invite_url), view: "room" }), r);
     b.addEventListener("click", () =>
-      act(ctx, page, () => post(API.room(room.id, "remove"), { seat: seat.index })),
+      act(ctx, page, () => post(API.room(room.id, "remove"), { seat: seat.index }).then(removed)),
     );
     box.append(b);
   }

@@ -32,6 +32,8 @@ export const ROOM_MOVED_ON = "这一步没有送出：这一局已经接着下�
 export const ROOM_LINKS = {
   renew: "换新链接",
   note: "换新链接后，旧的邀请链接和观战链接都会失效。",
+  // F27: removing a seat's person renewed the links (the old ones let them back in)
+  removed: (url) => `已请他离座，旧的邀请链接和观战链接都已失效。还要请朋友来，请发这个新链接：${url}`,
 };
 
 /** K2: in 复盘, the decisions the computer made while the person was away (托管). */

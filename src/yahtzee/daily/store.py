@@ -44,6 +44,7 @@ from yahtzee.names import name_key
 from yahtzee.storage.base import Claim
 from yahtzee.storage.feature_db import FeatureDb, Row, Tx
 from yahtzee.storage.invites import derived_token, issue_in, resolve_in, revoke_in
+from yahtzee.storage.player_data import keeps
 from yahtzee.storage.schema import Migrations
 
 FEATURE = "daily"
@@ -892,12 +893,11 @@ class DailyData:
         }
 
     def has_data(self, tx: Tx, player_id: str) -> bool:
-        return any(
-            tx.one(
-                f"SELECT 1 FROM {table} WHERE {column} = :player_id LIMIT 1",
-                {"player_id": player_id},
-            )
-            is not None
+        return keeps(tx, self, player_id)
+
+    def kept_sql(self, player: str) -> str:
+        return " OR ".join(
+            f"EXISTS (SELECT 1 FROM {table} WHERE {column} = {player})"
             for table, column in (
                 ("daily_plays", "player_id"),
                 ("group_members", "player_id"),

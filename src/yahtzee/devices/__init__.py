@@ -17,14 +17,17 @@ from yahtzee.devices.service import DeviceService
 from yahtzee.devices.store import MIGRATIONS, DeviceStore
 from yahtzee.server.feature import Feature, Parts, Platform
 from yahtzee.server.identity import DeviceSigner
+from yahtzee.server.pruning import Pruning
 
 
 def build(platform: Platform) -> Parts:
     """The devices service on the features' tables; it is the identity of every request,
     it announces the devices that end (the platform's revocations, F23) and carries out the
-    requests whose wait is over (F20)."""
+    requests whose wait is over (F20). The devices of browsers that never played go after
+    ``--prune-devices-after-days`` (F27)."""
+    store = DeviceStore(platform.db, platform.secret)
     service = DeviceService(
-        DeviceStore(platform.db, platform.secret),
+        store,
         platform.storage,
         platform.settings.device_limits,
         DeviceSigner(platform.secret),
@@ -32,7 +35,19 @@ def build(platform: Platform) -> Parts:
         platform.clock,
         revocations=platform.revocations,
     )
-    return Parts(state={"devices": service}, identity=service, tasks=(service.run_due,))
+    players = platform.players  # (every part's, filled once every feature is built)
+
+    async def prune(before: float, batch: int) -> int:
+        return await store.prune(before, batch, players.data)
+
+    days = platform.settings.limits.prune_devices_after_days
+    pruning = Pruning("devices that never played", days, prune)
+    return Parts(
+        state={"devices": service},
+        identity=service,
+        tasks=(service.run_due,),
+        prunings=(pruning,),
+    )
 
 
 #: 我的设备 as the app factory sees it.

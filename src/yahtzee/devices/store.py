@@ -21,6 +21,11 @@ and when (``joined_at``), whether another device said 「是我」 of it (``conf
 and, once it is a tombstone, why it ended (``ended``: ``removed``, ``erased``,
 ``expired``, ``signed_out``), which its browser is told once (U20).
 
+Every cookie-less request makes a player and its device, so the devices of browsers that
+never played (no part keeps anything of their player, nor a recovery code) are deleted
+once none of them was seen for ``--prune-devices-after-days`` (F27, :meth:`DeviceStore.
+prune`), with what little else their player had (a board name, rate-limit buckets).
+
 A link or a recovery is **one transaction** with every feature's move of the device's
 player into the code's player (:class:`~yahtzee.storage.player_data.PlayerData`), and so
 is the deletion of a player's data: whole or not at all, on SQLite and PostgreSQL alike.
@@ -28,6 +33,7 @@ is the deletion of a player's data: whole or not at all, on SQLite and PostgreSQ
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -103,6 +109,9 @@ MIGRATIONS = Migrations.shared(
             "CREATE INDEX device_requests_player ON device_requests (player_id)",
             "CREATE INDEX device_requests_due ON device_requests (due_at)",
         ),
+        # v3 (F27): the live devices by when they were last seen, for the pruning of those
+        # of browsers that never played (DeviceStore.prune).
+        ("CREATE INDEX devices_seen ON devices (seen_at) WHERE removed_at IS NULL",),
     ),
 )
 
@@ -130,6 +139,11 @@ REMOVE_DEVICE, ERASE, RECOVERY_NEW, RECOVERY_REMOVE = (
 )
 _LINK = b"yahtzee-link-code-v1:"
 _RECOVERY = b"yahtzee-recovery-code-v1:"
+
+
+#: Players whose devices one transaction of the pruning deletes (F27): each is a few dozen
+#: statements (every part's erasure), so the writer is held a few milliseconds at a time.
+PRUNE_EACH = 50
 
 
 def new_code(chars: int, below: Callable[[int], int] = secrets.randbelow) -> str:
@@ -771,6 +785,62 @@ class DeviceStore:
             return out
 
         return await self.db.run(work, write=False)
+
+    async def prune(self, before: float, batch: int, parts: Sequence[PlayerData]) -> int:
+        """Delete the devices of at most ``batch`` players that never played: none of
+        their live devices seen since ``before``, nothing kept by any part
+        (:meth:`PlayerData.kept_sql`), no recovery code; with every part's rows of them
+        (a board name, buckets). Returns how many players (F27). A removed device's
+        tombstone stays (it keeps an old cookie from coming back). In transactions of
+        :data:`PRUNE_EACH` players, so that other writes pass between them."""
+        kept = " OR ".join(f"({part.kept_sql('d.player_id')})" for part in parts) or "FALSE"
+        find = (
+            "SELECT DISTINCT d.player_id FROM devices d WHERE d.removed_at IS NULL "
+            "AND d.seen_at < :before AND d.player_id <> '' "
+            "AND NOT EXISTS (SELECT 1 FROM devices e WHERE e.player_id = d.player_id "
+            "AND e.removed_at IS NULL AND e.seen_at >= :before) "
+            "AND NOT EXISTS (SELECT 1 FROM recovery_codes r WHERE r.player_id = d.player_id) "
+            f"AND NOT ({kept})"
+        )
+
+        def work(tx: Tx, limit: int) -> tuple[int, int]:
+            found = tx.all(f"{find} LIMIT :limit", {"before": before, "limit": limit})
+            players = [str(r[0]) for r in found]
+            if players and tx.dialect == "postgresql":
+                # Checked again with their devices locked: another transaction may have
+                # committed since (a browser back marks its device seen before it does
+                # anything; one that played is kept by a part). SQLite's one writer at a
+                # time makes the first read the last word.
+                tx.all(
+                    "SELECT 1 FROM devices WHERE player_id = ANY(:players) "
+                    "AND removed_at IS NULL FOR UPDATE",
+                    {"players": players},
+                )
+                again = tx.all(
+                    f"{find} AND d.player_id = ANY(:players)",
+                    {"before": before, "players": players},
+                )
+                still = {str(r[0]) for r in again}
+                players = [p for p in players if p in still]
+            for player_id in players:
+                for part in parts:
+                    part.erase(tx, player_id)
+                for table in ("link_codes", "device_requests"):
+                    tx.all(f"DELETE FROM {table} WHERE player_id = :player", {"player": player_id})
+                tx.all(
+                    "DELETE FROM devices WHERE player_id = :player AND removed_at IS NULL",
+                    {"player": player_id},
+                )
+            return len(found), len(players)
+
+        total = 0
+        while total < batch:
+            limit = min(PRUNE_EACH, batch - total)
+            found, pruned = await self.db.run(functools.partial(work, limit=limit))
+            total += pruned
+            if found < limit:
+                break
+        return total
 
     def _erase_in(
         self, tx: Tx, player_id: str, legacy_device: str, now: float, parts: Sequence[PlayerData]

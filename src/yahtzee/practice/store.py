@@ -38,6 +38,7 @@ from typing import Any
 
 from yahtzee.practice.errors import PuzzleAnsweredError, PuzzleNotFoundError
 from yahtzee.storage.feature_db import FeatureDb, Tx, open_feature_db
+from yahtzee.storage.player_data import keeps
 from yahtzee.storage.schema import Migrations
 from yahtzee.training.progress import Glicko, new_card, rate, review_card
 
@@ -639,12 +640,11 @@ class PracticeData:
         return out
 
     def has_data(self, tx: Tx, player_id: str) -> bool:
-        return any(
-            tx.one(
-                f"SELECT 1 FROM {table} WHERE player_id = :player_id LIMIT 1",
-                {"player_id": player_id},
-            )
-            is not None
+        return keeps(tx, self, player_id)
+
+    def kept_sql(self, player: str) -> str:
+        return " OR ".join(
+            f"EXISTS (SELECT 1 FROM {table} WHERE player_id = {player})"
             for table in ("practice_servings", "practice_cards")
         )
 

@@ -58,7 +58,7 @@ from yahtzee.rooms.errors import (
 )
 from yahtzee.storage.feature_db import FeatureDb, Row, Tx
 from yahtzee.storage.invites import check_in, delete_in, derived_token, issue_in
-from yahtzee.storage.player_data import unname_seat
+from yahtzee.storage.player_data import keeps, unname_seat
 from yahtzee.storage.schema import Migrations
 
 FEATURE = "rooms"
@@ -1297,13 +1297,10 @@ class RoomsData:
         }
 
     def has_data(self, tx: Tx, player_id: str) -> bool:
-        return (
-            tx.one(
-                "SELECT 1 FROM room_seats WHERE player_id = :player_id LIMIT 1",
-                {"player_id": player_id},
-            )
-            is not None
-        )
+        return keeps(tx, self, player_id)
+
+    def kept_sql(self, player: str) -> str:
+        return f"EXISTS (SELECT 1 FROM room_seats WHERE player_id = {player})"
 
     def merge(self, tx: Tx, source: str, target: str) -> None:
         # The seats' browsers change outside the games' logs: every process reads them

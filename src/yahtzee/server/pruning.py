@@ -12,6 +12,10 @@ deleted after an age of its own (each a setting, docs/deployment.md).
 * **The events of rooms over** (finished or expired) for ``--prune-room-events-after-days``
   (30): every hold, reaction and move a stream could replay; the room, its seats and its
   game stay (the players' records and reviews read those).
+* **The devices of browsers that never played** for ``--prune-devices-after-days`` (7, F27):
+  every cookie-less request makes a player and its device; those of whom no part keeps
+  anything, without a recovery code, and not seen since (:meth:`yahtzee.devices.store.
+  DeviceStore.prune`).
 
 (练习's servings never answered go as soon as the next one is served, see
 :meth:`yahtzee.practice.store.PracticeStore.serve`; the answered ones, each day's

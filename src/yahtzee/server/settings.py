@@ -117,6 +117,8 @@ class Limits:
     # deleted, and the events of rooms over this long ago
     prune_groups_after_days: float = 90.0
     prune_room_events_after_days: float = 30.0
+    # F27: the devices of browsers that never played (each cookie-less read made one)
+    prune_devices_after_days: float = 7.0
     # the public daily board (F13): a browser's entry is listed once it finished the
     # challenge on this many earlier days of the last ``board_history_days`` (0: everyone)
     board_min_days: int = 2
@@ -191,6 +193,7 @@ _LIMIT_FIELDS = {
     "max_room_holds_per_second": "room_holds_per_second",
     "prune_groups_after_days": "prune_groups_after_days",
     "prune_room_events_after_days": "prune_room_events_after_days",
+    "prune_devices_after_days": "prune_devices_after_days",
     "board_min_days": "board_min_days",
     "board_history_days": "board_history_days",
 }
@@ -223,6 +226,7 @@ _METAVARS = {
     "prune_after_days": "DAYS",
     "prune_groups_after_days": "DAYS",
     "prune_room_events_after_days": "DAYS",
+    "prune_devices_after_days": "DAYS",
     "board_min_days": "DAYS",
     "board_history_days": "DAYS",
     "heartbeat_seconds": "SECONDS",
@@ -347,6 +351,11 @@ class Settings(BaseSettings):
         _DEFAULT_LIMITS.prune_room_events_after_days,
         description="delete the events (holds, reactions, moves) of rooms over this many "
         "days ago (the rooms and their games stay)",
+    )
+    prune_devices_after_days: Annotated[float, AfterValidator(_days)] = Field(
+        _DEFAULT_LIMITS.prune_devices_after_days,
+        description="delete the devices of browsers that never played (nothing kept, no "
+        "recovery code) and were not seen for this many days",
     )
     board_min_days: Count = Field(
         _DEFAULT_LIMITS.board_min_days,

@@ -198,8 +198,13 @@ SQLITE_LEVELS: tuple[tuple[str, ...], ...] = (
     # seat's name erased, I4; a seat holder's player merged into another, I1). A cached
     # position is good only for the version *and* this serial it was made at, and every
     # append is conditional on both: another process's cache cannot bring an erased
-    # name back (storage.base.GameRecord.seat_serial).
-    ("ALTER TABLE games ADD COLUMN seat_serial INTEGER NOT NULL DEFAULT 0",),
+    # name back (storage.base.GameRecord.seat_serial). And an index of the games by
+    # player (F27: whether a player keeps any game, the pruning of devices that never
+    # played, the merge's and the deletion's moves, without a scan of every game).
+    (
+        "ALTER TABLE games ADD COLUMN seat_serial INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX games_player ON games (player_id)",
+    ),
 )
 
 # PostgreSQL's first migration: levels 1 and 2 (the heartbeat came with level 4).
@@ -390,8 +395,12 @@ _POSTGRES_LATER: tuple[tuple[str, ...], ...] = (
     ),
     # v9 (schema level 10): a room's game has its room stored once, as its owner.
     ("ALTER TABLE games DROP COLUMN room_id",),
-    # v10 (schema level 11, F24): the games' seat serial, as on SQLite.
-    ("ALTER TABLE games ADD COLUMN seat_serial INTEGER NOT NULL DEFAULT 0",),
+    # v10 (schema level 11, F24, F27): the games' seat serial and their index by player, as
+    # on SQLite.
+    (
+        "ALTER TABLE games ADD COLUMN seat_serial INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX games_player ON games (player_id)",
+    ),
 )
 
 #: The games' migrations: level n on both backends is version n of owner ``games``.

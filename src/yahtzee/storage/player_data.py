@@ -9,7 +9,9 @@ erasure of one is whole or not at all, whatever fails midway.
 
 ``export`` is what the player may download (JSON values, or stored JSON text as an
 :class:`orjson.Fragment`); ``has_data`` says whether a
-device's player would lose anything by being linked elsewhere; ``merge`` moves everything
+device's player would lose anything by being linked elsewhere (``kept_sql``, the same as an
+SQL condition, lets one query find the players no part keeps anything of: the pruning of
+devices that never played, F27); ``merge`` moves everything
 of ``source`` to ``target`` (the two players become one); ``erase`` deletes every row of
 the player (others' games and boards stay whole).
 """
@@ -60,7 +62,14 @@ class PlayerData(Protocol):
         ...
 
     def has_data(self, tx: Tx, player_id: str) -> bool:
-        """Whether this part keeps anything of ``player_id`` that a person would miss."""
+        """Whether this part keeps anything of ``player_id`` that a person would miss
+        (:func:`keeps`: ``kept_sql`` for one player)."""
+        ...
+
+    def kept_sql(self, player: str) -> str:
+        """An SQL condition, true when this part keeps anything a person would miss of
+        the player whose id is the SQL expression ``player`` (a column, ``:player_id``);
+        each test an index lookup."""
         ...
 
     def merge(self, tx: Tx, source: str, target: str) -> None:
@@ -70,6 +79,12 @@ class PlayerData(Protocol):
     def erase(self, tx: Tx, player_id: str) -> None:
         """Delete every row of ``player_id``."""
         ...
+
+
+def keeps(tx: Tx, part: PlayerData, player_id: str) -> bool:
+    """``part.has_data``: its :meth:`~PlayerData.kept_sql` for one player."""
+    row = tx.one(f"SELECT 1 WHERE {part.kept_sql(':player_id')}", {"player_id": player_id})
+    return row is not None
 
 
 _GAME_COLUMNS = (
@@ -125,12 +140,10 @@ class GamesData:
         return out
 
     def has_data(self, tx: Tx, player_id: str) -> bool:
-        return (
-            tx.one(
-                "SELECT 1 FROM games WHERE player_id = :player_id LIMIT 1", {"player_id": player_id}
-            )
-            is not None
-        )
+        return keeps(tx, self, player_id)
+
+    def kept_sql(self, player: str) -> str:
+        return f"EXISTS (SELECT 1 FROM games WHERE player_id = {player})"  # (games_player)
 
     def merge(self, tx: Tx, source: str, target: str) -> None:
         unfinished = tx.all(

@@ -79,7 +79,7 @@ def test_i1_a_code_links_a_second_browser_which_continues_the_game(client: TestC
     tablet = browser(client)
     r = link(tablet, made["code"].lower().replace("-", " "))  # as a child might type it
     assert r.status_code == 200, r.text
-    assert r.json() == {"linked": True, "merged": False, "devices": 1}
+    assert r.json() == {"linked": True, "merged": False, "devices": 1, "left_out": []}
     # the same player: the saved game continues where the other left it (U6), the records
     current = tablet.get("/api/games/current").json()
     assert (current["id"], current["version"]) == (game["id"], game["version"])

@@ -36,7 +36,7 @@ def build(platform: Platform) -> Parts:
         state={"daily": service},
         close=(service.drain,),
         kinds={DAILY: service.kind_hooks()},
-        player_data=(DailyData(),),
+        player_data=(DailyData(limits.open_groups),),  # (a merge keeps the cap, F27)
         prunings=(groups,),
     )
 

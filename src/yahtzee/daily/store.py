@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -44,7 +45,7 @@ from yahtzee.names import name_key
 from yahtzee.storage.base import Claim
 from yahtzee.storage.feature_db import FeatureDb, Row, Tx
 from yahtzee.storage.invites import derived_token, issue_in, resolve_in, revoke_in
-from yahtzee.storage.player_data import keeps
+from yahtzee.storage.player_data import MergeNote, keeps
 from yahtzee.storage.schema import Migrations
 
 FEATURE = "daily"
@@ -844,9 +845,15 @@ def _week_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | N
 
 class DailyData:
     """The daily challenge's and groups' rows of a player (I1, I4; see
-    :mod:`yahtzee.storage.player_data`)."""
+    :mod:`yahtzee.storage.player_data`). A merge keeps ``open_groups`` (the groups one
+    player created and has not closed, 0: no cap, F27): past it, the linked browser's
+    groups (the newest first), then the player's own, go to their oldest other member as
+    on a deletion (the player stays a member), or are closed when nobody else is in them."""
 
     name = "daily"
+
+    def __init__(self, open_groups: int = 0) -> None:
+        self.open_groups = open_groups
 
     def export(self, tx: Tx, player_id: str) -> Any:
         name = tx.one(
@@ -905,7 +912,16 @@ class DailyData:
             )
         )
 
-    def merge(self, tx: Tx, source: str, target: str) -> None:
+    def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
+        # (the linked browser's open groups first when the cap makes some go, F27)
+        theirs = [
+            str(r[0])
+            for r in tx.all(
+                "SELECT id FROM groups WHERE creator_id = :source AND closed_at IS NULL "
+                "ORDER BY created_at DESC, id",
+                {"source": source},
+            )
+        ]
         # The board name: the linked player's, if it has one.
         if (
             tx.one("SELECT 1 FROM daily_names WHERE player_id = :target", {"target": target})
@@ -958,6 +974,50 @@ class DailyData:
             "UPDATE group_removals SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},
         )
+        return self._keep_open_groups(tx, target, theirs)
+
+    def _keep_open_groups(self, tx: Tx, player_id: str, first: list[str]) -> list[MergeNote]:
+        """F27: ``player_id``'s open groups past :attr:`open_groups`, those of ``first``
+        (the linked browser's, newest first) before its own (newest first), handed to
+        their oldest other member, or closed when they have none."""
+        mine = [
+            str(r[0])
+            for r in tx.all(
+                "SELECT id FROM groups WHERE creator_id = :player AND closed_at IS NULL "
+                "ORDER BY created_at DESC, id",
+                {"player": player_id},
+            )
+        ]
+        over = len(mine) - self.open_groups
+        if self.open_groups <= 0 or over <= 0:
+            return []
+        order = [g for g in first if g in mine] + [g for g in mine if g not in first]
+        notes = []
+        for group_id in order[:over]:
+            row = tx.one("SELECT name FROM groups WHERE id = :group", {"group": group_id})
+            name = str(row[0]) if row is not None else ""
+            heir = tx.one(
+                "SELECT player_id, name FROM group_members WHERE group_id = :group "
+                "AND player_id <> :player ORDER BY joined_at, member_id LIMIT 1",
+                {"group": group_id, "player": player_id},
+            )
+            cap = f"为了不超过每人 {self.open_groups} 个小组的上限，"
+            if heir is not None:
+                tx.all(
+                    "UPDATE groups SET creator_id = :heir WHERE id = :group",
+                    {"heir": heir[0], "group": group_id},
+                )
+                zh = f"{cap}小组「{name}」交给了「{heir[1]}」管理（你还是组员）。"
+                notes.append(MergeNote("open_groups", "group_handed_over", group_id, zh))
+            else:
+                tx.all(
+                    "UPDATE groups SET closed_at = :now WHERE id = :group AND closed_at IS NULL",
+                    {"now": _now(), "group": group_id},
+                )
+                revoke_in(tx, GROUP_INVITE, group_id)
+                zh = f"{cap}关闭了只有你一个人的小组「{name}」。"
+                notes.append(MergeNote("open_groups", "group_closed", group_id, zh))
+        return notes
 
     def erase(self, tx: Tx, player_id: str) -> None:
         tx.all("DELETE FROM daily_names WHERE player_id = :player_id", {"player_id": player_id})

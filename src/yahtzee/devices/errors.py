@@ -43,6 +43,14 @@ class BothUnfinishedError(ApiError):
         super().__init__(409, "both_unfinished", msg("error.devices.both_unfinished"))
 
 
+class MergeOverLimitError(ApiError):
+    """A merge would break a per-player cap that nothing could be given up for (F27: the
+    rooms in play, a seat in a game of each browser); the message names it."""
+
+    def __init__(self, message_zh: str) -> None:
+        super().__init__(409, "merge_over_limit", message_zh)
+
+
 class DeviceNotFoundError(ApiError):
     """No such device of this player."""
 

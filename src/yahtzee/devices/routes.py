@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import JSONResponse, Response
@@ -194,12 +194,25 @@ class RecoveryCodeOut(_Out):
     pending: RequestOut | None = Field(description="it takes effect when this is carried out")
 
 
+class LeftOutOut(_Out):
+    """What a merge gave up to keep a per-player cap (F27)."""
+
+    cap: Literal["open_rooms", "room_seat", "open_groups"]
+    done: Literal["room_closed", "seat_freed", "group_handed_over", "group_closed"]
+    id: str = Field(description="the room's or the group's id")
+    zh: str = Field(description="what was done, one sentence to show")
+
+
 class LinkedOut(_Out):
     """A redeemed code: this device is now the code's player's."""
 
     linked: bool
     merged: bool = Field(description="this device's own games moved into the player")
     devices: int = Field(description="how many devices moved (every one of the old player)")
+    left_out: list[LeftOutOut] = Field(
+        description="what the merge gave up to keep the per-player caps (F27): empty "
+        "unless the two players together were over one"
+    )
 
 
 class ErasedOut(_Out):
@@ -317,7 +330,10 @@ async def _redeem(
         address=address,
         proof=body.recovery_code,
     )
-    return JSONResponse({"linked": True, "merged": body.merge, "devices": len(linked.devices)})
+    left_out = [{"cap": n.cap, "done": n.done, "id": n.id, "zh": n.zh} for n in linked.left_out]
+    return JSONResponse(
+        {"linked": True, "merged": body.merge, "devices": len(linked.devices), "left_out": left_out}
+    )
 
 
 @router.post(
@@ -335,8 +351,10 @@ async def link(
     ``invalid_code`` (unknown, used, expired: one answer); 409 ``choose_merge`` when this
     device's player keeps games of its own (nothing changes; again with ``merge: true``
     to move them into the code's player), ``both_unfinished``, ``already_linked``,
-    ``other_devices``; 403 ``recovery_code_needed`` / ``wrong_recovery_code`` when this
-    device's player has a recovery code. Each try takes a token of
+    ``other_devices``, ``merge_over_limit`` (F27: a cap nothing could be given up for;
+    ``left_out`` lists what was given up for the others); 403 ``recovery_code_needed`` /
+    ``wrong_recovery_code`` when this device's player has a recovery code. Each try takes a
+    token of
     ``max_code_tries_per_hour`` per player and per address group, and of the service's
     ``max_link_tries_per_hour_service`` (429, F21)."""
     return await _redeem(body, me, svc, address, recovery=False)

@@ -48,6 +48,7 @@ from yahtzee.devices.errors import (
     HasOwnDataError,
     InvalidCodeError,
     LastWayBackError,
+    MergeOverLimitError,
     NoRecoveryCodeError,
     OtherDevicesError,
     RecoveryCodeNeededError,
@@ -58,7 +59,12 @@ from yahtzee.devices.errors import (
 )
 from yahtzee.server.revocation import Revoked, notify_in
 from yahtzee.storage.feature_db import FeatureDb, Tx
-from yahtzee.storage.player_data import MergeConflictError, PlayerData
+from yahtzee.storage.player_data import (
+    MergeConflictError,
+    MergeNote,
+    MergeOverCapError,
+    PlayerData,
+)
 from yahtzee.storage.schema import Migrations
 
 FEATURE = "devices"
@@ -211,12 +217,14 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class Linked:
-    """A redeemed code: the player the device now belongs to, the player it was, and every
-    device that moved with it (this one, and the old player's others when it moved whole)."""
+    """A redeemed code: the player the device now belongs to, the player it was, every
+    device that moved with it (this one, and the old player's others when it moved whole),
+    and what the merge gave up to keep the per-player caps (F27)."""
 
     player_id: str
     previous: str
     devices: tuple[str, ...]
+    left_out: tuple[MergeNote, ...] = ()
 
 
 _DEVICE_COLUMNS = (
@@ -657,7 +665,9 @@ class DeviceStore:
         refused: :class:`OtherDevicesError`). A device whose player keeps anything
         (:meth:`PlayerData.has_data`) and would move whole is refused
         (:class:`HasOwnDataError`, nothing changes, the code stays good) unless ``merge``:
-        then everything of its player moves into the code's player, in this transaction.
+        then everything of its player moves into the code's player, in this transaction,
+        each part keeping its per-player caps (what it gave up is :attr:`Linked.left_out`;
+        a cap nothing can be given up for is :class:`MergeOverLimitError`, F27).
         A link code is used up; a recovery code stays good until replaced."""
         digest = self._digest(_RECOVERY if recovery else _LINK, code)
 
@@ -700,10 +710,13 @@ class DeviceStore:
                     raise OtherDevicesError()
             if whole and not merge and any(part.has_data(tx, source) for part in parts):
                 raise HasOwnDataError()
+            left_out: list[MergeNote] = []
             if whole:
                 try:
                     for part in parts:
-                        part.merge(tx, source, target)
+                        left_out.extend(part.merge(tx, source, target))
+                except MergeOverCapError as exc:
+                    raise MergeOverLimitError(exc.message_zh) from None
                 except MergeConflictError:
                     raise BothUnfinishedError() from None
             if not recovery:
@@ -736,7 +749,7 @@ class DeviceStore:
                     "DELETE FROM device_requests WHERE requested_by = :device_id",
                     {"device_id": device_id},
                 )
-            return Linked(target, source, tuple(str(r[0]) for r in moved))
+            return Linked(target, source, tuple(str(r[0]) for r in moved), tuple(left_out))
 
         return await self.db.run(work)
 

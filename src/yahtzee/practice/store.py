@@ -38,7 +38,7 @@ from typing import Any
 
 from yahtzee.practice.errors import PuzzleAnsweredError, PuzzleNotFoundError
 from yahtzee.storage.feature_db import FeatureDb, Tx, open_feature_db
-from yahtzee.storage.player_data import keeps
+from yahtzee.storage.player_data import MergeNote, keeps
 from yahtzee.storage.schema import Migrations
 from yahtzee.training.progress import Glicko, new_card, rate, review_card
 
@@ -648,7 +648,7 @@ class PracticeData:
             for table in ("practice_servings", "practice_cards")
         )
 
-    def merge(self, tx: Tx, source: str, target: str) -> None:
+    def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
         # The linked player's rating and cards win where both have one; the rest moves.
         for table, key in (
             ("practice_players", None),
@@ -674,6 +674,7 @@ class PracticeData:
             "UPDATE practice_servings SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},
         )
+        return ()  # (its only cap is an hourly rate: nothing a merge could exceed)
 
     def erase(self, tx: Tx, player_id: str) -> None:
         for table in ("practice_players", "practice_servings", "practice_cards"):

@@ -69,7 +69,10 @@ def build(platform: Platform) -> Parts:
         middleware=((RoomStreamPath, {"rooms": service}),),
         played=service,
         kinds={rooms.ROOM: service.kind_hooks()},
-        player_data=(RoomsData(platform.clock, service.rooms_changed),),
+        # (a merge keeps O2's one seat a browser and --max-open-rooms, F27)
+        player_data=(
+            RoomsData(platform.clock, service.rooms_changed, settings.room_limits.open_rooms),
+        ),
         players_changed=(service.forget_holders,),
         # F23: a device removed, signed out or deleted loses its open streams at once.
         revoked=(service.hub.revoke,),

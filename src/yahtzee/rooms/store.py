@@ -58,7 +58,7 @@ from yahtzee.rooms.errors import (
 )
 from yahtzee.storage.feature_db import FeatureDb, Row, Tx
 from yahtzee.storage.invites import check_in, delete_in, derived_token, issue_in
-from yahtzee.storage.player_data import keeps, unname_seat
+from yahtzee.storage.player_data import MergeNote, MergeOverCapError, keeps, unname_seat
 from yahtzee.storage.schema import Migrations
 
 FEATURE = "rooms"
@@ -1257,7 +1257,13 @@ class RoomsData:
 
     ``clock`` dates those events; ``changed`` is told each room whose log got one, so that
     the service hands them to this process's streams once the transaction has committed
-    (on PostgreSQL every process's listener gets them from the log's notification too)."""
+    (on PostgreSQL every process's listener gets them from the log's notification too).
+
+    A merge keeps the per-player caps (F27): O2's one seat a browser in a room (both
+    seated in a room still waiting: the later seat is freed; in a room in play: the merge
+    is refused until it is over) and ``open_rooms`` (past it, the rooms still waiting,
+    the linked browser's newest first, then the player's own, expire; rooms in play are
+    never closed: when they alone are over the cap, the merge is refused)."""
 
     name = "rooms"
 
@@ -1265,9 +1271,11 @@ class RoomsData:
         self,
         clock: Callable[[], float] = time.time,
         changed: Callable[[str], None] = lambda _room_id: None,
+        open_rooms: int = 0,
     ) -> None:
         self._clock = clock
         self._changed = changed
+        self.open_rooms = open_rooms
 
     def export(self, tx: Tx, player_id: str) -> Any:
         created = tx.all(
@@ -1302,7 +1310,16 @@ class RoomsData:
     def kept_sql(self, player: str) -> str:
         return f"EXISTS (SELECT 1 FROM room_seats WHERE player_id = {player})"
 
-    def merge(self, tx: Tx, source: str, target: str) -> None:
+    def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
+        notes = self._one_seat_a_room(tx, source, target)
+        theirs = [
+            str(r[0])
+            for r in tx.all(
+                "SELECT id FROM rooms WHERE creator_id = :source AND status = 'waiting' "
+                "ORDER BY created_at DESC, id",
+                {"source": source},
+            )
+        ]
         # The seats' browsers change outside the games' logs: every process reads them
         # again (F24, the seat serial; before, the others did when they restarted).
         tx.all(
@@ -1330,6 +1347,91 @@ class RoomsData:
             "UPDATE room_bans SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},
         )
+        return [*notes, *self._keep_open_rooms(tx, target, theirs)]
+
+    def _one_seat_a_room(self, tx: Tx, source: str, target: str) -> list[MergeNote]:
+        """O2 through a merge (F27): where both players sit in one room still waiting, the
+        later of the two seats is freed (the creator's, the first, never is); in a room
+        in play, :class:`MergeOverCapError` (one person would hold two seats of a game)."""
+        notes = []
+        for room_id, mine, theirs, status in tx.all(
+            "SELECT s.room_id, s.idx, t.idx, r.status FROM room_seats s JOIN room_seats t "
+            "ON t.room_id = s.room_id AND t.player_id = :target JOIN rooms r "
+            "ON r.id = s.room_id WHERE s.player_id = :source",
+            {"source": source, "target": target},
+        ):
+            if status in ("starting", "playing"):
+                raise MergeOverCapError(
+                    "room_seat",
+                    "这两台设备在同一个房间里各坐一个座位，这局还没下完：合并后一个人不能占两个"
+                    "座位。请等这局结束后再合并。",
+                )
+            if status != "waiting":
+                continue  # (a room over: both seats stay in its history)
+            freed = max(int(mine), int(theirs))
+            row = tx.one(
+                "SELECT name FROM room_seats WHERE room_id = :room AND idx = :idx",
+                {"room": room_id, "idx": freed},
+            )
+            name = None if row is None else row[0]
+            tx.all(
+                "UPDATE room_seats SET player_id = NULL, name = NULL "
+                "WHERE room_id = :room AND idx = :idx",
+                {"room": room_id, "idx": freed},
+            )
+            append_in(tx, str(room_id), "leave", {"seat": freed, "name": name}, self._clock())
+            self._changed(str(room_id))
+            zh = (
+                "两台设备在同一个还没开始的房间里各有一个座位，合并后只留一个："
+                f"空出了「{name}」的座位。"
+            )
+            notes.append(MergeNote("room_seat", "seat_freed", str(room_id), zh))
+        return notes
+
+    def _keep_open_rooms(self, tx: Tx, player_id: str, first: list[str]) -> list[MergeNote]:
+        """``open_rooms`` through a merge (F27): ``player_id``'s rooms not over, past the
+        cap, expire, the rooms still waiting of ``first`` (the linked browser's, newest
+        first) before its own (newest first); :class:`MergeOverCapError` when the rooms
+        in play alone are past it."""
+        cap = self.open_rooms
+        rooms = tx.all(
+            "SELECT id, status FROM rooms WHERE creator_id = :player "
+            "AND status IN ('waiting', 'starting', 'playing') ORDER BY created_at DESC, id",
+            {"player": player_id},
+        )
+        over = len(rooms) - cap
+        if cap <= 0 or over <= 0:
+            return []
+        waiting = [str(r[0]) for r in rooms if r[1] == "waiting"]
+        order = [r for r in first if r in waiting] + [r for r in waiting if r not in first]
+        if len(order) < over:
+            raise MergeOverCapError(
+                "open_rooms",
+                f"合并后你会有 {len(rooms)} 个还没结束的房间，其中 {len(rooms) - len(waiting)} "
+                f"个正在对局，超过了每人 {cap} 个的上限。请等一些对局结束后再合并。",
+            )
+        notes = []
+        for room_id in order[:over]:
+            names = [
+                str(n)
+                for (n,) in tx.all(
+                    "SELECT name FROM room_seats WHERE room_id = :room AND name IS NOT NULL "
+                    "ORDER BY idx",
+                    {"room": room_id},
+                )
+            ]
+            tx.all(
+                "UPDATE rooms SET status = 'expired' WHERE id = :room AND status = 'waiting'",
+                {"room": room_id},
+            )
+            append_in(tx, room_id, "expired", {}, self._clock())
+            self._changed(room_id)
+            zh = (
+                f"为了不超过每人 {cap} 个未结束房间的上限，关闭了一个还没开始的房间"
+                f"（座位上：{'、'.join(names)}），它的邀请链接不再能加入。"
+            )
+            notes.append(MergeNote("open_rooms", "room_closed", room_id, zh))
+        return notes
 
     def erase(self, tx: Tx, player_id: str) -> None:
         seats = tx.all(

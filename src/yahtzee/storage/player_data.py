@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import orjson
@@ -51,6 +53,29 @@ class MergeConflictError(Exception):
     """Two players cannot be merged as they stand (both have an unfinished game)."""
 
 
+class MergeOverCapError(MergeConflictError):
+    """A merge would break a per-player cap that nothing can be given up for (F27): its
+    ``message_zh`` says which cap, by how much, and what to do."""
+
+    def __init__(self, cap: str, message_zh: str) -> None:
+        super().__init__(f"the merge would exceed {cap}")
+        self.cap = cap
+        self.message_zh = message_zh
+
+
+@dataclass(frozen=True, slots=True)
+class MergeNote:
+    """What a merge gave up to keep a per-player cap (F27), said to the player: ``cap``
+    (``open_rooms``, ``room_seat``, ``open_groups``), what was done (``room_closed``,
+    ``seat_freed``, ``group_handed_over``, ``group_closed``), the room's or group's
+    ``id`` and one Chinese sentence."""
+
+    cap: str
+    done: str
+    id: str
+    zh: str
+
+
 class PlayerData(Protocol):
     """One part of what the server keeps about a player (see the module docstring)."""
 
@@ -72,8 +97,9 @@ class PlayerData(Protocol):
         each test an index lookup."""
         ...
 
-    def merge(self, tx: Tx, source: str, target: str) -> None:
-        """Move everything of ``source`` to ``target`` (raise to refuse, changing nothing)."""
+    def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
+        """Move everything of ``source`` to ``target`` (raise to refuse, changing nothing),
+        keeping this part's per-player caps: what it gave up for them (F27)."""
         ...
 
     def erase(self, tx: Tx, player_id: str) -> None:
@@ -145,7 +171,7 @@ class GamesData:
     def kept_sql(self, player: str) -> str:
         return f"EXISTS (SELECT 1 FROM games WHERE player_id = {player})"  # (games_player)
 
-    def merge(self, tx: Tx, source: str, target: str) -> None:
+    def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
         unfinished = tx.all(
             "SELECT DISTINCT player_id FROM games WHERE player_id IN (:source, :target) "
             "AND status = 'in_progress'",
@@ -163,6 +189,7 @@ class GamesData:
             if is_second_unfinished(exc):
                 raise MergeConflictError("both players have an unfinished game") from exc
             raise
+        return ()  # (F2, one unfinished game, is kept by the refusals above)
 
     def erase(self, tx: Tx, player_id: str) -> None:
         # The schema's own exception to the append-only log (level 8): listed, deleted,

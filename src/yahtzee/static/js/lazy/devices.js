@@ -101,7 +101,13 @@ function draw(body, page, ctx) {
     return again();
   };
   // Linked or recovered: this browser is another player now; the whole page starts anew.
-  const linked = () => {
+  const linked = (answer) => {
+    const left = (answer && answer.left_out) || [];
+    if (left.length) {
+      // F27: what the merge gave up to keep a cap, read before the page starts anew
+      const text = left.map((n) => n.zh).join("");
+      return confirmDialog({ ...T.linkedLeftOut, text }).then(() => location.assign(href("lobby")));
+    }
     ctx.dispatch({ type: "devicesNote", note: T.linked });
     setTimeout(() => location.assign(href("lobby")), 600);
   };

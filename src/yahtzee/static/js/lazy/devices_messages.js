@@ -19,6 +19,8 @@ export const DEVICES = {
   keep: "保持分开",
   kept: "好的，没有连接，这台设备的记录都还在。",
   linked: "连接好了！正在打开大厅……",
+  // F27: a merge over a per-player cap says what it gave up (the server's sentences)
+  linkedLeftOut: { title: "连接好了，合并时做了这些调整", yes: "打开大厅", no: "知道了" },
   recoveryTitle: "恢复码",
   recoveryText: "浏览器的数据被清除、换了新手机时，用恢复码就能找回全部记录；移除设备、删除数据时，它也能证明是你本人。请家长写在纸上收好，不要给别人看。",
   recoveryMade: (when) => `已经在 ${when} 生成过恢复码（为了安全不能再显示）。`,

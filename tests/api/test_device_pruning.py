@@ -17,6 +17,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from bench_smoke import run_quick
 from yahtzee.server.pruning import DAY_SECONDS, prune_features
 
 from .helpers import NO_LIMITS, Api, on_app_loop
@@ -105,3 +106,10 @@ def test_f27_a_browser_back_within_the_age_is_kept(
     )
     assert PRUNED not in counts
     assert _devices(client)
+
+
+def test_f27_the_device_prune_benchmark_quick_mode_passes() -> None:
+    """Every never-played device pruned, every kept player's stays, in short transactions."""
+    out = run_quick("device_prune_bench.py")
+    assert "pruned                      : 500" in out
+    assert "device prune bench: PASS" in out

@@ -200,10 +200,12 @@ SQLITE_LEVELS: tuple[tuple[str, ...], ...] = (
     # append is conditional on both: another process's cache cannot bring an erased
     # name back (storage.base.GameRecord.seat_serial). And an index of the games by
     # player (F27: whether a player keeps any game, the pruning of devices that never
-    # played, the merge's and the deletion's moves, without a scan of every game).
+    # played, the merge's and the deletion's moves, without a scan of every game), and of
+    # the rate-limit buckets by key (the deletion of a player's, idem).
     (
         "ALTER TABLE games ADD COLUMN seat_serial INTEGER NOT NULL DEFAULT 0",
         "CREATE INDEX games_player ON games (player_id)",
+        "CREATE INDEX rate_buckets_key ON rate_buckets (key)",
     ),
 )
 
@@ -395,11 +397,12 @@ _POSTGRES_LATER: tuple[tuple[str, ...], ...] = (
     ),
     # v9 (schema level 10): a room's game has its room stored once, as its owner.
     ("ALTER TABLE games DROP COLUMN room_id",),
-    # v10 (schema level 11, F24, F27): the games' seat serial and their index by player, as
-    # on SQLite.
+    # v10 (schema level 11, F24, F27): the games' seat serial, their index by player and
+    # the buckets' by key, as on SQLite.
     (
         "ALTER TABLE games ADD COLUMN seat_serial INTEGER NOT NULL DEFAULT 0",
         "CREATE INDEX games_player ON games (player_id)",
+        "CREATE INDEX rate_buckets_key ON rate_buckets (key)",
     ),
 )
 

@@ -203,8 +203,12 @@ class GamesData:
             ":player_id)",
             {"player_id": player_id},
         )
-        tx.all("DELETE FROM games WHERE player_id = :player_id", {"player_id": player_id})
-        tx.all("DELETE FROM game_erasures WHERE game_id NOT IN (SELECT id FROM games)")
+        gone = tx.all(
+            "DELETE FROM games WHERE player_id = :player_id RETURNING id", {"player_id": player_id}
+        )
+        # (by id: a NOT IN of every game's id read the whole table at each erasure)
+        if gone:
+            tx.many("DELETE FROM game_erasures WHERE game_id = :id", [{"id": r[0]} for r in gone])
         tx.all("DELETE FROM rate_buckets WHERE key = :player_id", {"player_id": player_id})
 
 

@@ -63,6 +63,9 @@ class Browser:
     async def request(self, where: int, method: str, path: str, body: Any = None) -> Any:
         client = self.clients[where]
         client.cookie = next((c.cookie for c in self.clients if c.cookie), None)
+        # A connection of its own each time: on a loaded machine an idle keep-alive one may
+        # be closed by the server (its 5 s) just as it is used again.
+        await client.close()
         answer = await client.request(method, path, body)
         for other in self.clients:
             other.cookie = client.cookie

@@ -81,8 +81,8 @@ def test_f27_a_merge_keeps_five_open_rooms_closing_the_newest_waiting_ones(
     assert [(n["cap"], n["done"]) for n in left] == [("open_rooms", "room_closed")] * 5
     closed = [n["id"] for n in left]
     assert closed == [*reversed(school_rooms), home_rooms[-1]]
-    assert all("5" in n["zh"] and "房间" in n["zh"] for n in left)
-    assert "朋友" in left[3]["zh"]  # the room a friend waited in is named by its seats
+    assert all("5" in n["message"] and "房间" in n["message"] for n in left)
+    assert "朋友" in left[3]["message"]  # the room a friend waited in is named by its seats
     now_open = _open_rooms(client, target)
     assert len(now_open) == 5
     assert (playing, "playing") in now_open  # a game in play is never closed
@@ -133,7 +133,7 @@ def test_f27_one_seat_a_room_through_a_merge(make_client: Callable[..., TestClie
     assert [(n["cap"], n["done"], n["id"]) for n in r.json()["left_out"]] == [
         ("room_seat", "seat_freed", room["id"])
     ]
-    assert "学校的我" in r.json()["left_out"][0]["zh"]
+    assert "学校的我" in r.json()["left_out"][0]["message"]
     seen = home.get(f"/api/rooms/{room['id']}").json()["room"]
     assert [(s["name"], s["you"]) for s in seen["seats"]] == [
         ("我", True),
@@ -170,18 +170,24 @@ def test_f27_a_merge_keeps_the_open_groups_cap(make_client: Callable[..., TestCl
         school.post("/api/groups", json={"name": "学校二", "your_name": "老师"}).status_code == 201
     )
 
-    r = link(school, code_of(home)["code"], merge=True)
+    # (said in the request's language, as an error is: English here)
+    r = school.post(
+        "/api/devices/link",
+        json={"code": code_of(home)["code"], "merge": True},
+        headers={"accept-language": "en"},
+    )
     assert r.status_code == 200, r.text
     left = r.json()["left_out"]
+    assert all("limit of 2 groups" in n["message"] for n in left)
     # 4 open groups, 2 allowed: school's newest (alone: closed), then school's first (the
     # pupil has it now; the player stays a member)
-    assert [(n["done"], n["zh"]) for n in left] == [
-        ("group_closed", left[0]["zh"]),
-        ("group_handed_over", left[1]["zh"]),
+    assert [(n["done"], n["message"]) for n in left] == [
+        ("group_closed", left[0]["message"]),
+        ("group_handed_over", left[1]["message"]),
     ]
-    assert "学校二" in left[0]["zh"]
-    assert "学校一" in left[1]["zh"]
-    assert "小明" in left[1]["zh"]
+    assert "学校二" in left[0]["message"]
+    assert "学校一" in left[1]["message"]
+    assert "小明" in left[1]["message"]  # (the names as typed, in any language)
     mine = {g["name"]: g for g in home.get("/api/groups").json()["groups"]}
     kept = sorted(n for n, g in mine.items() if g["creator"] and not g["closed"])
     assert kept == ["家里一", "家里二"]

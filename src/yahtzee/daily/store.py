@@ -41,6 +41,7 @@ from yahtzee.daily.errors import (
     RemovedFromGroupError,
     TooManyGroupsError,
 )
+from yahtzee.i18n import msg
 from yahtzee.names import name_key
 from yahtzee.storage.base import Claim
 from yahtzee.storage.feature_db import FeatureDb, Row, Tx
@@ -1001,22 +1002,24 @@ class DailyData:
                 "AND player_id <> :player ORDER BY joined_at, member_id LIMIT 1",
                 {"group": group_id, "player": player_id},
             )
-            cap = f"为了不超过每人 {self.open_groups} 个小组的上限，"
+            limit = self.open_groups
             if heir is not None:
                 tx.all(
                     "UPDATE groups SET creator_id = :heir WHERE id = :group",
                     {"heir": heir[0], "group": group_id},
                 )
-                zh = f"{cap}小组「{name}」交给了「{heir[1]}」管理（你还是组员）。"
-                notes.append(MergeNote("open_groups", "group_handed_over", group_id, zh))
+                said = msg(
+                    "server.merge.group_handed_over", limit=limit, group=name, heir=str(heir[1])
+                )
+                notes.append(MergeNote("open_groups", "group_handed_over", group_id, said))
             else:
                 tx.all(
                     "UPDATE groups SET closed_at = :now WHERE id = :group AND closed_at IS NULL",
                     {"now": _now(), "group": group_id},
                 )
                 revoke_in(tx, GROUP_INVITE, group_id)
-                zh = f"{cap}关闭了只有你一个人的小组「{name}」。"
-                notes.append(MergeNote("open_groups", "group_closed", group_id, zh))
+                said = msg("server.merge.group_closed", limit=limit, group=name)
+                notes.append(MergeNote("open_groups", "group_closed", group_id, said))
         return notes
 
     def erase(self, tx: Tx, player_id: str) -> None:

@@ -3,7 +3,7 @@ message (the one place they are mapped; docs/api.md lists them)."""
 
 from __future__ import annotations
 
-from yahtzee.i18n import msg
+from yahtzee.i18n import Msg, msg
 from yahtzee.server.errors import ApiError
 
 
@@ -47,8 +47,8 @@ class MergeOverLimitError(ApiError):
     """A merge would break a per-player cap that nothing could be given up for (F27: the
     rooms in play, a seat in a game of each browser); the message names it."""
 
-    def __init__(self, message_zh: str) -> None:
-        super().__init__(409, "merge_over_limit", message_zh)
+    def __init__(self, message: Msg) -> None:
+        super().__init__(409, "merge_over_limit", message)
 
 
 class DeviceNotFoundError(ApiError):

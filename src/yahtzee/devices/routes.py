@@ -16,6 +16,7 @@ from yahtzee.devices.errors import ConfirmationNeededError
 from yahtzee.devices.service import DeviceService, data_url
 from yahtzee.devices.store import SIGNED_OUT
 from yahtzee.devices.store import Request as WaitingRequest
+from yahtzee.server.errors import request_language
 from yahtzee.server.jsonbody import JsonBody, JsonBodyRoute, StrictBody
 from yahtzee.server.middleware import device_of, visitor_of
 from yahtzee.server.qr import qr_svg
@@ -200,7 +201,7 @@ class LeftOutOut(_Out):
     cap: Literal["open_rooms", "room_seat", "open_groups"]
     done: Literal["room_closed", "seat_freed", "group_handed_over", "group_closed"]
     id: str = Field(description="the room's or the group's id")
-    zh: str = Field(description="what was done, one sentence to show")
+    message: str = Field(description="what was done: one sentence, the request's language")
 
 
 class LinkedOut(_Out):
@@ -318,7 +319,13 @@ async def new_link_code(
 
 
 async def _redeem(
-    body: CodeIn, me: tuple[str, str], svc: DeviceService, address: str, *, recovery: bool
+    body: CodeIn,
+    me: tuple[str, str],
+    svc: DeviceService,
+    address: str,
+    request: Request,
+    *,
+    recovery: bool,
 ) -> JSONResponse:
     player, device = me
     linked = await svc.redeem(
@@ -330,7 +337,11 @@ async def _redeem(
         address=address,
         proof=body.recovery_code,
     )
-    left_out = [{"cap": n.cap, "done": n.done, "id": n.id, "zh": n.zh} for n in linked.left_out]
+    lang = request_language(request.scope)
+    left_out = [
+        {"cap": n.cap, "done": n.done, "id": n.id, "message": n.message.render(lang)}
+        for n in linked.left_out
+    ]
     return JSONResponse(
         {"linked": True, "merged": body.merge, "devices": len(linked.devices), "left_out": left_out}
     )
@@ -344,7 +355,7 @@ async def _redeem(
     dependencies=[cost(LINK_COST)],
 )
 async def link(
-    body: JsonBody[CodeIn], me: ThisDevice, svc: Devices, address: ClientAddress
+    body: JsonBody[CodeIn], me: ThisDevice, svc: Devices, address: ClientAddress, request: Request
 ) -> JSONResponse:
     """I1: this device becomes the code's player's, with its own player (its data with
     ``merge``, its other devices) when that cannot take the player from its owner (F20). 404
@@ -357,7 +368,7 @@ async def link(
     token of
     ``max_code_tries_per_hour`` per player and per address group, and of the service's
     ``max_link_tries_per_hour_service`` (429, F21)."""
-    return await _redeem(body, me, svc, address, recovery=False)
+    return await _redeem(body, me, svc, address, request, recovery=False)
 
 
 @router.post(
@@ -411,11 +422,11 @@ async def remove_recovery_code(
     dependencies=[cost(LINK_COST)],
 )
 async def recover(
-    body: JsonBody[CodeIn], me: ThisDevice, svc: Devices, address: ClientAddress
+    body: JsonBody[CodeIn], me: ThisDevice, svc: Devices, address: ClientAddress, request: Request
 ) -> JSONResponse:
     """I2: as a link, with the recovery code, which stays good until replaced; the
     tries count against the service's ``max_recovery_tries_per_hour_service``."""
-    return await _redeem(body, me, svc, address, recovery=True)
+    return await _redeem(body, me, svc, address, request, recovery=True)
 
 
 @router.post(

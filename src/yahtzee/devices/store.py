@@ -716,7 +716,7 @@ class DeviceStore:
                     for part in parts:
                         left_out.extend(part.merge(tx, source, target))
                 except MergeOverCapError as exc:
-                    raise MergeOverLimitError(exc.message_zh) from None
+                    raise MergeOverLimitError(exc.message) from None
                 except MergeConflictError:
                     raise BothUnfinishedError() from None
             if not recovery:

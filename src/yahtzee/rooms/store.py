@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, overload
 
 from yahtzee.errors import RateLimitExceededError
+from yahtzee.i18n import msg
 from yahtzee.lru import LruCache
 from yahtzee.names import name_key
 from yahtzee.rooms.errors import (
@@ -1361,11 +1362,7 @@ class RoomsData:
             {"source": source, "target": target},
         ):
             if status in ("starting", "playing"):
-                raise MergeOverCapError(
-                    "room_seat",
-                    "这两台设备在同一个房间里各坐一个座位，这局还没下完：合并后一个人不能占两个"
-                    "座位。请等这局结束后再合并。",
-                )
+                raise MergeOverCapError("room_seat", msg("error.devices.merge_room_seat"))
             if status != "waiting":
                 continue  # (a room over: both seats stay in its history)
             freed = max(int(mine), int(theirs))
@@ -1381,11 +1378,8 @@ class RoomsData:
             )
             append_in(tx, str(room_id), "leave", {"seat": freed, "name": name}, self._clock())
             self._changed(str(room_id))
-            zh = (
-                "两台设备在同一个还没开始的房间里各有一个座位，合并后只留一个："
-                f"空出了「{name}」的座位。"
-            )
-            notes.append(MergeNote("room_seat", "seat_freed", str(room_id), zh))
+            said = msg("server.merge.seat_freed", name=name or "")
+            notes.append(MergeNote("room_seat", "seat_freed", str(room_id), said))
         return notes
 
     def _keep_open_rooms(self, tx: Tx, player_id: str, first: list[str]) -> list[MergeNote]:
@@ -1405,32 +1399,32 @@ class RoomsData:
         waiting = [str(r[0]) for r in rooms if r[1] == "waiting"]
         order = [r for r in first if r in waiting] + [r for r in waiting if r not in first]
         if len(order) < over:
-            raise MergeOverCapError(
-                "open_rooms",
-                f"合并后你会有 {len(rooms)} 个还没结束的房间，其中 {len(rooms) - len(waiting)} "
-                f"个正在对局，超过了每人 {cap} 个的上限。请等一些对局结束后再合并。",
+            said = msg(
+                "error.devices.merge_open_rooms",
+                rooms=len(rooms),
+                playing=len(rooms) - len(waiting),
+                limit=cap,
             )
+            raise MergeOverCapError("open_rooms", said)
         notes = []
         for room_id in order[:over]:
-            names = [
-                str(n)
-                for (n,) in tx.all(
-                    "SELECT name FROM room_seats WHERE room_id = :room AND name IS NOT NULL "
-                    "ORDER BY idx",
-                    {"room": room_id},
-                )
-            ]
+            waited = tx.one(  # (the first friend who waits there, to name the room by)
+                "SELECT name FROM room_seats WHERE room_id = :room AND idx > 0 "
+                "AND name IS NOT NULL ORDER BY idx LIMIT 1",
+                {"room": room_id},
+            )
             tx.all(
                 "UPDATE rooms SET status = 'expired' WHERE id = :room AND status = 'waiting'",
                 {"room": room_id},
             )
             append_in(tx, room_id, "expired", {}, self._clock())
             self._changed(room_id)
-            zh = (
-                f"为了不超过每人 {cap} 个未结束房间的上限，关闭了一个还没开始的房间"
-                f"（座位上：{'、'.join(names)}），它的邀请链接不再能加入。"
+            said = (
+                msg("server.merge.room_closed", limit=cap)
+                if waited is None
+                else msg("server.merge.room_closed_waiting", limit=cap, name=str(waited[0]))
             )
-            notes.append(MergeNote("open_rooms", "room_closed", room_id, zh))
+            notes.append(MergeNote("open_rooms", "room_closed", room_id, said))
         return notes
 
     def erase(self, tx: Tx, player_id: str) -> None:

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 import orjson
 
+from yahtzee.i18n import Msg
 from yahtzee.storage.feature_db import Tx
 from yahtzee.storage.sql import dumps, is_second_unfinished
 
@@ -55,12 +56,12 @@ class MergeConflictError(Exception):
 
 class MergeOverCapError(MergeConflictError):
     """A merge would break a per-player cap that nothing can be given up for (F27): its
-    ``message_zh`` says which cap, by how much, and what to do."""
+    ``message`` says which cap, by how much, and what to do."""
 
-    def __init__(self, cap: str, message_zh: str) -> None:
+    def __init__(self, cap: str, message: Msg) -> None:
         super().__init__(f"the merge would exceed {cap}")
         self.cap = cap
-        self.message_zh = message_zh
+        self.message = message
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,12 +69,12 @@ class MergeNote:
     """What a merge gave up to keep a per-player cap (F27), said to the player: ``cap``
     (``open_rooms``, ``room_seat``, ``open_groups``), what was done (``room_closed``,
     ``seat_freed``, ``group_handed_over``, ``group_closed``), the room's or group's
-    ``id`` and one Chinese sentence."""
+    ``id`` and one sentence (said in the reader's language)."""
 
     cap: str
     done: str
     id: str
-    zh: str
+    message: Msg
 
 
 class PlayerData(Protocol):

@@ -11,10 +11,12 @@ merges and erases (:class:`~yahtzee.storage.player_data.PlayerData`).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from yahtzee.i18n import Lang
 from yahtzee.storage.feature_db import FeatureDb, Tx
+from yahtzee.storage.player_data import MergeNote
 from yahtzee.storage.schema import Migrations
 
 OWNER = "player_settings"
@@ -82,7 +84,11 @@ class PlayerSettingsData:
         del tx, player_id
         return False
 
-    def merge(self, tx: Tx, source: str, target: str) -> None:
+    def kept_sql(self, player: str) -> str:
+        del player
+        return "FALSE"  # (as has_data: a never-played browser's choice goes with it, F27)
+
+    def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
         # The player kept (the code's) keeps their choice; without one they take the other's.
         tx.all(
             "UPDATE player_settings SET player_id = :target WHERE player_id = :source "
@@ -90,6 +96,7 @@ class PlayerSettingsData:
             {"source": source, "target": target},
         )
         tx.all("DELETE FROM player_settings WHERE player_id = :source", {"source": source})
+        return ()
 
     def erase(self, tx: Tx, player_id: str) -> None:
         tx.all("DELETE FROM player_settings WHERE player_id = :player_id", {"player_id": player_id})

@@ -105,7 +105,7 @@ function draw(body, page, ctx) {
     const left = (answer && answer.left_out) || [];
     if (left.length) {
       // F27: what the merge gave up to keep a cap, read before the page starts anew
-      const text = left.map((n) => n.zh).join("");
+      const text = left.map((n) => n.message).join("");
       return confirmDialog({ ...T.linkedLeftOut, text }).then(() => location.assign(href("lobby")));
     }
     ctx.dispatch({ type: "devicesNote", note: T.linked });

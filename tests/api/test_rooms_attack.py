@@ -129,8 +129,9 @@ def test_f8_a_removed_browser_stays_out_of_the_room(
     assert error_code(look) == "removed_from_room"
     watch = _token(host.get(f"/api/rooms/{rid}").json()["room"]["watch_url"], "w")
     assert pest.get(f"/api/rooms/{rid}", params={"token": watch}).status_code == 403
-    # anyone else still takes the freed seat, and the ban is of that room only
-    assert _join(friend, room, "朋友")["your_seat"] == 1
+    # anyone else still takes the freed seat (with the link the removal renewed, F27), and
+    # the ban is of that room only
+    assert _join(friend, removed.json()["room"], "朋友")["your_seat"] == 1
     other = _open_room(host, "open")
     assert _join(pest, other, "捣乱")["your_seat"] == 1
 

@@ -16,6 +16,7 @@ from yahtzee.devices.errors import ConfirmationNeededError
 from yahtzee.devices.service import DeviceService, data_url
 from yahtzee.devices.store import SIGNED_OUT
 from yahtzee.devices.store import Request as WaitingRequest
+from yahtzee.i18n import Lang
 from yahtzee.server.errors import request_language
 from yahtzee.server.jsonbody import JsonBody, JsonBodyRoute, StrictBody
 from yahtzee.server.middleware import device_of, visitor_of
@@ -75,7 +76,14 @@ def owe_hook(request: Request) -> Callable[[int], None]:
     return lambda units: guard(request).work.owe(requester(request), units)
 
 
+def answer_language(request: Request) -> Lang:
+    """The language to answer the request in: its ``Accept-Language``, as its errors are
+    (G1; the merge's notes, F27)."""
+    return request_language(request.scope)
+
+
 Devices = Annotated[DeviceService, Depends(devices)]
+AnswerLanguage = Annotated[Lang, Depends(answer_language)]
 ThisDevice = Annotated[tuple[str, str], Depends(this_device)]
 SignOut = Annotated[Callable[[], None], Depends(sign_out_hook)]
 Owe = Annotated[Callable[[int], None], Depends(owe_hook)]
@@ -323,7 +331,7 @@ async def _redeem(
     me: tuple[str, str],
     svc: DeviceService,
     address: str,
-    request: Request,
+    lang: Lang,
     *,
     recovery: bool,
 ) -> JSONResponse:
@@ -337,7 +345,6 @@ async def _redeem(
         address=address,
         proof=body.recovery_code,
     )
-    lang = request_language(request.scope)
     left_out = [
         {"cap": n.cap, "done": n.done, "id": n.id, "message": n.message.render(lang)}
         for n in linked.left_out
@@ -355,7 +362,11 @@ async def _redeem(
     dependencies=[cost(LINK_COST)],
 )
 async def link(
-    body: JsonBody[CodeIn], me: ThisDevice, svc: Devices, address: ClientAddress, request: Request
+    body: JsonBody[CodeIn],
+    me: ThisDevice,
+    svc: Devices,
+    address: ClientAddress,
+    lang: AnswerLanguage,
 ) -> JSONResponse:
     """I1: this device becomes the code's player's, with its own player (its data with
     ``merge``, its other devices) when that cannot take the player from its owner (F20). 404
@@ -368,7 +379,7 @@ async def link(
     token of
     ``max_code_tries_per_hour`` per player and per address group, and of the service's
     ``max_link_tries_per_hour_service`` (429, F21)."""
-    return await _redeem(body, me, svc, address, request, recovery=False)
+    return await _redeem(body, me, svc, address, lang, recovery=False)
 
 
 @router.post(
@@ -422,11 +433,15 @@ async def remove_recovery_code(
     dependencies=[cost(LINK_COST)],
 )
 async def recover(
-    body: JsonBody[CodeIn], me: ThisDevice, svc: Devices, address: ClientAddress, request: Request
+    body: JsonBody[CodeIn],
+    me: ThisDevice,
+    svc: Devices,
+    address: ClientAddress,
+    lang: AnswerLanguage,
 ) -> JSONResponse:
     """I2: as a link, with the recovery code, which stays good until replaced; the
     tries count against the service's ``max_recovery_tries_per_hour_service``."""
-    return await _redeem(body, me, svc, address, request, recovery=True)
+    return await _redeem(body, me, svc, address, lang, recovery=True)
 
 
 @router.post(

@@ -31,10 +31,12 @@ import time
 from pathlib import Path
 
 from yahtzee.devices.service import DeviceService
+from yahtzee.devices.settings import DeviceSettings
 from yahtzee.devices.store import MIGRATIONS, DeviceStore
 from yahtzee.server.feature import Players
 from yahtzee.server.identity import DeviceSigner, PlayerIds, PlayerSigner, new_player_id
-from yahtzee.server.settings import DeviceLimits
+from yahtzee.server.limits import Guard
+from yahtzee.server.settings import Limits
 from yahtzee.storage import migrate
 from yahtzee.storage.feature_db import open_feature_db
 
@@ -56,7 +58,12 @@ async def run(devices: int, rounds: int, directory: Path) -> dict[str, float]:
     # forgetting the devices, as a removal or 2 s of idleness would).
     now = time.time()
     service = DeviceService(
-        store, _NoTokens(), DeviceLimits(), DeviceSigner(SECRET), Players(), clock=lambda: now
+        store,
+        Guard(Limits(), _NoTokens(), lambda: now),
+        DeviceSettings(),
+        DeviceSigner(SECRET),
+        Players(),
+        clock=lambda: now,
     )
     ids = PlayerIds(PlayerSigner(SECRET), service, DeviceSigner(SECRET))
     cookies = []

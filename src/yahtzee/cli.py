@@ -254,10 +254,10 @@ def _command(argv: Sequence[str] | None) -> str | None:
 
 
 def _parser(command: str | None = None) -> _Parser:
-    """The command line's parser. ``serve``'s flags are the server's settings
-    (:class:`yahtzee.server.settings.Settings`), added only when ``command`` is ``serve``:
-    pydantic-settings takes a noticeable fraction of a second to import, which ``advise``
-    should not pay."""
+    """The command line's parser. ``serve``'s flags are the server's settings (the app's
+    :class:`yahtzee.web.Settings`: the platform's and every feature's), added only when
+    ``command`` is ``serve``: the app and pydantic-settings take a noticeable fraction of
+    a second to import, which ``advise`` should not pay."""
     parser = _Parser(prog=PROG, description="快艇骰子 (Yahtzee): optimal solver, advisor, game")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -302,9 +302,10 @@ def _parser(command: str | None = None) -> _Parser:
         "variable named in its help (a flag wins); YAHTZEE_SECRET is the cookie secret.",
     )
     if command == "serve":
-        from yahtzee.server.settings import add_flags  # pydantic, no web stack
+        from yahtzee.server.settings import add_flags
+        from yahtzee.web.app import Settings  # (the features' sections: the web stack)
 
-        srv.set_defaults(func=_cmd_serve, settings_source=add_flags(srv))
+        srv.set_defaults(func=_cmd_serve, settings_source=add_flags(srv, Settings))
     return parser
 
 

@@ -15,8 +15,8 @@ class YahtzeeError(ValueError):
 
 class OverCapError(YahtzeeError):
     """A cap reached (F5, F14): ``limit`` is the configured number, which the player's
-    message states (K4). The features' caps (open rooms, open groups, a group's members)
-    are its subclasses."""
+    message states (K4). Every cap is one of its subclasses: the features' (open rooms, a
+    room's streams, open groups, a group's members), each in its package's errors."""
 
     def __init__(self, message: str, limit: int) -> None:
         super().__init__(message)

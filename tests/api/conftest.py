@@ -43,7 +43,7 @@ def make_client(db: Path | str) -> Iterator[Callable[..., TestClient]]:
         defaults: dict[str, Any] = {
             "db": db,
             "dice_seed": 1234,
-            "limits": NO_LIMITS,
+            "sections": NO_LIMITS,
             "cpu_processes": False,
         }
         if is_postgres_url(db):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -11,26 +12,46 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import BaseModel
 
+from yahtzee.daily.settings import DailySettings
+from yahtzee.practice.settings import PracticeSettings
+from yahtzee.rooms.settings import RoomSettings
 from yahtzee.rules import Category
 from yahtzee.server.settings import Limits
 from yahtzee.server.views import ErrorOut
 
 NO_HOLD = [False] * 5
-# The rate limits off (F5), for tests that play at machine speed (see conftest.py).
-NO_LIMITS = Limits(
-    new_games_per_minute=0,
-    new_players_per_minute=0,
-    actions_per_second=0,
-    new_games_per_minute_per_address=0,
-    work_per_second=0,
-    groups_per_hour=0,
-    groups_per_hour_per_address=0,
-    group_joins_per_hour=0,
-    practice_servings_per_hour=0,
-    practice_servings_per_hour_per_address=0,
-    room_holds_per_second=0,
-    board_min_days=0,
+# The rate limits off (F5), for tests that play at machine speed (see conftest.py): the
+# platform's and the features' (each its section), as ``Settings(sections=...)`` takes them.
+NO_LIMITS: tuple[object, ...] = (
+    Limits(
+        new_games_per_minute=0,
+        new_players_per_minute=0,
+        actions_per_second=0,
+        new_games_per_minute_per_address=0,
+        work_per_second=0,
+    ),
+    DailySettings(
+        groups_per_hour=0, groups_per_hour_per_address=0, group_joins_per_hour=0, board_min_days=0
+    ),
+    PracticeSettings(servings_per_hour=0, servings_per_hour_per_address=0),
+    RoomSettings(holds_per_second=0),
 )
+
+
+def no_limits_but(**changes: Any) -> tuple[object, ...]:
+    """:data:`NO_LIMITS` with ``changes`` (each a field of one of its sections)."""
+    out = []
+    left = dict(changes)
+    for section in NO_LIMITS:
+        names = {f.name for f in dataclasses.fields(section)}  # type: ignore[arg-type]
+        mine = {k: v for k, v in left.items() if k in names}
+        out.append(dataclasses.replace(section, **mine) if mine else section)  # type: ignore[type-var]
+        for k in mine:
+            del left[k]
+    assert not left, f"no limit is named {sorted(left)}"
+    return tuple(out)
+
+
 # The cookie secret of the PostgreSQL runs (S1: it comes from the configuration there).
 TEST_SECRET = "test-secret-" + "0123456789abcdef" * 2
 ALL_CATEGORIES = tuple(c.value for c in Category)

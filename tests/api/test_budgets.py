@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -19,9 +18,12 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from yahtzee.server.settings import Limits, Settings
+from yahtzee.daily.settings import DailySettings
+from yahtzee.practice.settings import PracticeSettings
+from yahtzee.rooms.settings import RoomSettings
+from yahtzee.web import Settings
 
-from .helpers import NO_LIMITS, error_code, on_app_loop
+from .helpers import error_code, no_limits_but, on_app_loop
 from .test_daily import _finish
 from .test_groups import _invite_token
 from .test_limits import assert_rate_limited
@@ -32,9 +34,9 @@ NOON = datetime(2026, 12, 1, 2, 0, tzinfo=UTC).timestamp()
 DAY_SECONDS = 24 * 3600.0
 
 
-def _limits(**changes: Any) -> Limits:
+def _limits(**changes: Any) -> tuple[object, ...]:
     """Every limit off but ``changes``."""
-    return dataclasses.replace(NO_LIMITS, **changes)
+    return no_limits_but(**changes)
 
 
 def _group(client: TestClient, name: str = "三年二班") -> Any:
@@ -49,13 +51,13 @@ def test_k4_every_group_limit_is_a_setting_switched_off_by_its_own_zero(
 ) -> None:
     """The groups' hourly limits were hard-coded (10 and 30 an hour) and switched off by
     the new-games setting; now each is its own flag, on while new games are unlimited."""
-    client = make_client(clock=lambda: NOON, limits=_limits(groups_per_hour=2))
-    assert Settings().max_groups_per_hour == 10
-    assert Settings().max_group_joins_per_hour == 30
+    client = make_client(clock=lambda: NOON, sections=_limits(groups_per_hour=2))
+    assert Settings().section(DailySettings).groups_per_hour == 10
+    assert Settings().section(DailySettings).group_joins_per_hour == 30
     for _ in range(2):
         assert _group(client).status_code == 201
     assert_rate_limited(_group(client), 1800)
-    off = make_client(clock=lambda: NOON, limits=_limits(groups_per_hour=0, open_groups=50))
+    off = make_client(clock=lambda: NOON, sections=_limits(groups_per_hour=0, open_groups=50))
     for _ in range(25):
         assert _group(off).status_code == 201
 
@@ -71,16 +73,16 @@ def test_k4_refusals_state_the_configured_numbers(make_client: Callable[..., Tes
     assert error_code(third) == "too_many_rooms"
     assert "最多 2 个" in third.json()["error"]["message"]
 
-    teacher = make_client(clock=lambda: NOON, limits=_limits(open_groups=1, group_members=2))
+    teacher = make_client(clock=lambda: NOON, sections=_limits(open_groups=1, group_members=2))
     created = _group(teacher).json()
     assert created["group"]["max_members"] == 2
     refused = _group(teacher, "第二个")
     assert error_code(refused) == "too_many_groups"
     assert "最多 1 个" in refused.json()["error"]["message"]
     token = _invite_token(created)
-    pupil = make_client(clock=lambda: NOON, limits=_limits(group_members=2))
+    pupil = make_client(clock=lambda: NOON, sections=_limits(group_members=2))
     assert pupil.post("/api/groups/join", json={"token": token, "name": "小明"}).status_code == 200
-    late = make_client(clock=lambda: NOON, limits=_limits(group_members=2))
+    late = make_client(clock=lambda: NOON, sections=_limits(group_members=2))
     full = late.post("/api/groups/join", json={"token": token, "name": "小红"})
     assert error_code(full) == "group_full"
     assert "最多 2 人" in full.json()["error"]["message"]
@@ -95,9 +97,9 @@ def test_f14_groups_per_address_whatever_the_cookies(
     """The attack: 10 groups an hour per cookie x 60 new cookies a minute = ~36,000 groups
     an hour from one address. Now an address makes at most --max-groups-per-hour-per-address
     (20 by default) whatever its cookies."""
-    assert Limits().groups_per_hour_per_address == 20
+    assert DailySettings().groups_per_hour_per_address == 20
     limited = make_client(
-        clock=lambda: NOON, limits=_limits(groups_per_hour=10, groups_per_hour_per_address=3)
+        clock=lambda: NOON, sections=_limits(groups_per_hour=10, groups_per_hour_per_address=3)
     )
     for _ in range(3):
         limited.cookies.clear()  # a fresh cookie each time, one address
@@ -113,15 +115,13 @@ def test_f14_practice_servings_have_an_hourly_cap(make_client: Callable[..., Tes
     """~39,000 servings (a row each) an hour from one cookie before; now at most
     --max-practice-servings-per-hour per player and
     --max-practice-servings-per-hour-per-address per address."""
-    assert Limits().practice_servings_per_hour == 600
-    assert Limits().practice_servings_per_hour_per_address == 6000
-    client = make_client(clock=lambda: NOON, limits=_limits(practice_servings_per_hour=3))
+    assert PracticeSettings().servings_per_hour == 600
+    assert PracticeSettings().servings_per_hour_per_address == 6000
+    client = make_client(clock=lambda: NOON, sections=_limits(servings_per_hour=3))
     for _ in range(3):
         assert client.get("/api/puzzles/next").status_code == 200
     assert_rate_limited(client.get("/api/puzzles/next"), 1200)
-    by_address = make_client(
-        clock=lambda: NOON, limits=_limits(practice_servings_per_hour_per_address=2)
-    )
+    by_address = make_client(clock=lambda: NOON, sections=_limits(servings_per_hour_per_address=2))
     for _ in range(2):
         by_address.cookies.clear()
         assert by_address.get("/api/puzzles/next").status_code == 200
@@ -163,8 +163,8 @@ def _room_playing(make_client: Callable[..., TestClient], **settings: Any) -> tu
 def test_f14_room_holds_have_a_budget(make_client: Callable[..., TestClient]) -> None:
     """~20 hold events a second per cookie, each sent to every stream of the room; now
     --max-room-holds-per-second (5) per player, over it 429 and no event."""
-    assert Limits().room_holds_per_second == 5
-    host, clock, rid = _room_playing(make_client, limits=_limits(room_holds_per_second=3))
+    assert RoomSettings().holds_per_second == 5
+    host, clock, rid = _room_playing(make_client, sections=_limits(holds_per_second=3))
     before = host.get(f"/api/rooms/{rid}").json()["room"]["last_event_id"]
     hold = {"hold": [True, False, False, False, False]}
     for _ in range(3):
@@ -181,7 +181,7 @@ def test_f14_the_reads_a_page_repeats_have_a_budget(
 ) -> None:
     """/api/records, /api/rooms and /api/rooms/{id} answered >= 60 requests a second per
     cookie with no budget; now each costs units of the work budget (docs/api.md)."""
-    host, clock, rid = _room_playing(make_client, limits=_limits(work_per_second=20))
+    host, clock, rid = _room_playing(make_client, sections=_limits(work_per_second=20))
     for path, units in ((f"/api/rooms/{rid}", 1), ("/api/rooms", 1), ("/api/records", 2)):
         clock.now += 1.0  # a full budget again
         served = 0
@@ -205,7 +205,7 @@ def test_f14_closed_and_never_joined_groups_are_pruned_by_age(
     from yahtzee.server.pruning import prune_features
 
     clock = Clock(time.time())  # (the groups' tables keep the real time)
-    teacher = make_client(clock=clock, limits=_limits(prune_groups_after_days=30.0))
+    teacher = make_client(clock=clock, sections=_limits(prune_groups_after_days=30.0))
     used = _group(teacher, "在用").json()
     closed = _group(teacher, "关了").json()["group"]["id"]
     lonely = _group(teacher, "没人").json()["group"]["id"]
@@ -231,7 +231,7 @@ def test_f14_events_of_rooms_over_are_pruned_by_age(
     rooms over for --prune-room-events-after-days go (the room and its game stay)."""
     from yahtzee.server.pruning import prune_features
 
-    host, clock, rid = _room_playing(make_client, limits=_limits(prune_room_events_after_days=7.0))
+    host, clock, rid = _room_playing(make_client, sections=_limits(prune_events_after_days=7.0))
     svc = host.app.state.rooms
     game = host.get(f"/api/rooms/{rid}").json()["room"]["game"]
     _play({0: host}, game)
@@ -298,12 +298,12 @@ def test_f13_a_fresh_browser_is_not_listed_on_the_public_board_until_it_has_hist
     Now the public board lists a browser once it finished the challenge on
     --board-min-days earlier days (of the last --board-history-days); its own entry shows
     where it would stand (``listed: false``) and a group board lists everyone."""
-    assert Limits().board_min_days == 2
+    assert DailySettings().board_min_days == 2
     clock = Clock(NOON)
     limits = _limits(board_min_days=1)
     regular, fresh = (
-        make_client(clock=clock, limits=limits),
-        make_client(clock=clock, limits=limits),
+        make_client(clock=clock, sections=limits),
+        make_client(clock=clock, sections=limits),
     )
     _play_daily(regular, "老玩家")
     first = regular.get("/api/daily/2026-12-01/leaderboard").json()

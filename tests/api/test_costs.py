@@ -120,7 +120,7 @@ def test_advice_is_budgeted_by_address_without_minting_an_id(
 
 
 def test_zero_switches_the_budget_off(make_client: Callable[..., TestClient]) -> None:
-    client = make_client(limits=NO_LIMITS)
+    client = make_client(sections=NO_LIMITS)
     for _ in range(3 * BUDGET):
         assert client.get("/api/advice?dice=13356").status_code == 200
 

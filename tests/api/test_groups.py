@@ -142,9 +142,9 @@ def test_d6_hostile_names_and_a_full_group(make_client: Callable[..., TestClient
 
 
 def test_d6_at_most_200_members(make_client: Callable[..., TestClient]) -> None:
-    from yahtzee.server.settings import Limits
+    from yahtzee.daily.settings import DailySettings
 
-    assert Limits().group_members == 200
+    assert DailySettings().group_members == 200
     # the same code path as 200, with fewer browsers (--max-group-members, K4)
     teacher = make_client(clock=lambda: NOON, max_group_members=3)
     token = _invite_token(

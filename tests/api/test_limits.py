@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from yahtzee.server.limits import RateLimitedError, RateLimiter
+from yahtzee.errors import RateLimitExceededError
+from yahtzee.server.limits import RateLimiter
 from yahtzee.server.settings import Limits
 
 from .helpers import NO_HOLD, Api, error_code
@@ -235,7 +236,7 @@ def test_rate_limiter_tolerates_a_clock_stepped_back() -> None:
         limiter.take("a")
     clock.now -= 3600.0
     limiter.take("a")  # the token it still had
-    with pytest.raises(RateLimitedError) as caught:
+    with pytest.raises(RateLimitExceededError) as caught:
         limiter.take("a")
     assert caught.value.retry_after == 1
     clock.now += 0.25  # one token a fifth of a second, counted from the new time
@@ -250,11 +251,11 @@ def test_rate_limiter_burst_refill_and_retry_after() -> None:
     limiter = RateLimiter(30, 60.0, clock=clock)
     for _ in range(30):
         limiter.take("a")
-    with pytest.raises(RateLimitedError) as caught:
+    with pytest.raises(RateLimitExceededError) as caught:
         limiter.take("a")
     assert caught.value.retry_after == 2
     clock.now += 1.0  # half a token: still refused, 1 s to go
-    with pytest.raises(RateLimitedError) as caught:
+    with pytest.raises(RateLimitExceededError) as caught:
         limiter.take("a")
     assert caught.value.retry_after == 1
     clock.now += 1.0

@@ -91,7 +91,7 @@ class WholeApi(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         secret = TEST_SECRET if is_postgres_url(self.db) else None
-        settings = Settings(db=self.db, limits=NO_LIMITS, secret=secret)
+        settings = Settings(db=self.db, sections=NO_LIMITS, secret=secret)
         # Its CPU jobs in threads of this process: a worker process per example would cost
         # 2 s each (the process pool itself is tested in test_costs.py).
         app = create_app(settings, Wiring(dice_seed=7, cpu_processes=False))

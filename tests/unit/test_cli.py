@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from yahtzee.cli import main
-from yahtzee.server.settings import Connections, Limits, Settings, from_env
+from yahtzee.server.settings import Connections, Limits, from_env
 from yahtzee.solver import ValueTable
-from yahtzee.web import serving
+from yahtzee.web import Settings, serving
 
 pytestmark = pytest.mark.usefixtures("table")  # the solver table is built once
 
@@ -254,6 +254,33 @@ def test_serve_flags_and_variables_come_from_the_settings(
     assert [(s.port, s.limits.actions_per_second) for s in seen] == [(9001, 8), (9001, 7)]
 
 
+def test_a2_a_features_settings_are_its_section_given_by_flag_or_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 36, A2: a feature declares its settings once, in its package; the platform
+    makes them flags and variables under their old names, and the feature reads its own
+    section back under its own names (the flags say "max", the section what it counts)."""
+    from yahtzee.daily.settings import DailySettings
+    from yahtzee.devices.settings import DeviceSettings
+    from yahtzee.rooms.settings import RoomSettings
+    from yahtzee.server import settings as platform
+
+    monkeypatch.setenv("YAHTZEE_MAX_ROOM_HOLDS_PER_SECOND", "9")
+    monkeypatch.setenv("YAHTZEE_BOARD_MIN_DAYS", "4")
+    seen = _fake_serve(monkeypatch)
+    argv = ["serve", "--max-open-rooms", "3", "--device-cache-seconds", "0.5"]
+    assert main(argv) == 0
+    rooms = seen[0].section(RoomSettings)
+    assert (rooms.open_rooms, rooms.holds_per_second, rooms.stream_minutes) == (3, 9, 30.0)
+    assert seen[0].section(DailySettings).board_min_days == 4
+    assert seen[0].section(DeviceSettings).device_cache_seconds == 0.5
+    # The platform's own class knows no feature: it has none of their flags.
+    assert "max_open_rooms" not in platform.Settings.model_fields
+    assert platform.Settings().section(RoomSettings) == RoomSettings()  # (their defaults)
+    # A feature's check is the platform's: one line naming the flag and its variable.
+    assert main(["serve", "--max-open-rooms", "-1"]) == 2
+
+
 def test_serve_settings_reach_the_worker_processes(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -266,12 +293,14 @@ def test_serve_settings_reach_the_worker_processes(
         workers=2,
         max_actions_per_second=3,
         prune_after_days=1.5,
+        max_open_rooms=2,  # (a feature's setting: 好友房间's section)
+        max_practice_servings_per_hour=0,
     )
     for name in Settings.model_fields:
         monkeypatch.delenv(f"YAHTZEE_{name.upper()}", raising=False)
     for key, value in given.to_env().items():
         monkeypatch.setenv(key, value)
-    assert from_env() == given
+    assert from_env(Settings) == given
 
 
 def test_s1_serve_with_an_unreachable_database_fails_with_one_line(

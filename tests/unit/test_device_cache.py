@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from yahtzee.devices.service import DeviceService
-from yahtzee.server.settings import DeviceLimits
+from yahtzee.devices.settings import DeviceSettings
 from yahtzee.storage import run_coroutine
 
 
@@ -32,7 +32,7 @@ class _Clock:
 
 def _service(jitter: float) -> tuple[DeviceService, _Store, _Clock]:
     store, clock = _Store(), _Clock()
-    limits = DeviceLimits(device_cache_seconds=2.0)
+    limits = DeviceSettings(device_cache_seconds=2.0)
     none: Any = None
     service = DeviceService(store, none, limits, none, none, clock, jitter=lambda: jitter)  # type: ignore[arg-type]
     return service, store, clock

@@ -264,17 +264,29 @@ def test_the_checker_sees_what_it_checks() -> None:
 
 
 def test_every_setting_is_in_the_deployment_guide() -> None:
-    """docs/deployment.md's table has each setting's flag and variable (a new setting is
-    documented where operators look)."""
-    from yahtzee.server.settings import Settings, flag_name
+    """docs/deployment.md's table is the settings as they are declared (issue 36, A2: each
+    setting once, the platform's and each feature's, whose flags, variables, defaults and
+    help are the table's rows; a new setting is documented where operators look)."""
+    import importlib.util
 
+    from yahtzee.server.settings import flag_name
+    from yahtzee.web.app import Settings
+
+    spec = importlib.util.spec_from_file_location(
+        "settings_table", ROOT / "scripts" / "settings_table.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
     guide = (ROOT / "docs" / "deployment.md").read_text(encoding="utf-8")
-    missing = []
-    for name in Settings.model_fields:
-        variable = f"`YAHTZEE_{name.upper()}`"
-        if variable not in guide or (name != "secret" and f"`{flag_name(name)}`" not in guide):
-            missing.append(name)
-    assert not missing, f"docs/deployment.md lacks the settings {missing}"
+    assert script.with_table(guide, script.table()) == guide, (
+        "docs/deployment.md's settings table is not the declarations': run "
+        "python scripts/settings_table.py"
+    )
+    for name in Settings.model_fields:  # (every flag, every feature's too)
+        assert f"`YAHTZEE_{name.upper()}`" in guide
+        assert name == "secret" or f"`{flag_name(name)}`" in guide
 
 
 def test_the_architecture_names_every_feature_package_and_direct_route() -> None:

@@ -122,18 +122,14 @@ def test_k1_the_platform_names_no_feature_s_api_path() -> None:
             assert naming == [], (feature.name, prefix, naming)
 
 
-#: Where a platform module may still name a feature's kind, each with why (issue 36, A2).
-#: The features' settings and limits move into their packages in a later wave (A2's
-#: second half): until then the one ``Settings`` and the limits hold the rooms' fields.
-NAMED_FOR_NOW = {
-    ("server/settings.py", "room"): "the features' settings: a later wave (issue 36, A2)",
-    ("server/limits.py", "room"): "the features' limits: a later wave (issue 36, A2)",
-}
 #: Names that are plain words, not a feature's kind: (module, identifier or string).
 NOT_A_KIND = {
     ("server/pruning.py", "prune_now_and_daily"),  # once a day
     # the game object's field the page reads, the day of a dated kind's game (docs/api.md)
     ("server/views.py", "daily"),
+    # a cookie names a device (F4, I3): the platform's identity; the feature keeps the table
+    ("server/identity.py", "devices"),
+    ("server/revocation.py", "devices"),  # (the devices that ended, F23: the same word)
 }
 #: Shipped migrations are history, never edited: their statements name the columns and
 #: kinds of their day (the one module of the platform that may; nothing reads them).
@@ -187,8 +183,11 @@ def test_a2_the_platform_names_no_feature() -> None:
     feature: not its package (no import: the K1 test above), not its API paths (the test
     above), not its kinds (``GameKind.DAILY``, ``kind = 'room'``, a ``room_id`` column,
     ``NoHintsInDailyError``, ``STRICT_KINDS`` of them) and not its dice (a module of the
-    platform named after a kind, ``daily_dice``). What the platform must know of a kind it
-    reads from the kind's rules (``server/kinds.py``), which the feature declares."""
+    platform named after a kind, ``daily_dice``), not its settings or limits (an identifier
+    naming its package, ``max_practice_servings_per_hour``, ``room_holds_per_second``:
+    A2's second half, each feature's section and rates in its package). What the platform
+    must know of a kind it reads from the kind's rules (``server/kinds.py``), which the
+    feature declares."""
     from yahtzee.web.app import FEATURES
 
     src = ROOT / "src" / "yahtzee"
@@ -203,9 +202,15 @@ def test_a2_the_platform_names_no_feature() -> None:
         where = module.as_posix()
         names, strings = _named(ast.parse(path.read_text(encoding="utf-8")))
         names.add(".".join(module.with_suffix("").parts))  # a module named after a kind
+        # A feature's package by name, in an identifier (A2: its settings and limits are
+        # its own, ``max_practice_servings_per_hour`` was the platform's):
+        found += [
+            (where, package, n)
+            for package in sorted(packages)
+            for n in sorted(names)
+            if package in _words(n) and (where, n) not in NOT_A_KIND
+        ]
         for kind in sorted(kinds):
-            if (where, kind) in NAMED_FOR_NOW:
-                continue
             said = {n for n in names if kind in _words(n) and (where, n) not in NOT_A_KIND}
             if where not in HISTORY:
                 said |= {

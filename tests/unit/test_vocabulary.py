@@ -1,6 +1,7 @@
 """K4 (issue 26 item 4): one limits vocabulary, read from the source.
 
-One charge helper (``yahtzee.server.limits.charge``), one bounded cache (``yahtzee.lru``),
+One charge and take (``yahtzee.server.limits.Guard``), one family of caps
+(``yahtzee.errors.OverCapError``), one bounded cache (``yahtzee.lru``),
 one QR function (``yahtzee.server.qr``), the computer levels' names read from
 ``yahtzee.players.levels``: each test fails when a copy comes back.
 """
@@ -37,14 +38,61 @@ def _calls_of(tree: ast.AST, name: str) -> list[int]:
 
 
 def test_k4_one_charge_helper() -> None:
-    """A shared bucket's token is made in one place (``limits.charge``): the rooms and
-    the groups had copies, one switched off by an unrelated setting."""
+    """A shared bucket's token is made in one place (``Guard.charge``) and taken in one
+    (``Guard.take``): the rooms and the groups had copies, one switched off by an
+    unrelated setting, and the wrapper itself was written four times (``limits.charge``,
+    ``Guard.charge``, the rooms' and the devices' ``_charge``; issue 36, A2)."""
     found = {
         _rel(p): lines
         for p in _modules()
         if (lines := _calls_of(ast.parse(p.read_text("utf-8")), "Charge"))
     }
     assert set(found) == {"server/limits.py"}, found
+    wrappers = []
+    for path in _modules():
+        tree = ast.parse(path.read_text("utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in {
+                "charge",
+                "_charge",
+                "_take",
+            }:
+                wrappers.append((_rel(path), node.name))
+            # tokens taken past the guard: storage.take(...), self.tokens.take(...)
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "take"
+                and isinstance(node.func.value, ast.Attribute | ast.Name)
+                and getattr(node.func.value, "attr", getattr(node.func.value, "id", ""))
+                in {"storage", "tokens", "_writer"}
+            ):
+                wrappers.append((_rel(path), "take"))
+    assert sorted(set(wrappers)) == [("server/limits.py", "charge"), ("server/limits.py", "take")]
+
+
+def test_k4_every_cap_is_an_over_cap_error() -> None:
+    """A cap (so many at once: rooms, groups, a group's members, streams) is refused with
+    an :class:`~yahtzee.errors.OverCapError` naming its number (issue 36, A2: the streams'
+    was a plain error)."""
+    import importlib
+    import inspect
+
+    from yahtzee.errors import OverCapError
+
+    caps = []
+    for path in _modules():
+        if path.name != "errors.py":
+            continue
+        module = importlib.import_module(
+            "yahtzee." + path.relative_to(SRC).with_suffix("").as_posix().replace("/", ".")
+        )
+        for name, cls in inspect.getmembers(module, inspect.isclass):
+            # (a room is full when its own seats are taken: no setting's cap)
+            if name.startswith("TooMany") or name == "GroupFullError":
+                caps.append((name, issubclass(cls, OverCapError)))
+    assert {"TooManyRoomsError", "TooManyStreamsError", "GroupFullError"} <= {n for n, _ in caps}
+    assert [n for n, is_cap in caps if not is_cap] == []
 
 
 def test_k4_one_bounded_cache() -> None:

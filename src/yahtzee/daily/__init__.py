@@ -13,6 +13,7 @@ from __future__ import annotations
 from yahtzee.daily.errors import api_error
 from yahtzee.daily.routes import router
 from yahtzee.daily.service import DAILY, RULES, DailyDice, DailyService
+from yahtzee.daily.settings import DailySettings
 from yahtzee.daily.store import MIGRATIONS, DailyData, DailyStore
 from yahtzee.server.feature import Feature, Parts, Platform
 from yahtzee.server.pruning import Pruning, by_iso
@@ -21,13 +22,14 @@ from yahtzee.server.pruning import Pruning, by_iso
 def build(platform: Platform) -> Parts:
     """The daily service on the features' tables (D1: the day's dice come from the
     server's secret, which every process shares)."""
-    limits = platform.settings.limits
+    limits = platform.settings.section(DailySettings)
     service = DailyService(
         DailyStore(platform.db, platform.secret),
         platform.service,
         platform.clock,
         platform.cpu,
         dice=DailyDice(platform.secret),
+        guard=platform.guard,
         limits=limits,
     )
     # F14: groups closed, or never joined by anyone, go after --prune-groups-after-days.
@@ -48,6 +50,7 @@ FEATURE = Feature(
     errors=api_error,
     build=build,
     spa_paths=("/daily", "/groups", "/groups/join", "/groups/{group_id}"),
+    settings=DailySettings,
     migrations=MIGRATIONS,
     kinds=(RULES,),
 )

@@ -19,7 +19,6 @@ from yahtzee.server.routers._common import (
     BaseUrl,
     ClientAddress,
     Cpu,
-    Limiters,
     PlayerId,
     StartingPlayer,
     cost,
@@ -306,28 +305,17 @@ async def leaderboard(
 
 # -- groups ------------------------------------------------------------------------------------
 
-NEW_GROUPS = "new_groups"  # per player
-ADDRESS_GROUPS = "address_groups"  # per client address, whatever its player ids (F14)
-GROUP_JOINS = "group_joins"  # per player
 
-
-async def _creator(player: PlayerId, limiters: Limiters, address: ClientAddress) -> str:
+async def _creator(player: PlayerId, daily: Daily, address: ClientAddress) -> str:
     """The player creating a group, charged its own token and its client address's in the
     shared table (F5, F14: groups make the database grow; each limit a setting, K4)."""
-    limits = limiters.limits
-    await limiters.take(
-        [
-            *limiters.charge(NEW_GROUPS, player, limits.groups_per_hour, 3600.0),
-            *limiters.charge(ADDRESS_GROUPS, address, limits.groups_per_hour_per_address, 3600.0),
-        ]
-    )
+    await daily.charge_new_group(player, address)
     return player
 
 
-async def _joiner(player: PlayerId, limiters: Limiters) -> str:
+async def _joiner(player: PlayerId, daily: Daily) -> str:
     """The player joining a group, charged a token of its joins (F5; a setting, K4)."""
-    limits = limiters.limits
-    await limiters.take(limiters.charge(GROUP_JOINS, player, limits.group_joins_per_hour, 3600.0))
+    await daily.charge_join(player)
     return player
 
 

@@ -43,6 +43,7 @@ from yahtzee.daily.errors import (
     NotGroupCreatorError,
     RemovedFromGroupError,
 )
+from yahtzee.daily.settings import DailySettings
 from yahtzee.daily.store import DailyStore, Play, Result
 from yahtzee.dice import DiceSource
 from yahtzee.errors import GameInProgressError, GameNotFoundError, IllegalMoveError
@@ -54,8 +55,8 @@ from yahtzee.review import MARK_ZH, mark_of, review_events
 from yahtzee.server.cpu import CpuPool
 from yahtzee.server.game_view import Fold, GameView
 from yahtzee.server.kinds import KindHooks, KindRules
+from yahtzee.server.limits import Guard, Rate
 from yahtzee.server.service import GameService
-from yahtzee.server.settings import Limits
 from yahtzee.storage.base import Charge, ClaimRefusedError
 from yahtzee.turn import play_turn
 
@@ -72,6 +73,11 @@ MARK_OF_LETTER = {"b": "best", "i": "inaccuracy", "m": "mistake", "x": "blunder"
 DAILY = GameKind("daily")
 RULES = KindRules(DAILY, NAME, Mode.SOLO, hints=NO_HINTS, undo=NO_UNDO, stats="daily", dated=True)
 
+
+# The buckets of the groups' rates (F5's shared table).
+NEW_GROUPS = "new_groups"  # per player
+ADDRESS_GROUPS = "address_groups"  # per client address, whatever its player ids (F14)
+GROUP_JOINS = "group_joins"  # per player
 
 #: The first day a board can be asked for: the year the daily challenge began (every
 #: board before its first day is empty, and nothing older is worth a query).
@@ -168,13 +174,19 @@ class DailyService:
         cpu: CpuPool | None = None,
         *,
         dice: DailyDice,
-        limits: Limits | None = None,
+        guard: Guard,
+        limits: DailySettings | None = None,
     ) -> None:
         self.store = store
         self.games = games
         self.dice = dice
         # The groups' caps (D6, F5) and the public board's history rule (F13): settings.
-        self.limits = limits or Limits()
+        self.limits = limits = limits or DailySettings()
+        # The groups' rates in the shared table (F5, F14: groups make the database grow).
+        self.guard = guard
+        self.new_groups = Rate(NEW_GROUPS, limits.groups_per_hour, 3600.0)
+        self.address_groups = Rate(ADDRESS_GROUPS, limits.groups_per_hour_per_address, 3600.0)
+        self.joins = Rate(GROUP_JOINS, limits.group_joins_per_hour, 3600.0)
         self._clock = clock
         # The results' reviews run in the server's CPU pool (issue 22), as the player's
         # jobs; without one (tests of the service alone) in a thread.
@@ -187,6 +199,18 @@ class DailyService:
         """What the game service needs of a daily game once built (K2): the day's dice,
         and its result recorded once it finishes (the app's wiring registers them)."""
         return KindHooks(dice=self.dice, finished=self._game_finished)
+
+    async def charge_new_group(self, player_id: str, address: str) -> None:
+        """A token of the player's new groups and one of its client address's, or 429
+        (``--max-groups-per-hour``, ``-per-address``)."""
+        guard = self.guard
+        await guard.take(
+            guard.charge(self.new_groups, player_id) + guard.charge(self.address_groups, address)
+        )
+
+    async def charge_join(self, player_id: str) -> None:
+        """A token of the player's group joins, or 429 (``--max-group-joins-per-hour``)."""
+        await self.guard.take(self.guard.charge(self.joins, player_id))
 
     def now(self) -> float:
         """The server's wall clock (seconds): the rate limits' and the day's."""

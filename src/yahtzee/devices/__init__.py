@@ -14,6 +14,7 @@ from __future__ import annotations
 from yahtzee.devices.errors import api_error
 from yahtzee.devices.routes import router
 from yahtzee.devices.service import DeviceService
+from yahtzee.devices.settings import DeviceSettings
 from yahtzee.devices.store import MIGRATIONS, DeviceStore
 from yahtzee.server.feature import Feature, Parts, Platform
 from yahtzee.server.identity import DeviceSigner
@@ -25,11 +26,12 @@ def build(platform: Platform) -> Parts:
     it announces the devices that end (the platform's revocations, F23) and carries out the
     requests whose wait is over (F20). The devices of browsers that never played go after
     ``--prune-devices-after-days`` (F27)."""
+    settings = platform.settings.section(DeviceSettings)
     store = DeviceStore(platform.db, platform.secret)
     service = DeviceService(
         store,
-        platform.storage,
-        platform.settings.device_limits,
+        platform.guard,
+        settings,
         DeviceSigner(platform.secret),
         platform.players,
         platform.clock,
@@ -40,8 +42,7 @@ def build(platform: Platform) -> Parts:
     async def prune(before: float, batch: int) -> int:
         return await store.prune(before, batch, players.data)
 
-    days = platform.settings.limits.prune_devices_after_days
-    pruning = Pruning("devices that never played", days, prune)
+    pruning = Pruning("devices that never played", settings.prune_devices_after_days, prune)
     return Parts(
         state={"devices": service},
         identity=service,
@@ -57,5 +58,6 @@ FEATURE = Feature(
     errors=api_error,
     build=build,
     spa_paths=("/devices",),
+    settings=DeviceSettings,
     migrations=MIGRATIONS,
 )

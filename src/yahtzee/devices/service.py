@@ -32,6 +32,7 @@ from typing import Any
 
 from yahtzee.devices.errors import InvalidCodeError, ThisDeviceError, WrongRecoveryCodeError
 from yahtzee.devices.export import EXPORT_FORMAT, render_export
+from yahtzee.devices.settings import DeviceSettings
 from yahtzee.devices.store import (
     EXPIRED,
     LINK_CODE_CHARS,
@@ -51,11 +52,10 @@ from yahtzee.devices.store import (
 from yahtzee.lru import LruCache
 from yahtzee.server.feature import Players
 from yahtzee.server.identity import DeviceSigner, Ended
-from yahtzee.server.limits import TokenWriter, charge
+from yahtzee.server.limits import Guard, Rate
 from yahtzee.server.revocation import Revocations, Revoked
-from yahtzee.server.settings import DeviceLimits
 from yahtzee.storage import StorageError, StorageUnavailableError
-from yahtzee.storage.base import Charge, Claim
+from yahtzee.storage.base import Claim
 
 log = logging.getLogger("yahtzee.server")
 
@@ -113,8 +113,8 @@ class DeviceService:
     def __init__(
         self,
         store: DeviceStore,
-        tokens: TokenWriter,
-        limits: DeviceLimits,
+        guard: Guard,
+        limits: DeviceSettings,
         signer: DeviceSigner,
         players: Players,
         clock: Callable[[], float] = time.time,
@@ -123,8 +123,19 @@ class DeviceService:
         revocations: Revocations | None = None,
     ) -> None:
         self.store = store
-        self.tokens = tokens
+        self.guard = guard
         self.limits = limits
+        # F5's shared table: link codes made per player, codes typed per player and per
+        # client address (right or wrong).
+        self.link_codes = Rate(LINK_CODES, limits.link_codes_per_hour, 3600.0)
+        self.tries = Rate(CODE_TRIES, limits.code_tries_per_hour, 3600.0)
+        self.address_tries = Rate(ADDRESS_CODE_TRIES, limits.code_tries_per_hour, 3600.0)
+        self.service_link_tries = Rate(
+            SERVICE_LINK_TRIES, limits.link_tries_per_hour_service, 3600.0
+        )
+        self.service_recovery_tries = Rate(
+            SERVICE_RECOVERY_TRIES, limits.recovery_tries_per_hour_service, 3600.0
+        )
         self.signer = signer
         # Every part's PlayerData (the app factory fills it once every feature is built).
         self.players = players
@@ -297,28 +308,17 @@ class DeviceService:
             "wait_hours": round(WAIT_SECONDS / 3600),
         }
 
-    async def _take(self, charges: list[Charge]) -> None:
-        if charges:
-            await self.tokens.take(charges)
-
-    def _charge(self, bucket: str, key: str, rate: int, per: float) -> list[Charge]:
-        return charge(bucket, key, rate, per, self.clock())  # (the one helper, K4)
-
     async def _count_try(self, player_id: str, address: str, *, recovery: bool) -> None:
         """A typed code (F21): a token of the player's, of its address group's and of the
         whole service's bucket (link or recovery codes), all or none, before the code is
         read (429 past any)."""
-        limits = self.limits
-        every = (
-            self._charge(SERVICE_RECOVERY_TRIES, "*", limits.recovery_tries_per_hour_service, 3600)
-            if recovery
-            else self._charge(SERVICE_LINK_TRIES, "*", limits.link_tries_per_hour_service, 3600)
-        )
-        limit = limits.code_tries_per_hour
-        await self._take(
-            self._charge(CODE_TRIES, player_id, limit, 3600)
-            + self._charge(ADDRESS_CODE_TRIES, address, limit, 3600)  # (its group, F18)
-            + every
+        guard = self.guard
+        await guard.take(
+            guard.charge(self.tries, player_id)
+            + guard.charge(self.address_tries, address)  # (its group, F18)
+            + guard.charge(
+                self.service_recovery_tries if recovery else self.service_link_tries, "*"
+            )
         )
 
     async def _proof(self, raw: object, player_id: str, address: str) -> str | None:
@@ -335,7 +335,7 @@ class DeviceService:
     async def new_link_code(self, player_id: str) -> tuple[str, float]:
         """A new one-time link code of the player (its earlier one ends) and when it
         expires; at most ``link_codes_per_hour`` an hour (429)."""
-        await self._take(self._charge(LINK_CODES, player_id, self.limits.link_codes_per_hour, 3600))
+        await self.guard.take(self.guard.charge(self.link_codes, player_id))
         code = new_code(LINK_CODE_CHARS)
         now = self.clock()
         expires = now + 60.0 * self.limits.link_code_minutes

@@ -14,6 +14,7 @@ import random
 from yahtzee.practice.errors import api_error
 from yahtzee.practice.routes import router
 from yahtzee.practice.service import PracticeService
+from yahtzee.practice.settings import PracticeSettings
 from yahtzee.practice.store import MIGRATIONS, PracticeData, open_practice
 from yahtzee.server.feature import Feature, Parts, Platform
 
@@ -24,7 +25,13 @@ def build(platform: Platform) -> Parts:
     seed = platform.dice_seed
     rng = random.Random(f"{seed}:practice") if seed else None
     store = open_practice(platform.settings.db)
-    service = PracticeService(store, platform.storage, rng=rng)
+    service = PracticeService(
+        store,
+        platform.storage,
+        guard=platform.guard,
+        limits=platform.settings.section(PracticeSettings),
+        rng=rng,
+    )
     return Parts(
         state={"practice": service},
         warm_up=(service.warm_up,),
@@ -40,5 +47,6 @@ FEATURE = Feature(
     errors=api_error,
     build=build,
     spa_paths=("/practice", "/practice/{game_id}"),
+    settings=PracticeSettings,
     migrations=MIGRATIONS,
 )

@@ -23,7 +23,6 @@ from yahtzee.server.routers._common import (
     Acting,
     ClientAddress,
     Cpu,
-    Limiters,
     PlayerId,
     cost,
     errors,
@@ -87,7 +86,6 @@ async def next_puzzle(
     player: Acting,
     practice: Practice,
     cpu: Cpu,
-    limiters: Limiters,
     address: ClientAddress,
     theme: Annotated[str | None, Query(max_length=40, description="a theme id: 专项练习")] = None,
     game: Annotated[str | None, Query(max_length=80, description="「练习这一步」: a game")] = None,
@@ -98,7 +96,7 @@ async def next_puzzle(
     game of the player. Serving a puzzle makes the one served before stale. 429 over
     ``--max-practice-servings-per-hour`` (per player) or its ``-per-address`` limit."""
     # Each serving is a row (F14): capped per player and per client address.
-    await limiters.take(limiters.practice_charges(player, address))
+    await practice.charge_serving(player, address)
     out = await practice.next(player, cpu=cpu, theme=_theme(theme), game_id=game, decision=decision)
     return JSONResponse(out)
 

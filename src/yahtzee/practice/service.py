@@ -26,9 +26,11 @@ from typing import Any
 
 from yahtzee.errors import GameNotFoundError, IllegalMoveError, NotReviewableError
 from yahtzee.game import Status
+from yahtzee.practice.settings import PracticeSettings
 from yahtzee.practice.store import NewCard, PracticeStore, Serving
 from yahtzee.review import MARK_ZH, MARKS, MISTAKE_MARKS, Choice, mark_of, review_events
 from yahtzee.server.cpu import CpuJobs
+from yahtzee.server.limits import Guard, Rate
 from yahtzee.solver import ValueTable, load_table
 from yahtzee.storage import Storage
 from yahtzee.training.bank import (
@@ -42,6 +44,9 @@ from yahtzee.training.progress import Glicko
 from yahtzee.training.puzzle import Answer, PuzzlePosition, grade
 from yahtzee.training.themes import THEMES, themes_of
 
+# The buckets of 练习's rates (F5's shared table).
+SERVINGS = "practice_servings"  # per player (F14)
+ADDRESS_SERVINGS = "address_servings"  # per client address (F14)
 IMPORTS_PER_REQUEST = 3
 IMPORT_WINDOW = 200
 """Only the player's most recent finished games are looked at for import (a bound on the
@@ -148,11 +153,19 @@ class PracticeService:
         store: PracticeStore,
         games: Storage,
         *,
+        guard: Guard,
+        limits: PracticeSettings | None = None,
         rng: random.Random | None = None,
         now: Callable[[], datetime] = _utc_now,
     ) -> None:
         self.store = store
         self.games = games
+        # Each serving is a row (F14): the player's and its client address's rates, in
+        # the shared table.
+        limits = limits or PracticeSettings()
+        self.guard = guard
+        self.servings = Rate(SERVINGS, limits.servings_per_hour, 3600.0)
+        self.address_servings = Rate(ADDRESS_SERVINGS, limits.servings_per_hour_per_address, 3600.0)
         self._rng = rng or random.Random()
         self._now = now
         self._bank: _Bank | None = None
@@ -206,6 +219,14 @@ class PracticeService:
         return await cpu(card_of_decision, game_id, events, decision)
 
     # -- next ---------------------------------------------------------------------------
+
+    async def charge_serving(self, player_id: str, address: str) -> None:
+        """A token of the player's servings and one of its client address's, or 429
+        (``--max-practice-servings-per-hour``, ``-per-address``)."""
+        guard = self.guard
+        await guard.take(
+            guard.charge(self.servings, player_id) + guard.charge(self.address_servings, address)
+        )
 
     async def next(
         self,

@@ -17,6 +17,7 @@ from yahtzee.rooms.errors import api_error
 from yahtzee.rooms.fastpath import RoomStreamPath
 from yahtzee.rooms.routes import RoomsConfigOut, router
 from yahtzee.rooms.service import RoomService
+from yahtzee.rooms.settings import RoomSettings
 from yahtzee.rooms.store import MIGRATIONS, RoomsData, RoomStore
 from yahtzee.rooms.stream import PgListener
 from yahtzee.server.feature import Feature, Parts, Platform
@@ -41,17 +42,19 @@ def config() -> dict[str, Any]:
 def build(platform: Platform) -> Parts:
     """The rooms' service on the features' tables; its streams fan out in memory, and
     across processes through LISTEN/NOTIFY on PostgreSQL."""
-    settings = platform.settings
+    db = platform.settings.db
+    limits = platform.settings.section(RoomSettings)
     guard = platform.guard
     service = RoomService(
         RoomStore(platform.db, platform.secret),
         platform.service,
         platform.storage,
-        settings.room_limits,
+        limits,
+        guard,
         platform.clock,
         processes=lambda: guard.actions.processes,
     )
-    listener = PgListener(str(settings.db), service.hub) if is_postgres_url(settings.db) else None
+    listener = PgListener(str(db), service.hub) if is_postgres_url(db) else None
 
     async def open_() -> None:
         if listener is not None:
@@ -71,7 +74,7 @@ def build(platform: Platform) -> Parts:
         kinds={rooms.ROOM: service.kind_hooks()},
         # (a merge keeps O2's one seat a browser and --max-open-rooms, F27)
         player_data=(
-            RoomsData(platform.clock, service.rooms_changed, settings.room_limits.open_rooms),
+            RoomsData(platform.clock, service.rooms_changed, limits.open_rooms),
         ),
         players_changed=(service.forget_holders,),
         # F23: a device removed, signed out or deleted loses its open streams at once.
@@ -80,7 +83,7 @@ def build(platform: Platform) -> Parts:
         prunings=(
             Pruning(
                 "room events",
-                settings.limits.prune_room_events_after_days,
+                limits.prune_events_after_days,
                 service.store.prune_events,
             ),
         ),
@@ -96,6 +99,7 @@ FEATURE = Feature(
     spa_paths=("/rooms/{game_id}",),  # a room's id (or new), the one segment of every page path
     config=config,
     config_model=RoomsConfigOut,
+    settings=RoomSettings,
     migrations=MIGRATIONS,
     long_lived=(r"/api/rooms/[0-9a-f]{16}/events",),  # a room's event stream lasts a game
     kinds=(rooms.RULES,),

@@ -51,13 +51,14 @@ class TooManyRoomsError(OverCapError):
     """A browser opening a room while it holds the maximum of open rooms (O9)."""
 
 
-class TooManyStreamsError(YahtzeeError):
-    """A cap on live event streams is reached (O9, F9): ``scope`` says which one, ``room``
-    (the room's watchers), ``invite`` (the same, for the holder of its invite link, F18),
-    ``player`` (this browser's) or ``address`` (its address group's)."""
+class TooManyStreamsError(OverCapError):
+    """A cap on live event streams is reached (O9, F9): ``limit`` streams (this process's
+    share of the setting), ``scope`` says which cap, ``room`` (the room's watchers),
+    ``invite`` (the same, for the holder of its invite link, F18), ``player`` (this
+    browser's) or ``address`` (its address group's)."""
 
-    def __init__(self, message: str, scope: str = "room") -> None:
-        super().__init__(message)
+    def __init__(self, message: str, limit: int, scope: str = "room") -> None:
+        super().__init__(message, limit)
         self.scope = scope
 
 

@@ -18,7 +18,6 @@ from yahtzee.server.routers._common import (
     BaseUrl,
     ClientAddress,
     Cpu,
-    Limiters,
     PlayerDevice,
     PlayerId,
     cost,
@@ -296,12 +295,11 @@ async def start_room(
     summary="Show the dice held (the seat on turn)",
 )
 async def hold_dice(
-    room_id: RoomId, svc: Rooms, player: Acting, limiters: Limiters, body: JsonBody[HoldIn]
+    room_id: RoomId, svc: Rooms, player: Acting, body: JsonBody[HoldIn]
 ) -> Response:
     """O4: the others see which dice the seat on turn holds before it rolls. Each hold
     is an event sent to every stream of the room: at most ``--max-room-holds-per-second``
     per player (429 past it, nothing sent; the roll carries the dice held anyway)."""
-    limiters.holds.take(player)
     await svc.hold(room_id, player, body.hold)
     return Response(status_code=204)
 

@@ -55,6 +55,7 @@ from yahtzee.rooms.errors import (
     StartExpiredError,
     TooManyStreamsError,
 )
+from yahtzee.rooms.settings import RoomSettings
 from yahtzee.rooms.store import (
     Publication,
     Room,
@@ -68,11 +69,10 @@ from yahtzee.rooms.stream import RoomHub, Subscription
 from yahtzee.server.feature import PlayedGames
 from yahtzee.server.game_view import GameView
 from yahtzee.server.kinds import KindHooks, KindRules
-from yahtzee.server.limits import charge
+from yahtzee.server.limits import Guard, Rate
 from yahtzee.server.service import GameService
-from yahtzee.server.settings import RoomLimits
 from yahtzee.server.views import game_json
-from yahtzee.storage.base import Charge, GameRecord, RecentGame, Storage
+from yahtzee.storage.base import GameRecord, RecentGame, Storage
 
 log_ = logging.getLogger("yahtzee.server")
 
@@ -120,10 +120,11 @@ REACTIONS: dict[str, str] = {
 REACTION_EVERY = 1.0
 SWEEP_EVERY = 0.5
 
-# The shared buckets of the room limits (F5's table).
+# The buckets of the rooms' rates (F5's shared table; the holds' in memory).
 ROOMS_PER_ADDRESS = "rooms_per_address"
 ROOM_JOINS = "room_joins"
 ROOM_LINKS = "room_links"
+ROOM_HOLDS = "room_holds"
 
 
 def room_game_id(room_id: str) -> str:
@@ -228,7 +229,8 @@ class RoomService:
         store: RoomStore,
         games: GameService,
         storage: Storage,
-        limits: RoomLimits,
+        limits: RoomSettings,
+        guard: Guard,
         clock: Callable[[], float] = time.time,
         processes: Callable[[], int] = lambda: 1,
     ) -> None:
@@ -236,6 +238,13 @@ class RoomService:
         self.games = games
         self.storage = storage
         self.limits = limits
+        self.guard = guard
+        # O9's rates, in the table every process shares (F5), and a seat's holds (F14),
+        # each an event sent to every stream of the room: in memory, as the actions are.
+        self.new_rooms = Rate(ROOMS_PER_ADDRESS, limits.rooms_per_hour_per_address, 3600.0)
+        self.joins = Rate(ROOM_JOINS, limits.joins_per_minute, 60.0)
+        self.renewals = Rate(ROOM_LINKS, limits.link_renewals_per_hour, 3600.0)
+        self.holds = guard.local(Rate(ROOM_HOLDS, limits.holds_per_second, 1.0))
         self.clock = clock
         self.hub = RoomHub(store, stream_seconds=limits.stream_minutes * 60.0)
         self._processes = processes  # live server processes (the streams' share, O9)
@@ -384,9 +393,6 @@ class RoomService:
 
     # -- the room's life (O1, O2) ---------------------------------------------------------
 
-    def _charge(self, bucket: str, key: str, rate: int, per: float) -> list[Charge]:
-        return charge(bucket, key, rate, per, self.clock())
-
     async def create(
         self, player_id: str, address: str, raw_seats: object, raw_turn: object, raw_name: object
     ) -> dict[str, Any]:
@@ -395,9 +401,7 @@ class RoomService:
         turn = parse_turn_seconds(raw_turn)
         specs = (SeatSpec("human", seats[0].name, player_id=player_id), *seats[1:])
         # O9: 30 an hour per address, in the table every process shares.
-        await self.storage.take(
-            self._charge(ROOMS_PER_ADDRESS, address, self.limits.rooms_per_hour_per_address, 3600)
-        )
+        await self.guard.take(self.guard.charge(self.new_rooms, address))
         room, event = await self.store.create(
             player_id, specs, turn, self.clock(), self.limits.open_rooms
         )
@@ -409,9 +413,7 @@ class RoomService:
     ) -> dict[str, Any]:
         """Take the first open person seat (O2); the same seat again for its browser."""
         name = parse_name(raw_name)
-        await self.storage.take(
-            self._charge(ROOM_JOINS, player_id, self.limits.joins_per_minute, 60.0)
-        )
+        await self.guard.take(self.guard.charge(self.joins, player_id))
         room, _seat, event = await self.store.join(room_id, token, player_id, name, self.clock())
         if event is not None:
             self.hub.deliver(event)
@@ -430,9 +432,7 @@ class RoomService:
         """The creator's new invite and watch links (F7): the old ones open nothing any
         more, and the streams of the room end once to be checked again (a watcher of an
         old link is out). ``link_renewals_per_hour`` per browser (429 past it)."""
-        await self.storage.take(
-            self._charge(ROOM_LINKS, player_id, self.limits.link_renewals_per_hour, 3600.0)
-        )
+        await self.guard.take(self.guard.charge(self.renewals, player_id))
         room, event = await self.store.renew_links(room_id, player_id, self.clock())
         self.hub.deliver(event)
         return await self.room_json(room, player_id)
@@ -556,7 +556,10 @@ class RoomService:
 
     async def hold(self, room_id: str, player_id: str, raw: object) -> None:
         """The seat on turn shows which dice it holds before rolling (O4: the others see
-        the holds as they happen). Nothing is stored in the game."""
+        the holds as they happen). Nothing is stored in the game. Each one is an event
+        every stream of the room is sent: ``holds_per_second`` per browser first (429
+        past it, nothing sent; the roll carries the dice held anyway)."""
+        self.holds.take(player_id)
         room, game = await self._on_turn(room_id, player_id)
         if not isinstance(raw, list):
             raise IllegalMoveError(f"hold must be five booleans, got {raw!r}")
@@ -636,11 +639,7 @@ class RoomService:
         order = room.seats[asker.index :] + room.seats[: asker.index]
         specs = tuple(SeatSpec(s.kind, s.name, s.difficulty, s.player_id) for s in order)
         if room.rematch_id is None:
-            await self.storage.take(
-                self._charge(
-                    ROOMS_PER_ADDRESS, address, self.limits.rooms_per_hour_per_address, 3600
-                )
-            )
+            await self.guard.take(self.guard.charge(self.new_rooms, address))
         new, event = await create_or_existing(
             self.store,
             player_id,
@@ -684,7 +683,7 @@ class RoomService:
             )
         except TooManyStreamsError as exc:
             if exc.scope == "room" and role == "seat":  # (an invite holder: a seat will do)
-                raise TooManyStreamsError(str(exc), "invite") from None
+                raise TooManyStreamsError(str(exc), exc.limit, "invite") from None
             raise
 
     # -- the sweeper (O2, O5) -------------------------------------------------------------

@@ -238,11 +238,15 @@ class RoomHub:
         :meth:`release` it when the stream ends."""
         per_player, per_address, per_room = caps
         if per_player > 0 and self._players.get(player, 0) >= per_player:
-            raise TooManyStreamsError(f"{player} has {per_player} streams here", "player")
+            raise TooManyStreamsError(
+                f"{player} has {per_player} streams here", per_player, "player"
+            )
         if per_address > 0 and self._addresses.get(address, 0) >= per_address:
-            raise TooManyStreamsError(f"{address} has {per_address} streams here", "address")
+            raise TooManyStreamsError(
+                f"{address} has {per_address} streams here", per_address, "address"
+            )
         if watcher and per_room > 0 and self._watchers.get(room_id, 0) >= per_room:
-            raise TooManyStreamsError(f"room {room_id} has {per_room} watchers here", "room")
+            raise TooManyStreamsError(f"room {room_id} has {per_room} watchers here", per_room)
         sub = Subscription(room_id, player, address, watcher=watcher, device=device)
         self._rooms.setdefault(room_id, set()).add(sub)
         self._players[player] = self._players.get(player, 0) + 1

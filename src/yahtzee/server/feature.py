@@ -172,12 +172,16 @@ class Feature:
     answered with ``index.html``; ``build`` makes its services from the platform;
     ``migrations`` are its tables' (:mod:`yahtzee.storage.schema`), which the app applies
     with the games' when it opens the database, before any feature is built;
-    ``long_lived`` are regular expressions of its request paths that last as long as their
-    client wants (an event stream), which admission control bounds apart from the other
-    requests: a share of the connections (:mod:`yahtzee.server.admission`, F18); ``kinds``
-    are the kinds of game it makes, each with its rules
-    (:class:`~yahtzee.server.kinds.KindRules`: its mode, name, what it refuses, where 统计
-    counts it), which the platform consults instead of knowing the feature.
+    ``settings`` is its settings section (a dataclass of
+    :func:`~yahtzee.server.settings.setting` fields: each one a flag, a variable and a row
+    of docs/deployment.md, which the app's settings class gathers), read back with
+    ``platform.settings.section(...)``; ``long_lived`` are regular expressions of its
+    request paths that last as long as their client wants (an event stream), which
+    admission control bounds apart from the other requests: a share of the connections
+    (:mod:`yahtzee.server.admission`, F18); ``kinds`` are the kinds of game it makes,
+    each with its rules (:class:`~yahtzee.server.kinds.KindRules`: its mode, name, what
+    it refuses, where 统计 counts it), which the platform consults instead of knowing the
+    feature.
     """
 
     name: str
@@ -187,6 +191,7 @@ class Feature:
     spa_paths: Sequence[str] = ()
     config: Callable[[], dict[str, Any]] | None = None
     config_model: type[BaseModel] | None = None
+    settings: type | None = None
     migrations: Migrations | None = None
     long_lived: Sequence[str] = ()
     kinds: Sequence[KindRules] = ()

@@ -61,10 +61,11 @@ import secrets
 import socket
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
+from yahtzee.errors import RateLimitExceededError
 from yahtzee.lru import LruCache
-from yahtzee.server.errors import RateLimitedError as RateLimitedError  # (re-exported)
 from yahtzee.server.settings import Limits
 from yahtzee.storage import Storage, StorageError, StorageUnavailableError
 from yahtzee.storage.base import Charge
@@ -80,24 +81,29 @@ PROCESS_TTL = PROCESS_TTL_BEATS * HEARTBEAT_SECONDS
 #: Full buckets are deleted from the database every this many heartbeats (a minute).
 PRUNE_EVERY = 6
 
-# The names of the shared buckets in the database.
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """A rate limit (K4: every budget of the program is one): ``rate`` tokens per ``per``
+    seconds for each key (a player, a client address), with a burst of as many; a rate
+    of ``0`` switches it off. ``bucket`` names it: the shared table's bucket
+    (:meth:`Guard.charge`), or an in-memory limiter's (:meth:`Guard.local`). A feature
+    declares its own, the count from its settings."""
+
+    bucket: str
+    rate: int
+    per: float
+
+
+# The platform's own rates' buckets in the database.
 NEW_GAMES = "new_games"  # per player
 ADDRESS_GAMES = "address_games"  # per client address
 NEW_PLAYERS = "new_players"  # per client address
-PRACTICE_SERVINGS = "practice_servings"  # per player (F14)
-ADDRESS_SERVINGS = "address_servings"  # per client address (F14)
-
-
-def charge(bucket: str, key: str, rate: int, per: float, now: float) -> list[Charge]:
-    """The one way a limit of the shared table is charged (K4): a token of ``key``'s
-    bucket ``bucket``, of ``rate`` tokens per ``per`` seconds, taken at ``now``; nothing
-    when ``rate`` is 0 (that limit is off). Pass the list to :meth:`Storage.take` (or to
-    the transaction that creates the thing it limits)."""
-    return [Charge(bucket, key, rate, per, now)] if rate > 0 else []
 
 
 class RateLimiter:
-    """Token buckets of ``rate`` tokens per ``per`` seconds, one per key, in memory.
+    """Token buckets of ``rate`` tokens per ``per`` seconds, one per key, in memory;
+    ``name`` is what a refusal names (:class:`~yahtzee.errors.RateLimitExceededError`).
 
     :meth:`share` gives this process ``1/n`` of the limit (see the module docstring).
     """
@@ -107,11 +113,13 @@ class RateLimiter:
         rate: int,
         per: float,
         *,
+        name: str = "",
         max_keys: int = 50_000,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.rate = rate
         self.per = per
+        self.name = name
         self.max_keys = max_keys
         self._clock = clock
         self.capacity = float(rate)
@@ -140,7 +148,7 @@ class RateLimiter:
 
     def take(self, key: str, cost: float = 1.0) -> None:
         """Spend ``cost`` tokens of ``key``'s bucket (at most a full bucket's worth), or
-        raise :class:`RateLimitedError` and spend nothing."""
+        raise :class:`~yahtzee.errors.RateLimitExceededError` (429) and spend nothing."""
         if not self.enabled:
             return
         cost = min(float(cost), self.capacity)
@@ -154,7 +162,8 @@ class RateLimiter:
             tokens = min(self.capacity, entry[0] + max(0.0, now - entry[1]) * self.refill)
         if tokens < cost:
             buckets.put(key, (tokens, now))
-            raise RateLimitedError(max(1, math.ceil((cost - tokens) / self.refill)))
+            retry_after = max(1, math.ceil((cost - tokens) / self.refill))
+            raise RateLimitExceededError(self.name, retry_after)
         buckets.put(key, (tokens - cost, now))
         self._drop_full(now)
 
@@ -192,7 +201,12 @@ class TokenWriter(Protocol):
 
 
 class Guard:
-    """The server's rate limits (one instance per application; see the module docstring)."""
+    """The server's limits, one instance per application (see the module docstring), and
+    the one vocabulary of every rate limit (K4): :meth:`charge` a :class:`Rate` for a key
+    and :meth:`take` the charges in the shared table (or in the transaction that creates
+    what they limit), or keep a rate in memory with :meth:`local`. A cap (so many at
+    once) is counted where its things are and refused with an
+    :class:`~yahtzee.errors.OverCapError` that names its number."""
 
     def __init__(
         self, limits: Limits, writer: TokenWriter, clock: Callable[[], float] = time.time
@@ -200,37 +214,40 @@ class Guard:
         self.limits = limits
         self._writer = writer
         self._clock = clock
-        self.actions = RateLimiter(limits.actions_per_second, 1.0, clock=clock)
+        self._local: list[RateLimiter] = []
+        self.actions = self.local(Rate("actions", limits.actions_per_second, 1.0))
         # The costly reads' budget (issue 22): each route declares its cost in units
         # (routers._common.cost); the budget is per player and kept like the actions'.
-        self.work = RateLimiter(limits.work_per_second, 1.0, clock=clock)
-        # A room's holds (F14): each one is an event sent to every stream of the room.
-        self.holds = RateLimiter(limits.room_holds_per_second, 1.0, clock=clock)
+        self.work = self.local(Rate("work", limits.work_per_second, 1.0))
+
+    def local(self, rate: Rate) -> RateLimiter:
+        """``rate`` kept in this process's memory, this process's share of it (1 / the
+        live processes, :meth:`share`): for the limits checked on every request, which a
+        write to the shared table would cost as much as the request (actions, costly
+        reads, a room's holds)."""
+        limiter = RateLimiter(rate.rate, rate.per, name=rate.bucket, clock=self._clock)
+        limiter.share(self.actions.processes if self._local else 1)
+        self._local.append(limiter)
+        return limiter
 
     def share(self, processes: int) -> None:
         """Keep ``1/processes`` of the in-memory limits: that many processes share them."""
-        self.actions.share(processes)
-        self.work.share(processes)
-        self.holds.share(processes)
+        for limiter in self._local:
+            limiter.share(processes)
 
-    def practice_charges(self, player: str, address: str) -> list[Charge]:
-        """The tokens a 练习 serving takes (F14: each one is a row): the player's and its
-        client address's."""
-        limits = self.limits
-        return [
-            *self.charge(PRACTICE_SERVINGS, player, limits.practice_servings_per_hour, 3600.0),
-            *self.charge(
-                ADDRESS_SERVINGS, address, limits.practice_servings_per_hour_per_address, 3600.0
-            ),
-        ]
-
-    def charge(self, bucket: str, key: str, rate: int, per: float) -> list[Charge]:
-        """See :func:`charge` (at this guard's clock)."""
-        return charge(bucket, key, rate, per, self._clock())
+    def charge(self, rate: Rate, key: str) -> list[Charge]:
+        """The one way a rate of the shared table is charged (K4): a token of ``key``'s
+        bucket of ``rate``, taken now; nothing when the rate is 0 (that limit is off).
+        Pass the list to :meth:`take` (or to the transaction that creates the thing it
+        limits, :meth:`~yahtzee.storage.base.Storage.create_game`)."""
+        if rate.rate <= 0:
+            return []
+        return [Charge(rate.bucket, key, rate.rate, rate.per, self._clock())]
 
     async def take(self, charges: Sequence[Charge]) -> None:
         """Take ``charges`` (all or none) in the shared table, or raise
-        :class:`RateLimitedError` (429); nothing to do for none (every limit off)."""
+        :class:`~yahtzee.errors.RateLimitExceededError` (429); nothing to do for none
+        (every limit off)."""
         if charges:
             await self._writer.take(charges)
 
@@ -239,8 +256,10 @@ class Guard:
         client address's."""
         limits = self.limits
         return [
-            *self.charge(NEW_GAMES, player, limits.new_games_per_minute, 60.0),
-            *self.charge(ADDRESS_GAMES, address, limits.new_games_per_minute_per_address, 60.0),
+            *self.charge(Rate(NEW_GAMES, limits.new_games_per_minute, 60.0), player),
+            *self.charge(
+                Rate(ADDRESS_GAMES, limits.new_games_per_minute_per_address, 60.0), address
+            ),
         ]
 
     async def new_player(self, address: str) -> None:
@@ -250,7 +269,7 @@ class Guard:
         reads must keep working, and an id is only a cookie until it writes something,
         which then fails the same way.
         """
-        charges = self.charge(NEW_PLAYERS, address, self.limits.new_players_per_minute, 60.0)
+        charges = self.charge(Rate(NEW_PLAYERS, self.limits.new_players_per_minute, 60.0), address)
         if charges:
             try:
                 await self._writer.take(charges)

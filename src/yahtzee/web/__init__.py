@@ -1,7 +1,8 @@
 """The 快艇骰子 web app: the factory that wires the platform and the feature packages.
 
 ``yahtzee serve`` calls :func:`serve` (``serving.py``); tests build an app with
-:func:`create_app` (``app.py``) from :class:`Settings` (``yahtzee/server/settings.py``).
+:func:`create_app` (``app.py``) from :class:`Settings` (the platform's settings,
+``yahtzee/server/settings.py``, with every feature's section).
 This package sits above the features (:mod:`yahtzee.rooms`, :mod:`yahtzee.daily`,
 :mod:`yahtzee.practice`), which sit above the platform (:mod:`yahtzee.server`).
 
@@ -14,8 +15,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from yahtzee.server.settings import Limits, Settings, default_db_path
-    from yahtzee.web.app import Wiring, create_app
+    from yahtzee.server.settings import Limits, default_db_path
+    from yahtzee.web.app import Settings, Wiring, create_app
     from yahtzee.web.serving import StartupError, serve
 
 __all__ = [
@@ -30,7 +31,7 @@ __all__ = [
 
 _HOMES = {
     "Limits": "yahtzee.server.settings",
-    "Settings": "yahtzee.server.settings",
+    "Settings": "yahtzee.web.app",
     "default_db_path": "yahtzee.server.settings",
     "StartupError": "yahtzee.web.serving",
     "serve": "yahtzee.web.serving",

@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, Response
@@ -65,7 +66,7 @@ from yahtzee.server.routers import (
 )
 from yahtzee.server.routers._common import costly_routes
 from yahtzee.server.service import GameService
-from yahtzee.server.settings import STATIC_DIR, Settings, from_env
+from yahtzee.server.settings import STATIC_DIR, from_env, settings_class
 from yahtzee.server.views import config_out
 from yahtzee.storage import invites, is_postgres_url, open_storage, player_settings, run_coroutine
 from yahtzee.storage.feature_db import open_feature_db
@@ -84,6 +85,13 @@ FEATURES: tuple[Feature, ...] = (
     rooms.FEATURE,
     devices.FEATURE,
 )
+
+if TYPE_CHECKING:
+    from yahtzee.server.settings import Settings as Settings
+else:
+    #: The app's settings: the platform's fields and sections, then each feature's section
+    #: (its flags, variables, worker hand-off and rows of docs/deployment.md).
+    Settings = settings_class(tuple(f.settings for f in FEATURES if f.settings is not None))
 
 # The page is a single-page app: these paths all load index.html (lobby/game/rules views),
 # and so do the features' (each feature's ``spa_paths``).
@@ -229,7 +237,7 @@ def create_app_from_env() -> FastAPI:
     from yahtzee.server.protocol import install_log_limits
 
     install_log_limits()
-    return create_app(from_env())
+    return create_app(from_env(Settings))
 
 
 def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -> FastAPI:
@@ -407,7 +415,8 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
             app.add_middleware(middleware, **options)
     # S4, F18, F19: inside ServerMiddleware (its refusal has every header), before any
     # other work; the costly requests are the routes (above) that declare a cost.
-    connections = socket_budget(settings.max_connections, open_file_limit()).max_connections
+    budget = socket_budget(settings.connections.max_connections, open_file_limit())
+    connections = budget.max_connections
     app.add_middleware(
         Admission,
         max_in_flight=settings.max_in_flight,

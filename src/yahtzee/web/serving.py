@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from yahtzee.server.identity import SecretError
-from yahtzee.server.settings import Settings, SettingsError
+from yahtzee.server.settings import Settings, SettingsError, from_env
 from yahtzee.storage import StorageError, run_coroutine
 from yahtzee.storage.url import is_postgres_url
 
@@ -118,7 +118,10 @@ def serve(settings: Settings | None = None) -> None:
     from yahtzee.web.app import create_app
 
     limit_malloc_arenas()
-    settings = settings or Settings()
+    if settings is None:
+        from yahtzee.web.app import Settings as AppSettings  # (every feature's section)
+
+        settings = from_env(AppSettings)
     try:
         check_storage(settings.db)  # connects and migrates: a bad path or URL fails now
         app = create_app(settings)

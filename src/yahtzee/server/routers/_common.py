@@ -18,9 +18,10 @@ from fastapi import Depends, Request
 from fastapi.routing import APIRoute
 from starlette.routing import BaseRoute
 
+from yahtzee.errors import RateLimitExceededError
 from yahtzee.i18n import Lang, languages
 from yahtzee.server.cpu import CpuJobs, CpuPool
-from yahtzee.server.errors import RateLimitedError, pseudo_enabled
+from yahtzee.server.errors import pseudo_enabled
 from yahtzee.server.feature import PlayedElsewhere
 from yahtzee.server.limits import Guard
 from yahtzee.server.middleware import (
@@ -106,16 +107,16 @@ def cost(units: int) -> Any:
     honours ``Retry-After`` never notices.
     """
 
-    async def charge(request: Request) -> None:
+    async def spend(request: Request) -> None:
         work = guard(request).work
         try:
             work.take(requester(request), units)
-        except RateLimitedError:
+        except RateLimitExceededError:
             await asyncio.sleep(min(MAX_REFUSAL_PAUSE, units / work.refill))
             raise
 
-    setattr(charge, _COST_MARK, units)
-    return Depends(charge)
+    setattr(spend, _COST_MARK, units)
+    return Depends(spend)
 
 
 #: The attribute by which a route's :func:`cost` dependency is recognised.

@@ -74,8 +74,8 @@ def fill(db: Path | str, players: int, day: str, rng: random.Random) -> list[str
             )
         )
 
-    def work(tx: Any) -> None:
-        tx.many(
+    async def work(tx: Any) -> None:
+        await tx.many(
             "INSERT INTO daily_names (player_id, name, updated_at) VALUES (:p, :n, :t)",
             [dict(zip(("p", "n", "t"), row, strict=True)) for row in names],
         )
@@ -84,13 +84,13 @@ def fill(db: Path | str, players: int, day: str, rng: random.Random) -> list[str
             "luck, marks"
         )
         keys = columns.split(", ")
-        tx.many(
+        await tx.many(
             f"INSERT INTO daily_plays ({columns}) VALUES ({', '.join(':' + k for k in keys)})",
             [dict(zip(keys, row, strict=True)) for row in plays],
         )
         if tx.dialect == "postgresql":
-            tx.all("ANALYZE daily_plays")
-            tx.all("ANALYZE daily_names")
+            await tx.all("ANALYZE daily_plays")
+            await tx.all("ANALYZE daily_names")
 
     async def seed() -> None:
         await feature_db.run(work)

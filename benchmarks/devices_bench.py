@@ -52,7 +52,7 @@ class _NoTokens:
 
 async def run(devices: int, rounds: int, directory: Path) -> dict[str, float]:
     await migrate(directory / "bench.db", [MIGRATIONS])
-    db = open_feature_db(directory / "bench.db", synchronous="NORMAL")
+    db = open_feature_db(directory / "bench.db")
     store = DeviceStore(db, SECRET)
     # A stopped clock: a hit stays a hit however slow the machine (the miss is forced by
     # forgetting the devices, as a removal or 2 s of idleness would).

@@ -16,7 +16,6 @@ from yahtzee.errors import GameInProgressError
 from yahtzee.game import Mode, Status
 from yahtzee.storage import Storage, invites, open_storage, run_coroutine
 from yahtzee.storage.base import ClaimRefusedError
-from yahtzee.storage.feature_db import open_feature_db
 
 DAY = date(2026, 12, 1)
 Scenario = Callable[[Storage, DailyStore], Awaitable[None]]
@@ -28,11 +27,10 @@ def _with(db: Path | str, body: Scenario) -> None:
     async def main() -> None:
         storage = open_storage(db, schema=[invites.MIGRATIONS, MIGRATIONS])
         await storage.open()
-        store = DailyStore(open_feature_db(db), b"k" * 32)
+        store = DailyStore(storage.features(), b"k" * 32)  # (the app's way: one storage)
         try:
             await body(storage, store)
         finally:
-            await store.db.close()
             await storage.close()
 
     run_coroutine(main())

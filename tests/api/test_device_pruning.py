@@ -11,7 +11,6 @@ name). Browsers that played, made a recovery code, or came back lately stay."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +19,7 @@ from fastapi.testclient import TestClient
 from bench_smoke import run_quick
 from yahtzee.server.pruning import DAY_SECONDS, prune_features
 
-from .helpers import NO_LIMITS, Api, on_app_loop
+from .helpers import Api, on_app_loop
 from .test_devices import _rows_with, browser, code_of, link, player_of
 from .test_rooms import Clock
 
@@ -44,8 +43,7 @@ def test_f27_devices_of_browsers_that_never_played_are_pruned_by_age(
     make_client: Callable[..., TestClient],
 ) -> None:
     clock = Clock()
-    limits = dataclasses.replace(NO_LIMITS, prune_devices_after_days=7.0)
-    client = make_client(clock=clock, limits=limits)
+    client = make_client(clock=clock, prune_devices_after_days=7.0)
     idle, named, player, recovered, home, school, gone = (browser(client) for _ in range(7))
     assert idle.get("/api/records").status_code == 200  # a cookie-less read: a device
     assert named.put("/api/daily/name", json={"name": "只起了名字"}).status_code == 200
@@ -93,8 +91,7 @@ def test_f27_a_browser_back_within_the_age_is_kept(
     make_client: Callable[..., TestClient],
 ) -> None:
     clock = Clock()
-    limits = dataclasses.replace(NO_LIMITS, prune_devices_after_days=7.0)
-    client = make_client(clock=clock, limits=limits)
+    client = make_client(clock=clock, prune_devices_after_days=7.0)
     idle = browser(client)
     assert idle.get("/api/records").status_code == 200
     clock.now += 6 * DAY_SECONDS

@@ -412,19 +412,21 @@ def _rows_with(client: TestClient, text: str) -> list[tuple[str, str]]:
     """Every (table, row) of the whole database whose text contains ``text``."""
     db = client.app.state.devices.store.db  # type: ignore[attr-defined]
 
-    def scan(tx: Any) -> list[tuple[str, str]]:
+    async def scan(tx: Any) -> list[tuple[str, str]]:
         if tx.dialect == "sqlite":
-            tables = [r[0] for r in tx.all("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            tables = [
+                r[0] for r in await tx.all("SELECT name FROM sqlite_master WHERE type = 'table'")
+            ]
         else:
             tables = [
                 r[0]
-                for r in tx.all(
+                for r in await tx.all(
                     "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
                 )
             ]
         found = []
         for table in tables:
-            for row in tx.all(f"SELECT * FROM {table}"):  # (our own table names)
+            for row in await tx.all(f"SELECT * FROM {table}"):  # (our own table names)
                 if text in repr(row):
                     found.append((table, repr(row)[:200]))
         return found

@@ -15,6 +15,7 @@ from yahtzee.errors import GameInProgressError, RateLimitExceededError, StaleVer
 from yahtzee.game import Mode, Status
 from yahtzee.storage import GameRecord, SQLiteStorage
 from yahtzee.storage.base import Charge, Write
+from yahtzee.storage.group_commit import Results
 
 ROLL = log.Roll(0, (False,) * 5, (1, 2, 3, 4, 5))
 
@@ -39,7 +40,7 @@ class CountingStorage(SQLiteStorage):
 
     batches: list[int]
 
-    def write_many(self, writes: Sequence[Write]) -> list[GameRecord | Exception | None]:
+    def write_many(self, writes: Sequence[Write]) -> Results:
         self.batches.append(len(writes))
         return super().write_many(writes)
 

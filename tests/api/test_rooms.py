@@ -7,17 +7,16 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
-from yahtzee.rooms import stream as room_stream
 from yahtzee.rooms.service import RoomService
 from yahtzee.rooms.store import NOTIFY_CHANNEL, RoomEvent
-from yahtzee.rooms.stream import PgListener, RoomHub
 from yahtzee.server.routers import records as records_router
+from yahtzee.storage import notices
 
 from .helpers import error_code, on_app_loop
 
@@ -525,36 +524,25 @@ def test_o7_every_finished_room_counts_though_only_the_last_few_are_read(
     assert [line["id"] for line in records["recent"]] == ids[-1:]  # the one room read
 
 
-class _Hub:
-    """What :class:`PgListener` hands its notifications to."""
-
-    def __init__(self) -> None:
-        self.heard: list[str] = []
-
-    def notified(self, payload: str) -> None:
-        self.heard.append(payload)
-
-    async def resync(self) -> None:
-        """(after a reconnect: nothing to read here)"""
-
-
 def test_o4_the_listener_hears_the_rooms_channel_and_stops_at_once(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A notification on the rooms' channel reaches the hub; stop() wakes the LISTEN thread
-    through its own channel rather than waiting out its poll (here a minute): every app's
-    shutdown waited for it."""
-    monkeypatch.setattr(room_stream, "LISTEN_POLL", 60.0)
-    hub = _Hub()
+    """A notification on the rooms' channel reaches the hub (on the process's one LISTEN
+    connection, A3); stop() wakes the LISTEN thread through its own channel rather than
+    waiting out its poll (here a minute): every app's shutdown waited for it."""
+    monkeypatch.setattr(notices, "LISTEN_POLL", 60.0)
+    heard: list[str] = []
 
     async def main() -> bool:
-        listener = PgListener(pg_url, cast(RoomHub, hub))
+        listener = notices.Listener(pg_url)
+        listener.listen(NOTIFY_CHANNEL, heard.append)
+        listener.listen("yahtzee_other", lambda payload: heard.append("other: " + payload))
         listener.start()
         assert await asyncio.to_thread(listener.listening.wait, 30)
         with psycopg.connect(pg_url, autocommit=True) as conn:
             conn.execute("SELECT pg_notify(%s, 'a room event')", (NOTIFY_CHANNEL,))
         for _ in range(600):
-            if hub.heard:
+            if heard:
                 break
             await asyncio.sleep(0.05)
         await listener.stop()  # (joins for LISTEN_POLL + 3 s at most)
@@ -562,5 +550,5 @@ def test_o4_the_listener_hears_the_rooms_channel_and_stops_at_once(
         return thread is not None and thread.is_alive()
 
     still_running = asyncio.run(main())
-    assert hub.heard == ["a room event"]
+    assert heard == ["a room event"]
     assert not still_running

@@ -22,7 +22,7 @@ from yahtzee.rooms.service import RoomService
 from yahtzee.rooms.store import RoomEvent, RoomStore
 from yahtzee.rooms.stream import RoomHub, sse_frame
 from yahtzee.storage import run_coroutine
-from yahtzee.storage.feature_db import FeatureDb, Params, Row, Tx
+from yahtzee.storage.feature_db import FeatureDb, Params, Row, Tx, Work
 
 from .helpers import on_app_loop
 
@@ -40,17 +40,20 @@ class _CountingTx:
     def dialect(self) -> str:
         return self._tx.dialect
 
-    def all(self, sql: str, params: Params = {}) -> list[Row]:  # noqa: B006 (never changed)
+    async def all(self, sql: str, params: Params = {}) -> list[Row]:  # noqa: B006 (never changed)
         self._statements.append((sql, params))
-        return self._tx.all(sql, params)
+        return await self._tx.all(sql, params)
 
-    def one(self, sql: str, params: Params = {}) -> Row | None:  # noqa: B006
+    async def one(self, sql: str, params: Params = {}) -> Row | None:  # noqa: B006
         self._statements.append((sql, params))
-        return self._tx.one(sql, params)
+        return await self._tx.one(sql, params)
 
-    def many(self, sql: str, rows: Sequence[Params]) -> None:
+    async def many(self, sql: str, rows: Sequence[Params]) -> None:
         self._statements.extend((sql, row) for row in rows)
-        self._tx.many(sql, rows)
+        await self._tx.many(sql, rows)
+
+    async def pause(self) -> None:
+        await self._tx.pause()
 
 
 class CountingDb:
@@ -63,10 +66,13 @@ class CountingDb:
         self.dialect = db.dialect
         self.calls: list[tuple[bool, list[tuple[str, Params]]]] = []
 
-    async def run(self, work: Callable[[Tx], T], *, write: bool = True, single: bool = False) -> T:
+    async def run(self, work: Work[T], *, write: bool = True, single: bool = False) -> T:
         statements: list[tuple[str, Params]] = []
         self.calls.append((single, statements))
-        counted: Callable[[Tx], T] = lambda tx: work(_CountingTx(tx, statements))  # noqa: E731
+
+        async def counted(tx: Tx) -> T:
+            return await work(_CountingTx(tx, statements))
+
         if single:
             return await self.db.run(counted, write=write, single=True)
         return await self.db.run(counted, write=write)
@@ -75,8 +81,8 @@ class CountingDb:
         self.calls.append((True, [(sql, params)]))
         return await self.db.one(sql, params, write=write)
 
-    async def open(self) -> None:
-        await self.db.open()
+    def relaxed(self) -> FeatureDb:
+        return self
 
     def of(self, room_id: str) -> list[tuple[bool, list[str]]]:
         """The calls whose statements name room ``room_id``, with their statements."""
@@ -85,9 +91,6 @@ class CountingDb:
             for single, statements in self.calls
             if any(params.get("room") == room_id for _, params in statements)
         ]
-
-    async def close(self) -> None:
-        await self.db.close()
 
 
 def _reads(calls: list[tuple[bool, list[str]]]) -> list[str]:

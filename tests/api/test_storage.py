@@ -282,26 +282,29 @@ def test_s1_a_lost_database_is_503_then_reconnects_by_itself(pg_url: str) -> Non
     _with_store(pg_url, body)
 
 
-def test_s5_one_statement_runs_on_the_loop_and_survives_a_restart(pg_url: str) -> None:
-    """Issue 31: the feature database's one-statement path (a room's event, a device's
-    player) runs on the event loop once opened, on connections of its own, with no worker
-    thread (its ``run`` is not called), commits at once, and never hands out a closed
-    connection either; before ``open`` (a command, another loop) it runs as ``run``."""
-    features = open_feature_db(pg_url)
-    threaded: list[str] = []
-    real_run = features.run
+def test_a3_a_features_statements_run_on_the_loop_on_the_games_pool(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A3 (issue 36; issue 31 for the hot statements): on PostgreSQL a feature's work — a
+    transaction, one statement, a read — runs on the event loop, on the games' own pool
+    (``storage.features()``): no worker thread, no pool of its own; it commits when it
+    returns, and after a restart of the database's connections it is served again. (It
+    ran in a worker thread on a pool of its own, and one statement on another.)"""
+    storage = PostgresStorage(pg_url)
+    threads: list[object] = []
+    real_to_thread = asyncio.to_thread
 
-    async def counted_run(work: Any, **kwargs: Any) -> Any:
-        threaded.append("run")
-        return await real_run(work, **kwargs)
-
-    features.run = counted_run  # type: ignore[method-assign]
+    async def to_thread(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        threads.append(fn)
+        return await real_to_thread(fn, *args, **kwargs)
 
     async def main() -> None:
+        await storage.open()
+        features = storage.features()
+        assert features.storage is storage  # (the games' pool)
+        monkeypatch.setattr(asyncio, "to_thread", to_thread)
         try:
-            await features.one("CREATE TABLE t1 (n INTEGER)")
-            assert threaded == ["run"]  # not opened yet: the worker thread's way
-            await features.open()
+            await features.run(lambda tx: tx.all("CREATE TABLE t1 (n INTEGER)"))
             row = await features.one("INSERT INTO t1 VALUES (:n) RETURNING n", {"n": 7})
             assert row == (7,)
             with psycopg.connect(pg_url, autocommit=True) as admin:
@@ -313,21 +316,28 @@ def test_s5_one_statement_runs_on_the_loop_and_survives_a_restart(pg_url: str) -
             await asyncio.sleep(0.2)
             for n in range(3):
                 await features.one("INSERT INTO t1 VALUES (:n)", {"n": n})
-            assert await features.one("SELECT count(*) FROM t1", write=False) == (4,)
+
+            async def two(tx: Tx) -> Any:
+                await tx.all("INSERT INTO t1 VALUES (:n)", {"n": 10})
+                return await tx.one("SELECT count(*) FROM t1")
+
+            assert await features.run(two) == (5,)
+            assert await features.one("SELECT count(*) FROM t1", write=False) == (5,)
             assert await features.one("SELECT n FROM t1 WHERE n = 99", write=False) is None
-            assert threaded == ["run"]  # every one() since open() on the loop
+            assert threads == []  # every statement on the loop
         finally:
-            await features.close()
+            await storage.close()
 
     run_coroutine(main())
 
 
-def _insert(tx: Tx, n: int) -> None:
-    tx.all("INSERT INTO t VALUES (:n)", {"n": n})
+async def _insert(tx: Tx, n: int) -> None:
+    await tx.all("INSERT INTO t VALUES (:n)", {"n": n})
 
 
-def test_s1_the_feature_tables_pool_never_hands_out_a_closed_connection(pg_url: str) -> None:
-    """The feature database's own pool (rooms, invites, the daily board) does the same."""
+def test_s1_the_feature_tables_are_never_handed_a_closed_connection(pg_url: str) -> None:
+    """A feature's transactions (rooms, invites, the daily board) on the games' pool: a
+    connection the server closed is never handed to them either."""
     features = open_feature_db(pg_url)
 
     async def main() -> None:

@@ -307,7 +307,7 @@ class DailyStore:
         if name is not None:
             statements.append((_SET_NAME, {**player, "name": name}))
         statements.append((_CLAIM, {**player, "day": day.isoformat(), "game": game_id}))
-        return Claim(tuple(statements))
+        return Claim.rows(*statements)
 
     async def play(self, day: date, player_id: str) -> Play | None:
         """The player's play of ``day``."""
@@ -337,8 +337,8 @@ class DailyStore:
         and whether the board of everyone lists it (F13): its browser finished the
         challenge on at least ``min_days`` earlier days of the ``history_days`` before."""
 
-        def work(tx: Tx) -> None:
-            row = tx.one(
+        async def work(tx: Tx) -> None:
+            row = await tx.one(
                 "SELECT day, player_id FROM daily_plays WHERE game_id = :game", {"game": game_id}
             )
             if row is None:
@@ -346,7 +346,7 @@ class DailyStore:
             day = date.fromisoformat(str(row[0]))
             listed = True
             if min_days > 0:
-                count = tx.one(
+                count = await tx.one(
                     "SELECT COUNT(*) FROM daily_plays WHERE player_id = :player "
                     "AND day >= :since AND day < :day AND skill_loss IS NOT NULL",
                     {
@@ -356,7 +356,7 @@ class DailyStore:
                     },
                 )
                 listed = count is not None and int(count[0]) >= min_days
-            tx.all(
+            await tx.all(
                 "UPDATE daily_plays SET finished_at = :finished_at, score = :score, "
                 "skill_loss = :skill_loss, accuracy = :accuracy, luck = :luck, marks = :marks, "
                 "listed = :listed WHERE game_id = :game AND skill_loss IS NULL",
@@ -387,13 +387,13 @@ class DailyStore:
     async def set_reference(self, day: date, score: int) -> int:
         """Store the expert's score of ``day`` unless a process did first; the stored one."""
 
-        def work(tx: Tx) -> int:
-            tx.all(
+        async def work(tx: Tx) -> int:
+            await tx.all(
                 "INSERT INTO daily_reference (day, score, computed_at) VALUES (:day, :score, :now) "
                 "ON CONFLICT (day) DO NOTHING",
                 {"day": day.isoformat(), "score": score, "now": _now()},
             )
-            row = tx.one(
+            row = await tx.one(
                 "SELECT score FROM daily_reference WHERE day = :day", {"day": day.isoformat()}
             )
             assert row is not None
@@ -425,8 +425,8 @@ class DailyStore:
     ) -> tuple[str, str]:
         """A new group with its creator as first member; returns ``(group_id, token)``."""
 
-        def work(tx: Tx) -> tuple[str, str]:
-            row = tx.one(
+        async def work(tx: Tx) -> tuple[str, str]:
+            row = await tx.one(
                 "SELECT COUNT(*) FROM groups WHERE creator_id = :creator AND closed_at IS NULL",
                 {"creator": creator_id},
             )
@@ -434,13 +434,13 @@ class DailyStore:
                 raise TooManyGroupsError(f"{creator_id} has {row[0]} open groups", max_open)
             group_id = secrets.token_hex(8)
             now = _now()
-            tx.all(
+            await tx.all(
                 "INSERT INTO groups (id, name, creator_id, created_at) "
                 "VALUES (:group, :name, :creator, :now)",
                 {"group": group_id, "name": name, "creator": creator_id, "now": now},
             )
-            _add_member(tx, group_id, creator_id, creator_name, now)
-            return group_id, issue_in(tx, GROUP_INVITE, group_id, self._token(group_id, 0))
+            await _add_member(tx, group_id, creator_id, creator_name, now)
+            return group_id, await issue_in(tx, GROUP_INVITE, group_id, self._token(group_id, 0))
 
         return await self.db.run(work)
 
@@ -453,9 +453,9 @@ class DailyStore:
         it (F8: it is told so, whichever of the group's links it brings, the one the
         removal renewed included, F27)."""
 
-        def work(tx: Tx) -> str | None:
-            group_id = resolve_in(tx, GROUP_INVITE, token, revoked=True)
-            return group_id if group_id and _removed(tx, group_id, player_id) else None
+        async def work(tx: Tx) -> str | None:
+            group_id = await resolve_in(tx, GROUP_INVITE, token, revoked=True)
+            return group_id if group_id and await _removed(tx, group_id, player_id) else None
 
         return await self.db.run(work, write=False)
 
@@ -475,26 +475,26 @@ class DailyStore:
     async def new_invite(self, group_id: str) -> str:
         """A new invite token for the group (the old link stops working)."""
 
-        def work(tx: Tx) -> str:
-            token = self._renew_in(tx, group_id)
+        async def work(tx: Tx) -> str:
+            token = await self._renew_in(tx, group_id)
             if token is None:
                 raise GroupClosedError(group_id)
             return token
 
         return await self.db.run(work)
 
-    def _renew_in(self, tx: Tx, group_id: str) -> str | None:
+    async def _renew_in(self, tx: Tx, group_id: str) -> str | None:
         """The next invite token of an open group, in the caller's transaction (the old
         one revoked); ``None`` for a closed group (it has no link)."""
-        row = tx.one(
+        row = await tx.one(
             "UPDATE groups SET invite_serial = invite_serial + 1 WHERE id = :group "
             "AND closed_at IS NULL RETURNING invite_serial",
             {"group": group_id},
         )
         if row is None:
             return None
-        revoke_in(tx, GROUP_INVITE, group_id)
-        return issue_in(tx, GROUP_INVITE, group_id, self._token(group_id, int(row[0])))
+        await revoke_in(tx, GROUP_INVITE, group_id)
+        return await issue_in(tx, GROUP_INVITE, group_id, self._token(group_id, int(row[0])))
 
     async def join(self, group_id: str, player_id: str, name: str, max_members: int) -> bool:
         """Add the browser to the group under ``name`` (a member already: the name is
@@ -502,36 +502,36 @@ class DailyStore:
         :class:`GroupClosedError`, :class:`RemovedFromGroupError`,
         :class:`GroupNameTakenError` (another member's name, as people see it, F25)."""
 
-        def work(tx: Tx) -> bool:
+        async def work(tx: Tx) -> bool:
             at = {"group": group_id, "player": player_id}
-            group = tx.one("SELECT closed_at FROM groups WHERE id = :group", at)
+            group = await tx.one("SELECT closed_at FROM groups WHERE id = :group", at)
             if group is None or group[0] is not None:
                 raise GroupClosedError(group_id)
-            if _removed(tx, group_id, player_id):
+            if await _removed(tx, group_id, player_id):
                 raise RemovedFromGroupError(group_id)
             if tx.dialect == "postgresql":  # serialise joins of one group (the limit, names)
-                tx.all("SELECT id FROM groups WHERE id = :group FOR UPDATE", at)
+                await tx.all("SELECT id FROM groups WHERE id = :group FOR UPDATE", at)
             # F25: no two members whom people could not tell apart.
             key = name_key(name)
-            for (other,) in tx.all(
+            for (other,) in await tx.all(
                 "SELECT name FROM group_members WHERE group_id = :group AND player_id <> :player",
                 at,
             ):
                 if name_key(str(other)) == key:
                     raise GroupNameTakenError(f"{name!r} is taken in group {group_id}")
-            if tx.one(
+            if await tx.one(
                 "SELECT 1 FROM group_members WHERE group_id = :group AND player_id = :player", at
             ):
-                tx.all(
+                await tx.all(
                     "UPDATE group_members SET name = :name "
                     "WHERE group_id = :group AND player_id = :player",
                     {**at, "name": name},
                 )
                 return False
-            count = tx.one("SELECT COUNT(*) FROM group_members WHERE group_id = :group", at)
+            count = await tx.one("SELECT COUNT(*) FROM group_members WHERE group_id = :group", at)
             if max_members > 0 and count is not None and int(count[0]) >= max_members:
                 raise GroupFullError(f"group {group_id} has {count[0]} members", max_members)
-            _add_member(tx, group_id, player_id, name, _now())
+            await _add_member(tx, group_id, player_id, name, _now())
             return True
 
         return await self.db.run(work)
@@ -547,16 +547,16 @@ class DailyStore:
         the link they had: an open group's invite link is renewed with it (F27, the
         others stay members)."""
 
-        def work(tx: Tx) -> bool:
-            rows = _delete_member(tx, group_id, "member_id", member_id)
+        async def work(tx: Tx) -> bool:
+            rows = await _delete_member(tx, group_id, "member_id", member_id)
             for (player_id,) in rows:
-                tx.all(
+                await tx.all(
                     "INSERT INTO group_removals (group_id, player_id, removed_at) "
                     "VALUES (:group, :player, :now) ON CONFLICT DO NOTHING",
                     {"group": group_id, "player": player_id, "now": _now()},
                 )
             if rows:
-                self._renew_in(tx, group_id)
+                await self._renew_in(tx, group_id)
             return bool(rows)
 
         return await self.db.run(work)
@@ -573,12 +573,12 @@ class DailyStore:
     async def close(self, group_id: str) -> None:
         """Close the group: no more joins, its invite link stops."""
 
-        def work(tx: Tx) -> None:
-            tx.all(
+        async def work(tx: Tx) -> None:
+            await tx.all(
                 "UPDATE groups SET closed_at = :now WHERE id = :group AND closed_at IS NULL",
                 {"now": _now(), "group": group_id},
             )
-            revoke_in(tx, GROUP_INVITE, group_id)
+            await revoke_in(tx, GROUP_INVITE, group_id)
 
         await self.db.run(work)
 
@@ -587,8 +587,8 @@ class DailyStore:
         before it and never joined by anyone but their creator, with their members and
         invite tokens (F14); returns how many."""
 
-        def work(tx: Tx) -> int:
-            rows = tx.all(
+        async def work(tx: Tx) -> int:
+            rows = await tx.all(
                 "SELECT g.id FROM groups g WHERE (g.closed_at IS NOT NULL AND "
                 "g.closed_at < :before) OR (g.closed_at IS NULL AND g.created_at < :before "
                 "AND NOT EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id "
@@ -597,10 +597,12 @@ class DailyStore:
             )
             for (group_id,) in rows:
                 at = {"group": group_id, "purpose": GROUP_INVITE}
-                tx.all("DELETE FROM group_members WHERE group_id = :group", at)
-                tx.all("DELETE FROM group_removals WHERE group_id = :group", at)
-                tx.all("DELETE FROM invite_tokens WHERE purpose = :purpose AND target = :group", at)
-                tx.all("DELETE FROM groups WHERE id = :group", at)
+                await tx.all("DELETE FROM group_members WHERE group_id = :group", at)
+                await tx.all("DELETE FROM group_removals WHERE group_id = :group", at)
+                await tx.all(
+                    "DELETE FROM invite_tokens WHERE purpose = :purpose AND target = :group", at
+                )
+                await tx.all("DELETE FROM groups WHERE id = :group", at)
             return len(rows)
 
         return await self.db.run(work)
@@ -612,13 +614,13 @@ class DailyStore:
     async def groups_of(self, player_id: str) -> list[Group]:
         """The groups the browser created or belongs to, newest first."""
 
-        def work(tx: Tx) -> list[Group]:
-            ids = tx.all(
+        async def work(tx: Tx) -> list[Group]:
+            ids = await tx.all(
                 "SELECT g.id FROM groups g JOIN group_members m ON m.group_id = g.id "
                 "WHERE m.player_id = :player ORDER BY g.created_at DESC",
                 {"player": player_id},
             )
-            groups = [_group(tx, str(gid), player_id) for (gid,) in ids]
+            groups = [await _group(tx, str(gid), player_id) for (gid,) in ids]
             return [g for g in groups if g is not None]
 
         return await self.db.run(work, write=False)
@@ -672,15 +674,15 @@ _CLAIM = (
 )
 
 
-def _set_name(tx: Tx, player_id: str, name: str) -> None:
-    tx.all(_SET_NAME, {"player": player_id, "name": name, "now": _now()})
+async def _set_name(tx: Tx, player_id: str, name: str) -> None:
+    await tx.all(_SET_NAME, {"player": player_id, "name": name, "now": _now()})
 
 
-def _delete_member(tx: Tx, group_id: str, column: str, value: str) -> list[Row]:
+async def _delete_member(tx: Tx, group_id: str, column: str, value: str) -> list[Row]:
     """Delete the membership whose ``column`` is ``value``, never the creator's; the
     deleted member's player id (none or one row)."""
     assert column in ("player_id", "member_id")
-    return tx.all(
+    return await tx.all(
         f"DELETE FROM group_members WHERE group_id = :group AND {column} = :value "
         "AND player_id <> (SELECT creator_id FROM groups WHERE id = :group) "
         "RETURNING player_id",
@@ -688,9 +690,9 @@ def _delete_member(tx: Tx, group_id: str, column: str, value: str) -> list[Row]:
     )
 
 
-def _removed(tx: Tx, group_id: str, player_id: str) -> bool:
+async def _removed(tx: Tx, group_id: str, player_id: str) -> bool:
     return (
-        tx.one(
+        await tx.one(
             "SELECT 1 FROM group_removals WHERE group_id = :group AND player_id = :player",
             {"group": group_id, "player": player_id},
         )
@@ -698,8 +700,8 @@ def _removed(tx: Tx, group_id: str, player_id: str) -> bool:
     )
 
 
-def _add_member(tx: Tx, group_id: str, player_id: str, name: str, now: str) -> None:
-    tx.all(
+async def _add_member(tx: Tx, group_id: str, player_id: str, name: str, now: str) -> None:
+    await tx.all(
         "INSERT INTO group_members (group_id, player_id, member_id, name, joined_at) "
         "VALUES (:group, :player, :member, :name, :now)",
         {
@@ -712,8 +714,8 @@ def _add_member(tx: Tx, group_id: str, player_id: str, name: str, now: str) -> N
     )
 
 
-def _group(tx: Tx, group_id: str, player_id: str) -> Group | None:
-    row = tx.one(
+async def _group(tx: Tx, group_id: str, player_id: str) -> Group | None:
+    row = await tx.one(
         "SELECT g.id, g.name, g.created_at, g.closed_at, g.creator_id, "
         "(SELECT COUNT(*) FROM group_members c WHERE c.group_id = g.id), "
         "(SELECT m.name FROM group_members m WHERE m.group_id = g.id AND m.player_id = :player) "
@@ -749,7 +751,7 @@ def _competition_ranks(keys: list[tuple[float, ...]]) -> list[int]:
     return ranks
 
 
-def _day_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | None) -> Board:
+async def _day_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | None) -> Board:
     """A day's board: by skill loss, then score; equal entries share a place and are
     listed in the order of their browsers' ids (never by finishing time: a bot finishes
     first, F13). The board of everyone lists the listed plays only (F13); a group's lists
@@ -759,7 +761,7 @@ def _day_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | No
     if group_id is None:
         where += " AND p.listed = 1"
     params: dict[str, Any] = {"group": group_id, "day": day.isoformat(), "player": player_id}
-    top = tx.all(
+    top = await tx.all(
         f"SELECT {name}, p.score, p.skill_loss, p.accuracy, p.player_id "
         f"FROM daily_plays p {join} WHERE {where} "
         "ORDER BY p.skill_loss, p.score DESC, p.player_id LIMIT :limit",
@@ -778,19 +780,19 @@ def _day_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | No
     you = next((e for e in entries if e.you), None)
     own = None
     if you is None:
-        own = tx.one(
+        own = await tx.one(
             f"SELECT {name}, p.score, p.skill_loss, p.accuracy, p.listed "
             f"FROM daily_plays p {join} WHERE p.day = :day AND p.skill_loss IS NOT NULL "
             "AND p.player_id = :player",
             params,
         )
     if own is None:
-        row = tx.one(count, params)
+        row = await tx.one(count, params)
         players = int(row[0]) if row is not None else 0
     else:
         # Two index range counts (not one OR, which no index serves): the entries with a
         # lower loss, and with an equal loss and a higher score.
-        row = tx.one(
+        row = await tx.one(
             f"SELECT ({count}), ({count} AND p.skill_loss < :loss), "
             f"({count} AND p.skill_loss = :loss AND p.score > :score)",
             {**params, "loss": own[2], "score": own[1]},
@@ -803,14 +805,14 @@ def _day_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | No
     return Board(entries, you, players)
 
 
-def _week_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | None) -> Board:
+async def _week_board(tx: Tx, day: date, player_id: str, limit: int, group_id: str | None) -> Board:
     """The week of ``day`` (Monday to Sunday): by mean accuracy over the days played,
     then more days, lower mean skill loss, higher mean score, as shown (rounded); equal
     entries share a place, in the order of their browsers' ids, as on the day's board.
     The board of everyone lists the browsers with a listed play in the week (F13)."""
     name, join = _who(group_id)
     monday, sunday = week_of(day)
-    rows = tx.all(
+    rows = await tx.all(
         f"SELECT {name}, AVG(p.score), AVG(p.skill_loss), AVG(p.accuracy), COUNT(*), "
         f"p.player_id, MAX(p.listed) FROM daily_plays p {join} "
         "WHERE p.day >= :monday AND p.day <= :sunday AND p.skill_loss IS NOT NULL "
@@ -856,28 +858,28 @@ class DailyData:
     def __init__(self, open_groups: int = 0) -> None:
         self.open_groups = open_groups
 
-    def export(self, tx: Tx, player_id: str) -> Any:
-        name = tx.one(
+    async def export(self, tx: Tx, player_id: str) -> Any:
+        name = await tx.one(
             "SELECT name, updated_at FROM daily_names WHERE player_id = :player_id",
             {"player_id": player_id},
         )
-        plays = tx.all(
+        plays = await tx.all(
             "SELECT day, game_id, started_at, finished_at, score, skill_loss, accuracy, luck, "
             "marks FROM daily_plays WHERE player_id = :player_id ORDER BY day",
             {"player_id": player_id},
         )
-        created = tx.all(
+        created = await tx.all(
             "SELECT id, name, created_at, closed_at FROM groups WHERE creator_id = :player_id "
             "ORDER BY created_at",
             {"player_id": player_id},
         )
-        memberships = tx.all(
+        memberships = await tx.all(
             "SELECT m.group_id, g.name, m.name, m.joined_at FROM group_members m "
             "JOIN groups g ON g.id = m.group_id WHERE m.player_id = :player_id ORDER BY "
             "m.joined_at",
             {"player_id": player_id},
         )
-        removed = tx.all(
+        removed = await tx.all(
             "SELECT group_id, removed_at FROM group_removals WHERE player_id = :player_id "
             "ORDER BY removed_at",
             {"player_id": player_id},
@@ -900,8 +902,8 @@ class DailyData:
             "removed_from_groups": [{"group_id": row[0], "removed_at": row[1]} for row in removed],
         }
 
-    def has_data(self, tx: Tx, player_id: str) -> bool:
-        return keeps(tx, self, player_id)
+    async def has_data(self, tx: Tx, player_id: str) -> bool:
+        return await keeps(tx, self, player_id)
 
     def kept_sql(self, player: str) -> str:
         return " OR ".join(
@@ -913,11 +915,11 @@ class DailyData:
             )
         )
 
-    def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
+    async def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
         # (the linked browser's open groups first when the cap makes some go, F27)
         theirs = [
             str(r[0])
-            for r in tx.all(
+            for r in await tx.all(
                 "SELECT id FROM groups WHERE creator_id = :source AND closed_at IS NULL "
                 "ORDER BY created_at DESC, id",
                 {"source": source},
@@ -925,65 +927,65 @@ class DailyData:
         ]
         # The board name: the linked player's, if it has one.
         if (
-            tx.one("SELECT 1 FROM daily_names WHERE player_id = :target", {"target": target})
+            await tx.one("SELECT 1 FROM daily_names WHERE player_id = :target", {"target": target})
             is None
         ):
-            tx.all(
+            await tx.all(
                 "UPDATE daily_names SET player_id = :target WHERE player_id = :source",
                 {"target": target, "source": source},
             )
-        tx.all("DELETE FROM daily_names WHERE player_id = :source", {"source": source})
+        await tx.all("DELETE FROM daily_names WHERE player_id = :source", {"source": source})
         # D2 stays one attempt a day for the player: on a day both played, the attempt
         # started first is the day's (on the boards); the other game stays in the records.
-        both = tx.all(
+        both = await tx.all(
             "SELECT s.day, s.started_at, t.started_at FROM daily_plays s JOIN daily_plays t "
             "ON t.day = s.day AND t.player_id = :target WHERE s.player_id = :source",
             {"target": target, "source": source},
         )
         for day, source_started, target_started in both:
             loser = target if str(source_started) < str(target_started) else source
-            tx.all(
+            await tx.all(
                 "DELETE FROM daily_plays WHERE day = :day AND player_id = :loser",
                 {"day": day, "loser": loser},
             )
-        tx.all(
+        await tx.all(
             "UPDATE daily_plays SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},
         )
-        tx.all(
+        await tx.all(
             "UPDATE groups SET creator_id = :target WHERE creator_id = :source",
             {"target": target, "source": source},
         )
         # A group both belong to keeps the linked player's membership (and name).
-        tx.all(
+        await tx.all(
             "DELETE FROM group_members WHERE player_id = :source AND group_id IN "
             "(SELECT group_id FROM group_members WHERE player_id = :target)",
             {"source": source, "target": target},
         )
-        tx.all(
+        await tx.all(
             "UPDATE group_members SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},
         )
         # A removal follows the person (F8): the linked device stays out of that group too.
         # (as the memberships: the linked player's row stays where both have one)
-        tx.all(
+        await tx.all(
             "DELETE FROM group_removals WHERE player_id = :source AND group_id IN "
             "(SELECT group_id FROM group_removals WHERE player_id = :target)",
             {"source": source, "target": target},
         )
-        tx.all(
+        await tx.all(
             "UPDATE group_removals SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},
         )
-        return self._keep_open_groups(tx, target, theirs)
+        return await self._keep_open_groups(tx, target, theirs)
 
-    def _keep_open_groups(self, tx: Tx, player_id: str, first: list[str]) -> list[MergeNote]:
+    async def _keep_open_groups(self, tx: Tx, player_id: str, first: list[str]) -> list[MergeNote]:
         """F27: ``player_id``'s open groups past :attr:`open_groups`, those of ``first``
         (the linked browser's, newest first) before its own (newest first), handed to
         their oldest other member, or closed when they have none."""
         mine = [
             str(r[0])
-            for r in tx.all(
+            for r in await tx.all(
                 "SELECT id FROM groups WHERE creator_id = :player AND closed_at IS NULL "
                 "ORDER BY created_at DESC, id",
                 {"player": player_id},
@@ -995,16 +997,16 @@ class DailyData:
         order = [g for g in first if g in mine] + [g for g in mine if g not in first]
         notes = []
         for group_id in order[:over]:
-            row = tx.one("SELECT name FROM groups WHERE id = :group", {"group": group_id})
+            row = await tx.one("SELECT name FROM groups WHERE id = :group", {"group": group_id})
             name = str(row[0]) if row is not None else ""
-            heir = tx.one(
+            heir = await tx.one(
                 "SELECT player_id, name FROM group_members WHERE group_id = :group "
                 "AND player_id <> :player ORDER BY joined_at, member_id LIMIT 1",
                 {"group": group_id, "player": player_id},
             )
             limit = self.open_groups
             if heir is not None:
-                tx.all(
+                await tx.all(
                     "UPDATE groups SET creator_id = :heir WHERE id = :group",
                     {"heir": heir[0], "group": group_id},
                 )
@@ -1013,39 +1015,47 @@ class DailyData:
                 )
                 notes.append(MergeNote("open_groups", "group_handed_over", group_id, said))
             else:
-                tx.all(
+                await tx.all(
                     "UPDATE groups SET closed_at = :now WHERE id = :group AND closed_at IS NULL",
                     {"now": _now(), "group": group_id},
                 )
-                revoke_in(tx, GROUP_INVITE, group_id)
+                await revoke_in(tx, GROUP_INVITE, group_id)
                 said = msg("server.merge.group_closed", limit=limit, group=name)
                 notes.append(MergeNote("open_groups", "group_closed", group_id, said))
         return notes
 
-    def erase(self, tx: Tx, player_id: str) -> None:
-        tx.all("DELETE FROM daily_names WHERE player_id = :player_id", {"player_id": player_id})
-        tx.all("DELETE FROM daily_plays WHERE player_id = :player_id", {"player_id": player_id})
-        tx.all("DELETE FROM group_members WHERE player_id = :player_id", {"player_id": player_id})
-        tx.all("DELETE FROM group_removals WHERE player_id = :player_id", {"player_id": player_id})
+    async def erase(self, tx: Tx, player_id: str) -> None:
+        await tx.all(
+            "DELETE FROM daily_names WHERE player_id = :player_id", {"player_id": player_id}
+        )
+        await tx.all(
+            "DELETE FROM daily_plays WHERE player_id = :player_id", {"player_id": player_id}
+        )
+        await tx.all(
+            "DELETE FROM group_members WHERE player_id = :player_id", {"player_id": player_id}
+        )
+        await tx.all(
+            "DELETE FROM group_removals WHERE player_id = :player_id", {"player_id": player_id}
+        )
         # A group the player created goes to its oldest remaining member; with nobody
         # left it is closed (its invite links end).
-        for (group_id,) in tx.all(
+        for (group_id,) in await tx.all(
             "SELECT id FROM groups WHERE creator_id = :player_id", {"player_id": player_id}
         ):
-            heir = tx.one(
+            heir = await tx.one(
                 "SELECT player_id FROM group_members WHERE group_id = :group_id "
                 "ORDER BY joined_at, member_id LIMIT 1",
                 {"group_id": group_id},
             )
             if heir is not None:
-                tx.all(
+                await tx.all(
                     "UPDATE groups SET creator_id = :heir WHERE id = :group_id",
                     {"heir": heir[0], "group_id": group_id},
                 )
             else:
-                tx.all(
+                await tx.all(
                     "UPDATE groups SET creator_id = '', closed_at = COALESCE(closed_at, :now) "
                     "WHERE id = :group_id",
                     {"now": _now(), "group_id": group_id},
                 )
-                revoke_in(tx, GROUP_INVITE, group_id)
+                await revoke_in(tx, GROUP_INVITE, group_id)

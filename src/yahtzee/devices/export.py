@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from yahtzee.storage.player_data import Pacer
+from yahtzee.storage.feature_db import Pacer
 
 #: The file's format (docs/api.md "The export").
 EXPORT_FORMAT = "yahtzee-export-v2"
@@ -64,7 +64,7 @@ def with_iso_times(value: Any, pace: Callable[[], None] = lambda: None) -> Any:
     game's ``events`` are written one to a line (their ``data``, the event as logged, is
     kept as it is: it holds no time), so that the file reads as the log does and stays
     about the size of the compact one. ``pace`` is called after each game's events (a
-    worker thread's :class:`~yahtzee.storage.player_data.Pacer`: F22)."""
+    worker thread's :class:`~yahtzee.storage.feature_db.Pacer`: F22)."""
     if isinstance(value, dict):
         out: dict[str, Any] = {}
         for key, item in value.items():

@@ -249,12 +249,10 @@ class DeviceService:
     def owner_claim(self, player_id: str) -> Claim:
         """See :meth:`DeviceBook.owner_claim`: a live device of the player (a deletion
         ends them all, under the player's lock, :func:`~yahtzee.devices.store.lock_player`)."""
-        return Claim(
+        return Claim.rows(
             (
-                (
-                    "SELECT 1 FROM devices WHERE player_id = :owner AND removed_at IS NULL LIMIT 1",
-                    {"owner": player_id},
-                ),
+                "SELECT 1 FROM devices WHERE player_id = :owner AND removed_at IS NULL LIMIT 1",
+                {"owner": player_id},
             )
         )
 

@@ -259,13 +259,23 @@ def _request(row: Sequence[Any]) -> Request:
 _REQUEST_COLUMNS = "id, kind, target, requested_by, created_at, due_at"
 
 
-def lock_player(tx: Tx, player_id: str) -> None:
+async def lock_player(tx: Tx, player_id: str) -> None:
     """On PostgreSQL, the player's lock that a new game of it takes too (the games'
     ``lock_player``): a deletion and a new game of one player happen one after the other,
     so no game is written under a deleted player's id (F23). SQLite's writers take turns
     anyway."""
     if tx.dialect == "postgresql":
-        tx.one("SELECT pg_advisory_xact_lock(hashtextextended(:player, 1))", {"player": player_id})
+        await tx.one(
+            "SELECT pg_advisory_xact_lock(hashtextextended(:player, 1))", {"player": player_id}
+        )
+
+
+async def _any_data(tx: Tx, parts: Sequence[PlayerData], player_id: str) -> bool:
+    """Whether any part keeps something of ``player_id`` that a person would miss."""
+    for part in parts:
+        if await part.has_data(tx, player_id):
+            return True
+    return False
 
 
 class DeviceStore:
@@ -311,14 +321,14 @@ class DeviceStore:
         """End the device if nobody used it since ``unused_since`` (F20: a credential
         unused for ``device_expiry_days`` stops working); whether it did."""
 
-        def work(tx: Tx) -> bool:
-            rows = tx.all(
+        async def work(tx: Tx) -> bool:
+            rows = await tx.all(
                 "UPDATE devices SET removed_at = :now, name = '', ended = :ended "
                 "WHERE id = :device_id AND removed_at IS NULL AND seen_at < :since RETURNING id",
                 {"now": now, "ended": EXPIRED, "device_id": device_id, "since": unused_since},
             )
             if rows:
-                notify_in(tx, Revoked((device_id,)))
+                await notify_in(tx, Revoked((device_id,)))
             return bool(rows)
 
         return await self.db.run(work)
@@ -337,14 +347,14 @@ class DeviceStore:
         """The device of a legacy cookie: added if it does not exist (concurrent requests
         agree: the id is derived); its player, ``None`` if it was removed."""
 
-        def work(tx: Tx) -> str | None:
-            tx.all(
+        async def work(tx: Tx) -> str | None:
+            await tx.all(
                 "INSERT INTO devices (id, player_id, name, created_at, seen_at, joined_at) "
                 "VALUES (:device_id, :player_id, :name, :now, :now, :now) "
                 "ON CONFLICT (id) DO NOTHING",
                 {"device_id": device_id, "player_id": player_id, "name": name, "now": now},
             )
-            row = tx.one(
+            row = await tx.one(
                 "SELECT player_id, removed_at FROM devices WHERE id = :device_id",
                 {"device_id": device_id},
             )
@@ -378,12 +388,12 @@ class DeviceStore:
 
     # -- proof (F20) ------------------------------------------------------------------------
 
-    def _at_once(self, tx: Tx, player_id: str, device_id: str, proof: str | None) -> bool:
+    async def _at_once(self, tx: Tx, player_id: str, device_id: str, proof: str | None) -> bool:
         """Whether a protected action of ``device_id`` is carried out at once: with the
         player's current recovery code (``proof``; a wrong one refuses), or when there is
         neither a recovery code nor another device (nobody to ask, nothing to prove).
         Otherwise it waits (:data:`WAIT_SECONDS`)."""
-        row = tx.one(
+        row = await tx.one(
             "SELECT digest FROM recovery_codes WHERE player_id = :player_id",
             {"player_id": player_id},
         )
@@ -393,14 +403,14 @@ class DeviceStore:
             return True
         if row is not None:
             return False
-        others = tx.one(
+        others = await tx.one(
             "SELECT COUNT(*) FROM devices WHERE player_id = :player_id AND removed_at IS NULL "
             "AND id <> :device_id",
             {"player_id": player_id, "device_id": device_id},
         )
         return others is None or int(others[0]) == 0
 
-    def _wait(
+    async def _wait(
         self,
         tx: Tx,
         player_id: str,
@@ -414,12 +424,12 @@ class DeviceStore:
         """The request that waits (the same one if it is already waiting; a new recovery
         code replaces the one that waited)."""
         if kind == RECOVERY_NEW:
-            tx.all(
+            await tx.all(
                 "DELETE FROM device_requests WHERE player_id = :player_id AND kind = :kind",
                 {"player_id": player_id, "kind": kind},
             )
         else:
-            row = tx.one(
+            row = await tx.one(
                 f"SELECT {_REQUEST_COLUMNS} FROM device_requests WHERE player_id = :player_id "
                 "AND kind = :kind AND COALESCE(target, '') = :target",
                 {"player_id": player_id, "kind": kind, "target": target or ""},
@@ -427,7 +437,7 @@ class DeviceStore:
             if row is not None:
                 return _request(row)
         request = Request(secrets.token_hex(8), kind, target, device_id, now, now + WAIT_SECONDS)
-        tx.all(
+        await tx.all(
             "INSERT INTO device_requests (id, player_id, kind, target, digest, requested_by, "
             "created_at, due_at) VALUES (:id, :player_id, :kind, :target, :digest, :by, :now, "
             ":due)",
@@ -444,8 +454,8 @@ class DeviceStore:
         )
         return request
 
-    def _live(self, tx: Tx, player_id: str, device_id: str) -> Device | None:
-        row = tx.one(
+    async def _live(self, tx: Tx, player_id: str, device_id: str) -> Device | None:
+        row = await tx.one(
             f"SELECT {_DEVICE_COLUMNS} FROM devices WHERE id = :device_id "
             "AND player_id = :player_id AND removed_at IS NULL",
             {"device_id": device_id, "player_id": player_id},
@@ -453,20 +463,20 @@ class DeviceStore:
         return None if row is None else _device(row)
 
     @staticmethod
-    def _end(tx: Tx, player_id: str, device_id: str, now: float, why: str) -> bool:
-        rows = tx.all(
+    async def _end(tx: Tx, player_id: str, device_id: str, now: float, why: str) -> bool:
+        rows = await tx.all(
             "UPDATE devices SET removed_at = :now, name = '', ended = :why "
             "WHERE id = :device_id AND player_id = :player_id AND removed_at IS NULL "
             "RETURNING id",
             {"now": now, "why": why, "device_id": device_id, "player_id": player_id},
         )
         if rows:
-            tx.all(
+            await tx.all(
                 "DELETE FROM device_requests "
                 "WHERE requested_by = :device_id OR target = :device_id",
                 {"device_id": device_id},
             )
-            notify_in(tx, Revoked((device_id,)))
+            await notify_in(tx, Revoked((device_id,)))
         return bool(rows)
 
     # -- the protected actions (F20) ----------------------------------------------------------
@@ -479,9 +489,9 @@ class DeviceStore:
         :data:`NEW_SECONDS`, after ``device_id``) or with the recovery code; a newcomer
         by a link code cannot remove an older device without it; otherwise it waits."""
 
-        def work(tx: Tx) -> Outcome:
-            mine = self._live(tx, player_id, device_id)
-            other = self._live(tx, player_id, target)
+        async def work(tx: Tx) -> Outcome:
+            mine = await self._live(tx, player_id, device_id)
+            other = await self._live(tx, player_id, target)
             if mine is None or other is None:
                 raise DeviceNotFoundError(target)
             # (an established device removes any newcomer; a newcomer, later ones only)
@@ -491,13 +501,13 @@ class DeviceStore:
             if not newcomer:
                 if proof is None and mine.via == "link" and mine.is_new(now):
                     raise TooNewError()
-                if not self._at_once(tx, player_id, device_id, proof):
+                if not await self._at_once(tx, player_id, device_id, proof):
                     return Outcome(
-                        pending=self._wait(
+                        pending=await self._wait(
                             tx, player_id, device_id, REMOVE_DEVICE, now, target=target
                         )
                     )
-            self._end(tx, player_id, target, now, REMOVED)
+            await self._end(tx, player_id, target, now, REMOVED)
             return Outcome(ended=(target,))
 
         return await self.db.run(work)
@@ -506,8 +516,8 @@ class DeviceStore:
         """「退出这台设备」: end this device (its browser is a stranger after it). Refused
         for the player's last way back: its only device without a recovery code."""
 
-        def work(tx: Tx) -> Outcome:
-            ways = tx.one(
+        async def work(tx: Tx) -> Outcome:
+            ways = await tx.one(
                 "SELECT (SELECT COUNT(*) FROM devices WHERE player_id = :player_id "
                 "AND removed_at IS NULL AND id <> :device_id) + "
                 "(SELECT COUNT(*) FROM recovery_codes WHERE player_id = :player_id)",
@@ -515,7 +525,7 @@ class DeviceStore:
             )
             if ways is None or int(ways[0]) == 0:
                 raise LastWayBackError()
-            if not self._end(tx, player_id, device_id, now, SIGNED_OUT):
+            if not await self._end(tx, player_id, device_id, now, SIGNED_OUT):
                 raise DeviceNotFoundError(device_id)
             return Outcome(ended=(device_id,))
 
@@ -527,8 +537,8 @@ class DeviceStore:
         if target == device_id:
             raise ThisDeviceError()
 
-        def work(tx: Tx) -> None:
-            rows = tx.all(
+        async def work(tx: Tx) -> None:
+            rows = await tx.all(
                 "UPDATE devices SET confirmed_at = :now WHERE id = :target "
                 "AND player_id = :player_id AND removed_at IS NULL RETURNING id",
                 {"now": now, "target": target, "player_id": player_id},
@@ -541,8 +551,8 @@ class DeviceStore:
     async def refuse(self, player_id: str, request_id: str) -> None:
         """Any device of the player refuses (or its asker cancels) a waiting request."""
 
-        def work(tx: Tx) -> None:
-            rows = tx.all(
+        async def work(tx: Tx) -> None:
+            rows = await tx.all(
                 "DELETE FROM device_requests WHERE id = :id AND player_id = :player_id "
                 "RETURNING id",
                 {"id": request_id, "player_id": player_id},
@@ -558,12 +568,12 @@ class DeviceStore:
         """Store ``code`` for ``player_id`` until ``expires``; the player's earlier codes
         end, and every expired code goes."""
 
-        def work(tx: Tx) -> None:
-            tx.all(
+        async def work(tx: Tx) -> None:
+            await tx.all(
                 "DELETE FROM link_codes WHERE player_id = :player_id OR expires_at <= :now",
                 {"player_id": player_id, "now": now},
             )
-            tx.all(
+            await tx.all(
                 "INSERT INTO link_codes (digest, player_id, created_at, expires_at) "
                 "VALUES (:digest, :player_id, :now, :expires)",
                 {
@@ -577,9 +587,11 @@ class DeviceStore:
         await self.db.run(work)
 
     @staticmethod
-    def _set_recovery(tx: Tx, player_id: str, digest: str, now: float) -> None:
-        tx.all("DELETE FROM recovery_codes WHERE player_id = :player_id", {"player_id": player_id})
-        tx.all(
+    async def _set_recovery(tx: Tx, player_id: str, digest: str, now: float) -> None:
+        await tx.all(
+            "DELETE FROM recovery_codes WHERE player_id = :player_id", {"player_id": player_id}
+        )
+        await tx.all(
             "INSERT INTO recovery_codes (player_id, digest, created_at) VALUES (:player_id, "
             ":digest, :now)",
             {"player_id": player_id, "digest": digest, "now": now},
@@ -593,17 +605,17 @@ class DeviceStore:
         another device; otherwise it waits, and takes effect when it is carried out."""
         digest = self.recovery_digest(code)
 
-        def work(tx: Tx) -> Outcome:
-            if self._at_once(tx, player_id, device_id, proof):
-                self._set_recovery(tx, player_id, digest, now)
-                tx.all(
+        async def work(tx: Tx) -> Outcome:
+            if await self._at_once(tx, player_id, device_id, proof):
+                await self._set_recovery(tx, player_id, digest, now)
+                await tx.all(
                     "DELETE FROM device_requests WHERE player_id = :player_id "
                     "AND kind IN ('recovery_new', 'recovery_remove')",
                     {"player_id": player_id},
                 )
                 return Outcome()
             return Outcome(
-                pending=self._wait(tx, player_id, device_id, RECOVERY_NEW, now, digest=digest)
+                pending=await self._wait(tx, player_id, device_id, RECOVERY_NEW, now, digest=digest)
             )
 
         return await self.db.run(work)
@@ -614,22 +626,22 @@ class DeviceStore:
         """The player's recovery code stops working: at once with it (``proof``),
         otherwise after the wait."""
 
-        def work(tx: Tx) -> Outcome:
+        async def work(tx: Tx) -> Outcome:
             if (
-                tx.one(
+                await tx.one(
                     "SELECT 1 FROM recovery_codes WHERE player_id = :player_id",
                     {"player_id": player_id},
                 )
                 is None
             ):
                 raise NoRecoveryCodeError()
-            if self._at_once(tx, player_id, device_id, proof):
-                tx.all(
+            if await self._at_once(tx, player_id, device_id, proof):
+                await tx.all(
                     "DELETE FROM recovery_codes WHERE player_id = :player_id",
                     {"player_id": player_id},
                 )
                 return Outcome()
-            return Outcome(pending=self._wait(tx, player_id, device_id, RECOVERY_REMOVE, now))
+            return Outcome(pending=await self._wait(tx, player_id, device_id, RECOVERY_REMOVE, now))
 
         return await self.db.run(work)
 
@@ -671,14 +683,14 @@ class DeviceStore:
         A link code is used up; a recovery code stays good until replaced."""
         digest = self._digest(_RECOVERY if recovery else _LINK, code)
 
-        def work(tx: Tx) -> Linked:
+        async def work(tx: Tx) -> Linked:
             if recovery:
-                row = tx.one(
+                row = await tx.one(
                     "SELECT player_id FROM recovery_codes WHERE digest = :digest",
                     {"digest": digest},
                 )
             else:
-                row = tx.one(
+                row = await tx.one(
                     "SELECT player_id FROM link_codes WHERE digest = :digest AND used_at IS NULL "
                     "AND expires_at > :now",
                     {"digest": digest, "now": now},
@@ -686,7 +698,7 @@ class DeviceStore:
             if row is None:
                 raise InvalidCodeError()
             target = str(row[0])
-            mine = tx.one(
+            mine = await tx.one(
                 "SELECT player_id FROM devices WHERE id = :device_id AND removed_at IS NULL",
                 {"device_id": device_id},
             )
@@ -696,31 +708,33 @@ class DeviceStore:
             if source == target:
                 raise AlreadyLinkedError()
             has_code = (
-                tx.one("SELECT 1 FROM recovery_codes WHERE player_id = :source", {"source": source})
+                await tx.one(
+                    "SELECT 1 FROM recovery_codes WHERE player_id = :source", {"source": source}
+                )
                 is not None
             )
             if has_code and proof is None:
                 raise RecoveryCodeNeededError()
             whole = True
             if proof is not None:
-                self._at_once(tx, source, device_id, proof)  # (a wrong one refuses)
-            elif not self._at_once(tx, source, device_id, None):
+                await self._at_once(tx, source, device_id, proof)  # (a wrong one refuses)
+            elif not await self._at_once(tx, source, device_id, None):
                 whole = False  # other devices, no code: they keep the player
                 if merge:
                     raise OtherDevicesError()
-            if whole and not merge and any(part.has_data(tx, source) for part in parts):
+            if whole and not merge and await _any_data(tx, parts, source):
                 raise HasOwnDataError()
             left_out: list[MergeNote] = []
             if whole:
                 try:
                     for part in parts:
-                        left_out.extend(part.merge(tx, source, target))
+                        left_out.extend(await part.merge(tx, source, target))
                 except MergeOverCapError as exc:
                     raise MergeOverLimitError(exc.message) from None
                 except MergeConflictError:
                     raise BothUnfinishedError() from None
             if not recovery:
-                used = tx.all(
+                used = await tx.all(
                     "UPDATE link_codes SET used_at = :now WHERE digest = :digest AND used_at IS "
                     "NULL RETURNING digest",
                     {"now": now, "digest": digest},
@@ -728,7 +742,7 @@ class DeviceStore:
                 if not used:  # (another redemption committed first: all of this rolls back)
                     raise InvalidCodeError()
             via = "recovery" if recovery else "link"
-            moved = tx.all(
+            moved = await tx.all(
                 "UPDATE devices SET player_id = :target, via = :via, joined_at = :now, "
                 "confirmed_at = NULL WHERE removed_at IS NULL AND "
                 + ("player_id = :source " if whole else "id = :device_id ")
@@ -743,9 +757,11 @@ class DeviceStore:
             )
             if whole:
                 for table in ("recovery_codes", "link_codes", "device_requests"):
-                    tx.all(f"DELETE FROM {table} WHERE player_id = :source", {"source": source})
+                    await tx.all(
+                        f"DELETE FROM {table} WHERE player_id = :source", {"source": source}
+                    )
             else:
-                tx.all(
+                await tx.all(
                     "DELETE FROM device_requests WHERE requested_by = :device_id",
                     {"device_id": device_id},
                 )
@@ -758,8 +774,8 @@ class DeviceStore:
     async def export(self, player_id: str, parts: Sequence[PlayerData]) -> dict[str, Any]:
         """Everything kept about ``player_id``: each part's, and this feature's own."""
 
-        def work(tx: Tx) -> dict[str, Any]:
-            out: dict[str, Any] = {part.name: part.export(tx, player_id) for part in parts}
+        async def work(tx: Tx) -> dict[str, Any]:
+            out: dict[str, Any] = {part.name: await part.export(tx, player_id) for part in parts}
             out["devices"] = [
                 dict(
                     zip(
@@ -768,20 +784,20 @@ class DeviceStore:
                         strict=True,
                     )
                 )
-                for row in tx.all(
+                for row in await tx.all(
                     f"SELECT {_DEVICE_COLUMNS} FROM devices "
                     "WHERE player_id = :player_id AND removed_at IS NULL ORDER BY created_at",
                     {"player_id": player_id},
                 )
             ]
-            made = tx.one(
+            made = await tx.one(
                 "SELECT created_at FROM recovery_codes WHERE player_id = :player_id",
                 {"player_id": player_id},
             )
             out["recovery_code"] = None if made is None else {"created_at": made[0]}
             out["link_codes"] = [
                 dict(zip(("created_at", "expires_at", "used_at"), row, strict=True))
-                for row in tx.all(
+                for row in await tx.all(
                     "SELECT created_at, expires_at, used_at FROM link_codes WHERE player_id = "
                     ":player_id ORDER BY created_at",
                     {"player_id": player_id},
@@ -789,7 +805,7 @@ class DeviceStore:
             ]
             out["requests"] = [
                 dict(zip(("kind", "created_at", "due_at"), row, strict=True))
-                for row in tx.all(
+                for row in await tx.all(
                     "SELECT kind, created_at, due_at FROM device_requests "
                     "WHERE player_id = :player_id ORDER BY created_at",
                     {"player_id": player_id},
@@ -816,20 +832,20 @@ class DeviceStore:
             f"AND NOT ({kept})"
         )
 
-        def work(tx: Tx, limit: int) -> tuple[int, int]:
-            found = tx.all(f"{find} LIMIT :limit", {"before": before, "limit": limit})
+        async def work(tx: Tx, limit: int) -> tuple[int, int]:
+            found = await tx.all(f"{find} LIMIT :limit", {"before": before, "limit": limit})
             players = [str(r[0]) for r in found]
             if players and tx.dialect == "postgresql":
                 # Checked again with their devices locked: another transaction may have
                 # committed since (a browser back marks its device seen before it does
                 # anything; one that played is kept by a part). SQLite's one writer at a
                 # time makes the first read the last word.
-                tx.all(
+                await tx.all(
                     "SELECT 1 FROM devices WHERE player_id = ANY(:players) "
                     "AND removed_at IS NULL FOR UPDATE",
                     {"players": players},
                 )
-                again = tx.all(
+                again = await tx.all(
                     f"{find} AND d.player_id = ANY(:players)",
                     {"before": before, "players": players},
                 )
@@ -837,10 +853,12 @@ class DeviceStore:
                 players = [p for p in players if p in still]
             for player_id in players:
                 for part in parts:
-                    part.erase(tx, player_id)
+                    await part.erase(tx, player_id)
                 for table in ("link_codes", "device_requests"):
-                    tx.all(f"DELETE FROM {table} WHERE player_id = :player", {"player": player_id})
-                tx.all(
+                    await tx.all(
+                        f"DELETE FROM {table} WHERE player_id = :player", {"player": player_id}
+                    )
+                await tx.all(
                     "DELETE FROM devices WHERE player_id = :player AND removed_at IS NULL",
                     {"player": player_id},
                 )
@@ -855,26 +873,28 @@ class DeviceStore:
                 break
         return total
 
-    def _erase_in(
+    async def _erase_in(
         self, tx: Tx, player_id: str, legacy_device: str, now: float, parts: Sequence[PlayerData]
     ) -> list[str]:
-        lock_player(tx, player_id)  # (no new game of the player meanwhile: F23)
+        await lock_player(tx, player_id)  # (no new game of the player meanwhile: F23)
         for part in parts:
-            part.erase(tx, player_id)
+            await part.erase(tx, player_id)
         for table in ("recovery_codes", "link_codes", "device_requests"):
-            tx.all(f"DELETE FROM {table} WHERE player_id = :player_id", {"player_id": player_id})
-        rows = tx.all(
+            await tx.all(
+                f"DELETE FROM {table} WHERE player_id = :player_id", {"player_id": player_id}
+            )
+        rows = await tx.all(
             "UPDATE devices SET player_id = '', name = '', ended = COALESCE(ended, :why), "
             "removed_at = COALESCE(removed_at, :now) WHERE player_id = :player_id RETURNING id",
             {"now": now, "why": ERASED, "player_id": player_id},
         )
-        tx.all(
+        await tx.all(
             "INSERT INTO devices (id, player_id, name, created_at, seen_at, removed_at, ended) "
             "VALUES (:legacy_device, '', '', :now, :now, :now, :why) ON CONFLICT (id) DO NOTHING",
             {"legacy_device": legacy_device, "now": now, "why": ERASED},
         )
         devices = [str(r[0]) for r in rows]
-        notify_in(tx, Revoked(tuple(devices), player_id))
+        await notify_in(tx, Revoked(tuple(devices), player_id))
         return devices
 
     async def erase(
@@ -892,10 +912,10 @@ class DeviceStore:
         stranger from its next request), the one an old cookie of the player would
         become included."""
 
-        def work(tx: Tx) -> Outcome:
-            if not self._at_once(tx, player_id, device_id, proof):
-                return Outcome(pending=self._wait(tx, player_id, device_id, ERASE, now))
-            devices = self._erase_in(tx, player_id, legacy_device, now, parts)
+        async def work(tx: Tx) -> Outcome:
+            if not await self._at_once(tx, player_id, device_id, proof):
+                return Outcome(pending=await self._wait(tx, player_id, device_id, ERASE, now))
+            devices = await self._erase_in(tx, player_id, legacy_device, now, parts)
             return Outcome(ended=tuple(devices), player=player_id)
 
         return await self.db.run(work)
@@ -925,8 +945,8 @@ class DeviceStore:
         """Carry out the request ``request_id`` whose wait is over, once, whichever process
         gets to it first (``None`` if another did, or a device refused it meanwhile)."""
 
-        def work(tx: Tx) -> Outcome | None:
-            row = tx.one(
+        async def work(tx: Tx) -> Outcome | None:
+            row = await tx.one(
                 "DELETE FROM device_requests WHERE id = :id AND due_at <= :now "
                 "RETURNING player_id, kind, target, digest",
                 {"id": request_id, "now": now},
@@ -935,16 +955,18 @@ class DeviceStore:
                 return None
             player, kind, target, digest = str(row[0]), str(row[1]), row[2], row[3]
             if kind == REMOVE_DEVICE and target is not None:
-                ended = self._end(tx, player, str(target), now, REMOVED)
+                ended = await self._end(tx, player, str(target), now, REMOVED)
                 return Outcome(ended=(str(target),) if ended else ())
             if kind == RECOVERY_NEW and digest is not None:
-                self._set_recovery(tx, player, str(digest), now)
+                await self._set_recovery(tx, player, str(digest), now)
                 return Outcome()
             if kind == RECOVERY_REMOVE:
-                tx.all("DELETE FROM recovery_codes WHERE player_id = :player", {"player": player})
+                await tx.all(
+                    "DELETE FROM recovery_codes WHERE player_id = :player", {"player": player}
+                )
                 return Outcome()
             if kind == ERASE:
-                devices = self._erase_in(tx, player, legacy(player), now, parts)
+                devices = await self._erase_in(tx, player, legacy(player), now, parts)
                 return Outcome(ended=tuple(devices), player=player)
             return None
 

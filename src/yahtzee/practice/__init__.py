@@ -15,16 +15,16 @@ from yahtzee.practice.errors import api_error
 from yahtzee.practice.routes import router
 from yahtzee.practice.service import PracticeService
 from yahtzee.practice.settings import PracticeSettings
-from yahtzee.practice.store import MIGRATIONS, PracticeData, open_practice
+from yahtzee.practice.store import MIGRATIONS, PracticeData, PracticeStore
 from yahtzee.server.feature import Feature, Parts, Platform
 
 
 def build(platform: Platform) -> Parts:
-    """The practice service, its own tables in the same database, on a connection of
-    their own."""
+    """The practice service, its own tables in the same database, on the app's
+    connections (its writes relaxed on SQLite: :class:`PracticeStore`)."""
     seed = platform.dice_seed
     rng = random.Random(f"{seed}:practice") if seed else None
-    store = open_practice(platform.settings.db)
+    store = PracticeStore(platform.db)
     service = PracticeService(
         store,
         platform.storage,
@@ -35,7 +35,6 @@ def build(platform: Platform) -> Parts:
     return Parts(
         state={"practice": service},
         warm_up=(service.warm_up,),
-        close=(store.db.close,),
         player_data=(PracticeData(),),
     )
 

@@ -2,11 +2,10 @@
 Glicko-2 ratings of players and bank puzzles, on SQLite or PostgreSQL.
 
 Self-contained: its own tables (``practice_*``, the owner ``practice`` of the one
-migration mechanism, :data:`MIGRATIONS`) on a :mod:`~yahtzee.storage.feature_db` of its own (its own
-connection to the games' database), so it changes nothing of the games' storage. One SQL
-text serves both databases, with ``:name`` parameters; every method is a coroutine whose
-statements run in one transaction in a worker thread (:meth:`FeatureDb.run`), never on
-the event loop.
+migration mechanism, :data:`MIGRATIONS`), reached as every feature's are
+(:mod:`~yahtzee.storage.feature_db`, on the app's connections), so it changes nothing of
+the games' storage. One SQL text serves both databases, with ``:name`` parameters; every
+method is a coroutine whose statements run in one transaction (:meth:`FeatureDb.run`).
 
 Guarantees:
 
@@ -15,10 +14,11 @@ Guarantees:
   being served (``practice_players.serving``); the ratings and the card move in the same
   transaction. A second answer is refused (:class:`PuzzleAnsweredError`), an answer to
   an older serving or to another player's is not found (:class:`PuzzleNotFoundError`).
-* **Durability.** PostgreSQL: as the games. SQLite: ``synchronous=NORMAL`` on this
-  connection (the games keep ``FULL``): a practice write survives a crash of the server,
-  and a power cut may lose the last few answers, never a game; so asking for a puzzle
-  costs no disk flush.
+* **Durability.** PostgreSQL: as the games. SQLite: its writes are relaxed
+  (:meth:`FeatureDb.relaxed`: a batch of nothing but 练习's writes commits with
+  ``synchronous=NORMAL``, the games and the other features keep ``FULL``): a practice
+  write survives a crash of the server, and a power cut may lose the last few answers,
+  never a game; so asking for a puzzle costs no disk flush of its own.
 * **Ratings are read and written in the transaction** (rows locked on PostgreSQL, the
   database locked on SQLite), so two players answering one bank puzzle at once both count.
 * **A puzzle counts for the ratings once per player** (F15). A serving of a puzzle the
@@ -33,11 +33,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from yahtzee.practice.errors import PuzzleAnsweredError, PuzzleNotFoundError
-from yahtzee.storage.feature_db import FeatureDb, Tx, open_feature_db
+from yahtzee.storage.feature_db import FeatureDb, Tx
 from yahtzee.storage.player_data import MergeNote, keeps
 from yahtzee.storage.schema import Migrations
 from yahtzee.training.progress import Glicko, new_card, rate, review_card
@@ -203,13 +202,13 @@ class HistoryRow:
 
 
 class PracticeStore:
-    """The practice tables on a :class:`~yahtzee.storage.feature_db.FeatureDb` (their own
-    connection to the games' database; see the module docstring)."""
+    """The practice tables on a :class:`~yahtzee.storage.feature_db.FeatureDb`, its writes
+    relaxed (see the module docstring)."""
 
     FEATURE = "practice"
 
     def __init__(self, db: FeatureDb) -> None:
-        self.db = db
+        self.db = db.relaxed()
         self.postgres = db.dialect == "postgresql"
 
     def _lock(self) -> str:
@@ -228,16 +227,16 @@ class PracticeStore:
         return await self.db.run(lambda tx: self._answered(tx, player_id, puzzle_key), write=False)
 
     @staticmethod
-    def _answered(tx: Tx, player_id: str, puzzle_key: str) -> bool:
+    async def _answered(tx: Tx, player_id: str, puzzle_key: str) -> bool:
         sql = (
             "SELECT 1 FROM practice_servings WHERE player_id = :player AND puzzle_key = :key "
             "AND answered_at IS NOT NULL LIMIT 1"
         )
-        return tx.one(sql, {"player": player_id, "key": puzzle_key}) is not None
+        return await tx.one(sql, {"player": player_id, "key": puzzle_key}) is not None
 
-    def _player(self, tx: Tx, player_id: str, *, lock: bool) -> Glicko:
+    async def _player(self, tx: Tx, player_id: str, *, lock: bool) -> Glicko:
         sql = "SELECT rating, rd, vol FROM practice_players WHERE player_id = :player"
-        row = tx.one(sql + (self._lock() if lock else ""), {"player": player_id})
+        row = await tx.one(sql + (self._lock() if lock else ""), {"player": player_id})
         return Glicko(row[0], row[1], row[2]) if row else Glicko()
 
     # -- the player's own puzzles -------------------------------------------------------
@@ -259,8 +258,8 @@ class PracticeStore:
         """Add a finished game's cards (due now) and remember it was imported, at once."""
         start = Glicko()
 
-        def work(tx: Tx) -> None:
-            inserted = tx.all(
+        async def work(tx: Tx) -> None:
+            inserted = await tx.all(
                 "INSERT INTO practice_imports (player_id, game_id) VALUES (:player, :game) "
                 "ON CONFLICT DO NOTHING RETURNING game_id",
                 {"player": player_id, "game": game_id},
@@ -268,16 +267,16 @@ class PracticeStore:
             if not inserted:  # another request imported it meanwhile
                 return
             for n, c in enumerate(cards):
-                _insert_card(tx, player_id, c, now, n, start)
+                await _insert_card(tx, player_id, c, now, n, start)
 
         await self.db.run(work)
 
     async def add_card(self, player_id: str, card: NewCard, now: datetime) -> CardRow:
         """Add one card (「练习这一步」) unless the player has it already; the card."""
 
-        def work(tx: Tx) -> CardRow:
-            _insert_card(tx, player_id, card, now, 0, Glicko())
-            row = _card_in(tx, player_id, card.puzzle_key)
+        async def work(tx: Tx) -> CardRow:
+            await _insert_card(tx, player_id, card, now, 0, Glicko())
+            row = await _card_in(tx, player_id, card.puzzle_key)
             assert row is not None
             return row
 
@@ -357,25 +356,25 @@ class PracticeStore:
             "vol": start.vol,
         }
 
-        def work(tx: Tx) -> Glicko:
-            tx.all(
+        async def work(tx: Tx) -> Glicko:
+            await tx.all(
                 "DELETE FROM practice_servings WHERE player_id = :player AND answered_at IS NULL",
                 {"player": serving.player_id},
             )
-            tx.all(
+            await tx.all(
                 "INSERT INTO practice_servings (id, player_id, puzzle_key, source, position, "
                 "themes, served_at, puzzle_rating) VALUES "
                 "(:id, :player, :key, :source, :position, :themes, :served_at, :shown)",
                 {**params, "shown": serving.puzzle_rating},
             )
-            tx.all(
+            await tx.all(
                 "INSERT INTO practice_players (player_id, rating, rd, vol, serving, updated_at) "
                 "VALUES (:player, :rating, :rd, :vol, :id, :served_at) "
                 "ON CONFLICT (player_id) DO UPDATE SET "
                 "serving = excluded.serving, updated_at = excluded.updated_at",
                 params,
             )
-            return self._player(tx, serving.player_id, lock=False)
+            return await self._player(tx, serving.player_id, lock=False)
 
         return await self.db.run(work)
 
@@ -387,14 +386,16 @@ class PracticeStore:
             lambda tx: self._current(tx, player_id, serving_id, lock=False), write=False
         )
 
-    def _current(self, tx: Tx, player_id: str, serving_id: str, *, lock: bool) -> Serving:
+    async def _current(self, tx: Tx, player_id: str, serving_id: str, *, lock: bool) -> Serving:
         sql = (
             "SELECT s.id, s.player_id, s.puzzle_key, s.source, s.position, s.themes, "
             "s.served_at, s.answered_at, p.serving, s.puzzle_rating FROM practice_servings s "
             "JOIN practice_players p ON p.player_id = s.player_id "
             "WHERE s.id = :id AND s.player_id = :player"
         )
-        row = tx.one(sql + (self._lock() if lock else ""), {"id": serving_id, "player": player_id})
+        row = await tx.one(
+            sql + (self._lock() if lock else ""), {"id": serving_id, "player": player_id}
+        )
         if row is None:
             raise PuzzleNotFoundError(f"no puzzle {serving_id!r} for this player")
         if row[7] is not None:
@@ -419,9 +420,9 @@ class PracticeStore:
         and puzzle, Glicko-2) and, for one of the player's cards, its schedule (FSRS), in
         one transaction. Refusals as :meth:`serving`."""
 
-        def work(tx: Tx) -> Answered:
-            serving = self._current(tx, player_id, serving_id, lock=True)
-            player = self._player(tx, player_id, lock=True)
+        async def work(tx: Tx) -> Answered:
+            serving = await self._current(tx, player_id, serving_id, lock=True)
+            player = await self._player(tx, player_id, lock=True)
             at = {"key": serving.puzzle_key, "player": player_id}
             if serving.source == "bank":
                 sql = "SELECT rating, rd, vol FROM practice_bank WHERE puzzle_key = :key"
@@ -430,10 +431,10 @@ class PracticeStore:
                     "SELECT rating, rd, vol, card FROM practice_cards "
                     "WHERE puzzle_key = :key AND player_id = :player"
                 )
-            row = tx.one(sql + self._lock(), at)
+            row = await tx.one(sql + self._lock(), at)
             puzzle = Glicko(row[0], row[1], row[2]) if row else Glicko()
             shown = puzzle.rating if serving.puzzle_rating is None else serving.puzzle_rating
-            review = self._answered(tx, player_id, serving.puzzle_key)
+            review = await self._answered(tx, player_id, serving.puzzle_key)
             # A review moves no rating (F15): its answer may be the one shown last time.
             new_player, new_puzzle = (
                 (player, puzzle) if review else rate(player, puzzle, mark, shown)
@@ -445,7 +446,7 @@ class PracticeStore:
                 "vol": new_puzzle.vol,
             }
             if serving.source == "bank" and not review:
-                tx.all(
+                await tx.all(
                     "INSERT INTO practice_bank (puzzle_key, rating, rd, vol, answers) "
                     "VALUES (:key, :rating, :rd, :vol, 1) ON CONFLICT (puzzle_key) DO UPDATE SET "
                     "rating = excluded.rating, rd = excluded.rd, vol = excluded.vol, "
@@ -454,14 +455,14 @@ class PracticeStore:
                 )
             elif serving.source != "bank" and row is not None:
                 card, due = review_card(row[3], mark, now)
-                tx.all(
+                await tx.all(
                     "UPDATE practice_cards SET card = :card, due = :due, rating = :rating, "
                     "rd = :rd, vol = :vol, answers = answers + 1, "
                     "best_answers = best_answers + :best "
                     "WHERE player_id = :player AND puzzle_key = :key",
                     {**rated, "card": card, "due": _iso(due), "best": int(mark == "best")},
                 )
-            tx.all(
+            await tx.all(
                 "UPDATE practice_players SET rating = :rating, rd = :rd, vol = :vol, "
                 "updated_at = :now WHERE player_id = :player",
                 {
@@ -472,7 +473,7 @@ class PracticeStore:
                     "player": player_id,
                 },
             )
-            done = tx.all(
+            done = await tx.all(
                 "UPDATE practice_servings SET answered_at = :now, answer = :answer, "
                 "loss = :loss, mark = :mark, rating_after = :after, rating_change = :change "
                 "WHERE id = :id AND answered_at IS NULL RETURNING id",
@@ -498,8 +499,8 @@ class PracticeStore:
         """统计's rows, read together: the player's last ``limit`` answered servings
         (oldest first), their cards and their rating."""
 
-        def work(tx: Tx) -> tuple[list[HistoryRow], list[CardRow], Glicko]:
-            rows = tx.all(
+        async def work(tx: Tx) -> tuple[list[HistoryRow], list[CardRow], Glicko]:
+            rows = await tx.all(
                 "SELECT answered_at, source, puzzle_key, themes, mark, rating_after "
                 "FROM practice_servings WHERE player_id = :player AND answered_at IS NOT NULL "
                 "ORDER BY answered_at DESC LIMIT :limit",
@@ -508,8 +509,8 @@ class PracticeStore:
             history = [
                 HistoryRow(r[0], r[1], r[2], themes_of_text(r[3]), r[4], r[5]) for r in rows
             ][::-1]
-            cards = tx.all(_CARD + "WHERE player_id = :player", {"player": player_id})
-            return history, [_card(c) for c in cards], self._player(tx, player_id, lock=False)
+            cards = await tx.all(_CARD + "WHERE player_id = :player", {"player": player_id})
+            return history, [_card(c) for c in cards], await self._player(tx, player_id, lock=False)
 
         return await self.db.run(work, write=False)
 
@@ -536,17 +537,19 @@ def _card(row: Sequence[Any]) -> CardRow:
     )
 
 
-def _card_in(tx: Tx, player_id: str, puzzle_key: str) -> CardRow | None:
-    row = tx.one(
+async def _card_in(tx: Tx, player_id: str, puzzle_key: str) -> CardRow | None:
+    row = await tx.one(
         _CARD + "WHERE player_id = :player AND puzzle_key = :key",
         {"player": player_id, "key": puzzle_key},
     )
     return _card(row) if row else None
 
 
-def _insert_card(tx: Tx, player_id: str, c: NewCard, now: datetime, n: int, start: Glicko) -> None:
+async def _insert_card(
+    tx: Tx, player_id: str, c: NewCard, now: datetime, n: int, start: Glicko
+) -> None:
     card_id = int(now.timestamp() * 1000) * 100 + n % 100
-    tx.all(
+    await tx.all(
         "INSERT INTO practice_cards (player_id, puzzle_key, position, themes, game_id, "
         "decision, chosen, loss, card, due, rating, rd, vol, answers, best_answers, "
         "created_at) VALUES (:player, :key, :position, :themes, :game, :decision, :chosen, "
@@ -568,13 +571,6 @@ def _insert_card(tx: Tx, player_id: str, c: NewCard, now: datetime, n: int, star
             "vol": start.vol,
         },
     )
-
-
-def open_practice(db: Path | str) -> PracticeStore:
-    """The practice tables of the games' database ``db`` (a path or a PostgreSQL URL), on a
-    connection of their own. SQLite: ``synchronous=NORMAL`` there (see the module
-    docstring); call :meth:`PracticeStore.migrate` before use."""
-    return PracticeStore(open_feature_db(db, synchronous="NORMAL"))
 
 
 _PRACTICE_EXPORT = {
@@ -627,10 +623,10 @@ class PracticeData:
 
     name = "practice"
 
-    def export(self, tx: Tx, player_id: str) -> Any:
+    async def export(self, tx: Tx, player_id: str) -> Any:
         out: dict[str, Any] = {}
         for key, (table, columns) in _PRACTICE_EXPORT.items():
-            rows = tx.all(
+            rows = await tx.all(
                 f"SELECT {', '.join(columns)} FROM {table} WHERE player_id = :player_id "
                 f"ORDER BY {columns[0]}",
                 {"player_id": player_id},
@@ -639,8 +635,8 @@ class PracticeData:
         out["rating"] = out["rating"][0] if out["rating"] else None
         return out
 
-    def has_data(self, tx: Tx, player_id: str) -> bool:
-        return keeps(tx, self, player_id)
+    async def has_data(self, tx: Tx, player_id: str) -> bool:
+        return await keeps(tx, self, player_id)
 
     def kept_sql(self, player: str) -> str:
         return " OR ".join(
@@ -648,7 +644,7 @@ class PracticeData:
             for table in ("practice_servings", "practice_cards")
         )
 
-    def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
+    async def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
         # The linked player's rating and cards win where both have one; the rest moves.
         for table, key in (
             ("practice_players", None),
@@ -656,29 +652,33 @@ class PracticeData:
             ("practice_imports", "game_id"),
         ):
             if key is None:
-                if tx.one(
+                if await tx.one(
                     "SELECT 1 FROM practice_players WHERE player_id = :target", {"target": target}
                 ):
-                    tx.all(f"DELETE FROM {table} WHERE player_id = :source", {"source": source})
+                    await tx.all(
+                        f"DELETE FROM {table} WHERE player_id = :source", {"source": source}
+                    )
             else:
-                tx.all(
+                await tx.all(
                     f"DELETE FROM {table} WHERE player_id = :source AND {key} IN "
                     f"(SELECT {key} FROM {table} WHERE player_id = :target)",
                     {"source": source, "target": target},
                 )
-            tx.all(
+            await tx.all(
                 f"UPDATE {table} SET player_id = :target WHERE player_id = :source",
                 {"target": target, "source": source},
             )
-        tx.all(
+        await tx.all(
             "UPDATE practice_servings SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},
         )
         return ()  # (its only cap is an hourly rate: nothing a merge could exceed)
 
-    def erase(self, tx: Tx, player_id: str) -> None:
+    async def erase(self, tx: Tx, player_id: str) -> None:
         for table in ("practice_players", "practice_servings", "practice_cards"):
-            tx.all(f"DELETE FROM {table} WHERE player_id = :player_id", {"player_id": player_id})
-        tx.all(
+            await tx.all(
+                f"DELETE FROM {table} WHERE player_id = :player_id", {"player_id": player_id}
+            )
+        await tx.all(
             "DELETE FROM practice_imports WHERE player_id = :player_id", {"player_id": player_id}
         )

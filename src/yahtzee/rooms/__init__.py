@@ -18,11 +18,9 @@ from yahtzee.rooms.fastpath import RoomStreamPath
 from yahtzee.rooms.routes import RoomsConfigOut, router
 from yahtzee.rooms.service import RoomService
 from yahtzee.rooms.settings import RoomSettings
-from yahtzee.rooms.store import MIGRATIONS, RoomsData, RoomStore
-from yahtzee.rooms.stream import PgListener
+from yahtzee.rooms.store import MIGRATIONS, NOTIFY_CHANNEL, RoomsData, RoomStore
 from yahtzee.server.feature import Feature, Parts, Platform
 from yahtzee.server.pruning import Pruning
-from yahtzee.storage.url import is_postgres_url
 
 
 def config() -> dict[str, Any]:
@@ -41,8 +39,8 @@ def config() -> dict[str, Any]:
 
 def build(platform: Platform) -> Parts:
     """The rooms' service on the features' tables; its streams fan out in memory, and
-    across processes through LISTEN/NOTIFY on PostgreSQL."""
-    db = platform.settings.db
+    across processes through NOTIFY, heard on the storage's LISTEN connection
+    (PostgreSQL)."""
     limits = platform.settings.section(RoomSettings)
     guard = platform.guard
     service = RoomService(
@@ -54,28 +52,15 @@ def build(platform: Platform) -> Parts:
         platform.clock,
         processes=lambda: guard.actions.processes,
     )
-    listener = PgListener(str(db), service.hub) if is_postgres_url(db) else None
-
-    async def open_() -> None:
-        if listener is not None:
-            listener.start()
-
-    async def close() -> None:
-        if listener is not None:
-            await listener.stop()
-
+    platform.storage.listen(NOTIFY_CHANNEL, service.hub.notified, service.hub.resync_soon)
     return Parts(
         state={"rooms": service},
-        open=(open_,),
         tasks=(service.run_sweeper, lambda: service.hub.run_keepalive()),
-        close=(close,),
         middleware=((RoomStreamPath, {"rooms": service}),),
         played=service,
         kinds={rooms.ROOM: service.kind_hooks()},
         # (a merge keeps O2's one seat a browser and --max-open-rooms, F27)
-        player_data=(
-            RoomsData(platform.clock, service.rooms_changed, limits.open_rooms),
-        ),
+        player_data=(RoomsData(platform.clock, service.rooms_changed, limits.open_rooms),),
         players_changed=(service.forget_holders,),
         # F23: a device removed, signed out or deleted loses its open streams at once.
         revoked=(service.hub.revoke,),

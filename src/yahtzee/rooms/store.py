@@ -247,10 +247,10 @@ _ROOM_WITH_SEATS = (
 _ROOM_COLUMNS = len(_ROOM.split(","))
 
 
-def _room_in(tx: Tx, room_id: str, *, lock: bool = False) -> Room | None:
+async def _room_in(tx: Tx, room_id: str, *, lock: bool = False) -> Room | None:
     """The room and its seats, one statement (one round trip, one snapshot)."""
     suffix = " FOR UPDATE OF r" if lock and tx.dialect == "postgresql" else ""
-    rows = tx.all(f"SELECT {_ROOM_WITH_SEATS}{suffix}", {"room": room_id})
+    rows = await tx.all(f"SELECT {_ROOM_WITH_SEATS}{suffix}", {"room": room_id})
     if not rows:
         return None
     n = _ROOM_COLUMNS
@@ -278,7 +278,7 @@ def _room(row: Row, seats: Sequence[Row]) -> Room:
 
 
 @overload
-def append_in(
+async def append_in(
     tx: Tx,
     room_id: str,
     kind: str,
@@ -292,7 +292,7 @@ def append_in(
 
 
 @overload
-def append_in(
+async def append_in(
     tx: Tx,
     room_id: str,
     kind: str,
@@ -305,7 +305,7 @@ def append_in(
 ) -> RoomEvent | None: ...
 
 
-def append_in(
+async def append_in(
     tx: Tx,
     room_id: str,
     kind: str,
@@ -333,14 +333,14 @@ def append_in(
     else:  # (the UPDATE alone here; the row below)
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         sql, params = _bump(room_id, kind, text, now, also_set, also_params, expected)
-    row = tx.one(sql, params)
+    row = await tx.one(sql, params)
     if row is None:
         if expected is not None:
             return None
         raise RoomNotFoundError(room_id)
     event = RoomEvent(room_id, int(row[0]), kind, data, text)
     if tx.dialect != "postgresql":
-        tx.all(
+        await tx.all(
             "INSERT INTO room_events (room_id, seq, kind, data, at) "
             "VALUES (:room, :seq, :kind, :data, :now)",
             {**params, "seq": event.seq},
@@ -419,27 +419,29 @@ _NEWER = (
 )
 
 
-def _publish_in(tx: Tx, room_id: str, pub: Publication, now: float) -> RoomEvent:
-    event = _publish_if(tx, room_id, pub, now, None)
+async def _publish_in(tx: Tx, room_id: str, pub: Publication, now: float) -> RoomEvent:
+    event = await _publish_if(tx, room_id, pub, now, None)
     assert event is not None
     return event
 
 
-def _publish_if(
+async def _publish_if(
     tx: Tx, room_id: str, pub: Publication, now: float, expected: int | None
 ) -> RoomEvent | None:
     """:func:`_publish_in`, with ``expected`` as :func:`append_in`'s (then one statement:
     a publication that sets no seat's 托管 flag, see :meth:`RoomStore.record`)."""
     assert expected is None or not pub.away
     for index, flag in (pub.away or {}).items():
-        tx.all(
+        await tx.all(
             "UPDATE room_seats SET away = :away WHERE room_id = :room AND idx = :idx",
             {"away": int(flag), "room": room_id, "idx": index},
         )
     also, params = _room_columns(pub)
     if expected is None:
-        return append_in(tx, room_id, pub.kind, pub.data, now, also_set=also, also_params=params)
-    return append_in(
+        return await append_in(
+            tx, room_id, pub.kind, pub.data, now, also_set=also, also_params=params
+        )
+    return await append_in(
         tx, room_id, pub.kind, pub.data, now, also_set=also, also_params=params, expected=expected
     )
 
@@ -542,9 +544,9 @@ class RoomStore:
     async def room_of_game(self, game_id: str) -> Room | None:
         """The room whose game is ``game_id`` (``None``: not a room's game)."""
 
-        def work(tx: Tx) -> Room | None:
-            row = tx.one("SELECT id FROM rooms WHERE game_id = :game", {"game": game_id})
-            return None if row is None else _room_in(tx, str(row[0]))
+        async def work(tx: Tx) -> Room | None:
+            row = await tx.one("SELECT id FROM rooms WHERE game_id = :game", {"game": game_id})
+            return None if row is None else await _room_in(tx, str(row[0]))
 
         return await self.db.run(work, write=False)
 
@@ -553,12 +555,12 @@ class RoomStore:
         removed this browser, F8: nothing), ``"seat"`` (the invite link), ``"watch"``, or
         ``None``. Both of the room's digests are compared in constant time."""
 
-        def work(tx: Tx) -> str | None:
-            if player_id is not None and _banned_in(tx, room_id, player_id):
+        async def work(tx: Tx) -> str | None:
+            if player_id is not None and await _banned_in(tx, room_id, player_id):
                 return "banned"
-            if check_in(tx, ROOM_INVITE, room_id, token):
+            if await check_in(tx, ROOM_INVITE, room_id, token):
                 return "seat"
-            if check_in(tx, ROOM_WATCH, room_id, token):
+            if await check_in(tx, ROOM_WATCH, room_id, token):
                 return "watch"
             return None
 
@@ -589,8 +591,8 @@ class RoomStore:
     async def _rooms_by(self, sql: str, params: dict[str, Any]) -> list[Room]:
         """The rooms whose ids ``sql`` selects, in its order, read in one transaction."""
 
-        def work(tx: Tx) -> list[Room]:
-            rooms = [_room_in(tx, str(i)) for (i,) in tx.all(sql, params)]
+        async def work(tx: Tx) -> list[Room]:
+            rooms = [await _room_in(tx, str(i)) for (i,) in await tx.all(sql, params)]
             return [r for r in rooms if r is not None]
 
         return await self.db.run(work, write=False)
@@ -618,9 +620,9 @@ class RoomStore:
         which this browser held a seat, newest first, and how many such rooms there are in
         all (the lobby counts every one, shows the last few): one query (O7)."""
 
-        def work(tx: Tx) -> tuple[list[tuple[str, str, str]], int]:
+        async def work(tx: Tx) -> tuple[list[tuple[str, str, str]], int]:
             # COUNT(*) OVER () is taken before LIMIT: the whole count rides on each row.
-            rows = tx.all(
+            rows = await tx.all(
                 "SELECT r.id, r.game_id, s.name, COUNT(*) OVER () FROM rooms r "
                 "JOIN room_seats s ON s.room_id = r.id "
                 "WHERE s.player_id = :player AND r.status = 'finished' AND r.game_id IS NOT NULL "
@@ -649,18 +651,18 @@ class RoomStore:
         ``max_open`` open rooms (0: no limit). ``rematch_of`` (O7) also links the old room
         to the new one, once: a second rematch of the same room returns the first."""
 
-        def work(tx: Tx) -> tuple[Room, RoomEvent]:
+        async def work(tx: Tx) -> tuple[Room, RoomEvent]:
             if rematch_of is not None:
                 lock = " FOR UPDATE" if tx.dialect == "postgresql" else ""
-                row = tx.one(
+                row = await tx.one(
                     f"SELECT rematch_id FROM rooms WHERE id = :room{lock}", {"room": rematch_of}
                 )
                 if row is not None and row[0] is not None:
-                    existing = _room_in(tx, str(row[0]))
+                    existing = await _room_in(tx, str(row[0]))
                     if existing is not None:
                         raise _Existing(existing)
             if max_open > 0:
-                count = tx.one(
+                count = await tx.one(
                     "SELECT COUNT(*) FROM rooms WHERE creator_id = :creator "
                     "AND status IN ('waiting', 'starting', 'playing')",
                     {"creator": creator_id},
@@ -668,12 +670,12 @@ class RoomStore:
                 if count is not None and int(count[0]) >= max_open:
                     raise TooManyRoomsError(f"{creator_id} has {count[0]} open rooms", max_open)
             room_id = secrets.token_hex(8)
-            tx.all(
+            await tx.all(
                 "INSERT INTO rooms (id, creator_id, status, turn_seconds, created_at) "
                 "VALUES (:room, :creator, 'waiting', :turn_seconds, :now)",
                 {"room": room_id, "creator": creator_id, "turn_seconds": turn_seconds, "now": now},
             )
-            tx.many(
+            await tx.many(
                 "INSERT INTO room_seats (room_id, idx, kind, difficulty, player_id, name) "
                 "VALUES (:room, :idx, :kind, :difficulty, :player, :name)",
                 [
@@ -688,16 +690,16 @@ class RoomStore:
                     for i, s in enumerate(seats)
                 ],
             )
-            issue_in(tx, ROOM_INVITE, room_id, self.invite_token(room_id))
-            issue_in(tx, ROOM_WATCH, room_id, self.watch_token(room_id))
+            await issue_in(tx, ROOM_INVITE, room_id, self.invite_token(room_id))
+            await issue_in(tx, ROOM_WATCH, room_id, self.watch_token(room_id))
             if rematch_of is not None:
-                tx.all(
+                await tx.all(
                     "UPDATE rooms SET rematch_id = :room WHERE id = :old AND rematch_id IS NULL",
                     {"room": room_id, "old": rematch_of},
                 )
             names = [s.name for s in seats]
-            event = append_in(tx, room_id, "created", {"names": names}, now)
-            room = _room_in(tx, room_id)
+            event = await append_in(tx, room_id, "created", {"names": names}, now)
+            room = await _room_in(tx, room_id)
             assert room is not None
             return room, event
 
@@ -712,14 +714,14 @@ class RoomStore:
         that is not its invite), :class:`AlreadyStartedError`, :class:`RoomFullError`,
         :class:`NameTakenError`."""
 
-        def work(tx: Tx) -> tuple[Room, int, RoomEvent | None]:
+        async def work(tx: Tx) -> tuple[Room, int, RoomEvent | None]:
             # F8 first: a removed browser is told so, whatever link it brings (the one the
             # removal renewed included, F27); a fresh cookie with it gets the 404 below.
-            if _banned_in(tx, room_id, player_id):
+            if await _banned_in(tx, room_id, player_id):
                 raise RemovedFromRoomError(room_id)
-            if not check_in(tx, ROOM_INVITE, room_id, token):
+            if not await check_in(tx, ROOM_INVITE, room_id, token):
                 raise RoomNotFoundError(room_id)
-            room = _room_in(tx, room_id, lock=True)
+            room = await _room_in(tx, room_id, lock=True)
             if room is None:
                 raise RoomNotFoundError(room_id)
             held = room.seat_of(player_id)
@@ -733,15 +735,15 @@ class RoomStore:
             seat = next((s for s in room.seats if s.is_person and not s.taken), None)
             if seat is None:
                 raise RoomFullError(room_id)
-            taken = tx.all(
+            taken = await tx.all(
                 "UPDATE room_seats SET player_id = :player, name = :name "
                 "WHERE room_id = :room AND idx = :idx AND player_id IS NULL RETURNING idx",
                 {"player": player_id, "name": name, "room": room_id, "idx": seat.index},
             )
             if not taken:  # (SQLite serialises writers: cannot happen; PostgreSQL: locked)
                 raise RoomFullError(room_id)
-            event = append_in(tx, room_id, "join", {"seat": seat.index, "name": name}, now)
-            after = _room_in(tx, room_id)
+            event = await append_in(tx, room_id, "join", {"seat": seat.index, "name": name}, now)
+            after = await _room_in(tx, room_id)
             assert after is not None
             return after, seat.index, event
 
@@ -756,8 +758,8 @@ class RoomStore:
         transaction (F27; the others keep their seats). Returns the room and its
         ``leave`` and ``links`` events."""
 
-        def work(tx: Tx) -> tuple[Room, list[RoomEvent]]:
-            room = _room_in(tx, room_id, lock=True)
+        async def work(tx: Tx) -> tuple[Room, list[RoomEvent]]:
+            room = await _room_in(tx, room_id, lock=True)
             if room is None:
                 raise RoomNotFoundError(room_id)
             if room.creator_id != creator_id:
@@ -768,7 +770,7 @@ class RoomStore:
                 raise RoomNotFoundError(f"room {room_id} has no person in seat {index}")
             name = room.seats[index].name
             joined = 0  # the seat's last join: its person's name is in the events from there
-            for seq, data in tx.all(
+            for seq, data in await tx.all(
                 "SELECT seq, data FROM room_events WHERE room_id = :room AND kind = 'join' "
                 "ORDER BY seq DESC",
                 {"room": room_id},
@@ -776,13 +778,13 @@ class RoomStore:
                 if json.loads(data).get("seat") == index:
                     joined = int(seq)
                     break
-            tx.all(
+            await tx.all(
                 "UPDATE room_seats SET player_id = NULL, name = NULL "
                 "WHERE room_id = :room AND idx = :idx",
                 {"room": room_id, "idx": index},
             )
-            event = append_in(tx, room_id, "leave", {"seat": index, "name": name}, now)
-            tx.all(
+            event = await append_in(tx, room_id, "leave", {"seat": index, "name": name}, now)
+            await tx.all(
                 "INSERT INTO room_bans (room_id, player_id, seat, join_seq, leave_seq) "
                 "VALUES (:room, :player, :seat, :joined, :left) "
                 "ON CONFLICT (room_id, player_id) DO NOTHING",
@@ -794,23 +796,23 @@ class RoomStore:
                     "left": event.seq,
                 },
             )
-            links = self._renew_in(tx, room_id, room.link_serial + 1, now)
-            after = _room_in(tx, room_id)
+            links = await self._renew_in(tx, room_id, room.link_serial + 1, now)
+            after = await _room_in(tx, room_id)
             assert after is not None
             return after, [event, links]
 
         return await self.db.run(work)
 
-    def _renew_in(self, tx: Tx, room_id: str, serial: int, now: float) -> RoomEvent:
+    async def _renew_in(self, tx: Tx, room_id: str, serial: int, now: float) -> RoomEvent:
         """The room's links of ``serial`` in the caller's transaction: the old tokens'
         digests deleted, the new ones stored, and the ``links`` event."""
         for purpose, token in (
             (ROOM_INVITE, self.invite_token(room_id, serial)),
             (ROOM_WATCH, self.watch_token(room_id, serial)),
         ):
-            delete_in(tx, purpose, room_id)
-            issue_in(tx, purpose, room_id, token)
-        return append_in(
+            await delete_in(tx, purpose, room_id)
+            await issue_in(tx, purpose, room_id, token)
+        return await append_in(
             tx,
             room_id,
             "links",
@@ -828,14 +830,14 @@ class RoomStore:
         the tokens: watchers read the log too) tells the seat holders' pages to read the
         room again."""
 
-        def work(tx: Tx) -> tuple[Room, RoomEvent]:
-            room = _room_in(tx, room_id, lock=True)
+        async def work(tx: Tx) -> tuple[Room, RoomEvent]:
+            room = await _room_in(tx, room_id, lock=True)
             if room is None:
                 raise RoomNotFoundError(room_id)
             if room.creator_id != creator_id:
                 raise NotRoomCreatorError(room_id)
-            event = self._renew_in(tx, room_id, room.link_serial + 1, now)
-            after = _room_in(tx, room_id)
+            event = await self._renew_in(tx, room_id, room.link_serial + 1, now)
+            after = await _room_in(tx, room_id)
             assert after is not None
             return after, event
 
@@ -849,8 +851,8 @@ class RoomStore:
         stored (:meth:`started`), so a claim that comes to nothing (F10, :meth:`stuck`)
         leaves the room as it was."""
 
-        def work(tx: Tx) -> Room:
-            room = _room_in(tx, room_id, lock=True)
+        async def work(tx: Tx) -> Room:
+            room = await _room_in(tx, room_id, lock=True)
             if room is None:
                 raise RoomNotFoundError(room_id)
             if room.creator_id != creator_id:
@@ -860,12 +862,12 @@ class RoomStore:
             playing = playing_seats(room)
             if len(playing) < 2:
                 raise RoomNotReadyError(f"room {room_id} has {len(playing)} seat(s) to play")
-            tx.all(
+            await tx.all(
                 "UPDATE rooms SET status = 'starting', start_game = :game, start_at = :now "
                 "WHERE id = :room",
                 {"game": game_id, "now": now, "room": room_id},
             )
-            after = _room_in(tx, room_id)
+            after = await _room_in(tx, room_id)
             assert after is not None
             return after
 
@@ -879,8 +881,8 @@ class RoomStore:
         # (``None``: a claim of a version that did not record it, F10's upgrade)
         claim = "start_game IS NULL" if game_id is None else "start_game = :game"
 
-        def work(tx: Tx) -> bool:
-            rows = tx.all(
+        async def work(tx: Tx) -> bool:
+            rows = await tx.all(
                 "UPDATE rooms SET status = 'waiting', start_game = NULL, start_at = NULL "
                 f"WHERE id = :room AND status = 'starting' AND {claim} RETURNING id",
                 {"room": room_id, "game": game_id},
@@ -904,8 +906,8 @@ class RoomStore:
         logs the ``start`` event. ``None`` when the claim is no longer the room's (F10:
         the sweep undid it, or another process already did this)."""
 
-        def work(tx: Tx) -> tuple[Room, RoomEvent] | None:
-            claimed = tx.all(
+        async def work(tx: Tx) -> tuple[Room, RoomEvent] | None:
+            claimed = await tx.all(
                 "UPDATE rooms SET status = 'playing', game_id = :game, deadline = :deadline, "
                 "deadline_turn = :turn, deadline_version = :version, start_game = NULL, "
                 "start_at = NULL "
@@ -920,9 +922,9 @@ class RoomStore:
             )
             if not claimed:
                 return None
-            room = _room_in(tx, room_id)
+            room = await _room_in(tx, room_id)
             assert room is not None
-            tx.all(
+            await tx.all(
                 "DELETE FROM room_seats "
                 "WHERE room_id = :room AND kind = 'human' AND player_id IS NULL",
                 {"room": room_id},
@@ -930,12 +932,12 @@ class RoomStore:
             # Renumber the seats that play, in order (the game's seats are 0..n-1).
             for new, seat in enumerate(playing_seats(room)):
                 if seat.index != new:
-                    tx.all(
+                    await tx.all(
                         "UPDATE room_seats SET idx = :new WHERE room_id = :room AND idx = :old",
                         {"new": new, "room": room_id, "old": seat.index},
                     )
-            event = append_in(tx, room_id, "start", data, now)
-            after = _room_in(tx, room_id)
+            event = await append_in(tx, room_id, "start", data, now)
+            after = await _room_in(tx, room_id)
             assert after is not None
             return after, event
 
@@ -1025,13 +1027,13 @@ class RoomStore:
                 return [event]
             self._known.pop(room_id)  # it moved on: read it again
 
-        def work(tx: Tx) -> tuple[list[RoomEvent], Room | None]:
-            room = _room_in(tx, room_id, lock=True)
+        async def work(tx: Tx) -> tuple[list[RoomEvent], Room | None]:
+            room = await _room_in(tx, room_id, lock=True)
             if room is None:
                 return [], None
             events = []
             for pub in plan(room):
-                event = _publish_in(tx, room_id, pub, now)
+                event = await _publish_in(tx, room_id, pub, now)
                 room = after_publication(room, pub, event.seq)
                 events.append(event)
             return events, room
@@ -1048,8 +1050,8 @@ class RoomStore:
         (then :class:`~yahtzee.errors.RateLimitExceededError`, nothing logged): the check
         and the event are one transaction, so the limit holds across processes (O6)."""
 
-        def work(tx: Tx) -> RoomEvent:
-            rows = tx.all(
+        async def work(tx: Tx) -> RoomEvent:
+            rows = await tx.all(
                 "UPDATE room_seats SET reacted_at = :now WHERE room_id = :room AND idx = :idx "
                 "AND (reacted_at IS NULL OR reacted_at <= :since OR reacted_at > :ahead) "
                 "RETURNING idx",
@@ -1063,7 +1065,7 @@ class RoomStore:
             )
             if not rows:
                 raise RateLimitExceededError("reactions", 1)
-            return append_in(tx, room_id, "reaction", data, now)
+            return await append_in(tx, room_id, "reaction", data, now)
 
         event = await self.db.run(work)
         self._advance(room_id, None, event.seq)
@@ -1075,22 +1077,22 @@ class RoomStore:
 
         cutoff = now - max_age
 
-        def any_due(tx: Tx) -> bool:
+        async def any_due(tx: Tx) -> bool:
             return (
-                tx.one(
+                await tx.one(
                     "SELECT 1 FROM rooms WHERE status = 'waiting' AND created_at < :cutoff LIMIT 1",
                     {"cutoff": cutoff},
                 )
                 is not None
             )
 
-        def work(tx: Tx) -> list[RoomEvent]:
-            rows = tx.all(
+        async def work(tx: Tx) -> list[RoomEvent]:
+            rows = await tx.all(
                 "UPDATE rooms SET status = 'expired' WHERE status = 'waiting' "
                 "AND created_at < :cutoff RETURNING id",
                 {"cutoff": cutoff},
             )
-            return [append_in(tx, str(r[0]), "expired", {}, now) for r in rows]
+            return [await append_in(tx, str(r[0]), "expired", {}, now) for r in rows]
 
         # Every process sweeps twice a second: a read first, so that a sweep with nothing
         # to expire takes no write lock (on SQLite it would queue behind every writer).
@@ -1103,15 +1105,15 @@ class RoomStore:
         last event is older than ``before`` (F14); returns how many rooms. The rooms,
         their seats and games stay (a stream of one replays nothing more)."""
 
-        def work(tx: Tx) -> int:
-            rows = tx.all(
+        async def work(tx: Tx) -> int:
+            rows = await tx.all(
                 "SELECT r.id FROM rooms r WHERE r.status IN ('finished', 'expired') "
                 "AND EXISTS (SELECT 1 FROM room_events e WHERE e.room_id = r.id "
                 "AND e.seq = r.last_seq AND e.at < :before) LIMIT :batch",
                 {"before": before, "batch": batch},
             )
             for (room_id,) in rows:
-                tx.all("DELETE FROM room_events WHERE room_id = :room", {"room": room_id})
+                await tx.all("DELETE FROM room_events WHERE room_id = :room", {"room": room_id})
             return len(rows)
 
         return await self.db.run(work)
@@ -1124,8 +1126,8 @@ def playing_seats(room: Room) -> tuple[RoomSeat, ...]:
     return tuple(dataclasses.replace(s, index=i) for i, s in enumerate(playing))
 
 
-def _banned_in(tx: Tx, room_id: str, player_id: str) -> bool:
-    row = tx.one(
+async def _banned_in(tx: Tx, room_id: str, player_id: str) -> bool:
+    row = await tx.one(
         "SELECT 1 FROM room_bans WHERE room_id = :room AND player_id = :player",
         {"room": room_id, "player": player_id},
     )
@@ -1150,12 +1152,12 @@ async def create_or_existing(
         return found.room, None
 
 
-def _unname_events(
+async def _unname_events(
     tx: Tx, room_id: str, seat: int, first: int = 0, last: int | None = None
 ) -> None:
     """Take the name of ``seat`` out of the room's events ``first``..``last`` (all by
     default): an erased player's (I4)."""
-    for seq, data in tx.all(
+    for seq, data in await tx.all(
         "SELECT seq, data FROM room_events WHERE room_id = :room_id AND seq >= :first",
         {"room_id": room_id, "first": first},
     ):
@@ -1165,7 +1167,7 @@ def _unname_events(
         after = _unname(before, seat)
         if after != before:
             text = json.dumps(after, ensure_ascii=False, separators=(",", ":"))
-            tx.all(
+            await tx.all(
                 "UPDATE room_events SET data = :text WHERE room_id = :room_id AND seq = :seq",
                 {"text": text, "room_id": room_id, "seq": seq},
             )
@@ -1213,13 +1215,13 @@ def _without_name(data: Any, name: str) -> Any:
     return data
 
 
-def _unname_seat_events(tx: Tx, room_id: str, name: str) -> None:
+async def _unname_seat_events(tx: Tx, room_id: str, name: str) -> None:
     """Take the seat name ``name`` out of the room's events since its holder took it: the
     last ``join`` under that name, else the room's creation (the creator's seat, or every
     seat of a rematch). Before then a seat removed by the creator may have had the same
     name (its own ban's range is unnamed by index)."""
     first = 0
-    for seq, data in tx.all(
+    for seq, data in await tx.all(
         "SELECT seq, data FROM room_events WHERE room_id = :room_id AND kind = 'join' "
         "ORDER BY seq DESC",
         {"room_id": room_id},
@@ -1229,7 +1231,7 @@ def _unname_seat_events(tx: Tx, room_id: str, name: str) -> None:
             break
     # The name as the log's compact JSON writes it: events without it are not parsed.
     needle = json.dumps(name, ensure_ascii=False)[1:-1]
-    for seq, data in tx.all(
+    for seq, data in await tx.all(
         "SELECT seq, data FROM room_events WHERE room_id = :room_id AND seq >= :first",
         {"room_id": room_id, "first": first},
     ):
@@ -1238,7 +1240,7 @@ def _unname_seat_events(tx: Tx, room_id: str, name: str) -> None:
         before = json.loads(data)
         after = _without_name(before, name)
         if after != before:
-            tx.all(
+            await tx.all(
                 "UPDATE room_events SET data = :text WHERE room_id = :room_id AND seq = :seq",
                 {
                     "text": json.dumps(after, ensure_ascii=False, separators=(",", ":")),
@@ -1278,18 +1280,18 @@ class RoomsData:
         self._changed = changed
         self.open_rooms = open_rooms
 
-    def export(self, tx: Tx, player_id: str) -> Any:
-        created = tx.all(
+    async def export(self, tx: Tx, player_id: str) -> Any:
+        created = await tx.all(
             "SELECT id, status, created_at, game_id FROM rooms WHERE creator_id = :player_id "
             "ORDER BY created_at",
             {"player_id": player_id},
         )
-        seats = tx.all(
+        seats = await tx.all(
             "SELECT s.room_id, s.idx, s.name, r.game_id, r.status FROM room_seats s "
             "JOIN rooms r ON r.id = s.room_id WHERE s.player_id = :player_id ORDER BY r.created_at",
             {"player_id": player_id},
         )
-        banned = tx.all(
+        banned = await tx.all(
             "SELECT room_id FROM room_bans WHERE player_id = :player_id ORDER BY room_id",
             {"player_id": player_id},
         )
@@ -1305,17 +1307,17 @@ class RoomsData:
             ],
         }
 
-    def has_data(self, tx: Tx, player_id: str) -> bool:
-        return keeps(tx, self, player_id)
+    async def has_data(self, tx: Tx, player_id: str) -> bool:
+        return await keeps(tx, self, player_id)
 
     def kept_sql(self, player: str) -> str:
         return f"EXISTS (SELECT 1 FROM room_seats WHERE player_id = {player})"
 
-    def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
-        notes = self._one_seat_a_room(tx, source, target)
+    async def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
+        notes = await self._one_seat_a_room(tx, source, target)
         theirs = [
             str(r[0])
-            for r in tx.all(
+            for r in await tx.all(
                 "SELECT id FROM rooms WHERE creator_id = :source AND status = 'waiting' "
                 "ORDER BY created_at DESC, id",
                 {"source": source},
@@ -1323,39 +1325,39 @@ class RoomsData:
         ]
         # The seats' browsers change outside the games' logs: every process reads them
         # again (F24, the seat serial; before, the others did when they restarted).
-        tx.all(
+        await tx.all(
             "UPDATE games SET seat_serial = seat_serial + 1 WHERE id IN (SELECT r.game_id "
             "FROM rooms r JOIN room_seats s ON s.room_id = r.id WHERE s.player_id = :source "
             "AND r.game_id IS NOT NULL)",
             {"source": source},
         )
-        tx.all(
+        await tx.all(
             "UPDATE room_seats SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},
         )
-        tx.all(
+        await tx.all(
             "UPDATE rooms SET creator_id = :target WHERE creator_id = :source",
             {"target": target, "source": source},
         )
         # A ban follows the person (F8): the linked device is kept out of the same rooms.
         # (the linked player's row stays where both were banned from a room)
-        tx.all(
+        await tx.all(
             "DELETE FROM room_bans WHERE player_id = :source AND room_id IN "
             "(SELECT room_id FROM room_bans WHERE player_id = :target)",
             {"source": source, "target": target},
         )
-        tx.all(
+        await tx.all(
             "UPDATE room_bans SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},
         )
-        return [*notes, *self._keep_open_rooms(tx, target, theirs)]
+        return [*notes, *(await self._keep_open_rooms(tx, target, theirs))]
 
-    def _one_seat_a_room(self, tx: Tx, source: str, target: str) -> list[MergeNote]:
+    async def _one_seat_a_room(self, tx: Tx, source: str, target: str) -> list[MergeNote]:
         """O2 through a merge (F27): where both players sit in one room still waiting, the
         later of the two seats is freed (the creator's, the first, never is); in a room
         in play, :class:`MergeOverCapError` (one person would hold two seats of a game)."""
         notes = []
-        for room_id, mine, theirs, status in tx.all(
+        for room_id, mine, theirs, status in await tx.all(
             "SELECT s.room_id, s.idx, t.idx, r.status FROM room_seats s JOIN room_seats t "
             "ON t.room_id = s.room_id AND t.player_id = :target JOIN rooms r "
             "ON r.id = s.room_id WHERE s.player_id = :source",
@@ -1366,29 +1368,29 @@ class RoomsData:
             if status != "waiting":
                 continue  # (a room over: both seats stay in its history)
             freed = max(int(mine), int(theirs))
-            row = tx.one(
+            row = await tx.one(
                 "SELECT name FROM room_seats WHERE room_id = :room AND idx = :idx",
                 {"room": room_id, "idx": freed},
             )
             name = None if row is None else row[0]
-            tx.all(
+            await tx.all(
                 "UPDATE room_seats SET player_id = NULL, name = NULL "
                 "WHERE room_id = :room AND idx = :idx",
                 {"room": room_id, "idx": freed},
             )
-            append_in(tx, str(room_id), "leave", {"seat": freed, "name": name}, self._clock())
+            await append_in(tx, str(room_id), "leave", {"seat": freed, "name": name}, self._clock())
             self._changed(str(room_id))
             said = msg("server.merge.seat_freed", name=name or "")
             notes.append(MergeNote("room_seat", "seat_freed", str(room_id), said))
         return notes
 
-    def _keep_open_rooms(self, tx: Tx, player_id: str, first: list[str]) -> list[MergeNote]:
+    async def _keep_open_rooms(self, tx: Tx, player_id: str, first: list[str]) -> list[MergeNote]:
         """``open_rooms`` through a merge (F27): ``player_id``'s rooms not over, past the
         cap, expire, the rooms still waiting of ``first`` (the linked browser's, newest
         first) before its own (newest first); :class:`MergeOverCapError` when the rooms
         in play alone are past it."""
         cap = self.open_rooms
-        rooms = tx.all(
+        rooms = await tx.all(
             "SELECT id, status FROM rooms WHERE creator_id = :player "
             "AND status IN ('waiting', 'starting', 'playing') ORDER BY created_at DESC, id",
             {"player": player_id},
@@ -1408,16 +1410,16 @@ class RoomsData:
             raise MergeOverCapError("open_rooms", said)
         notes = []
         for room_id in order[:over]:
-            waited = tx.one(  # (the first friend who waits there, to name the room by)
+            waited = await tx.one(  # (the first friend who waits there, to name the room by)
                 "SELECT name FROM room_seats WHERE room_id = :room AND idx > 0 "
                 "AND name IS NOT NULL ORDER BY idx LIMIT 1",
                 {"room": room_id},
             )
-            tx.all(
+            await tx.all(
                 "UPDATE rooms SET status = 'expired' WHERE id = :room AND status = 'waiting'",
                 {"room": room_id},
             )
-            append_in(tx, room_id, "expired", {}, self._clock())
+            await append_in(tx, room_id, "expired", {}, self._clock())
             self._changed(room_id)
             said = (
                 msg("server.merge.room_closed", limit=cap)
@@ -1427,35 +1429,37 @@ class RoomsData:
             notes.append(MergeNote("open_rooms", "room_closed", room_id, said))
         return notes
 
-    def erase(self, tx: Tx, player_id: str) -> None:
-        seats = tx.all(
+    async def erase(self, tx: Tx, player_id: str) -> None:
+        seats = await tx.all(
             "SELECT s.room_id, s.idx, s.name, r.status, r.game_id FROM room_seats s "
             "JOIN rooms r ON r.id = s.room_id WHERE s.player_id = :player_id",
             {"player_id": player_id},
         )
         for room_id, index, name, status, game_id in seats:
-            tx.all(
+            await tx.all(
                 "UPDATE room_seats SET player_id = NULL, name = NULL WHERE room_id = :room_id AND "
                 "idx = :index",
                 {"room_id": room_id, "index": index},
             )
             if game_id is not None:
-                unname_seat(tx, str(game_id), int(index))
+                await unname_seat(tx, str(game_id), int(index))
             if name is not None:
-                _unname_seat_events(tx, str(room_id), str(name))
+                await _unname_seat_events(tx, str(room_id), str(name))
             if status in OPEN:
-                append_in(tx, str(room_id), "leave", {"seat": index, "name": None}, self._clock())
+                await append_in(
+                    tx, str(room_id), "leave", {"seat": index, "name": None}, self._clock()
+                )
                 self._changed(str(room_id))
-        tx.all(
+        await tx.all(
             "UPDATE rooms SET creator_id = '' WHERE creator_id = :player_id",
             {"player_id": player_id},
         )
         # A seat the creator removed it from is no longer its seat, but its name is still in
         # that seat's events from its join to the removal.
-        for room_id, index, joined, left in tx.all(
+        for room_id, index, joined, left in await tx.all(
             "SELECT room_id, seat, join_seq, leave_seq FROM room_bans WHERE player_id = :player",
             {"player": player_id},
         ):
-            _unname_events(tx, str(room_id), int(index), int(joined), int(left))
+            await _unname_events(tx, str(room_id), int(index), int(joined), int(left))
         # The id names nobody once erased: its bans keep nothing out and would keep the id.
-        tx.all("DELETE FROM room_bans WHERE player_id = :player_id", {"player_id": player_id})
+        await tx.all("DELETE FROM room_bans WHERE player_id = :player_id", {"player_id": player_id})

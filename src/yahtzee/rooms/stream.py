@@ -9,9 +9,10 @@ exactly once, in order:
 * **in the process** — the process that wrote an event hands it to its :class:`RoomHub`
   right after the commit, which puts it on the queue of each of the room's streams there;
 * **across processes** — on PostgreSQL the event's transaction also ran ``pg_notify``;
-  each process's :class:`PgListener` (one connection, ``LISTEN``, in a thread of its own)
-  hands every notification to its hub. With SQLite there is one process, and the first
-  way is all there is.
+  each process hears the channel on its one ``LISTEN`` connection (the storage's,
+  :mod:`yahtzee.storage.notices`), which hands every notification to its hub
+  (:meth:`RoomHub.notified`; after a reconnection :meth:`RoomHub.resync_soon`). With
+  SQLite there is one process, and the first way is all there is.
 
 A stream keeps the id of the last event it sent. An id at or below it is a duplicate (the
 writer's own notification, a replayed event arriving live too) and is skipped; an id
@@ -27,10 +28,8 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import random
 import re
-import threading
 from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
@@ -40,7 +39,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from yahtzee.rooms.errors import TooManyStreamsError
-from yahtzee.rooms.store import NOTIFY_CHANNEL, RoomEvent, RoomStore
+from yahtzee.rooms.store import RoomEvent, RoomStore
 from yahtzee.server.revocation import Revoked
 
 log = logging.getLogger("yahtzee.server")
@@ -53,9 +52,6 @@ KEEPALIVE = 15.0
 #: The keep-alives go out in this many slices of a process's streams (see
 #: :meth:`RoomHub.run_keepalive`).
 KEEPALIVE_SLICES = 15
-#: Seconds the rooms' LISTEN thread waits for a notification before it looks at its stop
-#: flag again (stop() wakes it sooner, through a channel of its own).
-LISTEN_POLL = 2.0
 #: The start of a notification's payload (:meth:`RoomEvent.to_json`'s form, as
 #: :func:`yahtzee.rooms.store.append_in` writes it): the room and the id.
 _NOTIFY_HEAD = re.compile(r'\{"r":"([0-9a-f]+)","s":([0-9]+)[,}]')
@@ -339,6 +335,11 @@ class RoomHub:
         for event in await self.store.events(room_id, after, limit=1):
             self.deliver(event)
 
+    def resync_soon(self) -> None:
+        """:meth:`resync` in a task of its own (the listener's reconnection, on the loop)."""
+        task = asyncio.get_running_loop().create_task(self.resync())
+        task.add_done_callback(_log_failure)
+
     async def resync(self, rooms: Iterable[str] | None = None) -> None:
         """Read what the log has beyond each room's last id here (after notifications
         may have been missed: a listener that reconnected), or only ``rooms``' (whose logs
@@ -488,80 +489,3 @@ def _less(counts: dict[str, int], key: str) -> None:
 def _log_failure(task: asyncio.Task[Any]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.warning("reading a room event failed: %s", task.exception())
-
-
-class PgListener:
-    """``LISTEN`` on the rooms' channel in a thread of its own, handing each notification
-    to the hub on the event loop. A lost connection is reopened (after ``retry`` seconds)
-    and the hub then reads what it may have missed (:meth:`RoomHub.resync`)."""
-
-    def __init__(self, url: str, hub: RoomHub, *, retry: float = 1.0) -> None:
-        self.url = url
-        self.hub = hub
-        self.retry = retry
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self.listening = threading.Event()  # set while a LISTEN connection is up
-        # A channel only this listener hears: stop() notifies it, so the thread leaves its
-        # wait at once instead of at the next timeout (an app's shutdown, every test's).
-        self._wake_channel = f"{NOTIFY_CHANNEL}_stop_{os.getpid()}_{id(self)}"
-
-    def start(self) -> None:
-        """Start listening (from the event loop that will receive the notifications)."""
-        self._loop = asyncio.get_running_loop()
-        self._thread = threading.Thread(target=self._run, name="room-listener", daemon=True)
-        self._thread.start()
-
-    async def stop(self) -> None:
-        """Stop and wait for the thread (at once; at most :data:`LISTEN_POLL` seconds
-        while the database cannot be reached)."""
-        self._stop.set()
-        if self._thread is not None:
-            await asyncio.to_thread(self._wake)
-            await asyncio.to_thread(self._thread.join, LISTEN_POLL + 3.0)
-
-    def _wake(self) -> None:
-        if not self.listening.is_set():
-            return
-        import psycopg
-
-        try:
-            with psycopg.connect(self.url, autocommit=True, connect_timeout=2) as conn:
-                conn.execute("SELECT pg_notify(%s, '')", (self._wake_channel,))
-        except psycopg.Error as exc:  # the thread still sees the stop at its next poll
-            log.info("room listener: could not wake it to stop: %s", exc)
-
-    def _call(self, fn: Callable[..., Any], *args: Any) -> None:
-        loop = self._loop
-        assert loop is not None
-        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-            loop.call_soon_threadsafe(fn, *args)
-
-    def _resync(self) -> None:
-        task = asyncio.get_running_loop().create_task(self.hub.resync())
-        task.add_done_callback(_log_failure)
-
-    def _run(self) -> None:
-        import psycopg
-
-        first = True
-        while not self._stop.is_set():
-            try:
-                with psycopg.connect(self.url, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                    conn.execute(f'LISTEN "{self._wake_channel}"')
-                    self.listening.set()
-                    if not first:
-                        self._call(self._resync)
-                    first = False
-                    while not self._stop.is_set():
-                        for note in conn.notifies(timeout=LISTEN_POLL):
-                            if note.channel == self._wake_channel:
-                                break
-                            self._call(self.hub.notified, note.payload)
-            except psycopg.Error as exc:
-                self.listening.clear()
-                log.warning("room listener: %s; reconnecting", exc)
-                self._stop.wait(self.retry)
-        self.listening.clear()

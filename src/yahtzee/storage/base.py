@@ -12,15 +12,18 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from yahtzee.errors import GameNotFoundError as GameNotFoundError  # raised here too
 from yahtzee.errors import StaleVersionError as StaleVersionError
 from yahtzee.game import Game, GameKind, Mode, Result, SeatKind, Status
 from yahtzee.log import Event
 from yahtzee.players import Difficulty
+
+if TYPE_CHECKING:
+    from yahtzee.storage.feature_db import FeatureDb, Tx
 
 
 class StorageError(Exception):
@@ -253,14 +256,29 @@ Append = tuple["GameRecord", Sequence[Event], Status, "Game | None"]
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """A feature's row that a new game needs, written in the game's own transaction, so
-    the two stand or fall together with one commit (the daily challenge's one attempt a
-    day, D2). ``statements`` are ``(sql, params)`` with ``:name`` parameters, on the
-    feature's own tables in the same database; they run after the player's unfinished game
-    is checked (a kept game refuses first) and before anything is abandoned or inserted.
-    The last must yield a row, else the game is refused with :class:`ClaimRefusedError`."""
+    """A feature's work that a new game needs, run in the game's own transaction, so the
+    two stand or fall together with one commit (the daily challenge's one attempt a day,
+    D2; the owner's live device, F23). ``work(tx)`` is the feature's one way to the
+    database (:mod:`yahtzee.storage.feature_db`) on the game's connection: statements on
+    the feature's own tables in the same database, run after the player's unfinished game
+    is checked (a kept game refuses first) and before anything is abandoned or inserted;
+    it returns whether the game may be made (``False``: refused with
+    :class:`ClaimRefusedError`, nothing of the game written)."""
 
-    statements: tuple[tuple[str, Mapping[str, Any]], ...]
+    work: Callable[[Tx], Coroutine[Any, Any, bool]]
+
+    @classmethod
+    def rows(cls, *statements: tuple[str, Mapping[str, Any]]) -> Claim:
+        """The claim of ``statements`` (``(sql, params)`` with ``:name`` parameters), run
+        in order: the game may be made when the last yields a row."""
+
+        async def work(tx: Tx) -> bool:
+            row = None
+            for sql, params in statements:
+                row = await tx.one(sql, params)
+            return row is not None
+
+        return cls(work)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,8 +304,20 @@ class TakeTokens:
     charges: Sequence[Charge]
 
 
-#: A write of a batch: an append, a new game, or tokens taken from rate-limit buckets.
-Write = Append | NewGame | TakeTokens
+@dataclass(frozen=True, slots=True)
+class FeatureWrite:
+    """A feature's write transaction as one write of the SQLite backend's group commit
+    (:mod:`yahtzee.storage.feature_db`): ``work(tx)`` in a savepoint of the batch;
+    ``durable=False`` (练习's) lets a batch of nothing else commit without waiting for the
+    disk."""
+
+    work: Callable[[Tx], Coroutine[Any, Any, Any]]
+    durable: bool = True
+
+
+#: A write of a batch: an append, a new game, tokens taken from rate-limit buckets, or a
+#: feature's transaction.
+Write = Append | NewGame | TakeTokens | FeatureWrite
 
 #: After a write failed, how long ``/api/health`` reports that failure before it tries a
 #: write of its own: the Retry-After of the 503 the failed request got.
@@ -460,6 +490,23 @@ class Storage(Protocol):
 
     async def probe_write(self) -> None:
         """Make one tiny write; raise :class:`StorageUnavailableError` if it fails (F6)."""
+        ...
+
+    def listen(
+        self,
+        channel: str,
+        on_notice: Callable[[str], None],
+        on_reconnect: Callable[[], None] | None = None,
+    ) -> None:
+        """Hand ``channel``'s notices (``pg_notify`` of any process, at its commit) to
+        ``on_notice`` on the event loop, and call ``on_reconnect`` when some may have been
+        missed; asked before :meth:`open`. On PostgreSQL the process's one LISTEN
+        connection (:mod:`yahtzee.storage.notices`); on SQLite nothing (one process)."""
+        ...
+
+    def features(self) -> FeatureDb:
+        """The features' way to this database, on these connections (A3: no feature opens
+        its own; :mod:`yahtzee.storage.feature_db`)."""
         ...
 
     async def close(self) -> None:

@@ -11,10 +11,11 @@ requests while the disk syncs), and answers each request with its own result. Wr
 arrive during a sync form the next batch, so the batch size grows with the load and one
 fsync covers many of them. A write is still acknowledged only after its commit is durable.
 
-Every game write goes this way: the actions' appends, the new games (with their
-rate-limit tokens) and the tokens of new player ids (F5). A burst of new games therefore
-shares fsyncs with the actions (``benchmarks/new_game_burst.py`` measures what players
-feel).
+Every write goes this way: the actions' appends, the new games (with their rate-limit
+tokens), the tokens of new player ids (F5) and the features' write transactions (a room's
+event, a daily result, a group's join: :mod:`yahtzee.storage.feature_db`, A3). A burst of
+new games therefore shares fsyncs with the actions (``benchmarks/new_game_burst.py``
+measures what players feel).
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ from typing import Any
 
 from yahtzee.storage.base import GameRecord, Write
 
-#: The results of one batch, in order: a header, ``None`` (tokens taken) or the refusal of
-#: that write alone (a storage fault raises instead, failing the whole batch).
-Results = list[GameRecord | Exception | None]
+#: The results of one batch, in order: a header, ``None`` (tokens taken), a feature's
+#: result in a 1-tuple, or the refusal of that write alone (a storage fault raises
+#: instead, failing the whole batch).
+Results = list[GameRecord | Exception | tuple[Any] | None]
 
 
 class GroupCommit:

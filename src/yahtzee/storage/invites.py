@@ -88,11 +88,11 @@ def derived_token(secret: bytes, purpose: str, target: str, serial: int) -> str:
     return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
 
 
-def issue_in(tx: Tx, purpose: str, target: str, token: str | None = None) -> str:
+async def issue_in(tx: Tx, purpose: str, target: str, token: str | None = None) -> str:
     """Store a new token of ``purpose`` for ``target`` (``token``, e.g. a
     :func:`derived_token`, or a fresh random one) and return it."""
     token = token if token is not None else new_token()
-    tx.all(
+    await tx.all(
         "INSERT INTO invite_tokens (digest, purpose, target, created_at) "
         "VALUES (:digest, :purpose, :target, :now)",
         {"digest": digest_of(token), "purpose": purpose, "target": target, "now": _now()},
@@ -100,13 +100,13 @@ def issue_in(tx: Tx, purpose: str, target: str, token: str | None = None) -> str
     return token
 
 
-def resolve_in(tx: Tx, purpose: str, token: object, *, revoked: bool = False) -> str | None:
+async def resolve_in(tx: Tx, purpose: str, token: object, *, revoked: bool = False) -> str | None:
     """The target of a live ``token`` of ``purpose`` (with ``revoked``, of a revoked one
     too), else ``None``."""
     if not isinstance(token, str) or not is_token(token):
         return None
     digest = digest_of(token)
-    row = tx.one(
+    row = await tx.one(
         "SELECT digest, purpose, target, revoked_at FROM invite_tokens WHERE digest = :digest",
         {"digest": digest},
     )
@@ -117,12 +117,12 @@ def resolve_in(tx: Tx, purpose: str, token: object, *, revoked: bool = False) ->
     return str(row[2])
 
 
-def check_in(tx: Tx, purpose: str, target: str, token: object) -> bool:
+async def check_in(tx: Tx, purpose: str, target: str, token: object) -> bool:
     """Whether ``token`` is a live token of ``purpose`` for ``target`` (constant-time
     comparison against each of the target's live digests)."""
     valid = isinstance(token, str) and is_token(token)
     presented = digest_of(token) if isinstance(token, str) and valid else ""
-    rows = tx.all(
+    rows = await tx.all(
         "SELECT digest FROM invite_tokens "
         "WHERE purpose = :purpose AND target = :target AND revoked_at IS NULL",
         {"purpose": purpose, "target": target},
@@ -133,9 +133,9 @@ def check_in(tx: Tx, purpose: str, target: str, token: object) -> bool:
     return ok and valid
 
 
-def revoke_in(tx: Tx, purpose: str, target: str) -> int:
+async def revoke_in(tx: Tx, purpose: str, target: str) -> int:
     """End every live token of ``target``; returns how many."""
-    rows = tx.all(
+    rows = await tx.all(
         "UPDATE invite_tokens SET revoked_at = :now WHERE purpose = :purpose AND target = :target "
         "AND revoked_at IS NULL RETURNING digest",
         {"now": _now(), "purpose": purpose, "target": target},
@@ -143,11 +143,11 @@ def revoke_in(tx: Tx, purpose: str, target: str) -> int:
     return len(rows)
 
 
-def delete_in(tx: Tx, purpose: str, target: str) -> int:
+async def delete_in(tx: Tx, purpose: str, target: str) -> int:
     """Delete every token of ``purpose`` for ``target`` (where a revoked link need not say
     "closed": a room's renewed links, which answer as an unknown token would); returns how
     many."""
-    rows = tx.all(
+    rows = await tx.all(
         "DELETE FROM invite_tokens WHERE purpose = :purpose AND target = :target RETURNING digest",
         {"purpose": purpose, "target": target},
     )
@@ -179,8 +179,8 @@ class InviteTokens:
     async def rotate(self, purpose: str, target: str) -> str:
         """Revoke the target's tokens and issue a new one, in one transaction."""
 
-        def work(tx: Tx) -> str:
-            revoke_in(tx, purpose, target)
-            return issue_in(tx, purpose, target)
+        async def work(tx: Tx) -> str:
+            await revoke_in(tx, purpose, target)
+            return await issue_in(tx, purpose, target)
 
         return await self.db.run(work)

@@ -19,7 +19,6 @@ the player (others' games and boards stay whole).
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -29,25 +28,6 @@ import orjson
 from yahtzee.i18n import Msg
 from yahtzee.storage.feature_db import Tx
 from yahtzee.storage.sql import dumps, is_second_unfinished
-
-
-class Pacer:
-    """Pauses a worker thread's long work for a moment (``pause`` seconds) every ``every``
-    seconds of it, so that the GIL passes to the event loop's thread (F22: an export must
-    not hold up every other player's requests). ``time.sleep(0)`` is not enough: the
-    thread takes the GIL back before the waiting thread has woken; a 1 ms pause every
-    2 ms let the loop run as if idle, at half the work's speed."""
-
-    def __init__(self, every: float = 0.002, pause: float = 0.001) -> None:
-        self.every = every
-        self.pause = pause
-        self._last = time.perf_counter()
-
-    def __call__(self) -> None:
-        """Call between two steps of the work (cheap when no pause is due)."""
-        if time.perf_counter() - self._last >= self.every:
-            time.sleep(self.pause)
-            self._last = time.perf_counter()
 
 
 class MergeConflictError(Exception):
@@ -83,11 +63,11 @@ class PlayerData(Protocol):
     #: The key of this part in the export (``games``, ``daily``...).
     name: str
 
-    def export(self, tx: Tx, player_id: str) -> Any:
+    async def export(self, tx: Tx, player_id: str) -> Any:
         """Everything this part keeps about ``player_id``, as JSON values."""
         ...
 
-    def has_data(self, tx: Tx, player_id: str) -> bool:
+    async def has_data(self, tx: Tx, player_id: str) -> bool:
         """Whether this part keeps anything of ``player_id`` that a person would miss
         (:func:`keeps`: ``kept_sql`` for one player)."""
         ...
@@ -98,19 +78,19 @@ class PlayerData(Protocol):
         each test an index lookup."""
         ...
 
-    def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
+    async def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
         """Move everything of ``source`` to ``target`` (raise to refuse, changing nothing),
         keeping this part's per-player caps: what it gave up for them (F27)."""
         ...
 
-    def erase(self, tx: Tx, player_id: str) -> None:
+    async def erase(self, tx: Tx, player_id: str) -> None:
         """Delete every row of ``player_id``."""
         ...
 
 
-def keeps(tx: Tx, part: PlayerData, player_id: str) -> bool:
+async def keeps(tx: Tx, part: PlayerData, player_id: str) -> bool:
     """``part.has_data``: its :meth:`~PlayerData.kept_sql` for one player."""
-    row = tx.one(f"SELECT 1 WHERE {part.kept_sql(':player_id')}", {"player_id": player_id})
+    row = await tx.one(f"SELECT 1 WHERE {part.kept_sql(':player_id')}", {"player_id": player_id})
     return row is not None
 
 
@@ -137,21 +117,20 @@ class GamesData:
 
     name = "games"
 
-    def export(self, tx: Tx, player_id: str) -> Any:
-        games = tx.all(
+    async def export(self, tx: Tx, player_id: str) -> Any:
+        games = await tx.all(
             f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE player_id = :player_id "
             "ORDER BY created_at, id",
             {"player_id": player_id},
         )
         events: dict[str, list[dict[str, Any]]] = {}
-        rows = tx.all(
+        rows = await tx.all(
             "SELECT game_id, seq, kind, data, created_at FROM events WHERE game_id IN "
             "(SELECT id FROM games WHERE player_id = :player_id) ORDER BY game_id, seq",
             {"player_id": player_id},
         )
-        pace = Pacer()
         for game_id, seq, kind, data, created_at in rows:
-            pace()  # (the GIL let go now and then: the event loop's thread runs, F22)
+            await tx.pause()  # (the rest of the server runs now and then, F22)
             # (the event's data as logged, JSON text kept as it is: orjson writes it into
             # the file unparsed; parsing 16,000 events held the GIL for ~50 ms, F22)
             events.setdefault(str(game_id), []).append(
@@ -166,14 +145,14 @@ class GamesData:
             out.append(game)
         return out
 
-    def has_data(self, tx: Tx, player_id: str) -> bool:
-        return keeps(tx, self, player_id)
+    async def has_data(self, tx: Tx, player_id: str) -> bool:
+        return await keeps(tx, self, player_id)
 
     def kept_sql(self, player: str) -> str:
         return f"EXISTS (SELECT 1 FROM games WHERE player_id = {player})"  # (games_player)
 
-    def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
-        unfinished = tx.all(
+    async def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
+        unfinished = await tx.all(
             "SELECT DISTINCT player_id FROM games WHERE player_id IN (:source, :target) "
             "AND status = 'in_progress'",
             {"source": source, "target": target},
@@ -181,7 +160,7 @@ class GamesData:
         if len(unfinished) == 2:
             raise MergeConflictError("both players have an unfinished game")
         try:
-            tx.all(
+            await tx.all(
                 "UPDATE games SET player_id = :target WHERE player_id = :source",
                 {"target": target, "source": source},
             )
@@ -192,38 +171,40 @@ class GamesData:
             raise
         return ()  # (F2, one unfinished game, is kept by the refusals above)
 
-    def erase(self, tx: Tx, player_id: str) -> None:
+    async def erase(self, tx: Tx, player_id: str) -> None:
         # The schema's own exception to the append-only log (level 8): listed, deleted,
         # unlisted, all in this transaction.
-        tx.all(
+        await tx.all(
             "INSERT INTO game_erasures (game_id) SELECT id FROM games WHERE player_id = :player_id",
             {"player_id": player_id},
         )
-        tx.all(
+        await tx.all(
             "DELETE FROM events WHERE game_id IN (SELECT id FROM games WHERE player_id = "
             ":player_id)",
             {"player_id": player_id},
         )
-        gone = tx.all(
+        gone = await tx.all(
             "DELETE FROM games WHERE player_id = :player_id RETURNING id", {"player_id": player_id}
         )
         # (by id: a NOT IN of every game's id read the whole table at each erasure)
         if gone:
-            tx.many("DELETE FROM game_erasures WHERE game_id = :id", [{"id": r[0]} for r in gone])
-        tx.all("DELETE FROM rate_buckets WHERE key = :player_id", {"player_id": player_id})
+            await tx.many(
+                "DELETE FROM game_erasures WHERE game_id = :id", [{"id": r[0]} for r in gone]
+            )
+        await tx.all("DELETE FROM rate_buckets WHERE key = :player_id", {"player_id": player_id})
 
 
-def unname_seat(tx: Tx, game_id: str, seat: int) -> None:
+async def unname_seat(tx: Tx, game_id: str, seat: int) -> None:
     """Remove the name of ``seat`` from the start event of game ``game_id`` (a room game
     whose person deleted their data: the seat stays, nameless, so that the others' game
     is whole). The log's one rewrite, under the schema's exception (level 8); the game's
     ``seat_serial`` moves with it (level 9), so that no process serves or builds on a
     position it had cached with the name (F24)."""
-    tx.all(
+    await tx.all(
         "UPDATE games SET seat_serial = seat_serial + 1 WHERE id = :game_id",
         {"game_id": game_id},
     )
-    row = tx.one(
+    row = await tx.one(
         "SELECT seq, data FROM events WHERE game_id = :game_id AND kind = 'start' ORDER BY seq "
         "LIMIT 1",
         {"game_id": game_id},
@@ -238,12 +219,12 @@ def unname_seat(tx: Tx, game_id: str, seat: int) -> None:
     if not isinstance(entry, dict) or "name" not in entry:
         return
     del entry["name"]
-    tx.all(
+    await tx.all(
         "INSERT INTO game_erasures (game_id) VALUES (:game_id) ON CONFLICT (game_id) DO NOTHING",
         {"game_id": game_id},
     )
-    tx.all(
+    await tx.all(
         "UPDATE events SET data = :data WHERE game_id = :game_id AND seq = :seq",
         {"data": dumps(data), "game_id": game_id, "seq": row[0]},
     )
-    tx.all("DELETE FROM game_erasures WHERE game_id = :game_id", {"game_id": game_id})
+    await tx.all("DELETE FROM game_erasures WHERE game_id = :game_id", {"game_id": game_id})

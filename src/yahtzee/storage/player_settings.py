@@ -72,14 +72,14 @@ class PlayerSettingsData:
 
     name = "settings"
 
-    def export(self, tx: Tx, player_id: str) -> Any:
-        row = tx.one(
+    async def export(self, tx: Tx, player_id: str) -> Any:
+        row = await tx.one(
             "SELECT language, updated_at FROM player_settings WHERE player_id = :player_id",
             {"player_id": player_id},
         )
         return {} if row is None else {"language": row[0], "updated_at": row[1]}
 
-    def has_data(self, tx: Tx, player_id: str) -> bool:
+    async def has_data(self, tx: Tx, player_id: str) -> bool:
         # A language alone is nothing a person would miss by linking elsewhere.
         del tx, player_id
         return False
@@ -88,15 +88,17 @@ class PlayerSettingsData:
         del player
         return "FALSE"  # (as has_data: a never-played browser's choice goes with it, F27)
 
-    def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
+    async def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
         # The player kept (the code's) keeps their choice; without one they take the other's.
-        tx.all(
+        await tx.all(
             "UPDATE player_settings SET player_id = :target WHERE player_id = :source "
             "AND NOT EXISTS (SELECT 1 FROM player_settings WHERE player_id = :target)",
             {"source": source, "target": target},
         )
-        tx.all("DELETE FROM player_settings WHERE player_id = :source", {"source": source})
+        await tx.all("DELETE FROM player_settings WHERE player_id = :source", {"source": source})
         return ()
 
-    def erase(self, tx: Tx, player_id: str) -> None:
-        tx.all("DELETE FROM player_settings WHERE player_id = :player_id", {"player_id": player_id})
+    async def erase(self, tx: Tx, player_id: str) -> None:
+        await tx.all(
+            "DELETE FROM player_settings WHERE player_id = :player_id", {"player_id": player_id}
+        )

@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -62,7 +63,9 @@ from yahtzee.storage.base import (
     StorageUnavailableError,
     WriteHealth,
 )
+from yahtzee.storage.feature_db import PostgresFeatureDb, PostgresTx
 from yahtzee.storage.games_schema import GAMES
+from yahtzee.storage.notices import Listener
 from yahtzee.storage.pgpool import check_idle_async, pool_options
 from yahtzee.storage.schema import Migrations, check_owners
 from yahtzee.storage.url import redact
@@ -93,6 +96,13 @@ T = TypeVar("T")
 
 
 _SQL = sql.POSTGRES
+#: The process's pool (the games' and every feature's statements, A3): always open, the
+#: connections a steady load keeps busy (a room's action holds one for its append, then
+#: one for its event; a request's device read one, briefly), so none waits to be made;
+#: at most, what a burst may need before requests wait their turn (then 503 after the
+#: timeout) rather than crowd PostgreSQL (each connection is a server process).
+MIN_CONNECTIONS = 4
+MAX_CONNECTIONS = 12
 #: How often a new game is tried when merges keep giving its player an unfinished game
 #: that is over before it can be named (F26).
 _UNFINISHED_TRIES = 3
@@ -108,6 +118,8 @@ async def _run(conn: psycopg.AsyncConnection[Any], steps: sql.Steps[T]) -> T:
                 async with conn.cursor() as many:
                     await many.executemany(step.sql, step.rows)
                 answer = None
+            elif isinstance(step, sql.RunClaim):  # (a feature's work, on this connection)
+                answer = await step.claim.work(PostgresTx(conn))
             else:
                 cur = await conn.execute(step.sql, step.params)
                 answer = await cur.fetchone() if cur.description is not None else None
@@ -131,8 +143,8 @@ class PostgresStorage:
         self,
         url: str,
         *,
-        min_connections: int = 2,
-        max_connections: int = 10,
+        min_connections: int = MIN_CONNECTIONS,
+        max_connections: int = MAX_CONNECTIONS,
         timeout: float = 5.0,
         clock: Callable[[], str] = sql.now_iso,
         schema: Sequence[Migrations] = (),
@@ -155,6 +167,8 @@ class PostgresStorage:
             **pool_options(timeout),
         )
         self._checking: asyncio.Task[None] | None = None
+        # The process's one LISTEN connection (its parts' channels), opened with the pool.
+        self._listener = Listener(url)
         # Why the database could not be used last, until a write works again (F6:
         # /api/health answers "degraded" meanwhile).
         self.write_health = WriteHealth()
@@ -188,6 +202,7 @@ class PostgresStorage:
         finally:
             await conn.close()
         await self._pool.open(wait=True, timeout=self._timeout)
+        self._listener.start()
 
     async def _migrate(self, conn: psycopg.AsyncConnection[Any]) -> None:
         """Every pending migration, each in a transaction of its own that first takes the
@@ -237,6 +252,20 @@ class PostgresStorage:
             raise StorageUnavailableError(reason) from exc
         if write:
             self.write_health.succeeded()
+
+    def connection(self, *, write: bool = True) -> Any:
+        """A pooled connection for a feature's work (:mod:`yahtzee.storage.feature_db`), as
+        the games' own: an ``async with`` whose faults are 503s and count for health."""
+        return self._connection(write=write)
+
+    async def read_with(self, query: Callable[[psycopg.AsyncConnection[Any]], Any]) -> Any:
+        """A feature's read ``query``, as the games' reads run (once more on a fresh
+        connection if its own died under it)."""
+        return await self._read(query)
+
+    def features(self) -> PostgresFeatureDb:
+        """See :meth:`Storage.features`: on this pool, on the event loop."""
+        return PostgresFeatureDb(self)
 
     @property
     def write_failure(self) -> str | None:
@@ -504,6 +533,22 @@ class PostgresStorage:
         async with self._connection() as conn:
             await conn.execute(_SQL.heartbeat, {"now": self._clock()})
 
+    def listen(
+        self,
+        channel: str,
+        on_notice: Callable[[str], None],
+        on_reconnect: Callable[[], None] | None = None,
+    ) -> None:
+        """See :meth:`Storage.listen`: on the process's one LISTEN connection
+        (:mod:`yahtzee.storage.notices`)."""
+        self._listener.listen(channel, on_notice, on_reconnect)
+
+    @property
+    def listening(self) -> threading.Event:
+        """Set while the LISTEN connection is up (tests wait for it)."""
+        return self._listener.listening
+
     async def close(self) -> None:
-        """Close the pool's connections."""
+        """Stop listening, close the pool's connections."""
+        await self._listener.stop()
         await self._pool.close()

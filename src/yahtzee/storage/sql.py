@@ -59,6 +59,7 @@ from yahtzee.log import Abandon, Event, from_json
 from yahtzee.players import Difficulty
 from yahtzee.storage.base import (
     Charge,
+    Claim,
     ClaimRefusedError,
     Ending,
     GameRecord,
@@ -89,8 +90,17 @@ class Many:
     rows: Sequence[Params]
 
 
+@dataclass(frozen=True, slots=True)
+class RunClaim:
+    """Run a feature's :class:`~yahtzee.storage.base.Claim` in this transaction (its work,
+    on the runner's connection: :mod:`yahtzee.storage.feature_db`); the runner sends back
+    whether the game may be made."""
+
+    claim: Claim
+
+
 #: A write's logic: yields steps, receives their first rows, returns its result.
-Steps = Generator[Step | Many, Any, T]
+Steps = Generator[Step | Many | RunClaim, Any, T]
 
 GAME_COLUMNS = (
     "id, player_id, mode, difficulty, status, version, created_at, updated_at, "
@@ -238,11 +248,6 @@ class Dialect:
     lock_player: str | None
     statements: Mapping[str, str]
 
-    def prepare(self, text: str) -> str:
-        """A statement written with ``:name`` parameters in this backend's style (a
-        feature's :class:`~yahtzee.storage.base.Claim`)."""
-        return pyformat(text) if self.name == "postgresql" else text
-
     def __getattr__(self, name: str) -> str:
         try:
             return self.statements[name]
@@ -321,21 +326,14 @@ def create_game(
     yield from take_tokens(sql, new.charges)
     if sql.lock_player is not None:
         yield Step(sql.lock_player, {"player": new.player_id})
-    if new.owner is not None:
-        row = None
-        for text, params in new.owner.statements:
-            row = yield Step(sql.prepare(text), params)
-        if row is None:
-            return OwnerGoneError(new.player_id)
+    if new.owner is not None and not (yield RunClaim(new.owner)):
+        return OwnerGoneError(new.player_id)
     old = yield Step(sql.unfinished, {"player": new.player_id})
     if old is not None and not new.replace and old[2] != GameKind.TUTORIAL.value:
         return GameInProgressError(old[0])
-    if new.claim is not None:
-        row = None
-        for text, params in new.claim.statements:
-            row = yield Step(sql.prepare(text), params)
-        if row is None:  # (before the old game is abandoned: a refused claim changes nothing)
-            return ClaimRefusedError(new.game_id)
+    # (before the old game is abandoned: a refused claim changes nothing)
+    if new.claim is not None and not (yield RunClaim(new.claim)):
+        return ClaimRefusedError(new.game_id)
     if old is not None:
         yield Step(sql.abandon, {"now": now, "id": old[0]})
         yield insert_events(sql, old[0], old[1] + 1, [Abandon()], now)

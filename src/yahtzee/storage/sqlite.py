@@ -53,6 +53,7 @@ from yahtzee.storage.base import (
     Charge,
     Claim,
     Ending,
+    FeatureWrite,
     GameRecord,
     NewGame,
     RecentGame,
@@ -63,6 +64,7 @@ from yahtzee.storage.base import (
     Write,
     WriteHealth,
 )
+from yahtzee.storage.feature_db import SQLiteFeatureDb, SQLiteTx, Work, drive
 from yahtzee.storage.games_schema import GAMES
 from yahtzee.storage.group_commit import GroupCommit, Results
 from yahtzee.storage.schema import Migrations, check_owners
@@ -75,8 +77,9 @@ _REFUSALS = (StaleVersionError, GameNotFoundError, GameInProgressError, RateLimi
 # Pages (4 KiB) of WAL between automatic checkpoints: a WAL file of up to ~16 MiB.
 WAL_AUTOCHECKPOINT = 4000
 
-#: Reader threads (each with its own connection): reads are short, and two cores.
-READERS = 2
+#: Reader threads (each with its own connection): the games' reads and the features' (a
+#: board, an export) share them, so a long read leaves others free; two cores.
+READERS = 4
 
 #: How long a connection waits for another's write lock before giving up (then 503).
 BUSY_TIMEOUT_MS = 5000
@@ -100,6 +103,8 @@ def _run(conn: sqlite3.Connection, steps: sql.Steps[T]) -> T:
             if isinstance(step, sql.Many):
                 conn.executemany(step.sql, step.rows)
                 answer = None
+            elif isinstance(step, sql.RunClaim):  # (a feature's work, on this connection)
+                answer = drive(step.claim.work(SQLiteTx(conn)))
             else:
                 answer = conn.execute(step.sql, step.params).fetchone()
     except StopIteration as stop:
@@ -203,6 +208,7 @@ class SQLiteStorage:
             raise ValueError(f"bad synchronous mode {synchronous!r}")
         self.path = path
         self._clock = clock
+        self._synchronous = synchronous.upper()
         self._memory = str(path) == ":memory:"
         self._owners = (GAMES, *schema)
         check_owners(self._owners)
@@ -385,19 +391,39 @@ class SQLiteStorage:
 
     def append_many(self, appends: Sequence[Append]) -> list[GameRecord | Exception]:
         """Several appends in one transaction (:meth:`write_many` of appends only)."""
-        return [r for r in self.write_many(appends) if r is not None]
+        return [r for r in self.write_many(appends) if isinstance(r, GameRecord | Exception)]
 
     def write_many(self, writes: Sequence[Write]) -> Results:
         """Several writes in one transaction, one sync to disk (blocking: the writer
         thread's job). Each write runs in its own savepoint, so a refused one (stale
-        version, a game in progress, an empty rate-limit bucket) leaves the others. Each
-        result is what the write returns (the game's header; ``None`` for tokens taken) or
-        its refusal alone; a storage fault raises, failing them all."""
+        version, a game in progress, an empty rate-limit bucket, whatever a feature's work
+        raised) leaves the others. Each result is what the write returns (the game's
+        header; ``None`` for tokens taken; a feature's result in a 1-tuple) or its refusal
+        alone; a storage fault raises, failing them all. A batch of nothing but relaxed
+        feature writes (练习's) commits with ``synchronous=NORMAL``: no wait for the disk."""
+        relaxed = self._synchronous in ("FULL", "EXTRA") and all(
+            isinstance(w, FeatureWrite) and not w.durable for w in writes
+        )
+        if not relaxed:
+            return self._write_many(writes)
+        with self._lock:  # (a safety level is set outside a transaction)
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+        try:
+            return self._write_many(writes)
+        finally:
+            with self._lock:
+                self._conn.execute(f"PRAGMA synchronous = {self._synchronous}")
+
+    def _write_many(self, writes: Sequence[Write]) -> Results:
         now = self._clock()
         results: Results = []
         with self._transaction() as conn:
             for write in writes:
                 conn.execute("SAVEPOINT one_write")
+                if isinstance(write, FeatureWrite):
+                    results.append(_feature_write(conn, write))
+                    conn.execute("RELEASE one_write")
+                    continue
                 try:
                     if isinstance(write, NewGame):
                         results.append(_run(conn, sql.create_game(_SQL, write, now)))
@@ -448,6 +474,32 @@ class SQLiteStorage:
         ending = Ending.of(final)
         new_record = _run(conn, sql.finish(_SQL, game, ending, now))
         return game.finished(status, new_version, now, ending, new_record)
+
+    # -- the features' way to the database (A3: storage/feature_db.py) ------------------
+
+    def features(self) -> SQLiteFeatureDb:
+        """See :meth:`Storage.features`: on these connections and threads."""
+        return SQLiteFeatureDb(self)
+
+    async def write_work(self, work: Work[T], *, durable: bool = True) -> T:
+        """A feature's write ``work``, one write of the group commit (its savepoint, the
+        batch's transaction and sync); what it raised is raised here."""
+        done: tuple[T] = await self._group().write(FeatureWrite(work, durable))
+        return done[0]
+
+    def listen(
+        self,
+        channel: str,
+        on_notice: Callable[[str], None],
+        on_reconnect: Callable[[], None] | None = None,
+    ) -> None:
+        """See :meth:`Storage.listen`: nothing to hear on SQLite, whose one process hands
+        what it writes to its parts itself."""
+        del channel, on_notice, on_reconnect
+
+    async def read_work(self, work: Work[T]) -> T:
+        """A feature's read ``work`` on a reader thread's connection, in one snapshot."""
+        return await self._read(_read_work, work)
 
     async def prune_unplayed(self, before: str, limit: int = 500) -> int:
         """See :meth:`Storage.prune_unplayed`: one transaction of at most ``limit`` games."""
@@ -579,6 +631,37 @@ def _records(conn: sqlite3.Connection, player_id: str, recent: int) -> Records:
         games_played=played,
         recent=tuple(sql.recent_of(row) for row in rows),
     )
+
+
+def _read_work(conn: sqlite3.Connection, work: Work[T]) -> T:
+    with transaction(conn, "BEGIN"):  # one snapshot for the work's statements
+        return drive(work(SQLiteTx(conn)))
+
+
+#: SQLite's result codes of a fault of the file or its disk, not of a feature's SQL: a
+#: feature write that meets one fails its batch (the disk failed them all, F6).
+_FILE_FAULTS = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_READONLY", "SQLITE_BUSY",
+                "SQLITE_LOCKED", "SQLITE_CANTOPEN", "SQLITE_CORRUPT", "SQLITE_NOTADB")  # fmt: skip
+
+
+def _feature_write(conn: sqlite3.Connection, write: FeatureWrite) -> tuple[Any] | Exception:
+    """A feature's write in the batch's open savepoint: its result in a 1-tuple, or what
+    it raised (its savepoint rolled back: the batch's other writes stand). A fault of the
+    file (a full disk) raises, failing the batch; a statement SQLite refused otherwise (a
+    missing table, a bad statement) is that write's own 503, as it always was."""
+    try:
+        return (drive(write.work(SQLiteTx(conn))),)
+    except sqlite3.Error as exc:
+        name = getattr(exc, "sqlite_errorname", "")
+        if not conn.in_transaction or name.startswith(_FILE_FAULTS):
+            raise
+        conn.execute("ROLLBACK TO one_write")
+        if _is_unavailable(exc):
+            return StorageUnavailableError(f"{exc}")
+        return exc
+    except Exception as exc:
+        conn.execute("ROLLBACK TO one_write")
+        return exc
 
 
 def _process_ids(conn: sqlite3.Connection) -> list[str]:

@@ -69,7 +69,6 @@ from yahtzee.server.service import GameService
 from yahtzee.server.settings import STATIC_DIR, from_env, settings_class
 from yahtzee.server.views import config_out
 from yahtzee.storage import invites, is_postgres_url, open_storage, player_settings, run_coroutine
-from yahtzee.storage.feature_db import open_feature_db
 from yahtzee.storage.player_data import GamesData
 from yahtzee.storage.player_settings import PlayerSettings, PlayerSettingsData
 from yahtzee.storage.schema import Migrations
@@ -267,8 +266,8 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     # Meters, reviews, stats, advice and practice grading run here, never on the event
     # loop nor in the threads of the writes (issue 22).
     cpu = CpuPool(settings.cpu_workers, settings.cpu_queue, processes=wiring.cpu_processes)
-    # The tables of invites and of the features, on a connection of their own.
-    features = open_feature_db(settings.db, synchronous=wiring.synchronous)
+    # The tables of invites and of the features, on the games' connections (A3).
+    features = storage.features()
     guard = Guard(settings.limits, storage, wiring.clock)
     platform = Platform(
         settings=settings,
@@ -303,6 +302,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     for part in parts:
         for hook in part.revoked:
             platform.revocations.subscribe(hook)
+    platform.revocations.listen_on(storage)  # (the other processes', PostgreSQL)
     registration = ProcessRegistration(
         storage,
         guard,
@@ -323,9 +323,6 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         # own; serving waits for both.
         warming = asyncio.ensure_future(cpu.warm_up(jobs.warm_up))
         await storage.open()  # (every table migrated: the games', SCHEMA's)
-        await features.open()  # (its connections on this loop)
-        if is_postgres_url(settings.db):
-            platform.revocations.start(str(settings.db))
         for part in parts:
             for open_ in part.open:
                 await open_()
@@ -364,8 +361,6 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         for part in parts:
             for close in part.close:
                 await close()
-        await platform.revocations.stop()
-        await features.close()
         cpu.shutdown()
         await storage.close()
 

@@ -18,7 +18,7 @@ class DailySettings:
     groups_per_hour: int = setting(
         10,
         name="max_groups_per_hour",
-        help="new groups (小组) per player and hour, 0 = no limit",
+        help="new groups per player and hour, 0 = no limit",
         check=count,
     )
     groups_per_hour_per_address: int = setting(

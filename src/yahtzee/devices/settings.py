@@ -15,7 +15,7 @@ class DeviceSettings:
 
     link_code_minutes: float = setting(
         10.0,
-        help="minutes a link code of 我的设备 stays good (it is also used up by its "
+        help="minutes a link code of My devices stays good (it is also used up by its "
         "redemption, I1)",
         metavar="MINUTES",
         check=positive,
@@ -67,7 +67,7 @@ class DeviceSettings:
     # F27: each cookie-less read made a player and its devices row
     prune_devices_after_days: float = setting(
         7.0,
-        help="the devices of browsers that never played (no game, daily entry, group, 练习 "
+        help="the devices of browsers that never played (no game, daily entry, group, practice "
         "serving or room seat, no recovery code) none of which was seen this long are deleted, "
         "with their player's board name (F27: every cookie-less request makes one)",
         metavar="DAYS",

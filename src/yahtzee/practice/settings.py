@@ -16,7 +16,7 @@ class PracticeSettings:
     servings_per_hour: int = setting(
         600,
         name="max_practice_servings_per_hour",
-        help="puzzles (练习) served per player and hour, 0 = no limit",
+        help="practice puzzles served per player and hour, 0 = no limit",
         check=count,
     )
     servings_per_hour_per_address: int = setting(

@@ -15,7 +15,7 @@ class RoomSettings:
     open_rooms: int = setting(
         5,
         name="max_open_rooms",
-        help="rooms (好友房间) a player may have open (waiting or playing) at once, 0 = no limit",
+        help="friends' rooms a player may have open (waiting or playing) at once, 0 = no limit",
         check=count,
     )
     rooms_per_hour_per_address: int = setting(

@@ -161,10 +161,10 @@ wire();
 store.flush();
 route();
 
-// The home-screen app (polish 10): its service worker only once the page has loaded, so the
-// first load is the same with or without it.
+// The service worker (polish 10) once the page has loaded; the awaits above may outlast
+// the load event.
 if ("serviceWorker" in navigator) {
-  window.addEventListener("load", () => {
-    import("./lazy/pwa.js").then((pwa) => pwa.start()).catch((err) => console.warn(err));
-  });
+  const pwa = () => import("./lazy/pwa.js").then((m) => m.start()).catch(console.warn);
+  if (document.readyState === "complete") pwa();
+  else addEventListener("load", pwa, { once: true });
 }

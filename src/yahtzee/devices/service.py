@@ -227,6 +227,18 @@ class DeviceService:
         self._remember(device_id, player)
         return player
 
+    async def live_player(self, device_id: str) -> str | None:
+        """See :meth:`DeviceBook.live_player`: the table's answer, not this process's
+        memory; a device past ``device_expiry_days`` is nobody's (it ends at its next
+        request, :meth:`player_of`), and nothing is written."""
+        found = await self.store.lookup(device_id)
+        if found is None or isinstance(found, str):
+            return None
+        player, seen = found
+        if seen < self.clock() - self.limits.device_expiry_days * DAY:
+            return None
+        return player
+
     async def adopt(self, device_id: str, player_id: str, user_agent: str) -> str | Ended:
         """See :meth:`DeviceBook.adopt`."""
         now = self.clock()

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from yahtzee.server.reminders import Reminders
 from yahtzee.server.revocation import Revocations
 from yahtzee.storage.base import RecentGame
 from yahtzee.storage.player_data import PlayerData
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from yahtzee.server.kinds import KindHooks, KindRules
     from yahtzee.server.limits import Guard
     from yahtzee.server.pruning import Pruning
+    from yahtzee.server.reminders import ReminderSender
     from yahtzee.server.revocation import Revoked
     from yahtzee.server.service import GameService
     from yahtzee.server.settings import Settings
@@ -48,10 +50,14 @@ class Players:
     """What every part of the program keeps about a player, gathered by the app factory
     once every feature is built (我的设备, I1, I4): ``data``, each part's
     :class:`~yahtzee.storage.player_data.PlayerData` (the games' first); ``changed``,
-    what to call when players were merged or deleted (caches keyed by player drop them)."""
+    what to call when players were merged or deleted (caches keyed by player drop them);
+    ``identity``, which player a device is now (the devices table, a
+    :class:`~yahtzee.server.identity.DeviceBook`: what is kept for a device, a reminder's
+    subscription, asks it before acting for the device's player)."""
 
     data: list[PlayerData] = field(default_factory=list)
     changed: list[Callable[[], None]] = field(default_factory=list)
+    identity: DeviceBook | None = None
 
     def notify(self) -> None:
         """Players were merged or deleted: every ``changed`` hook, in turn."""
@@ -68,7 +74,9 @@ class Platform:
     the day's dice derive from it); ``clock`` the wall clock of the limits (tests replace
     it); ``dice_seed`` the tests' seed, ``None`` in production; ``revocations`` the notice
     of devices that ended, heard by every process (F23; the identity's feature announces
-    them, the others hear them through their :attr:`Parts.revoked`).
+    them, the others hear them through their :attr:`Parts.revoked`); ``reminders`` the one
+    way to remind a player on their devices (W4: any feature asks; the feature that
+    delivers them gives its :attr:`Parts.reminders`).
     """
 
     settings: Settings
@@ -82,6 +90,7 @@ class Platform:
     dice_seed: int | None = None
     players: Players = field(default_factory=Players)
     revocations: Revocations = field(default_factory=Revocations)
+    reminders: Reminders = field(default_factory=Reminders)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +152,8 @@ class Parts:
     ``prunings`` are what it deletes by age (F14), run with the platform's at start-up and
     daily (:mod:`yahtzee.server.pruning`). ``revoked`` are called, on every process, with
     each notice of devices that ended (:mod:`yahtzee.server.revocation`, F23: what they
-    hold open ends).
+    hold open ends). ``reminders`` delivers the platform's reminders (W4,
+    :mod:`yahtzee.server.reminders`; one feature gives it).
     """
 
     state: Mapping[str, object] = field(default_factory=dict)
@@ -159,6 +169,7 @@ class Parts:
     identity: DeviceBook | None = None
     prunings: Sequence[Pruning] = ()
     revoked: Sequence[Callable[[Revoked], None]] = ()
+    reminders: ReminderSender | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -223,6 +223,14 @@ class DeviceBook(Protocol):
         unknown one; ``fresh``: read from the database, not this process's memory."""
         ...
 
+    async def live_player(self, device_id: str) -> str | None:
+        """The player a live device names now, read from the database and written
+        nowhere: not a visit (the device is not marked seen, so what is sent to a device
+        never keeps it alive, F20); ``None`` for a device that ended, is past its expiry or
+        is unknown. (What is kept for a device asks it before acting for its player: a
+        reminder's subscription, W4.)"""
+        ...
+
     async def adopt(self, device_id: str, player_id: str, user_agent: str) -> str | Ended:
         """A legacy cookie's device: created for ``player_id`` if it does not exist;
         its player, or :class:`Ended` if it ended."""

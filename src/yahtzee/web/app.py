@@ -296,6 +296,11 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     if len(books) != 1:
         raise RuntimeError(f"exactly one feature must give the identity, {len(books)} do")
     players = PlayerIds(signer, books[0], DeviceSigner(secret), guard.new_player)
+    platform.players.identity = books[0]
+    # W4: the platform's reminders, delivered by the feature that gives them (if any).
+    for part in parts:
+        if part.reminders is not None:
+            platform.reminders.provide(part.reminders)
     # F23: no game is written under a deleted player's id; what a feature holds open for
     # a device that ended (a room's stream) ends on every process.
     service.owner_check = books[0].owner_claim
@@ -383,6 +388,7 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
     app.state.config_sections = CONFIG_SECTIONS
     app.state.player_settings = PlayerSettings(features, wiring.clock)
     app.state.config_kinds = CONFIG_KINDS
+    app.state.reminders = platform.reminders
     app.state.played = AllPlayedElsewhere(tuple(p.played for p in parts if p.played is not None))
     for part in parts:
         for name, value in part.state.items():

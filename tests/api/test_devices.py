@@ -297,6 +297,7 @@ def test_i4_the_export_holds_everything_kept_about_the_player(
         "recovery_code",
         "link_codes",
         "settings",
+        "push",
     }
     [game] = data["games"]
     assert game["id"] == done["id"]

@@ -262,6 +262,10 @@ class ExportOut(_Out):
     practice: dict[str, Any]
     rooms: dict[str, Any]
     settings: dict[str, Any] = Field(description="the language chosen (G3), if any")
+    push: dict[str, Any] = Field(
+        description="reminders (W4): the devices' subscriptions, the quiet hours, when the "
+        "player was last reminded about what"
+    )
     devices: list[dict[str, Any]]
     recovery_code: dict[str, Any] | None
     link_codes: list[dict[str, Any]]

@@ -72,3 +72,56 @@ self.addEventListener("fetch", (event) => {
   else if (request.mode === "navigate") event.respondWith(pageFromNetworkFirst(request));
   else event.respondWith(fromNetworkFirst(request));
 });
+
+// W4: a reminder (docs/push.md). The server sends only values — the topic, the seats' names,
+// the round, the link, the deadline — and the worker says them in the words the page kept
+// in its cache for this device's language (push.js), so nothing of the sentence travels.
+// A tap opens the link (a path of this site, never another's), or focuses a window on it.
+const PUSH_CACHE = "yahtzee-push";
+const PUSH_WORDS = "/push-words.json";
+
+const fill = (text, values) =>
+  String(text || "").replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+const pathOf = (link) => (typeof link === "string" && /^\/(?!\/)/.test(link) ? link : "/");
+
+async function remind(data) {
+  const kept = await (await caches.open(PUSH_CACHE)).match(PUSH_WORDS);
+  const words = kept ? await kept.json() : null;
+  const link = pathOf(data.link);
+  const said = words && words[data.topic];
+  const options = { tag: link, renotify: true, icon: "/icons/icon-192.png", data: { link } };
+  if (!said) return self.registration.showNotification(self.location.host, options);
+  const seats = Array.isArray(data.seats) ? data.seats.map((name) => name || words.computer) : [];
+  const values = { seats: seats.join(words.separator), round: Number(data.round) || "" };
+  if (typeof data.due === "number") {
+    const time = { hour: "2-digit", minute: "2-digit", month: "numeric", day: "numeric" };
+    values.time = new Intl.DateTimeFormat(words.lang, time).format(new Date(data.due * 1000));
+  }
+  const body = fill(said.body, values);
+  return self.registration.showNotification(fill(said.title, values), { ...options, body, lang: words.lang });
+}
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = (event.data && event.data.json()) || {};
+  } catch {
+    // (not JSON: shown as a bare reminder, which opens the lobby)
+  }
+  event.waitUntil(remind(data));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(pathOf(event.notification.data && event.notification.data.link), self.location.origin).href;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+      const same = windows.find((client) => client.url === url);
+      if (same) return same.focus();
+      const any = windows.find((client) => "navigate" in client);
+      const moved = any ? await any.navigate(url) : null;
+      return moved ? moved.focus() : self.clients.openWindow(url);
+    })(),
+  );
+});

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, Response
 
-from yahtzee import __version__, daily, devices, practice, rooms
+from yahtzee import __version__, daily, devices, practice, push, rooms
 from yahtzee.dice import DiceSource, SeededDice, SystemDice
 from yahtzee.i18n import Lang, languages
 from yahtzee.review import jobs
@@ -83,6 +83,7 @@ FEATURES: tuple[Feature, ...] = (
     daily.FEATURE,
     rooms.FEATURE,
     devices.FEATURE,
+    push.FEATURE,
 )
 
 if TYPE_CHECKING:

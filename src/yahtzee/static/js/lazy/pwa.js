@@ -1,6 +1,7 @@
 // Installing the game on the home screen (polish 10): the service worker (/sw.js) is
 // registered once the page has loaded, then told which of the page's files to keep — they
-// are in the browser's cache already, so keeping them costs no download.
+// are in the browser's cache already, so keeping them costs no download. Its push
+// subscription is 设置's 「提醒我」 (W4, push.js), started once the worker is ready.
 
 export async function start() {
   const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
@@ -17,4 +18,5 @@ export async function start() {
     release,
     urls: [...new Set([...urls, new URL(import.meta.url).pathname])],
   });
+  await import("./push.js").then((push) => push.start(registration));
 }

@@ -536,8 +536,13 @@ def test_w6_subscriptions_are_capped_per_player_and_per_address_group(
 def test_w6_subscriptions_not_used_for_long_are_pruned(
     make_client: Callable[..., TestClient], service: LocalPushService, clock: Clock
 ) -> None:
+    # (the devices of players who never played go after 7 days, F27, and their
+    # subscriptions with them: kept longer here, this test is about the subscriptions' age)
     app = make_client(
-        push_endpoints=service.prefix, clock=clock, prune_push_subscriptions_after_days=60
+        push_endpoints=service.prefix,
+        clock=clock,
+        prune_push_subscriptions_after_days=60,
+        prune_devices_after_days=365,
     )
     idle, busy, looked = browser(app), browser(app), browser(app)
     for client in (idle, busy, looked):

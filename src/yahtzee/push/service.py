@@ -181,7 +181,7 @@ class PushService:
         sub = Subscription(
             device_id, player_id, endpoint, p256dh, auth, time_zone, origin[:200], self.clock()
         )
-        await self.store.subscribe(sub, address, self.clock(), self.limits.subscriptions)
+        await self.store.subscribe(sub, self.clock(), self.limits.subscriptions)
         return await self._state(player_id, device_id, sub)
 
     async def unsubscribe(self, player_id: str, device_id: str) -> dict[str, Any]:

@@ -3,10 +3,11 @@
 * ``push_subscriptions`` — one row per **device** (its primary key): the browser's push
   endpoint and keys, its time zone, the player the device named when it subscribed (kept in
   step: a merge moves it, a deletion or the device's end deletes it, and every send asks
-  the devices table again), the page's origin (the default VAPID contact), its address
-  group, when it was made and last used. The endpoint is unique: a browser that comes back
-  as another device (its old one removed) takes its endpoint along, so the old player's
-  reminders can never reach it.
+  the devices table again), the page's origin (the default VAPID contact), when it was
+  made and last used (no client address: none is stored with a player,
+  docs/deployment.md). The endpoint is unique: a browser that comes back as another device
+  (its old one removed) takes its endpoint along, so the old player's reminders can never
+  reach it.
 * ``push_quiet`` — a player's quiet hours (minutes after midnight, in each device's time
   zone); no row is the default 22:00-08:00, a row of ``NULL`` s is none.
 * ``push_marks`` — when a player was last reminded about a thing (``about``, a room's id):
@@ -31,6 +32,7 @@ from yahtzee.push.errors import TooManySubscriptionsError
 from yahtzee.push.subscription import zone
 from yahtzee.server.reminders import Outcome, Sent
 from yahtzee.storage.feature_db import FeatureDb, Tx
+from yahtzee.storage.player_data import MergeNote
 from yahtzee.storage.schema import Migrations
 
 FEATURE = "push"
@@ -47,7 +49,6 @@ MIGRATIONS = Migrations.shared(
             auth TEXT NOT NULL,
             time_zone TEXT NOT NULL,
             origin TEXT NOT NULL,
-            address TEXT NOT NULL,
             created_at DOUBLE PRECISION NOT NULL,
             used_at DOUBLE PRECISION NOT NULL
         )""",
@@ -203,7 +204,7 @@ class PushStore:
         )
         return row is not None
 
-    async def subscribe(self, sub: Subscription, address: str, now: float, cap: int) -> None:
+    async def subscribe(self, sub: Subscription, now: float, cap: int) -> None:
         """Keep ``sub`` as its device's one subscription (replacing the device's earlier
         one; the endpoint taken from any other device). At most ``cap`` devices of a player
         (0: no cap): :class:`TooManySubscriptionsError` past it."""
@@ -217,10 +218,16 @@ class PushStore:
                 "auth": sub.auth,
                 "time_zone": sub.time_zone,
                 "origin": sub.origin,
-                "address": address,
                 "now": now,
             }
             if cap:
+                if tx.dialect == "postgresql":
+                    # (two devices of one player subscribing at once count each other:
+                    # SQLite's single writer does so already)
+                    tx.one(
+                        "SELECT pg_advisory_xact_lock(hashtextextended('push:' || :player_id, 0))",
+                        params,
+                    )
                 row = tx.one(
                     "SELECT COUNT(*) FROM push_subscriptions WHERE player_id = :player_id "
                     "AND device_id <> :device_id AND endpoint <> :endpoint",
@@ -237,12 +244,12 @@ class PushStore:
             )
             tx.all(
                 "INSERT INTO push_subscriptions (device_id, player_id, endpoint, p256dh, auth, "
-                "time_zone, origin, address, created_at, used_at) VALUES (:device_id, "
-                ":player_id, :endpoint, :p256dh, :auth, :time_zone, :origin, :address, :now, "
+                "time_zone, origin, created_at, used_at) VALUES (:device_id, "
+                ":player_id, :endpoint, :p256dh, :auth, :time_zone, :origin, :now, "
                 ":now) ON CONFLICT (device_id) DO UPDATE SET player_id = excluded.player_id, "
                 "endpoint = excluded.endpoint, p256dh = excluded.p256dh, auth = excluded.auth, "
                 "time_zone = excluded.time_zone, origin = excluded.origin, "
-                "address = excluded.address, used_at = excluded.used_at",
+                "used_at = excluded.used_at",
                 params,
             )
             # (reminders queued for the device's earlier player never go to it now)
@@ -526,7 +533,13 @@ class PushData:
         del tx, player_id
         return False
 
-    def merge(self, tx: Tx, source: str, target: str) -> None:
+    def kept_sql(self, player: str) -> str:
+        del player
+        # (as has_data: a never-played browser's subscription goes with it, F27; the rooms
+        # a reminder is about are the rooms' part to keep)
+        return "FALSE"
+
+    def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
         params = {"source": source, "target": target}
         tx.all(
             "UPDATE push_subscriptions SET player_id = :target WHERE player_id = :source", params
@@ -546,6 +559,10 @@ class PushData:
             params,
         )
         tx.all("DELETE FROM push_marks WHERE player_id = :source", params)
+        # (no cap to keep: --max-push-subscriptions is checked when a device subscribes; a
+        # merged player past it keeps every device's reminders rather than silently lose
+        # some)
+        return ()
 
     def erase(self, tx: Tx, player_id: str) -> None:
         params = {"player_id": player_id}

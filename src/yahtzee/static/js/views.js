@@ -140,6 +140,7 @@ export const LAZY = {
       deviceRefuse: (id) => `/api/devices/requests/${enc(id)}/refuse`,
       meExport: () => "/api/me/export",
       meDelete: () => "/api/me/delete",
+      push: (a = "") => `/api/push${a}`,
     },
     heading: "我的设备",
     loading: "正在打开……",

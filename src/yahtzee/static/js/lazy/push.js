@@ -15,12 +15,10 @@
 // it needs nothing of the page's store, and the store's first load has no byte to spare.
 
 import { ApiError, request } from "../api.js";
-import { asset } from "../paths.js";
+import { API, asset } from "../paths.js";
 import { language, load, t } from "../i18n.js";
 import { read, write } from "../remember.js";
 
-// The feature's API (docs/api.md "Reminders").
-const API = { state: "/api/push", subscriptions: "/api/push/subscriptions", quiet: "/api/push/quiet" };
 // The device this browser subscribed as (its tag, from GET /api/push).
 const DEVICE_KEY = "yahtzee.push";
 // Where sw.js reads the notification's words (its cache, this origin's).
@@ -143,7 +141,7 @@ const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"
 
 async function register(subscription) {
   const body = { subscription: subscription.toJSON(), time_zone: timeZone() };
-  return fromServer(await request("POST", API.subscriptions, body));
+  return fromServer(await request("POST", API.push("/subscriptions"), body));
 }
 
 /** The notification's words in the page's language, where sw.js finds them. */
@@ -168,7 +166,7 @@ async function turnOn() {
       set({ status: Notification.permission === "denied" ? "denied" : "off" });
       return;
     }
-    const server = await request("GET", API.state);
+    const server = await request("GET", API.push());
     let subscription = await registration.pushManager.getSubscription();
     if (subscription && !sameKey(subscription, server.public_key)) {
       await subscription.unsubscribe();
@@ -191,7 +189,7 @@ async function turnOff() {
   try {
     const subscription = await registration.pushManager.getSubscription();
     if (subscription) await subscription.unsubscribe();
-    fromServer(await request("DELETE", API.subscriptions));
+    fromServer(await request("DELETE", API.push("/subscriptions")));
     write(DEVICE_KEY, null);
     set({ status: "off" });
   } catch (err) {
@@ -201,7 +199,7 @@ async function turnOff() {
 
 async function saveQuiet(quiet) {
   try {
-    fromServer(await request("PUT", API.quiet, { quiet }));
+    fromServer(await request("PUT", API.push("/quiet"), { quiet }));
     draw();
   } catch (err) {
     failed(err);
@@ -210,12 +208,12 @@ async function saveQuiet(quiet) {
 
 /** What the server has, and what this browser has, made to agree (a visit's look). */
 async function look() {
-  const server = fromServer(await request("GET", API.state));
+  const server = fromServer(await request("GET", API.push()));
   let subscription = await registration.pushManager.getSubscription();
   const mine = read(DEVICE_KEY);
   if (!subscription || Notification.permission !== "granted") {
     if (subscription) await subscription.unsubscribe();
-    if (server.subscribed) fromServer(await request("DELETE", API.subscriptions));
+    if (server.subscribed) fromServer(await request("DELETE", API.push("/subscriptions")));
     write(DEVICE_KEY, null);
     set({ status: Notification.permission === "denied" ? "denied" : "off" });
     return;

@@ -214,9 +214,27 @@ class LocalPushService:
             self.messages.append(received)
         return Response(status_code=201)
 
+    async def _stats(self, request: Request) -> Response:
+        """``GET /_stats``: what was accepted and refused, for a benchmark that runs the
+        service in a process of its own: the count, the refusals and each accepted
+        message's link and arrival time (``time.time()``)."""
+        del request
+        with self._lock:
+            body = {
+                "messages": len(self.messages),
+                "refused": self.refused,
+                "received": [[m.payload.get("link"), m.at] for m in self.messages],
+            }
+        return Response(json.dumps(body), media_type="application/json")
+
     def start(self) -> LocalPushService:
         """Serve in a thread until :meth:`stop`."""
-        app = Starlette(routes=[Route("/push/{token}", self._push, methods=["POST"])])
+        app = Starlette(
+            routes=[
+                Route("/push/{token}", self._push, methods=["POST"]),
+                Route("/_stats", self._stats, methods=["GET"]),
+            ]
+        )
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", access_log=False
         )

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from fastapi.testclient import TestClient
 
+from bench_smoke import run_quick
 from push_service import Browser, LocalPushService, b64url
 from yahtzee.push.service import PushService
 from yahtzee.server.pruning import prune_features
@@ -317,6 +318,34 @@ def test_w4_a_removed_device_gets_none_of_its_old_players_reminders(
     assert len(service.to(on_phone)) == 2
 
 
+def test_w4_signing_out_deletes_the_devices_subscription_at_once(
+    app: TestClient, service: LocalPushService
+) -> None:
+    """「退出这台设备」 ends the device (F23's notice): its subscription and what waits for it
+    go without waiting for a reminder to find out."""
+    phone, laptop = browser(app), browser(app)
+    assert link(laptop, code_of(phone)["code"]).status_code == 200
+    subscribe(phone, service)
+    subscribe(laptop, service)
+    laptop_tag = laptop.get("/api/push").json()["device"]
+    assert laptop.post("/api/devices/signout", json={}).status_code == 200
+    db = push_of(app).store.db
+
+    async def devices() -> int:
+        row = await db.one("SELECT COUNT(*) FROM push_subscriptions", write=False)
+        assert row is not None
+        return int(row[0])
+
+    deadline = time.monotonic() + 20
+    while on_app_loop(app, devices) != 1:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert remind(app, player_of(phone)) == Sent(Outcome.QUEUED, 1)
+    # the signed-out browser is a stranger now: another device, not subscribed
+    state = laptop.get("/api/push").json()
+    assert (state["device"] != laptop_tag, state["subscribed"]) == (True, False)
+
+
 def test_w4_a_device_linked_alone_takes_its_subscription_to_its_new_player(
     app: TestClient, service: LocalPushService
 ) -> None:
@@ -560,3 +589,12 @@ def test_w6_subscriptions_not_used_for_long_are_pruned(
     assert idle.get("/api/push").json()["subscribed"] is False
     assert busy.get("/api/push").json()["subscribed"] is True
     assert looked.get("/api/push").json()["subscribed"] is True
+
+
+def test_w4_the_push_benchmark_quick_mode_passes() -> None:
+    """benchmarks/push_bench.py --quick: every reminder queued, signed, encrypted and
+    accepted by the local push service in its own process, none refused."""
+    out = run_quick("push_bench.py")
+    assert "accepted            : 40" in out
+    assert "refused             : 0" in out
+    assert "push bench: PASS" in out

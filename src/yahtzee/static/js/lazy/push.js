@@ -197,13 +197,23 @@ async function turnOff() {
   }
 }
 
-async function saveQuiet(quiet) {
-  try {
-    fromServer(await request("PUT", API.push("/quiet"), { quiet }));
-    draw();
-  } catch (err) {
-    failed(err);
-  }
+// The hours' saves one after another, in the order chosen (two at once could reach the
+// server in either order), and only the last one's answer drawn (an earlier answer would put
+// back the hour just changed).
+let saves = Promise.resolve();
+let latest = 0;
+
+function saveQuiet(quiet) {
+  const mine = ++latest;
+  state.quiet = quiet;
+  saves = saves.then(async () => {
+    try {
+      const server = await request("PUT", API.push("/quiet"), { quiet });
+      if (mine === latest) set({ quiet: server.quiet });
+    } catch (err) {
+      failed(err);
+    }
+  });
 }
 
 /** What the server has, and what this browser has, made to agree (a visit's look). */

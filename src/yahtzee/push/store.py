@@ -25,7 +25,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from yahtzee.push.errors import TooManySubscriptionsError
@@ -101,18 +101,6 @@ def in_quiet_hours(now: float, time_zone: str, quiet: tuple[int, int] | None) ->
     if start < end:
         return start <= minute < end
     return minute >= start or minute < end
-
-
-def quiet_ends(now: float, time_zone: str, quiet: tuple[int, int] | None) -> float:
-    """When the quiet hours around ``now`` end (UNIX seconds; ``now`` outside them)."""
-    if not in_quiet_hours(now, time_zone, quiet):
-        return now
-    assert quiet is not None
-    local = datetime.fromtimestamp(now, zone(time_zone))
-    end = local.replace(hour=quiet[1] // 60, minute=quiet[1] % 60, second=0, microsecond=0)
-    if end <= local:
-        end += timedelta(days=1)
-    return end.timestamp()
 
 
 def _quiet(row: Sequence[Any] | None) -> tuple[int, int] | None:

@@ -227,7 +227,7 @@ def test_w4_a_subscription_that_answers_404_or_410_is_removed(
         assert remind(app, player_of(phone)).outcome is Outcome.QUEUED
         settled(phone, "gone", n + 1)
         assert phone.get("/api/push").json()["subscribed"] is False
-        assert remind(app, player_of(phone), about="room-2") == Sent(Outcome.NO_DEVICES)
+        assert remind(app, player_of(phone), about="room-2") == Sent(Outcome.UNSUBSCRIBED)
     assert service.messages == []
 
 
@@ -259,7 +259,7 @@ def test_w4_delete_stops_the_reminders_and_what_waits(
     assert r.status_code == 200, r.text
     assert r.json()["subscribed"] is False
     assert phone.delete("/api/push/subscriptions").status_code == 200  # (nothing to do)
-    assert remind(app, player_of(phone)) == Sent(Outcome.NO_DEVICES)
+    assert remind(app, player_of(phone)) == Sent(Outcome.UNSUBSCRIBED)
 
 
 def test_w4_a_page_saying_again_what_it_has_changes_nothing(
@@ -363,7 +363,7 @@ def test_w4_a_device_linked_alone_takes_its_subscription_to_its_new_player(
     assert sent.outcome is Outcome.QUEUED
     service.wait_for(1)
     settled(home, "delivered")
-    if sent.devices == 2:
+    if sent.sends == 2:
         settled(home, "dropped_not_the_players")
     assert service.to(on_tablet) == []
     assert remind(app, new) == Sent(Outcome.QUEUED, 1)
@@ -387,7 +387,7 @@ def test_w4_deleting_the_players_data_deletes_the_subscriptions(
     assert [r["about"] for r in exported["reminded"]] == ["room-1"]
     r = phone.post("/api/me/delete", json={"confirm": True})
     assert r.status_code == 200, r.text
-    assert remind(app, player, about="room-2") == Sent(Outcome.NO_DEVICES)
+    assert remind(app, player, about="room-2") == Sent(Outcome.UNSUBSCRIBED)
     db = push_of(app).store.db
 
     async def rows() -> list[int]:

@@ -92,7 +92,8 @@ def _outbox(url: str) -> int:
 async def _decide(url: str, players: list[str], first: int, count: int) -> None:
     """What a process's ``Platform.reminders.send`` writes: each reminder about a room of
     its own, decided and queued in one transaction."""
-    store = PushStore(open_feature_db(url))
+    db = open_feature_db(url)
+    store = PushStore(db)
     try:
         for k in range(first, first + count):
             link = f"/rooms/mp-{k}"
@@ -101,7 +102,7 @@ async def _decide(url: str, players: list[str], first: int, count: int) -> None:
                 sent = await store.decide(player, link, topic_of(link), body, time.time())
                 assert sent.outcome is Outcome.QUEUED
     finally:
-        await store.db.close()
+        await db.close()
 
 
 def _received(service: LocalPushService, count: int) -> Counter[tuple[str, Any]]:

@@ -123,7 +123,10 @@ class PushService:
         self.limits = limits
         self.key = key
         self.endpoints = Endpoints(limits.prefixes)
-        self.new_subscriptions = Rate(ADDRESS_BUCKET, limits.subscriptions_per_hour_per_address, HOUR)
+        # (new subscriptions of a client address group an hour: one device, one each)
+        self.new_subscriptions = Rate(
+            ADDRESS_BUCKET, limits.subscriptions_per_hour_per_address, HOUR
+        )
         self.guard = guard
         self.players = players
         self.clock = clock
@@ -213,7 +216,7 @@ class PushService:
             self.clock(),
         )
         self.counts[f"decided_{sent.outcome}"] += 1
-        if sent.devices:
+        if sent.sends:
             self._wake.set()
         return sent
 

@@ -197,7 +197,7 @@ class PushStore:
         one; the endpoint taken from any other device). At most ``cap`` devices of a player
         (0: no cap): :class:`TooManySubscriptionsError` past it."""
 
-        def work(tx: Tx) -> None:
+        async def work(tx: Tx) -> None:
             params = {
                 "device_id": sub.device_id,
                 "player_id": sub.player_id,
@@ -212,11 +212,11 @@ class PushStore:
                 if tx.dialect == "postgresql":
                     # (two devices of one player subscribing at once count each other:
                     # SQLite's single writer does so already)
-                    tx.one(
+                    await tx.one(
                         "SELECT pg_advisory_xact_lock(hashtextextended('push:' || :player_id, 0))",
                         params,
                     )
-                row = tx.one(
+                row = await tx.one(
                     "SELECT COUNT(*) FROM push_subscriptions WHERE player_id = :player_id "
                     "AND device_id <> :device_id AND endpoint <> :endpoint",
                     params,
@@ -225,12 +225,12 @@ class PushStore:
                     raise TooManySubscriptionsError(
                         f"{sub.player_id} has {row[0]} devices taking reminders", cap
                     )
-            tx.all(
+            await tx.all(
                 "DELETE FROM push_subscriptions WHERE endpoint = :endpoint "
                 "AND device_id <> :device_id",
                 params,
             )
-            tx.all(
+            await tx.all(
                 "INSERT INTO push_subscriptions (device_id, player_id, endpoint, p256dh, auth, "
                 "time_zone, origin, created_at, used_at) VALUES (:device_id, "
                 ":player_id, :endpoint, :p256dh, :auth, :time_zone, :origin, :now, "
@@ -241,7 +241,7 @@ class PushStore:
                 params,
             )
             # (reminders queued for the device's earlier player never go to it now)
-            tx.all(
+            await tx.all(
                 "DELETE FROM push_outbox WHERE device_id = :device_id AND player_id <> :player_id",
                 params,
             )
@@ -254,9 +254,9 @@ class PushStore:
             return 0
         names, params = _names("d", device_ids)
 
-        def work(tx: Tx) -> int:
-            tx.all(f"DELETE FROM push_outbox WHERE device_id IN ({names})", params)
-            rows = tx.all(
+        async def work(tx: Tx) -> int:
+            await tx.all(f"DELETE FROM push_outbox WHERE device_id IN ({names})", params)
+            rows = await tx.all(
                 f"DELETE FROM push_subscriptions WHERE device_id IN ({names}) RETURNING device_id",
                 params,
             )
@@ -277,13 +277,14 @@ class PushStore:
         if not device_ids:
             return
         names, params = _names("d", device_ids)
-        await self.db.run(
-            lambda tx: tx.all(
+
+        async def work(tx: Tx) -> None:
+            await tx.all(
                 f"UPDATE push_subscriptions SET used_at = :now WHERE device_id IN ({names})",
                 {**params, "now": now},
-            ),
-            single=True,
-        )
+            )
+
+        await self.db.run(work, single=True)
 
     async def moved(self, device_id: str, player_id: str) -> None:
         """The device names another player now (linked alone, I1): its subscription is
@@ -323,15 +324,15 @@ class PushStore:
         if claimed, one outbox row per such device."""
         text = body.decode()
 
-        def work(tx: Tx) -> Sent:
-            subs = tx.all(
+        async def work(tx: Tx) -> Sent:
+            subs = await tx.all(
                 "SELECT device_id, time_zone FROM push_subscriptions WHERE player_id = :player_id",
                 {"player_id": player_id},
             )
             if not subs:
-                return Sent(Outcome.NO_DEVICES)
+                return Sent(Outcome.UNSUBSCRIBED)
             quiet = _quiet(
-                tx.one(
+                await tx.one(
                     "SELECT quiet_from, quiet_to FROM push_quiet WHERE player_id = :player_id",
                     {"player_id": player_id},
                 )
@@ -339,7 +340,7 @@ class PushStore:
             awake = [str(d) for d, tz in subs if not in_quiet_hours(now, str(tz), quiet)]
             if not awake:
                 return Sent(Outcome.QUIET)
-            claimed = tx.all(
+            claimed = await tx.all(
                 "INSERT INTO push_marks (player_id, about, sent_at) VALUES (:player_id, "
                 ":about, :now) ON CONFLICT (player_id, about) DO UPDATE SET "
                 "sent_at = excluded.sent_at WHERE push_marks.sent_at <= :since "
@@ -348,7 +349,7 @@ class PushStore:
             )
             if not claimed:
                 return Sent(Outcome.TOO_SOON)
-            tx.many(
+            await tx.many(
                 "INSERT INTO push_outbox (id, device_id, player_id, topic, body, attempts, "
                 "created_at, due_at) VALUES (:id, :device_id, :player_id, :topic, :body, 0, "
                 ":now, :now)",
@@ -372,9 +373,9 @@ class PushStore:
         """Take (delete) up to ``limit`` reminders due by ``now``, oldest first, each with
         its device's subscription and its player's quiet hours: no other sender takes them."""
 
-        def work(tx: Tx) -> list[Job]:
+        async def work(tx: Tx) -> list[Job]:
             skip = " FOR UPDATE SKIP LOCKED" if tx.dialect == "postgresql" else ""
-            rows = tx.all(
+            rows = await tx.all(
                 "DELETE FROM push_outbox WHERE id IN (SELECT id FROM push_outbox "
                 f"WHERE due_at <= :now ORDER BY due_at, id LIMIT :limit{skip}) "
                 "RETURNING id, device_id, player_id, topic, body, attempts, created_at",
@@ -387,7 +388,7 @@ class PushStore:
                 s.device_id: s
                 for s in map(
                     _subscription,
-                    tx.all(
+                    await tx.all(
                         f"SELECT {_SUBSCRIPTION} FROM push_subscriptions "
                         f"WHERE device_id IN ({devices})",
                         params,
@@ -397,7 +398,7 @@ class PushStore:
             players, params = _names("p", sorted({str(r[2]) for r in rows}))
             quiet = {
                 str(r[0]): _quiet(r[1:])
-                for r in tx.all(
+                for r in await tx.all(
                     "SELECT player_id, quiet_from, quiet_to FROM push_quiet "
                     f"WHERE player_id IN ({players})",
                     params,
@@ -454,23 +455,24 @@ class PushStore:
 
     async def prune_subscriptions(self, before: float, batch: int) -> int:
         """Delete up to ``batch`` subscriptions not used since ``before``; how many."""
-        rows = await self.db.run(
-            lambda tx: tx.all(
+
+        async def work(tx: Tx) -> int:
+            rows = await tx.all(
                 "DELETE FROM push_subscriptions WHERE device_id IN (SELECT device_id FROM "
                 "push_subscriptions WHERE used_at < :before LIMIT :batch) RETURNING device_id",
                 {"before": before, "batch": batch},
-            ),
-            single=True,
-        )
-        return len(rows)
+            )
+            return len(rows)
+
+        return await self.db.run(work, single=True)
 
     async def prune_marks(self, before: float, batch: int) -> int:
         """Delete up to ``batch`` marks older than ``before`` (and the outbox's reminders
         made before it, which no sender took: stale); how many marks."""
 
-        def work(tx: Tx) -> int:
-            tx.all("DELETE FROM push_outbox WHERE created_at < :before", {"before": before})
-            rows = tx.all(
+        async def work(tx: Tx) -> int:
+            await tx.all("DELETE FROM push_outbox WHERE created_at < :before", {"before": before})
+            rows = await tx.all(
                 "DELETE FROM push_marks WHERE (player_id, about) IN (SELECT player_id, about "
                 "FROM push_marks WHERE sent_at < :before LIMIT :batch) RETURNING sent_at",
                 {"before": before, "batch": batch},
@@ -485,7 +487,7 @@ class PushData:
 
     name = "push"
 
-    def export(self, tx: Tx, player_id: str) -> Any:
+    async def export(self, tx: Tx, player_id: str) -> Any:
         subs = [
             {
                 "device_id": row[0],
@@ -494,17 +496,17 @@ class PushData:
                 "created_at": row[3],
                 "used_at": row[4],
             }
-            for row in tx.all(
+            for row in await tx.all(
                 "SELECT device_id, endpoint, time_zone, created_at, used_at FROM "
                 "push_subscriptions WHERE player_id = :player_id ORDER BY created_at",
                 {"player_id": player_id},
             )
         ]
-        quiet = tx.one(
+        quiet = await tx.one(
             "SELECT quiet_from, quiet_to, updated_at FROM push_quiet WHERE player_id = :player_id",
             {"player_id": player_id},
         )
-        marks = tx.all(
+        marks = await tx.all(
             "SELECT about, sent_at FROM push_marks WHERE player_id = :player_id ORDER BY sent_at",
             {"player_id": player_id},
         )
@@ -516,7 +518,7 @@ class PushData:
             "reminded": [{"about": about, "at": at} for about, at in marks],
         }
 
-    def has_data(self, tx: Tx, player_id: str) -> bool:
+    async def has_data(self, tx: Tx, player_id: str) -> bool:
         # Reminders are nothing a person would miss by linking elsewhere.
         del tx, player_id
         return False
@@ -527,32 +529,32 @@ class PushData:
         # a reminder is about are the rooms' part to keep)
         return "FALSE"
 
-    def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
+    async def merge(self, tx: Tx, source: str, target: str) -> Sequence[MergeNote]:
         params = {"source": source, "target": target}
-        tx.all(
+        await tx.all(
             "UPDATE push_subscriptions SET player_id = :target WHERE player_id = :source", params
         )
-        tx.all("UPDATE push_outbox SET player_id = :target WHERE player_id = :source", params)
+        await tx.all("UPDATE push_outbox SET player_id = :target WHERE player_id = :source", params)
         # The player kept keeps their quiet hours; without them they take the other's.
-        tx.all(
+        await tx.all(
             "UPDATE push_quiet SET player_id = :target WHERE player_id = :source "
             "AND NOT EXISTS (SELECT 1 FROM push_quiet WHERE player_id = :target)",
             params,
         )
-        tx.all("DELETE FROM push_quiet WHERE player_id = :source", params)
-        tx.all(
+        await tx.all("DELETE FROM push_quiet WHERE player_id = :source", params)
+        await tx.all(
             "UPDATE push_marks SET player_id = :target WHERE player_id = :source AND NOT EXISTS "
             "(SELECT 1 FROM push_marks m WHERE m.player_id = :target "
             "AND m.about = push_marks.about)",
             params,
         )
-        tx.all("DELETE FROM push_marks WHERE player_id = :source", params)
+        await tx.all("DELETE FROM push_marks WHERE player_id = :source", params)
         # (no cap to keep: --max-push-subscriptions is checked when a device subscribes; a
         # merged player past it keeps every device's reminders rather than silently lose
         # some)
         return ()
 
-    def erase(self, tx: Tx, player_id: str) -> None:
+    async def erase(self, tx: Tx, player_id: str) -> None:
         params = {"player_id": player_id}
         for table in ("push_outbox", "push_subscriptions", "push_quiet", "push_marks"):
-            tx.all(f"DELETE FROM {table} WHERE player_id = :player_id", params)
+            await tx.all(f"DELETE FROM {table} WHERE player_id = :player_id", params)

@@ -16,7 +16,7 @@ A feature that wants a player reminded calls, from its built service,
 
 :meth:`Reminders.send` returns once the reminder is decided and, if it goes, committed to
 the deliverer's queue (:class:`Sent`: how many devices it goes to, or why it does not go:
-too soon, quiet hours, no device, no deliverer). Delivery itself happens later, off the
+too soon, quiet hours, nothing subscribed, no deliverer). Delivery itself happens later, off the
 event loop. Whether the player has the thing open right now (a room on screen) is the
 caller's to know: it simply does not ask then.
 
@@ -112,16 +112,17 @@ class Outcome(StrEnum):
     QUEUED = "queued"  # committed to the queue of at least one device
     TOO_SOON = "too_soon"  # the player was reminded about the same thing within the hour
     QUIET = "quiet"  # every device of the player is in its quiet hours now
-    NO_DEVICES = "no_devices"  # the player has no device that takes reminders
+    UNSUBSCRIBED = "unsubscribed"  # nothing of the player takes reminders
     OFF = "off"  # nothing delivers reminders on this server
 
 
 @dataclass(frozen=True, slots=True)
 class Sent:
-    """The answer of :meth:`Reminders.send`: the outcome and how many devices it goes to."""
+    """The answer of :meth:`Reminders.send`: the outcome and how many sends it queued (one
+    to each of the player's devices that takes reminders now)."""
 
     outcome: Outcome
-    devices: int = 0
+    sends: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -453,13 +453,22 @@ def test_u22_make_run_keeps_its_database_in_the_checkout(monkeypatch: pytest.Mon
     from yahtzee.server.settings import default_db_path
 
     root = Path(__file__).resolve().parents[2]
-    env = {k: v for k, v in os.environ.items() if k not in ("YAHTZEE_DB", "DB", "MAKEFLAGS")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("YAHTZEE_DB", "DB", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")
+    }
     recipe = subprocess.run(
-        ["make", "-n", "run"], cwd=root, env=env, capture_output=True, text=True, check=True
+        ["make", "--no-print-directory", "-n", "run"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.splitlines()[-1]
     assert recipe.endswith("--db '.data/yahtzee.db'"), recipe
     other = subprocess.run(
-        ["make", "-n", "run", "DB=/tmp/other.db"],
+        ["make", "--no-print-directory", "-n", "run", "DB=/tmp/other.db"],
         cwd=root,
         env=env,
         capture_output=True,

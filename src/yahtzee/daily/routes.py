@@ -112,7 +112,7 @@ class DailyResultOut(_Out):
     marks: list[Literal["best", "inaccuracy", "mistake", "blunder"]] = Field(
         description="each round's worst mark, 13 of them (D5)"
     )
-    mark_names: dict[str, str] = Field(description="each mark's Chinese name (最佳 …)")
+    mark_names: dict[str, str] = Field(description="each mark's name, in the request's language")
     share: str = Field(description="the spoiler-free text to share (D5)")
     share_squares: dict[str, str] = Field(
         description="mark id -> the square the share text draws for it (the page's legend)"
@@ -335,7 +335,7 @@ def _invite_url(base: str, token: str) -> str:
     status_code=201,
     response_model=GroupCreatedOut,
     responses=errors(403, 409, 413, 415, 422, 429, 503),
-    summary="Create a group (小组)",
+    summary="Create a group",
 )
 async def create_group(
     body: JsonBody[GroupIn], player: Creator, svc: Daily, base: BaseUrl

@@ -133,7 +133,9 @@ class DeviceOut(_Out):
     """One live device of the player."""
 
     id: str
-    name: str = Field(description="from its User-Agent: 「手机 · Chrome」")
+    name: str = Field(
+        description="from its User-Agent (a phone's Chrome), in the request's language"
+    )
     created_at: float = Field(description="seconds since the epoch")
     seen_at: float = Field(description="last request (to within 5 minutes)")
     this: bool = Field(description="the device of this request")

@@ -79,7 +79,7 @@ def _theme(theme: str | None) -> str | None:
     "/next",
     response_model=NextPuzzleOut,
     responses=errors(404, 409, 422, 429, 503),
-    summary="The next puzzle (练习)",
+    summary="The next puzzle (practice)",
     dependencies=[cost(NEXT_COST)],
 )
 async def next_puzzle(
@@ -87,8 +87,13 @@ async def next_puzzle(
     practice: Practice,
     cpu: Cpu,
     address: ClientAddress,
-    theme: Annotated[str | None, Query(max_length=40, description="a theme id: 专项练习")] = None,
-    game: Annotated[str | None, Query(max_length=80, description="「练习这一步」: a game")] = None,
+    theme: Annotated[
+        str | None, Query(max_length=40, description="a theme id: practice by theme")
+    ] = None,
+    game: Annotated[
+        str | None,
+        Query(max_length=80, description="practise a decision of a reviewed game: the game"),
+    ] = None,
     decision: Annotated[int | None, Query(ge=0, le=200, description="its decision index")] = None,
 ) -> JSONResponse:
     """A due mistake of the player's own games, else a bank puzzle near their rating (of
@@ -127,7 +132,7 @@ async def answer_puzzle(
     "/progress",
     response_model=ProgressOut,
     responses=errors(429),
-    summary="Practice progress (统计)",
+    summary="Practice progress (statistics)",
     dependencies=[cost(PROGRESS_COST)],
 )
 async def progress(player: PlayerId, practice: Practice) -> JSONResponse:
@@ -136,7 +141,7 @@ async def progress(player: PlayerId, practice: Practice) -> JSONResponse:
     return JSONResponse(await practice.progress(player))
 
 
-@router.get("/themes", response_model=PracticeConfigOut, summary="Themes of 专项练习")
+@router.get("/themes", response_model=PracticeConfigOut, summary="The practice themes")
 async def themes() -> JSONResponse:
     """The themes (id, Chinese name, one sentence) and the marks' Chinese names."""
     return JSONResponse(

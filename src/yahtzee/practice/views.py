@@ -37,7 +37,7 @@ class PuzzleOut(_Out):
     source: Literal["mine", "bank"]
     themes: list[str]
     rating: int = Field(
-        description="the puzzle's Glicko-2 rating (「难度分」); the answer is "
+        description="the puzzle's Glicko-2 rating (its difficulty score); the answer is "
         "rated against this one (L14)"
     )
     rating_settling: bool = Field(description="the puzzle's rating is still settling (L14)")
@@ -54,7 +54,7 @@ class NextPuzzleOut(_Out):
     rating: int = Field(description="the player's Glicko-2 rating")
     rating_settling: bool = Field(
         description="the player's rating is still settling (Glicko-2 deviation above 110): "
-        "the page shows 「定级中」 (L14)"
+        "the page says the rating is still being settled (L14)"
     )
 
 

@@ -114,7 +114,7 @@ class RoomsConfigOut(_Out):
     reactions: list[ReactionOut]
     turn_seconds: TurnSecondsOut
     countdown_seconds: int = Field(description="the countdown is shown in a turn's last seconds")
-    away_grace_seconds: float = Field(description="an away (托管) seat's turn is played after")
+    away_grace_seconds: float = Field(description="an away (autoplay) seat's turn is played after")
 
 
 class RoomSeatOut(_Out):
@@ -126,7 +126,7 @@ class RoomSeatOut(_Out):
     difficulty: str | None
     taken: bool
     you: bool
-    away: bool = Field(description="托管: the computer plays this person's turns (O5)")
+    away: bool = Field(description="autoplay: the computer plays this person's turns (O5)")
 
 
 class RoomBodyOut(_Out):
@@ -143,7 +143,7 @@ class RoomBodyOut(_Out):
     seats: list[RoomSeatOut]
     game_id: str | None
     game: dict[str, Any] | None = Field(description="the game object without `turns`")
-    deadline: float | None = Field(description="when the turn on comes to 托管 (epoch s)")
+    deadline: float | None = Field(description="when the turn on comes to autoplay (epoch s)")
     now: float = Field(description="the server's clock, to count down against")
     last_event_id: int
     rematch_id: str | None
@@ -188,7 +188,7 @@ def _absolute(base: str, content: dict[str, Any]) -> dict[str, Any]:
     status_code=201,
     response_model=RoomOut,
     responses=errors(403, 409, 413, 415, 422, 429, 503),
-    summary="Open a room (好友房间)",
+    summary="Open a friends' room",
 )
 async def create_room(
     svc: Rooms, player: Acting, body: JsonBody[NewRoomIn], address: ClientAddress, base: BaseUrl
@@ -308,7 +308,7 @@ async def hold_dice(
     "/{room_id}/react",
     status_code=204,
     responses=errors(403, 404, 413, 415, 422, 429, 503),
-    summary="A quick reaction (好运 / 漂亮 / 哎呀 / 👍)",
+    summary="A quick reaction (one of /api/config's rooms.reactions)",
 )
 async def react(
     room_id: RoomId, svc: Rooms, player: Acting, body: JsonBody[ReactionIn]
@@ -322,7 +322,7 @@ async def react(
     "/{room_id}/back",
     status_code=204,
     responses=errors(403, 404, 413, 415, 429, 503),
-    summary="「我回来了」: take the seat back from 托管",
+    summary="I'm back: take the seat back from autoplay",
 )
 async def back(room_id: RoomId, svc: Rooms, player: Acting, _: JsonBody[EmptyIn]) -> Response:
     """O5: an away person plays their own turns again."""
@@ -334,7 +334,7 @@ async def back(room_id: RoomId, svc: Rooms, player: Acting, _: JsonBody[EmptyIn]
     "/{room_id}/rematch",
     response_model=RoomOut,
     responses=errors(403, 404, 409, 413, 415, 429, 503),
-    summary="「再来一局」: a new room with the same seats",
+    summary="Play again: a new room with the same seats",
 )
 async def rematch(
     room_id: RoomId,

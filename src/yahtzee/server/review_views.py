@@ -47,7 +47,7 @@ class DecisionOut(BaseModel):
         default=None, description="the dice held for the next roll (keeps that rolled on)"
     )
     proxy: bool = Field(
-        description="made by the computer for the away person (托管, K2): not counted in "
+        description="made by the computer for the away person (autoplay, K2): not counted in "
         "the person's skill loss, accuracy or marks"
     )
     why: list[str] | None = Field(
@@ -108,13 +108,13 @@ class ReviewOut(BaseModel):
     skill_loss: float = Field(description="the person's own decisions' losses")
     proxy_loss: float = Field(
         ge=0,
-        description="the losses of 托管's decisions (K2): start_value + luck - skill_loss "
+        description="the losses of autoplay's decisions (K2): start_value + luck - skill_loss "
         "- proxy_loss = final_score",
     )
     accuracy: float = Field(ge=0, le=100)
     counts: dict[str, int]
     undos: int = Field(
-        ge=0, description="boxes this person took back (撤销); the review judges the box written"
+        ge=0, description="boxes this person took back (undo); the review judges the box written"
     )
     decisions: list[DecisionOut]
     timeline: list[TimelinePointOut]
@@ -150,7 +150,8 @@ class SoloStatsOut(BaseModel):
     yahtzee_rate: float | None
     accuracy: list[float] = Field(description="each game's review accuracy, oldest first")
     skill_loss: list[float] = Field(
-        description="each game's skill loss, oldest first (the page's verdict beside 准确率, L13)"
+        description="each game's skill loss, oldest first (the page's verdict beside the "
+        "accuracy, L13)"
     )
     expert: ExpertFiguresOut
 

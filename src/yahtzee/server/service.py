@@ -440,7 +440,7 @@ class GameService:
         fold = Fold(loaded)
         played = play_turn(fold.game, self.player(level), self.dice, fallback=best_points_now)
         for problem in played.corrections:
-            logger.warning("%s player (托管): %s", level, problem)
+            logger.warning("%s player (autoplay): %s", level, problem)
         for step in played.steps:
             # K2: the person's seat moved, the computer decided (the review says so).
             fold.add(dataclasses.replace(step.event, proxy=level), step.game)

@@ -302,10 +302,10 @@ class TurnOut(_Out):
     dice: list[int]
     category: Category
     points: int = Field(description="what the box took (without the Yahtzee bonus)")
-    yahtzee_bonus: int = Field(description="100 when this turn earned a 快艇加成, else 0")
+    yahtzee_bonus: int = Field(description="100 when this turn earned a Yacht bonus, else 0")
     proxy: str | None = Field(
         default=None,
-        description="present when 托管 wrote this box for an away person: the computer "
+        description="present when autoplay wrote this box for an away person: the computer "
         "level that chose it (U11)",
     )
 
@@ -358,13 +358,13 @@ class GameOut(_Out):
     )
     daily: str | None = Field(
         None,
-        description="the day a game of a dated kind is played on (每日挑战, D1: the day's "
-        "dice); null for every other game",
+        description="the day a game of a dated kind is played on (the daily challenge, D1: "
+        "the day's dice); null for every other game",
     )
     undo: UndoOut | None = Field(
         None,
-        description="撤销: the box just written that POST .../undo would take back, until the "
-        "next roll (solo and table games; null in vs and in a kind that refuses 撤销)",
+        description="undo: the box just written that POST .../undo would take back, until the "
+        "next roll (solo and table games; null in vs and in a kind that refuses undo)",
     )
 
 
@@ -405,7 +405,7 @@ class RecentGameOut(_Out):
     result: Result
     seats: int | None = Field(description="a table game's seats (T6); null otherwise")
     place: int | None = Field(
-        description="a table game's best place of a person (「第 2 名」); null otherwise"
+        description="a table game's best place of a person (2 for second); null otherwise"
     )
 
 
@@ -419,7 +419,7 @@ class RecordsOut(_Out):
     games_played: int
     recent: list[RecentGameOut]
     current_game: GameOut | None = Field(
-        description="the unfinished game (the lobby's 「继续游戏」), or null"
+        description="the unfinished game (the lobby's Continue), or null"
     )
 
 

@@ -127,7 +127,7 @@ def build_table(*, force: bool = False, progress: bool = False) -> ValueTable:
                 else:
                     _LOADED[path] = table
                     return table
-        report = progress_bar("求解 solving", sys.stderr) if progress else None
+        report = progress_bar("solving", sys.stderr) if progress else None
         values = solve(progress=report)
         _save(values, path)
         values.setflags(write=False)

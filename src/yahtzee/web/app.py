@@ -371,9 +371,9 @@ def create_app(settings: Settings | None = None, wiring: Wiring | None = None) -
         await storage.close()
 
     app = FastAPI(
-        title="快艇骰子 API",
+        title="Yacht Dice API",
         version=__version__,
-        description="The JSON API of 快艇骰子 (Yahtzee). Errors are "
+        description="The JSON API of Yacht Dice (a Yahtzee-style game). Errors are "
         '{"error": {"code", "message"}}; see docs/api.md for the contract.',
         docs_url=None,
         redoc_url=None,

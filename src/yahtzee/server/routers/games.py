@@ -111,7 +111,7 @@ def _action_doc(model: type[BaseModel]) -> dict[str, Any]:
     status_code=201,
     response_model=GameOut,
     responses=errors(403, 409, 413, 415, 422, 429, 503),
-    summary="Start a game (replace: true abandons the unfinished one: 重新开始)",
+    summary="Start a game (replace: true abandons the unfinished one: a new game)",
 )
 async def create_game(
     body: JsonBody[NewGameIn],
@@ -148,7 +148,7 @@ async def create_game(
     "/current",
     response_model=GameOut,
     responses=errors(404),
-    summary="The player's unfinished game (「继续游戏」)",
+    summary="The player's unfinished game (Continue)",
 )
 async def current_game(player: PlayerId, svc: Service) -> JSONResponse:
     """The player's unfinished game, or 404 ``not_found`` when there is none."""
@@ -251,7 +251,7 @@ ACTIONS: dict[str, GameAction[Any]] = {
             VersionIn,
             _undo,
             GameOut,
-            "Take back the box just written (撤销)",
+            "Take back the box just written (undo)",
             "The seat that wrote the last box plays on from just before it: the same dice and "
             "rolls left (an ``undo`` event). Until the next roll of anyone, once a turn (its "
             "next box is final), never the game's last box; the game's ``undo`` field names "
@@ -264,7 +264,7 @@ ACTIONS: dict[str, GameAction[Any]] = {
             VersionIn,
             _abandon,
             GameOut,
-            "Give the game up (「跳过教程」)",
+            "Give the game up (skip the tutorial)",
             "The game becomes ``abandoned`` (an ``abandon`` event), as when a new game "
             "replaces it; the page uses it when a tutorial is skipped (L10). A finished game "
             "is refused with ``illegal_action``.",

@@ -22,7 +22,7 @@ METER_COST = 1
     "/{game_id}/review",
     response_model=ReviewOut,
     responses=errors(404, 409, 422, 429, 503),
-    summary="Review a finished game (复盘)",
+    summary="Review a finished game",
     dependencies=[cost(REVIEW_COST)],
 )
 async def review(

@@ -21,7 +21,7 @@ def router_for(model: type[BaseModel]) -> APIRouter:
         "/stats",
         response_model=model,
         responses=errors(429, 503),
-        summary="Stats of this browser (统计)",
+        summary="Statistics of this browser",
         dependencies=[cost(STATS_COST)],
     )
     async def stats(player: PlayerId, reviews: Reviews, elsewhere: Played, cpu: Cpu) -> Response:

@@ -23,7 +23,7 @@ class _Out(BaseModel):
 class UntilOut(_Out):
     """When the step is done: one of these (``round`` with ``rolls_left``)."""
 
-    next: Literal[True] | None = Field(None, description="「下一步」 pressed")
+    next: Literal[True] | None = Field(None, description="the Next button pressed")
     round: int | None = Field(None, description="the game reached this round ...")
     rolls_left: int | None = Field(None, description="... with at most this many rolls left")
     hints_left: int | None = Field(None, description="at most this many hints left")
@@ -54,7 +54,7 @@ def _body() -> bytes:
     return orjson.dumps(steps_json())
 
 
-@router.get("/tutorial", response_model=TutorialOut, summary="The tutorial's steps (新手教程)")
+@router.get("/tutorial", response_model=TutorialOut, summary="The tutorial's steps")
 async def tutorial() -> Response:
     """The steps of the guided first game, in order. A tutorial is started with
     ``POST /api/games {"mode": "tutorial"}`` and played with the ordinary actions; its dice

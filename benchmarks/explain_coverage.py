@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from yahtzee.dice import SeededDice
+from yahtzee.i18n import Lang, Msg
 from yahtzee.players import Difficulty, get_player
 from yahtzee.review import review_events, review_json
 from yahtzee.review.selfplay import play_log
@@ -32,7 +33,8 @@ from yahtzee.training.bank import load_bank
 from yahtzee.training.explain import explain
 from yahtzee.training.puzzle import Answer, grade
 
-CHANCE = "的机会是"
+#: The sentences that give a keep's chance (the catalog's keys: any language says it).
+CHANCE = ("server.why.chance.both", "server.why.chance.one")
 
 
 @dataclass
@@ -49,10 +51,10 @@ class Tally:
     big_keep_chance: int = 0
     misses: list[str] = field(default_factory=list)
 
-    def add(self, loss: float, keep: bool, why: list[str], min_loss: float, where: str) -> None:
+    def add(self, loss: float, keep: bool, why: list[Msg], min_loss: float, where: str) -> None:
         """Count one wrong answer whose reasons are ``why``."""
         has_reason = bool(why)
-        has_chance = any(CHANCE in s for s in why)
+        has_chance = any(m.key in CHANCE for m in why)
         self.total += 1
         self.reason += has_reason
         self.keeps += keep
@@ -63,7 +65,8 @@ class Tally:
             self.big_keeps += keep
             self.big_keep_chance += keep and has_chance
             if not has_reason or (keep and not has_chance):
-                self.misses.append(f"{where} loss {loss:.2f}: {why}")
+                said = [m.render(Lang.ZH_HANS) for m in why]
+                self.misses.append(f"{where} loss {loss:.2f}: {said}")
 
     def to_json(self) -> dict[str, Any]:
         """The counts (and up to five misses)."""

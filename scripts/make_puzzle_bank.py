@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> None:
     themes = Counter(t for p in puzzles for t in p.themes)
     print(f"{len(puzzles)} puzzles in {time.perf_counter() - started:.1f} s -> {args.out}")
     print("levels: " + ", ".join(f"{k} {v}" for k, v in sorted(levels.items())))
-    print("themes: " + ", ".join(f"{THEMES[t]} {themes[t]}" for t in THEMES))
+    print("themes: " + ", ".join(f"{t} {themes[t]}" for t in THEMES))
     print(f"size: {args.out.stat().st_size / 1024:.0f} KiB")
 
 

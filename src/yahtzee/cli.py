@@ -3,6 +3,14 @@
 Invalid input exits with status 2 and a single line on stderr (never a traceback).
 Heavy imports (numpy via the solver, the web server) happen inside the subcommands, so
 ``yahtzee --help`` and the server start stay quick.
+
+The commands' text output speaks one of the game's languages (G1, the catalogs' ``cli.*``
+keys): ``--lang zh-Hans|zh-Hant|en``, by default the environment's (``LC_ALL``,
+``LC_MESSAGES``, ``LANG``: ``zh_TW.UTF-8`` is 繁體中文, ``en_GB.UTF-8`` English, as
+``Accept-Language`` would choose), else 简体中文 (also for the ``C`` and ``POSIX``
+locales, which name no language). Box names are followed by their ids, which ``--scores``
+takes. The ``--json`` outputs are data and the same in every language (a review's
+sentences said in the language chosen); error messages and ``--help`` are English.
 """
 
 from __future__ import annotations
@@ -15,10 +23,13 @@ import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 PROG = "yahtzee"
 EXIT_USAGE = 2
+
+if TYPE_CHECKING:
+    from yahtzee.i18n import Lang
 
 
 class UsageError(Exception):
@@ -37,21 +48,73 @@ def _width(text: str) -> int:
 
 
 def _pad(text: str, width: int) -> str:
-    """Left-justify ``text`` to ``width`` terminal columns (CJK characters count two)."""
-    return text + " " * max(0, width - _width(text))
+    """Left-justify ``text`` to ``width`` terminal columns (CJK characters count two),
+    with at least one space after it."""
+    return text + " " * max(1, width - _width(text))
+
+
+def env_language(environ: Any = os.environ) -> Lang:
+    """The language the environment asks for (see the module docstring)."""
+    from yahtzee.i18n import DEFAULT, negotiate
+
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name)
+        if value:
+            tag = value.split(".", 1)[0].split("@", 1)[0]
+            if tag in ("C", "POSIX"):
+                return DEFAULT
+            return negotiate(tag.replace("_", "-"))
+    return DEFAULT
+
+
+def _language(text: str) -> Lang:
+    """``--lang``'s value: one of the languages a player may read."""
+    from yahtzee.i18n import REAL, Lang
+
+    try:
+        lang = Lang.parse(text)
+    except ValueError:
+        lang = None
+    if lang not in REAL:
+        known = ", ".join(str(x) for x in REAL)
+        raise argparse.ArgumentTypeError(f"unknown language {text!r}; expected one of: {known}")
+    return lang
+
+
+def _lang(args: argparse.Namespace) -> Lang:
+    """The command's language: ``--lang``, else the environment's."""
+    lang: Lang = args.lang if args.lang is not None else env_language()
+    return lang
+
+
+def _box(lang: Lang, category: Any) -> str:
+    """A box's name in ``lang``, then its id (``--scores`` takes it)."""
+    from yahtzee.i18n import text
+
+    return f"{text(lang, category.name_key)} {category.value}"
 
 
 # -- solve ---------------------------------------------------------------------------------
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
+    from yahtzee.i18n import text
     from yahtzee.solver import build_table, table_path
+
+    lang = _lang(args)
 
     start = time.perf_counter()
     table = build_table(force=args.force, progress=True)
     elapsed = time.perf_counter() - start
-    print(f"table: {table.path or table_path()}")
-    print(f"start value 新局期望得分: {table.start_value:.5f}  ({elapsed:.2f} s)")
+    print(text(lang, "cli.solve.table", path=table.path or table_path()))
+    print(
+        text(
+            lang,
+            "cli.solve.start_value",
+            value=f"{table.start_value:.5f}",
+            seconds=f"{elapsed:.2f}",
+        )
+    )
     return 0
 
 
@@ -59,8 +122,11 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _cmd_advise(args: argparse.Namespace) -> int:
+    from yahtzee.i18n import text
     from yahtzee.rules import Dice, Scorecard
     from yahtzee.solver import CategoryOption, KeepOption, StopOption, advise, load_table
+
+    lang = _lang(args)
 
     card = Scorecard.parse(args.scores or "")
     if card.is_complete:
@@ -73,31 +139,38 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(advice.to_json(), ensure_ascii=False))
         return 0
-    filled = str(card) or "(empty card 空白记分卡)"
-    print(f"scores 记分卡: {filled}")
+    filled = str(card) or text(lang, "cli.advise.empty_card")
+    print(text(lang, "cli.advise.scores", scores=filled))
     if dice is None:
-        print(f"下一回合开始的期望得分 expected points still to come: {advice.state_value:.3f}")
+        print(text(lang, "cli.advise.to_come", value=f"{advice.state_value:.3f}"))
         return 0
-    print(f"dice 骰子: {dice}   rolls left 剩余掷骰: {rolls_left}")
-    print(f"局面价值 state value: {advice.state_value:.3f}")
+    print(text(lang, "cli.advise.position", dice=dice, rolls=rolls_left))
+    print(text(lang, "cli.advise.state_value", value=f"{advice.state_value:.3f}"))
     best = advice.best
+    best_mark = "  ← " + text(lang, "cli.advise.best")
+    value = text(lang, "cli.advise.value")
     if rolls_left > 0:
-        print(_pad("保留 keep", 40) + "期望 value")
+        print(_pad(text(lang, "cli.advise.keep"), 40) + value)
         for option in advice.options:
             if isinstance(option, StopOption):
-                name = f"{option.category.zh} {option.category.value}"
-                label = f"停止掷骰 stop → {name} ({option.points})"
+                label = text(
+                    lang, "cli.advise.stop", box=_box(lang, option.category), points=option.points
+                )
             else:
                 assert isinstance(option, KeepOption)
                 label = " ".join(str(f) for f in option.keep) or "-"
-            mark = "  ← 最佳 best" if option is best else ""
+            mark = best_mark if option is best else ""
             print(_pad(label, 40) + f"{option.value:9.3f}{mark}")
     else:
-        print(_pad("格子 box", 26) + _pad("得分 points", 12) + "期望 value")
+        print(
+            _pad(text(lang, "cli.advise.box"), 26)
+            + _pad(text(lang, "cli.advise.points"), 12)
+            + value
+        )
         for option in advice.options:
             assert isinstance(option, CategoryOption)
-            name = f"{option.category.zh} {option.category.value}"
-            mark = "  ← 最佳 best" if option is best else ""
+            name = _box(lang, option.category)
+            mark = best_mark if option is best else ""
             print(_pad(name, 26) + _pad(str(option.points), 12) + f"{option.value:9.3f}{mark}")
     return 0
 
@@ -106,10 +179,13 @@ def _cmd_advise(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from yahtzee.i18n import text
     from yahtzee.players import Difficulty, get_player
     from yahtzee.progress import progress_bar
     from yahtzee.simulation import simulate_expert, simulate_player
     from yahtzee.solver import load_table
+
+    lang = _lang(args)
 
     try:
         level = Difficulty.parse(args.player)
@@ -117,7 +193,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError(str(exc).replace("level", "player", 1)) from None
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games}")
-    progress = progress_bar(f"模拟 {args.player}", sys.stderr)
+    progress = progress_bar(text(lang, "cli.simulate.progress", player=args.player), sys.stderr)
     if level is Difficulty.EXPERT:
         result = simulate_expert(
             args.games, args.seed, table=load_table(progress=True), progress=progress
@@ -131,38 +207,54 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         print(json.dumps(summary))
         return 0
     pct = summary["percentiles"]
-    print(f"player 玩家: {level.zh} {level.value}   games 局数: {summary['games']}")
-    print(f"mean 平均: {summary['mean']:.2f}   sd 标准差: {summary['sd']:.2f}")
-    print("percentiles 分位数: " + "  ".join(f"{k}%={v:g}" for k, v in pct.items()))
-    print(f"upper bonus rate 上区奖励率: {100 * summary['upper_bonus_rate']:.1f}%")
-    print(f"yahtzee rate 快艇率: {100 * summary['yahtzee_rate']:.1f}%")
-    print(f"speed 速度: {summary['games_per_second']:.0f} games/s")
+    name = f"{text(lang, level.name_key)} {level.value}"
+    print(text(lang, "cli.simulate.player", level=name, games=summary["games"]))
+    print(text(lang, "cli.simulate.mean", mean=f"{summary['mean']:.2f}", sd=f"{summary['sd']:.2f}"))
+    points = "  ".join(f"{k}%={v:g}" for k, v in pct.items())
+    print(text(lang, "cli.simulate.percentiles", points=points))
+    rate = f"{100 * summary['upper_bonus_rate']:.1f}"
+    print(text(lang, "cli.simulate.upper_bonus_rate", rate=rate))
+    print(text(lang, "cli.simulate.yahtzee_rate", rate=f"{100 * summary['yahtzee_rate']:.1f}"))
+    print(text(lang, "cli.simulate.speed", speed=f"{summary['games_per_second']:.0f}"))
     return 0
 
 
 # -- review --------------------------------------------------------------------------------
 
 
-def _choice_text(choice: dict[str, object]) -> str:
+def _choice_text(lang: Lang, choice: dict[str, object]) -> str:
+    from yahtzee.i18n import text
     from yahtzee.rules import Category
 
     if "category" in choice:
-        return f"{Category(choice['category']).zh} {choice['points']} 分"
+        box = text(lang, Category(choice["category"]).name_key)
+        return text(lang, "cli.review.box", box=box, points=choice["points"])
     keep = choice["keep"]
     if keep == "stop":
-        return "停止掷骰"
+        return text(lang, "cli.review.stop")
     assert isinstance(keep, list)
-    return "保留 " + ("".join(str(f) for f in keep) or "-")
+    return text(lang, "cli.review.keep", faces="".join(str(f) for f in keep) or "-")
+
+
+#: The catalog key of each mode's title (the review's heading).
+_MODE_TITLES = {
+    "solo": "core.kind.solo",
+    "vs_computer": "core.kind.vs_computer",
+    "table": "core.kind.table",
+}
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
     from yahtzee.errors import NotReviewableError
     from yahtzee.game import GameKind, Status
+    from yahtzee.i18n import render, text
     from yahtzee.log import Event
-    from yahtzee.review import MARK_ZH, review_events, review_json
+    from yahtzee.players import Difficulty
+    from yahtzee.review import MARK_NAMES, review_events, review_json
     from yahtzee.server.settings import default_db_path
     from yahtzee.storage import StorageError, is_postgres_url, open_storage, run_coroutine
 
+    lang = _lang(args)
     db = args.db if args.db is not None else default_db_path()
     if not is_postgres_url(db) and not Path(db).is_file():
         raise UsageError(f"no database at {db}")
@@ -187,48 +279,65 @@ def _cmd_review(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     out = review_json(review_events(events), args.game_id, kind=kind)
     if args.json:
-        print(json.dumps(out, ensure_ascii=False))
+        print(json.dumps(render(out, lang), ensure_ascii=False))
         return 0
-    mode = "单人挑战" if out["mode"] == "solo" else f"人机对战 ({out['difficulty']})"
-    print(f"复盘 game {out['game_id']}  {mode}")
+    mode = text(lang, _MODE_TITLES.get(out["mode"], "core.kind.unknown"))
+    if out["difficulty"] is not None:
+        level = text(lang, Difficulty(out["difficulty"]).name_key)
+        mode = text(lang, "cli.review.mode_level", mode=mode, level=level)
+    print(text(lang, "cli.review.title", game=out["game_id"], mode=mode))
     print(
-        f"终局 final {out['final_score']} = 开局期望 {out['start_value']:.2f}"
-        f" + 运气 luck {out['luck']:+.2f} - 技术损失 skill loss {out['skill_loss']:.2f}"
-    )
-    counts = "  ".join(f"{MARK_ZH[k]} {v}" for k, v in out["counts"].items())
-    print(f"准确率 accuracy {out['accuracy']:.1f}%   {counts}")
-    header = (
-        _pad("轮", 4)
-        + _pad("掷", 4)
-        + _pad("骰子", 8)
-        + _pad("选择 chosen", 18)
-        + _pad("最佳 best", 18)
-        + _pad("损失", 8)
-        + "评价"
-    )
-    print(header)
-    for d in out["decisions"]:
-        dice = "".join(str(f) for f in d["dice"])
-        chosen, best = _choice_text(d["chosen"]), _choice_text(d["best"])
-        print(
-            _pad(str(d["round"]), 4)
-            + _pad(str(d["roll"]), 4)
-            + _pad(dice, 8)
-            + _pad(chosen, 18)
-            + _pad(best, 18)
-            + _pad(f"{d['loss']:.2f}", 8)
-            + MARK_ZH[d["mark"]]
+        text(
+            lang,
+            "cli.review.sum",
+            final=out["final_score"],
+            start=f"{out['start_value']:.2f}",
+            luck=f"{out['luck']:+.2f}",
+            skill=f"{out['skill_loss']:.2f}",
         )
+    )
+    marks = {k: text(lang, key) for k, key in MARK_NAMES.items()}
+    counts = "  ".join(f"{marks[k]} {v}" for k, v in out["counts"].items())
+    print(text(lang, "cli.review.accuracy", accuracy=f"{out['accuracy']:.1f}", counts=counts))
+    columns = [
+        (text(lang, "cli.review.head.round"), 4),
+        (text(lang, "cli.review.head.roll"), 4),
+        (text(lang, "cli.review.head.dice"), 8),
+        (text(lang, "cli.review.head.chosen"), 18),
+        (text(lang, "cli.review.head.best"), 18),
+        (text(lang, "cli.review.head.loss"), 8),
+    ]
+    widths = [max(width, _width(name) + 1) for name, width in columns]
+    print(
+        "".join(_pad(name, w) for (name, _), w in zip(columns, widths, strict=True))
+        + text(lang, "cli.review.head.mark")
+    )
+    for d in out["decisions"]:
+        cells = [
+            str(d["round"]),
+            str(d["roll"]),
+            "".join(str(f) for f in d["dice"]),
+            _choice_text(lang, d["chosen"]),
+            _choice_text(lang, d["best"]),
+            f"{d['loss']:.2f}",
+        ]
+        print("".join(_pad(c, w) for c, w in zip(cells, widths, strict=True)) + marks[d["mark"]])
     points = " ".join(f"{p['expected_final']:.1f}" for p in out["timeline"])
-    print(f"预计终局 expected final by round: {points}")
+    print(text(lang, "cli.review.expected", points=points))
     if any("win_probability" in p for p in out["timeline"]):
         chances = " ".join(f"{100 * p['win_probability']:.0f}%" for p in out["timeline"])
-        print(f"胜率 chance to win by round: {chances}")
+        print(text(lang, "cli.review.chances", chances=chances))
     if "computer" in out:
         c = out["computer"]
         print(
-            f"电脑 computer: 终局 {c['final_score']}  准确率 {c['accuracy']:.1f}%"
-            f"  运气 {c['luck']:+.2f}  技术损失 {c['skill_loss']:.2f}"
+            text(
+                lang,
+                "cli.review.computer",
+                final=c["final_score"],
+                accuracy=f"{c['accuracy']:.1f}",
+                luck=f"{c['luck']:+.2f}",
+                skill=f"{c['skill_loss']:.2f}",
+            )
         )
     return 0
 
@@ -258,14 +367,24 @@ def _parser(command: str | None = None) -> _Parser:
     :class:`yahtzee.web.Settings`: the platform's and every feature's), added only when
     ``command`` is ``serve``: the app and pydantic-settings take a noticeable fraction of
     a second to import, which ``advise`` should not pay."""
-    parser = _Parser(prog=PROG, description="快艇骰子 (Yahtzee): optimal solver, advisor, game")
+    parser = _Parser(
+        prog=PROG, description="Yacht Dice (a Yahtzee-style game): optimal solver, advisor, game"
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    # The commands that print text say it in one of the game's languages.
+    said = _Parser(add_help=False)
+    said.add_argument(
+        "--lang",
+        type=_language,
+        default=None,
+        help="zh-Hans | zh-Hant | en (default: from LC_ALL, LC_MESSAGES or LANG, else zh-Hans)",
+    )
 
-    solve = sub.add_parser("solve", help="build the solver table (cached)")
+    solve = sub.add_parser("solve", help="build the solver table (cached)", parents=[said])
     solve.add_argument("--force", action="store_true", help="rebuild even if cached")
     solve.set_defaults(func=_cmd_solve)
 
-    adv = sub.add_parser("advise", help="rank every option of a position")
+    adv = sub.add_parser("advise", help="rank every option of a position", parents=[said])
     adv.add_argument(
         "--scores", default="", help="filled boxes, e.g. ones=3,twos=6,yahtzee=50 (empty = new)"
     )
@@ -278,7 +397,7 @@ def _parser(command: str | None = None) -> _Parser:
 
     from yahtzee.players.levels import DEFAULT_DIFFICULTY, Difficulty  # light: no numpy
 
-    sim = sub.add_parser("simulate", help="simulate games of a computer player")
+    sim = sub.add_parser("simulate", help="simulate games of a computer player", parents=[said])
     sim.add_argument(
         "--player",
         default=DEFAULT_DIFFICULTY.value,
@@ -289,7 +408,7 @@ def _parser(command: str | None = None) -> _Parser:
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(func=_cmd_simulate)
 
-    rev = sub.add_parser("review", help="review a finished game (复盘) from the database")
+    rev = sub.add_parser("review", help="review a finished game from the database", parents=[said])
     rev.add_argument("game_id", help="the game's id (as in the URL /review/GAME_ID)")
     rev.add_argument("--db", default=None, help="SQLite database file or postgresql:// URL")
     rev.add_argument("--json", action="store_true", help="print the API's review object")

@@ -3,10 +3,13 @@
 Every error the rules engine raises is a :class:`YahtzeeError`. Callers that only want to
 know "was this input bad?" can catch :class:`ValueError`, which every subclass also is.
 Messages name the offending value so that a log line or a CLI error is self-explanatory;
-the server maps each class to an HTTP status and a Chinese message of its own.
+the server maps each class to an HTTP status and a message of its own, a catalog key said
+in the reader's language (G1).
 """
 
 from __future__ import annotations
+
+from yahtzee.i18n import Msg
 
 
 class YahtzeeError(ValueError):
@@ -137,11 +140,11 @@ class InvalidNameError(YahtzeeError):
 class InvalidSeatsError(YahtzeeError):
     """A table's seats that break T1 (2 to 6 seats, at least one person, each person a
     valid name unique in the game, each computer a level); the message names the seat,
-    ``zh`` says it to a player."""
+    ``said`` says it to a player (a catalog message, in the reader's language)."""
 
-    def __init__(self, message: str, zh: str) -> None:
+    def __init__(self, message: str, said: Msg) -> None:
         super().__init__(message)
-        self.zh = zh
+        self.said = said
 
 
 class RateLimitExceededError(YahtzeeError):

@@ -38,11 +38,12 @@ there, so it must be visible, one line, and nobody else's. The rule:
   an emoji with a skin tone or a variation selector counts 2);
 * it does **not pose as a computer seat**: the page calls a computer 「电脑（高手）」, or
   「电脑3（普通）」 at a table with several, so a person may not be called that, nor
-  「电脑」 or 「电脑3」 alone. The comparison folds what looks alike (:func:`skeleton`:
+  「电脑」 or 「电脑3」 alone, in any of the page's languages ("Computer 3 (Normal)"). The
+  comparison folds what looks alike (:func:`skeleton`:
   NFKC, so full-width and half-width forms and the other compatibility forms are one,
   case, spaces, any opening or closing bracket, the digits of any script, the traditional
-  forms of 电脑 and 门), and the level names come from their one source,
-  :data:`yahtzee.players.levels.LEVELS`.
+  forms of 电脑 and 门), and the names come from their one source, the catalogs' names of
+  the computer and of the levels of :data:`yahtzee.players.levels.LEVELS`.
 
 Code points, not grapheme clusters, because they are what every layer agrees on without a
 dependency (Python's ``len``, PostgreSQL's ``char_length``, JavaScript's ``[...s].length``)
@@ -57,12 +58,13 @@ failed and :func:`name_problem` says it to a person (the catalog's ``error.name.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
 from yahtzee.errors import InvalidNameError
-from yahtzee.i18n import N_, Lang, Msg, msg
-from yahtzee.players.levels import COMPUTER_ZH, LEVELS
+from yahtzee.i18n import N_, REAL, Lang, Msg, msg, text
+from yahtzee.players.levels import COMPUTER_NAME, LEVELS
 
 MIN_NAME_CHARS = 1
 MAX_NAME_CHARS = 12
@@ -141,9 +143,9 @@ def _char(char: str) -> Msg | str:
 
 
 def _char_text(char: str) -> str:
-    """:func:`_char` in the product's language (the exception's own message)."""
+    """:func:`_char` in English (the exception's own message, a log's)."""
     said = _char(char)
-    return said.render(Lang.ZH_HANS) if isinstance(said, Msg) else said
+    return said.render(Lang.EN) if isinstance(said, Msg) else said
 
 
 # -- the one normalisation: as people see it ---------------------------------------------
@@ -194,19 +196,24 @@ def skeleton(text: str) -> str:
     return "".join(out)
 
 
+@functools.cache
 def _seat_pattern() -> re.Pattern[str]:
-    levels = sorted({skeleton(level.zh) for level in LEVELS.values()} | {d.value for d in LEVELS})
+    """A computer seat's name in any language (the catalogs' names of the computer and of
+    its levels, read once, on the first name checked)."""
+    levels = sorted(
+        {skeleton(text(lang, level.name_key)) for level in LEVELS.values() for lang in REAL}
+        | {d.value for d in LEVELS}
+    )
     alternatives = "|".join(re.escape(level) for level in levels)
-    return re.compile(rf"{re.escape(skeleton(COMPUTER_ZH))}\d*(?:\((?:{alternatives})\))?")
-
-
-_COMPUTER_SEAT = _seat_pattern()
+    computers = "|".join(sorted({re.escape(skeleton(text(lang, COMPUTER_NAME))) for lang in REAL}))
+    return re.compile(rf"(?:{computers})\d*(?:\((?:{alternatives})\))?")
 
 
 def looks_like_a_computer(name: str) -> bool:
-    """Whether ``name`` reads as a computer seat's name (「电脑（高手）」, 「电脑3（普通）」,
-    「电脑」) once what looks alike is folded (:func:`skeleton`)."""
-    return _COMPUTER_SEAT.fullmatch(skeleton(name)) is not None
+    """Whether ``name`` reads as a computer seat's name in any language (「电脑（高手）」,
+    「电脑3（普通）」, 「电脑」, "Computer (Expert)") once what looks alike is folded
+    (:func:`skeleton`)."""
+    return _seat_pattern().fullmatch(skeleton(name)) is not None
 
 
 # -- the parse ------------------------------------------------------------------------------
@@ -304,9 +311,3 @@ def name_problem(exc: InvalidNameError, who: Msg | str) -> Msg:
         marks=MAX_MARKS_PER_CHAR,
         value=str(exc.value),
     )
-
-
-def name_problem_zh(exc: InvalidNameError) -> str:
-    """:func:`name_problem` in Chinese as the rest of a sentence that begins with the
-    name's owner (for the modules whose words are not in the catalog yet)."""
-    return name_problem(exc, "").render(Lang.ZH_HANS)

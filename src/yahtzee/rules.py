@@ -21,6 +21,7 @@ from yahtzee.errors import (
     InvalidScorecardError,
     JokerRuleError,
 )
+from yahtzee.i18n import N_
 
 NUM_DICE = 5
 FACES = (1, 2, 3, 4, 5, 6)
@@ -60,9 +61,10 @@ class Category(enum.Enum):
         return _INDEX[self]
 
     @property
-    def zh(self) -> str:
-        """The Chinese name shown to players (一点 ... 机会)."""
-        return _ZH[self]
+    def name_key(self) -> str:
+        """The catalog key of its name (一点 ... 机会, Ones ... Chance: ``core.box.*``),
+        said in the reader's language (G1)."""
+        return _NAME_KEYS[self]
 
     @property
     def is_upper(self) -> bool:
@@ -76,11 +78,15 @@ class Category(enum.Enum):
 
     @classmethod
     def parse(cls, text: str) -> Category:
-        """Look a category up by its id (``"chance"``) or Chinese name (``"机会"``)."""
+        """Look a category up by its id (``"chance"``) or its name in any language
+        (``"机会"``, ``"機會"``, ``"Chance"``; any case)."""
         key = text.strip()
         for category in cls:
-            if key in (category.value, category.zh):
+            if key == category.value:
                 return category
+        found = _by_name().get(key.casefold())
+        if found is not None:
+            return found
         known = ", ".join(c.value for c in cls)
         raise InvalidScorecardError(f"unknown category {text!r}; expected one of: {known}")
 
@@ -90,21 +96,42 @@ class Category(enum.Enum):
         return UPPER[face - 1]
 
 
-_ZH = {
-    Category.ONES: "一点",
-    Category.TWOS: "二点",
-    Category.THREES: "三点",
-    Category.FOURS: "四点",
-    Category.FIVES: "五点",
-    Category.SIXES: "六点",
-    Category.THREE_OF_A_KIND: "三条",
-    Category.FOUR_OF_A_KIND: "四条",
-    Category.FULL_HOUSE: "葫芦",
-    Category.SMALL_STRAIGHT: "小顺",
-    Category.LARGE_STRAIGHT: "大顺",
-    Category.YAHTZEE: "快艇",
-    Category.CHANCE: "机会",
+# The names are the first view's words (the scorecard): chunk ``core``.
+_NAME_KEYS = {
+    Category.ONES: N_("core.box.ones"),
+    Category.TWOS: N_("core.box.twos"),
+    Category.THREES: N_("core.box.threes"),
+    Category.FOURS: N_("core.box.fours"),
+    Category.FIVES: N_("core.box.fives"),
+    Category.SIXES: N_("core.box.sixes"),
+    Category.THREE_OF_A_KIND: N_("core.box.three_of_a_kind"),
+    Category.FOUR_OF_A_KIND: N_("core.box.four_of_a_kind"),
+    Category.FULL_HOUSE: N_("core.box.full_house"),
+    Category.SMALL_STRAIGHT: N_("core.box.small_straight"),
+    Category.LARGE_STRAIGHT: N_("core.box.large_straight"),
+    Category.YAHTZEE: N_("core.box.yahtzee"),
+    Category.CHANCE: N_("core.box.chance"),
 }
+#: The catalog key of the Yahtzee bonus's name (快艇加成, Yacht bonus).
+YAHTZEE_BONUS_NAME = N_("core.card.yahtzee_bonus")
+
+
+@functools.cache
+def _by_name() -> dict[str, Category]:
+    """Every box by its name in every language, case-folded (the catalogs are read the
+    first time a name rather than an id is parsed)."""
+    from yahtzee.i18n import REAL, text
+
+    return {text(lang, c.name_key).casefold(): c for c in Category for lang in REAL}
+
+
+@functools.cache
+def _bonus_names() -> frozenset[str]:
+    from yahtzee.i18n import REAL, text
+
+    return frozenset(text(lang, YAHTZEE_BONUS_NAME).casefold() for lang in REAL)
+
+
 _INDEX = {category: i for i, category in enumerate(Category)}
 CATEGORIES: tuple[Category, ...] = tuple(Category)
 UPPER: tuple[Category, ...] = CATEGORIES[:6]
@@ -290,7 +317,7 @@ class Scorecard:
                 points = int(value)
             except ValueError:
                 raise InvalidScorecardError(f"points must be an integer in {item!r}") from None
-            if key.strip() in ("yahtzee_bonus", "快艇加成"):
+            if key.strip() == "yahtzee_bonus" or key.strip().casefold() in _bonus_names():
                 bonus = points
                 continue
             category = Category.parse(key)
@@ -370,9 +397,7 @@ class Scorecard:
         box the forced Joker rule forbids.
         """
         if not self.is_open(category):
-            raise CategoryUsedError(
-                f"{category.value} ({category.zh}) already holds {self[category]}"
-            )
+            raise CategoryUsedError(f"{category.value} already holds {self[category]}")
         option = score_options(self, dice)[category]
         if not option.legal:
             allowed = ", ".join(c.value for c, o in score_options(self, dice).items() if o.legal)

@@ -15,9 +15,10 @@ from collections.abc import Mapping, Sequence
 
 from yahtzee.errors import InvalidNameError, InvalidSeatsError
 from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, SeatKind
+from yahtzee.i18n import msg
 from yahtzee.log import Seat
-from yahtzee.names import name_key, name_problem_zh, parse_name
-from yahtzee.players import LEVEL_CHOICES, Difficulty
+from yahtzee.names import name_key, name_problem, parse_name
+from yahtzee.players import Difficulty, level_choices
 
 _FIELDS = frozenset({"kind", "name", "difficulty"})
 
@@ -28,15 +29,15 @@ _refuse = InvalidSeatsError
 def parse_seats(raw: object) -> tuple[Seat, ...]:
     """The seats of a new table game, checked (T1); see the module docstring."""
     if not isinstance(raw, Sequence) or isinstance(raw, str | bytes):
-        raise _refuse(f"seats must be a list, got {raw!r}", "座位应是一个列表。")
+        raise _refuse(f"seats must be a list, got {raw!r}", msg("error.seats.not_list"))
     if not MIN_TABLE_SEATS <= len(raw) <= MAX_SEATS:
         raise _refuse(
             f"a table seats {MIN_TABLE_SEATS} to {MAX_SEATS}, not {len(raw)}",
-            f"一桌要有 {MIN_TABLE_SEATS} 到 {MAX_SEATS} 个座位（现在是 {len(raw)} 个）。",
+            msg("error.seats.count", min=MIN_TABLE_SEATS, max=MAX_SEATS, n=len(raw)),
         )
     seats = tuple(_seat(i, item) for i, item in enumerate(raw))
     if all(s.kind is SeatKind.COMPUTER for s in seats):
-        raise _refuse("a table needs at least one person", "至少要有一位玩家（不能全是电脑）。")
+        raise _refuse("a table needs at least one person", msg("error.seats.no_person"))
     seen: dict[str, int] = {}
     for i, s in enumerate(seats):
         if s.name is None:
@@ -45,7 +46,7 @@ def parse_seats(raw: object) -> tuple[Seat, ...]:
         if key in seen:
             raise _refuse(
                 f"seats {seen[key] + 1} and {i + 1} are both named {s.name!r}",
-                f"第 {seen[key] + 1} 位和第 {i + 1} 位重名（{s.name}），请换一个名字。",
+                msg("error.seats.same_name", first=seen[key] + 1, second=i + 1, name=s.name),
             )
         seen[key] = i
     return seats
@@ -56,29 +57,32 @@ def _seat(i: int, item: object) -> Seat:
     if not isinstance(item, Mapping) or not set(item) <= _FIELDS:
         raise _refuse(
             f"seat {n} must be {{kind, name | difficulty}}, got {item!r}",
-            f"第 {n} 个座位的格式不对。",
+            msg("error.seats.malformed", n=n),
         )
     kind = item.get("kind")
     if kind == SeatKind.HUMAN.value:
         if item.get("difficulty") is not None:
-            raise _refuse(f"seat {n} is a person: no difficulty", f"第 {n} 位是玩家，不需要难度。")
+            raise _refuse(
+                f"seat {n} is a person: no difficulty", msg("error.seats.person_level", n=n)
+            )
         try:
             name = parse_name(item.get("name"))
         except InvalidNameError as exc:
-            raise _refuse(f"seat {n}: {exc}", f"第 {n} 位的名字{name_problem_zh(exc)}") from None
+            who = msg("error.seats.name_who", n=n)
+            raise _refuse(f"seat {n}: {exc}", name_problem(exc, who)) from None
         return Seat(SeatKind.HUMAN, name=name)
     if kind == SeatKind.COMPUTER.value:
         if item.get("name") is not None:
-            raise _refuse(f"seat {n} is a computer: no name", f"第 {n} 位是电脑，不需要名字。")
+            raise _refuse(f"seat {n} is a computer: no name", msg("error.seats.computer_name", n=n))
         level = item.get("difficulty")
         if level not in {d.value for d in Difficulty}:
             raise _refuse(
                 f"seat {n}: unknown difficulty {level!r}",
-                f"第 {n} 位电脑的难度不对（应是 {LEVEL_CHOICES}）。",
+                msg("error.seats.level", n=n, levels=level_choices()),
             )
         assert isinstance(level, str)
         return Seat(SeatKind.COMPUTER, difficulty=level)
     raise _refuse(
         f"seat {n}: kind must be human or computer, got {kind!r}",
-        f"第 {n} 个座位要么是玩家，要么是电脑。",
+        msg("error.seats.kind", n=n),
     )

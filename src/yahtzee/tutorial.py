@@ -15,12 +15,13 @@ with ``"yahtzee-tutorial-v1:<round>"``, so the game can be played on to round 13
 the same for everyone. A player who does something else than a step asks simply takes
 other faces of the same sequences (the page then says the tutorial is off its script).
 
-**The steps** (:data:`STEPS`, served by ``GET /api/tutorial``) say in short Chinese what to
-do, which elements of the table to highlight (their ``data-testid``), and when the step is
-done, as a condition on what the server answered (:class:`Until`); ``dice`` is what the
-table shows when the step begins. The page only compares these with the game it holds:
-it does no rules maths. ``tests/unit/test_tutorial.py`` plays the steps through the rules
-and the expert: every choice a step asks for is the expert's own.
+**The steps** (:data:`STEPS`, served by ``GET /api/tutorial``) say in short sentences
+(catalog keys, said in the reader's language) what to do, which elements of the table to
+highlight (their ``data-testid``), and when the step is done, as a condition on what the
+server answered (:class:`Until`); ``dice`` is what the table shows when the step begins.
+The page only compares these with the game it holds: it does no rules maths.
+``tests/unit/test_tutorial.py`` plays the steps through the rules and the expert: every
+choice a step asks for is the expert's own.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from typing import Any, Final
 
 from yahtzee.dice import FACES_PER_ROUND, ROUNDS, RoundStreams
 from yahtzee.errors import IllegalMoveError
+from yahtzee.i18n import DEFAULT, N_, Lang, text
 from yahtzee.rules import Category
 
 #: Seeds the faces not written by hand (change it and every tutorial game changes).
@@ -119,9 +121,10 @@ class Until:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One step: its ``text`` (what to do, for a child), the ``target`` elements to
-    highlight (``data-testid`` of the table, the first is brought into view), when it is
-    done, and the ``dice`` on the table as it begins (``None``: no dice yet this turn)."""
+    """One step: its ``text`` (what to do, for a child: a catalog key, said in the
+    reader's language), the ``target`` elements to highlight (``data-testid`` of the
+    table, the first is brought into view), when it is done, and the ``dice`` on the table
+    as it begins (``None``: no dice yet this turn)."""
 
     id: str
     text: str
@@ -129,11 +132,11 @@ class Step:
     until: Until
     dice: tuple[int, ...] | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """``{"id", "text", "target": [...], "until": {...}, "dice"}``."""
+    def to_json(self, lang: Lang = DEFAULT) -> dict[str, Any]:
+        """``{"id", "text", "target": [...], "until": {...}, "dice"}``, in ``lang``."""
         return {
             "id": self.id,
-            "text": self.text,
+            "text": text(lang, self.text),
             "target": list(self.target),
             "until": self.until.to_json(),
             "dice": list(self.dice) if self.dice is not None else None,
@@ -149,83 +152,80 @@ _Y, _N = True, False
 STEPS: Final[tuple[Step, ...]] = (
     Step(
         "roll",
-        "欢迎！这一局的骰子是安排好的，跟着做就能学会。先点「掷骰子」。",
+        N_("server.tutorial.roll"),
         ("roll",),
         Until(round=1, rolls_left=2),
     ),
     Step(
         "hold",
-        "有三个 6！点一下骰子就能「保留」它，再掷时它不动。把三个 6 都点一下。",
+        N_("server.tutorial.hold"),
         ("die-0", "die-2", "die-4"),
         Until(hold=(_Y, _N, _Y, _N, _Y)),
         (6, 2, 6, 3, 6),
     ),
     Step(
         "reroll",
-        "点「再掷」：只有没保留的骰子会重新掷。一回合最多掷三次，把两次都用完。",
+        N_("server.tutorial.reroll"),
         ("roll",),
         Until(round=1, rolls_left=0),
         (6, 2, 6, 3, 6),
     ),
     Step(
         "preview",
-        "四个 6！记分表上的「+N」是写进那一格能得的分。点「六点」，写下 24 分。",
+        N_("server.tutorial.preview"),
         (_cell(Category.SIXES),),
         Until(box=Category.SIXES),
         (6, 6, 6, 5, 6),
     ),
     Step(
         "upper-bonus",
-        "上区（一点到六点）加起来满 63 分，再送 35 分奖励！每种点数拿三个就够"
-        "（六点要 18 分），你已经有 24 分了。",
+        N_("server.tutorial.upper_bonus"),
         ("upper-progress",),
         Until(next=True),
     ),
     Step(
         "roll-2",
-        "第 2 回合开始了。点「掷骰子」。",
+        N_("server.tutorial.roll_2"),
         ("roll",),
         Until(round=2, rolls_left=2),
     ),
     Step(
         "hint",
-        "不知道该保留哪几颗？点「提示」问问高手。每局能问 3 次。",
+        N_("server.tutorial.hint"),
         ("hint",),
         Until(hints_left=2),
         (2, 3, 4, 5, 5),
     ),
     Step(
         "follow-hint",
-        "金色的骰子是高手建议保留的，已经帮你留好了。点「再掷」。",
+        N_("server.tutorial.follow_hint"),
         ("roll",),
         Until(round=2, rolls_left=1),
         (2, 3, 4, 5, 5),
     ),
     Step(
         "zero",
-        "2、3、4、5、6 是大顺！先看「快艇」：「+0」是写进去只得 0 分。点它试试，"
-        "写 0 之前会先问你——这次点「再想想」。",
+        N_("server.tutorial.zero"),
         (_cell(Category.YAHTZEE), "confirm-no"),
         Until(declined=Category.YAHTZEE),
         (2, 3, 4, 5, 6),
     ),
     Step(
         "score",
-        "写进「大顺」，得 40 分！还有一次没掷也没关系，好牌就先写下。",
+        N_("server.tutorial.score"),
         (_cell(Category.LARGE_STRAIGHT),),
         Until(box=Category.LARGE_STRAIGHT),
         (2, 3, 4, 5, 6),
     ),
     Step(
         "done",
-        "教程完成！你学会了掷骰子、保留骰子、看「+N」、上区奖励、写 0 要确认，还有提示。"
-        "这一局不计入战绩。",
+        N_("server.tutorial.done"),
         (),
         Until(done=True),
     ),
 )
 
 
-def steps_json() -> dict[str, Any]:
-    """``GET /api/tutorial``: ``{"steps": [...]}``."""
-    return {"steps": [s.to_json() for s in STEPS]}
+def steps_json(lang: Lang = DEFAULT) -> dict[str, Any]:
+    """``GET /api/tutorial``: ``{"steps": [...]}``, in ``lang``."""
+    return {"steps": [s.to_json(lang) for s in STEPS]}

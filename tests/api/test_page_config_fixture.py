@@ -1,15 +1,19 @@
 """The Node tests of the page (tests/js) run on a copy of the configuration the server
-embeds in index.html: this keeps that copy equal to the real one."""
+embeds in index.html and of the first chunk of words it compiles for the page: this keeps
+those copies equal to the real ones."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from yahtzee.i18n import Lang, catalogs
+from yahtzee.i18n.page import chunk_module
 from yahtzee.server.config import page_config
 from yahtzee.web.app import CONFIG_KINDS, CONFIG_SECTIONS
 
 FIXTURE = Path(__file__).resolve().parents[1] / "js" / "config.json"
+WORDS = FIXTURE.with_name("core.zh-Hans.js")
 
 
 def test_the_node_tests_config_fixture_is_the_servers_page_config() -> None:
@@ -17,4 +21,13 @@ def test_the_node_tests_config_fixture_is_the_servers_page_config() -> None:
     assert json.loads(FIXTURE.read_text(encoding="utf-8")) == expected, (
         f"{FIXTURE} is stale: regenerate it from yahtzee.server.config.page_config("
         "CONFIG_SECTIONS, kinds=CONFIG_KINDS)"
+    )
+
+
+def test_the_node_tests_words_are_the_servers_core_chunk() -> None:
+    """G1: the names /api/config gives as keys read in Node as on the page."""
+    expected = chunk_module(catalogs(), Lang.ZH_HANS, "core")
+    assert WORDS.read_bytes() == expected, (
+        f"{WORDS} is stale: regenerate it from yahtzee.i18n.page.chunk_module("
+        "catalogs(), Lang.ZH_HANS, 'core')"
     )

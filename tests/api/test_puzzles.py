@@ -316,8 +316,21 @@ def test_the_themes_are_named_by_the_server(client: TestClient) -> None:
         "endgame",
         "mixed",
     ]
-    assert body["themes"][0]["zh"] == "上区奖励"
+    assert body["themes"][0]["name"] == "上区奖励"
     assert body["marks"]["best"] == "最佳"
+    # G2: in the request's language
+    english = client.get("/api/puzzles/themes", headers={"accept-language": "en"}).json()
+    assert [t["id"] for t in english["themes"]] == ids
+    assert english["themes"][0]["name"] == "Upper bonus"
+    assert english["themes"][0]["help"].startswith("Get 63 points")
+    assert english["marks"] == {
+        "best": "Best",
+        "inaccuracy": "Inaccuracy",
+        "mistake": "Mistake",
+        "blunder": "Blunder",
+    }
+    taiwan = client.get("/api/puzzles/themes", headers={"accept-language": "zh-TW"}).json()
+    assert taiwan["themes"][0]["name"] == "上區獎勵"
 
 
 def test_f15_a_decision_answered_once_is_served_again_only_as_review(

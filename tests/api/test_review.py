@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,13 @@ from fastapi.testclient import TestClient
 from yahtzee import cli
 
 from .helpers import ALL_CATEGORIES, Api
+
+
+def client_review(api: Api, game_id: str, lang: str) -> Any:
+    """The review object of ``game_id`` as a reader of ``lang`` gets it."""
+    r = api.client.get(f"/api/games/{game_id}/review", headers={"accept-language": lang})
+    assert r.status_code == 200
+    return r.json()
 
 
 def _play_to_end(api: Api, game: dict[str, Any]) -> dict[str, Any]:
@@ -117,11 +125,19 @@ def test_l1_cli_review_prints_the_same_review(
     db = str(db)
     assert cli.main(["review", game["id"], "--db", db, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == review
-    assert cli.main(["review", game["id"], "--db", db]) == 0
+    assert cli.main(["review", game["id"], "--db", db, "--lang", "zh-Hans"]) == 0
     table = capsys.readouterr().out
     assert "准确率" in table
-    assert f"终局 final {review['final_score']}" in table
+    assert f"终局 {review['final_score']} = 开局期望" in table
     assert table.count("\n") >= len(review["decisions"]) + 4
+    # G2: the command speaks the language asked for, its --json the API's object in it
+    assert cli.main(["review", game["id"], "--db", db, "--lang", "en"]) == 0
+    english = capsys.readouterr().out
+    assert f"final {review['final_score']} = start " in english
+    assert not re.search(r"[\u4e00-\u9fff]", english)
+    assert cli.main(["review", game["id"], "--db", db, "--json", "--lang", "en"]) == 0
+    in_english = client_review(api, game["id"], "en")
+    assert json.loads(capsys.readouterr().out) == in_english
 
 
 def test_l1_cli_review_of_a_vs_game_prints_the_win_probabilities(
@@ -132,7 +148,7 @@ def test_l1_cli_review_of_a_vs_game_prints_the_win_probabilities(
     review = api.client.get(f"/api/games/{game['id']}/review").json()
     assert cli.main(["review", game["id"], "--db", str(db), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == review
-    assert cli.main(["review", game["id"], "--db", str(db)]) == 0
+    assert cli.main(["review", game["id"], "--db", str(db), "--lang", "zh-Hans"]) == 0
     lines = capsys.readouterr().out.splitlines()
     line = next(x for x in lines if x.startswith("胜率"))
     shown = line.split(":", 1)[1].split()

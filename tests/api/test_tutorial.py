@@ -9,6 +9,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from yahtzee.i18n import Lang, text
+
 from .helpers import Api, error_code
 
 NO_HOLD = [False] * 5
@@ -175,4 +177,4 @@ def test_l10_bad_input_is_refused(api: Api, make_client: Callable[..., TestClien
     assert error_code(over) == "illegal_action"
     assert api.get(finished["id"])["status"] == "finished"
     config = api.client.get("/api/config").json()
-    assert config["modes"]["tutorial"] == "新手教程"
+    assert text(Lang.ZH_HANS, config["modes"]["tutorial"]) == "新手教程"

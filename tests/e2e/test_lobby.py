@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.helpers import Table
+from yahtzee.i18n import Lang, text
 from yahtzee.players import SUGGESTED_DIFFICULTY, Difficulty
 
 pytestmark = pytest.mark.e2e
@@ -23,8 +24,9 @@ def test_u5_lobby_offers_both_modes_difficulties_and_records(ui: Table) -> None:
     expect(radios).to_have_count(len(Difficulty))
     values = [radios.nth(i).get_attribute("value") for i in range(len(Difficulty))]
     assert values == [d.value for d in Difficulty]
-    assert picker.locator("label").all_inner_texts() == [d.zh for d in Difficulty]
-    assert {"入门", "普通", "高手"} <= {d.zh for d in Difficulty}
+    names = [text(Lang.ZH_HANS, d.name_key) for d in Difficulty]
+    assert picker.locator("label").all_inner_texts() == names
+    assert {"入门", "普通", "高手"} <= set(names)
     expect(picker.locator("input:checked")).to_have_value(SUGGESTED_DIFFICULTY.value)
     # A new browser has empty records and nothing to continue.
     expect(ui.by("continue")).to_be_hidden()

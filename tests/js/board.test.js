@@ -37,6 +37,7 @@ globalThis.document = {
   createElement: (tag) => fakeNode(tag),
   createTextNode: (text) => ({ textContent: text }),
 };
+const { W } = await import("./words.js");
 
 const { boxLook, drawBox, scoreFlow } = await import("../../src/yahtzee/static/js/board.js");
 const { seatName } = await import("../../src/yahtzee/static/js/lazy/dom.js");

@@ -10,6 +10,7 @@ const CONFIG_TEXT = readFileSync(new URL("./config.json", import.meta.url), "utf
 globalThis.document = {
   getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : null),
 };
+const { W } = await import("./words.js");
 const { GLOSSARY, glossaryId, verdict } = await import("../../src/yahtzee/static/js/lazy/glossary.js");
 
 const JS = new URL("../../src/yahtzee/static/js/", import.meta.url);

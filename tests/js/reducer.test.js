@@ -12,6 +12,7 @@ const CONFIG_TEXT = readFileSync(new URL("./config.json", import.meta.url), "utf
 globalThis.document = {
   getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : null),
 };
+const { W } = await import("./words.js");
 
 const { describeStep, meterSaid, meterText } = await import(
   "../../src/yahtzee/static/js/messages.js"
@@ -364,26 +365,26 @@ test("U6: entering a game restores the holds kept for it", () => {
   assert.deepEqual(run(initialState(), { type: "enterGame", game: g, hold: null }).hold, [false, false, false, false, false]);
 });
 
-test("mode and level names come from /api/config (the page copies none)", async () => {
+test("mode and level names come from /api/config, as catalog keys (the page copies none)", async () => {
   const { modeName, savedName, started } = await import("../../src/yahtzee/static/js/messages.js");
   const config = JSON.parse(CONFIG_TEXT);
-  const vs = config.modes.vs_computer;
-  const level = config.difficulties.find((d) => d.id === "intermediate").zh;
-  assert.equal(modeName("solo", null), config.modes.solo);
+  const vs = W[config.modes.vs_computer];
+  const level = W[config.difficulties.find((d) => d.id === "intermediate").name_key];
+  assert.equal(modeName("solo", null), W[config.modes.solo]);
   assert.equal(modeName("vs_computer", "intermediate"), `${vs} · ${level}`);
   assert.equal(savedName(game({ mode: "vs_computer", difficulty: "intermediate", round: 5 })), `${vs}（${level}），第 5 回合`);
-  assert.ok(started("solo").startsWith(config.modes.solo));
+  assert.ok(started("solo").startsWith(W[config.modes.solo]));
 });
 
 test("K2: a game is named by its kind, from /api/config: 每日挑战 and 好友房间 are no 单人挑战 or 多人同屏", async () => {
   const { kindName, savedName, savedSummary } = await import("../../src/yahtzee/static/js/messages.js");
   const config = JSON.parse(CONFIG_TEXT);
-  assert.equal(kindName("daily", null), config.kinds.daily);
-  assert.equal(kindName("room", null), config.kinds.room);
-  assert.notEqual(kindName("daily", null), config.modes.solo);
-  assert.notEqual(kindName("room", null), config.modes.table);
-  const level = config.difficulties.find((d) => d.id === "expert").zh;
-  assert.equal(kindName("vs_computer", "expert"), `${config.modes.vs_computer} · ${level}`);
-  assert.equal(savedName(game({ mode: "solo", kind: "daily", round: 3 })), `${config.kinds.daily}，第 3 回合`);
-  assert.ok(savedSummary(game({ mode: "solo", kind: "daily", round: 2 }), 13).includes(config.kinds.daily));
+  assert.equal(kindName("daily", null), W[config.kinds.daily]);
+  assert.equal(kindName("room", null), W[config.kinds.room]);
+  assert.notEqual(kindName("daily", null), W[config.modes.solo]);
+  assert.notEqual(kindName("room", null), W[config.modes.table]);
+  const level = W[config.difficulties.find((d) => d.id === "expert").name_key];
+  assert.equal(kindName("vs_computer", "expert"), `${W[config.modes.vs_computer]} · ${level}`);
+  assert.equal(savedName(game({ mode: "solo", kind: "daily", round: 3 })), `${W[config.kinds.daily]}，第 3 回合`);
+  assert.ok(savedSummary(game({ mode: "solo", kind: "daily", round: 2 }), 13).includes(W[config.kinds.daily]));
 });

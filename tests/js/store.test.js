@@ -12,6 +12,7 @@ const CONFIG = JSON.parse(CONFIG_TEXT);
 globalThis.document = {
   getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : null),
 };
+const { W } = await import("./words.js");
 
 /** A localStorage that counts its writes. */
 function fakeStorage(initial = {}) {

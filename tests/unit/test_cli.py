@@ -19,6 +19,14 @@ from yahtzee.web import Settings, serving
 pytestmark = pytest.mark.usefixtures("table")  # the solver table is built once
 
 
+@pytest.fixture(autouse=True)
+def _no_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The environment names no language (as the C locale): the text is 简体中文."""
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     code = main(argv)
     out, err = capsys.readouterr()
@@ -90,10 +98,74 @@ def test_advise_stop_with_two_rolls_left_is_worth_the_best_box(
 
     code, out, _ = run(["advise", "--dice", "44411", "--rolls-left", "2"], capsys)
     assert code == 0
-    line = next(line for line in out.splitlines() if "stop" in line)
-    assert "停止掷骰" in line
+    line = next(line for line in out.splitlines() if "停止掷骰" in line)
     assert "葫芦 full_house (25)" in line
     assert "253.909" in line
+
+
+def test_g2_advise_speaks_the_language_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--lang`` (G1): the boxes, the headings and the best mark in that language, each
+    box still followed by its id."""
+    argv = ["advise", "--dice", "66666", "--rolls-left", "0"]
+    code, out, err = run([*argv, "--lang", "en"], capsys)
+    assert code == 0, err
+    assert out.splitlines()[0] == "scores: (empty card)"
+    best = next(line for line in out.splitlines() if line.endswith("← best"))
+    assert best.startswith("Yacht yahtzee ")
+    assert "Sixes sixes" in out
+    assert "Three of a Kind three_of_a_kind" in out
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in out)  # no Chinese left
+    code, out, _ = run([*argv, "--lang", "zh-Hant"], capsys)
+    assert code == 0
+    assert "計分表: (空白計分表)" in out
+    assert "六點 sixes" in out
+    code, out, _ = run(["advise", "--dice", "44411", "--lang", "en"], capsys)
+    assert "dice: 44411   rolls left: 2" in out
+    assert "stop → Full House full_house (25)" in out
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({"LANG": "en_US.UTF-8"}, "scores: (empty card)"),
+        ({"LANG": "zh_TW.UTF-8"}, "計分表: (空白計分表)"),
+        ({"LANG": "zh_HK"}, "計分表: (空白計分表)"),
+        ({"LANG": "zh_CN.UTF-8"}, "记分卡: (空白记分卡)"),
+        ({"LANG": "fr_FR.UTF-8"}, "scores: (empty card)"),  # another language: English
+        ({"LANG": "C.UTF-8"}, "记分卡: (空白记分卡)"),  # no language: the product's
+        ({"LANG": "POSIX"}, "记分卡: (空白记分卡)"),
+        ({"LANG": "zh_CN.UTF-8", "LC_ALL": "en_GB.UTF-8"}, "scores: (empty card)"),
+        ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_TW.UTF-8"}, "計分表: (空白計分表)"),
+        ({}, "记分卡: (空白记分卡)"),
+    ],
+)
+def test_g2_the_language_comes_from_the_environment(
+    environ: dict[str, str],
+    expected: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("LANG")
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    code, out, _ = run(["advise"], capsys)
+    assert code == 0
+    assert out.splitlines()[0] == expected
+    # --lang wins over the environment
+    code, out, _ = run(["advise", "--lang", "zh-Hans"], capsys)
+    assert out.splitlines()[0] == "记分卡: (空白记分卡)"
+
+
+def test_g2_an_unknown_language_is_one_line_of_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["advise", "--lang", "fr"], capsys)
+    assert code == 2
+    assert out == ""
+    assert err.strip().splitlines() == [
+        "yahtzee: error: argument --lang: unknown language 'fr'; expected one of: "
+        "zh-Hans, zh-Hant, en"
+    ]
+    code, _, err = run(["advise", "--lang", "en-XA"], capsys)  # (the tests' pseudo-language)
+    assert code == 2
 
 
 def test_advise_without_dice_reports_the_state_value(
@@ -204,6 +276,12 @@ def test_progress_bar_only_on_a_terminal(
     assert "#" in fake.getvalue()
     out, _ = capsys.readouterr()
     assert "平均" in out
+    code = main(["simulate", "--games", "64", "--seed", "1", "--player", "novice", "--lang", "en"])
+    assert code == 0
+    out, _ = capsys.readouterr()
+    assert out.splitlines()[0] == "player: Beginner novice   games: 64"
+    assert "upper bonus rate: " in out
+    assert "Yacht rate: " in out
 
 
 def _fake_serve(monkeypatch: pytest.MonkeyPatch) -> list[Settings]:
@@ -442,7 +520,7 @@ def test_u22_the_server_says_where_its_data_lives_when_it_starts(
     settings = Settings(db=db, secret="s" * 32)
     serving.serve(settings)
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("快艇骰子 is running: open http://127.0.0.1:8000/")
+    assert out[0].startswith("Yacht Dice is running: open http://127.0.0.1:8000/")
     assert out[1] == line.format(cwd=tmp_path.resolve())
     assert "s3cret" not in "\n".join(out)
 

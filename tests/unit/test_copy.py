@@ -9,6 +9,8 @@ import random
 import re
 
 from yahtzee import cli
+from yahtzee.i18n import Lang, chunk_of, placeholders
+from yahtzee.i18n.catalog import SERVER_CHUNKS, fill
 from yahtzee.solver import ValueTable
 from yahtzee.training.bank import load_bank
 from yahtzee.training.explain import explain
@@ -22,7 +24,8 @@ def test_u18_explanations_never_run_a_number_into_chinese_text(table: ValueTable
     sentences: list[str] = []
     for puzzle in rng.sample(load_bank(), 60):
         for option in grade(puzzle.position, puzzle.chosen, table).options[:4]:
-            sentences += explain(grade(puzzle.position, Answer.of(option), table), table)
+            said = explain(grade(puzzle.position, Answer.of(option), table), table)
+            sentences += [m.render(lang) for m in said for lang in (Lang.ZH_HANS, Lang.ZH_HANT)]
     # the sample reaches the sentences that used to join: a keep's chance of a face
     assert any(re.search(r"个 \d 的机会是", s) for s in sentences)
     assert any(re.search(r"留 [0-9、]+ ?(再掷|点数)", s) for s in sentences)
@@ -30,9 +33,10 @@ def test_u18_explanations_never_run_a_number_into_chinese_text(table: ValueTable
 
 
 def test_u18_the_command_lines_choices_space_their_points() -> None:
-    text = cli._choice_text({"category": "twos", "points": 6})
+    text = cli._choice_text(Lang.ZH_HANS, {"category": "twos", "points": 6})
     assert text == "二点 6 分"
     assert not JOINED.search(text)
+    assert cli._choice_text(Lang.ZH_HANT, {"category": "twos", "points": 6}) == "二點 6 分"
 
 
 # Placeholders that hold words (a name typed, a box, a mode), not figures.
@@ -41,7 +45,11 @@ WORD_VALUES = {"who", "what", "name", "where", "level", "kind"}
 
 def test_u18_the_chinese_catalogs_space_their_figures() -> None:
     """Every sentence of the zh-Hans and zh-Hant catalogs, its figures filled in (a
-    placeholder that holds a word gets a word): no figure runs into Chinese text."""
+    placeholder that holds a word gets a word): no figure runs into Chinese text. The
+    server's own sentences (chunks ``error``, ``server``, ``cli``) are filled as the
+    server fills them (:func:`yahtzee.i18n.catalog.fill` spaces a figure that a value
+    puts next to a character: a value may be a figure or a word, 「留 6、6」 or
+    「全部重掷」); the page's as the page fills them (as they are)."""
     from pathlib import Path
 
     from babel.messages.pofile import read_po
@@ -52,15 +60,21 @@ def test_u18_the_chinese_catalogs_space_their_figures() -> None:
     for folder in ("zh_Hans", "zh_Hant"):
         with (locale / folder / "LC_MESSAGES" / "messages.po").open("rb") as po:
             catalog = read_po(po)
+        lang = Lang.parse(folder)
         for message in catalog:
             strings = message.string
             texts = [strings] if isinstance(strings, str) else list(strings or ())
             for text in texts:
                 if not message.id or not text:
                     continue
-                filled = re.sub(
-                    r"\{(\w+)\}", lambda m: "甲" if m.group(1) in WORD_VALUES else "12", text
-                )
+                key = message.id[0] if isinstance(message.id, tuple) else message.id
+                values = {
+                    name: "甲" if name in WORD_VALUES else "12" for name in placeholders(text)
+                }
+                if chunk_of(key) in SERVER_CHUNKS:
+                    filled = fill(text, values, lang)
+                else:
+                    filled = re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], text)
                 said += 1
                 if JOINED.search(filled):
                     joined.append((f"{folder} {message.id}", filled))

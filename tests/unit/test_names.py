@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from yahtzee.errors import InvalidNameError, YahtzeeError
+from yahtzee.i18n import REAL, Lang, text
 from yahtzee.names import (
     FORBIDDEN_CATEGORIES,
     IGNORABLE_RANGES,
@@ -20,12 +21,20 @@ from yahtzee.names import (
     is_name,
     looks_like_a_computer,
     name_key,
-    name_problem_zh,
+    name_problem,
     parse_name,
     skeleton,
     without_ignorables,
 )
-from yahtzee.players.levels import COMPUTER_ZH, LEVELS
+from yahtzee.players.levels import COMPUTER_NAME, LEVELS
+
+COMPUTER_ZH = text(Lang.ZH_HANS, COMPUTER_NAME)
+
+
+def name_problem_zh(exc: InvalidNameError) -> str:
+    """What the player reads in 简体中文 of a refused name (the rest of the sentence)."""
+    return name_problem(exc, "").render(Lang.ZH_HANS)
+
 
 HOSTILE = '<img src=x onerror="alert(1)">'
 
@@ -183,11 +192,28 @@ def test_f16_a_person_cannot_take_a_computer_seats_name(raw: str) -> None:
 
 
 def test_f16_the_computer_names_follow_the_levels_registry() -> None:
-    """Every level's Chinese name, from players.levels, is refused after 电脑."""
+    """Every level's name, from players.levels, is refused after 电脑."""
     for level in LEVELS.values():
-        assert looks_like_a_computer(f"{COMPUTER_ZH}（{level.zh}）")
-        assert looks_like_a_computer(f"{COMPUTER_ZH}5（{level.zh}）")
+        name = text(Lang.ZH_HANS, level.name_key)
+        assert looks_like_a_computer(f"{COMPUTER_ZH}（{name}）")
+        assert looks_like_a_computer(f"{COMPUTER_ZH}5（{name}）")
     assert not looks_like_a_computer(f"{COMPUTER_ZH}（大师）")
+
+
+def test_g2_a_computer_seats_name_is_refused_in_every_language() -> None:
+    """The page names a computer seat in the reader's language (Computer (Expert),
+    電腦（入門）): a person may take none of them (F16 in G2; the Chinese-only rule let
+    "Computer (Expert)" through)."""
+    for lang in REAL:
+        computer = text(lang, COMPUTER_NAME)
+        for level in LEVELS.values():
+            name = text(lang, level.name_key)
+            assert looks_like_a_computer(f"{computer} ({name})"), (lang, name)
+            assert looks_like_a_computer(f"{computer} 3 ({name})"), (lang, name)
+        assert looks_like_a_computer(computer)
+    assert looks_like_a_computer("computer (EXPERT)")
+    assert not looks_like_a_computer("Computer (Master)")
+    assert parse_name("Expert") == "Expert"  # (a level's name alone is a name)
 
 
 def test_d4_hostile_markup_is_kept_verbatim_but_too_long_is_refused() -> None:
@@ -261,7 +287,7 @@ def test_f16_no_character_carries_more_than_the_marks_cap(base: str, marks: list
 @given(
     st.sampled_from(["电脑", "電腦", "电腦"]),
     st.sampled_from(["", "1", "3", "６", "12"]),
-    st.sampled_from([level.zh for level in LEVELS.values()]),
+    st.sampled_from([text(Lang.ZH_HANS, level.name_key) for level in LEVELS.values()]),
     st.sampled_from(["（）", "()", "【】", "[]", "「」"]),
     st.sampled_from(["", " ", "\u3000"]),
 )
@@ -408,7 +434,10 @@ def test_f25_a_parsed_name_holds_no_default_ignorable_code_point(raw: str) -> No
 
 
 @given(
-    st.sampled_from([f"{COMPUTER_ZH}（{level.zh}）" for level in LEVELS.values()] + ["电脑3"]),
+    st.sampled_from(
+        [f"{COMPUTER_ZH}（{text(Lang.ZH_HANS, level.name_key)}）" for level in LEVELS.values()]
+        + ["电脑3"]
+    ),
     st.lists(st.tuples(st.integers(0, 8), ignorables), min_size=1, max_size=4),
 )
 def test_f25_a_computer_seats_name_with_invisible_characters_is_refused(

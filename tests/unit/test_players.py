@@ -14,6 +14,7 @@ from yahtzee import log
 from yahtzee.dice import ScriptedDice, SeededDice
 from yahtzee.errors import IllegalMoveError, RollLimitError
 from yahtzee.game import Game, Mode, SeatKind
+from yahtzee.i18n import Lang, text
 from yahtzee.players import LEVELS, Difficulty, get_player
 from yahtzee.players.expert import ExpertPlayer
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard, possible_points, score_options
@@ -54,14 +55,14 @@ def _random_position(rng: random.Random) -> Position:
 
 
 def test_b1_levels_registry_names_and_builds_every_level() -> None:
-    # B1's three levels, by their ids and Chinese names (a new level adds to these).
-    names = {d.value: d.zh for d in Difficulty}
+    # B1's three levels, by their ids and names (a new level adds to these).
+    names = {d.value: text(Lang.ZH_HANS, d.name_key) for d in Difficulty}
     assert {"novice": "入门", "intermediate": "普通", "expert": "高手"}.items() <= names.items()
     assert len(set(names.values())) == len(names)
     for level in Difficulty:
         assert get_player(level, random.Random(1)).name == level.value
         assert get_player(level.value).name == level.value
-        assert LEVELS[level].summary
+        assert text(Lang.EN, LEVELS[level].summary_key)
     with pytest.raises(ValueError, match="grandmaster"):
         get_player("grandmaster")
 

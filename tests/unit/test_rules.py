@@ -10,6 +10,7 @@ from yahtzee.errors import (
     InvalidScorecardError,
     JokerRuleError,
 )
+from yahtzee.i18n import Lang, text
 from yahtzee.rules import (
     CATEGORIES,
     LOWER,
@@ -66,12 +67,24 @@ def test_r2_thirteen_categories_with_stable_ids_and_chinese_names() -> None:
         "ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
         "four_of_a_kind", "full_house", "small_straight", "large_straight", "yahtzee", "chance",
     ]  # fmt: skip
-    assert [c.zh for c in CATEGORIES] == [
+    assert [text(Lang.ZH_HANS, c.name_key) for c in CATEGORIES] == [
         "一点", "二点", "三点", "四点", "五点", "六点",
         "三条", "四条", "葫芦", "小顺", "大顺", "快艇", "机会",
     ]  # fmt: skip
     assert Category.parse("葫芦") is C.FULL_HOUSE
     assert Category.parse("small_straight") is C.SMALL_STRAIGHT
+
+
+def test_g2_a_box_is_parsed_by_its_name_in_every_language() -> None:
+    """``--scores`` and ``/api/advice`` take a box by its id or its name in any of the
+    game's languages (the Chinese-only parse refused 葫蘆 and Full House)."""
+    assert Category.parse("葫蘆") is C.FULL_HOUSE
+    assert Category.parse("Full House") is C.FULL_HOUSE
+    assert Category.parse("large straight") is C.LARGE_STRAIGHT
+    assert Category.parse("Yacht") is C.YAHTZEE
+    assert Scorecard.parse("Sixes=24,Yacht bonus=100,快艇=50").yahtzee_bonus == 100
+    with pytest.raises(InvalidScorecardError, match="unknown category 'Yahtzee!'"):
+        Category.parse("Yahtzee!")
 
 
 def test_r3_zero_is_allowed_in_any_open_box() -> None:
@@ -190,7 +203,7 @@ def test_r7_total_is_upper_plus_bonus_plus_lower_plus_yahtzee_bonus() -> None:
 
 def test_score_in_used_box_names_the_box() -> None:
     card = _card(chance=20)
-    with pytest.raises(CategoryUsedError, match=r"chance \(机会\) already holds 20"):
+    with pytest.raises(CategoryUsedError, match=r"chance already holds 20"):
         card.score(C.CHANCE, Dice.parse("12345"))
 
 

@@ -10,6 +10,7 @@ from yahtzee import log
 from yahtzee.dice import SeededDice
 from yahtzee.errors import IllegalMoveError, InvalidSeatsError, WrongPlayerError
 from yahtzee.game import Game, Mode, Place, Result, SeatKind, check_seats, place_of, ranking
+from yahtzee.i18n import REAL, Lang
 from yahtzee.players import get_player
 from yahtzee.rules import Category
 from yahtzee.table import parse_seats
@@ -61,7 +62,26 @@ def test_t1_seats_parse_people_and_computers_in_order() -> None:
 def test_t1_bad_seats_are_refused_naming_the_problem(raw: object, needle: str) -> None:
     with pytest.raises(InvalidSeatsError, match=needle) as caught:
         parse_seats(raw)
-    assert caught.value.zh  # a Chinese sentence for the player
+    for lang in REAL:  # a sentence for the player, in each language
+        assert caught.value.said.render(lang)
+
+
+def test_g2_a_seat_refusal_is_said_in_each_language() -> None:
+    """The seats' refusals are catalog messages (zh-Hans as it was), the levels' names
+    listed in the reader's language."""
+    with pytest.raises(InvalidSeatsError) as caught:
+        parse_seats([{"kind": "human", "name": "a"}, {"kind": "computer", "difficulty": "god"}])
+    said = caught.value.said
+    assert said.render(Lang.ZH_HANS) == "第 2 位电脑的难度不对（应是 入门、普通 或 高手）。"
+    assert said.render(Lang.ZH_HANT) == "第 2 位電腦的難度不對（應是 入門、普通 或 高手）。"
+    assert said.render(Lang.EN) == (
+        "Seat 2's computer level is wrong (it must be Beginner, Normal or Expert)."
+    )
+    with pytest.raises(InvalidSeatsError) as caught:
+        parse_seats([{"kind": "human", "name": "  "}, {"kind": "human", "name": "b"}])
+    assert caught.value.said.render(Lang.ZH_HANS) == "第 1 位的名字不能为空（至少 1 个字）。"
+    english = caught.value.said.render(Lang.EN)
+    assert english == "Seat 1's name can't be empty (at least 1 character)."
 
 
 def test_t1_a_table_start_checks_its_seats() -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from yahtzee.dice import SeededDice
 from yahtzee.errors import IllegalMoveError, InvalidPuzzleError
+from yahtzee.i18n import Lang, Msg, text
 from yahtzee.players import get_player
 from yahtzee.review import review_events
 from yahtzee.review.analysis import STOP, Choice
@@ -210,9 +211,14 @@ def test_keep_chances_are_exact() -> None:
     assert 1 - (5 / 6) ** 3 < chance(three_sixes, p2, (6, 6)) < 1
 
 
+def said(messages: list[Msg], lang: Lang = Lang.ZH_HANS) -> list[str]:
+    """The explanation as ``lang``'s reader reads it."""
+    return [m.render(lang) for m in messages]
+
+
 def test_keep_explanation_names_both_chances() -> None:
     p = pos("|66512|1|")
-    lines = explain(grade(p, Answer(keep=(5, 6, 6))))
+    lines = said(explain(grade(p, Answer(keep=(5, 6, 6)))))
     assert lines[0].startswith("最好的选择平均能多得")
     assert "留 6、6：这回合结束时至少三个 6 的机会是 42%；留 5、6、6：31%。" in lines
 
@@ -249,7 +255,7 @@ def test_l14_every_keep_that_loses_gets_its_chance_sentence(
     old explanation had only 「最好的选择平均能多得 X 分」 for these)."""
     g = grade(pos(text), Answer(keep=chosen))
     assert g.mark != "best"
-    lines = explain(g)
+    lines = said(explain(g))
     assert lines[0].startswith("最好的选择平均能多得")
     assert sentence in lines
 
@@ -257,7 +263,7 @@ def test_l14_every_keep_that_loses_gets_its_chance_sentence(
 def test_l14_a_stop_answer_gets_the_chance_of_what_rolling_on_aims_at() -> None:
     g = grade(pos("|66612|2|"), Answer(keep=STOP))
     assert g.best.keep == (6, 6, 6)
-    assert any(CHANCE_WORDS in line and "不再掷" in line for line in explain(g))
+    assert any(CHANCE_WORDS in line and "不再掷" in line for line in said(explain(g)))
 
 
 def test_l14_the_chances_in_the_sentences_are_the_exact_ones() -> None:
@@ -269,11 +275,35 @@ def test_l14_the_chances_in_the_sentences_are_the_exact_ones() -> None:
 def test_box_explanation_says_what_each_box_brings_later() -> None:
     p = pos("|23216|0|22")
     g = grade(p, Answer(category=Category.ONES))
-    lines = explain(g)
-    assert any(line.startswith(f"记在「{g.best.category.zh}」") for line in lines)  # type: ignore[union-attr]
+    lines = said(explain(g))
+    assert g.best.category is not None
+    assert any(
+        line.startswith(f"记在「{text(Lang.ZH_HANS, g.best.category.name_key)}」") for line in lines
+    )
     assert any("记在「一点」：现在得 1 分" in line for line in lines)
-    best = explain(grade(p, Answer.of(g.best)))
+    best = said(explain(grade(p, Answer.of(g.best))))
     assert best[0] == "答对了！这是最好的选择。"
+
+
+def test_g2_the_explanation_is_said_in_the_readers_language() -> None:
+    """The sentences are catalog messages: the same explanation reads in each language
+    (G5: one review, cached once, for readers of every language)."""
+    g = grade(pos("|66512|1|"), Answer(keep=(5, 6, 6)))
+    english = said(explain(g), Lang.EN)
+    assert english[0].startswith("The best choice scores ")
+    assert (
+        "Keep 6, 6: the chance of at least three 6s by the end of this turn is 42%. "
+        "Keep 5, 6, 6: 31%." in english
+    )
+    assert "留 6、6：這回合結束時至少三個 6 的機會是 42%；留 5、6、6：31%。" in said(
+        explain(g), Lang.ZH_HANT
+    )
+    box = grade(pos("|23216|0|22"), Answer(category=Category.ONES))
+    lines = said(explain(box), Lang.EN)
+    assert "Scoring Ones: 1 point now" in lines[2]  # (a plural: one point)
+    assert said(explain(grade(pos("|23216|0|22"), Answer.of(box.best))), Lang.EN)[0] == (
+        "Right! That's the best choice."
+    )
 
 
 # -- themes (L8) -----------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import ast
 from pathlib import Path
 
 import yahtzee
+from yahtzee.i18n import Lang, text
 from yahtzee.players import Difficulty
 
 SRC = Path(yahtzee.__file__).resolve().parent
@@ -127,8 +128,9 @@ def _string_literals(tree: ast.Module) -> list[tuple[int, str]]:
 
 
 def test_k4_the_levels_names_are_read_from_their_one_source() -> None:
-    """``_DIFFICULTY_NAMES`` and two messages copied 入门 / 普通 / 高手."""
-    names = [d.zh for d in Difficulty]
+    """``_DIFFICULTY_NAMES`` and two messages copied 入门 / 普通 / 高手 (now the catalogs'
+    texts of the levels' keys, in Chinese of either script)."""
+    names = [text(lang, d.name_key) for d in Difficulty for lang in (Lang.ZH_HANS, Lang.ZH_HANT)]
     copies = [
         (_rel(p), line, text)
         for p in _modules()

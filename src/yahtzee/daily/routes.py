@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from yahtzee.daily.errors import GroupNotFoundError
 from yahtzee.daily.service import DailyService
 from yahtzee.daily.store import Board, Entry
+from yahtzee.i18n import text
 from yahtzee.server.jsonbody import EmptyIn, JsonBody, JsonBodyRoute, StrictBody
 from yahtzee.server.qr import qr_svg
 from yahtzee.server.routers._common import (
@@ -20,6 +21,7 @@ from yahtzee.server.routers._common import (
     ClientAddress,
     Cpu,
     PlayerId,
+    Reader,
     StartingPlayer,
     cost,
     errors,
@@ -238,11 +240,12 @@ class GroupPageOut(_Out):
     summary="Today's challenge for this browser",
     dependencies=[cost(STATUS_COST)],
 )
-async def get_daily(player: Acting, daily: Daily) -> JSONResponse:
+async def get_daily(player: Acting, daily: Daily, lang: Reader) -> JSONResponse:
     """The date (Asia/Shanghai), this browser's game of the day and its status, and once
     finished the result: score, skill loss, accuracy, luck, the expert's score on the same
-    dice, the rank and the text to share (D2, D3, D5)."""
-    return JSONResponse(await daily.status(player))
+    dice, the rank and the text to share (D2, D3, D5), said in the request's language
+    (G5)."""
+    return JSONResponse(await daily.status(player, lang=lang))
 
 
 @router.post(
@@ -418,14 +421,14 @@ async def group_page(group_id: GroupId, player: Acting, svc: Daily, base: BaseUr
     dependencies=[cost(QR_COST)],
 )
 async def group_qr(
-    group_id: GroupId, cpu: Cpu, player: Acting, svc: Daily, base: BaseUrl
+    group_id: GroupId, cpu: Cpu, player: Acting, svc: Daily, base: BaseUrl, lang: Reader
 ) -> Response:
     """The creator's invite link as a QR code (segno), for a class to scan."""
     token = await svc.invite_token(group_id, player)
     if token is None:
         raise GroupNotFoundError(group_id)
     return Response(
-        await cpu(qr_svg, _invite_url(base, token), "小组邀请二维码"),
+        await cpu(qr_svg, _invite_url(base, token), text(lang, "server.qr.group_invite")),
         media_type="image/svg+xml",
         headers={"cache-control": "private, no-store"},
     )

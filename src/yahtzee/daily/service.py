@@ -48,10 +48,11 @@ from yahtzee.daily.store import DailyStore, Play, Result
 from yahtzee.dice import DiceSource
 from yahtzee.errors import GameInProgressError, GameNotFoundError, IllegalMoveError
 from yahtzee.game import Game, GameKind, Mode, Status
+from yahtzee.i18n import DEFAULT, N_, Lang, format_month_day, format_number, plural, text
 from yahtzee.lru import LruCache
 from yahtzee.names import parse_name
 from yahtzee.players import HINT_DIFFICULTY
-from yahtzee.review import MARK_ZH, mark_of, review_events
+from yahtzee.review import MARK_NAMES, mark_of, review_events
 from yahtzee.server.cpu import CpuPool
 from yahtzee.server.game_view import Fold, GameView
 from yahtzee.server.kinds import KindHooks, KindRules
@@ -71,7 +72,16 @@ MARK_OF_LETTER = {"b": "best", "i": "inaccuracy", "m": "mistake", "x": "blunder"
 #: 每日挑战's kind of game (K2, D1-D3): a solo game on the day's dice (its start carries
 #: the day), no hints, no 撤销, counted apart in 统计 (``daily``), never a 单人挑战 record.
 DAILY = GameKind("daily")
-RULES = KindRules(DAILY, NAME, Mode.SOLO, hints=NO_HINTS, undo=NO_UNDO, stats="daily", dated=True)
+RULES = KindRules(
+    DAILY,
+    NAME,
+    Mode.SOLO,
+    title=N_("core.kind.daily"),
+    hints=NO_HINTS,
+    undo=NO_UNDO,
+    stats="daily",
+    dated=True,
+)
 
 
 # The buckets of the groups' rates (F5's shared table).
@@ -124,11 +134,18 @@ def result_of(events: Sequence[Any]) -> tuple[int, float, float, float, str]:
     )
 
 
-def share_text(day: date, score: int, accuracy: float, marks: str) -> str:
-    """D5: the spoiler-free line to share (no dice, no boxes)."""
+def share_text(day: date, score: int, accuracy: float, marks: str, lang: Lang = DEFAULT) -> str:
+    """D5: the spoiler-free line to share (no dice, no boxes), in the reader's language
+    (G5: each reader shares it in theirs; the squares are the same for everyone)."""
     squares = "".join(SQUARES[m] for m in marks)
-    return (
-        f"快艇骰子 每日挑战 {day.month}月{day.day}日 {score} 分 · 准确率 {accuracy:.1f}%\n{squares}"
+    return plural(
+        lang,
+        "server.daily.share",
+        score,
+        date=format_month_day(lang, day),
+        score=score,
+        accuracy=format_number(lang, accuracy, decimals=1),
+        squares=squares,
     )
 
 
@@ -274,8 +291,11 @@ class DailyService:
             return view
         raise AlreadyPlayedError(f"the challenge of {play.day} was already played")
 
-    async def status(self, player_id: str, day: date | None = None) -> dict[str, Any]:
-        """``GET /api/daily``: today's state for this browser, with the result once over."""
+    async def status(
+        self, player_id: str, day: date | None = None, lang: Lang = DEFAULT
+    ) -> dict[str, Any]:
+        """``GET /api/daily``: today's state for this browser, with the result once over
+        (its words in ``lang``, the reader's)."""
         day = day or self.today()
         play = await self.store.play(day, player_id)
         out: dict[str, Any] = {
@@ -297,7 +317,7 @@ class DailyService:
         out["status"] = stored.status.value
         if stored.status is Status.FINISHED:
             play = await self._with_result(play)
-            out["result"] = await self.result_json(play, player_id)
+            out["result"] = await self.result_json(play, player_id, lang)
         return out
 
     async def _with_result(self, play: Play) -> Play:
@@ -359,8 +379,9 @@ class DailyService:
             self._references[day] = found
             return found
 
-    async def result_json(self, play: Play, player_id: str) -> dict[str, Any]:
-        """D3: the finished game's result, the expert's score and the rank."""
+    async def result_json(self, play: Play, player_id: str, lang: Lang = DEFAULT) -> dict[str, Any]:
+        """D3: the finished game's result, the expert's score and the rank; the marks'
+        names and the text to share in ``lang``, the reader's (G5)."""
         assert play.score is not None
         assert play.accuracy is not None
         assert play.marks is not None
@@ -378,8 +399,8 @@ class DailyService:
             "players": board.players,
             "board_min_days": self.limits.board_min_days,
             "marks": [MARK_OF_LETTER[m] for m in play.marks],
-            "mark_names": dict(MARK_ZH),
-            "share": share_text(play.day, play.score, play.accuracy, play.marks),
+            "mark_names": {mark: text(lang, key) for mark, key in MARK_NAMES.items()},
+            "share": share_text(play.day, play.score, play.accuracy, play.marks, lang),
             "share_squares": {MARK_OF_LETTER[k]: sq for k, sq in SQUARES.items()},
         }
 

@@ -16,7 +16,7 @@ from yahtzee.devices.errors import ConfirmationNeededError
 from yahtzee.devices.service import DeviceService, data_url
 from yahtzee.devices.store import SIGNED_OUT
 from yahtzee.devices.store import Request as WaitingRequest
-from yahtzee.i18n import Lang
+from yahtzee.i18n import Lang, text
 from yahtzee.server.errors import request_language
 from yahtzee.server.jsonbody import JsonBody, JsonBodyRoute, StrictBody
 from yahtzee.server.middleware import device_of, visitor_of
@@ -25,6 +25,7 @@ from yahtzee.server.routers._common import (
     BaseUrl,
     ClientAddress,
     Cpu,
+    Reader,
     cost,
     errors,
     guard,
@@ -318,7 +319,12 @@ async def list_devices(me: ThisDevice, svc: Devices) -> JSONResponse:
     dependencies=[cost(CODE_COST)],
 )
 async def new_link_code(
-    _body: JsonBody[ConfirmIn], me: ThisDevice, svc: Devices, cpu: Cpu, base: BaseUrl
+    _body: JsonBody[ConfirmIn],
+    me: ThisDevice,
+    svc: Devices,
+    cpu: Cpu,
+    base: BaseUrl,
+    lang: Reader,
 ) -> JSONResponse:
     """I1: a code another device types (or its QR code's link) to become this player;
     single use, good for ``link_code_minutes``; the player's earlier code ends. 429 past
@@ -326,7 +332,7 @@ async def new_link_code(
     player, _ = me
     code, expires = await svc.new_link_code(player)
     url = base + LINK_PATH + code
-    svg = await cpu(qr_svg, url, "连接设备二维码")
+    svg = await cpu(qr_svg, url, text(lang, "server.qr.device_link"))
     seconds = round(60 * svc.limits.link_code_minutes)
     body = {"code": code, "expires_at": expires, "seconds": seconds, "url": url}
     return JSONResponse({**body, "qr": data_url(svg)}, status_code=201)
@@ -397,7 +403,12 @@ async def link(
     dependencies=[cost(CODE_COST)],
 )
 async def new_recovery_code(
-    body: JsonBody[ProofIn], me: ThisDevice, svc: Devices, cpu: Cpu, address: ClientAddress
+    body: JsonBody[ProofIn],
+    me: ThisDevice,
+    svc: Devices,
+    cpu: Cpu,
+    address: ClientAddress,
+    lang: Reader,
 ) -> JSONResponse:
     """I2: a new recovery code, shown this once (and as a QR code to save). It replaces
     the old one at once with the old one as ``recovery_code``, or when the player has
@@ -406,7 +417,7 @@ async def new_recovery_code(
     a keyed digest only."""
     player, device = me
     code, made, pending = await svc.new_recovery_code(player, device, body.recovery_code, address)
-    svg = await cpu(qr_svg, code, "恢复码")
+    svg = await cpu(qr_svg, code, text(lang, "server.qr.recovery_code"))
     waiting = None if pending is None else _pending(await svc.overview(player, device), pending)
     return JSONResponse(
         {"code": code, "created_at": made, "qr": data_url(svg), "pending": waiting},

@@ -16,12 +16,14 @@ from yahtzee.i18n.catalog import (
     chunk_of,
     format_date,
     format_datetime,
+    format_month_day,
     format_number,
     msg,
     msg_n,
     placeholders,
     plural,
     pseudo,
+    render,
     text,
 )
 from yahtzee.i18n.lang import DEFAULT, REAL, Lang, languages, negotiate
@@ -36,6 +38,7 @@ __all__ = [
     "chunk_of",
     "format_date",
     "format_datetime",
+    "format_month_day",
     "format_number",
     "languages",
     "msg",
@@ -44,5 +47,6 @@ __all__ = [
     "placeholders",
     "plural",
     "pseudo",
+    "render",
     "text",
 ]

@@ -59,16 +59,36 @@ def placeholders(text: str) -> frozenset[str]:
     return frozenset(m.group(1) for m in _PLACEHOLDER.finditer(text) if m.group(1))
 
 
+#: The languages written in Chinese characters, which set a figure apart from the text
+#: around it by a space (U18: 「至少三个 2 的机会」, 「留 6、6 再掷」, never 「2的机会」).
+_SPACED = frozenset({Lang.ZH_HANS, Lang.ZH_HANT})
+
+
+def _ideograph(char: str) -> bool:
+    return "\u4e00" <= char <= "\u9fff"
+
+
 def fill(text: str, values: Mapping[str, object], lang: Lang) -> str:
     """``text`` with its placeholders replaced by ``values`` (a :class:`Msg` value said in
-    ``lang``); a placeholder without a value raises :class:`KeyError` naming it."""
+    ``lang``); a placeholder without a value raises :class:`KeyError` naming it. In
+    Chinese a value that ends (or begins) with a figure gets a space where the text
+    around it goes on with a character (U18): the catalog's texts space their own
+    figures, and a value's words decide this one only when it is said."""
 
     def one(match: re.Match[str]) -> str:
         name = match.group(1)
         if name is None:
             return match.group(0)[0]
         value = values[name]
-        return value.render(lang) if isinstance(value, Msg) else str(value)
+        said = value.render(lang) if isinstance(value, Msg) else str(value)
+        if lang in _SPACED and said:
+            after = text[match.end() : match.end() + 1]
+            before = text[match.start() - 1 : match.start()] if match.start() else ""
+            if said[-1].isdigit() and _ideograph(after):
+                said += " "
+            if said[0].isdigit() and _ideograph(before):
+                said = " " + said
+        return said
 
     return _PLACEHOLDER.sub(one, text)
 
@@ -81,11 +101,16 @@ def plural_tags(lang: Lang) -> tuple[str, ...]:
     return tuple(t for t in PLURAL_ORDER if t in tags)
 
 
-def plural_tag(lang: Lang, n: float) -> str:
-    """The plural category of ``n`` in ``lang`` (``one`` for English 1, else ``other``)."""
+@cache
+def _plural_rule(lang: Lang) -> Any:
     from babel import Locale
 
-    tag: str = Locale.parse(lang.babel).plural_form(abs(n))
+    return Locale.parse(lang.babel).plural_form
+
+
+def plural_tag(lang: Lang, n: float) -> str:
+    """The plural category of ``n`` in ``lang`` (``one`` for English 1, else ``other``)."""
+    tag: str = _plural_rule(lang)(abs(n))
     return tag
 
 
@@ -262,6 +287,19 @@ def msg_n(key: str, n: float, /, **values: object) -> Msg:
     return Msg(key, values, n)
 
 
+def render(value: Any, lang: Lang) -> Any:
+    """``value`` with every :class:`Msg` in it said in ``lang``: dicts, lists and tuples
+    are walked (a tuple becomes a list, as JSON has it), anything else is kept. A
+    language-neutral answer (a review's sentences, a grade's) made for one reader."""
+    if isinstance(value, Msg):
+        return value.render(lang)
+    if isinstance(value, dict):
+        return {k: render(v, lang) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [render(v, lang) for v in value]
+    return value
+
+
 def text(lang: Lang, key: str, /, **values: object) -> str:
     """``key`` in ``lang`` with ``values``, now."""
     return catalogs().text(lang, key, **values)
@@ -290,6 +328,14 @@ def format_date(lang: Lang, value: Any, *, style: str = "medium") -> str:
     from babel.dates import format_date as babel_date
 
     return str(babel_date(value, format=style, locale=lang.babel))
+
+
+def format_month_day(lang: Lang, value: Any) -> str:
+    """The month and day of a :class:`datetime.date` as ``lang`` writes them (12月7日,
+    Dec 7): CLDR's ``MMMd`` skeleton."""
+    from babel.dates import format_skeleton
+
+    return str(format_skeleton("MMMd", value, locale=lang.babel))
 
 
 def format_datetime(lang: Lang, value: Any, *, style: str = "medium") -> str:

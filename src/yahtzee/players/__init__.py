@@ -11,21 +11,21 @@ from __future__ import annotations
 from yahtzee.players.levels import (
     DEFAULT_DIFFICULTY,
     HINT_DIFFICULTY,
-    LEVEL_CHOICES,
     LEVELS,
     SUGGESTED_DIFFICULTY,
     Difficulty,
     Level,
     get_player,
+    level_choices,
 )
 
 __all__ = [
     "DEFAULT_DIFFICULTY",
     "HINT_DIFFICULTY",
     "LEVELS",
-    "LEVEL_CHOICES",
     "SUGGESTED_DIFFICULTY",
     "Difficulty",
     "Level",
     "get_player",
+    "level_choices",
 ]

@@ -1,4 +1,4 @@
-"""The computer levels (B1): the one registry of their ids, Chinese names and players.
+"""The computer levels (B1): the one registry of their ids, names and players.
 
 Everything that names a level reads it from here: the API's models and ``GET
 /api/config`` (so the page's menu), the CLI's ``simulate --player``, the stored games.
@@ -18,7 +18,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from yahtzee.i18n import N_
+from yahtzee.i18n import N_, Msg, msg
 from yahtzee.turn import Player
 
 
@@ -30,9 +30,9 @@ class Difficulty(enum.Enum):
     EXPERT = "expert"
 
     @property
-    def zh(self) -> str:
-        """The Chinese name shown to players (入门 / 普通 / 高手)."""
-        return LEVELS[self].zh
+    def name_key(self) -> str:
+        """The catalog key of its name (入门 / 普通 / 高手, Beginner / Normal / Expert)."""
+        return LEVELS[self].name_key
 
     @classmethod
     def parse(cls, text: str) -> Difficulty:
@@ -46,55 +46,55 @@ class Difficulty(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """A level's Chinese name, one line on how it plays, and where its player lives.
+    """A level's name, one line on how it plays (their catalog keys, G1: said in the
+    reader's language; ``/api/config``'s ``name_key`` and ``summary_key``), and where its
+    player lives.
 
     ``player`` is ``"module:Class"``; the class is built with ``Class()`` or, when
     ``seeded``, ``Class(rng)`` (players that make random choices take the injected rng).
     """
 
-    zh: str
-    summary: str
+    name_key: str
+    summary_key: str
     player: str
     seeded: bool = False
-    #: Its name's and its line's keys in the catalogs (G1): the page says them in its
-    #: language (``/api/config``'s ``name_key`` and ``summary_key``).
-    name_key: str = ""
-    summary_key: str = ""
 
 
 LEVELS: Mapping[Difficulty, Level] = {
     Difficulty.NOVICE: Level(
-        "入门",
-        "见好就收，只看眼前的分数",
+        N_("core.level.novice"),
+        N_("core.level.novice_summary"),
         "yahtzee.players.novice:NovicePlayer",
-        name_key=N_("core.level.novice"),
-        summary_key=N_("core.level.novice_summary"),
     ),
     Difficulty.INTERMEDIATE: Level(
-        "普通",
-        "会规划本回合的掷骰，但只凭经验看以后",
+        N_("core.level.intermediate"),
+        N_("core.level.intermediate_summary"),
         "yahtzee.players.intermediate:IntermediatePlayer",
         seeded=True,
-        name_key=N_("core.level.intermediate"),
-        summary_key=N_("core.level.intermediate_summary"),
     ),
     Difficulty.EXPERT: Level(
-        "高手",
-        "每一步都选期望总分最高的走法",
+        N_("core.level.expert"),
+        N_("core.level.expert_summary"),
         "yahtzee.players.expert:ExpertPlayer",
-        name_key=N_("core.level.expert"),
-        summary_key=N_("core.level.expert_summary"),
     ),
 }
 
-COMPUTER_ZH = "电脑"
-"""What a computer seat is called: 「电脑（高手）」, or 「电脑3（普通）」 at a table with
-several (the page's words; :mod:`yahtzee.names` keeps people from taking them, F16)."""
+COMPUTER_NAME = N_("core.computer")
+"""The catalog key of what a computer seat is called (电脑, Computer): 「电脑（高手）」, or
+「电脑3（普通）」 at a table with several (the page's words; :mod:`yahtzee.names` keeps
+people from taking them in any language, F16)."""
 
-_NAMES = [LEVELS[d].zh for d in Difficulty]
-LEVEL_CHOICES = "、".join(_NAMES[:-1]) + " 或 " + _NAMES[-1]
-"""The levels' names as a choice, weakest first (「入门、普通 或 高手」): for the messages
-that list them (K4: read from here, never copied)."""
+
+def level_choices() -> Msg:
+    """The levels' names as a choice, weakest first (「入门、普通 或 高手」, "Beginner,
+    Normal or Expert"), said in the reader's language: for the messages that list them
+    (K4: read from here, never copied)."""
+    names = [msg(LEVELS[d].name_key) for d in Difficulty]
+    listed = names[0]
+    for name in names[1:-1]:
+        listed = msg("server.list.and_more", first=listed, next=name)
+    return msg("server.list.or", first=listed, last=names[-1])
+
 
 DEFAULT_DIFFICULTY = Difficulty.EXPERT
 """The level of a vs game when none is chosen (B1)."""

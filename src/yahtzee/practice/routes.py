@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from yahtzee.errors import InvalidPuzzleError
+from yahtzee.i18n import Lang, render, text
 from yahtzee.practice.service import PracticeService
 from yahtzee.practice.views import (
     AnswerOut,
@@ -16,7 +17,7 @@ from yahtzee.practice.views import (
     PracticeConfigOut,
     ProgressOut,
 )
-from yahtzee.review import MARK_ZH
+from yahtzee.review import MARK_NAMES
 from yahtzee.rules import Category
 from yahtzee.server.jsonbody import JsonBody, JsonBodyRoute, StrictBody
 from yahtzee.server.routers._common import (
@@ -24,6 +25,7 @@ from yahtzee.server.routers._common import (
     ClientAddress,
     Cpu,
     PlayerId,
+    Reader,
     cost,
     errors,
 )
@@ -119,13 +121,15 @@ async def answer_puzzle(
     body: JsonBody[AnswerIn],
     player: Acting,
     practice: Practice,
+    lang: Reader,
 ) -> JSONResponse:
     """Grade the answer exactly: its loss, mark, every option best first, the
-    explanation, and the ratings after it. 409 ``already_answered`` for a second answer,
-    404 ``not_found`` for a puzzle that is not the one being served (stale or another
-    player's), 409 ``illegal_action`` for an answer that is not an option."""
+    explanation (in the request's language), and the ratings after it. 409
+    ``already_answered`` for a second answer, 404 ``not_found`` for a puzzle that is not
+    the one being served (stale or another player's), 409 ``illegal_action`` for an answer
+    that is not an option."""
     out = await practice.answer(player, puzzle_id[:80], body.as_json(), cpu)
-    return JSONResponse(out)
+    return JSONResponse(render(out, lang))
 
 
 @router.get(
@@ -135,18 +139,26 @@ async def answer_puzzle(
     summary="Practice progress (statistics)",
     dependencies=[cost(PROGRESS_COST)],
 )
-async def progress(player: PlayerId, practice: Practice) -> JSONResponse:
-    """The puzzle rating over time, the rate of best answers per theme, and how many of
-    the player's own mistakes they have since answered right."""
-    return JSONResponse(await practice.progress(player))
+async def progress(player: PlayerId, practice: Practice, lang: Reader) -> JSONResponse:
+    """The puzzle rating over time, the rate of best answers per theme (the themes named
+    in the request's language), and how many of the player's own mistakes they have since
+    answered right."""
+    return JSONResponse(render(await practice.progress(player), lang))
+
+
+def themes_json(lang: Lang) -> dict[str, Any]:
+    """The themes (id, name, one sentence) and the marks' names, in ``lang``."""
+    return {
+        "themes": [
+            {"id": t, "name": text(lang, key), "help": text(lang, THEME_HELP[t])}
+            for t, key in THEMES.items()
+        ],
+        "marks": {mark: text(lang, key) for mark, key in MARK_NAMES.items()},
+    }
 
 
 @router.get("/themes", response_model=PracticeConfigOut, summary="The practice themes")
-async def themes() -> JSONResponse:
-    """The themes (id, Chinese name, one sentence) and the marks' Chinese names."""
-    return JSONResponse(
-        {
-            "themes": [{"id": t, "zh": zh, "help": THEME_HELP[t]} for t, zh in THEMES.items()],
-            "marks": dict(MARK_ZH),
-        }
-    )
+async def themes(lang: Reader) -> JSONResponse:
+    """The themes (id, name, one sentence) and the marks' names, in the request's
+    language."""
+    return JSONResponse(themes_json(lang))

@@ -26,9 +26,10 @@ from typing import Any
 
 from yahtzee.errors import GameNotFoundError, IllegalMoveError, NotReviewableError
 from yahtzee.game import Status
+from yahtzee.i18n import msg
 from yahtzee.practice.settings import PracticeSettings
 from yahtzee.practice.store import NewCard, PracticeStore, Serving
-from yahtzee.review import MARK_ZH, MARKS, MISTAKE_MARKS, Choice, mark_of, review_events
+from yahtzee.review import MARK_NAMES, MARKS, MISTAKE_MARKS, Choice, mark_of, review_events
 from yahtzee.server.cpu import CpuJobs
 from yahtzee.server.limits import Guard, Rate
 from yahtzee.solver import ValueTable, load_table
@@ -111,14 +112,15 @@ def card_of_decision(game_id: str, events: Sequence[Any], decision: int) -> NewC
 
 def grading(position: str, answer: Answer) -> dict[str, Any]:
     """The exact grade of ``answer`` in ``position`` (its text form) as the answer's JSON
-    shows it, without the ratings (which the practice tables give)."""
+    shows it, without the ratings (which the practice tables give); its words are catalog
+    messages (the route says them in the reader's language, :func:`yahtzee.i18n.render`)."""
     table = load_table()
     graded = grade(PuzzlePosition.parse(position), answer, table)
     best = graded.best
     return {
         "loss": round(graded.loss, 4),
         "mark": graded.mark,
-        "mark_zh": MARK_ZH[graded.mark],
+        "mark_name": msg(MARK_NAMES[graded.mark]),
         "chosen": option_json(graded.chosen, best),
         "best": option_json(best, best),
         "options": [option_json(o, best) for o in graded.options],
@@ -344,10 +346,10 @@ class PracticeService:
         history, cards, rating = await self.store.progress(player_id)
         now = self._now().isoformat(timespec="microseconds")
         per_theme = []
-        for tid, zh in THEMES.items():
+        for tid, key in THEMES.items():
             rows = [h for h in history if tid in h.themes]
             best = sum(1 for h in rows if h.mark == "best")
-            per_theme.append({"theme": tid, "zh": zh, "answers": len(rows), "best": best})
+            per_theme.append({"theme": tid, "name": msg(key), "answers": len(rows), "best": best})
         marks = {m: sum(1 for h in history if h.mark == m) for m in MARKS}
         return {
             "rating": round(rating.rating),

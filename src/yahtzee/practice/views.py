@@ -74,7 +74,7 @@ class AnswerOut(_Out):
 
     loss: float
     mark: MarkId
-    mark_zh: str
+    mark_name: str = Field(description="the mark's name, in the request's language")
     chosen: PuzzleOptionOut
     best: PuzzleOptionOut
     options: list[PuzzleOptionOut] = Field(description="every option, best first")
@@ -104,7 +104,7 @@ class ThemeProgressOut(_Out):
     """Answers and best answers of one theme."""
 
     theme: str
-    zh: str
+    name: str = Field(description="the theme's name, in the request's language")
     answers: int
     best: int
 
@@ -133,13 +133,13 @@ class ThemeOut(_Out):
     """One theme of 「专项练习」."""
 
     id: str
-    zh: str
+    name: str = Field(description="in the request's language")
     help: str = Field(description="one short sentence in the rules page's words")
 
 
 class PracticeConfigOut(_Out):
-    """``GET /api/puzzles/themes``: the themes and the marks' Chinese names (what the
-    practice view shows; it copies none of them)."""
+    """``GET /api/puzzles/themes``: the themes and the marks' names, in the request's
+    language (what the practice view shows; it copies none of them)."""
 
     themes: list[ThemeOut]
     marks: dict[MarkId, str]

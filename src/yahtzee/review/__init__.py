@@ -9,7 +9,7 @@ Depends on the rules, the solver and the players only (never on storage or the s
 
 from yahtzee.errors import NotReviewableError
 from yahtzee.review.analysis import (
-    MARK_ZH,
+    MARK_NAMES,
     MARKS,
     MISTAKE_MARKS,
     Choice,
@@ -24,7 +24,7 @@ from yahtzee.review.report import review_json
 
 __all__ = [
     "MARKS",
-    "MARK_ZH",
+    "MARK_NAMES",
     "MISTAKE_MARKS",
     "Choice",
     "Decision",

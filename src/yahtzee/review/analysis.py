@@ -31,6 +31,7 @@ from typing import Any, Literal
 from yahtzee import log
 from yahtzee.errors import CorruptLogError, InvalidSeatsError, NotReviewableError
 from yahtzee.game import Game, Mode, SeatKind
+from yahtzee.i18n import N_, msg
 from yahtzee.rules import CATEGORIES, Category, Dice, Scorecard
 from yahtzee.solver import ValueTable, load_table, state_of
 from yahtzee.solver.advice import category_options, turn_arrays
@@ -38,7 +39,12 @@ from yahtzee.solver.tables import KEEP_FACES
 
 Mark = Literal["best", "inaccuracy", "mistake", "blunder"]
 MARKS: tuple[Mark, ...] = ("best", "inaccuracy", "mistake", "blunder")
-MARK_ZH = {"best": "最佳", "inaccuracy": "欠佳", "mistake": "失误", "blunder": "大错"}
+MARK_NAMES = {
+    "best": N_("server.mark.best"),
+    "inaccuracy": N_("server.mark.inaccuracy"),
+    "mistake": N_("server.mark.mistake"),
+    "blunder": N_("server.mark.blunder"),
+}
 BEST_BELOW = 0.01
 """A loss below this is no loss (float noise, exact ties): marked ``best``, accuracy 100."""
 INACCURACY_BELOW = 1.0
@@ -251,12 +257,12 @@ class GameReview:
         if not 0 <= seat < len(self.seats):
             raise InvalidSeatsError(
                 f"there is no seat {seat} in a game of {len(self.seats)}",
-                f"这局没有第 {seat + 1} 个座位。",
+                msg("error.review.no_seat", n=seat + 1),
             )
         if self.kinds[seat] is not SeatKind.HUMAN:
             raise InvalidSeatsError(
                 f"seat {seat} is a computer: only people are reviewed",
-                f"第 {seat + 1} 位是电脑：复盘只看玩家的决定。",
+                msg("error.review.computer_seat", n=seat + 1),
             )
         return replace(self, human=self.seats[seat])
 

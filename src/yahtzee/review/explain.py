@@ -3,6 +3,9 @@
 One source of sentences for 练习 (after an answer) and 复盘 (each decision that was not
 best): both hand in a :class:`Spot` (the card, the dice, the rolls left) and the graded
 choice (:class:`~yahtzee.review.analysis.Graded`: the chosen option and every option).
+The sentences are catalog messages (:class:`~yahtzee.i18n.Msg`, keys ``server.why.*``
+with their values): language-neutral values that a cached review keeps as they are, said
+in each reader's language where the answer is written (G5).
 
 For a keep: the chance, by the end of this turn, that the best keep and the chosen keep
 reach the combination that matters (「至少三个 6」, 「小顺」...), when the player keeps
@@ -30,6 +33,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from yahtzee.i18n import Msg, msg, msg_n
 from yahtzee.review.analysis import STOP, Choice, Graded, box_choices
 from yahtzee.rules import Category, Dice, Scorecard
 from yahtzee.solver import ValueTable, load_table
@@ -38,8 +42,6 @@ from yahtzee.solver.tables import DICE_COUNTS, dice_index, keep_index
 
 F64 = npt.NDArray[np.float64]
 Keep = tuple[int, ...] | str
-
-_NUMBERS = {3: "三", 4: "四", 5: "五"}
 
 
 class Where(Protocol):
@@ -64,45 +66,48 @@ class Spot:
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """A combination to reach by the end of the turn, and its Chinese words."""
+    """A combination to reach by the end of the turn (``key``: ``6x3``, ``small``...), and
+    its words (a catalog message)."""
 
     key: str
-    words: str
+    words: Msg
 
 
 def of_a_kind(face: int, n: int) -> Target:
     """At least ``n`` dice showing ``face`` (five: a 快艇)."""
     if n == 5:
-        return Target(f"{face}x5", f"五个 {face}（快艇）")
-    return Target(f"{face}x{n}", f"至少{_NUMBERS[n]}个 {face}")
+        return Target(f"{face}x5", msg("server.why.target.five", face=face))
+    if n == 4:
+        return Target(f"{face}x4", msg("server.why.target.four", face=face))
+    return Target(f"{face}x{n}", msg("server.why.target.three", face=face))
 
 
-SMALL = Target("small", "小顺（四个连着的数）")
-LARGE = Target("large", "大顺（五个连着的数）")
-FULL = Target("full", "葫芦（三个一样加两个一样）")
+SMALL = Target("small", msg("server.why.target.small"))
+LARGE = Target("large", msg("server.why.target.large"))
+FULL = Target("full", msg("server.why.target.full"))
 
 
-def _reached(target: Target) -> npt.NDArray[np.bool_]:
-    """(252,): which rolls show the target."""
+def _reached(key: str) -> npt.NDArray[np.bool_]:
+    """(252,): which rolls show the target ``key``."""
     counts = DICE_COUNTS
     present = counts > 0
-    if "x" in target.key:
-        face, n = (int(x) for x in target.key.split("x"))
+    if "x" in key:
+        face, n = (int(x) for x in key.split("x"))
         return np.asarray(counts[:, face - 1] >= n)
-    if target.key == "small":
+    if key == "small":
         runs = [present[:, s : s + 4].all(axis=1) for s in range(3)]
         return np.asarray(np.logical_or.reduce(runs))
-    if target.key == "large":
+    if key == "large":
         return np.asarray(present[:, 0:5].all(axis=1) | present[:, 1:6].all(axis=1))
     shape = np.sort(counts, axis=1)
     return np.asarray((shape[:, -1] == 3) & (shape[:, -2] == 2))
 
 
 @cache
-def _keep_chances(key: str, words: str) -> tuple[F64, F64, F64]:
+def _keep_chances(key: str) -> tuple[F64, F64, F64]:
     """For a target: reached per roll (252,), keep chances with 1 and with 2 rolls left
     (462,), aiming at the target as well as possible."""
-    e0 = _reached(Target(key, words)).astype(np.float64)
+    e0 = _reached(key).astype(np.float64)
     k1, e1 = reroll_single(e0, e0)
     k2, _ = reroll_single(e1, e0)
     return e0, k1, k2
@@ -111,7 +116,7 @@ def _keep_chances(key: str, words: str) -> tuple[F64, F64, F64]:
 def chance(target: Target, spot: Where, keep: Keep) -> float:
     """Exact chance that keeping ``keep`` (or ``"stop"``) shows ``target`` by the end of
     the turn, rerolling for it as well as possible."""
-    e0, k1, k2 = _keep_chances(target.key, target.words)
+    e0, k1, k2 = _keep_chances(target.key)
     if keep == STOP:
         return float(e0[dice_index(spot.dice.values)])
     assert isinstance(keep, tuple)
@@ -170,19 +175,22 @@ def _every_aim(spot: Where) -> list[Target]:
     return out
 
 
-def keep_words(keep: Keep) -> str:
-    """「留 6、6」, 「全部重掷」 or 「不再掷，直接记分」."""
+def listed(items: tuple[object, ...]) -> Msg | str:
+    """``items`` as a list in the reader's language (「6、6」, "6, 6")."""
+    out: Msg | str = str(items[0])
+    for item in items[1:]:
+        out = msg("server.list.and_more", first=out, next=item)
+    return out
+
+
+def keep_words(keep: Keep) -> Msg:
+    """「留 6、6」, 「全部重掷」 or 「不再掷，直接记分」 (the start of a sentence)."""
     if keep == STOP:
-        return "不再掷，直接记分"
+        return msg("server.why.keep.stop")
     if not keep:
-        return "全部重掷"
-    return "留 " + "、".join(str(f) for f in keep)
-
-
-def _then(words: str) -> str:
-    """``words`` ready for the next word: a space after a figure (U18: 「至少三个 2 的机会」,
-    「留 6、6 再掷」, never 「2的机会」)."""
-    return f"{words} " if words[-1:].isdigit() else words
+        return msg("server.why.keep.none")
+    assert isinstance(keep, tuple)
+    return msg("server.why.keep.faces", faces=listed(keep))
 
 
 def percent(p: float) -> str:
@@ -220,7 +228,7 @@ def _written(spot: Where, table: ValueTable) -> list[Target]:
 
 def chance_sentence(
     spot: Where, best: Keep, chosen: Keep, table: ValueTable | None = None
-) -> str | None:
+) -> Msg | None:
     """The combination the best keep reaches more often than the chosen one, both chances
     in one sentence; ``None`` when no combination tells them apart. When stopping is best,
     the combination it writes now comes first."""
@@ -235,36 +243,47 @@ def chance_sentence(
         apart = [(pb - pc, pb, pc, t) for pb, pc, t in scored if _apart(pb, pc)]
         if apart:
             _, pb, pc, target = max(apart, key=lambda x: x[0])
-            return (
-                f"{keep_words(best)}：这回合结束时{_then(target.words)}的机会是 {percent(pb)}；"
-                f"{keep_words(chosen)}：{percent(pc)}。"
+            return msg(
+                "server.why.chance.both",
+                best=keep_words(best),
+                target=target.words,
+                best_chance=percent(pb),
+                chosen=keep_words(chosen),
+                chosen_chance=percent(pc),
             )
     return None
 
 
-def _points_sentence(spot: Where, best: Keep, chosen: Keep, table: ValueTable) -> str:
+def _points_sentence(spot: Where, best: Keep, chosen: Keep, table: ValueTable) -> Msg:
     """The reason of a keep when chance does not decide it: the points."""
     if best == STOP:
         box = box_choices(spot.card, spot.dice, table)[0]
         assert box.category is not None
-        return f"现在就能记在「{box.category.zh}」得 {box.points} 分：再掷可能把它丢掉。"
+        assert box.points is not None
+        return msg_n(
+            "server.why.points.stop", box.points, box=msg(box.category.name_key), points=box.points
+        )
     if chosen == STOP:
         box = box_choices(spot.card, spot.dice, table)[0]
         assert box.category is not None
-        return (
-            f"现在记分最好是「{box.category.zh}」{box.points} 分；"
-            f"{_then(keep_words(best))}再掷，平均能得更多。"
+        assert box.points is not None
+        return msg_n(
+            "server.why.points.roll_on",
+            box.points,
+            box=msg(box.category.name_key),
+            points=box.points,
+            keep=keep_words(best),
         )
     assert isinstance(best, tuple)
     assert isinstance(chosen, tuple)
     if sum(best) > sum(chosen):
-        return f"{_then(keep_words(best))}点数更大：记在三条、四条或机会时能多得分。"
+        return msg("server.why.points.higher", keep=keep_words(best))
     if len(best) < len(chosen):
-        return f"{keep_words(best)}，多掷几个骰子，更有机会掷出用得上的组合。"
-    return f"{keep_words(best)}：留下的骰子以后的格子更用得上。"
+        return msg("server.why.points.fewer", keep=keep_words(best))
+    return msg("server.why.points.later", keep=keep_words(best))
 
 
-def keep_reasons(spot: Where, graded: Graded, table: ValueTable) -> list[str]:
+def keep_reasons(spot: Where, graded: Graded, table: ValueTable) -> list[Msg]:
     """Why the best keep is better (or, when the answer was best, what it aims at)."""
     best, chosen = graded.best.keep, graded.chosen.keep
     assert best is not None
@@ -274,7 +293,14 @@ def keep_reasons(spot: Where, graded: Graded, table: ValueTable) -> list[str]:
         if not aims:
             return []
         p = chance(aims[0], spot, best)
-        return [f"{keep_words(best)}：这回合结束时{_then(aims[0].words)}的机会是 {percent(p)}。"]
+        return [
+            msg(
+                "server.why.chance.one",
+                keep=keep_words(best),
+                target=aims[0].words,
+                chance=percent(p),
+            )
+        ]
     sentence = chance_sentence(spot, best, chosen, table)
     return [sentence if sentence is not None else _points_sentence(spot, best, chosen, table)]
 
@@ -286,33 +312,37 @@ def _after(spot: Where, choice: Choice, table: ValueTable) -> tuple[int, float]:
     return card.total - spot.card.total, table.value(card)
 
 
-def box_reasons(spot: Where, graded: Graded, table: ValueTable) -> list[str]:
+def _box_line(category: Category, now: int, later: float) -> Msg:
+    """「记在「六点」：现在得 24 分，以后的回合平均还能得 180.2 分。」"""
+    return msg_n("server.why.box", now, box=msg(category.name_key), now=now, later=points(later))
+
+
+def box_reasons(spot: Where, graded: Graded, table: ValueTable) -> list[Msg]:
     """What the best box and the chosen box bring now, and later."""
     best, chosen = graded.best, graded.chosen
     assert best.category is not None
     assert chosen.category is not None
     now_b, later_b = _after(spot, best, table)
-    lines = [
-        f"记在「{best.category.zh}」：现在得 {now_b} 分，"
-        f"以后的回合平均还能得 {points(later_b)} 分。"
-    ]
+    lines = [_box_line(best.category, now_b, later_b)]
     if chosen.category is not best.category:
         now_c, later_c = _after(spot, chosen, table)
-        lines.append(
-            f"记在「{chosen.category.zh}」：现在得 {now_c} 分，"
-            f"以后的回合平均还能得 {points(later_c)} 分。"
-        )
+        lines.append(_box_line(chosen.category, now_c, later_c))
         if now_c > now_b:
+            more = now_c - now_b
             lines.append(
-                f"现在多得的 {now_c - now_b} 分，抵不上以后少得的分："
-                f"「{chosen.category.zh}」留着以后更有用。"
+                msg_n(
+                    "server.why.box.keep_open", more, more=more, box=msg(chosen.category.name_key)
+                )
             )
         elif now_c < now_b:
-            lines.append(f"「{best.category.zh}」现在就多得 {now_b - now_c} 分。")
+            more = now_b - now_c
+            lines.append(
+                msg_n("server.why.box.more_now", more, more=more, box=msg(best.category.name_key))
+            )
     return lines
 
 
-def reasons(spot: Where, graded: Graded, table: ValueTable | None = None) -> list[str]:
+def reasons(spot: Where, graded: Graded, table: ValueTable | None = None) -> list[Msg]:
     """The reasons of a graded choice (the chances for a keep, the boxes for a box): what
     复盘 shows under a decision, and 练习 after its first sentence."""
     table = table or load_table()
@@ -321,19 +351,20 @@ def reasons(spot: Where, graded: Graded, table: ValueTable | None = None) -> lis
     return box_reasons(spot, graded, table)
 
 
-def headline(graded: Graded) -> str:
+def headline(graded: Graded) -> Msg:
     """How good the choice was, in points (expected final scores: the points on the card
     plus what the rest of the game brings on average)."""
     if graded.mark == "best":
-        return "答对了！这是最好的选择。"
-    return (
-        f"最好的选择平均能多得 {points(graded.loss)} 分"
-        f"（预计终局 {points(graded.best.value)} 分，"
-        f"你的选择 {points(graded.chosen.value)} 分）。"
+        return msg("server.why.best")
+    return msg(
+        "server.why.loss",
+        loss=points(graded.loss),
+        best=points(graded.best.value),
+        chosen=points(graded.chosen.value),
     )
 
 
-def explain_graded(spot: Where, graded: Graded, table: ValueTable | None = None) -> list[str]:
+def explain_graded(spot: Where, graded: Graded, table: ValueTable | None = None) -> list[Msg]:
     """The whole explanation: the headline, then the reasons."""
     return [headline(graded), *reasons(spot, graded, table)]
 
@@ -350,6 +381,7 @@ __all__ = [
     "explain_graded",
     "headline",
     "keep_words",
+    "listed",
     "of_a_kind",
     "reasons",
 ]

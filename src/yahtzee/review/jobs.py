@@ -16,6 +16,8 @@ import orjson
 
 from yahtzee.errors import InvalidSeatsError
 from yahtzee.game import Game, GameKind, Mode, SeatKind
+from yahtzee.i18n import DEFAULT, Lang, msg
+from yahtzee.i18n.neutral import NeutralJson
 from yahtzee.log import Event
 from yahtzee.review.analysis import review_events
 from yahtzee.review.live import live_meter
@@ -27,26 +29,28 @@ from yahtzee.rules import Dice, Scorecard
 
 @dataclass(frozen=True, slots=True)
 class Reviewed:
-    """A finished game's review objects as JSON bytes, one per person's seat (the first
-    is the default), all computed together: a table's timeline is the same for every
-    seat."""
+    """A finished game's review objects, one per person's seat (the first is the
+    default), all computed together (a table's timeline is the same for every seat):
+    JSON made once for every reader, its sentences said in each reader's language when
+    sent (:class:`~yahtzee.i18n.neutral.NeutralJson`, G5)."""
 
-    by_seat: dict[int, bytes]
+    by_seat: dict[int, NeutralJson]
     default: int
 
-    def of_seat(self, seat: int | None) -> bytes:
-        """The review object of ``seat`` (``None``: the default seat's)."""
+    def of_seat(self, seat: int | None, lang: Lang = DEFAULT) -> bytes:
+        """The review object of ``seat`` (``None``: the default seat's) as JSON, its
+        sentences in ``lang``."""
         if seat is None:
-            return self.by_seat[self.default]
+            return self.by_seat[self.default].said(lang)
         out = self.by_seat.get(seat)
         if out is None:
             raise InvalidSeatsError(
                 f"seat {seat} is not a person's seat of this game",
-                f"第 {seat + 1} 位不是这局的玩家座位，无法复盘。"
+                msg("error.review.not_a_person", n=seat + 1)
                 if seat >= 0
-                else "座位号不正确。",
+                else msg("error.review.bad_seat"),
             )
-        return out
+        return out.said(lang)
 
 
 def compute_review(events: Sequence[Event], game_id: str, kind: GameKind | None = None) -> Reviewed:
@@ -57,11 +61,13 @@ def compute_review(events: Sequence[Event], game_id: str, kind: GameKind | None 
         seats = table_timeline([s.turn_cards for s in review.seats], review.models)
         people = [i for i, kind in enumerate(review.kinds) if kind is SeatKind.HUMAN]
         by_seat = {
-            i: orjson.dumps(review_json(review.of_seat(i), game_id, seat_chances=seats, kind=kind))
+            i: NeutralJson.dumps(
+                review_json(review.of_seat(i), game_id, seat_chances=seats, kind=kind)
+            )
             for i in people
         }
         return Reviewed(by_seat, people[0])
-    return Reviewed({0: orjson.dumps(review_json(review, game_id, kind=kind))}, 0)
+    return Reviewed({0: NeutralJson.dumps(review_json(review, game_id, kind=kind))}, 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,8 @@ def decision_spot(d: Decision) -> Spot:
 def decision_json(d: Decision, table: ValueTable) -> dict[str, Any]:
     """A decision as the API shows it; one of the person's that was not best says why
     (``why``: the sentences 练习 shows after an answer, L12; 托管's moves are the
-    computer's, K2: no why)."""
+    computer's, K2: no why; catalog messages, said in the reader's language where the
+    object is sent)."""
     out = d.to_json()
     if d.mark != "best" and d.proxy is None:
         out["why"] = reasons(decision_spot(d), d, table)

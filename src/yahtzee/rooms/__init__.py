@@ -26,7 +26,7 @@ from yahtzee.server.pruning import Pruning
 def config() -> dict[str, Any]:
     """好友房间's fixed reactions and turn times (O5, O6): ``rooms`` of ``/api/config``."""
     return {
-        "reactions": [{"id": k, "zh": v} for k, v in rooms.REACTIONS.items()],
+        "reactions": [{"id": k, "name_key": v} for k, v in rooms.REACTIONS.items()],
         "turn_seconds": {
             "min": rooms.MIN_TURN_SECONDS,
             "max": rooms.MAX_TURN_SECONDS,

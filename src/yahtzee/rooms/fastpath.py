@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from yahtzee.i18n import msg
 from yahtzee.rooms.routes import event_stream, last_event_id
 from yahtzee.rooms.service import RoomService
 from yahtzee.server.errors import HANDLED, ApiError, handle_error
@@ -46,7 +47,7 @@ class RoomStreamPath:
             if (token is not None and len(token) > 64) or (
                 raw_after is not None and (not raw_after.isdigit() or len(raw_after) > 12)
             ):
-                raise ApiError(422, "invalid_request", "请求格式不正确：token 或 after 无效。")
+                raise ApiError(422, "invalid_request", msg("error.room.stream_query"))
             header = next(
                 (v.decode("latin-1") for k, v in scope["headers"] if k == b"last-event-id"), None
             )

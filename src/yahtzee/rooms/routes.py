@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from yahtzee.i18n import msg, text
 from yahtzee.rooms.service import RoomService
 from yahtzee.rooms.stream import RoomEventStream
 from yahtzee.server.errors import ApiError
@@ -20,6 +21,7 @@ from yahtzee.server.routers._common import (
     Cpu,
     PlayerDevice,
     PlayerId,
+    Reader,
     cost,
     errors,
 )
@@ -94,10 +96,10 @@ class _Out(BaseModel):
 
 
 class ReactionOut(_Out):
-    """A quick reaction of 好友房间 (O6): its id and what is shown."""
+    """A quick reaction of 好友房间 (O6): its id and the catalog key of what is shown."""
 
     id: str
-    zh: str
+    name_key: str = Field(description="its catalog key (G1): the page says it")
 
 
 class TurnSecondsOut(_Out):
@@ -358,14 +360,14 @@ async def rematch(
     dependencies=[cost(QR_COST)],
 )
 async def room_qr(
-    room_id: RoomId, svc: Rooms, player: PlayerId, cpu: Cpu, base: BaseUrl
+    room_id: RoomId, svc: Rooms, player: PlayerId, cpu: Cpu, base: BaseUrl, lang: Reader
 ) -> Response:
     """O8: the invite link as a QR code (segno), for a seat holder to show; made in the
     CPU pool, charged to the work budget (429 past it)."""
     content = await svc.room(room_id, player)
     url = _absolute(base, content)["room"]["invite_url"]
     return Response(
-        await cpu(qr_svg, url, "房间邀请二维码"),
+        await cpu(qr_svg, url, text(lang, "server.qr.room_invite")),
         media_type="image/svg+xml",
         headers={"cache-control": "private, no-store"},
     )
@@ -378,7 +380,7 @@ def last_event_id(header: str | None, after: int | None) -> int:
         value = header.strip()
         if not value.isdigit() or len(value) > 12:
             raise ApiError(
-                422, "invalid_request", f"Last-Event-ID 应是一个事件编号（收到 {value[:20]!r}）。"
+                422, "invalid_request", msg("error.room.last_event_id", value=repr(value[:20]))
             )
         return int(value)
     return after or 0

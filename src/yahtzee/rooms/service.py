@@ -41,9 +41,10 @@ from yahtzee.errors import (
     WrongPlayerError,
 )
 from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, GameKind, Mode, SeatKind, as_hold
+from yahtzee.i18n import N_, msg
 from yahtzee.lru import LruCache
 from yahtzee.names import parse_name
-from yahtzee.players import LEVEL_CHOICES, Difficulty
+from yahtzee.players import Difficulty, level_choices
 from yahtzee.review.stats import TABLE_STATS
 from yahtzee.rooms.errors import (
     NAME,
@@ -81,7 +82,15 @@ log_ = logging.getLogger("yahtzee.server")
 #: seats the room holds; no 撤销 and no giving up (everyone's game), counted in 统计 as a
 #: table game (O7).
 ROOM = GameKind("room")
-RULES = KindRules(ROOM, NAME, Mode.TABLE, undo=NO_UNDO, abandon=NO_ABANDON, stats=TABLE_STATS)
+RULES = KindRules(
+    ROOM,
+    NAME,
+    Mode.TABLE,
+    title=N_("core.kind.room"),
+    undo=NO_UNDO,
+    abandon=NO_ABANDON,
+    stats=TABLE_STATS,
+)
 
 _OWNER = "room:"
 
@@ -109,12 +118,13 @@ AWAY_GRACE = 3.0
 PROXY_LEVEL = Difficulty.INTERMEDIATE.value
 #: A room left waiting this long expires (O2).
 WAIT_SECONDS = 24 * 3600.0
-#: The quick reactions (O6): id → what is shown. No free text.
+#: The quick reactions (O6): id → the catalog key of what is shown (the room's chunk: each
+#: member reads them in their own language). No free text.
 REACTIONS: dict[str, str] = {
-    "good_luck": "好运",
-    "nice": "漂亮",
-    "oops": "哎呀",
-    "thumbs_up": "👍",
+    "good_luck": N_("room.reaction.good_luck"),
+    "nice": N_("room.reaction.nice"),
+    "oops": N_("room.reaction.oops"),
+    "thumbs_up": N_("room.reaction.thumbs_up"),
 }
 #: Seconds between two reactions of a seat (O6).
 REACTION_EVERY = 1.0
@@ -146,24 +156,24 @@ def parse_room_seats(raw: object, creator_name: object) -> tuple[SeatSpec, ...]:
     ``{"kind": "computer", "difficulty"}``. Anything else: one
     :class:`~yahtzee.errors.InvalidSeatsError` naming the seat."""
     if not isinstance(raw, list):
-        raise InvalidSeatsError(f"seats must be a list, got {raw!r}", "座位应是一个列表。")
+        raise InvalidSeatsError(f"seats must be a list, got {raw!r}", msg("error.seats.not_list"))
     if not MIN_TABLE_SEATS <= len(raw) <= MAX_SEATS:
         raise InvalidSeatsError(
             f"a room seats {MIN_TABLE_SEATS} to {MAX_SEATS}, not {len(raw)}",
-            f"一个房间要有 {MIN_TABLE_SEATS} 到 {MAX_SEATS} 个座位（现在是 {len(raw)} 个）。",
+            msg("error.room.seats.count", min=MIN_TABLE_SEATS, max=MAX_SEATS, n=len(raw)),
         )
     specs: list[SeatSpec] = []
     for i, item in enumerate(raw):
         n = i + 1
         if not isinstance(item, dict) or not set(item) <= {"kind", "name", "difficulty"}:
             raise InvalidSeatsError(
-                f"seat {n} must be {{kind, ...}}, got {item!r}", f"第 {n} 个座位的格式不对。"
+                f"seat {n} must be {{kind, ...}}, got {item!r}", msg("error.seats.malformed", n=n)
             )
         kind = item.get("kind")
         if kind == SeatKind.HUMAN.value:
             if item.get("difficulty") is not None:
                 raise InvalidSeatsError(
-                    f"seat {n} is a person: no difficulty", f"第 {n} 位是玩家，不需要难度。"
+                    f"seat {n} is a person: no difficulty", msg("error.seats.person_level", n=n)
                 )
             if i == 0:
                 name = parse_name(item.get("name", creator_name))
@@ -171,30 +181,30 @@ def parse_room_seats(raw: object, creator_name: object) -> tuple[SeatSpec, ...]:
             elif item.get("name") is not None:
                 raise InvalidSeatsError(
                     f"seat {n} is open: its name is given by whoever takes it",
-                    f"第 {n} 位由加入的朋友自己起名字，这里不用填。",
+                    msg("error.room.seats.open_name", n=n),
                 )
             else:
                 specs.append(SeatSpec("human"))
         elif kind == SeatKind.COMPUTER.value:
             if i == 0:
                 raise InvalidSeatsError(
-                    "seat 1 is the creator's: a person", "第 1 位是你自己（房主），不能是电脑。"
+                    "seat 1 is the creator's: a person", msg("error.room.seats.host")
                 )
             level = item.get("difficulty")
             if level not in {d.value for d in Difficulty} or item.get("name") is not None:
                 raise InvalidSeatsError(
                     f"seat {n}: a computer needs a difficulty, got {level!r}",
-                    f"第 {n} 位电脑的难度不对（应是 {LEVEL_CHOICES}）。",
+                    msg("error.seats.level", n=n, levels=level_choices()),
                 )
             assert isinstance(level, str)
             specs.append(SeatSpec("computer", difficulty=level))
         else:
             raise InvalidSeatsError(
                 f"seat {n}: kind must be human or computer, got {kind!r}",
-                f"第 {n} 个座位要么是玩家，要么是电脑。",
+                msg("error.seats.kind", n=n),
             )
     if not any(s.kind == "human" and s.name is None for s in specs[1:]) and len(specs) < 2:
-        raise InvalidSeatsError("a room needs a second seat", "至少还要一个座位。")
+        raise InvalidSeatsError("a room needs a second seat", msg("error.room.seats.second"))
     return tuple(specs)
 
 
@@ -205,7 +215,7 @@ def parse_turn_seconds(raw: object) -> int:
     if type(raw) is not int or not MIN_TURN_SECONDS <= raw <= MAX_TURN_SECONDS:
         raise InvalidSeatsError(
             f"turn_seconds must be {MIN_TURN_SECONDS}-{MAX_TURN_SECONDS}, got {raw!r}",
-            f"每回合的时间应在 {MIN_TURN_SECONDS} 到 {MAX_TURN_SECONDS} 秒之间。",
+            msg("error.room.turn_seconds", min=MIN_TURN_SECONDS, max=MAX_TURN_SECONDS),
         )
     return raw
 

@@ -61,6 +61,7 @@ from collections.abc import Iterable, Sequence
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from yahtzee.i18n import msg
 from yahtzee.server.errors import ApiError
 from yahtzee.server.middleware import BODY_METHODS, client_address, requester_of, send_error
 
@@ -83,7 +84,7 @@ class OverloadedError(ApiError):
         super().__init__(
             503,
             "busy",
-            "服务器正忙，这一步没有执行，请稍后再试。",
+            msg("error.busy.overloaded"),
             headers={"retry-after": "1"},
         )
 
@@ -95,7 +96,7 @@ class StreamsFullError(ApiError):
         super().__init__(
             503,
             "busy",
-            "服务器同时连着的实时画面已经满了。",
+            msg("error.busy.streams"),
             headers={"retry-after": str(STREAM_RETRY)},
         )
 

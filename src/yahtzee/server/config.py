@@ -3,6 +3,13 @@
 The page copies none of them: :func:`page_config` is embedded in ``index.html`` as a JSON
 data block (``<script type="application/json">``: data, never executed, so the Content
 Security Policy's ``script-src 'self'`` is untouched) and served as ``GET /api/config``.
+
+Names (the boxes, the levels, the kinds of game, the results) are given as **catalog
+keys** (G1), never as text: the page says each with ``t(key)`` when it draws, so a change
+of language redraws them without asking the server again, and the configuration is one
+object for every language (the same block in each variant of the page). The keys' texts
+are in the ``core`` chunk the page preloads (docs/i18n.md says why this keeps the first
+load small).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from yahtzee.game import (
     ROUNDS,
     Result,
 )
-from yahtzee.i18n import DEFAULT, REAL, Lang, text
+from yahtzee.i18n import N_, REAL, Lang, text
 from yahtzee.names import MAX_NAME_CHARS
 from yahtzee.players import DEFAULT_DIFFICULTY, LEVELS, SUGGESTED_DIFFICULTY, Difficulty
 from yahtzee.rules import (
@@ -36,12 +43,13 @@ from yahtzee.server.kinds import PLATFORM_KINDS, kind_names
 
 #: The games ``POST /api/games`` starts, by their ``mode`` there: the platform's kinds.
 START_NAMES = kind_names(PLATFORM_KINDS)
-RESULT_ZH = {
-    Result.WIN: "胜",
-    Result.LOSS: "负",
-    Result.DRAW: "平",
-    Result.SOLO: "单人",
-    Result.TABLE: "多人",
+#: The catalog key of each result's name (the lobby's recent games).
+RESULT_NAMES = {
+    Result.WIN: N_("core.result.win"),
+    Result.LOSS: N_("core.result.loss"),
+    Result.DRAW: N_("core.result.draw"),
+    Result.SOLO: N_("core.result.solo"),
+    Result.TABLE: N_("core.result.table"),
 }
 CONFIG_ELEMENT_ID = "game-config"
 
@@ -62,17 +70,17 @@ def page_config(
 ) -> dict[str, Any]:
     """``GET /api/config`` (see docs/api.md), with the features' ``sections`` last;
     ``languages`` are the ones a player may choose (G3), each named in itself; ``kinds``
-    every kind of game the app knows, by the key of its name (what the lobby's recent
-    games, 统计 and 复盘 call a game; said in the product's language, as ``modes``)."""
+    every kind of game the app knows, by the key of its title (what the lobby's recent
+    games, 统计 and 复盘 call a game, as ``modes`` the platform's). Every name is a
+    catalog key (see the module docstring)."""
     return {
         "categories": [
-            {"id": c.value, "zh": c.zh, "upper": c.is_upper, "face": c.face} for c in CATEGORIES
+            {"id": c.value, "name_key": c.name_key, "upper": c.is_upper, "face": c.face}
+            for c in CATEGORIES
         ],
         "difficulties": [
             {
                 "id": d.value,
-                "zh": LEVELS[d].zh,
-                "summary": LEVELS[d].summary,
                 "name_key": LEVELS[d].name_key,
                 "summary_key": LEVELS[d].summary_key,
             }
@@ -83,9 +91,9 @@ def page_config(
         ],
         "default_difficulty": DEFAULT_DIFFICULTY.value,
         "suggested_difficulty": SUGGESTED_DIFFICULTY.value,
-        "modes": {kind: text(DEFAULT, name) for kind, name in START_NAMES},
-        "kinds": {kind: text(DEFAULT, name) for kind, name in kinds},
-        "results": {r.value: RESULT_ZH[r] for r in Result},
+        "modes": dict(START_NAMES),
+        "kinds": dict(kinds),
+        "results": {r.value: RESULT_NAMES[r] for r in Result},
         "limits": {
             "dice": NUM_DICE,
             "rolls_per_turn": ROLLS_PER_TURN,

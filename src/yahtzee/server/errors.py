@@ -249,7 +249,7 @@ def to_api_error(exc: Exception, features: Sequence[ErrorMapping] = ()) -> ApiEr
     if isinstance(exc, domain.InvalidNameError):
         return ApiError(422, "invalid_name", _name_message(exc))
     if isinstance(exc, domain.InvalidSeatsError):
-        return ApiError(422, "invalid_seats", exc.zh)
+        return ApiError(422, "invalid_seats", exc.said)
     if isinstance(exc, domain.InvalidDiceError):
         return ApiError(422, "invalid_request", msg("error.invalid_dice", detail=str(exc)))
     if isinstance(exc, domain.InvalidScorecardError):

@@ -33,6 +33,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict
 
+from yahtzee.i18n import msg
 from yahtzee.server.errors import ApiError
 
 M = TypeVar("M", bound=BaseModel)
@@ -70,7 +71,7 @@ class NotUtf8Error(ApiError):
         super().__init__(
             415,
             "unsupported_media_type",
-            "请求内容必须是 UTF-8 编码的 JSON（不带 BOM）。",
+            msg("error.body.not_utf8"),
         )
 
 
@@ -96,12 +97,15 @@ def parse_json(raw: bytes) -> Any:
         return json.loads(text, object_pairs_hook=_unique, parse_constant=_no_constant)
     except _DuplicateKeyError as exc:
         shown = repr(exc.key)[:60]
+        detail = msg("error.body.duplicate_key", field=shown)
         raise ApiError(
-            422, "invalid_request", f"请求格式不正确：字段 {shown} 出现了不止一次。"
+            422, "invalid_request", msg("error.request_invalid", detail=detail)
         ) from None
     except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
-        message = "请求格式不正确：请求内容不是合法的 JSON。"
-        raise ApiError(422, "invalid_request", message) from None
+        detail = msg("error.body.not_json")
+        raise ApiError(
+            422, "invalid_request", msg("error.request_invalid", detail=detail)
+        ) from None
 
 
 def parse_body(model: type[M], raw: bytes) -> M:

@@ -96,9 +96,11 @@ class KindHooks:
 class KindRules:
     """What a kind of game is to the server (see the module docstring).
 
-    ``mode`` is the rules' shape its games are played in and ``name`` the catalog key of
-    its name (``GET /api/config``'s ``kinds``; in a sentence, the error that names a saved
-    game: English's is a noun phrase, "game against the computer").
+    ``mode`` is the rules' shape its games are played in, ``name`` the catalog key of its
+    name in a sentence (the error that names a saved game: English's is a noun phrase,
+    "game against the computer") and ``title`` the key of its name as a heading (``GET
+    /api/config``'s ``kinds``: the lobby's recent games, 统计, 复盘; "Against the
+    computer"), in the page's first chunk (``core``).
     ``hints``, ``undo`` and ``abandon`` are ``None`` where the kind allows what its mode's
     rules allow, else how it refuses (a kind that refuses 撤销 is *strict*: its game object
     never offers one). ``stats`` is the 统计 section its
@@ -110,6 +112,7 @@ class KindRules:
     kind: GameKind
     name: str
     mode: Mode
+    title: str = N_("core.kind.unknown")
     hints: Refusal | None = None
     undo: Refusal | None = None
     abandon: Refusal | None = None
@@ -137,15 +140,32 @@ def fixed_stream(streams: RoundStreams) -> DicePolicy:
 #: starts by its name, and the tutorial (新手教程, L10: a solo game on fixed dice, kept out
 #: of every record and of 统计, replaced by any new game without asking).
 PLATFORM_KINDS: tuple[KindRules, ...] = (
-    KindRules(GameKind.SOLO, N_("server.kind.solo"), Mode.SOLO, stats=SOLO_STATS),
     KindRules(
-        GameKind.VS_COMPUTER, N_("server.kind.vs_computer"), Mode.VS_COMPUTER, stats=VS_STATS
+        GameKind.SOLO,
+        N_("server.kind.solo"),
+        Mode.SOLO,
+        title=N_("core.kind.solo"),
+        stats=SOLO_STATS,
     ),
-    KindRules(GameKind.TABLE, N_("server.kind.table"), Mode.TABLE, stats=TABLE_STATS),
+    KindRules(
+        GameKind.VS_COMPUTER,
+        N_("server.kind.vs_computer"),
+        Mode.VS_COMPUTER,
+        title=N_("core.kind.vs_computer"),
+        stats=VS_STATS,
+    ),
+    KindRules(
+        GameKind.TABLE,
+        N_("server.kind.table"),
+        Mode.TABLE,
+        title=N_("core.kind.table"),
+        stats=TABLE_STATS,
+    ),
     KindRules(
         GameKind.TUTORIAL,
         N_("server.kind.tutorial"),
         Mode.SOLO,
+        title=N_("core.kind.tutorial"),
         undo=no_undo(N_("server.kind.tutorial")),
         hooks=KindHooks(dice=fixed_stream(TutorialStream())),
     ),
@@ -192,9 +212,9 @@ class KindRegistry:
 
 
 def kind_names(kinds: Iterable[KindRules]) -> tuple[tuple[str, str], ...]:
-    """Each kind's name and the catalog key of what it is called, in order (``GET
+    """Each kind's name and the catalog key of its title, in order (``GET
     /api/config``'s ``kinds``)."""
-    return tuple((rules.kind.value, rules.name) for rules in kinds)
+    return tuple((rules.kind.value, rules.title) for rules in kinds)
 
 
 def apart_sections(kinds: Iterable[KindRules]) -> tuple[str, ...]:

@@ -32,7 +32,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yahtzee.i18n import DEFAULT, Lang
+from yahtzee.i18n import DEFAULT, Lang, msg
 from yahtzee.server.addresses import address_group
 from yahtzee.server.errors import (
     ApiError,
@@ -246,16 +246,14 @@ class ForbiddenError(ApiError):
     """A state-changing request from another site (F3)."""
 
     def __init__(self) -> None:
-        super().__init__(403, "forbidden", "只接受来自本站页面的请求。")
+        super().__init__(403, "forbidden", msg("error.forbidden.cross_site"))
 
 
 class UnsupportedMediaTypeError(ApiError):
     """A state-changing request whose body is not JSON (F3)."""
 
     def __init__(self) -> None:
-        super().__init__(
-            415, "unsupported_media_type", "请求内容必须是 JSON（Content-Type: application/json）。"
-        )
+        super().__init__(415, "unsupported_media_type", msg("error.body.not_json_type"))
 
 
 def check_request(scope: Scope, headers: dict[bytes, bytes]) -> ApiError | None:

@@ -40,6 +40,7 @@ many were left out.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -52,6 +53,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from yahtzee.i18n import DEFAULT, msg, text
 from yahtzee.server.errors import CLIENT_DISCONNECTED
 from yahtzee.server.middleware import SECURITY_HEADERS
 from yahtzee.server.settings import Connections
@@ -149,10 +151,21 @@ def _error_response(status: int, reason: str, code: str, message: str) -> bytes:
     return b"\r\n".join(head) + b"\r\n\r\n" + body
 
 
-_BAD_REQUEST = _error_response(
-    400, "Bad Request", "invalid_request", "请求格式不正确：这不是一个合法的 HTTP 请求。"
-)
-_BUSY = _error_response(503, "Service Unavailable", "busy", "服务器正忙，请稍后再试。")
+# These answer a connection before any request of it was read, so no Accept-Language
+# says whose language: the product's (as a request without the header gets, G3). Made on
+# first use (the catalogs are read then).
+
+
+@functools.cache
+def _bad_request() -> bytes:
+    detail = msg("error.http.not_http")
+    message = text(DEFAULT, "error.request_invalid", detail=detail)
+    return _error_response(400, "Bad Request", "invalid_request", message)
+
+
+@functools.cache
+def _busy() -> bytes:
+    return _error_response(503, "Service Unavailable", "busy", text(DEFAULT, "error.busy"))
 
 
 class _Guard:
@@ -182,7 +195,7 @@ class _Guard:
 
     def _guard_connection_made(self) -> None:
         if len(self.connections) > self.max_connections and not self._evict_one():
-            self.transport.write(_BUSY)
+            self.transport.write(_busy())
             self.transport.close()
             return
         self._wait()
@@ -230,7 +243,7 @@ class _Guard:
     def _send_400(self) -> None:
         """The answer to a request the parser rejects, in the API's error shape."""
         self._disarm()
-        self.transport.write(_BAD_REQUEST)
+        self.transport.write(_bad_request())
         self.transport.close()
 
     def _arm(self) -> None:

@@ -2,12 +2,13 @@
 the CPU work done once (issue 22).
 
 A finished game never changes, so its review is computed once per process and kept, as
-the JSON bytes sent (one object per person's seat, T6), in a bounded LRU keyed by game id,
-version and seat serial (a game cannot be finished at two versions, the version only
-guards against a stale entry; the serial moves when a seat's name is erased, F24, so that
-no process serves the review with the name). Concurrent requests for a review not yet
-cached share one computation (single-flight): 24 clients asking at once cost one
-analysis, not 24. The analysis runs in
+the JSON bytes sent with its sentences cut out, said in each reader's language as it is
+sent (one object per person's seat, T6; G5), in a bounded LRU keyed by game id, version
+and seat serial (a game cannot be finished at two versions, the version only guards
+against a stale entry; the serial moves when a seat's name is erased, F24, so that no
+process serves the review with the name). Concurrent requests for a review not yet cached
+share one computation (single-flight): 24 clients asking at once cost one analysis, not
+24. The analysis runs in
 the server's CPU pool (:class:`~yahtzee.server.cpu.CpuPool`), never on the event loop nor
 in the threads of the writes.
 
@@ -31,6 +32,7 @@ from typing import Any, TypeVar, cast
 
 from yahtzee.errors import AbandonedGameError, GameNotFoundError, NotReviewableError
 from yahtzee.game import Status
+from yahtzee.i18n import DEFAULT, Lang
 from yahtzee.lru import LruCache
 from yahtzee.review import jobs
 from yahtzee.review.jobs import Reviewed, Summary, compute_review
@@ -111,14 +113,20 @@ class ReviewService:
         self._cache.clear()
 
     async def review(
-        self, player_id: str, game_id: str, cpu: CpuJobs, seat: int | None = None
+        self,
+        player_id: str,
+        game_id: str,
+        cpu: CpuJobs,
+        seat: int | None = None,
+        lang: Lang = DEFAULT,
     ) -> bytes:
         """The review object of ``seat`` as JSON (T6: any person's seat; by default the
         first person's: solo and vs keep theirs); 404 for another player's or an unknown
         game (a room's game is its seat holders', O7), 409 unless the game is finished,
         422 ``invalid_seats`` for a computer's or a missing seat. Computed once for every
         seat, in the CPU pool (as the asking requester's job, ``cpu``), however many ask
-        at once."""
+        at once. The cache holds it once for every language; its sentences are said in
+        ``lang``, the reader's, as it is sent (G5)."""
         stored = await self.storage.get_game(game_id)
         if stored is None or not await self._may_see(stored, player_id):
             raise GameNotFoundError(f"no game {game_id} for this player")
@@ -138,7 +146,7 @@ class ReviewService:
                 return out
 
             hit = await self._flights.run(("review", key), compute)
-        return hit.of_seat(seat)
+        return hit.of_seat(seat, lang)
 
     async def summaries(self, game_ids: Sequence[str], cpu: CpuJobs) -> list[Summary]:
         """What the stats and the lobby's recent games need of each finished game of

@@ -206,10 +206,11 @@ class _Out(BaseModel):
 
 
 class ErrorDetail(_Out):
-    """``code`` is stable (see docs/api.md); ``message`` is Chinese, fit to show a player."""
+    """``code`` is stable (see docs/api.md); ``message`` is fit to show a player, in the
+    request's language (``Accept-Language``, G1)."""
 
     code: str = Field(examples=["stale_version"])
-    message: str = Field(examples=["这一步已经过期，请刷新后再试。"])
+    message: str = Field(examples=["This move is out of date: refresh and try again."])
 
 
 class ErrorOut(_Out):
@@ -435,7 +436,7 @@ class CategoryInfo(_Out):
     """One box of the scorecard."""
 
     id: Category
-    zh: str = Field(examples=["一点"])
+    name_key: str = Field(examples=["core.box.ones"], description="its name's catalog key (G1)")
     upper: bool
     face: int | None = Field(description="the face an upper box counts; null for lower boxes")
 
@@ -444,17 +445,17 @@ class DifficultyInfo(_Out):
     """One computer level (B1), weakest first."""
 
     id: Difficulty
-    zh: str = Field(examples=[Difficulty.EXPERT.zh])
-    summary: str = Field(description="how it plays, in one Chinese line")
-    name_key: str = Field(description="its name's key in the catalogs (G1)")
-    summary_key: str = Field(description="its line's key in the catalogs")
+    name_key: str = Field(
+        examples=[Difficulty.EXPERT.name_key], description="its name's key in the catalogs (G1)"
+    )
+    summary_key: str = Field(description="the key of its line on how it plays")
 
 
 class LanguageInfo(_Out):
     """A language a player may choose (G3), named in itself."""
 
     id: str = Field(examples=["zh-Hant"], description="its tag, as <html lang> writes it")
-    name: str = Field(examples=["繁體中文"])
+    name: str = Field(examples=["繁體中文"])  # i18n-ok: a language's name in itself is data
 
 
 class LimitsOut(_Out):
@@ -482,11 +483,11 @@ class PlatformConfigOut(_Out):
     default_difficulty: Difficulty = Field(description="the level of a vs game without one")
     suggested_difficulty: Difficulty = Field(description="the lobby's first offer (P5)")
     modes: dict[str, str] = Field(
-        description="the games POST /api/games starts, by its mode: solo, vs_computer, "
-        "table, tutorial"
+        description="the games POST /api/games starts, by its mode (solo, vs_computer, "
+        "table, tutorial): the catalog key of each one's title"
     )
-    kinds: dict[str, str] = Field(description="each kind of game's name (K2)")
-    results: dict[Result, str]
+    kinds: dict[str, str] = Field(description="each kind of game's title, as a catalog key (K2)")
+    results: dict[Result, str] = Field(description="each result's name, as a catalog key")
     limits: LimitsOut
 
 

@@ -7,6 +7,7 @@ module hands it a puzzle.
 
 from __future__ import annotations
 
+from yahtzee.i18n import Msg
 from yahtzee.review.explain import SMALL, Spot, Target, chance, explain_graded, of_a_kind
 from yahtzee.solver import ValueTable
 from yahtzee.training.puzzle import Grade, PuzzlePosition
@@ -17,9 +18,10 @@ def spot_of(position: PuzzlePosition) -> Spot:
     return Spot(position.card, position.dice, position.rolls_left)
 
 
-def explain(grade: Grade, table: ValueTable | None = None) -> list[str]:
+def explain(grade: Grade, table: ValueTable | None = None) -> list[Msg]:
     """The explanation of a graded answer: short sentences, how good it was first, then
-    the chances (a keep) or the boxes (a box)."""
+    the chances (a keep) or the boxes (a box); catalog messages, said in the reader's
+    language where the answer is written."""
     return explain_graded(spot_of(grade.position), grade, table)
 
 

@@ -4,7 +4,8 @@ A theme is decided from the position, the expert's best option and the option th
 (or the simulated level) chose: a puzzle is "about" the upper bonus when one of those two
 choices is about it. Each rule is one small function, tested on hand-made positions
 (tests/unit/test_training.py). The ids are stable (stored in the bank and the database);
-the Chinese names are what the page shows, read from ``GET /api/config``.
+each theme's name and sentence are catalog keys, said in the reader's language by 练习's
+route (the page copies none of them).
 """
 
 from __future__ import annotations
@@ -12,35 +13,36 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 
+from yahtzee.i18n import N_
 from yahtzee.review.analysis import Choice
 from yahtzee.rules import UPPER, UPPER_BONUS_THRESHOLD, Category, Scorecard
 from yahtzee.training.puzzle import PuzzlePosition
 
 THEMES: Mapping[str, str] = {
-    "upper_bonus": "上区奖励",
-    "straights": "顺子",
-    "kinds": "凑相同点数",
-    "full_house": "葫芦",
-    "yahtzee": "快艇/百搭",
-    "zero": "写 0 / 弃项",
-    "chance": "机会",
-    "endgame": "最后几回合",
-    "mixed": "综合",
+    "upper_bonus": N_("server.theme.upper_bonus"),
+    "straights": N_("server.theme.straights"),
+    "kinds": N_("server.theme.kinds"),
+    "full_house": N_("server.theme.full_house"),
+    "yahtzee": N_("server.theme.yahtzee"),
+    "zero": N_("server.theme.zero"),
+    "chance": N_("server.theme.chance"),
+    "endgame": N_("server.theme.endgame"),
+    "mixed": N_("server.theme.mixed"),
 }
-"""Theme id -> Chinese name, in the order the page lists them."""
+"""Theme id -> the catalog key of its name, in the order the page lists them."""
 
 THEME_HELP: Mapping[str, str] = {
-    "upper_bonus": "一点到六点加起来到 63 分，就多得 35 分。",
-    "straights": "小顺是四个连着的数，大顺是五个连着的数。",
-    "kinds": "留下一样的骰子，凑三条、四条，或者上区一点到六点里的一格。",
-    "full_house": "三个一样加两个一样，得 25 分。",
-    "yahtzee": "五个骰子一样；快艇已记 50 分后再掷出，就按百搭规则记分并加 100 分。",
-    "zero": "没有好地方时，选一格记 0 分，把别的格子留给以后。",
-    "chance": "机会：五个骰子加起来，什么骰子都能记。",
-    "endgame": "只剩三格或更少的时候。",
-    "mixed": "别的主题都不是：想一想留哪几个骰子、记哪一格最划算。",
+    "upper_bonus": N_("server.theme.upper_bonus.help"),
+    "straights": N_("server.theme.straights.help"),
+    "kinds": N_("server.theme.kinds.help"),
+    "full_house": N_("server.theme.full_house.help"),
+    "yahtzee": N_("server.theme.yahtzee.help"),
+    "zero": N_("server.theme.zero.help"),
+    "chance": N_("server.theme.chance.help"),
+    "endgame": N_("server.theme.endgame.help"),
+    "mixed": N_("server.theme.mixed.help"),
 }
-"""One short sentence per theme, in the rules page's words."""
+"""Theme id -> the catalog key of one short sentence on it, in the rules page's words."""
 
 _STRAIGHTS = (Category.SMALL_STRAIGHT, Category.LARGE_STRAIGHT)
 
@@ -174,9 +176,16 @@ def themes_of(position: PuzzlePosition, best: Choice, chosen: Choice) -> tuple[s
 
 
 def parse_theme(text: str) -> str:
-    """A theme id (or its Chinese name) -> the id; :class:`ValueError` naming the known."""
-    for tid, zh in THEMES.items():
-        if text in (tid, zh):
+    """A theme id (or its name in any language, any case) -> the id; :class:`ValueError`
+    naming the known."""
+    if text in THEMES:
+        return text
+    from yahtzee.i18n import REAL
+    from yahtzee.i18n import text as said
+
+    wanted = text.strip().casefold()
+    for tid, key in THEMES.items():
+        if any(said(lang, key).casefold() == wanted for lang in REAL):
             return tid
     raise ValueError(f"unknown theme {text!r}; expected one of: {', '.join(THEMES)}")
 

@@ -21,7 +21,7 @@ from starlette.routing import BaseRoute
 from yahtzee.errors import RateLimitExceededError
 from yahtzee.i18n import Lang, languages
 from yahtzee.server.cpu import CpuJobs, CpuPool
-from yahtzee.server.errors import pseudo_enabled
+from yahtzee.server.errors import pseudo_enabled, request_language
 from yahtzee.server.feature import PlayedElsewhere
 from yahtzee.server.limits import Guard
 from yahtzee.server.middleware import (
@@ -192,6 +192,18 @@ def served_languages(request: Request) -> tuple[Lang, ...]:
 
 #: The languages a player may choose (``/api/config``'s ``languages``).
 Languages = Annotated[tuple[Lang, ...], Depends(served_languages)]
+
+
+def reader_language(request: Request) -> Lang:
+    """The language the request's reader reads (G1, G5): its ``Accept-Language``, which
+    the page sets to the language it shows (js/api.js), as the errors are said in."""
+    return request_language(request.scope)
+
+
+#: The language an answer's words are said in: the request's reader's (a shared thing, a
+#: room's event, a group's board, carries codes and values; its reader's words are said at
+#: the edge, per request).
+Reader = Annotated[Lang, Depends(reader_language)]
 #: The request's anonymous player id (signed cookie, or newly issued).
 PlayerId = Annotated[str, Depends(player_id)]
 #: The request's (player id, device id).

@@ -14,6 +14,7 @@ from pydantic_core import PydanticCustomError
 
 from yahtzee.errors import InvalidSeatsError
 from yahtzee.game import Mode
+from yahtzee.i18n import msg
 from yahtzee.players import DEFAULT_DIFFICULTY, Difficulty
 from yahtzee.rules import Category
 from yahtzee.server.errors import ResumeRemovedError
@@ -135,7 +136,7 @@ async def create_game(
         seats = parse_seats(body.seats)
     elif body.seats is not None:
         raise InvalidSeatsError(
-            f"seats are for table games, not {kind.value}", "只有多人同屏的对局才设置座位。"
+            f"seats are for table games, not {kind.value}", msg("error.seats.not_table")
         )
     player, charges = starting
     loaded = await svc.new_game(

@@ -9,7 +9,15 @@ from fastapi.responses import JSONResponse, Response
 
 from yahtzee.review import jobs
 from yahtzee.server.review_views import MeterOut, ReviewOut
-from yahtzee.server.routers._common import Cpu, PlayerId, Reviews, Service, cost, errors
+from yahtzee.server.routers._common import (
+    Cpu,
+    PlayerId,
+    Reader,
+    Reviews,
+    Service,
+    cost,
+    errors,
+)
 
 router = APIRouter(prefix="/api/games", tags=["review"])
 
@@ -30,6 +38,7 @@ async def review(
     player: PlayerId,
     reviews: Reviews,
     cpu: Cpu,
+    lang: Reader,
     seat: Annotated[int | None, Query(ge=0, le=5, description="a person's seat (T6)")] = None,
 ) -> Response:
     """Every decision of a finished game with the expert's best, the loss and its mark;
@@ -37,8 +46,9 @@ async def review(
     table game (by default the first person; 422 ``invalid_seats`` for a computer's seat).
     409 ``illegal_action`` while the game is in progress or after it was abandoned. (The
     first review of a vs or table game takes a while: the analysis runs once, in the CPU
-    pool, however many ask at the same time.)"""
-    body = await reviews.review(player, game_id, cpu, seat)
+    pool, however many ask at the same time.) The ``why`` sentences are in the request's
+    language."""
+    body = await reviews.review(player, game_id, cpu, seat, lang)
     return Response(body, media_type="application/json")
 
 

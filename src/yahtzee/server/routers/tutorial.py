@@ -10,7 +10,9 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from yahtzee.i18n import Lang
 from yahtzee.rules import Category
+from yahtzee.server.routers._common import Reader
 from yahtzee.tutorial import steps_json
 
 router = APIRouter(prefix="/api", tags=["tutorial"])
@@ -37,7 +39,7 @@ class StepOut(_Out):
     """One step of the tutorial."""
 
     id: str
-    text: str = Field(description="what to do, in Chinese for a child")
+    text: str = Field(description="what to do, for a child, in the request's language")
     target: list[str] = Field(description="data-testid of the table's elements to highlight")
     until: UntilOut
     dice: list[int] | None = Field(description="the dice on the table as the step begins")
@@ -50,13 +52,14 @@ class TutorialOut(_Out):
 
 
 @cache
-def _body() -> bytes:
-    return orjson.dumps(steps_json())
+def _body(lang: Lang) -> bytes:
+    return orjson.dumps(steps_json(lang))
 
 
 @router.get("/tutorial", response_model=TutorialOut, summary="The tutorial's steps")
-async def tutorial() -> Response:
-    """The steps of the guided first game, in order. A tutorial is started with
-    ``POST /api/games {"mode": "tutorial"}`` and played with the ordinary actions; its dice
-    are the server's fixed ones, which the steps are written against (L10)."""
-    return Response(_body(), media_type="application/json")
+async def tutorial(lang: Reader) -> Response:
+    """The steps of the guided first game, in order, in the request's language. A tutorial
+    is started with ``POST /api/games {"mode": "tutorial"}`` and played with the ordinary
+    actions; its dice are the server's fixed ones, which the steps are written against
+    (L10)."""
+    return Response(_body(lang), media_type="application/json")

@@ -8,6 +8,7 @@
 //   t("core.x", { name })                 with its placeholders ({name}) filled
 //   tn("core.games", n, { n })            the plural form for n (English one/other)
 //   formatNumber(1234.5), formatDate(d)   as the page's language writes them (Intl)
+//   named({ ones: "core.box.ones" })      names /api/config gives as keys, said when read
 //
 // The page's language is <html lang>, which the server set (the player's stored choice,
 // else Accept-Language); `use(lang)` changes it at once, without a reload: it loads the
@@ -37,15 +38,17 @@ function catalog(lang) {
   return catalogs.get(lang);
 }
 
+function add(cat, module) {
+  Object.assign(cat.messages, module.messages);
+  cat.plural = module.plural;
+}
+
 /** Load chunk `name` of `lang` (once; the first view's is preloaded by the page). */
 export function load(name, lang = current) {
   wanted.add(name);
   const cat = catalog(lang);
   if (!cat.chunks.has(name)) {
-    const loading = import(asset(`i18n/${lang}/${name}.js`)).then((m) => {
-      Object.assign(cat.messages, m.messages);
-      cat.plural = m.plural;
-    });
+    const loading = import(asset(`i18n/${lang}/${name}.js`)).then((m) => add(cat, m));
     loading.catch(() => cat.chunks.delete(name)); // asked again next time
     cat.chunks.set(name, loading);
   }
@@ -67,6 +70,15 @@ function lookup(key) {
   return found;
 }
 
+/** Chunk `name` of `lang` from a module already imported (the tests run the page's modules
+ * in Node, where no server makes the chunks: tests/js/core.zh-Hans.js is its copy). */
+export function provide(lang, name, module) {
+  wanted.add(name);
+  const cat = catalog(lang);
+  add(cat, module);
+  cat.chunks.set(name, Promise.resolve());
+}
+
 /** The text of `key` in the page's language, its placeholders filled from `values`. */
 export function t(key, values = {}) {
   const found = lookup(key);
@@ -82,6 +94,25 @@ export function tn(key, n, values = {}) {
   const cat = catalog(current);
   const form = cat.plural ? cat.plural(n) : "other";
   return fill(found[form] ?? found.other, values);
+}
+
+/** Names the server gives as catalog keys (/api/config's boxes, levels, kinds, results:
+ * the page copies no name): `named({ id: key })` is an object whose `obj[id]` reads
+ * `t(key)` each time, so a name is said in the language the page speaks when it is drawn,
+ * after a change of language too. Its keys are in the `core` chunk. */
+export function named(keys) {
+  const out = {};
+  for (const [id, key] of Object.entries(keys)) {
+    Object.defineProperty(out, id, { get: () => t(key), enumerable: true });
+  }
+  return out;
+}
+
+/** `[id, name]` whose name reads `t(key)` each time (as `named`), for lists of pairs. */
+export function namedPair(id, key) {
+  const pair = [id, ""];
+  Object.defineProperty(pair, 1, { get: () => t(key), enumerable: true });
+  return pair;
 }
 
 /** `n` as the page's language writes numbers (`options`: Intl.NumberFormat's). */

@@ -3,23 +3,25 @@
 // moves) lives in `game`, exactly as the server sent it.
 
 import { CONFIG } from "./config.js";
+import { named, namedPair } from "./i18n.js";
 import { DEFAULT_SETTINGS } from "./settings.js";
 
-// [id, Chinese name] of each box, in card order; names of levels, modes and results.
-export const UPPER = CONFIG.categories.filter((c) => c.upper).map((c) => [c.id, c.zh]);
-export const LOWER = CONFIG.categories.filter((c) => !c.upper).map((c) => [c.id, c.zh]);
+// [id, name] of each box, in card order; names of levels, modes and results. The server
+// gives each name as a catalog key (G1): read, it is said in the page's language (named).
+export const UPPER = CONFIG.categories.filter((c) => c.upper).map((c) => namedPair(c.id, c.name_key));
+export const LOWER = CONFIG.categories.filter((c) => !c.upper).map((c) => namedPair(c.id, c.name_key));
 export const FACES = Object.fromEntries(CONFIG.categories.map((c) => [c.id, c.face]));
 
-export const CATEGORY_NAMES = Object.fromEntries([...UPPER, ...LOWER]);
+export const CATEGORY_NAMES = named(Object.fromEntries(CONFIG.categories.map((c) => [c.id, c.name_key])));
 
-export const DIFFICULTY_NAMES = Object.fromEntries(CONFIG.difficulties.map((d) => [d.id, d.zh]));
+export const DIFFICULTY_NAMES = named(Object.fromEntries(CONFIG.difficulties.map((d) => [d.id, d.name_key])));
 
-export const RESULT_NAMES = CONFIG.results;
+export const RESULT_NAMES = named(CONFIG.results);
 
-export const MODE_NAMES = CONFIG.modes;
+export const MODE_NAMES = named(CONFIG.modes);
 
 /** What each kind of game is called (K2): 单人挑战, 每日挑战, 好友房间… */
-export const KIND_NAMES = CONFIG.kinds;
+export const KIND_NAMES = named(CONFIG.kinds);
 
 export const LIMITS = CONFIG.limits;
 

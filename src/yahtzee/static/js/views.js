@@ -100,6 +100,7 @@ export const LAZY = {
     path: "/rooms/:id",
     heading: "好友房间",
     loading: "……",
+    chunk: "room",
     css: "css/room.css",
     module: room,
     load: (p) => room().then((m) => m.load(p)),

@@ -138,7 +138,7 @@ function feedback(result, marks) {
     "data-testid": "puzzle-answer-feedback",
     role: "status",
   });
-  const title = el("h2", "", marks[result.mark] || result.mark_zh);
+  const title = el("h2", "", marks[result.mark] || result.mark_name);
   title.append(term("marks"));
   box.append(title);
   for (const line of result.explanation) box.append(el("p", "", line));
@@ -190,7 +190,7 @@ function themeChooser(data, ui, ctx, next) {
   const select = el("select", "", null, { "data-testid": "practice-theme" });
   select.append(el("option", "", "全部题目", { value: "" }));
   for (const t of data.themes.themes) {
-    const o = el("option", "", t.zh, { value: t.id });
+    const o = el("option", "", t.name, { value: t.id });
     if (t.id === (ui.theme || "")) o.selected = true;
     select.append(o);
   }
@@ -207,7 +207,7 @@ function draw(body, page, ctx) {
   const { data, ui } = page;
   const p = data.next.puzzle;
   const marks = data.themes.marks;
-  const names = Object.fromEntries(data.themes.themes.map((t) => [t.id, t.zh]));
+  const names = Object.fromEntries(data.themes.themes.map((t) => [t.id, t.name]));
   const next = (theme) => {
     ctx.dispatch({ type: "practiceBusy" });
     const query = theme === undefined ? ui.theme || "" : theme;

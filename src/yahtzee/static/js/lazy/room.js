@@ -27,10 +27,11 @@ import { confirmDialog } from "../dialog.js";
 import * as say from "../messages.js";
 import { ROOM_LINKS, ROOM_MOVED_ON, ROOM_STREAM, ROOM_TURN_NOTE } from "./views_messages.js";
 import { API, href } from "../paths.js";
-import { LOWER, UPPER } from "../state.js";
+import { DIFFICULTY_NAMES, LOWER, UPPER } from "../state.js";
+import { named } from "../i18n.js";
 
 const ROOMS = CONFIG.rooms;
-const REACTION_NAMES = Object.fromEntries(ROOMS.reactions.map((r) => [r.id, r.zh]));
+const REACTION_NAMES = named(Object.fromEntries(ROOMS.reactions.map((r) => [r.id, r.name_key])));
 const REACTION_SHOWN_MS = 4000;
 const WATCHING = "你在观战：能看到每个人的骰子和分数，但不能掷骰子。";
 const STATUS = {
@@ -520,7 +521,7 @@ function myTurn(room) {
 function reactionsBar(room, ctx) {
   const bar = el("div", "rm-reactions", null, { role: "group", "aria-label": "表情" });
   for (const r of ROOMS.reactions) {
-    const b = el("button", "btn btn-small", r.zh, { type: "button", "data-testid": `reaction-${r.id}` });
+    const b = el("button", "btn btn-small", REACTION_NAMES[r.id], { type: "button", "data-testid": `reaction-${r.id}` });
     b.addEventListener("click", () => post(API.room(room.id, "react"), { reaction: r.id }).catch(() => {}));
     bar.append(b);
   }
@@ -800,7 +801,7 @@ function drawNew(body, page, ctx) {
   }
   friends.value = "1";
   const level = el("select", "", null, { "data-testid": "room-level" });
-  for (const d of CONFIG.difficulties) level.append(el("option", "", d.zh, { value: d.id }));
+  for (const d of CONFIG.difficulties) level.append(el("option", "", DIFFICULTY_NAMES[d.id], { value: d.id }));
   level.value = CONFIG.suggested_difficulty;
   const turn = el("input", "", null, {
     type: "number",

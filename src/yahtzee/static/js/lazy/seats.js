@@ -9,7 +9,7 @@ import { CONFIG } from "../config.js";
 import { confirmDialog } from "../dialog.js";
 import { API, href } from "../paths.js";
 import { read, write } from "../remember.js";
-import { LIMITS, ROUNDS } from "../state.js";
+import { DIFFICULTY_NAMES, LIMITS, ROUNDS } from "../state.js";
 
 // --------------------------------------------------------------------- the seat editor
 
@@ -181,7 +181,7 @@ function seatRow(s, i, seats, ctx, set) {
   } else {
     const level = el("select", "seat-level", null, { "data-testid": `seat-level-${i}`, "aria-label": `第 ${i + 1} 位电脑的难度` });
     for (const d of CONFIG.difficulties) {
-      const o = el("option", "", d.zh, { value: d.id });
+      const o = el("option", "", DIFFICULTY_NAMES[d.id], { value: d.id });
       o.selected = s.difficulty === d.id;
       level.append(o);
     }

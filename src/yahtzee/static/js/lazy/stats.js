@@ -262,7 +262,7 @@ function practiceSection(p, mistakes) {
       className: "st-practice-chart",
     }),
   );
-  const rows = p.themes.map((t) => [t.zh, String(t.answers), t.answers ? `${Math.round((100 * t.best) / t.answers)}%` : "—"]);
+  const rows = p.themes.map((t) => [t.name, String(t.answers), t.answers ? `${Math.round((100 * t.best) / t.answers)}%` : "—"]);
   s.append(dataTable("每个专项答对最好的比例", ["专项", "做过", "最好"], rows, "stats-practice-themes"));
   return s;
 }

@@ -143,7 +143,8 @@ class DeviceOut(_Out):
     via: str = Field(description="how it came to the player: new, link or recovery")
     joined_at: float = Field(description="when it came to the player")
     new: bool = Field(
-        description="came in by a code in the last 7 days, not yet confirmed: 这是你吗？"
+        description="came in by a code in the last 7 days, not yet confirmed (the page asks: "
+        "is this you?)"
     )
     at_once: bool = Field(description="this device removes it at once, without proof")
 

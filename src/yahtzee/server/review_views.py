@@ -209,8 +209,8 @@ class PlatformStatsOut(BaseModel):
     boxes: dict[str, BoxStatsOut]
     table: TableStatsOut
     mistakes: int = Field(
-        description="the player's own 失误 and 大错 over these games, as each game's 复盘 "
-        "counts them (U18; not the rooms' games, reviewed from another seat)"
+        description="the player's own mistakes and blunders over these games, as each game's "
+        "review counts them (U18; not the rooms' games, reviewed from another seat)"
     )
 
 

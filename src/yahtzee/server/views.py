@@ -242,8 +242,9 @@ class PreviewOut(_Out):
         "the score action is refused without confirm_zero"
     )
     final: bool = Field(
-        description="a box written now cannot be taken back: no 撤销 in vs, the tutorial, "
-        "每日挑战 and 好友房间, after a turn's undo, nor for the game's last box (U18)"
+        description="a box written now cannot be taken back: no undo in vs, the tutorial, "
+        "the daily challenge and friends' rooms, after a turn's undo, nor for the game's last "
+        "box (U18)"
     )
 
 

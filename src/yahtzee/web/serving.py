@@ -130,7 +130,9 @@ def serve(settings: Settings | None = None) -> None:
     _load_solver()
     workers = settings.workers
     plural = f"  ({workers} worker processes)" if workers > 1 else ""
-    print(f"Yacht Dice is running: open http://{_shown_host(settings.host)}:{settings.port}/{plural}")
+    print(
+        f"Yacht Dice is running: open http://{_shown_host(settings.host)}:{settings.port}/{plural}"
+    )
     print(data_location(settings.db))
     print("press Ctrl+C to stop", flush=True)
     common: dict[str, Any] = {

@@ -233,6 +233,26 @@ def test_i3_a_removed_device_is_a_stranger_at_its_next_request(client: TestClien
     assert phone.get(f"/api/games/{game['id']}").status_code == 200
 
 
+def test_g2_a_devices_name_is_said_in_the_readers_language(client: TestClient) -> None:
+    """The names are stored language-neutral (from the User-Agent) and said in each
+    reader's language: a linked device reading English sees English names (the old code
+    stored 简体中文's words and showed them to every reader)."""
+    phone, laptop = browser(client, PHONE), browser(client)
+    assert link(laptop, code_of(phone)["code"]).status_code == 200
+
+    def names(lang: str) -> list[str]:
+        r = phone.get("/api/devices", headers={"accept-language": lang})
+        assert r.status_code == 200, r.text
+        return sorted(d["name"] for d in r.json()["devices"])
+
+    assert names("zh-CN") == ["手机 · Chrome", "电脑 · Firefox"]
+    assert names("zh-TW") == ["手機 · Chrome", "電腦 · Firefox"]
+    assert names("en-GB") == ["Computer · Firefox", "Phone · Chrome"]
+    # the export holds the row as kept: the neutral words
+    exported = {d["name"] for d in phone.get("/api/me/export").json()["devices"]}
+    assert exported == {"phone chrome", "computer firefox"}
+
+
 def test_i3_an_old_cookie_becomes_a_device_of_the_same_player(
     client: TestClient, db: Path | str
 ) -> None:
@@ -306,7 +326,7 @@ def test_i4_the_export_holds_everything_kept_about_the_player(
     assert len(game["events"]) == done["version"]
     assert data["daily"]["board_name"]["name"] == "小明"
     assert [g["name"] for g in data["daily"]["groups_created"]] == ["三年二班"]
-    assert data["devices"][0]["name"] == "手机 · Chrome"
+    assert data["devices"][0]["name"] == "phone chrome"  # as kept: said per reader (G2)
     assert data["recovery_code"]["created_at"] == iso_time(NOON)
     assert len(data["link_codes"]) == 1
     assert data["settings"] == {"language": "en", "updated_at": iso_time(NOON)}  # G3

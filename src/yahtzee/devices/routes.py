@@ -16,8 +16,7 @@ from yahtzee.devices.errors import ConfirmationNeededError
 from yahtzee.devices.service import DeviceService, data_url
 from yahtzee.devices.store import SIGNED_OUT
 from yahtzee.devices.store import Request as WaitingRequest
-from yahtzee.i18n import Lang, text
-from yahtzee.server.errors import request_language
+from yahtzee.i18n import Lang, render, text
 from yahtzee.server.jsonbody import JsonBody, JsonBodyRoute, StrictBody
 from yahtzee.server.middleware import device_of, visitor_of
 from yahtzee.server.qr import qr_svg
@@ -77,14 +76,7 @@ def owe_hook(request: Request) -> Callable[[int], None]:
     return lambda units: guard(request).work.owe(requester(request), units)
 
 
-def answer_language(request: Request) -> Lang:
-    """The language to answer the request in: its ``Accept-Language``, as its errors are
-    (G1; the merge's notes, F27)."""
-    return request_language(request.scope)
-
-
 Devices = Annotated[DeviceService, Depends(devices)]
-AnswerLanguage = Annotated[Lang, Depends(answer_language)]
 ThisDevice = Annotated[tuple[str, str], Depends(this_device)]
 SignOut = Annotated[Callable[[], None], Depends(sign_out_hook)]
 Owe = Annotated[Callable[[int], None], Depends(owe_hook)]
@@ -284,13 +276,19 @@ def _pending(svc_overview: dict[str, Any], request: WaitingRequest) -> dict[str,
     return next(r for r in svc_overview["requests"] if r["id"] == request.id)
 
 
-async def _overview(
-    svc: DeviceService, me: tuple[str, str], pending: WaitingRequest | None = None
-) -> JSONResponse:
-    """The devices page's object; 202 when ``pending`` now waits (it is among its
-    ``requests``)."""
+async def _said_overview(svc: DeviceService, me: tuple[str, str], lang: Lang) -> dict[str, Any]:
+    """The devices page's object, its devices' names said in ``lang`` (G2)."""
     player, device = me
-    body = await svc.overview(player, device)
+    body: dict[str, Any] = render(await svc.overview(player, device), lang)
+    return body
+
+
+async def _overview(
+    svc: DeviceService, me: tuple[str, str], lang: Lang, pending: WaitingRequest | None = None
+) -> JSONResponse:
+    """The devices page's object in ``lang``; 202 when ``pending`` now waits (it is among
+    its ``requests``)."""
+    body = await _said_overview(svc, me, lang)
     if pending is None:
         return JSONResponse(body)
     return JSONResponse({**body, "pending": _pending(body, pending)}, status_code=202)
@@ -303,12 +301,12 @@ async def _overview(
     summary="This player's devices",
     dependencies=[cost(LIST_COST)],
 )
-async def list_devices(me: ThisDevice, svc: Devices) -> JSONResponse:
+async def list_devices(me: ThisDevice, svc: Devices, lang: Reader) -> JSONResponse:
     """I3: every live device of the player (this one marked ``this``; ``new`` the
     newcomers of the last 7 days: 这是你吗？), most recently seen first, its waiting
     requests (F20; those whose wait is over are carried out first) and when its recovery
     code was made."""
-    return await _overview(svc, me)
+    return await _overview(svc, me, lang)
 
 
 @router.post(
@@ -379,7 +377,7 @@ async def link(
     me: ThisDevice,
     svc: Devices,
     address: ClientAddress,
-    lang: AnswerLanguage,
+    lang: Reader,
 ) -> JSONResponse:
     """I1: this device becomes the code's player's, with its own player (its data with
     ``merge``, its other devices) when that cannot take the player from its owner (F20). 404
@@ -419,7 +417,7 @@ async def new_recovery_code(
     player, device = me
     code, made, pending = await svc.new_recovery_code(player, device, body.recovery_code, address)
     svg = await cpu(qr_svg, code, text(lang, "server.qr.recovery_code"))
-    waiting = None if pending is None else _pending(await svc.overview(player, device), pending)
+    waiting = None if pending is None else _pending(await _said_overview(svc, me, lang), pending)
     return JSONResponse(
         {"code": code, "created_at": made, "qr": data_url(svg), "pending": waiting},
         status_code=201 if pending is None else 202,
@@ -434,13 +432,13 @@ async def new_recovery_code(
     dependencies=[cost(LINK_COST)],
 )
 async def remove_recovery_code(
-    body: JsonBody[ProofIn], me: ThisDevice, svc: Devices, address: ClientAddress
+    body: JsonBody[ProofIn], me: ThisDevice, svc: Devices, address: ClientAddress, lang: Reader
 ) -> JSONResponse:
     """F20: the recovery code stops working: at once with it as ``recovery_code``,
     otherwise (202) 72 hours later unless a device refuses. 404 ``not_found`` without one."""
     player, device = me
     pending = await svc.remove_recovery(player, device, body.recovery_code, address)
-    return await _overview(svc, me, pending)
+    return await _overview(svc, me, lang, pending)
 
 
 @router.post(
@@ -455,7 +453,7 @@ async def recover(
     me: ThisDevice,
     svc: Devices,
     address: ClientAddress,
-    lang: AnswerLanguage,
+    lang: Reader,
 ) -> JSONResponse:
     """I2: as a link, with the recovery code, which stays good until replaced; the
     tries count against the service's ``max_recovery_tries_per_hour_service``."""
@@ -489,13 +487,13 @@ async def sign_out(
     dependencies=[cost(LINK_COST)],
 )
 async def refuse_request(
-    _body: JsonBody[ConfirmIn], request_id: RequestId, me: ThisDevice, svc: Devices
+    _body: JsonBody[ConfirmIn], request_id: RequestId, me: ThisDevice, svc: Devices, lang: Reader
 ) -> JSONResponse:
     """F20: any device of the player refuses (its asker cancels) a waiting request: it is
     never carried out. 404 ``not_found`` for one done, refused or not this player's."""
     player, _ = me
     await svc.refuse(player, request_id)
-    return await _overview(svc, me)
+    return await _overview(svc, me, lang)
 
 
 @router.post(
@@ -506,13 +504,13 @@ async def refuse_request(
     dependencies=[cost(LINK_COST)],
 )
 async def confirm_device(
-    _body: JsonBody[ConfirmIn], device_id: DeviceId, me: ThisDevice, svc: Devices
+    _body: JsonBody[ConfirmIn], device_id: DeviceId, me: ThisDevice, svc: Devices, lang: Reader
 ) -> JSONResponse:
     """F20 「是我」: from another device, the newcomer ``device_id`` is no longer shown as
     「这是你吗？」. 409 ``this_device`` for the device asking."""
     player, device = me
     await svc.confirm(player, device, device_id)
-    return await _overview(svc, me)
+    return await _overview(svc, me, lang)
 
 
 @router.post(
@@ -528,6 +526,7 @@ async def remove_device(
     me: ThisDevice,
     svc: Devices,
     address: ClientAddress,
+    lang: Reader,
 ) -> JSONResponse:
     """I3, F20: the device is a stranger from its next request, on every process at once
     (its open streams end). At once for a newcomer after this device (「这是你吗？」), or
@@ -537,7 +536,7 @@ async def remove_device(
     removing an older one without the code; 409 ``this_device`` for the device asking."""
     player, device = me
     pending = await svc.remove(player, device, device_id, body.recovery_code, address)
-    return await _overview(svc, me, pending)
+    return await _overview(svc, me, lang, pending)
 
 
 @router.get(
@@ -570,7 +569,7 @@ async def export(me: ThisDevice, svc: Devices, owe: Owe) -> Response:
     dependencies=[cost(ERASE_COST)],
 )
 async def erase(
-    body: JsonBody[EraseIn], me: ThisDevice, svc: Devices, address: ClientAddress
+    body: JsonBody[EraseIn], me: ThisDevice, svc: Devices, address: ClientAddress, lang: Reader
 ) -> JSONResponse:
     """I4: with ``{"confirm": true}``, every row of the player goes from every table;
     others' room games keep its seat, nameless; a group it created goes to its oldest
@@ -583,6 +582,6 @@ async def erase(
     player, device = me
     count, pending = await svc.erase(player, device, body.recovery_code, address)
     if pending is not None:
-        waiting = _pending(await svc.overview(player, device), pending)
+        waiting = _pending(await _said_overview(svc, me, lang), pending)
         return JSONResponse({"erased": False, "devices": 0, "pending": waiting}, status_code=202)
     return JSONResponse({"erased": True, "devices": count})

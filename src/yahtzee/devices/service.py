@@ -49,6 +49,7 @@ from yahtzee.devices.store import (
     new_code,
     parse_code,
 )
+from yahtzee.i18n import N_, Msg, msg
 from yahtzee.lru import LruCache
 from yahtzee.server.feature import Players
 from yahtzee.server.identity import DeviceSigner, Ended
@@ -75,31 +76,80 @@ SERVICE_LINK_TRIES = "service_link_tries"  # every link code typed anywhere (F21
 SERVICE_RECOVERY_TRIES = "service_recovery_tries"  # every recovery code typed anywhere
 
 
+#: The kinds of device a User-Agent tells apart: the stored name's first word, its name's key.
+_KINDS = {
+    "tablet": N_("server.device.tablet"),
+    "phone": N_("server.device.phone"),
+    "computer": N_("server.device.computer"),
+}
+#: A User-Agent's browser, the first marker found: (marker, the stored name's second word).
+_BROWSER_MARKERS = (
+    ("MicroMessenger", "wechat"),
+    ("QQBrowser", "qq"),
+    ("UCBrowser", "uc"),
+    ("Edg", "edge"),
+    ("OPR/", "opera"),
+    ("Firefox", "firefox"),
+    ("FxiOS", "firefox"),
+    ("CriOS", "chrome"),
+    ("Chrome", "chrome"),
+    ("Chromium", "chrome"),
+    ("Safari", "safari"),
+)
+#: A browser whose name is a brand, the same in every language.
+_BRANDS = {
+    "edge": "Edge",
+    "opera": "Opera",
+    "firefox": "Firefox",
+    "chrome": "Chrome",
+    "safari": "Safari",
+}
+#: A browser whose name is a word of each language (微信 is WeChat in English).
+_BROWSER_WORDS = {
+    "wechat": N_("server.device.wechat"),
+    "qq": N_("server.device.qq_browser"),
+    "uc": N_("server.device.uc_browser"),
+    "browser": N_("server.device.browser"),
+}
+#: The names stored before they were kept language-neutral (「手机 · Chrome」): the stored
+#: words read back, never shown (the name is said from the codes in the reader's language).
+_STORED_ZH = {
+    "平板": "tablet",  # i18n-ok: stored data, read back
+    "手机": "phone",  # i18n-ok: stored data, read back
+    "电脑": "computer",  # i18n-ok: stored data, read back
+    "微信": "wechat",  # i18n-ok: stored data, read back
+    "QQ 浏览器": "qq",  # i18n-ok: stored data, read back
+    "UC 浏览器": "uc",  # i18n-ok: stored data, read back
+    "浏览器": "browser",  # i18n-ok: stored data, read back
+}
+
+
 def device_name(user_agent: str) -> str:
-    """A device's name from its User-Agent: 「手机 · Chrome」, 「电脑 · Firefox」..."""
+    """A device's stored name from its User-Agent, language-neutral: ``"phone chrome"``,
+    ``"computer firefox"``, ``"phone wechat"`` (:func:`said_device_name` says it: 「手机 ·
+    Chrome」, "Phone · Chrome")."""
     ua = user_agent
     if "iPad" in ua or "Tablet" in ua or ("Android" in ua and "Mobile" not in ua):
-        kind = "平板"
+        kind = "tablet"
     elif "Mobi" in ua or "iPhone" in ua or "Android" in ua:
-        kind = "手机"
+        kind = "phone"
     else:
-        kind = "电脑"
-    for marker, browser in (
-        ("MicroMessenger", "微信"),
-        ("QQBrowser", "QQ 浏览器"),
-        ("UCBrowser", "UC 浏览器"),
-        ("Edg", "Edge"),
-        ("OPR/", "Opera"),
-        ("Firefox", "Firefox"),
-        ("FxiOS", "Firefox"),
-        ("CriOS", "Chrome"),
-        ("Chrome", "Chrome"),
-        ("Chromium", "Chrome"),
-        ("Safari", "Safari"),
-    ):
-        if marker in ua:
-            return f"{kind} · {browser}"
-    return f"{kind} · 浏览器"
+        kind = "computer"
+    browser = next((b for marker, b in _BROWSER_MARKERS if marker in ua), "browser")
+    return f"{kind} {browser}"
+
+
+def said_device_name(stored: str) -> Msg | str:
+    """The stored name of a device (:func:`device_name`'s, or the 简体中文 one stored before,
+    「手机 · Chrome」) as a message said in its reader's language (G2); a name it cannot
+    read (a tombstone's empty one) as it is."""
+    kind, _, browser = stored.partition(" · " if " · " in stored else " ")
+    kind = _STORED_ZH.get(kind, kind)
+    browser = _STORED_ZH.get(browser, browser.lower())
+    if kind not in _KINDS or (browser not in _BRANDS and browser not in _BROWSER_WORDS):
+        return stored
+    name = _BRANDS.get(browser) or msg(_BROWSER_WORDS[browser])
+    return msg("server.device.name", kind=msg(_KINDS[kind]), browser=name)
 
 
 def data_url(svg: bytes) -> str:
@@ -272,26 +322,28 @@ class DeviceService:
 
     async def overview(self, player_id: str, device_id: str) -> dict[str, Any]:
         """``GET /api/devices``: this player's devices (this one marked, newcomers
-        flagged: 「这是你吗？」), its waiting requests and whether it has a recovery code.
-        Its requests whose wait is over are carried out first."""
+        flagged: the page asks "is this you?"), its waiting requests and whether it has a
+        recovery code. Its requests whose wait is over are carried out first. The devices'
+        names are messages (:func:`said_device_name`): the route says them in the reader's
+        language (:func:`yahtzee.i18n.render`)."""
         await self.carry_out_due(player_id)
         devices = await self.store.devices(player_id)
         made = await self.store.recovery_made(player_id)
         requests = await self.store.requests(player_id)
         now = self.clock()
-        names = {d.id: d.name for d in devices}
+        names = {d.id: said_device_name(d.name) for d in devices}
         mine = next((d for d in devices if d.id == device_id), None)
         return {
             "devices": [
                 {
                     "id": d.id,
-                    "name": d.name,
+                    "name": names[d.id],
                     "created_at": d.created_at,
                     "seen_at": d.seen_at,
                     "this": d.id == device_id,
                     "via": d.via,
                     "joined_at": d.joined_at,
-                    # 「这是你吗？」 on the other devices, until one of them says 「是我」
+                    # "is this you?" on the other devices, until one of them says "it's me"
                     "new": d.id != device_id and d.is_new(now) and d.confirmed_at is None,
                     # removed at once from here (F20): a newcomer after this device
                     "at_once": d.id != device_id
@@ -420,11 +472,11 @@ class DeviceService:
         return outcome.pending
 
     async def sign_out(self, player_id: str, device_id: str) -> None:
-        """「退出这台设备」 (F20): this device ends; its browser is a stranger after it."""
+        """Sign this device out (F20): this device ends; its browser is a stranger after it."""
         self._revoke(await self.store.sign_out(player_id, device_id, self.clock()))
 
     async def confirm(self, player_id: str, device_id: str, target: str) -> None:
-        """「是我」 of a newcomer, from another device."""
+        """ "It's me" of a newcomer, from another device."""
         await self.store.confirm(player_id, device_id, target, self.clock())
 
     async def refuse(self, player_id: str, request_id: str) -> None:

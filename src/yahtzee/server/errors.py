@@ -38,11 +38,11 @@ log = logging.getLogger("yahtzee.server")
 
 class ApiError(Exception):
     """An error with its HTTP status, stable ``code`` and message: a :class:`~yahtzee.i18n.
-    Msg` said in the reader's language (:meth:`message_in`), or a plain string (a module
-    whose words are not in the catalog yet: the same in every language)."""
+    Msg`, a catalog key with its values, said in the reader's language (:meth:`message_in`;
+    G5: never a sentence, so every error reads in every language)."""
 
     def __init__(
-        self, status: int, code: str, message: Msg | str, headers: dict[str, str] | None = None
+        self, status: int, code: str, message: Msg, headers: dict[str, str] | None = None
     ) -> None:
         super().__init__(status, code)
         self.status = status
@@ -52,7 +52,7 @@ class ApiError(Exception):
 
     def message_in(self, lang: Lang) -> str:
         """The message in ``lang``."""
-        return self.said.render(lang) if isinstance(self.said, Msg) else self.said
+        return self.said.render(lang)
 
     @property
     def message(self) -> str:

@@ -74,6 +74,30 @@ def test_g3_the_first_page_speaks_the_language_accept_language_asks_for(
     ]
 
 
+def test_g2_each_languages_page_links_its_own_web_app_manifest(client: TestClient) -> None:
+    """The home-screen app is named in the reader's language (the manifest was 简体中文's
+    for everyone): each page links its language's manifest, the same app (``id``) in each."""
+    said = {}
+    for header, lang in (("zh-CN", "zh-Hans"), ("zh-TW", "zh-Hant"), ("en-US", "en")):
+        text = page(client, header)[2]
+        found = re.search(r'<link rel="manifest" href="([^"]+)">', text)
+        assert found is not None, header
+        assert re.fullmatch(rf"/v/\w+/i18n/{lang}/manifest\.webmanifest", found.group(1))
+        r = client.get(found.group(1))
+        assert r.headers["content-type"].startswith("application/manifest+json")
+        assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
+        said[lang] = r.json()
+    assert [m["lang"] for m in said.values()] == ["zh-Hans", "zh-Hant", "en"]
+    assert [m["name"] for m in said.values()] == ["快艇骰子", "快艇骰子", "Yacht Dice"]
+    assert said["zh-Hans"]["description"].startswith("五颗骰子、十三格计分表")
+    assert said["zh-Hant"]["description"].startswith("五顆骰子、十三格計分表")
+    assert said["en"]["description"].startswith("Yacht Dice with five dice")
+    assert len({m["id"] for m in said.values()}) == 1
+    assert {m["start_url"] for m in said.values()} == {"/"}
+    # An app installed before, or a page of an older release, links the unversioned one.
+    assert client.get("/manifest.webmanifest").json() == said["zh-Hans"]
+
+
 def test_g3_the_choice_is_the_players_on_every_linked_device_and_in_their_data(
     client: TestClient,
 ) -> None:

@@ -61,7 +61,10 @@ def test_polish10_installable_with_icons_and_theme_colours(
     # A profile on disk: Chromium offers no install in an incognito-like context, which is
     # what a test's browser context is.
     phone = browser_type.launch_persistent_context(
-        tmp_path / "profile", **browser_type_launch_args, viewport={"width": 375, "height": 667}
+        tmp_path / "profile",
+        **browser_type_launch_args,
+        viewport={"width": 375, "height": 667},
+        locale="zh-CN",
     )
     page = phone.pages[0] if phone.pages else phone.new_page()
     _installed(page, server_url)
@@ -102,6 +105,40 @@ def test_polish10_offline_it_opens_and_says_the_server_is_needed(
     expect(ui.by("message")).to_contain_text("要联网才能玩")
     phone.set_offline(False)
     expect(ui.by("message")).to_have_text("又连上服务器了。", timeout=15_000)
+
+
+# Resolves with the language of the page the service worker keeps once it is `lang`.
+KEPT_IN = """async (lang) => {
+  for (let i = 0; i < 100; i++) {
+    const kept = await (await caches.open("yahtzee-shell")).match("/", { ignoreVary: true });
+    const text = kept ? await kept.text() : "";
+    if (text.includes(`<html lang="${lang}"`)) return lang;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the service worker did not keep the page in ${lang}`);
+}"""
+
+
+def test_g2_offline_the_game_opens_in_the_language_chosen_last(
+    phone: BrowserContext, server_url: str
+) -> None:
+    """The worker kept the page in the language of the first visit: after a change in 设置,
+    the game opened offline in the old one. It now keeps it in the language chosen, and
+    the home-screen app's manifest follows."""
+    page = phone.new_page()
+    ui = _installed(page, server_url)
+    ui.by("settings-open").click()
+    ui.by("language-setting").select_option("en")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    assert page.evaluate(KEPT_IN, "en") == "en"
+    link = page.locator('link[rel="manifest"]')
+    expect(link).to_have_attribute("href", re.compile(r"/i18n/en/manifest\.webmanifest$"))
+    phone.set_offline(True)
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(ui.by("start-solo")).to_be_visible()
+    assert page.locator("#lobby-title").text_content() == "Lobby"
+    phone.set_offline(False)
 
 
 def test_u14_a_move_lost_offline_is_never_sent_later(

@@ -33,6 +33,7 @@ function worker(site) {
   async function fetch(request) {
     if (!state.online) throw new TypeError("offline");
     const path = new URL(key(request)).pathname;
+    if (typeof site[path] === "function") return site[path](request);
     return path in site ? site[path].clone() : response("not found", { status: 404, type: "application/json" });
   }
   const cacheOf = (entries) => ({
@@ -63,7 +64,7 @@ function worker(site) {
     skipWaiting: () => {},
     clients: { claim: async () => {} },
   };
-  vm.runInNewContext(SOURCE, { self, caches, fetch, URL, console });
+  vm.runInNewContext(SOURCE, { self, caches, fetch, URL, Request, console });
   return {
     state,
     kept: (path) => stores.get("yahtzee-shell")?.get(new URL(path, ORIGIN).href),
@@ -80,9 +81,9 @@ function worker(site) {
       await Promise.all(waits);
       return result;
     },
-    async shell(release, urls) {
+    async shell(release, urls, lang) {
       const waits = [];
-      listeners.message({ data: { type: "shell", release, urls }, waitUntil: (p) => waits.push(p) });
+      listeners.message({ data: { type: "shell", release, urls, lang }, waitUntil: (p) => waits.push(p) });
       await Promise.all(waits);
     },
   };
@@ -131,4 +132,32 @@ test("the page's release files are kept, other releases' go, and a foreign relea
   await sw.shell("/docs", ["/docs/x"]); // not a release prefix: nothing is fetched or kept
   assert.equal(sw.kept("/docs/x"), undefined);
   assert.ok(sw.kept("/v/new/js/main.js"));
+});
+
+test("G2: the page kept is in the language the page says it is read in, and follows a change", async () => {
+  const asked = [];
+  const sw = worker({
+    ...SITE,
+    // The server: the cookie's stored choice first (the old one, while the page is still
+    // sending the new), else Accept-Language.
+    "/": (request) => {
+      asked.push(request);
+      const lang = request.credentials === "omit" ? request.headers.get("accept-language") : "zh-Hans";
+      return response(`<!doctype html><html lang="${lang || "zh-Hans"}">GAME`);
+    },
+  });
+  await sw.shell("/v/abc123", ["/v/abc123/js/main.js"], "zh-Hans");
+  assert.match(sw.kept("/").body, /lang="zh-Hans"/);
+  await sw.shell("/v/abc123", ["/v/abc123/js/main.js"], "en");
+  assert.match(sw.kept("/").body, /lang="en"/, "the page kept follows the language");
+  const last = asked.at(-1);
+  assert.equal(last.headers.get("accept-language"), "en");
+  assert.equal(last.credentials, "omit", "asked without the cookie: the stored choice may be the old one");
+  sw.state.online = false;
+  assert.match((await sw.get("/daily")).body, /lang="en"/, "offline, the game opens in it");
+  // A language that is not a tag is not sent: the page as the browser would get it.
+  sw.state.online = true;
+  await sw.shell("/v/abc123", ["/v/abc123/js/main.js"], "en\r\nX-Evil: 1");
+  assert.equal(asked.at(-1).headers.get("accept-language"), null);
+  assert.match(sw.kept("/").body, /lang="zh-Hans"/);
 });

@@ -11,6 +11,9 @@
   ``data-i18n-attr="title=key aria-label=key"`` (attributes): the server fills both in
   here, so the first view is drawn in its language with no request more, and the page's
   ``js/i18n.js`` fills them again when the player changes the language.
+* :func:`manifest`: the web app manifest in one language (its name, short name,
+  description and ``lang``), ``/i18n/<lang>/manifest.webmanifest``, which that language's
+  page links to: a phone installs the game under its name in the reader's language.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import json
 import re
 from collections.abc import Iterable
 
-from yahtzee.i18n.catalog import Catalogs
+from yahtzee.i18n.catalog import N_, Catalogs
 from yahtzee.i18n.extract import attr_pairs
 from yahtzee.i18n.lang import Lang
 
@@ -30,6 +33,15 @@ _ELEMENT = re.compile(
 )
 _ATTRS = re.compile(r'<[a-z][a-z0-9]*\b[^>]*?\sdata-i18n-attr="(?P<pairs>[^"]+)"[^>]*>')
 _HTML_LANG = re.compile(r"<html\b[^>]*>")
+#: The manifest's words (a server chunk: never compiled for the page, which has its own).
+MANIFEST_WORDS = {
+    "name": N_("server.manifest.name"),
+    "short_name": N_("server.manifest.short_name"),
+    "description": N_("server.manifest.description"),
+}
+#: Where the page's source links its manifest (``index.html``); each language's page
+#: links its own (:func:`manifest_path`).
+MANIFEST = "/manifest.webmanifest"
 
 
 def localized(page: str, catalogs: Catalogs, lang: Lang, *, chosen: bool = False) -> str:
@@ -85,3 +97,20 @@ def modules(catalogs: Catalogs, langs: Iterable[Lang]) -> dict[str, bytes]:
         for lang in langs
         for name in sorted(catalogs.chunks())
     }
+
+
+def manifest_path(lang: Lang) -> str:
+    """Where ``lang``'s web app manifest is, under the static files' root."""
+    return f"/i18n/{lang}{MANIFEST}"
+
+
+def manifest(template: bytes, catalogs: Catalogs, lang: Lang) -> bytes:
+    """The web app manifest ``template`` (static/manifest.webmanifest: everything but its
+    words) in ``lang``: its :data:`MANIFEST_WORDS` from the catalog and ``lang``, ``dir``.
+    The ``id`` stays the template's, so the app installed is the same app in any language."""
+    body = json.loads(template)
+    for field, key in MANIFEST_WORDS.items():
+        body[field] = catalogs.text(lang, key)
+    body["lang"] = str(lang)
+    body["dir"] = "ltr"
+    return json.dumps(body, ensure_ascii=False, indent=2).encode() + b"\n"

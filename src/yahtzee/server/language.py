@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from starlette.types import Scope
 
-from yahtzee.i18n import Lang, catalogs, negotiate
-from yahtzee.i18n.page import localized, module_path, modules
+from yahtzee.i18n import DEFAULT, Lang, catalogs, negotiate
+from yahtzee.i18n.page import MANIFEST, localized, manifest, manifest_path, module_path, modules
 from yahtzee.server.middleware import COOKIE_NAME, player_of
 from yahtzee.storage.player_settings import PlayerSettings
 
@@ -36,7 +37,8 @@ def page_variants(
     prepare: Callable[[str], str], langs: Sequence[Lang]
 ) -> Callable[[str], dict[str, str]]:
     """``index.html`` → every variant of the page in ``langs`` (each after ``prepare``,
-    which embeds the configuration): the first language's first."""
+    which embeds the configuration), each linking its language's manifest: the first
+    language's first."""
 
     def variants(index: str) -> dict[str, str]:
         cat = catalogs()
@@ -44,6 +46,7 @@ def page_variants(
         for lang in langs:
             preload = f'  <link rel="modulepreload" href="{module_path(lang, FIRST_CHUNK)}">\n'
             page = prepare(index).replace("</head>", preload + "</head>", 1)
+            page = page.replace(f'href="{MANIFEST}"', f'href="{manifest_path(lang)}"', 1)
             for chosen in (False, True):
                 out[variant_name(lang, chosen)] = localized(page, cat, lang, chosen=chosen)
         return out
@@ -54,6 +57,19 @@ def page_variants(
 def page_modules(langs: Sequence[Lang]) -> dict[str, bytes]:
     """The page's catalog modules of ``langs``, by path (served with its files)."""
     return modules(catalogs(), langs)
+
+
+def page_manifests(template: Path, langs: Sequence[Lang]) -> dict[str, bytes]:
+    """The web app manifest of each of ``langs`` (its page links it) from ``template``,
+    and at the template's own address the product's language's (a page of an older
+    release, an app installed before, links that one); none without a template."""
+    if not template.is_file():
+        return {}
+    body = template.read_bytes()
+    cat = catalogs()
+    out = {manifest_path(lang): manifest(body, cat, lang) for lang in langs}
+    out[MANIFEST] = manifest(body, cat, DEFAULT)
+    return out
 
 
 def _has_cookie(scope: Scope) -> bool:

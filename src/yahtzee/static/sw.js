@@ -7,24 +7,38 @@
 // new release shows at once); for when the network is gone, the worker keeps the app's own
 // page, fetched by its own address "/" when the page says which release it loaded. It never
 // keeps whatever a navigation happened to get: a visit to /docs or /openapi.json would
-// otherwise become the offline "game" (issue 28).
+// otherwise become the offline "game" (issue 28). The page kept is in the language the
+// player reads now (G2): the page says it with the files, and again when it changes.
 
 const CACHE = "yahtzee-shell";
 const PAGE = "/";
 const RELEASE = /^\/v\/[A-Za-z0-9_-]+$/;
+const LANG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/;
+
+// The page in `lang`, as the server writes it for a reader asking for it: by
+// Accept-Language and without the cookie, so that the player's stored choice (which the
+// page may be sending at this moment) does not answer in the language it replaces.
+function pageRequest(lang) {
+  const url = new URL(PAGE, self.location.origin).href;
+  if (typeof lang !== "string" || !LANG.test(lang)) return new Request(url);
+  return new Request(url, { headers: { "Accept-Language": lang }, credentials: "omit" });
+}
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 
-// The page tells the worker what it loaded (its release and files): they are cached now,
-// from the browser's HTTP cache, and the files of older releases go.
+// The page tells the worker what it loaded (its release, files and language): they are
+// cached now, from the browser's HTTP cache, and the files of older releases go.
 self.addEventListener("message", (event) => {
-  const { type, release, urls } = event.data || {};
+  const { type, release, urls, lang } = event.data || {};
   if (type !== "shell" || typeof release !== "string" || !RELEASE.test(release) || !Array.isArray(urls)) return;
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      await cache.addAll([PAGE, ...urls.filter((u) => u.startsWith(`${release}/`))]);
+      const page = await fetch(pageRequest(lang));
+      if (!page.ok) throw new TypeError(`the page: ${page.status}`);
+      await cache.addAll(urls.filter((u) => typeof u === "string" && u.startsWith(`${release}/`)));
+      await cache.put(PAGE, page);
       for (const request of await cache.keys()) {
         const path = new URL(request.url).pathname;
         if (path.startsWith("/v/") && !path.startsWith(`${release}/`)) await cache.delete(request);
@@ -47,7 +61,8 @@ async function pageFromNetworkFirst(request) {
     return await fetch(request);
   } catch (err) {
     // Every view of the game is the same page: the one kept serves any of its addresses.
-    const kept = await (await caches.open(CACHE)).match(PAGE);
+    // (one page is kept, in one language: whatever the request's headers, it is the one)
+    const kept = await (await caches.open(CACHE)).match(PAGE, { ignoreVary: true });
     if (kept) return kept;
     throw err;
   }

@@ -46,7 +46,7 @@ from yahtzee.server.identity import (
     load_secret,
 )
 from yahtzee.server.kinds import PLATFORM_KINDS, KindRegistry, KindRules, apart_sections, kind_names
-from yahtzee.server.language import PageLanguage, page_modules, page_variants
+from yahtzee.server.language import PageLanguage, page_manifests, page_modules, page_variants
 from yahtzee.server.limits import PROCESS_TTL_BEATS, Guard, ProcessRegistration
 from yahtzee.server.middleware import ServerMiddleware
 from yahtzee.server.protocol import open_file_limit, socket_budget
@@ -134,13 +134,16 @@ def static_assets(
 ) -> StaticAssets:
     """The page and its files as the app serves them (scripts/precompress.py writes the
     same): the page in each of ``langs`` with the configuration embedded, the features'
-    sections and the kinds' names included (server/config.py, server/language.py), and
-    the catalogs' modules."""
+    sections and the kinds' names included (server/config.py, server/language.py), the
+    catalogs' modules and the web app manifest in each language."""
     return StaticAssets(
         static_dir,
         SPA_PATHS,
         page_variants(lambda page: with_config(page, CONFIG_SECTIONS, langs, CONFIG_KINDS), langs),
-        extra_files=page_modules(langs),
+        extra_files={
+            **page_modules(langs),
+            **page_manifests(static_dir / "manifest.webmanifest", langs),
+        },
         choose_page=choose,
     )
 

@@ -194,7 +194,7 @@ class Limits:
     actions_per_second: int = setting(
         20,
         name="max_actions_per_second",
-        help="game actions (roll, score, hint, 撤销, give up) per player, 0 = no limit",
+        help="game actions (roll, score, hint, undo, give up) per player, 0 = no limit",
         check=count,
     )
     prune_after_days: float = setting(

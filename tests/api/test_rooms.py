@@ -386,11 +386,11 @@ def test_o9_hostile_names_and_bad_input(make_client: Callable[..., TestClient]) 
         assert error_code(r) == "invalid_seats"
     assert (
         error_code(host.post("/api/rooms", json={"seats": _seats("open"), "turn_seconds": 5}))
-        == "invalid_seats"
+        == "invalid_pace"
     )
     assert (
         error_code(host.post("/api/rooms", json={"seats": _seats("open"), "turn_seconds": 301}))
-        == "invalid_seats"
+        == "invalid_pace"
     )
     hostile = '<i>"甲"&</i>'  # 10 characters of markup, to be shown as text
     room = host.post("/api/rooms", json={"seats": _seats("open", "open")}).json()["room"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from yahtzee.rooms import pace
 from yahtzee.rooms import service as rooms
 from yahtzee.rooms.errors import api_error
 from yahtzee.rooms.fastpath import RoomStreamPath
@@ -24,13 +25,17 @@ from yahtzee.server.pruning import Pruning
 
 
 def config() -> dict[str, Any]:
-    """好友房间's fixed reactions and turn times (O5, O6): ``rooms`` of ``/api/config``."""
+    """好友房间's fixed reactions, paces and turn times (O5, O6, W1): ``rooms`` of
+    ``/api/config``."""
     return {
         "reactions": [{"id": k, "name_key": v} for k, v in rooms.REACTIONS.items()],
+        "paces": [{"id": pace.LIVE, "seconds": None}]
+        + [{"id": k, "seconds": v} for k, v in pace.WAITING.items()],
+        "idle_days": pace.IDLE_DAYS,
         "turn_seconds": {
-            "min": rooms.MIN_TURN_SECONDS,
-            "max": rooms.MAX_TURN_SECONDS,
-            "default": rooms.DEFAULT_TURN_SECONDS,
+            "min": pace.MIN_TURN_SECONDS,
+            "max": pace.MAX_TURN_SECONDS,
+            "default": pace.DEFAULT_TURN_SECONDS,
         },
         "countdown_seconds": rooms.COUNTDOWN_SECONDS,
         "away_grace_seconds": rooms.AWAY_GRACE,

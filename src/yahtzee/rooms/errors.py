@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from yahtzee.errors import OverCapError, YahtzeeError
 from yahtzee.i18n import N_, msg, msg_n
+from yahtzee.rooms.pace import InvalidPaceError
 from yahtzee.server.errors import ApiError
 from yahtzee.server.kinds import Refusal, no_undo
 
@@ -51,6 +52,26 @@ class TooManyRoomsError(OverCapError):
     """A browser opening a room while it holds the maximum of open rooms (O9)."""
 
 
+class TooManyWaitingRoomsError(OverCapError):
+    """A player in the maximum of waiting rooms not over opening or joining one more (W2)."""
+
+    def __init__(self, player_id: str, limit: int) -> None:
+        super().__init__(f"{player_id} is in {limit} waiting rooms", limit)
+
+
+class NudgeTooSoonError(YahtzeeError):
+    """「提醒他」 for a seat nudged less than an hour ago (W4): ``retry_after`` seconds
+    until it may be nudged again."""
+
+    def __init__(self, room_id: str, seat: int, retry_after: int) -> None:
+        super().__init__(f"room {room_id} seat {seat} was nudged {retry_after} s too soon")
+        self.retry_after = retry_after
+
+
+class NotTheirTurnError(YahtzeeError):
+    """「提醒他」 for a seat that is not on turn, or whose room is not in play (W4)."""
+
+
 class TooManyStreamsError(OverCapError):
     """A cap on live event streams is reached (O9, F9): ``limit`` streams (this process's
     share of the setting), ``scope`` says which cap, ``room`` (the room's watchers),
@@ -78,6 +99,7 @@ def api_error(exc: Exception) -> ApiError | None:
         (RoomNotReadyError, 409, "room_not_ready", N_("error.room.not_ready")),
         (NameTakenError, 409, "name_taken", N_("error.room.name_taken")),
         (InvalidReactionError, 422, "invalid_reaction", N_("error.room.invalid_reaction")),
+        (NotTheirTurnError, 409, "not_their_turn", N_("error.room.not_their_turn")),
     )
     for cls, status, code, key in table:
         if isinstance(exc, cls):
@@ -85,6 +107,22 @@ def api_error(exc: Exception) -> ApiError | None:
     if isinstance(exc, TooManyRoomsError):  # the configured number (K4)
         return ApiError(
             409, "too_many_rooms", msg_n("error.room.too_many", exc.limit, limit=exc.limit)
+        )
+    if isinstance(exc, TooManyWaitingRoomsError):
+        return ApiError(
+            409,
+            "too_many_waiting_rooms",
+            msg_n("error.room.too_many_waiting", exc.limit, limit=exc.limit),
+        )
+    if isinstance(exc, InvalidPaceError):  # (the message names the value and the choices)
+        return ApiError(422, "invalid_pace", exc.said)
+    if isinstance(exc, NudgeTooSoonError):
+        minutes = max(1, -(-exc.retry_after // 60))
+        return ApiError(
+            429,
+            "nudge_too_soon",
+            msg_n("error.room.nudge_too_soon", minutes, minutes=minutes),
+            headers={"retry-after": str(exc.retry_after)},
         )
     if isinstance(exc, TooManyStreamsError):
         key = {

@@ -8,10 +8,10 @@ from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from yahtzee.i18n import msg, text
+from yahtzee.i18n import Lang, msg, text
 from yahtzee.rooms.service import RoomService
 from yahtzee.rooms.stream import RoomEventStream
-from yahtzee.server.errors import ApiError
+from yahtzee.server.errors import ApiError, request_language
 from yahtzee.server.jsonbody import EmptyIn, JsonBody, JsonBodyRoute, StrictBody
 from yahtzee.server.qr import qr_svg
 from yahtzee.server.routers._common import (
@@ -51,16 +51,34 @@ def rooms(request: Request) -> RoomService:
 Rooms = Annotated[RoomService, Depends(rooms)]
 
 
+def answer_language(request: Request) -> Lang:
+    """The language to answer in: the request's ``Accept-Language``, as its errors (G1)."""
+    return request_language(request.scope)
+
+
+#: The language of the answer's words (a nudge's message, W4).
+AnswerLanguage = Annotated[Lang, Depends(answer_language)]
+
+
 # -- bodies ----------------------------------------------------------------------------------
 
 
 class NewRoomIn(StrictBody):
     """A new room: the seats as a table game's, the creator's person seat first (its
-    ``name``, or ``name`` here), the other person seats open (``{"kind": "human"}``)."""
+    ``name``, or ``name`` here), the other person seats open (``{"kind": "human"}``); its
+    ``pace`` (W1: ``live``, the default, with ``turn_seconds``; or a turn that waits
+    ``1h``, ``12h``, ``1d``, ``3d``, ``7d``, or ``none``: no clock)."""
 
     seats: Any
     turn_seconds: StrictInt | None = None
     name: StrictStr | None = None
+    pace: Any = None
+
+
+class SeenIn(StrictBody):
+    """The last event of the room this browser's seat has seen (W3)."""
+
+    event_id: Annotated[int, Field(ge=0, strict=True)]
 
 
 class JoinIn(StrictBody):
@@ -110,10 +128,20 @@ class TurnSecondsOut(_Out):
     default: int
 
 
+class PaceOut(_Out):
+    """A room's pace (W1): its id and a turn's seconds (null: live, whose turn is
+    ``turn_seconds``; or no clock, ``none``)."""
+
+    id: str
+    seconds: int | None
+
+
 class RoomsConfigOut(_Out):
-    """好友房间's fixed reactions and turn times."""
+    """好友房间's fixed reactions, paces and turn times."""
 
     reactions: list[ReactionOut]
+    paces: list[PaceOut] = Field(description="the paces a room is made with (W1), in order")
+    idle_days: int = Field(description="a waiting room nobody plays this long is finished")
     turn_seconds: TurnSecondsOut
     countdown_seconds: int = Field(description="the countdown is shown in a turn's last seconds")
     away_grace_seconds: float = Field(description="an away (autoplay) seat's turn is played after")
@@ -139,7 +167,8 @@ class RoomBodyOut(_Out):
     watch_url: str | None = Field(description="the watch link: for seat holders only (F7)")
     qr_url: str | None = Field(description="the invite's QR code: for seat holders only")
     status: Literal["waiting", "starting", "playing", "finished", "expired"]
-    turn_seconds: int
+    pace: str = Field(description="live, 1h, 12h, 1d, 3d, 7d or none (W1)")
+    turn_seconds: int | None = Field(description="a turn's seconds (null: no clock)")
     creator: bool
     your_seat: int | None
     seats: list[RoomSeatOut]
@@ -148,6 +177,9 @@ class RoomBodyOut(_Out):
     deadline: float | None = Field(description="when the turn on comes to autoplay (epoch s)")
     now: float = Field(description="the server's clock, to count down against")
     last_event_id: int
+    seen_event_id: int | None = Field(
+        description="the last event this browser's seat saw (W3; null: no seat)"
+    )
     rematch_id: str | None
 
 
@@ -173,6 +205,59 @@ class RoomsOut(_Out):
     rooms: list[dict[str, Any]]
 
 
+class TurnSeatOut(_Out):
+    """A seat of a room game in 「轮到你了」."""
+
+    index: int
+    kind: Literal["human", "computer"]
+    name: str | None
+    difficulty: str | None
+    away: bool
+    you: bool
+
+
+class TurnGameOut(_Out):
+    """A room game in play of this player (W2)."""
+
+    room_id: str
+    game_id: str
+    url: str = Field(description="the room's page (a path of this server)")
+    pace: str
+    round: int = Field(description="1-13")
+    turn: int = Field(description="the seat on turn")
+    your_seat: int
+    your_turn: bool
+    deadline: float | None = Field(description="when the turn on goes to 托管 (null: no clock)")
+    new_events: int = Field(description="events of the room since this seat last looked (W3)")
+    seats: list[TurnSeatOut]
+
+
+class TurnsOut(_Out):
+    """「轮到你了」 (W2): this player's room games in play, its own turns first, then the
+    soonest deadline."""
+
+    games: list[TurnGameOut]
+    your_turns: int = Field(description="how many wait for this player (the badge's number)")
+    now: float = Field(description="the server's clock, to count down against")
+
+
+class SeenOut(_Out):
+    """The seat's marker after the request (it only moves forward)."""
+
+    seen_event_id: int
+
+
+class NudgeOut(_Out):
+    """「提醒他」 (W4): a message for any messenger, with the room's address."""
+
+    seat: int
+    name: str | None
+    url: str = Field(description="the room's page; its seat holder opens it as it is")
+    text: str = Field(description="the message to share, in the request's language")
+    deadline: float | None
+    next_nudge_at: float = Field(description="when this seat may be nudged again")
+
+
 def _absolute(base: str, content: dict[str, Any]) -> dict[str, Any]:
     """The room's links as absolute URLs of this server (``base``); the tokens ride in
     the fragment, which browsers never send (no log or Referer has them). Only a seat
@@ -195,10 +280,11 @@ def _absolute(base: str, content: dict[str, Any]) -> dict[str, Any]:
 async def create_room(
     svc: Rooms, player: Acting, body: JsonBody[NewRoomIn], address: ClientAddress, base: BaseUrl
 ) -> JSONResponse:
-    """O1: a room of a table game's seats, the creator in the first; 409
-    ``too_many_rooms`` at 5 open rooms, 429 over 30 rooms an hour per address, 422
-    ``invalid_seats`` / ``invalid_name``."""
-    content = await svc.create(player, address, body.seats, body.turn_seconds, body.name)
+    """O1: a room of a table game's seats, the creator in the first, at its pace (W1);
+    409 ``too_many_rooms`` at 5 open live rooms, ``too_many_waiting_rooms`` in 20 waiting
+    ones, 429 over 30 rooms an hour per address, 422 ``invalid_seats`` / ``invalid_name``
+    / ``invalid_pace``."""
+    content = await svc.create(player, address, body.seats, body.turn_seconds, body.name, body.pace)
     return JSONResponse(_absolute(base, content), status_code=201)
 
 
@@ -213,6 +299,20 @@ async def my_rooms(svc: Rooms, player: PlayerId) -> JSONResponse:
     """The rooms this browser has a seat in, newest first (a read a page can repeat: it
     has a cost in the work budget, F14)."""
     return JSONResponse({"rooms": await svc.rooms_of(player)})
+
+
+@router.get(
+    "/turns",
+    response_model=TurnsOut,
+    responses=errors(429),
+    summary="「轮到你了」: this player's room games in play",
+    dependencies=[cost(LIST_COST)],
+)
+async def my_turns(svc: Rooms, player: PlayerId) -> JSONResponse:
+    """W2: every room game in play this player holds a seat of (its linked devices are
+    one player), its own turns first, then the soonest deadline; ``your_turns`` counts
+    the games waiting for it. A read a page repeats: 1 unit of the work budget (F14)."""
+    return JSONResponse(await svc.turns(player))
 
 
 @router.get(
@@ -350,6 +450,45 @@ async def rematch(
     asks gets the same new room, announced by a ``rematch`` event)."""
     content = await svc.rematch(room_id, player, address)
     return JSONResponse(_absolute(base, content))
+
+
+@router.post(
+    "/{room_id}/seen",
+    response_model=SeenOut,
+    responses=errors(403, 404, 413, 415, 422, 429, 503),
+    summary="The last event this seat has seen (W3)",
+)
+async def seen(room_id: RoomId, svc: Rooms, player: Acting, body: JsonBody[SeenIn]) -> JSONResponse:
+    """W3: what this browser's seat has seen of the room (after replaying what happened
+    while it was away); the room's ``seen_event_id`` and the turns marked ``new`` follow
+    it. It only moves forward, and never past the room's last event."""
+    return JSONResponse({"seen_event_id": await svc.seen(room_id, player, body.event_id)})
+
+
+@router.post(
+    "/{room_id}/nudge",
+    response_model=NudgeOut,
+    responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
+    summary="「提醒他」: a message for the friend whose turn it is",
+)
+async def nudge(
+    room_id: RoomId,
+    svc: Rooms,
+    player: Acting,
+    body: JsonBody[SeatIn],
+    address: ClientAddress,
+    base: BaseUrl,
+    lang: AnswerLanguage,
+) -> JSONResponse:
+    """W4: a short message with the room's address for the person of ``seat``, whose
+    turn it is, to send by any messenger (Web Share, copy or a QR code on the page); by a
+    seat holder; at most once an hour per seat (429 ``nudge_too_soon`` with
+    ``Retry-After``), ``--max-room-nudges-per-hour`` per player and
+    ``--max-room-nudges-per-hour-per-address`` (429 ``rate_limited``); 409
+    ``not_their_turn`` for a seat that is not a friend on turn."""
+    out = await svc.nudge(room_id, player, body.seat, address, base)
+    out["text"] = out["text"].render(lang)
+    return JSONResponse(out)
 
 
 @router.get(

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import secrets
 import time
@@ -40,7 +41,16 @@ from yahtzee.errors import (
     StaleVersionError,
     WrongPlayerError,
 )
-from yahtzee.game import MAX_SEATS, MIN_TABLE_SEATS, GameKind, Mode, SeatKind, as_hold
+from yahtzee.game import (
+    MAX_SEATS,
+    MIN_TABLE_SEATS,
+    GameKind,
+    Mode,
+    SeatKind,
+    Status,
+    as_hold,
+    ranking,
+)
 from yahtzee.i18n import N_, msg
 from yahtzee.lru import LruCache
 from yahtzee.names import parse_name
@@ -51,11 +61,15 @@ from yahtzee.rooms.errors import (
     NO_ABANDON,
     NO_UNDO,
     InvalidReactionError,
+    NotTheirTurnError,
+    NudgeTooSoonError,
     RemovedFromRoomError,
     RoomNotFoundError,
     StartExpiredError,
     TooManyStreamsError,
 )
+from yahtzee.rooms.notices import NoNotices, TurnNotice, TurnNotices
+from yahtzee.rooms.pace import IDLE_DAYS, Pace, time_left
 from yahtzee.rooms.settings import RoomSettings
 from yahtzee.rooms.store import (
     Publication,
@@ -109,7 +123,6 @@ def room_of(game: GameRecord) -> str | None:
     return owner[len(_OWNER) :] if owner.startswith(_OWNER) else None
 
 
-MIN_TURN_SECONDS, MAX_TURN_SECONDS, DEFAULT_TURN_SECONDS = 10, 300, 60
 #: The last seconds of a turn in which everyone sees the countdown (O5).
 COUNTDOWN_SECONDS = 15
 #: An away (托管) person's turn is played this long after it comes up.
@@ -129,12 +142,21 @@ REACTIONS: dict[str, str] = {
 #: Seconds between two reactions of a seat (O6).
 REACTION_EVERY = 1.0
 SWEEP_EVERY = 0.5
+#: How long a sweep's claim on a due turn keeps the other processes' sweeps off it (a
+#: process killed while it plays them leaves them to the others after this).
+SWEEP_LEASE = 10.0
+#: Due turns a sweep plays at once (each mostly waits on the database).
+SWEEP_AT_ONCE = 8
+#: Seconds between two nudges of one seat (W4: once an hour).
+NUDGE_EVERY = 3600.0
 
 # The buckets of the rooms' rates (F5's shared table; the holds' in memory).
 ROOMS_PER_ADDRESS = "rooms_per_address"
 ROOM_JOINS = "room_joins"
 ROOM_LINKS = "room_links"
 ROOM_HOLDS = "room_holds"
+ROOM_NUDGES = "room_nudges"
+ROOM_NUDGES_PER_ADDRESS = "room_nudges_per_address"
 
 
 def room_game_id(room_id: str) -> str:
@@ -208,16 +230,9 @@ def parse_room_seats(raw: object, creator_name: object) -> tuple[SeatSpec, ...]:
     return tuple(specs)
 
 
-def parse_turn_seconds(raw: object) -> int:
-    """``turn_seconds`` of a new room: a whole number of seconds, 10 to 300 (O5)."""
-    if raw is None:
-        return DEFAULT_TURN_SECONDS
-    if type(raw) is not int or not MIN_TURN_SECONDS <= raw <= MAX_TURN_SECONDS:
-        raise InvalidSeatsError(
-            f"turn_seconds must be {MIN_TURN_SECONDS}-{MAX_TURN_SECONDS}, got {raw!r}",
-            msg("error.room.turn_seconds", min=MIN_TURN_SECONDS, max=MAX_TURN_SECONDS),
-        )
-    return raw
+def pace_of(room: Room) -> Pace:
+    """The room's pace (W1), as stored."""
+    return Pace.stored(room.pace, room.turn_seconds)
 
 
 def room_game_json(view: GameView) -> dict[str, Any]:
@@ -243,8 +258,11 @@ class RoomService:
         guard: Guard,
         clock: Callable[[], float] = time.time,
         processes: Callable[[], int] = lambda: 1,
+        notices: TurnNotices | None = None,
     ) -> None:
         self.store = store
+        # W4's seam: who is told when a turn comes to a person and when it nears its end.
+        self.notices: TurnNotices = notices if notices is not None else NoNotices()
         self.games = games
         self.storage = storage
         self.limits = limits
@@ -255,6 +273,10 @@ class RoomService:
         self.joins = Rate(ROOM_JOINS, limits.joins_per_minute, 60.0)
         self.renewals = Rate(ROOM_LINKS, limits.link_renewals_per_hour, 3600.0)
         self.holds = guard.local(Rate(ROOM_HOLDS, limits.holds_per_second, 1.0))
+        self.nudges = Rate(ROOM_NUDGES, limits.nudges_per_hour, 3600.0)
+        self.nudges_per_address = Rate(
+            ROOM_NUDGES_PER_ADDRESS, limits.nudges_per_hour_per_address, 3600.0
+        )
         self.clock = clock
         self.hub = RoomHub(store, stream_seconds=limits.stream_minutes * 60.0)
         self._processes = processes  # live server processes (the streams' share, O9)
@@ -262,6 +284,8 @@ class RoomService:
         # (fixed from the start but for an erasure or a merge, F24; one bounded cache, K4).
         self._holders: LruCache[str, tuple[int, tuple[str | None, ...]]] = LruCache(10_000)
         self._changed: set[str] = set()  # rooms whose logs another part wrote (F24)
+        # One sweep at a time in a process (a sweep asked for while one runs waits for it).
+        self._sweeping = asyncio.Lock()
 
     def kind_hooks(self) -> KindHooks:
         """What the game service needs of a room's games once built (K2): their seats'
@@ -344,12 +368,17 @@ class RoomService:
         if mine is not None:
             invite = f"/rooms/{room.id}#t={self.store.invite_token(room.id, room.link_serial)}"
             watch = f"/rooms/{room.id}#w={self.store.watch_token(room.id, room.link_serial)}"
+        pace = pace_of(room)
+        seen = mine.seen_seq if mine is not None else None
+        if game is not None and mine is not None and pace.waits:
+            await self._mark_new(room, game, mine)
         return {
             "id": room.id,
             "invite_url": invite,
             "watch_url": watch,
             "status": room.status,
-            "turn_seconds": room.turn_seconds,
+            "pace": pace.id(),
+            "turn_seconds": pace.seconds,
             "creator": room.creator_id == player_id,
             "your_seat": mine.index if mine is not None else None,
             "seats": [
@@ -369,8 +398,28 @@ class RoomService:
             "deadline": room.deadline,
             "now": self.clock(),
             "last_event_id": room.last_seq,
+            "seen_event_id": seen,
             "rematch_id": room.rematch_id,
         }
+
+    async def _mark_new(self, room: Room, game: dict[str, Any], mine: RoomSeat) -> None:
+        """W3: mark the turns of ``game``'s turn log written since this seat's person
+        last looked (its marker, :meth:`seen`) ``"new": true`` — the other seats' and the
+        ones 托管 played for them. A turn's place in the game is (round - 1) × seats +
+        seat; the turns written when they looked are the position of the last event up to
+        their marker that carries the game."""
+        before = await self.store.game_at(room.id, mine.seen_seq)
+        seats = len(room.seats)
+        done = 0 if before is None else (int(before["round"]) - 1) * seats + int(before["turn"])
+        if before is not None and before.get("status") != "in_progress":
+            done = 13 * seats
+        marked = []
+        for turn in game.get("turns") or []:
+            place = (int(turn["round"]) - 1) * seats + int(turn["seat"])
+            if place >= done and (turn["seat"] != mine.index or "proxy" in turn):
+                turn = {**turn, "new": True}  # (a copy: the game's own is cached)
+            marked.append(turn)
+        game["turns"] = marked
 
     async def _game(self, game_id: str) -> GameView:
         return await self.games.view_of(game_id)
@@ -401,19 +450,137 @@ class RoomService:
             for r in await self.store.rooms_of(player_id)
         ]
 
+    async def turns(self, player_id: str) -> dict[str, Any]:
+        """「轮到你了」 (W2): every room game in play this player holds a seat of (on any of
+        its linked devices: they are one player), its own turns first, then the soonest
+        deadline (no clock last); ``your_turns`` counts the first kind (the lobby card's,
+        the page title's and the app badge's number)."""
+        now = self.clock()
+        games = []
+        for room in await self.store.games_of(player_id):
+            mine = room.seat_of(player_id)
+            if mine is None or room.deadline_turn is None or room.game_id is None:
+                continue
+            round_, turn = divmod(room.deadline_turn, 8)
+            games.append(
+                {
+                    "room_id": room.id,
+                    "game_id": room.game_id,
+                    "url": f"/rooms/{room.id}",
+                    "pace": room.pace,
+                    "round": round_,
+                    "turn": turn,
+                    "your_seat": mine.index,
+                    "your_turn": turn == mine.index,
+                    "deadline": room.deadline,
+                    "new_events": max(0, room.last_seq - mine.seen_seq),
+                    "seats": [
+                        {
+                            "index": s.index,
+                            "kind": s.kind,
+                            "name": s.name,
+                            "difficulty": s.difficulty,
+                            "away": s.away,
+                            "you": s.index == mine.index,
+                        }
+                        for s in room.seats
+                    ],
+                }
+            )
+        games.sort(
+            key=lambda g: (
+                not g["your_turn"],
+                g["deadline"] is None,
+                g["deadline"] or 0.0,
+                g["room_id"],
+            )
+        )
+        mine_now = sum(1 for g in games if g["your_turn"])
+        return {"games": games, "your_turns": mine_now, "now": now}
+
+    async def seen(self, room_id: str, player_id: str, event_id: int) -> int:
+        """W3: this browser's seat has seen the room's events up to ``event_id`` (the
+        marker moves forward only, never past the room's last event); returns it."""
+        marker = await self.store.seen(room_id, player_id, event_id)
+        if marker is None:
+            raise RoomNotFoundError(room_id)
+        return marker
+
+    async def nudge(
+        self, room_id: str, player_id: str, index: int, address: str, base: str = ""
+    ) -> dict[str, Any]:
+        """「提醒他」 (W4): a short message with the room's address for the person of seat
+        ``index``, whose turn it is, to send by any messenger; by a seat holder of the
+        room, at most once an hour per seat across processes
+        (:class:`~yahtzee.rooms.errors.NudgeTooSoonError`), and within the nudges an
+        hour per player and per address (429). The address is this server's (``base``)
+        page of the room, which a seat holder's browser opens without a token; ``text``
+        is a message to say in the asker's language."""
+        room = await self.store.room(room_id)
+        if room is None or room.seat_of(player_id) is None:
+            raise RoomNotFoundError(room_id)
+        on = None if room.deadline_turn is None else room.deadline_turn % 8
+        if (
+            room.status != "playing"
+            or on != index
+            or not 0 <= index < len(room.seats)
+            or not room.seats[index].is_person
+            or room.seats[index].player_id == player_id
+        ):
+            raise NotTheirTurnError(f"room {room_id}: seat {index} is not a friend on turn")
+        guard = self.guard
+        await guard.take(
+            [
+                *guard.charge(self.nudges, player_id),
+                *guard.charge(self.nudges_per_address, address),
+            ]
+        )
+        now = self.clock()
+        last = await self.store.nudge(room_id, index, now, NUDGE_EVERY)
+        if last is not None:
+            wait = max(1, int(-(-(last + NUDGE_EVERY - now) // 1)))
+            raise NudgeTooSoonError(room_id, index, wait)
+        name = room.seats[index].name or ""
+        link = f"{base}/rooms/{room.id}"
+        if room.deadline is None:
+            said = msg("server.room.nudge.no_clock", name=name, link=link)
+        else:
+            left = time_left(max(0.0, room.deadline - now))
+            said = msg("server.room.nudge.timed", name=name, left=left, link=link)
+        return {
+            "seat": index,
+            "name": room.seats[index].name,
+            "url": link,
+            "text": said,
+            "deadline": room.deadline,
+            "next_nudge_at": now + NUDGE_EVERY,
+        }
+
     # -- the room's life (O1, O2) ---------------------------------------------------------
 
     async def create(
-        self, player_id: str, address: str, raw_seats: object, raw_turn: object, raw_name: object
+        self,
+        player_id: str,
+        address: str,
+        raw_seats: object,
+        raw_turn: object,
+        raw_name: object,
+        raw_pace: object = None,
     ) -> dict[str, Any]:
-        """A new room (O1); the creator sits in seat 0."""
+        """A new room (O1) at its pace (W1); the creator sits in seat 0."""
         seats = parse_room_seats(raw_seats, raw_name)
-        turn = parse_turn_seconds(raw_turn)
+        pace = Pace.parse(raw_pace, raw_turn)
         specs = (SeatSpec("human", seats[0].name, player_id=player_id), *seats[1:])
         # O9: 30 an hour per address, in the table every process shares.
         await self.guard.take(self.guard.charge(self.new_rooms, address))
         room, event = await self.store.create(
-            player_id, specs, turn, self.clock(), self.limits.open_rooms
+            player_id,
+            specs,
+            pace.seconds or 0,
+            self.clock(),
+            self.limits.open_rooms,
+            pace=pace.id(),
+            max_waiting=self.limits.waiting_rooms,
         )
         self.hub.deliver(event)
         return await self.room_json(room, player_id)
@@ -424,7 +591,9 @@ class RoomService:
         """Take the first open person seat (O2); the same seat again for its browser."""
         name = parse_name(raw_name)
         await self.guard.take(self.guard.charge(self.joins, player_id))
-        room, _seat, event = await self.store.join(room_id, token, player_id, name, self.clock())
+        room, _seat, event = await self.store.join(
+            room_id, token, player_id, name, self.clock(), self.limits.waiting_rooms
+        )
         if event is not None:
             self.hub.deliver(event)
         return await self.room_json(room, player_id)
@@ -484,8 +653,9 @@ class RoomService:
         ``None`` if the claim is no longer the room's."""
         now = self.clock()
         playing = playing_seats(room)
+        pace = pace_of(room)
         away = {s.index: s.away for s in playing}
-        deadline = self._deadline(view, room.turn_seconds, away, now)
+        deadline, remind = self._deadline(view, pace, away, now)
         done = await self.store.started(
             room.id,
             view.record.id,
@@ -499,28 +669,59 @@ class RoomService:
                 "seats": [_seat_json(s) for s in playing],
             },
             now,
+            remind,
         )
         if done is None:
             return None
         started, event = done
         self.hub.deliver(event)
+        await self._tell_turn(started, view)
         return started
 
     def _deadline(
-        self, view: GameView, turn_seconds: int, away: dict[int, bool], now: float
-    ) -> float | None:
-        """When the turn now on comes to 托管: ``turn_seconds`` from now, or the short grace
-        of an away person (``away``: seat → 托管); ``None`` once the game is over."""
+        self, view: GameView, pace: Pace, away: dict[int, bool], now: float
+    ) -> tuple[float | None, float | None]:
+        """When the turn now on comes to 托管 — the pace's time from now (``None``: no
+        clock), or the short grace of an away person (``away``: seat → 托管); ``None``
+        once the game is over — and its first reminder point (W4)."""
         game = view.game
         if game.is_over:
-            return None
-        return now + (AWAY_GRACE if away.get(game.turn, False) else turn_seconds)
+            return None, None
+        if away.get(game.turn, False):
+            return now + AWAY_GRACE, None
+        deadline = pace.deadline(now)
+        return deadline, pace.next_reminder(deadline, now)
+
+    async def _tell_turn(self, room: Room, view: GameView) -> None:
+        """W4: a waiting room's turn came to a person (not away, nor watching the room on
+        this process): :attr:`notices` is told. Never fails the action."""
+        game = view.game
+        if not pace_of(room).waits or game.is_over or not 0 <= game.turn < len(room.seats):
+            return
+        seat = room.seats[game.turn]
+        holders = await self.holders(view.record)
+        player = holders[game.turn] if game.turn < len(holders) else None
+        if player is None or seat.away or game.kind is not SeatKind.HUMAN:
+            return
+        if self.hub.watching(room.id, player):
+            return
+        try:
+            await self.notices.turn(self._notice(room, view, player, room.deadline))
+        except Exception:
+            log_.exception("room %s: the turn's notice failed", room.id)
+
+    def _notice(
+        self, room: Room, view: GameView, player: str, deadline: float | None
+    ) -> TurnNotice:
+        names = tuple(s.name for s in view.seats)
+        return TurnNotice(player, room.id, names, view.game.round, f"/rooms/{room.id}", deadline)
 
     # -- the game's events (O3-O5) --------------------------------------------------------
 
     async def after_commit(self, view: GameView, events: Sequence[log.Event], proxy: bool) -> None:
         """Log what an action of a room's game did (see the module docstring): the room
-        read and its events written in one transaction (:meth:`RoomStore.record`)."""
+        read and its events written in one transaction (:meth:`RoomStore.record`); then,
+        when the turn moved on to a person in a waiting room, :attr:`notices` is told."""
         room_id = room_of(view.record)
         if room_id is None or not events:
             return
@@ -531,13 +732,22 @@ class RoomService:
         kind = _kind_of(first, proxy)
 
         turn = _turn_of(view)
+        came_up: Room | None = None  # the room, when the turn moved on (W4)
 
         def plan(room: Room) -> list[Publication]:
+            nonlocal came_up
+            pace = pace_of(room)
             pubs: list[Publication] = []
             away = {s.index: s.away for s in room.seats}
+            missed: dict[int, int] = {}
             came_back = False
             if isinstance(seat, int) and 0 <= seat < len(room.seats):
-                if proxy and not away[seat]:
+                was = room.seats[seat].missed
+                if proxy and pace.waits:
+                    missed[seat] = was + 1  # W1: three in a row and the seat is away
+                elif not proxy and was:
+                    missed[seat] = 0
+                if proxy and not away[seat] and missed.get(seat, 1) >= pace.away_after:
                     away[seat] = True
                     pubs.append(Publication("away", {"seat": seat}, away={seat: True}))
                 elif not proxy and away[seat]:
@@ -545,15 +755,32 @@ class RoomService:
                     came_back = True
                     pubs.append(Publication("back", {"seat": seat}, away={seat: False}))
             # F12: the deadline is set once a turn, when it begins (or when its away
-            # person comes back): a roll or a hint does not give the turn its time again.
+            # person comes back): a roll or a hint does not give the turn its time again,
+            # nor moves its reminder point (which a sweep may have moved meanwhile).
+            remind: float | bool | None = False
             if turn is not None and turn == room.deadline_turn and not came_back:
                 deadline = room.deadline
             else:
-                deadline = self._deadline(view, room.turn_seconds, away, now)
+                deadline, remind = self._deadline(view, pace, away, now)
             data = {"seat": seat, "game": game, "deadline": deadline, "now": now, "proxy": proxy}
-            pubs.append(Publication(kind, data, deadline, view.record.version, turn=turn))
+            pubs.append(
+                Publication(
+                    kind,
+                    data,
+                    deadline,
+                    view.record.version,
+                    turn=turn,
+                    missed=missed or None,
+                    remind_at=remind,
+                    acted_at=None if proxy else now,
+                )
+            )
             if view.game.is_over:
                 pubs.append(Publication("end", {"ranking": game["ranking"]}, finished=True))
+            came_up = None
+            if turn is not None and turn != room.deadline_turn:
+                seats = tuple(dataclasses.replace(s, away=away[s.index]) for s in room.seats)
+                came_up = dataclasses.replace(room, seats=seats, deadline=deadline)
             return pubs
 
         try:
@@ -563,6 +790,8 @@ class RoomService:
             return
         for event in published:
             self.hub.deliver(event)
+        if published and came_up is not None:
+            await self._tell_turn(came_up, view)
 
     async def hold(self, room_id: str, player_id: str, raw: object) -> None:
         """The seat on turn shows which dice it holds before rolling (O4: the others see
@@ -602,18 +831,25 @@ class RoomService:
             raise RoomNotFoundError(room_id)
         if not seat.away:
             return
+        now = self.clock()
+        pace = pace_of(room)
         deadline: float | bool | None = False
+        remind: float | bool | None = False
         if room.game_id is not None and room.status == "playing":
             view = await self._game(room.game_id)
             if not view.game.is_over and view.game.turn == seat.index:
-                deadline = self.clock() + room.turn_seconds
+                deadline = pace.deadline(now)  # (no clock: none)
+                remind = pace.next_reminder(deadline, now)
         event = await self.store.publish(
             room_id,
             "back",
             {"seat": seat.index, "deadline": deadline or None},
-            self.clock(),
+            now,
             away={seat.index: False},
             deadline=deadline,
+            missed={seat.index: 0},
+            remind_at=remind,
+            acted_at=now if room.status == "playing" else None,
         )
         self.hub.deliver(event)
 
@@ -658,6 +894,8 @@ class RoomService:
             self.clock(),
             self.limits.open_rooms,
             rematch_of=room.id,
+            pace=room.pace,  # W1: a rematch keeps the pace
+            max_waiting=self.limits.waiting_rooms,
         )
         if event is not None:
             self.hub.deliver(event)
@@ -700,25 +938,100 @@ class RoomService:
 
     async def sweep(self) -> int:
         """Play the turns whose deadline passed (托管), resolve the starts claimed too
-        long ago (F10) and expire rooms left waiting; returns how many turns were played."""
+        long ago (F10) and expire rooms left waiting; finish the waiting rooms idle for
+        :data:`IDLE_DAYS` days and tell of the turns past a reminder point (W1, W4);
+        returns how many turns were played."""
+        async with self._sweeping:
+            return await self._sweep()
+
+    async def _sweep(self) -> int:
         now = self.clock()
-        played = 0
         for room in await self.store.stuck(now - self.limits.start_timeout):
             await self._resolve_start(room)
-        for room in await self.store.due(now):
-            if room.game_id is None or room.deadline_version is None:
-                continue
+        # Claimed for this process for SWEEP_LEASE seconds: the other processes sweep
+        # the others (a thousand waiting rooms may come due in a minute, W1).
+        due = await self.store.due(now, lease=SWEEP_LEASE)
+        gate = asyncio.Semaphore(SWEEP_AT_ONCE)
+        played = sum(await asyncio.gather(*(self._play_due(room, gate) for room in due)))
+        for event in await self.store.expire(now, WAIT_SECONDS):
+            self.hub.deliver(event)
+        for room in await self.store.idle(now - IDLE_DAYS * 86400.0):
+            await self._finish_idle(room)
+        for room in await self.store.reminders_due(now):
+            await self._remind(room, now)
+        return played
+
+    async def _play_due(self, room: Room, gate: asyncio.Semaphore) -> int:
+        """托管 plays the due turn of ``room`` (1), unless it moved on meanwhile (0)."""
+        if room.game_id is None or room.deadline_version is None:
+            return 0
+        async with gate:
             try:
                 # Only the position the deadline was set for: a turn that moved on since
                 # (the person acted, another process played it) is refused by the
                 # game's compare-and-set.
                 await self.games.play_for(room.game_id, room.deadline_version, PROXY_LEVEL)
-                played += 1
             except (StaleVersionError, GameNotFoundError):
-                continue  # the person acted, or another process played it first
-        for event in await self.store.expire(now, WAIT_SECONDS):
+                return 0  # the person acted, or another process played it first
+            except Exception:
+                log_.exception("room %s: 托管 could not play the due turn", room.id)
+                return 0
+        return 1
+
+    async def _finish_idle(self, room: Room) -> None:
+        """W1: a waiting room in which no person acted for :data:`IDLE_DAYS` days is
+        finished as it stands. Its game is closed (an ``abandon`` event, status
+        ``abandoned``: the game's compare-and-set lets one process through, and a person
+        who acts meanwhile wins), then the room's ``end`` event says so (``reason:
+        "idle"``) with the ranking as it stands; a process killed between the two leaves
+        the game closed, which the next sweep finds and ends the room for."""
+        if room.game_id is None:
+            return
+        record = await self.storage.get_game(room.game_id)
+        if record is None:
+            return
+        if record.status is Status.IN_PROGRESS:
+            try:
+                record = await self.storage.append(record, [log.Abandon()], status=Status.ABANDONED)
+            except StaleVersionError:
+                return  # somebody acted (or another process closed it): seen next sweep
+        if record.status is not Status.ABANDONED:
+            return  # (finished by its last turn: its own end event follows)
+        view = await self.games.view_of(room.game_id)
+        totals = [c.total for c in view.game.cards]
+        ranking_ = [p.to_json() for p in ranking(totals)]
+
+        def plan(now: Room) -> list[Publication]:
+            if now.status != "playing":
+                return []
+            data = {"ranking": ranking_, "reason": "idle", "days": IDLE_DAYS}
+            return [Publication("end", data, finished=True)]
+
+        for event in await self.store.record(room.id, plan, self.clock()):
             self.hub.deliver(event)
-        return played
+        log_.info("room %s: nobody played for %s days, finished as it stands", room.id, IDLE_DAYS)
+
+    async def _remind(self, room: Room, now: float) -> None:
+        """W4: the turn on passed a reminder point; the one process whose write moved the
+        point on tells :attr:`notices` (unless its person is away or watching here)."""
+        point = room.remind_at
+        if point is None or room.game_id is None:
+            return
+        following = pace_of(room).next_reminder(room.deadline, max(now, point))
+        if not await self.store.take_reminder(room.id, point, following):
+            return
+        try:
+            view = await self._game(room.game_id)
+            game = view.game
+            holders = await self.holders(view.record)
+            if game.is_over or game.turn >= len(holders) or room.seats[game.turn].away:
+                return
+            player = holders[game.turn]
+            if player is None or self.hub.watching(room.id, player):
+                return
+            await self.notices.deadline_near(self._notice(room, view, player, room.deadline))
+        except Exception:
+            log_.exception("room %s: the reminder's notice failed", room.id)
 
     async def _resolve_start(self, room: Room) -> None:
         """A start claimed more than ``start_timeout`` seconds ago (F10): on to ``playing``

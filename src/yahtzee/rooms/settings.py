@@ -85,6 +85,26 @@ class RoomSettings:
         "in memory, 1/n per process), 0 = no limit",
         check=count,
     )
+    waiting_rooms: int = setting(
+        20,
+        name="max_waiting_rooms",
+        help="waiting rooms (a pace of hours or days, or no clock, W2) a player may be in at "
+        "once, not yet over; --max-open-rooms counts live rooms only; 0 = no limit",
+        check=count,
+    )
+    nudges_per_hour: int = setting(
+        30,
+        name="max_room_nudges_per_hour",
+        help="nudges (a message for a friend whose turn it is, W4) per player and hour; a seat "
+        "is nudged at most once an hour anyway; 0 = no limit",
+        check=count,
+    )
+    nudges_per_hour_per_address: int = setting(
+        60,
+        name="max_room_nudges_per_hour_per_address",
+        help="nudges per client address group and hour, 0 = no limit",
+        check=count,
+    )
     prune_events_after_days: float = setting(
         30.0,
         name="prune_room_events_after_days",

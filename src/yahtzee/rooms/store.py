@@ -56,6 +56,7 @@ from yahtzee.rooms.errors import (
     RoomNotFoundError,
     RoomNotReadyError,
     TooManyRoomsError,
+    TooManyWaitingRoomsError,
 )
 from yahtzee.storage.feature_db import FeatureDb, Row, Tx
 from yahtzee.storage.invites import check_in, delete_in, derived_token, issue_in
@@ -138,6 +139,24 @@ MIGRATIONS = Migrations.shared(
             PRIMARY KEY (room_id, player_id)
         )""",
         ),
+        (
+            # W1: the pace (live, or a turn that waits hours or days, or no clock), when a
+            # person last acted (a waiting room idle for days is finished), a sweeper's
+            # lease on a due turn (one process plays it, another once the lease ran out),
+            # and the turn's next reminder point (W4).
+            "ALTER TABLE rooms ADD COLUMN pace TEXT NOT NULL DEFAULT 'live'",
+            "ALTER TABLE rooms ADD COLUMN acted_at DOUBLE PRECISION",
+            "ALTER TABLE rooms ADD COLUMN sweep_until DOUBLE PRECISION",
+            "ALTER TABLE rooms ADD COLUMN remind_at DOUBLE PRECISION",
+            "CREATE INDEX rooms_idle ON rooms (acted_at) "
+            "WHERE status = 'playing' AND pace <> 'live'",
+            "CREATE INDEX rooms_remind ON rooms (remind_at) WHERE remind_at IS NOT NULL",
+            # W1: the turns in a row 托管 played for a seat; W3: the last event its person
+            # saw; W4: when someone last nudged it (「提醒他」).
+            "ALTER TABLE room_seats ADD COLUMN missed INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE room_seats ADD COLUMN seen_seq INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE room_seats ADD COLUMN nudged_at DOUBLE PRECISION",
+        ),
     ),
 )
 
@@ -163,6 +182,8 @@ class RoomSeat:
     player_id: str | None
     name: str | None
     away: bool
+    missed: int = 0  # the turns in a row 托管 played for it (W1)
+    seen_seq: int = 0  # the last event of the room its person saw (W3)
 
     @property
     def is_person(self) -> bool:
@@ -194,6 +215,9 @@ class Room:
     start_game: str | None = None
     start_at: float | None = None
     deadline_turn: int | None = None
+    pace: str = "live"
+    acted_at: float | None = None
+    remind_at: float | None = None
 
     def seat_of(self, player_id: str) -> RoomSeat | None:
         """The seat this browser holds, if any (a browser holds at most one, O2)."""
@@ -235,13 +259,13 @@ class RoomEvent:
 
 _ROOM = (
     "id, creator_id, status, turn_seconds, game_id, created_at, deadline, rematch_id, last_seq, "
-    "deadline_version, link_serial, start_game, start_at, deadline_turn"
+    "deadline_version, link_serial, start_game, start_at, deadline_turn, pace, acted_at, remind_at"
 )
 
 
 _ROOM_WITH_SEATS = (
     ", ".join(f"r.{c.strip()}" for c in _ROOM.split(","))
-    + ", s.idx, s.kind, s.difficulty, s.player_id, s.name, s.away "
+    + ", s.idx, s.kind, s.difficulty, s.player_id, s.name, s.away, s.missed, s.seen_seq "
     "FROM rooms r LEFT JOIN room_seats s ON s.room_id = r.id WHERE r.id = :room ORDER BY s.idx"
 )
 _ROOM_COLUMNS = len(_ROOM.split(","))
@@ -269,11 +293,17 @@ def _room(row: Row, seats: Sequence[Row]) -> Room:
         deadline_version=None if row[9] is None else int(row[9]),
         rematch_id=row[7],
         last_seq=int(row[8]),
-        seats=tuple(RoomSeat(int(s[0]), s[1], s[2], s[3], s[4], bool(s[5])) for s in seats),
+        seats=tuple(
+            RoomSeat(int(s[0]), s[1], s[2], s[3], s[4], bool(s[5]), int(s[6]), int(s[7]))
+            for s in seats
+        ),
         link_serial=int(row[10]),
         start_game=row[11],
         start_at=None if row[12] is None else float(row[12]),
         deadline_turn=None if row[13] is None else int(row[13]),
+        pace=str(row[14]),
+        acted_at=None if row[15] is None else float(row[15]),
+        remind_at=None if row[16] is None else float(row[16]),
     )
 
 
@@ -399,7 +429,11 @@ def _event_statement(
 class Publication:
     """An event to log with what it changes in the room (:meth:`RoomStore.publish`): the
     turn ``deadline`` (``None`` clears it; ``False`` leaves it) with the game ``version``
-    it is for, ``finished``, and seats' 托管 flags (``away``: seat → flag)."""
+    it is for and the turn's first reminder point ``remind_at`` (W4; ``False`` leaves it),
+    ``finished``, seats'
+    托管 flags (``away``: seat → flag) and turns 托管 played in a row (``missed``: seat →
+    count, W1), and ``acted_at``, when a person acted (W1: a waiting room idle for days is
+    finished)."""
 
     kind: str
     data: dict[str, Any]
@@ -408,6 +442,14 @@ class Publication:
     finished: bool = False
     away: dict[int, bool] | None = None
     turn: int | None = None
+    missed: dict[int, int] | None = None
+    remind_at: float | bool | None = False
+    acted_at: float | None = None
+
+    @property
+    def sets_seats(self) -> bool:
+        """Whether it writes seats' rows too (then it is logged in a locked transaction)."""
+        return bool(self.away) or bool(self.missed)
 
 
 #: A game action's deadline is written only over one set for an earlier version of the game:
@@ -430,11 +472,16 @@ async def _publish_if(
 ) -> RoomEvent | None:
     """:func:`_publish_in`, with ``expected`` as :func:`append_in`'s (then one statement:
     a publication that sets no seat's 托管 flag, see :meth:`RoomStore.record`)."""
-    assert expected is None or not pub.away
+    assert expected is None or not pub.sets_seats
     for index, flag in (pub.away or {}).items():
         await tx.all(
             "UPDATE room_seats SET away = :away WHERE room_id = :room AND idx = :idx",
             {"away": int(flag), "room": room_id, "idx": index},
+        )
+    for index, count in (pub.missed or {}).items():
+        await tx.all(
+            "UPDATE room_seats SET missed = :missed WHERE room_id = :room AND idx = :idx",
+            {"missed": count, "room": room_id, "idx": index},
         )
     also, params = _room_columns(pub)
     if expected is None:
@@ -451,21 +498,28 @@ def _room_columns(pub: Publication) -> tuple[str, dict[str, Any]]:
     a game's end, or the turn's deadline (:data:`_NEWER`'s rule)."""
     params: dict[str, Any] = {}
     if pub.finished:
-        also = ", status = 'finished', deadline = NULL"
+        also = ", status = 'finished', deadline = NULL, remind_at = NULL"
     elif pub.deadline is not False and pub.version is not None:
-        also = "".join(
-            f", {col} = " + _NEWER.format(col=col, value=value)
-            for col, value in (
-                ("deadline", "deadline"),
-                ("deadline_turn", "turn"),
-                ("deadline_version", "version"),
-            )
-        )
+        # (a new deadline ends any sweeper's lease on the old one)
+        columns = [("deadline", "deadline"), ("deadline_turn", "turn")]
+        columns += [("deadline_version", "version")]
         params = {"deadline": pub.deadline, "turn": pub.turn, "version": pub.version}
+        if pub.remind_at is not False:
+            columns.append(("remind_at", "remind_at"))
+            params["remind_at"] = pub.remind_at
+        also = ", sweep_until = NULL" + "".join(
+            f", {col} = " + _NEWER.format(col=col, value=value) for col, value in columns
+        )
     elif pub.deadline is not False:
-        also, params = ", deadline = :deadline", {"deadline": pub.deadline}
+        also, params = ", deadline = :deadline, sweep_until = NULL", {"deadline": pub.deadline}
+        if pub.remind_at is not False:
+            also += ", remind_at = :remind_at"
+            params["remind_at"] = pub.remind_at
     else:
         also = ""
+    if pub.acted_at is not None:
+        also += ", acted_at = :acted_at"
+        params["acted_at"] = pub.acted_at
     return also, params
 
 
@@ -479,15 +533,23 @@ def after_publication(room: Room, pub: Publication, seq: int) -> Room:
         seats = tuple(
             dataclasses.replace(s, away=flags[s.index]) if s.index in flags else s for s in seats
         )
+    if pub.missed:
+        counts = pub.missed
+        seats = tuple(
+            dataclasses.replace(s, missed=counts[s.index]) if s.index in counts else s
+            for s in seats
+        )
     status, deadline = room.status, room.deadline
-    turn, version = room.deadline_turn, room.deadline_version
+    turn, version, remind = room.deadline_turn, room.deadline_version, room.remind_at
     if pub.finished:
-        status, deadline = "finished", None
+        status, deadline, remind = "finished", None, None
     elif pub.deadline is not False and pub.version is not None:
         if version is None or version <= pub.version:
             deadline, turn, version = _seconds(pub.deadline), pub.turn, pub.version
+            remind = remind if pub.remind_at is False else _seconds(pub.remind_at)
     elif pub.deadline is not False:
         deadline = _seconds(pub.deadline)
+        remind = remind if pub.remind_at is False else _seconds(pub.remind_at)
     return dataclasses.replace(
         room,
         seats=seats,
@@ -495,6 +557,8 @@ def after_publication(room: Room, pub: Publication, seq: int) -> Room:
         deadline=deadline,
         deadline_turn=turn,
         deadline_version=version,
+        remind_at=remind,
+        acted_at=room.acted_at if pub.acted_at is None else pub.acted_at,
         last_seq=seq,
     )
 
@@ -597,13 +661,148 @@ class RoomStore:
 
         return await self.db.run(work, write=False)
 
-    async def due(self, now: float, limit: int = 100) -> list[Room]:
-        """Rooms in play whose turn deadline has passed (the 托管 sweeper, O5)."""
-        return await self._rooms_by(
+    async def due(self, now: float, limit: int = 100, lease: float = 0.0) -> list[Room]:
+        """Rooms in play whose turn deadline has passed (the 托管 sweeper, O5), soonest
+        first. With a ``lease`` (seconds) they are claimed for this process: another
+        process's sweep skips them until the lease runs out (a process killed while it
+        played them leaves them to the others then) or a new deadline ends it, so that
+        processes sweeping many due rooms at once (W1's waiting rooms) share them instead
+        of playing the same ones and losing the game's compare-and-set."""
+        due = (
             "SELECT id FROM rooms WHERE deadline IS NOT NULL AND deadline <= :now "
-            "AND status = 'playing' ORDER BY deadline LIMIT :limit",
+            "AND status = 'playing' {free}ORDER BY deadline LIMIT :limit"
+        )
+        if lease <= 0:
+            return await self._rooms_by(due.format(free=""), {"now": now, "limit": limit})
+        free = "(sweep_until IS NULL OR sweep_until <= :now)"
+
+        async def work(tx: Tx) -> list[Room]:
+            skip = " FOR UPDATE SKIP LOCKED" if tx.dialect == "postgresql" else ""
+            rows = await tx.all(
+                f"UPDATE rooms SET sweep_until = :until WHERE id IN "
+                f"({due.format(free=f'AND {free} ')}{skip}) AND {free} RETURNING id",
+                {"now": now, "limit": limit, "until": now + lease},
+            )
+            rooms = [await _room_in(tx, str(i)) for (i,) in rows]
+            found = [r for r in rooms if r is not None]
+            return sorted(found, key=lambda r: r.deadline or 0.0)
+
+        if (
+            await self.db.one(
+                due.format(free=f"AND {free} "), {"now": now, "limit": 1}, write=False
+            )
+            is None
+        ):
+            return []  # (nothing due: no write lock taken, as :meth:`expire`)
+        return await self.db.run(work)
+
+    async def idle(self, cutoff: float, limit: int = 100) -> list[Room]:
+        """Waiting rooms in play in which no person has acted since ``cutoff`` (W1)."""
+        return await self._rooms_by(
+            "SELECT id FROM rooms WHERE status = 'playing' AND pace <> 'live' "
+            "AND acted_at < :cutoff ORDER BY acted_at LIMIT :limit",
+            {"cutoff": cutoff, "limit": limit},
+        )
+
+    async def reminders_due(self, now: float, limit: int = 100) -> list[Room]:
+        """Rooms in play whose turn passed a reminder point (W4: 80 %, an hour before)."""
+        return await self._rooms_by(
+            "SELECT id FROM rooms WHERE remind_at IS NOT NULL AND remind_at <= :now "
+            "AND status = 'playing' ORDER BY remind_at LIMIT :limit",
             {"now": now, "limit": limit},
         )
+
+    async def take_reminder(self, room_id: str, point: float, after: float | None) -> bool:
+        """Move the room's reminder point from ``point`` to ``after`` (the next, or none):
+        ``True`` for the one process whose write did it (that one reminds)."""
+        rows = await self.db.run(
+            lambda tx: tx.all(
+                "UPDATE rooms SET remind_at = :after WHERE id = :room AND remind_at = :point "
+                "RETURNING id",
+                {"after": after, "room": room_id, "point": point},
+            )
+        )
+        return bool(rows)
+
+    async def games_of(self, player_id: str) -> list[Room]:
+        """The rooms in play in which ``player_id`` holds a seat (W2: 「轮到你了」; the
+        caller sorts), with their seats: one statement (the lobby asks often)."""
+        head = _ROOM_WITH_SEATS.partition(" WHERE ")[0]
+        sql = (
+            f"SELECT {head} WHERE r.status = 'playing' AND r.id IN "
+            "(SELECT room_id FROM room_seats WHERE player_id = :player) ORDER BY r.id, s.idx"
+        )
+
+        async def work(tx: Tx) -> list[Room]:
+            rooms: dict[str, list[Row]] = {}
+            for row in await tx.all(sql, {"player": player_id}):
+                rooms.setdefault(str(row[0]), []).append(row)
+            n = _ROOM_COLUMNS
+            return [
+                _room(rows[0][:n], [r[n:] for r in rows if r[n] is not None])
+                for rows in rooms.values()
+            ]
+
+        return await self.db.run(work, write=False)
+
+    async def game_at(self, room_id: str, seq: int) -> dict[str, Any] | None:
+        """The room's game as its last event up to ``seq`` carried it (W3: what a seat's
+        person saw when they last looked), if any is left (a pruned log has none)."""
+        row = await self.db.run(
+            lambda tx: tx.one(
+                "SELECT data FROM room_events WHERE room_id = :room AND seq <= :seq "
+                "AND kind IN ('start', 'roll', 'score', 'hint') ORDER BY seq DESC LIMIT 1",
+                {"room": room_id, "seq": seq},
+            ),
+            write=False,
+        )
+        game = None if row is None else json.loads(row[0]).get("game")
+        return game if isinstance(game, dict) else None
+
+    async def seen(self, room_id: str, player_id: str, seq: int) -> int | None:
+        """This browser's seat of the room has seen its events up to ``seq`` (W3): the
+        marker only moves forward, and not past the room's last event. Returns the marker
+        (``None``: no seat of the room)."""
+
+        async def work(tx: Tx) -> int | None:
+            row = await tx.one(
+                "UPDATE room_seats SET seen_seq = CASE WHEN seen_seq >= :seq THEN seen_seq "
+                "ELSE (SELECT CASE WHEN r.last_seq < :seq THEN r.last_seq ELSE :seq END "
+                "FROM rooms r WHERE r.id = :room) END "
+                "WHERE room_id = :room AND player_id = :player RETURNING seen_seq",
+                {"room": room_id, "player": player_id, "seq": seq},
+            )
+            return None if row is None else int(row[0])
+
+        return await self.db.run(work)
+
+    async def nudge(self, room_id: str, index: int, now: float, every: float) -> float | None:
+        """Mark seat ``index`` nudged now unless it was less than ``every`` seconds ago
+        (W4: once an hour a seat, across processes: the check is the write). Returns
+        ``None`` when done, else when the last nudge was."""
+
+        async def work(tx: Tx) -> float | None:
+            rows = await tx.all(
+                "UPDATE room_seats SET nudged_at = :now WHERE room_id = :room AND idx = :idx "
+                "AND (nudged_at IS NULL OR nudged_at <= :since OR nudged_at > :ahead) "
+                "RETURNING idx",
+                {
+                    "now": now,
+                    "room": room_id,
+                    "idx": index,
+                    "since": now - every,
+                    "ahead": now + 5.0,
+                },
+            )
+            if rows:
+                return None
+            row = await tx.one(
+                "SELECT nudged_at FROM room_seats WHERE room_id = :room AND idx = :idx",
+                {"room": room_id, "idx": index},
+            )
+            return now if row is None or row[0] is None else float(row[0])
+
+        return await self.db.run(work)
 
     async def rooms_of(self, player_id: str, limit: int = 20) -> list[Room]:
         """The rooms the browser holds a seat of, newest first."""
@@ -645,11 +844,16 @@ class RoomStore:
         max_open: int,
         *,
         rematch_of: str | None = None,
+        pace: str = "live",
+        max_waiting: int = 0,
     ) -> tuple[Room, RoomEvent]:
-        """A new room of ``seats`` (the creator's person seat first), with its two
-        tokens. Refused with :class:`TooManyRoomsError` while the creator has
-        ``max_open`` open rooms (0: no limit). ``rematch_of`` (O7) also links the old room
-        to the new one, once: a second rematch of the same room returns the first."""
+        """A new room of ``seats`` (the creator's person seat first) at ``pace`` (W1),
+        with its two tokens. Refused with :class:`TooManyRoomsError` while the creator has
+        ``max_open`` open live rooms (0: no limit), and a waiting room with
+        :class:`TooManyWaitingRoomsError` while the creator is in ``max_waiting`` waiting
+        rooms not over (W2; a rematch's other persons past it get their seat open
+        instead). ``rematch_of`` (O7) also links the old room to the new one, once: a
+        second rematch of the same room returns the first."""
 
         async def work(tx: Tx) -> tuple[Room, RoomEvent]:
             if rematch_of is not None:
@@ -661,19 +865,33 @@ class RoomStore:
                     existing = await _room_in(tx, str(row[0]))
                     if existing is not None:
                         raise _Existing(existing)
-            if max_open > 0:
+            if max_open > 0 and pace == "live":
                 count = await tx.one(
                     "SELECT COUNT(*) FROM rooms WHERE creator_id = :creator "
-                    "AND status IN ('waiting', 'starting', 'playing')",
+                    "AND status IN ('waiting', 'starting', 'playing') AND pace = 'live'",
                     {"creator": creator_id},
                 )
                 if count is not None and int(count[0]) >= max_open:
                     raise TooManyRoomsError(f"{creator_id} has {count[0]} open rooms", max_open)
+            specs = list(seats)
+            if max_waiting > 0 and pace != "live":
+                if await waiting_rooms_in(tx, creator_id) >= max_waiting:
+                    raise TooManyWaitingRoomsError(creator_id, max_waiting)
+                for i, spec in enumerate(specs):
+                    held = spec.player_id
+                    if i and held is not None and await waiting_rooms_in(tx, held) >= max_waiting:
+                        specs[i] = SeatSpec("human")  # (open: they join once under the cap)
             room_id = secrets.token_hex(8)
             await tx.all(
-                "INSERT INTO rooms (id, creator_id, status, turn_seconds, created_at) "
-                "VALUES (:room, :creator, 'waiting', :turn_seconds, :now)",
-                {"room": room_id, "creator": creator_id, "turn_seconds": turn_seconds, "now": now},
+                "INSERT INTO rooms (id, creator_id, status, turn_seconds, created_at, pace) "
+                "VALUES (:room, :creator, 'waiting', :turn_seconds, :now, :pace)",
+                {
+                    "room": room_id,
+                    "creator": creator_id,
+                    "turn_seconds": turn_seconds,
+                    "now": now,
+                    "pace": pace,
+                },
             )
             await tx.many(
                 "INSERT INTO room_seats (room_id, idx, kind, difficulty, player_id, name) "
@@ -687,7 +905,7 @@ class RoomStore:
                         "player": s.player_id,
                         "name": s.name,
                     }
-                    for i, s in enumerate(seats)
+                    for i, s in enumerate(specs)
                 ],
             )
             await issue_in(tx, ROOM_INVITE, room_id, self.invite_token(room_id))
@@ -697,7 +915,7 @@ class RoomStore:
                     "UPDATE rooms SET rematch_id = :room WHERE id = :old AND rematch_id IS NULL",
                     {"room": room_id, "old": rematch_of},
                 )
-            names = [s.name for s in seats]
+            names = [s.name for s in specs]
             event = await append_in(tx, room_id, "created", {"names": names}, now)
             room = await _room_in(tx, room_id)
             assert room is not None
@@ -706,13 +924,20 @@ class RoomStore:
         return await self.db.run(work)
 
     async def join(
-        self, room_id: str, token: object, player_id: str, name: str, now: float
+        self,
+        room_id: str,
+        token: object,
+        player_id: str,
+        name: str,
+        now: float,
+        max_waiting: int = 0,
     ) -> tuple[Room, int, RoomEvent | None]:
         """Seat the browser at the first open person seat under ``name``; a browser that
         holds a seat gets the same seat back (no event). Returns the room, the seat and
         the ``join`` event. Raises :class:`RoomNotFoundError` (unknown room or a token
         that is not its invite), :class:`AlreadyStartedError`, :class:`RoomFullError`,
-        :class:`NameTakenError`."""
+        :class:`NameTakenError`, and for a waiting room :class:`TooManyWaitingRoomsError`
+        while the browser's player is in ``max_waiting`` of them (W2)."""
 
         async def work(tx: Tx) -> tuple[Room, int, RoomEvent | None]:
             # F8 first: a removed browser is told so, whatever link it brings (the one the
@@ -735,6 +960,9 @@ class RoomStore:
             seat = next((s for s in room.seats if s.is_person and not s.taken), None)
             if seat is None:
                 raise RoomFullError(room_id)
+            over = max_waiting > 0 and room.pace != "live"
+            if over and await waiting_rooms_in(tx, player_id) >= max_waiting:
+                raise TooManyWaitingRoomsError(player_id, max_waiting)
             taken = await tx.all(
                 "UPDATE room_seats SET player_id = :player, name = :name "
                 "WHERE room_id = :room AND idx = :idx AND player_id IS NULL RETURNING idx",
@@ -900,6 +1128,7 @@ class RoomStore:
         version: int,
         data: dict[str, Any],
         now: float,
+        remind_at: float | None = None,
     ) -> tuple[Room, RoomEvent] | None:
         """``starting`` → ``playing`` with the claim's game ``game_id``: the open person
         seats are dropped and the others renumbered in order (the game's seats are 0..n-1);
@@ -910,7 +1139,7 @@ class RoomStore:
             claimed = await tx.all(
                 "UPDATE rooms SET status = 'playing', game_id = :game, deadline = :deadline, "
                 "deadline_turn = :turn, deadline_version = :version, start_game = NULL, "
-                "start_at = NULL "
+                "start_at = NULL, acted_at = :now, remind_at = :remind_at "
                 "WHERE id = :room AND status = 'starting' AND start_game = :game RETURNING id",
                 {
                     "game": game_id,
@@ -918,6 +1147,8 @@ class RoomStore:
                     "turn": turn,
                     "version": version,
                     "room": room_id,
+                    "now": now,
+                    "remind_at": remind_at,
                 },
             )
             if not claimed:
@@ -957,12 +1188,26 @@ class RoomStore:
         version: int | None = None,
         finished: bool = False,
         away: dict[int, bool] | None = None,
+        missed: dict[int, int] | None = None,
+        remind_at: float | bool | None = False,
+        acted_at: float | None = None,
     ) -> RoomEvent:
         """Log an event; in the same transaction set the turn ``deadline`` (``None``
         clears it; ``False`` leaves it) with the game ``version`` it is for (the
-        sweeper plays only that version, so never a turn that moved on meanwhile), mark
-        the room ``finished``, and set seats' 托管 flags (``away``: seat → flag)."""
-        pub = Publication(kind, data, deadline, version, finished, away)
+        sweeper plays only that version, so never a turn that moved on meanwhile) and
+        its first reminder point, mark the room ``finished``, set seats' 托管 flags
+        (``away``: seat → flag) and missed turns, and when a person acted (W1)."""
+        pub = Publication(
+            kind,
+            data,
+            deadline,
+            version,
+            finished,
+            away,
+            missed=missed,
+            remind_at=remind_at,
+            acted_at=acted_at,
+        )
         event = await self.db.run(lambda tx: _publish_in(tx, room_id, pub, now))
         self._advance(room_id, pub, event.seq)
         return event
@@ -1018,7 +1263,7 @@ class RoomStore:
             if room is None:
                 return []
             pubs = plan(room)
-            if len(pubs) != 1 or pubs[0].away:
+            if len(pubs) != 1 or pubs[0].sets_seats:
                 break
             pub = pubs[0]
             event = await self._publish_one(room_id, pub, now, room.last_seq)
@@ -1117,6 +1362,18 @@ class RoomStore:
             return len(rows)
 
         return await self.db.run(work)
+
+
+async def waiting_rooms_in(tx: Tx, player_id: str) -> int:
+    """How many waiting rooms (any pace but live) not over ``player_id`` holds a seat of
+    (W2's cap)."""
+    row = await tx.one(
+        "SELECT COUNT(*) FROM room_seats s JOIN rooms r ON r.id = s.room_id "
+        "WHERE s.player_id = :player AND r.pace <> 'live' "
+        "AND r.status IN ('waiting', 'starting', 'playing')",
+        {"player": player_id},
+    )
+    return 0 if row is None else int(row[0])
 
 
 def playing_seats(room: Room) -> tuple[RoomSeat, ...]:
@@ -1391,7 +1648,7 @@ class RoomsData:
         in play alone are past it."""
         cap = self.open_rooms
         rooms = await tx.all(
-            "SELECT id, status FROM rooms WHERE creator_id = :player "
+            "SELECT id, status FROM rooms WHERE creator_id = :player AND pace = 'live' "
             "AND status IN ('waiting', 'starting', 'playing') ORDER BY created_at DESC, id",
             {"player": player_id},
         )

@@ -200,6 +200,11 @@ class RoomHub:
         """How many of them watch through a link (hold no seat)."""
         return self._watchers.get(room_id, 0)
 
+    def watching(self, room_id: str, player: str) -> bool:
+        """Whether ``player`` has a stream of the room open here (W4: the room is on its
+        screen, so it needs no reminder)."""
+        return any(sub.player == player for sub in self._rooms.get(room_id, ()))
+
     def of_player(self, player: str) -> int:
         """How many streams this browser holds here."""
         return self._players.get(player, 0)

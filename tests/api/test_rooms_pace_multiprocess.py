@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bench_smoke import quick_figures
 from server_process import NO_LIMIT_ARGS, RawClient, ServerProcess, start_together
 
 CLOCKED = Path(__file__).resolve().parents[1] / "clocked_server.py"
@@ -101,3 +102,15 @@ def test_w1_due_turns_are_played_once_by_the_process_left_after_a_kill(
             assert [(g["room_id"], g["your_turn"]) for g in listed["games"]] == [(room["id"], True)]
 
     asyncio.run(run())
+
+
+def test_w1_the_waiting_rooms_benchmark_quick_mode_plays_every_turn_on_time() -> None:
+    """``benchmarks/waiting_rooms_bench.py --quick``: every due turn played, none early,
+    each within its few seconds (the figures of a full run are in docs/benchmarks.md)."""
+    figures = quick_figures("waiting_rooms_bench.py")
+    assert figures["rooms"] == 40
+    assert figures["not_played"] == 0
+    assert figures["early"] == 0
+    assert figures["late_max_s"] <= 5.0
+    assert figures["click_ms_during"]["n"] > 0
+    assert figures["failures"] == []

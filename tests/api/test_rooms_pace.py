@@ -464,3 +464,41 @@ def test_w4_a_turn_and_its_reminder_points_are_told_once_across_two_apps(
     live = _room(host, [friend], "live")
     _turn(host, live["game"])
     assert told == []
+
+
+def test_w2_a_merge_keeps_the_cap_of_waiting_rooms(make_client: Callable[..., TestClient]) -> None:
+    clock = Clock()
+    client = make_client(clock=clock, max_waiting_rooms=3)
+    home, school = browser(client), browser(client)
+
+    def waiting(who: TestClient, start: bool = False) -> str:
+        clock.now += 1  # (one after another: newest last)
+        seats = _seats("novice") if start else _seats("open")
+        room = who.post("/api/rooms", json={"seats": seats, "pace": "1d"}).json()["room"]
+        if start:
+            assert who.post(f"/api/rooms/{room['id']}/start", json={}).status_code == 200
+        return str(room["id"])
+
+    home_rooms = [waiting(home), waiting(home)]
+    school_waiting, school_playing = waiting(school), waiting(school, start=True)
+    r = link(school, code_of(home)["code"], merge=True)
+    assert r.status_code == 200, r.text
+    # four, three allowed: the newest room not started goes (school's own: it expires)
+    (note,) = r.json()["left_out"]
+    assert (note["cap"], note["done"], note["id"]) == (
+        "waiting_rooms",
+        "room_closed",
+        school_waiting,
+    )
+    assert "3" in note["message"]
+    assert _get(home, school_waiting)["status"] == "expired"
+    assert [_get(home, rid)["status"] for rid in home_rooms] == ["waiting", "waiting"]
+    assert _get(home, school_playing)["status"] == "playing"
+    # two games in play over a cap of one: nothing is given up, the merge is refused
+    solo = make_client(clock=clock, max_waiting_rooms=1)
+    a, b = browser(solo), browser(solo)
+    waiting(a, start=True)
+    waiting(b, start=True)
+    r = link(b, code_of(a)["code"], merge=True)
+    assert (r.status_code, error_code(r)) == (409, "merge_over_limit")
+    assert len(b.get("/api/rooms/turns").json()["games"]) == 1

@@ -202,7 +202,7 @@ class RecoveryCodeOut(_Out):
 class LeftOutOut(_Out):
     """What a merge gave up to keep a per-player cap (F27)."""
 
-    cap: Literal["open_rooms", "room_seat", "open_groups"]
+    cap: Literal["open_rooms", "room_seat", "open_groups", "waiting_rooms"]
     done: Literal["room_closed", "seat_freed", "group_handed_over", "group_closed"]
     id: str = Field(description="the room's or the group's id")
     message: str = Field(description="what was done: one sentence, the request's language")

@@ -64,8 +64,16 @@ def build(platform: Platform) -> Parts:
         middleware=((RoomStreamPath, {"rooms": service}),),
         played=service,
         kinds={rooms.ROOM: service.kind_hooks()},
-        # (a merge keeps O2's one seat a browser and --max-open-rooms, F27)
-        player_data=(RoomsData(platform.clock, service.rooms_changed, limits.open_rooms),),
+        # (a merge keeps O2's one seat a browser, --max-open-rooms and
+        # --max-waiting-rooms, F27)
+        player_data=(
+            RoomsData(
+                platform.clock,
+                service.rooms_changed,
+                limits.open_rooms,
+                limits.waiting_rooms,
+            ),
+        ),
         players_changed=(service.forget_holders,),
         # F23: a device removed, signed out or deleted loses its open streams at once.
         revoked=(service.hub.revoke,),

@@ -1532,10 +1532,12 @@ class RoomsData:
         clock: Callable[[], float] = time.time,
         changed: Callable[[str], None] = lambda _room_id: None,
         open_rooms: int = 0,
+        waiting_rooms: int = 0,
     ) -> None:
         self._clock = clock
         self._changed = changed
         self.open_rooms = open_rooms
+        self.waiting_rooms = waiting_rooms
 
     async def export(self, tx: Tx, player_id: str) -> Any:
         created = await tx.all(
@@ -1607,7 +1609,56 @@ class RoomsData:
             "UPDATE room_bans SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},
         )
-        return [*notes, *(await self._keep_open_rooms(tx, target, theirs))]
+        notes = [*notes, *(await self._keep_open_rooms(tx, target, theirs))]
+        return [*notes, *(await self._keep_waiting_rooms(tx, target))]
+
+    async def _keep_waiting_rooms(self, tx: Tx, player_id: str) -> list[MergeNote]:
+        """``waiting_rooms`` through a merge (W2, F27): past the cap, ``player_id``'s seats
+        in waiting rooms not started yet are given up, the newest rooms first — a friend's
+        room is left (the seat open again, a ``leave`` event), a room of its own expires;
+        :class:`MergeOverCapError` when the rooms in play alone are past it."""
+        cap = self.waiting_rooms
+        rooms = await tx.all(
+            "SELECT r.id, r.status, s.idx, s.name FROM rooms r JOIN room_seats s "
+            "ON s.room_id = r.id WHERE s.player_id = :player AND r.pace <> 'live' "
+            "AND r.status IN ('waiting', 'starting', 'playing') ORDER BY r.created_at DESC, r.id",
+            {"player": player_id},
+        )
+        over = len(rooms) - cap
+        if cap <= 0 or over <= 0:
+            return []
+        waiting = [r for r in rooms if r[1] == "waiting"]
+        if len(waiting) < over:
+            said = msg(
+                "error.devices.merge_waiting_rooms",
+                rooms=len(rooms),
+                playing=len(rooms) - len(waiting),
+                limit=cap,
+            )
+            raise MergeOverCapError("waiting_rooms", said)
+        notes = []
+        for room_id, _status, index, name in waiting[:over]:
+            room_id = str(room_id)
+            if int(index) == 0:  # (its own room: nobody else can start it)
+                await tx.all(
+                    "UPDATE rooms SET status = 'expired' WHERE id = :room AND status = 'waiting'",
+                    {"room": room_id},
+                )
+                await append_in(tx, room_id, "expired", {}, self._clock())
+                said = msg("server.merge.waiting_room_closed", limit=cap)
+                done = "room_closed"
+            else:
+                await tx.all(
+                    "UPDATE room_seats SET player_id = NULL, name = NULL "
+                    "WHERE room_id = :room AND idx = :idx",
+                    {"room": room_id, "idx": index},
+                )
+                await append_in(tx, room_id, "leave", {"seat": index, "name": name}, self._clock())
+                said = msg("server.merge.waiting_seat_left", limit=cap)
+                done = "seat_freed"
+            self._changed(room_id)
+            notes.append(MergeNote("waiting_rooms", done, room_id, said))
+        return notes
 
     async def _one_seat_a_room(self, tx: Tx, source: str, target: str) -> list[MergeNote]:
         """O2 through a merge (F27): where both players sit in one room still waiting, the

@@ -47,9 +47,9 @@ class MergeOverCapError(MergeConflictError):
 @dataclass(frozen=True, slots=True)
 class MergeNote:
     """What a merge gave up to keep a per-player cap (F27), said to the player: ``cap``
-    (``open_rooms``, ``room_seat``, ``open_groups``), what was done (``room_closed``,
-    ``seat_freed``, ``group_handed_over``, ``group_closed``), the room's or group's
-    ``id`` and one sentence (said in the reader's language)."""
+    (``open_rooms``, ``room_seat``, ``open_groups``, ``waiting_rooms``), what was done
+    (``room_closed``, ``seat_freed``, ``group_handed_over``, ``group_closed``), the room's
+    or group's ``id`` and one sentence (said in the reader's language)."""
 
     cap: str
     done: str

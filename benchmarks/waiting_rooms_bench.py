@@ -2,9 +2,10 @@
 
 Starts ``--processes`` real servers (``tests/clocked_server.py``: ``python -m
 yahtzee.server``'s app on a clock this script moves) on one database, opens ``--rooms``
-rooms of an hour's pace (a host and a friend each, the host's turn on) whose deadlines fall
-across ``--span`` simulated seconds (an hour), then runs that hour ``--speed`` times as fast
-while a live room is played click after click. Each waiting room's turn must be played by
+rooms of an hour's pace (a host and a friend each, the host's turn on: made in a burst,
+their deadlines are then moved in the database to fall evenly across ``--span`` simulated
+seconds, an hour), then runs that hour ``--speed`` times as fast while a live room is
+played click after click. Each waiting room's turn must be played by
 托管 within ``--max-late`` real seconds of its deadline. Prints each turn's lateness (real
 seconds: simulated ones divided by the speed, so a faster hour is a harder test) and the
 live room's click latency before and during the due hour, side by side.
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import sqlite3
 import sys
 import tempfile
@@ -77,15 +79,10 @@ class Clock:
         tmp.replace(self.path)  # (atomic: a server never reads half a number)
 
 
-async def _open_rooms(
-    servers: list[ServerProcess], clock: Clock, rooms: int, span: float, workers: int
-) -> dict[str, float]:
-    """``rooms`` started rooms of an hour's pace whose deadlines fall across ``span``
-    simulated seconds: made in steps, the clock moved on between them. Returns each
-    room's deadline."""
+async def _open_rooms(servers: list[ServerProcess], rooms: int, workers: int) -> dict[str, float]:
+    """``rooms`` started rooms of an hour's pace (their turns due an hour after each
+    start). Returns each room's deadline."""
     deadlines: dict[str, float] = {}
-    steps = max(1, min(100, rooms // 10))
-    per_step = -(-rooms // steps)
     pairs = []
     for i in range(workers):
         port = servers[i % len(servers)].port
@@ -101,20 +98,37 @@ async def _open_rooms(
         started = (await host.request("POST", f"/api/rooms/{room['id']}/start", {}))["room"]
         deadlines[started["id"]] = float(started["deadline"])
 
-    made = 0
-    for step in range(steps):
-        clock.write(step * span / steps)
-        todo = min(per_step, rooms - made)
-        queue = list(range(todo))
+    queue = list(range(rooms))
 
-        async def worker(host: RawClient, friend: RawClient, queue: list[int] = queue) -> None:
-            while queue:
-                queue.pop()
-                await one(host, friend)
+    async def worker(host: RawClient, friend: RawClient) -> None:
+        while queue:
+            queue.pop()
+            await one(host, friend)
 
-        await asyncio.gather(*(worker(h, f) for h, f in pairs))
-        made += todo
+    await asyncio.gather(*(worker(h, f) for h, f in pairs))
     return deadlines
+
+
+def _spread(db: Path | str, deadlines: dict[str, float], span: float) -> dict[str, float]:
+    """The rooms' deadlines (and reminder points, 80 % of the hour) moved so that they fall
+    evenly across ``span`` simulated seconds from the last one made, in a random order of
+    the rooms — as turns taken at any moment of an hour would (the rooms were opened in a
+    burst). Returns the new deadlines."""
+    rooms = list(deadlines)
+    random.Random(1).shuffle(rooms)
+    first = max(deadlines.values()) + 5.0
+    moved = {r: first + (i + 0.5) * span / len(rooms) for i, r in enumerate(rooms)}
+    rows = [(d, d - 0.2 * PACE, r) for r, d in moved.items()]
+    sql = "UPDATE rooms SET deadline = ?, remind_at = ? WHERE id = ?"
+    if is_postgres_url(db):
+        import psycopg
+
+        with psycopg.connect(str(db)) as conn:
+            conn.cursor().executemany(sql.replace("?", "%s"), rows)
+    else:
+        with sqlite3.connect(str(db)) as conn:
+            conn.executemany(sql, rows)
+    return moved
 
 
 async def _clicks(server: ServerProcess, stop: asyncio.Event, out: list[float]) -> None:
@@ -175,7 +189,8 @@ async def _run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     )
     try:
         setup = time.perf_counter()
-        deadlines = await _open_rooms(servers, clock, args.rooms, args.span, args.workers)
+        made = await _open_rooms(servers, args.rooms, args.workers)
+        deadlines = _spread(db, made, args.span)
         setup_s = time.perf_counter() - setup
         # the live room, alone first (the baseline), then through the due hour
         baseline: list[float] = []

@@ -22,7 +22,7 @@ from pathlib import Path
 import uvicorn
 
 from yahtzee.server.settings import add_flags, from_flags
-from yahtzee.web import Wiring, create_app
+from yahtzee.web import Settings, Wiring, create_app
 
 
 class FileClock:
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--clock-start", type=float, default=None, help="the epoch the speed runs from"
     )
-    flags = add_flags(parser)
+    flags = add_flags(parser, Settings)
     args = parser.parse_args(argv)
     settings = from_flags(flags, args)
     clock = FileClock(args.clock_file, args.clock_speed, args.clock_start)

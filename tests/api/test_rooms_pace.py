@@ -502,3 +502,46 @@ def test_w2_a_merge_keeps_the_cap_of_waiting_rooms(make_client: Callable[..., Te
     r = link(b, code_of(a)["code"], merge=True)
     assert (r.status_code, error_code(r)) == (409, "merge_over_limit")
     assert len(b.get("/api/rooms/turns").json()["games"]) == 1
+
+
+def test_w1_a_room_whose_log_missed_its_game_s_last_action_catches_up_when_due(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """A process killed between a game's commit and its room's event (the window of every
+    action) left the room on the old turn's deadline and version, which 托管 can never
+    play (the game moved on): the sweep logs the game as it stands with the turn on's
+    deadline instead of trying that turn forever (seen with kill -9 on PostgreSQL)."""
+    clock = Clock()
+    host, friend = make_client(clock=clock), make_client(clock=clock)
+    room = _room(host, [friend], "1d")
+    rid = room["id"]
+    svc = _rooms(host)
+    game = host.post(
+        f"/api/games/{room['game']['id']}/roll", json={"version": room["game"]["version"]}
+    ).json()
+    record = svc.store.record
+
+    async def lost(*args: Any, **kwargs: Any) -> Any:  # (the process dies before it logs)
+        del args, kwargs
+        raise ConnectionError("killed")
+
+    svc.store.record = lost  # type: ignore[method-assign]
+    box = next(c for c, o in game["preview"].items() if o["allowed"])
+    scored = host.post(
+        f"/api/games/{game['id']}/score",
+        json={"version": game["version"], "category": box, "confirm_zero": True},
+    )
+    assert scored.status_code == 200  # (the game is stored: the answer says so)
+    svc.store.record = record  # type: ignore[method-assign]
+    behind = _get(host, rid)
+    assert behind["deadline"] == room["deadline"]  # the room still waits on the host's turn
+    clock.now = room["deadline"] + 1
+    _sweep(host)
+    now = _get(host, rid)
+    assert now["game"]["turn"] == 1
+    assert now["deadline"] == clock.now + DAY  # the friend's turn, from now
+    assert _log(host, rid)[-1].kind == "game"
+    assert _sweep(host) == 0
+    # and the friend plays on as usual
+    _turn(friend, now["game"])
+    assert _get(host, rid)["game"]["turn"] == 0

@@ -971,12 +971,50 @@ class RoomService:
                 # (the person acted, another process played it) is refused by the
                 # game's compare-and-set.
                 await self.games.play_for(room.game_id, room.deadline_version, PROXY_LEVEL)
-            except (StaleVersionError, GameNotFoundError):
-                return 0  # the person acted, or another process played it first
+            except StaleVersionError:
+                # the person acted, or another process played it first; or the process
+                # that committed that action died before it logged it (kill -9 between
+                # the game's commit and the room's event): then the room would wait on
+                # its old deadline forever, so its log catches up with the game
+                await self._catch_up(room)
+                return 0
+            except GameNotFoundError:
+                return 0
             except Exception:
                 log_.exception("room %s: 托管 could not play the due turn", room.id)
                 return 0
         return 1
+
+    async def _catch_up(self, room: Room) -> None:
+        """The room's log is behind its game (an action committed, its event never
+        logged): log the game as it stands (a ``game`` event) with the turn on's deadline
+        from now, and its end if it is over. Nothing when the log has it meanwhile."""
+        if room.game_id is None:
+            return
+        view = await self._game(room.game_id)
+        version = view.record.version
+        if version <= (room.deadline_version or 0):
+            return
+        now = self.clock()
+        game = room_game_json(view)
+        turn = _turn_of(view)
+
+        def plan(current: Room) -> list[Publication]:
+            if current.status != "playing" or (current.deadline_version or 0) >= version:
+                return []
+            away = {s.index: s.away for s in current.seats}
+            deadline, remind = self._deadline(view, pace_of(current), away, now)
+            data = {"seat": None, "game": game, "deadline": deadline, "now": now}
+            pubs = [Publication("game", data, deadline, version, turn=turn, remind_at=remind)]
+            if view.game.is_over:
+                pubs.append(Publication("end", {"ranking": game["ranking"]}, finished=True))
+            return pubs
+
+        events = await self.store.record(room.id, plan, now)
+        for event in events:
+            self.hub.deliver(event)
+        if events:
+            log_.warning("room %s: its log caught up with its game at version %s", room.id, version)
 
     async def _finish_idle(self, room: Room) -> None:
         """W1: a waiting room in which no person acted for :data:`IDLE_DAYS` days is

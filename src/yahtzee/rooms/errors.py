@@ -4,8 +4,7 @@ answers, which the app consults through the feature (:data:`yahtzee.rooms.FEATUR
 from __future__ import annotations
 
 from yahtzee.errors import OverCapError, YahtzeeError
-from yahtzee.i18n import N_, msg, msg_n
-from yahtzee.rooms.pace import InvalidPaceError
+from yahtzee.i18n import N_, Msg, msg, msg_n
 from yahtzee.server.errors import ApiError
 from yahtzee.server.kinds import Refusal, no_undo
 
@@ -50,6 +49,15 @@ class NameTakenError(YahtzeeError):
 
 class TooManyRoomsError(OverCapError):
     """A browser opening a room while it holds the maximum of open rooms (O9)."""
+
+
+class InvalidPaceError(YahtzeeError):
+    """A pace (or a live turn's seconds) that is not one of the listed values: the message
+    names the value; :attr:`said` is the readable message (W6)."""
+
+    def __init__(self, message: str, said: Msg) -> None:
+        super().__init__(message)
+        self.said = said
 
 
 class TooManyWaitingRoomsError(OverCapError):

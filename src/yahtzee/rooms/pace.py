@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yahtzee.errors import YahtzeeError
 from yahtzee.i18n import Msg, msg, msg_n
+from yahtzee.rooms.errors import InvalidPaceError
 
 LIVE = "live"
 NO_CLOCK = "none"
@@ -39,15 +39,6 @@ IDLE_DAYS = 14
 REMIND_SHARE = 0.8
 #: The second reminder point: this long before the deadline.
 REMIND_BEFORE = 3600.0
-
-
-class InvalidPaceError(YahtzeeError):
-    """A pace (or a live turn's seconds) that is not one of the listed values: the message
-    names the value; :attr:`said` is the readable message (W6)."""
-
-    def __init__(self, message: str, said: Msg) -> None:
-        super().__init__(message)
-        self.said = said
 
 
 @dataclass(frozen=True, slots=True)

@@ -227,7 +227,7 @@ class TurnGameOut(_Out):
     turn: int = Field(description="the seat on turn")
     your_seat: int
     your_turn: bool
-    deadline: float | None = Field(description="when the turn on goes to 托管 (null: no clock)")
+    deadline: float | None = Field(description="when the turn on goes to autoplay (null: no clock)")
     new_events: int = Field(description="events of the room since this seat last looked (W3)")
     seats: list[TurnSeatOut]
 
@@ -305,7 +305,7 @@ async def my_rooms(svc: Rooms, player: PlayerId) -> JSONResponse:
     "/turns",
     response_model=TurnsOut,
     responses=errors(429),
-    summary="「轮到你了」: this player's room games in play",
+    summary="Your turns: this player's room games in play",
     dependencies=[cost(LIST_COST)],
 )
 async def my_turns(svc: Rooms, player: PlayerId) -> JSONResponse:
@@ -469,7 +469,7 @@ async def seen(room_id: RoomId, svc: Rooms, player: Acting, body: JsonBody[SeenI
     "/{room_id}/nudge",
     response_model=NudgeOut,
     responses=errors(403, 404, 409, 413, 415, 422, 429, 503),
-    summary="「提醒他」: a message for the friend whose turn it is",
+    summary="Nudge: a message for the friend whose turn it is",
 )
 async def nudge(
     room_id: RoomId,

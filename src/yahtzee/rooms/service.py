@@ -981,7 +981,7 @@ class RoomService:
             except GameNotFoundError:
                 return 0
             except Exception:
-                log_.exception("room %s: 托管 could not play the due turn", room.id)
+                log_.exception("room %s: autoplay could not play the due turn", room.id)
                 return 0
         return 1
 

@@ -85,7 +85,10 @@ def test_w1_due_turns_are_played_once_by_the_process_left_after_a_kill(
         while pending and time.monotonic() < deadline:
             for rid, host in list(pending.items()):
                 seen = (await host.request("GET", f"/api/rooms/{rid}"))["room"]
-                if seen["game"]["turn"] != 1:
+                # (a turn played by the killed process just before its kill -9 may show
+                # in the game before the room's log has it: the survivor's sweep catches
+                # the room up, with the friend's deadline, once the claim's lease ends)
+                if seen["game"]["turn"] != 1 or seen["deadline"] <= seen["now"]:
                     continue
                 pending.pop(rid)
                 # played once: the host's card has one box; the friend's hour is on
@@ -95,7 +98,7 @@ def test_w1_due_turns_are_played_once_by_the_process_left_after_a_kill(
                 assert seen["deadline"] > seen["now"] + 3000
             if pending:
                 await asyncio.sleep(0.2)
-        assert not pending, f"{len(pending)} due turns were never played"
+        assert not pending, f"{len(pending)} due turns never played, or their rooms never caught up"
         # 「轮到你了」 on the process left: every game waits for its friend
         for _, friend, room in rooms:
             listed = await _on(second, friend).request("GET", "/api/rooms/turns")

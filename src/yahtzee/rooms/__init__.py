@@ -16,6 +16,7 @@ from yahtzee.rooms import pace
 from yahtzee.rooms import service as rooms
 from yahtzee.rooms.errors import api_error
 from yahtzee.rooms.fastpath import RoomStreamPath
+from yahtzee.rooms.notices import ReminderNotices
 from yahtzee.rooms.routes import RoomsConfigOut, router
 from yahtzee.rooms.service import RoomService
 from yahtzee.rooms.settings import RoomSettings
@@ -56,6 +57,7 @@ def build(platform: Platform) -> Parts:
         guard,
         platform.clock,
         processes=lambda: guard.actions.processes,
+        notices=ReminderNotices(platform.reminders),
     )
     platform.storage.listen(NOTIFY_CHANNEL, service.hub.notified, service.hub.resync_soon)
     return Parts(

@@ -8,16 +8,22 @@ action that moved the turn on, ``deadline_near`` by the one whose sweep moved th
 reminder point (a compare-and-set). A player who has the room open on this process (a
 stream of it here: behind nginx a room's streams all go to its process) is not told.
 
-Whoever delivers (Web Push, :mod:`yahtzee.push` once it is on the platform as
-``Platform.reminders``) adapts these calls: the notice holds what a reminder may carry —
-the seats' names, the round, the room's link, the deadline — and the room's id to limit
-reminders per room. Until then :class:`NoNotices` drops them.
+:class:`ReminderNotices` hands them to the platform's reminders (``Platform.reminders``,
+delivered by Web Push, :mod:`yahtzee.push`, which decides quiet hours, its hour's limit
+and the devices): the topic ``turn`` or ``deadline``, a payload of the seats' names, the
+round and the room's link (and, for ``deadline``, the deadline the words name), about the
+room's id. :class:`NoNotices` drops them (a service built without the platform).
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Protocol
+
+from yahtzee.server.reminders import ReminderPayload, Reminders, Sent, seats_of
+
+log_ = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,3 +64,27 @@ class NoNotices:
     async def deadline_near(self, notice: TurnNotice) -> None:
         """Dropped."""
         del notice
+
+
+class ReminderNotices:
+    """The notices as the platform's reminders (W4): one reminder for the notice's player,
+    at most one an hour about the room (the deliverer keeps that limit across processes),
+    none in the player's quiet hours or to a player with no device that takes them."""
+
+    def __init__(self, reminders: Reminders) -> None:
+        self.reminders = reminders
+
+    async def turn(self, notice: TurnNotice) -> None:
+        """A reminder ``turn``: the seats, the round, the link."""
+        await self._send("turn", notice, due=None)
+
+    async def deadline_near(self, notice: TurnNotice) -> None:
+        """A reminder ``deadline``: the seats, the round, the link and the deadline (the
+        device says it as a time of its own zone)."""
+        await self._send("deadline", notice, due=notice.deadline)
+
+    async def _send(self, topic: str, notice: TurnNotice, due: float | None) -> Sent:
+        payload = ReminderPayload(seats_of(notice.seats), notice.round, notice.link, due)
+        sent = await self.reminders.send(notice.player_id, topic, payload, about=notice.room_id)
+        log_.debug("room %s: %s reminder %s", notice.room_id, topic, sent.outcome)
+        return sent

@@ -47,7 +47,7 @@ def best_box(page: Page) -> str:
         """() => {
             const cells = [...document.querySelectorAll('[data-selectable="true"]')];
             cells.sort((a, b) => parseInt(b.innerText) - parseInt(a.innerText));
-            return cells[0].dataset.testid.slice("cell-human-".length);
+            return cells[0].dataset.testid.slice("cell-0-".length);
         }"""
     )
     return best
@@ -77,7 +77,7 @@ def play_round(page: Page, round_: int, rolls: int = 3) -> None:
         left = page.get_by_test_id("rolls-left").inner_text()
         page.get_by_test_id("roll").click()
         expect(page.get_by_test_id("rolls-left")).not_to_have_text(left)
-    page.get_by_test_id(f"cell-human-{best_box(page)}").click()
+    page.get_by_test_id(f"cell-0-{best_box(page)}").click()
     dialog = page.get_by_test_id("confirm-dialog")
     page.wait_for_timeout(100)
     if dialog.is_visible():

@@ -144,7 +144,7 @@ class Step:
 
 
 def _cell(category: Category) -> str:
-    return f"cell-human-{category.value}"
+    return f"cell-0-{category.value}"
 
 
 _Y, _N = True, False
@@ -180,7 +180,7 @@ STEPS: Final[tuple[Step, ...]] = (
     Step(
         "upper-bonus",
         N_("server.tutorial.upper_bonus"),
-        ("upper-progress",),
+        ("upper-progress-0",),
         Until(next=True),
     ),
     Step(

@@ -93,7 +93,7 @@ def test_l10_the_steps_come_true_on_the_servers_fixed_dice(
     assert 8 <= len(steps) <= 12
     assert all(len(s["text"]) <= 80 for s in steps)
     assert steps[-1]["until"] == {"done": True}
-    assert {"roll", "hint", "cell-human-sixes", "upper-progress", "confirm-no"} <= {
+    assert {"roll", "hint", "cell-0-sixes", "upper-progress-0", "confirm-no"} <= {
         t for s in steps for t in s["target"]
     }
 

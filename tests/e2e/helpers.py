@@ -30,6 +30,13 @@ CATEGORIES = UPPER + LOWER
 _NUMBER = re.compile(r"-?\d+")
 
 
+def seat_of(who: str | int) -> int:
+    """A seat's index: ``human`` is a one-person game's seat 0, ``computer`` its seat 1."""
+    if isinstance(who, int):
+        return who
+    return {"human": 0, "computer": 1}[who]
+
+
 class Table:
     """The game page at ``base_url`` in ``page``."""
 
@@ -47,9 +54,10 @@ class Table:
         """Die ``i`` (0..4)."""
         return self.by(f"die-{i}")
 
-    def cell(self, category: str, who: str = "human") -> Locator:
-        """The scorecard cell of ``who`` (human/computer) for ``category``."""
-        return self.by(f"cell-{who}-{category}")
+    def cell(self, category: str, who: str | int = "human") -> Locator:
+        """The scorecard cell of ``who`` for ``category``: a seat's index, or on a table of
+        one person and a computer ``human`` (seat 0) / ``computer`` (seat 1)."""
+        return self.by(f"cell-{seat_of(who)}-{category}")
 
     # -- reading the page ---------------------------------------------------------------
 
@@ -91,9 +99,9 @@ class Table:
         Read in one round trip (the tests call this every turn).
         """
         rows: list[list[str]] = self.page.evaluate(
-            """() => [...document.querySelectorAll('[data-testid^="cell-human-"]')]
+            """() => [...document.querySelectorAll('[data-testid^="cell-"]')]
                 .filter((td) => td.dataset.selectable === "true")
-                .map((td) => [td.dataset.testid.slice("cell-human-".length), td.innerText])"""
+                .map((td) => [td.dataset.category, td.innerText])"""
         )
         out: dict[str, int] = {}
         for category, text in rows:
@@ -102,9 +110,9 @@ class Table:
             out[category] = int(match.group())
         return {c: out[c] for c in CATEGORIES if c in out}
 
-    def total(self, who: str = "human") -> int:
-        """The 总分 row of ``who``."""
-        return int(self.by(f"total-{who}").inner_text())
+    def total(self, who: str | int = "human") -> int:
+        """The 总分 row of ``who`` (as in :meth:`cell`)."""
+        return int(self.by(f"total-{seat_of(who)}").inner_text())
 
     def message(self) -> str:
         """The announcement / error area's text."""

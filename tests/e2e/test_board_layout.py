@@ -34,7 +34,7 @@ GRID_JS = """
     left: t.left, right: t.right,
     rows: [...table.tBodies].flatMap((b) => [...b.rows]).map((row) => {
       const shown = [...row.cells].filter((c) => c.getClientRects().length);
-      const you = row.querySelector(".cell-human, .sum-human");
+      const you = row.querySelector('[data-seat="0"]:not([colspan])');
       const btn = row.querySelector(".cell-btn");
       const y = you && you.getBoundingClientRect();
       return {

@@ -150,7 +150,7 @@ def test_u15_rooms_and_error_pages_reach_aa_under_every_appearance(
     browser: Browser, server_url: str, size: tuple[int, int]
 ) -> None:
     """好友房间's form, its waiting room and its table from the seat whose turn it is (the
-    status lines over the wood: 「对局中 · 每回合 60 秒」, 「轮到你了」, 「还没掷骰子。」), and
+    status lines over the wood: 「对局中 · 每回合 60 秒」, the board's 「轮到你了」), and
     the pages a broken link opens, measured like every other view."""
     console = ConsoleWatch()
     failures: list[str] = []
@@ -170,10 +170,10 @@ def test_u15_rooms_and_error_pages_reach_aa_under_every_appearance(
     check_view(host, "waiting room", failures)
     host.get_by_test_id("start-room").click()
     for p in (host, guest):
-        expect(p.get_by_role("heading", name=re.compile("^轮到"))).to_be_visible()
-    mine = next(p for p in (host, guest) if p.get_by_role("heading", name="轮到你了").count())
-    expect(mine.get_by_test_id("room-roll")).to_be_visible()
-    expect(mine.locator("#view-room")).to_contain_text("还没掷骰子。")
+        expect(p.get_by_test_id("turn")).to_have_text(re.compile("^轮到"))
+    mine = next(p for p in (host, guest) if p.get_by_test_id("turn").inner_text() == "轮到你了")
+    expect(mine.get_by_test_id("roll")).to_be_visible()
+    expect(mine.locator("#view-room")).to_contain_text("点「掷骰子」开始这一回合。")
     check_view(mine, "room table, my turn", failures)
     other = guest if mine is host else host
     check_view(other, "room table, their turn", failures)

@@ -71,7 +71,7 @@ def test_u7_second_lower_solo_game_is_not_a_record(ui: Table) -> None:
 
 def test_u8_whole_vs_game_against_novice_end_panel_and_records(ui: Table) -> None:
     ui.start_vs("novice")
-    expect(ui.page.locator(".computer-head").first).to_have_text("电脑（入门）")
+    expect(ui.page.locator(".col-head.seat-computer").first).to_have_text("电脑（入门）")
     ui.play_to_end()
 
     human, computer = ui.total("human"), ui.total("computer")
@@ -83,8 +83,8 @@ def test_u8_whole_vs_game_against_novice_end_panel_and_records(ui: Table) -> Non
     expect(ui.by("new-record")).to_be_hidden()
     assert "新纪录" not in ui.message()
     # All 13 boxes of both columns are filled.
-    for who in ("human", "computer"):
-        filled = ui.page.locator(f'[data-testid^="cell-{who}-"]')
+    for seat in (0, 1):
+        filled = ui.page.locator(f'[data-testid^="cell-{seat}-"]')
         expect(filled).to_have_count(13)
         for i in range(13):
             expect(filled.nth(i)).to_have_text(re.compile(r"\d"))
@@ -92,7 +92,7 @@ def test_u8_whole_vs_game_against_novice_end_panel_and_records(ui: Table) -> Non
     # 再来一局 starts the same mode and difficulty.
     ui.by("play-again").click()
     expect(ui.by("round")).to_have_text("第 1 / 13 回合")
-    expect(ui.page.locator(".computer-head").first).to_have_text("电脑（入门）")
+    expect(ui.page.locator(".col-head.seat-computer").first).to_have_text("电脑（入门）")
 
     # The lobby counts the result (U9), and keeps it across visits (same browser).
     ui.by("lobby").click()
@@ -127,21 +127,21 @@ def test_u8_computer_turn_is_replayed_step_by_step_with_skip(ui: Table) -> None:
     expect(ui.by("roll")).to_be_disabled()
     # The first step is the computer's first roll, announced in the live region; the steps
     # advance on their own, ending with the box it chose.
-    expect(ui.by("message")).to_contain_text("电脑掷出")
-    expect(ui.by("message")).to_contain_text("电脑把", timeout=5000)
+    expect(ui.by("message")).to_contain_text("电脑（入门） 掷出")
+    expect(ui.by("message")).to_contain_text("电脑（入门） 把", timeout=5000)
     steps: list[list[Any]] = ui.page.evaluate("() => window.__steps")
     computer = [(t, text) for t, text in steps if text.startswith("电脑")]
     assert len(computer) >= 2, steps
-    assert computer[0][1].startswith("电脑掷出")
+    assert computer[0][1].startswith("电脑（入门） 掷出")
     gaps = [b[0] - a[0] for a, b in itertools.pairwise(computer)]
     # A pace a person can follow: 0.8 s a step (the bounds leave room for a busy machine).
     assert all(450 <= gap <= 1500 for gap in gaps), gaps
-    expect(ui.page.locator(".cell-computer.just-scored")).to_have_count(1)
+    expect(ui.page.locator(".cell.seat-computer.just-scored")).to_have_count(1)
     # ...and hand the turn back by themselves.
     expect(skip).to_be_hidden(timeout=5000)
     expect(ui.by("round")).to_have_text("第 2 / 13 回合")
     expect(ui.by("roll")).to_be_enabled()
-    computer_cells = ui.page.locator('[data-testid^="cell-computer-"]')
+    computer_cells = ui.page.locator('[data-testid^="cell-1-"]')
     assert sum(1 for i in range(13) if computer_cells.nth(i).inner_text().strip()) == 1
 
     # Skip: jumps to the end of the computer's turn at once.

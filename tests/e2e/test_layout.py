@@ -134,8 +134,8 @@ def test_u15_the_tablet_uses_its_screen(browser: Browser, server_url: str) -> No
         set_seats(page, [("human", "甲"), ("human", "乙")])
         ui.by("start-table").click()
         wait_for_person(page)
-        ui.by("table-roll").click()
-        expect(ui.by("table-rolls")).to_contain_text("剩余 2 次")
+        ui.by("roll").click()
+        expect(ui.by("rolls-left")).to_contain_text("剩余 2 次")
         dice = page.evaluate(
             """() => [...document.querySelectorAll('.table-view .die')]
                 .map((d) => d.offsetWidth)"""

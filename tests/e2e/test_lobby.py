@@ -54,7 +54,7 @@ def test_p5_new_player_meets_intermediate_expert_one_click_away_choice_remembere
     ui: Table,
 ) -> None:
     ui.by("start-vs").click()
-    expect(ui.page.locator(".computer-head").first).to_have_text("电脑（普通）")
+    expect(ui.page.locator(".col-head.seat-computer").first).to_have_text("电脑（普通）")
     expect(ui.page.locator("#mode-badge")).to_have_text("人机对战 · 普通")
     ui.by("lobby").click()
     ui.by("difficulty").get_by_label("高手").click()  # one click

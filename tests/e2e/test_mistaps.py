@@ -158,24 +158,24 @@ def test_polish8_a_table_undo_from_the_handover_screen(browser: Browser, server_
         )
         assert status == 201
         page.goto(f"{ui.base_url}/table")
-        roll = ui.by("table-roll")
+        roll = ui.by("roll")
         go = ui.by("handover-go")
         expect(go.or_(roll).first).to_be_visible()  # 继续游戏: the handover first (T7)
         if go.is_visible():
             go.click()
         expect(roll).to_be_enabled()
         roll.click()
-        expect(ui.by("table-rolls")).to_contain_text("2")
-        dice = [ui.by(f"table-die-{i}").get_attribute("data-value") for i in range(5)]
-        cell = page.locator('[data-testid="table-cell-0-chance"] .cell-btn')
+        expect(ui.by("rolls-left")).to_contain_text("2")
+        dice = [ui.by(f"die-{i}").get_attribute("data-value") for i in range(5)]
+        cell = page.locator('[data-testid="cell-0-chance"] .cell-btn')
         cell.click()
         expect(ui.by("handover")).to_be_visible()
         undo = ui.by("handover-undo")
         expect(undo).to_have_text(f"撤销 {HOSTILE} 的「机会」")  # the name as text
         undo.click()
         expect(ui.by("handover")).to_be_hidden()
-        expect(ui.by("table-turn")).to_contain_text(HOSTILE)
-        assert [ui.by(f"table-die-{i}").get_attribute("data-value") for i in range(5)] == dice
+        expect(ui.by("turn")).to_contain_text(HOSTILE)
+        assert [ui.by(f"die-{i}").get_attribute("data-value") for i in range(5)] == dice
         expect(cell).to_be_enabled()
         expect(page.locator("#main img")).to_have_count(0)  # text, never markup
         # the box written again is final: no undo, the next person's turn
@@ -186,12 +186,12 @@ def test_polish8_a_table_undo_from_the_handover_screen(browser: Browser, server_
         go.click()
         _setting(ui, "confirm-setting", "on")
         roll.click()
-        expect(ui.by("table-rolls")).to_contain_text("2")
-        mine = page.locator('[data-testid="table-cell-1-chance"]')
+        expect(ui.by("rolls-left")).to_contain_text("2")
+        mine = page.locator('[data-testid="cell-1-chance"]')
         mine.locator(".cell-btn").click()
         expect(mine).to_have_class(PICKED)
-        expect(ui.by("table-confirm-score")).to_be_visible()
+        expect(ui.by("confirm-score")).to_be_visible()
         expect(ui.by("handover")).to_be_hidden()
-        ui.by("table-confirm-score").click()
+        ui.by("confirm-score").click()
         expect(ui.by("handover")).to_be_visible()  # written: 甲's turn next
         expect(ui.by("handover-undo")).to_have_text("撤销 乙 的「机会」")

@@ -47,8 +47,8 @@ def _assert_whole_turn_on_screen(ui: Table, where: str) -> None:
     assert scroll[2] <= vw, f"{where}: the page is {scroll[2]} px wide for {vw}"
     if vw < 600:  # a phone's table is exactly one screen; a desktop may list the log below
         assert scroll[1] <= vh, f"{where}: the page is {scroll[1]} px tall for {vh}"
-    testids = [f"die-{i}" for i in range(5)] + ["roll", "total-human"]
-    testids += [f"cell-human-{c}" for c in CATEGORIES]
+    testids = [f"die-{i}" for i in range(5)] + ["roll", "total-0"]
+    testids += [f"cell-0-{c}" for c in CATEGORIES]
     for testid in testids:
         b = _box(ui, testid)
         inside = (
@@ -61,10 +61,10 @@ def _assert_whole_turn_on_screen(ui: Table, where: str) -> None:
 def _assert_touch_targets(ui: Table) -> None:
     """P1: dice, roll, boxes and the top bar's buttons are at least 44 CSS px each way."""
     testids = [f"die-{i}" for i in range(5)] + ["roll", *TOP_BAR]
-    testids += [f"cell-human-{c}" for c in CATEGORIES]
+    testids += [f"cell-0-{c}" for c in CATEGORIES]
     for testid in testids:
         loc = ui.by(testid)
-        if testid.startswith("cell-human-"):
+        if testid.startswith("cell-0-"):
             loc = loc.locator("button")
         b = loc.bounding_box()
         assert b is not None, testid
@@ -260,15 +260,18 @@ def _assert_preview_shapes(ui: Table, previews: dict[str, int]) -> None:
 def test_p4_upper_progress_turn_log_and_preview_zero_shapes(ui: Table) -> None:
     page = ui.page
     ui.start_vs("novice")
-    progress = ui.by("upper-progress")
-    expect(progress).to_have_text("上区 0/63 · 还差 63")
+    # U17: each seat's column has its progress (the full words in its title)
+    progress = ui.by("upper-progress-0")
+    expect(progress).to_have_text("0/63\u202f差\u202f63")
+    expect(progress).to_have_attribute("title", "上区 0/63 · 还差 63")
+    expect(ui.by("upper-progress-1")).to_have_text("0/63\u202f差\u202f63")
     ui.roll()
     previews = ui.previews()
     _assert_preview_shapes(ui, previews)
     upper = next(c for c in CATEGORIES[:6] if previews.get(c, 0) > 0)
     points = previews[upper]
     ui.score(upper)
-    expect(progress).to_have_text(f"上区 {points}/63 · 还差 {63 - points}")
+    expect(progress).to_have_text(f"{points}/63\u202f差\u202f{63 - points}")
     written = ui.cell(upper).locator("button")
     expect(written).to_have_text(str(points))
     assert written.evaluate("e => getComputedStyle(e).fontStyle") == "normal"
@@ -286,12 +289,12 @@ def test_p4_upper_progress_turn_log_and_preview_zero_shapes(ui: Table) -> None:
     assert "电脑" in computer
     page.reload()
     expect(ui.by("turn-log").locator("li")).to_have_count(2)
-    expect(progress).to_have_text(f"上区 {points}/63 · 还差 {63 - points}")
+    expect(progress).to_have_attribute("title", f"上区 {points}/63 · 还差 {63 - points}")
 
 
 def test_p4_upper_progress_says_when_the_bonus_is_out_of_reach(ui: Table) -> None:
     ui.start_solo()
-    progress = ui.by("upper-progress")
+    progress = ui.by("upper-progress-0")
     # Write the six upper boxes at once with whatever comes: the progress line must stay
     # honest — 还差 n while 63 is reachable, and says so once it is not.
     for round_ in range(1, 7):
@@ -300,7 +303,7 @@ def test_p4_upper_progress_says_when_the_bonus_is_out_of_reach(ui: Table) -> Non
         ui.score(box)
         ui.wait_for_my_turn(round_ + 1)
         text = progress.inner_text()
-        subtotal = ui.page.get_by_test_id("upper-subtotal-human").inner_text()
+        subtotal = ui.page.get_by_test_id("upper-subtotal-0").inner_text()
         reachable = int(subtotal) + sum(5 * f for f in range(1, 7 - round_)) >= 63
         if int(subtotal) >= 63:
             assert text.endswith("已得奖励"), text
@@ -361,7 +364,7 @@ def test_p5_settings_replay_pace_and_theme_are_remembered_across_reloads(ui: Tab
     ui.score(ui.best_box())
     expect(ui.by("rolls-left")).to_have_text("剩余 3 次")
     expect(ui.by("skip-replay")).to_be_hidden()
-    expect(ui.by("message")).to_contain_text("电脑这回合在")
+    expect(ui.by("message")).to_contain_text("电脑（入门）这回合在")
     assert _focused(page) == "roll"
 
 

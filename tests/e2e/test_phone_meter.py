@@ -78,7 +78,7 @@ def _assert_meter_on_the_totals_line(ui: Table, where: str) -> None:
     assert abs(meter["height"] - totals["height"]) <= 1, f"{where}: {meter} / {totals}"
     assert meter["x"] >= totals["x"] + totals["width"] - 0.5, f"{where}: overlaps the totals"
     assert meter["x"] + meter["width"] <= card["x"] + card["width"] + 0.5, where
-    for testid in ("total-human", "live-meter-text"):
+    for testid in ("total-0", "live-meter-text"):
         b = ui.by(testid).bounding_box()
         assert b is not None
         assert b["width"] > 0, f"{where}: {testid} has no room"
@@ -215,7 +215,7 @@ def _fixed_meter(page: Page, answers: list[dict[str, Any]]) -> None:
 def _layout(page: Page) -> dict[str, FloatRect]:
     selectors = ("#live-meter", "#live-meter-bar", "#scorecard-totals", ".card-area")
     out = {s: _box(page, s) for s in selectors if page.locator(s).is_visible()}
-    out["total"] = _box(page, '[data-testid="total-human"]')
+    out["total"] = _box(page, '[data-testid="total-0"]')
     return out
 
 

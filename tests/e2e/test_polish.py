@@ -79,7 +79,7 @@ def test_polish5_the_computers_move_is_said_once(ui: Table) -> None:
     ui.start_vs("novice")
     ui.roll()
     ui.score(ui.best_box())
-    expect(ui.by("message")).to_contain_text("电脑掷出")
+    expect(ui.by("message")).to_contain_text("电脑（入门） 掷出")
     said = ui.by("message").inner_text()
     # Nowhere else on the page while it is being replayed.
     body = ui.page.evaluate(
@@ -94,7 +94,7 @@ def test_polish5_the_computers_move_is_said_once(ui: Table) -> None:
     # Once over: the record of the turn beside the table, and one line of what it scored.
     expect(ui.by("skip-replay")).to_be_hidden(timeout=15_000)
     expect(ui.page.locator("#computer-log")).to_be_visible()
-    expect(ui.by("message")).to_contain_text("电脑这回合在")
+    expect(ui.by("message")).to_contain_text("电脑（入门）这回合在")
     steps = ui.page.locator("#computer-log-steps li")
     assert steps.count() >= 2
     assert ui.by("message").inner_text().strip() not in [s.strip() for s in steps.all_inner_texts()]

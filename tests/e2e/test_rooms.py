@@ -58,20 +58,20 @@ def _play_turn(page: Page) -> None:
     """Roll once and write the first open box that scores (else the first the server
     allows: all open boxes are 0 then, so no zero confirmation, U11); the turn then passes
     to another person (these tests never seat one person alone with computers)."""
-    page.locator('[data-testid="room-roll"]:enabled').click()
+    page.locator('[data-testid="roll"]:enabled').click()
     _score_a_box(page)
-    expect(page.get_by_test_id("room-roll")).to_have_count(0)
+    expect(page.get_by_test_id("roll")).to_be_hidden()
 
 
 def _score_a_box(page: Page) -> None:
     """Write the first open box that scores (else the first the server allows: all open
     boxes are 0 then, so no zero confirmation, U11)."""
-    expect(page.locator('[data-testid^="room-score-"]:enabled').first).to_be_visible()
-    scoring = page.locator('.cell.preview:not(.zero) [data-testid^="room-score-"]:enabled')
+    expect(page.locator(".cell.preview .cell-btn:enabled").first).to_be_visible()
+    scoring = page.locator(".cell.preview:not(.zero) .cell-btn:enabled")
     if scoring.count():
         scoring.first.click()
     else:
-        page.locator('[data-testid^="room-score-"]:enabled').first.click()
+        page.locator(".cell.preview .cell-btn:enabled").first.click()
 
 
 def _play_to_end(pages: list[Page]) -> None:
@@ -81,7 +81,7 @@ def _play_to_end(pages: list[Page]) -> None:
         if all(p.get_by_test_id("rematch").count() for p in pages):
             return
         for p in pages:
-            if p.locator('[data-testid="room-roll"]:enabled').count():
+            if p.locator('[data-testid="roll"]:enabled').count():
                 _play_turn(p)
                 idle_since = time.monotonic()
                 break
@@ -124,31 +124,32 @@ def test_o1_to_o8_a_room_with_two_people_and_two_computers(
     late_ctx.close()
 
     # live: the host's roll and holds show on the friend's screen as they happen
-    host.get_by_test_id("room-roll").click()
-    expect(host.get_by_test_id("room-die-4")).to_have_attribute("data-value", re.compile("[1-6]"))
-    faces = [host.get_by_test_id(f"room-die-{i}").get_attribute("data-value") for i in range(5)]
+    host.get_by_test_id("roll").click()
+    expect(host.get_by_test_id("die-4")).to_have_attribute("data-value", re.compile("[1-6]"))
+    faces = [host.get_by_test_id(f"die-{i}").get_attribute("data-value") for i in range(5)]
     for i in range(5):
-        expect(friend.get_by_test_id(f"room-die-{i}")).to_have_attribute("data-value", faces[i])
+        expect(friend.get_by_test_id(f"die-{i}")).to_have_attribute("data-value", faces[i])
         # U11: drawn with the solo table's pips, not numerals
-        pips = friend.get_by_test_id(f"room-die-{i}").locator(".pip")
+        pips = friend.get_by_test_id(f"die-{i}").locator(".pip")
         expect(pips).to_have_count(int(faces[i] or 0))
-    host.get_by_test_id("room-die-0").click()
-    expect(friend.get_by_test_id("room-die-0")).to_have_attribute("aria-pressed", "true")
+    host.get_by_test_id("die-0").click()
+    expect(friend.get_by_test_id("die-0")).to_have_attribute("aria-pressed", "true")
     # U11: the previews are the solo table's: 「+N」 (green) and 「+0」 (grey-red) ...
-    chance = host.get_by_test_id("room-score-chance")
+    chance = host.get_by_test_id("cell-0-chance").locator("button")
     expect(chance).to_have_text(re.compile(r"^\+\d+$"))
     expect(host.locator("td.cell.preview:not(.zero)").first).to_be_visible()
     # ... and a 0 while another box scores asks first (快艇 is 0 unless five alike)
     if len(set(faces)) > 1:
-        expect(host.get_by_test_id("room-score-yahtzee")).to_have_text("+0")
-        host.get_by_test_id("room-score-yahtzee").click()
+        yahtzee = host.get_by_test_id("cell-0-yahtzee").locator("button")
+        expect(yahtzee).to_have_text("+0")
+        yahtzee.click()
         expect(host.locator("#confirm-dialog")).to_be_visible()
         host.locator("#confirm-no").click()
-        expect(host.get_by_test_id("room-score-yahtzee")).to_be_enabled()  # nothing written
+        expect(yahtzee).to_be_enabled()  # nothing written
     chance.click()
     # U11: 本局记录 on the other screen says what the host just wrote
-    expect(friend.get_by_test_id("room-turn-log").locator("li").first).to_contain_text("房主")
-    expect(friend.get_by_test_id("room-turn-log").locator("li").first).to_contain_text("机会")
+    expect(friend.get_by_test_id("turn-log").locator("li").first).to_contain_text("房主")
+    expect(friend.get_by_test_id("turn-log").locator("li").first).to_contain_text("机会")
     # reactions, from the fixed set, shown beside the seat on every screen
     friend.get_by_test_id("reaction-nice").click()
     expect(host.get_by_test_id("room-seat-1")).to_contain_text("漂亮")
@@ -192,9 +193,9 @@ def test_o5_the_timeout_takeover_with_a_short_turn(
     q.click()
     expect(friend.locator("[data-term=autopilot] .term-pop").first).to_contain_text("电脑先替他下")
     # the computer played the host's turn: now it is the friend's
-    expect(friend.get_by_test_id("room-roll")).to_be_enabled()
+    expect(friend.get_by_test_id("roll")).to_be_enabled()
     # U11: 本局记录 says what 托管 wrote for the host, marked as 托管
-    entry = friend.get_by_test_id("room-turn-log").locator("li").first
+    entry = friend.get_by_test_id("turn-log").locator("li").first
     expect(entry).to_contain_text("慢慢")
     expect(entry).to_contain_text("托管")
     # the host takes the seat back
@@ -361,11 +362,11 @@ def test_f9_the_page_reconnects_with_its_last_event_and_says_why_a_stream_is_ref
     for turn in range(4):  # four turns, 1.5 s apart: streams end and come back meanwhile
         # the page on turn learns it from its stream alone (the other page acted)
         on_turn = (host, friend)[turn % 2]
-        expect(on_turn.locator('[data-testid="room-roll"]:enabled')).to_be_visible()
+        expect(on_turn.locator('[data-testid="roll"]:enabled')).to_be_visible()
         _play_turn(on_turn)
         on_turn.wait_for_timeout(1500)
-    totals = host.locator(".rm-card .total-row").text_content() or ""
-    expect(friend.locator(".rm-card .total-row")).to_have_text(totals)
+    totals = host.locator("#scorecard-totals .total-row").text_content() or ""
+    expect(friend.locator("#scorecard-totals .total-row")).to_have_text(totals)
     ids = [int(a) for a in asked if a is not None]
     assert len(ids) >= 3, asked  # the first request and at least two reconnections
     assert ids == sorted(ids), ids  # each from the last event it had...
@@ -389,14 +390,14 @@ def test_f9_the_page_reconnects_with_its_last_event_and_says_why_a_stream_is_ref
 # recorded in the page, so that no step is missed between two looks from the test).
 _RECORD_BOARD = """() => {
   window.__board = [];
-  const board = document.querySelector(".rm-board");
+  const board = document.querySelector("#view-room .board");
   const note = () => {
     const shot = {
-      turn: board.querySelector('[data-testid="room-turn"]').textContent,
-      dice: [...board.querySelectorAll(".rm-dice .die")].map((d) => d.dataset.value).join(),
-      replayed: board.querySelector(".rm-dice").classList.contains("computer-dice"),
-      locked: board.querySelectorAll(".rm-dice .die.locked").length,
-      log: [...board.querySelectorAll('[data-testid="room-turn-log"] li')]
+      turn: board.querySelector('[data-testid="turn"]').textContent,
+      dice: [...board.querySelectorAll(".dice-row .die")].map((d) => d.dataset.value).join(),
+      replayed: board.querySelector(".dice-row").classList.contains("computer-dice"),
+      locked: board.querySelectorAll(".dice-row .die.locked").length,
+      log: [...board.querySelectorAll('[data-testid="turn-log"] li')]
         .map((li) => li.textContent),
     };
     const last = window.__board.at(-1);
@@ -442,25 +443,23 @@ def test_u8_u11_another_seats_turn_is_replayed_step_by_step_with_its_log_line(
     _join(friend, invite, "小明")
     host.get_by_test_id("start-room").click()
     for p in (host, friend):
-        expect(p.get_by_test_id("room-turn")).to_have_text(re.compile("轮到"))
+        expect(p.get_by_test_id("turn")).to_have_text(re.compile("轮到"))
         p.evaluate(_RECORD_BOARD)
 
     # The host's roll: the friend's board shows it as a step of the host's turn, drawn.
-    host.locator('[data-testid="room-roll"]:enabled').click()
-    expect(host.get_by_test_id("room-die-4")).to_have_attribute("data-value", re.compile("[1-6]"))
-    faces = [
-        host.get_by_test_id(f"room-die-{i}").get_attribute("data-value") or "" for i in range(5)
-    ]
+    host.locator('[data-testid="roll"]:enabled').click()
+    expect(host.get_by_test_id("die-4")).to_have_attribute("data-value", re.compile("[1-6]"))
+    faces = [host.get_by_test_id(f"die-{i}").get_attribute("data-value") or "" for i in range(5)]
     rolled = ",".join(faces)
     step = _shown(friend, -1, f"s.turn === '房主 正在打……' && s.replayed && s.dice === '{rolled}'")
-    _shown(friend, step, "s.turn === '轮到 房主' && !s.replayed")  # the step played out
+    _shown(friend, step, "s.turn === '轮到 房主 了' && !s.replayed")  # the step played out
     for i in range(5):
-        pips = friend.get_by_test_id(f"room-die-{i}").locator(".pip")
+        pips = friend.get_by_test_id(f"die-{i}").locator(".pip")
         expect(pips).to_have_count(int(faces[i]))
     # The board's keys, as on the solo table (B3): 1 holds the first die.
     host.keyboard.press("1")
-    expect(host.get_by_test_id("room-die-0")).to_have_attribute("aria-pressed", "true")
-    expect(friend.get_by_test_id("room-die-0")).to_have_attribute("aria-pressed", "true")
+    expect(host.get_by_test_id("die-0")).to_have_attribute("aria-pressed", "true")
+    expect(friend.get_by_test_id("die-0")).to_have_attribute("aria-pressed", "true")
 
     # The host writes a box: the friend sees it as a step (locked dice, its log line), then
     # their own turn.
@@ -498,25 +497,23 @@ def test_u11_polish8_a_room_asks_before_writing_under_the_confirm_setting(
     host.get_by_test_id("confirm-setting").select_option("on")
     host.get_by_test_id("settings-close").click()
     host.get_by_test_id("start-room").click()
-    host.locator('[data-testid="room-roll"]:enabled').click()
-    chance = host.get_by_test_id("room-score-chance")
+    host.locator('[data-testid="roll"]:enabled').click()
+    chance = host.get_by_test_id("cell-0-chance").locator("button")
     expect(chance).to_be_enabled()
-    ok = host.get_by_test_id("room-confirm-score")
+    ok = host.get_by_test_id("confirm-score")
     expect(ok).to_be_hidden()
     chance.click()
-    expect(host.locator('[data-testid="room-cell-0-chance"]')).to_have_class(
-        re.compile(r"\bpicked\b")
-    )
+    expect(host.locator('[data-testid="cell-0-chance"]')).to_have_class(re.compile(r"\bpicked\b"))
     expect(ok).to_be_visible()
     expect(ok).to_have_attribute("aria-label", "确定登记「机会」")
     expect(host.get_by_test_id("message")).to_contain_text("已选「机会」")
     host.wait_for_timeout(300)
-    expect(host.get_by_test_id("room-roll")).to_be_visible()  # nothing was written
-    expect(friend.get_by_test_id("room-turn-log").locator("li")).to_have_count(0)
+    expect(host.get_by_test_id("roll")).to_be_visible()  # nothing was written
+    expect(friend.get_by_test_id("turn-log").locator("li")).to_have_count(0)
     ok.click()
-    expect(host.get_by_test_id("room-roll")).to_have_count(0)  # written: the friend's turn
+    expect(host.get_by_test_id("roll")).to_be_hidden()  # written: the friend's turn
     expect(ok).to_be_hidden()
-    log = friend.get_by_test_id("room-turn-log").locator("li").first
+    log = friend.get_by_test_id("turn-log").locator("li").first
     expect(log).to_contain_text("房主")
     expect(log).to_contain_text("机会")
     assert console.errors == [], console.errors

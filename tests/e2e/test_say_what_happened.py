@@ -209,7 +209,7 @@ def _table_tabs(ui: Table, tabs: int) -> list[Table]:
         p.goto(f"{ui.base_url}/table")
         tab = Table(p, ui.base_url)
         tab.by("handover-go").click()  # 继续游戏 at the start of a turn: the handover first
-        expect(tab.by("table-roll")).to_be_enabled()
+        expect(tab.by("roll")).to_be_enabled()
         opened.append(tab)
     return opened
 
@@ -220,18 +220,18 @@ def test_u14_a_stale_table_tab_says_the_game_went_on(ui: Table, console: Console
     console.allowed += ["/roll"]
     page = ui.page
     here, there = _table_tabs(ui, 2)
-    there.by("table-roll").click()
-    expect(there.by("table-rolls")).to_contain_text("2")
-    there.page.locator('[data-testid="table-cell-0-chance"] .cell-btn').click()
+    there.by("roll").click()
+    expect(there.by("rolls-left")).to_contain_text("2")
+    there.page.locator('[data-testid="cell-0-chance"] .cell-btn').click()
     expect(there.by("handover-undo")).to_be_visible()  # its own box: 撤销 there
     there.by("handover-go").click()
-    expect(there.by("table-undo")).to_be_visible()
+    expect(there.by("undo")).to_be_visible()
 
-    here.by("table-roll").click()
+    here.by("roll").click()
     expect(here.by("message")).to_contain_text(MOVED_ON)
-    expect(here.by("table-turn")).to_contain_text("乙")
-    expect(here.by("table-rolls")).to_contain_text("3")  # the tap did nothing
-    expect(here.by("table-undo")).to_be_hidden()  # 甲's box was written on the other device
+    expect(here.by("turn")).to_contain_text("乙")
+    expect(here.by("rolls-left")).to_contain_text("3")  # the tap did nothing
+    expect(here.by("undo")).to_be_hidden()  # 甲's box was written on the other device
     game = page.evaluate("async () => (await fetch('/api/games/current')).json()")
     assert game["rolls_left"] == 3
     assert game["undo"] is not None  # the server would allow it: the other tab's to offer
@@ -242,20 +242,20 @@ def test_u14_a_table_tab_looked_at_again_reads_the_game(ui: Table) -> None:
     """多人同屏, like the solo table: a tab that gets the focus or is shown again reads the
     game, and shows it as it went on on the other device, without a tap."""
     here, there = _table_tabs(ui, 2)
-    there.by("table-roll").click()
-    expect(there.by("table-rolls")).to_contain_text("2")
-    dice = [there.by(f"table-die-{i}").get_attribute("data-value") for i in range(5)]
+    there.by("roll").click()
+    expect(there.by("rolls-left")).to_contain_text("2")
+    dice = [there.by(f"die-{i}").get_attribute("data-value") for i in range(5)]
     here.page.evaluate("() => window.dispatchEvent(new Event('focus'))")
-    expect(here.by("table-rolls")).to_contain_text("2")
+    expect(here.by("rolls-left")).to_contain_text("2")
     expect(here.by("message")).to_contain_text(MOVED_ON)
-    assert [here.by(f"table-die-{i}").get_attribute("data-value") for i in range(5)] == dice
+    assert [here.by(f"die-{i}").get_attribute("data-value") for i in range(5)] == dice
 
-    there.page.locator('[data-testid="table-cell-0-chance"] .cell-btn').click()
+    there.page.locator('[data-testid="cell-0-chance"] .cell-btn').click()
     expect(there.by("handover-go")).to_be_visible()
     here.page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
-    expect(here.by("table-turn")).to_contain_text("乙")
-    expect(here.by("table-rolls")).to_contain_text("3")
-    expect(here.by("table-undo")).to_be_hidden()  # 甲's box was written on the other device
+    expect(here.by("turn")).to_contain_text("乙")
+    expect(here.by("rolls-left")).to_contain_text("3")
+    expect(here.by("undo")).to_be_hidden()  # 甲's box was written on the other device
     # Nothing moved on: looking again says nothing new.
     there.page.close()
     said = here.message()
@@ -269,24 +269,24 @@ def test_u14_a_table_tap_lost_offline_is_dropped_and_said(ui: Table, console: Co
     the network is back the table reads the game and says the position is the same."""
     console.allowed += ["/roll", "/api/games/"]
     (here,) = _table_tabs(ui, 1)
-    here.by("table-roll").click()
-    expect(here.by("table-rolls")).to_contain_text("2")
-    dice = [here.by(f"table-die-{i}").get_attribute("data-value") for i in range(5)]
+    here.by("roll").click()
+    expect(here.by("rolls-left")).to_contain_text("2")
+    dice = [here.by(f"die-{i}").get_attribute("data-value") for i in range(5)]
     here.page.context.set_offline(True)
-    here.by("table-roll").click()
+    here.by("roll").click()
     expect(here.by("message")).to_contain_text(NOT_SENT)
     expect(here.by("message")).not_to_have_text(RESEND_PROMISE)
-    expect(here.by("table-rolls")).to_contain_text("2")
+    expect(here.by("rolls-left")).to_contain_text("2")
     here.page.context.set_offline(False)
     expect(here.by("message")).to_contain_text(BACK_SAME, timeout=15_000)
     here.page.wait_for_timeout(3_500)  # longer than any old resend timer
-    expect(here.by("table-rolls")).to_contain_text("2")
-    assert [here.by(f"table-die-{i}").get_attribute("data-value") for i in range(5)] == dice
+    expect(here.by("rolls-left")).to_contain_text("2")
+    assert [here.by(f"die-{i}").get_attribute("data-value") for i in range(5)] == dice
     game = here.page.evaluate("async () => (await fetch('/api/games/current')).json()")
     assert game["rolls_left"] == 2
     # The next tap is the player's own, and does what it says.
-    here.by("table-roll").click()
-    expect(here.by("table-rolls")).to_contain_text("1")
+    here.by("roll").click()
+    expect(here.by("rolls-left")).to_contain_text("1")
 
 
 # -- 好友房间: the room's stream keeps the game current; a tap can still be faster than it
@@ -304,7 +304,7 @@ def _started_room(browser: Browser, server_url: str, console: ConsoleWatch) -> t
     invite = _create(host, server_url, "房主", friends=1, computers=0, turn=300)
     _join(friend, invite, "朋友")
     host.get_by_test_id("start-room").click()
-    expect(host.get_by_test_id("room-roll")).to_be_enabled()
+    expect(host.get_by_test_id("roll")).to_be_enabled()
     return host, friend
 
 
@@ -320,20 +320,20 @@ def test_u14_a_stale_room_tap_reads_the_room_and_says_the_game_went_on(
     behind.set_default_timeout(20_000)
     behind.route(re.compile(r"/events"), lambda route: route.abort())
     behind.goto(host.url)
-    expect(behind.get_by_test_id("room-roll")).to_have_text("掷骰子")
-    host.get_by_test_id("room-roll").click()
-    expect(host.get_by_test_id("room-roll")).to_have_text("再掷（还剩 2 次）")
-    faces = [host.get_by_test_id(f"room-die-{i}").get_attribute("data-value") for i in range(5)]
+    expect(behind.get_by_test_id("roll")).to_have_text("掷骰子")
+    host.get_by_test_id("roll").click()
+    expect(host.get_by_test_id("rolls-left")).to_have_text("剩余 2 次")
+    faces = [host.get_by_test_id(f"die-{i}").get_attribute("data-value") for i in range(5)]
 
-    behind.get_by_test_id("room-roll").click()
+    behind.get_by_test_id("roll").click()
     expect(behind.get_by_test_id("message")).to_contain_text(ROOM_MOVED_ON)
-    expect(behind.get_by_test_id("room-roll")).to_have_text("再掷（还剩 2 次）")
+    expect(behind.get_by_test_id("rolls-left")).to_have_text("剩余 2 次")
     expect(behind.get_by_test_id("room-error")).to_have_count(0)
     assert STALE_ADVICE not in behind.locator("#view-room").inner_text()
     for i, face in enumerate(faces):
-        expect(behind.get_by_test_id(f"room-die-{i}")).to_have_attribute("data-value", face or "")
+        expect(behind.get_by_test_id(f"die-{i}")).to_have_attribute("data-value", face or "")
     # The tap did nothing: the host's roll is the only one.
-    expect(friend.get_by_test_id("room-turn")).to_contain_text("房主")
+    expect(friend.get_by_test_id("turn")).to_contain_text("房主")
     assert _room_game(host)["rolls_left"] == 2
     host.context.close()
     friend.context.close()
@@ -347,18 +347,18 @@ def test_u14_a_room_tap_lost_offline_is_said_and_the_room_read_again(
     console.allowed += ["/roll", "/events", "/api/rooms/"]
     host, friend = _started_room(browser, server_url, console)
     host.context.set_offline(True)
-    host.get_by_test_id("room-roll").click()
-    expect(host.get_by_test_id("room-error")).to_contain_text(NOT_SENT)
+    host.get_by_test_id("roll").click()
+    expect(host.get_by_test_id("message")).to_contain_text(NOT_SENT)
     expect(host.locator("#view-room")).not_to_contain_text(RESEND_PROMISE)
     host.context.set_offline(False)
     expect(host.get_by_test_id("message")).to_contain_text(BACK_SAME, timeout=15_000)
     expect(host.get_by_test_id("room-error")).to_have_count(0)
     host.wait_for_timeout(3_500)  # longer than any old resend timer
-    expect(host.get_by_test_id("room-roll")).to_have_text("掷骰子")
+    expect(host.get_by_test_id("roll")).to_have_text("掷骰子")
     assert _room_game(host)["rolls_left"] == 3
     # The next tap is the player's own, and does what it says.
-    host.get_by_test_id("room-roll").click()
-    expect(host.get_by_test_id("room-roll")).to_have_text("再掷（还剩 2 次）")
+    host.get_by_test_id("roll").click()
+    expect(host.get_by_test_id("rolls-left")).to_have_text("剩余 2 次")
     host.context.close()
     friend.context.close()
 

@@ -89,11 +89,11 @@ def set_seats(page: Page, seats: list[tuple[str, str]]) -> None:
 def start(page: Page, seats: list[tuple[str, str]]) -> None:
     set_seats(page, seats)
     by(page, "start-table").click()
-    expect(by(page, "table-roll")).to_be_visible()
+    expect(by(page, "roll")).to_be_visible()
 
 
 def turn_name(page: Page) -> str:
-    text = by(page, "table-turn").inner_text()
+    text = by(page, "turn").inner_text()
     m = re.fullmatch(r"轮到 (.+) 了", text)
     assert m, text
     return m.group(1)
@@ -101,32 +101,32 @@ def turn_name(page: Page) -> str:
 
 def wait_for_person(page: Page) -> None:
     """Until a person may roll: the computers' replay over, the handover passed."""
-    expect(by(page, "table-skip")).to_be_hidden()
+    expect(by(page, "skip-replay")).to_be_hidden()
     if by(page, "handover").is_visible():
         go(page)
-    expect(by(page, "table-roll")).to_be_enabled()
+    expect(by(page, "roll")).to_be_enabled()
 
 
 def write_box(page: Page) -> str:
     """Write the first box the page offers that scores (else any: then every box scores 0,
     which needs no confirmation) and wait until the turn is over; returns the box."""
-    offered = page.locator(".tb-sheet td.preview:not(.zero) .cell-btn:enabled")
+    offered = page.locator(".scorecard td.preview:not(.zero) .cell-btn:enabled")
     if offered.count() == 0:
-        offered = page.locator(".tb-sheet td.preview .cell-btn:enabled")
+        offered = page.locator(".scorecard td.preview .cell-btn:enabled")
     cell = offered.first
     category = str(cell.get_attribute("data-category"))
     cell.click()
     # The turn is over once the counter leaves this turn's 剩余 2 次 (a new turn's 剩余 3 次,
     # 电脑回合 or 已结束).
-    expect(by(page, "table-rolls")).not_to_have_text("剩余 2 次")
+    expect(by(page, "rolls-left")).not_to_have_text("剩余 2 次")
     return category
 
 
 def play_turn(page: Page) -> str:
     """Roll once and write a box (:func:`write_box`)."""
     wait_for_person(page)
-    by(page, "table-roll").click()
-    expect(by(page, "table-rolls")).to_contain_text("剩余 2 次")
+    by(page, "roll").click()
+    expect(by(page, "rolls-left")).to_contain_text("剩余 2 次")
     return write_box(page)
 
 
@@ -190,34 +190,34 @@ def test_t7_a_six_seat_table_fits_and_names_are_text(
         set_seats(page, SIX)
         expect(by(page, "add-seat")).to_be_disabled()  # 6 is the most (from /api/config)
         by(page, "start-table").click()
-        expect(by(page, "table-roll")).to_be_enabled()
+        expect(by(page, "roll")).to_be_enabled()
         assert turn_name(page) == "妈妈"
-        expect(by(page, "table-turn")).to_have_attribute("aria-live", "polite")
+        expect(by(page, "turn")).to_have_attribute("aria-live", "polite")
         no_sideways_scroll(page)
         standings = by(page, "standings")
         expect(standings.locator("button")).to_have_count(6)
         # The hostile name is those characters, never an element.
-        heads = page.locator(".tb-upper thead th.tb-head")
+        heads = page.locator("#scorecard-upper thead th.col-head")
         expect(heads.nth(1)).to_have_text(HOSTILE)
-        assert page.locator(".tb-sheet thead b, .tb-standings b").count() == 0
-        by(page, "table-roll").click()
-        expect(by(page, "table-rolls")).to_contain_text("剩余 2 次")
-        for testid in ["table-roll", "standings", *(f"table-die-{i}" for i in range(5))]:
+        assert page.locator(".scorecard thead b, .seat-strip b").count() == 0
+        by(page, "roll").click()
+        expect(by(page, "rolls-left")).to_contain_text("剩余 2 次")
+        for testid in ["roll", "standings", *(f"die-{i}" for i in range(5))]:
             on_screen(page, testid)
         for c in CATEGORIES:  # the current seat's 13 boxes, without scrolling
-            on_screen(page, f"table-cell-0-{c}")
+            on_screen(page, f"cell-0-{c}")
         if phone:
             # One seat's card at a time; a tap on a seat in the strip shows its card.
-            expect(by(page, "table-cell-1-ones")).to_be_hidden()
+            expect(by(page, "cell-1-ones")).to_be_hidden()
             by(page, "standing-1").click()
-            expect(by(page, "table-cell-1-ones")).to_be_visible()
-            expect(by(page, "table-cell-0-ones")).to_be_hidden()
+            expect(by(page, "cell-1-ones")).to_be_visible()
+            expect(by(page, "cell-0-ones")).to_be_hidden()
             expect(by(page, "standing-1")).to_have_attribute("aria-pressed", "true")
             by(page, "standing-0").click()
         else:
             for i in range(6):  # every seat's column, side by side, inside the window
-                on_screen(page, f"table-cell-{i}-chance")
-                on_screen(page, f"table-total-{i}")
+                on_screen(page, f"cell-{i}-chance")
+                on_screen(page, f"total-{i}")
         no_sideways_scroll(page)
         # 妈妈 writes a box; the next seat is a person: the handover screen, one tap.
         write_box(page)
@@ -228,7 +228,7 @@ def test_t7_a_six_seat_table_fits_and_names_are_text(
         on_screen(page, "handover-go")
         go(page)
         expect(handover).to_be_hidden()
-        expect(by(page, "table-roll")).to_be_enabled()
+        expect(by(page, "roll")).to_be_enabled()
         assert turn_name(page) == HOSTILE
         # After her, the 高手 computer plays on its own, then 小明 (a handover again).
         play_turn(page)
@@ -237,7 +237,7 @@ def test_t7_a_six_seat_table_fits_and_names_are_text(
         # The computer's column now has one box written.
         assert (
             page.locator(
-                ".tb-upper [data-seat='2'].filled, .tb-lower [data-seat='2'].filled"
+                "#scorecard-upper [data-seat='2'].filled, #scorecard-lower [data-seat='2'].filled"
             ).count()
             == 1
         )
@@ -269,7 +269,7 @@ def test_t7_editor_reorders_removes_shuffles_and_remembers_the_last_table(
         expect(by(page, "message")).to_contain_text("重名")
         by(page, "seat-name-1").fill("丁")
         by(page, "start-table").click()
-        expect(by(page, "table-roll")).to_be_visible()
+        expect(by(page, "roll")).to_be_visible()
         page.goto(server_url + "/table/new")
         expect(by(page, "seat-name-0")).to_have_value("丙")
         expect(by(page, "seat-name-1")).to_have_value("丁")
@@ -283,18 +283,18 @@ def test_t7_computers_replayed_step_by_step_skip_and_no_handover_when_off(
             page, [("human", "甲"), ("computer", "expert"), ("computer", "novice"), ("human", "乙")]
         )
         play_turn(page)
-        skip = by(page, "table-skip")
+        skip = by(page, "skip-replay")
         expect(skip).to_be_visible()
-        expect(by(page, "table-rolls")).to_have_text("电脑回合")
-        expect(by(page, "table-turn")).to_contain_text("正在打")
-        by(page, "table-die-0").wait_for()
+        expect(by(page, "rolls-left")).to_have_text("电脑回合")
+        expect(by(page, "turn")).to_contain_text("正在打")
+        by(page, "die-0").wait_for()
         skip.click()
         expect(skip).to_be_hidden()
         expect(by(page, "handover")).to_be_hidden()
-        expect(by(page, "table-turn")).to_have_text("轮到 乙 了")
-        expect(by(page, "table-roll")).to_be_enabled()
+        expect(by(page, "turn")).to_have_text("轮到 乙 了")
+        expect(by(page, "roll")).to_be_enabled()
         for seat in (1, 2):
-            assert int(by(page, f"table-total-{seat}").inner_text()) >= 0
+            assert int(by(page, f"total-{seat}").inner_text()) >= 0
 
 
 def test_t7_computers_first_then_two_people_in_a_row(browser: Browser, server_url: str) -> None:
@@ -303,15 +303,15 @@ def test_t7_computers_first_then_two_people_in_a_row(browser: Browser, server_ur
         # The computer has played its first turn before 甲's; no handover for the first person.
         expect(by(page, "handover")).to_be_hidden()
         assert turn_name(page) == "甲"
-        assert page.locator(".tb-sheet [data-seat='0'].filled").count() == 1
+        assert page.locator(".scorecard [data-seat='0'].filled").count() == 1
         # T5 in the standings (the meter is shown by default): each seat's chance of first
         # place, the server's figures, which sum to 100% up to rounding.
-        chances = page.locator(".tb-seat-chance")
+        chances = page.locator(".seat-chance")
         for i in range(3):
             expect(chances.nth(i)).to_have_text(re.compile(r"^\d+%$"), timeout=30_000)
         total = sum(int(t.removesuffix("%")) for t in chances.all_inner_texts())
         assert 98 <= total <= 102, total
-        expect(page.locator(".tb-chance-note")).to_contain_text("得第一的机会")  # U13
+        expect(page.locator(".chance-note")).to_contain_text("得第一的机会")  # U13
         play_turn(page)
         expect(by(page, "handover")).to_be_visible()  # 甲 then 乙: two people in a row
         # U13: the handover says what 甲 just wrote before it covers the table
@@ -323,7 +323,7 @@ def test_t7_computers_first_then_two_people_in_a_row(browser: Browser, server_ur
         expect(by(page, "handover-go")).to_have_text("我是 乙，开始")
         expect(by(page, "handover-go")).to_be_focused()
         go(page)
-        expect(by(page, "table-roll")).to_be_enabled()
+        expect(by(page, "roll")).to_be_enabled()
 
 
 def test_t3_reload_and_continue_mid_turn_of_the_third_seat(
@@ -334,32 +334,32 @@ def test_t3_reload_and_continue_mid_turn_of_the_third_seat(
         play_turn(page)
         play_turn(page)
         assert turn_name(page) == "丙"
-        by(page, "table-roll").click()
-        expect(by(page, "table-rolls")).to_contain_text("剩余 2 次")
-        dice = [by(page, f"table-die-{i}").get_attribute("data-value") for i in range(5)]
-        by(page, "table-die-0").click()
-        by(page, "table-die-3").click()
-        expect(by(page, "table-die-3")).to_have_attribute("aria-pressed", "true")
+        by(page, "roll").click()
+        expect(by(page, "rolls-left")).to_contain_text("剩余 2 次")
+        dice = [by(page, f"die-{i}").get_attribute("data-value") for i in range(5)]
+        by(page, "die-0").click()
+        by(page, "die-3").click()
+        expect(by(page, "die-3")).to_have_attribute("aria-pressed", "true")
         page.reload()
-        expect(by(page, "table-roll")).to_be_enabled()
+        expect(by(page, "roll")).to_be_enabled()
         assert turn_name(page) == "丙"
-        assert [by(page, f"table-die-{i}").get_attribute("data-value") for i in range(5)] == dice
-        expect(by(page, "table-rolls")).to_contain_text("剩余 2 次")
-        pressed = [by(page, f"table-die-{i}").get_attribute("aria-pressed") for i in range(5)]
+        assert [by(page, f"die-{i}").get_attribute("data-value") for i in range(5)] == dice
+        expect(by(page, "rolls-left")).to_contain_text("剩余 2 次")
+        pressed = [by(page, f"die-{i}").get_attribute("aria-pressed") for i in range(5)]
         assert pressed == ["true", "false", "false", "true", "false"]
-        by(page, "table-lobby").click()
+        by(page, "lobby").click()
         expect(by(page, "continue")).to_be_enabled()
         expect(page.locator("#continue-summary")).to_contain_text("多人同屏")
         by(page, "continue").click()
-        expect(by(page, "table-roll")).to_be_enabled()
-        assert [by(page, f"table-die-{i}").get_attribute("data-value") for i in range(5)] == dice
+        expect(by(page, "roll")).to_be_enabled()
+        assert [by(page, f"die-{i}").get_attribute("data-value") for i in range(5)] == dice
         assert turn_name(page) == "丙"
         # 重新开始 with the same seats: asks once a box is written, then round 1 again.
-        by(page, "table-restart").click()
+        by(page, "restart").click()
         by(page, "confirm-yes").click()
-        expect(by(page, "table-turn")).to_have_text("轮到 甲 了")
-        expect(by(page, "table-round")).to_have_text("第 1 / 13 回合")
-        expect(by(page, "table-die-0")).to_have_attribute("data-value", "")
+        expect(by(page, "turn")).to_have_text("轮到 甲 了")
+        expect(by(page, "round")).to_have_text("第 1 / 13 回合")
+        expect(by(page, "die-0")).to_have_attribute("data-value", "")
         expect(by(page, "standings").locator("button")).to_have_count(3)
 
 
@@ -409,15 +409,15 @@ def test_t7_axe_on_a_six_seat_editor_table_handover_and_replay(
             set_seats(page, SIX)
             check_view(page, f"editor {width}", failures, contrast=False)
             by(page, "start-table").click()
-            by(page, "table-roll").click()
-            expect(by(page, "table-rolls")).to_contain_text("剩余 2 次")
+            by(page, "roll").click()
+            expect(by(page, "rolls-left")).to_contain_text("剩余 2 次")
             check_view(page, f"table {width}", failures, contrast=False)
             write_box(page)
             expect(by(page, "handover")).to_be_visible()
             check_view(page, f"handover {width}", failures, contrast=False)
             go(page)
             play_turn(page)
-            expect(by(page, "table-skip")).to_be_visible()
+            expect(by(page, "skip-replay")).to_be_visible()
             check_view(page, f"replay {width}", failures, contrast=False)
     assert failures == [], "\n".join(failures)
 
@@ -434,8 +434,8 @@ def test_t7_the_new_views_pass_axe_and_every_text_reaches_aa_in_both_themes(
         set_seats(page, [("human", "甲"), ("human", "乙"), ("computer", "novice")])
         check_view(page, "editor", failures)
         by(page, "start-table").click()
-        by(page, "table-roll").click()
-        expect(by(page, "table-rolls")).to_contain_text("剩余 2 次")
+        by(page, "roll").click()
+        expect(by(page, "rolls-left")).to_contain_text("剩余 2 次")
         check_view(page, "table", failures)
         write_box(page)
         expect(by(page, "handover")).to_be_visible()  # (too few texts to measure: axe above)

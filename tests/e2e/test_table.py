@@ -68,7 +68,7 @@ def test_u1_joker_forbidden_boxes_are_not_selectable(
     # The Yahtzee bonus is announced in the preview.
     expect(ui.cell("threes")).to_contain_text("+100")
     ui.score("threes")
-    expect(ui.by("yahtzee-bonus-human")).to_have_text("100")
+    expect(ui.by("yahtzee-bonus-0")).to_have_text("100")
     assert console.errors == []
 
 
@@ -201,7 +201,7 @@ def _assert_hint_marked(ui: Table) -> None:
     When the expert would reroll all five there is nothing to mark: the message says so.
     """
     gold_dice = ui.page.locator(".die.hint")
-    gold_cell = ui.page.locator("td.cell-human.hint")
+    gold_cell = ui.page.locator("td.cell.seat-human.hint")
     expect(ui.by("message")).to_contain_text("提示")
     if "全部重掷" in ui.message():
         assert gold_dice.count() + gold_cell.count() == 0
@@ -220,7 +220,7 @@ def test_u4_hint_after_last_roll_marks_a_box(ui: Table) -> None:
     for _ in range(3):
         ui.roll()
     ui.by("hint").click()
-    marked = ui.page.locator("td.cell-human.hint")
+    marked = ui.page.locator("td.cell.seat-human.hint")
     expect(marked).to_have_count(1)
     assert marked.get_attribute("data-selectable") == "true"
     expect(ui.by("message")).to_contain_text("提示")

@@ -117,13 +117,13 @@ def play_the_tutorial(ui: Table) -> list[str]:
     _at_step(ui, 4, "+N")
     expect(ui.cell("sixes")).to_have_class(TARGET)
     expect(ui.cell("sixes")).to_contain_text("+24")
-    _not_in_view_of_the_box(ui, "cell-human-sixes")
+    _not_in_view_of_the_box(ui, "cell-0-sixes")
     ui.cell("chance").click()  # not this step's box: nothing is written
     ui.cell("sixes").click()
     expect(ui.cell("sixes")).to_have_text("24")
     assert ui.shown_points("chance") is None  # chance stayed open
     _at_step(ui, 5, "63")
-    expect(ui.by("upper-progress")).to_have_class(TARGET)
+    expect(ui.by("upper-progress-0")).to_have_class(TARGET)
     failures += _serious(page)
     ui.by("tutorial-next").click()
     _at_step(ui, 6, "第 2 回合")

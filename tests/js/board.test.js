@@ -1,5 +1,5 @@
-// The shared board's pure parts (U11, U13): how a box looks from the server's preview, and
-// a seat's name, the same in every view. `node --test tests/js/`.
+// The one board's drawing parts (A1, U11, U13): how a box looks from the server's preview,
+// a seat's name, the same in every view, and the one score flow. `node --test tests/js/`.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -18,6 +18,7 @@ function fakeNode(tag = "") {
     textContent: "",
     setAttribute: (k, v) => attrs.set(k, String(v)),
     getAttribute: (k) => (attrs.has(k) ? attrs.get(k) : null),
+    hasAttribute: (k) => attrs.has(k),
     removeAttribute: (k) => attrs.delete(k),
     replaceChildren: (...kids) => {
       node.children = kids;
@@ -32,15 +33,15 @@ function fakeNode(tag = "") {
 }
 
 globalThis.document = {
-  // board.js brings the confirmation dialog (dialog.js wires its buttons when loaded)
+  // board/board.js brings the confirmation dialog (dialog.js wires its buttons when loaded)
   getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : fakeNode()),
   createElement: (tag) => fakeNode(tag),
   createTextNode: (text) => ({ textContent: text }),
 };
 const { W } = await import("./words.js");
 
-const { boxLook, drawBox, scoreFlow } = await import("../../src/yahtzee/static/js/board.js");
-const { seatName } = await import("../../src/yahtzee/static/js/lazy/dom.js");
+const { boxLook, drawBox, seatName } = await import("../../src/yahtzee/static/js/board/draw.js");
+const { scoreFlow } = await import("../../src/yahtzee/static/js/board/board.js");
 
 test("U11: a box reads as written, a green +N, a grey-red +0 or a Joker strike", () => {
   assert.deepEqual(boxLook(0, null), { text: "0", kind: "filled", cls: "filled zero", bonus: 0 });
@@ -70,15 +71,15 @@ test("U11: drawBox, every card's one box drawing: text, bonus tag, colours, stri
   const td = fakeNode("td");
   const btn = fakeNode("button");
   const p = { points: 12, yahtzee_bonus: 0, upper_bonus: 35, allowed: true };
-  drawBox(td, btn, { filled: null, p, name: "四点", act: true, hinted: true, cls: "cell cell-human" });
-  assert.equal(td.className, "cell cell-human preview hint");
+  drawBox(td, btn, { filled: null, p, name: "四点", act: true, hinted: true, cls: "cell seat-human" });
+  assert.equal(td.className, "cell seat-human preview hint");
   assert.equal(btn.text, "+12+35\u00a0奖");
   assert.equal(btn.disabled, false);
   assert.equal(td.getAttribute("data-selectable"), "true");
   assert.match(btn.getAttribute("aria-label"), /^四点：可得 12 分，并拿到上区奖励 35（提示建议登记这里）$/);
   // a seat's column: the seat named, picked under 登记前确认, not tappable while busy
-  drawBox(td, btn, { filled: null, p, name: "四点", who: "妈妈", act: false, picked: true, cls: "cell tb-col" });
-  assert.equal(td.className, "cell tb-col preview picked");
+  drawBox(td, btn, { filled: null, p, name: "四点", who: "妈妈", act: false, picked: true, cls: "cell on-turn" });
+  assert.equal(td.className, "cell on-turn preview picked");
   assert.equal(btn.disabled, true);
   assert.match(btn.getAttribute("aria-label"), /^妈妈 · 四点：可得 12 分/);
   // the Joker strike: not tappable, and says why

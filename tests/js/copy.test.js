@@ -25,9 +25,10 @@ const CATALOGS = {
 const N = [0, 1, 2, 6, 12, 35, 63, 100, 254];
 const dice = [2, 2, 2, 5, 6];
 const hold = [true, true, true, false, false];
-const card = (total) => ({ total, boxes: {}, upper_subtotal: 12 });
+const card = (total, kind = "human") => ({ kind, total, scores: {}, upper_subtotal: 12 });
 const game = (round, rollsLeft, extra = {}) => ({
   id: "g",
+  turn: 0,
   mode: "solo",
   kind: "solo",
   difficulty: null,
@@ -37,30 +38,36 @@ const game = (round, rollsLeft, extra = {}) => ({
   hints_left: 2,
   result: "solo",
   new_record: true,
-  players: { human: card(round * 10), computer: card(round * 9) },
+  seats: [card(round * 10)],
   ...extra,
 });
+// A turn replayed: a seat's first roll, a reroll keeping three dice, its box.
+const steps = [
+  { seat: 1, action: "roll", dice, hold: null },
+  { seat: 1, action: "roll", dice, hold },
+  { seat: 1, action: "score", dice, category: "twos", points: 6 },
+];
 const hint = (value, alternative) => ({ hold, category: null, value, alternative, game: game(3, 2) });
 
 /** Each function of a catalog and the calls that produce its sentences (each a list of
  * arguments); a function missing here fails the test, so a new sentence is scanned too. */
 const CALLS = {
   "messages.js": {
-    rolled: N.slice(0, 4).map((n) => [game(1, n % 3)]),
-    scored: N.map((n) => [dice, "twos", n]),
+    rolled: N.slice(0, 4).map((n) => [game(1, n % 3)]).concat([[game(1, 2), "电脑3（普通）"]]),
+    scored: N.map((n) => [dice, "twos", n]).concat(N.map((n) => [dice, "twos", n, "甲"])),
     describeStep: [
-      [{ action: "roll", dice, hold }, 0],
-      [{ action: "roll", dice, hold }, 1],
-      [{ action: "roll", dice, hold: [false, false, false, false, false] }, 1],
-      [{ action: "score", dice, category: "twos", points: 6 }, 2],
+      [steps, 0, "你"],
+      [steps, 1, "电脑（普通）"],
+      [[steps[0], { ...steps[1], hold: [false, false, false, false, false] }], 1, "甲"],
+      [steps, 2, "甲"],
     ],
-    computerDone: N.map((n) => [{ category: "twos", points: n }]),
-    gameOver: [[game(13, 0)], [game(13, 0, { result: "win", mode: "vs_computer" })]],
+    othersDone: N.map((n) => [[["甲", { category: "twos", points: n }], ["电脑2（普通）", { category: "sixes", points: n }]], "轮到你了。"]).concat([[[], "轮到 乙 了。"]]),
+    turnNow: [["你"], ["甲"]],
+    gameOver: [[game(13, 0)], [game(13, 0, { result: "win", mode: "vs_computer", seats: [card(254), card(12)], ranking: N.slice(0, 2).map((n, i) => ({ seat: i, total: n })) }), (i) => ["你", "电脑2（普通）"][i]]],
     keptFaces: [[hold, dice]],
     meterText: [[{ expected_final: 241.8, win_probability: 0.62 }, true], [null, false]],
-    meterSaid: [[{ expected_final: 241.8, win_probability: 0.62 }, game(2, 1, { mode: "vs_computer" })], [{ expected_final: 2, win_probability: null }, game(2, 1)]],
+    meterSaid: [[{ expected_final: 241.8, win_probability: 0.62 }], [{ expected_final: 2, win_probability: null }]],
     busyRetrying: N.map((n) => [n]),
-    started: [["solo"], ["vs_computer"], ["tutorial"]],
     continued: N.slice(1).map((n) => [game(n, 2, { dice: n % 2 ? null : dice })]),
     savedName: N.slice(1).map((n) => [game(n, 2, { kind: "vs_computer", difficulty: "novice" })]),
     confirmAbandon: [["有一局没下完。"]],
@@ -69,12 +76,11 @@ const CALLS = {
     pickedBox: N.map((n) => ["twos", n]),
     confirmZero: [["twos", true], ["twos", false]],
     upperSubtotalTitle: [[63, 35]],
-    dailyStarted: [[game(1, 3, { dice: null })], [game(5, 2)]],
     reviewLabel: [["单人挑战", "12 分"]],
     modeName: [["solo"], ["vs_computer", "expert"], ["vs_computer", "novice", "（"]],
     kindName: [["daily"], ["room"], ["vs_computer", "intermediate"]],
-    computerHeadLevel: [["expert"]],
-    savedSummary: N.slice(1).map((n) => [game(n, 2, { kind: "vs_computer", difficulty: "novice" }), 13]).concat([[{ players: null }, 13]]),
+    computerName: [["普通"], ["高手", 3]],
+    savedSummary: N.slice(1).map((n) => [game(n, 2, { kind: "vs_computer", difficulty: "novice", seats: [card(n), card(n + 1, "computer")] }), 13]).concat([[{ seats: [] }, 13]]),
     recentScore: N.map((n) => [{ mode: "vs_computer", human_total: n, computer_total: n + 1 }]).concat(N.map((n) => [{ seats: 4, place: 2, human_total: n }])),
     shortDate: [[new Date(2026, 4, 3, 9, 5)]],
     dieTag: [[true, false], [false, true], [false, false]],
@@ -86,18 +92,24 @@ const CALLS = {
       ["二点", "open", null, false],
     ],
     UPPER_BONUS_TAG: [[35]],
-    upperProgress: [[42, 63, false, 70], [70, 63, true, 70], [12, 63, false, 40]],
+    upperProgress: [[42, 63, false, 70], [70, 63, true, 70], [12, 63, false, 40]].flatMap((a) => [a, [...a, true]]),
     hintButton: [[3]],
     hintTitle: [[0, true, 3], [2, true, 3], [2, false, 3]],
     roundLabel: N.slice(1).map((n) => [n, 13]),
-    rollsLabel: [[true, false, 2], [false, true, 0], [false, false, 2]],
+    rollsLabel: [[{ kind: "computer" }, false, 2], [{ kind: "human" }, false, 2], [null, true, 0], [null, false, 2]],
     rollButton: [[true], [false]],
-    computerLogTitle: N.slice(1).map((n) => [n]),
+    BANNER: { replay: [["电脑2（普通）"]], turn: [["你"], ["甲"]] },
+    HELP: { wait: [["甲"]] },
+    BOARD: { confirmLabel: [["二点"]], termQuestion: [["预计终局"]], termWords: [[{ term: "上区奖励", text: "一点到六点满 63 分奖励 35 分。" }]] },
+    skipWords: [[true], [false]],
+    standingLabel: N.map((n) => ["电脑3（普通）", n, "62%", true]).concat([["甲", 0, null, false]]),
+    replayLogTitle: N.slice(1).map((n) => ["甲", n]).concat([[null, 3]]),
+    undone: [["twos", "你", 2], ["twos", "电脑2（普通）", 0]],
+    undoLabel: [["twos", "你"], ["twos", "甲"]],
     turnRound: N.slice(1).map((n) => [n]),
-    turnPlayer: [["human"], ["computer"]],
     turnBox: [["twos"]],
     turnPoints: N.map((n) => [{ points: n, yahtzee_bonus: n ? 100 : 0 }]),
-    resultTitle: [[game(13, 0)], [game(13, 0, { result: "draw" })]],
+    resultTitle: [["win", 254], ["draw", 12], ["solo", 254], ["solo", 0]],
   },
   "lazy/views_messages.js": {
     dailyRank: N.slice(1).map((n) => [n, n + 3, true]).concat(N.slice(1).map((n) => [n, 0, false])),
@@ -116,6 +128,7 @@ const CALLS = {
   "lazy/devices_messages.js": {},
   "lazy/glossary.js": {
     glossaryId: [["预计终局"]],
+    boxWords: JSON.parse(CONFIG_TEXT).categories.map((c) => [c.id, c.zh]).concat(["upper_subtotal", "upper_bonus", "yahtzee_bonus", "total"].map((id) => [id, "上区小计"])),
     termQuestion: [["expected_final"], ["settling"]],
     verdict: N.map((n) => [n + 0.5]).concat(N.map((n) => [n, true])),
   },
@@ -171,11 +184,13 @@ const DEVICE_CALLS = {
 const HAN = "\\p{Script=Han}";
 const JOINED = new RegExp(`\\d${HAN}|${HAN}\\d`, "u");
 const DATE = new RegExp(`\\d+月\\d+日`, "gu");
+// A computer's seat name is one word too (U13: 「电脑3（普通）」, its seat's number).
+const SEAT = /电脑\d+/gu;
 
 test("U18: a number and Chinese text are never run together in what the catalogs say", () => {
   const sentences = said();
   assert.ok(sentences.length > 300, `only ${sentences.length} sentences produced`);
-  const joined = sentences.filter(([, s]) => JOINED.test(s.replace(DATE, "D")));
+  const joined = sentences.filter(([, s]) => JOINED.test(s.replace(DATE, "D").replace(SEAT, "S")));
   assert.deepEqual(joined, []);
 });
 
@@ -189,4 +204,6 @@ test("the scan sees a number run into Chinese text (it cannot pass vacuously)", 
   assert.ok(JOINED.test("+35奖"));
   assert.ok(!JOINED.test("至少三个 2 的机会".replace(DATE, "D")));
   assert.ok(!JOINED.test("5月3日 09:05 得 12 分".replace(DATE, "D")));
+  assert.ok(!JOINED.test("电脑3（普通）得 12 分".replace(SEAT, "S")));
+  assert.ok(JOINED.test("电脑3（普通）得12分".replace(SEAT, "S")));
 });

@@ -12,7 +12,9 @@ const JS = new URL("src/yahtzee/static/js/", ROOT);
 const read = (url) => readFileSync(url, "utf-8");
 const MODULES = [
   ...readdirSync(JS).filter((f) => f.endsWith(".js")),
-  ...readdirSync(new URL("lazy/", JS)).filter((f) => f.endsWith(".js")).map((f) => `lazy/${f}`),
+  ...["board", "lazy"].flatMap((dir) =>
+    readdirSync(new URL(`${dir}/`, JS)).filter((f) => f.endsWith(".js")).map((f) => `${dir}/${f}`),
+  ),
 ];
 const source = Object.fromEntries(MODULES.map((m) => [m, read(new URL(m, JS))]));
 

@@ -41,13 +41,14 @@ const { meterEffect, meterWanted, remember } = await import(`${JS}/effects.js`);
 const { DEFAULT_SETTINGS } = await import(`${JS}/settings.js`);
 const { loadSettings, storedHold } = await import(`${JS}/remember.js`);
 const { ApiError, api, request } = await import(`${JS}/api.js`);
+const { boardReducers, openBoard } = await import(`${JS}/board/state.js`);
+addReducers(boardReducers); // (main.js adds them when the board's code loads)
 
 function game(over = {}) {
-  const boxes = {};
   return {
-    id: "g1", version: 1, mode: "solo", difficulty: null, status: "in_progress", round: 1,
-    current_player: "human", dice: null, rolls_left: 3, hints_left: 3,
-    players: { human: { boxes, total: 0 } }, preview: null, computer_turn: null, turns: [],
+    id: "g1", version: 1, mode: "solo", kind: "solo", difficulty: null, status: "in_progress", round: 1,
+    turn: 0, dice: null, rolls_left: 3, hints_left: 3,
+    seats: [{ kind: "human", scores: {}, total: 0 }], preview: null, computer_turns: [], turns: [],
     ...over,
   };
 }
@@ -70,7 +71,7 @@ function page(settings = DEFAULT_SETTINGS) {
 }
 
 const onTable = (store, g = game()) => {
-  store.dispatch({ type: "enterGame", game: g });
+  store.dispatch({ type: "boardOpen", board: openBoard({ owner: "game", game: g, mine: [0] }) });
   store.dispatch({ type: "navigate", view: "game" });
 };
 
@@ -108,37 +109,42 @@ test("the render callback is called with the state only: rendering twice asks an
   assert.equal(localStorage.writes.length, writes, "no storage written by a render");
 });
 
-test("L4: the meter is asked once per position, never during a replay, hidden or off the table", async () => {
+test("L4: the meter is asked once per position, one at a time, never during a replay, hidden or off the board", async () => {
   const { store, asked } = page();
   onTable(store);
   assert.equal(asked.length, 1, "the new game's first figure");
   store.dispatch({ type: "say", text: "x" }); // same position: not asked again
   assert.equal(asked.length, 1);
   const rolled = game({ version: 2, dice: [1, 2, 3, 4, 5], rolls_left: 2 });
-  store.dispatch({ type: "rolled", game: rolled, hold: [false, false, false, false, false] });
-  assert.equal(asked.length, 2);
-  // Answers out of order: only the last one asked for is shown, and a roll is not said aloud.
-  asked[1].resolve({ expected_final: 240.5, win_probability: null });
+  store.dispatch({ type: "boardRolled", game: rolled, hold: [false, false, false, false, false] });
+  assert.equal(asked.length, 1, "one request at a time: the next position waits");
+  const again = game({ version: 3, dice: [1, 2, 3, 4, 6], rolls_left: 1 });
+  store.dispatch({ type: "boardRolled", game: again, hold: [false, false, false, false, false] });
   asked[0].resolve({ expected_final: 254.6, win_probability: null });
   await new Promise((r) => setTimeout(r));
+  assert.equal(asked.length, 2, "then the latest position only (version 2 was passed)");
+  asked[1].resolve({ expected_final: 240.5, win_probability: null });
+  await new Promise((r) => setTimeout(r));
   assert.equal(store.state.meter.figures.expected_final, 240.5);
-  assert.equal(store.state.meter.said.text, "");
+  assert.equal(store.state.meter.said.text, "", "a roll is not said aloud");
   // A new turn of the same game is said once.
-  store.dispatch({ type: "resync", game: game({ version: 3, round: 2 }) });
+  store.dispatch({ type: "boardGame", game: game({ version: 4, round: 2 }) });
   asked[2].resolve({ expected_final: 250, win_probability: null });
   await new Promise((r) => setTimeout(r));
   assert.equal(store.state.meter.said.text, "预计终局 250.0 分。");
   // Hidden: nothing asked; shown again: asked, and not said.
   store.dispatch({ type: "setting", name: "meter", value: "hidden" });
-  store.dispatch({ type: "resync", game: game({ version: 4, round: 3 }) });
+  store.dispatch({ type: "boardGame", game: game({ version: 5, round: 3 }) });
   assert.equal(asked.length, 3);
   store.dispatch({ type: "setting", name: "meter", value: "shown" });
   assert.equal(asked.length, 4);
   assert.equal(store.state.meter.asking.announce, false);
-  // The computer's turn being replayed, and the lobby: nothing asked.
-  const s = store.state;
-  assert.equal(meterWanted({ ...s, meter: { ...s.meter, asking: null }, replay: { steps: [] } }), null);
-  assert.equal(meterWanted({ ...s, meter: { ...s.meter, asking: null }, view: "lobby" }), null);
+  // Another seat's turn being replayed, the lobby, a watcher's board: nothing asked.
+  const s = { ...store.state, meter: { ...store.state.meter, asking: null } };
+  assert.equal(meterWanted({ ...s, board: { ...s.board, replay: { steps: [] } } }), null);
+  assert.equal(meterWanted({ ...s, view: "lobby" }), null);
+  assert.equal(meterWanted({ ...s, board: { ...s.board, mine: [] } }), null);
+  assert.ok(meterWanted(s));
 });
 
 test("P5/U6: settings and holds are written by the effect only when they change", () => {
@@ -154,7 +160,7 @@ test("P5/U6: settings and holds are written by the effect only when they change"
   assert.equal(localStorage.getItem("yahtzee.meter"), "hidden");
   const g = game({ dice: [2, 2, 5, 6, 1], rolls_left: 2 });
   onTable(store, g);
-  store.dispatch({ type: "toggleHold", index: 1 });
+  store.dispatch({ type: "boardToggle", index: 1 });
   assert.deepEqual(JSON.parse(localStorage.getItem("yahtzee.hold")).hold, [false, true, false, false, false]);
   assert.deepEqual(storedHold(g), [false, true, false, false, false]);
   assert.deepEqual(loadSettings(), { ...DEFAULT_SETTINGS, replay: "fast", meter: "hidden" });

@@ -19,23 +19,27 @@ const STEPS = [
   { id: "done", until: { done: true }, dice: null },
 ];
 
+const EMPTY = [{ scores: { sixes: null, yahtzee: null } }];
+
 function game(over = {}) {
   return {
     id: "t1", mode: "solo", kind: "tutorial", status: "in_progress", round: 1, rolls_left: 3, hints_left: 3,
-    dice: null, players: { human: { boxes: { sixes: null, yahtzee: null } } }, ...over,
+    dice: null, seats: EMPTY, ...over,
   };
 }
 
-function state(over = {}) {
+/** The page's state: the tutorial's game on the board (`board`: what of it changes). */
+function state(over = {}, board = {}) {
   return {
-    game: game(),
-    hold: [false, false, false, false, false],
-    declined: { category: null, count: 0 },
+    board: { game: game(), hold: [false, false, false, false, false], declined: { category: null, count: 0 }, ...board },
     tutorial: { closedFor: null },
     overlays: { tutorial: { steps: STEPS } },
     ...over,
   };
 }
+
+/** `s` with its board's `game`, `hold` or `declined` changed. */
+const put = (s, change) => ({ ...s, board: { ...s.board, ...change } });
 
 const sync = (s) => reducers.tutorialSync(s);
 const at = (s) => STEPS[s.tutorial.index].id;
@@ -44,51 +48,51 @@ test("L10: each step waits for what the server (or the holds) shows, then the ne
   let s = sync(state());
   assert.equal(at(s), "roll");
   assert.equal(sync(s), s, "nothing moved: the same state");
-  s = sync({ ...s, game: game({ rolls_left: 2, dice: [6, 2, 6, 3, 6] }) });
+  s = sync(put(s, { game: game({ rolls_left: 2, dice: [6, 2, 6, 3, 6] }) }));
   assert.equal(at(s), "hold");
-  s = sync({ ...s, hold: [true, false, true, false, false] });
+  s = sync(put(s, { hold: [true, false, true, false, false] }));
   assert.equal(at(s), "hold", "not yet all three");
-  s = sync({ ...s, hold: [true, false, true, false, true] });
+  s = sync(put(s, { hold: [true, false, true, false, true] }));
   assert.equal(at(s), "reroll");
-  s = sync({ ...s, game: game({ rolls_left: 1, dice: [6, 1, 6, 4, 6] }) });
+  s = sync(put(s, { game: game({ rolls_left: 1, dice: [6, 1, 6, 4, 6] }) }));
   assert.equal(at(s), "reroll", "a roll between does not end it");
   assert.equal(s.tutorial.offScript, false, "dice are checked as a step begins only");
-  s = sync({ ...s, game: game({ rolls_left: 0, dice: [6, 6, 6, 5, 6] }) });
+  s = sync(put(s, { game: game({ rolls_left: 0, dice: [6, 6, 6, 5, 6] }) }));
   assert.equal(at(s), "box");
-  const written = { human: { boxes: { sixes: 24, yahtzee: null } } };
-  s = sync({ ...s, game: game({ round: 2, players: written }) });
+  const written = [{ scores: { sixes: 24, yahtzee: null } }];
+  s = sync(put(s, { game: game({ round: 2, seats: written }) }));
   assert.equal(at(s), "explain");
   s = sync(reducers.tutorialAck(s, { id: "explain" }));
   assert.equal(at(s), "hint");
-  s = sync({ ...s, game: game({ round: 2, players: written, hints_left: 2 }) });
+  s = sync(put(s, { game: game({ round: 2, seats: written, hints_left: 2 }) }));
   assert.equal(at(s), "zero");
-  s = sync({ ...s, declined: { category: "chance", count: 1 } });
+  s = sync(put(s, { declined: { category: "chance", count: 1 } }));
   assert.equal(at(s), "zero", "another box's 0 is not this step's");
-  s = sync({ ...s, declined: { category: "yahtzee", count: 2 } });
+  s = sync(put(s, { declined: { category: "yahtzee", count: 2 } }));
   assert.equal(at(s), "done");
   assert.equal(sync(s), s, "the last step stays");
 });
 
 test("L10: a game under way (a reload, 继续游戏) picks the steps up where it is", () => {
-  const written = { human: { boxes: { sixes: 24, yahtzee: null } } };
-  const s = sync(state({ game: game({ round: 2, players: written }) }));
+  const written = [{ scores: { sixes: 24, yahtzee: null } }];
+  const s = sync(state({}, { game: game({ round: 2, seats: written }) }));
   assert.equal(at(s), "explain");
   assert.equal(s.tutorial.offScript, false);
-  const fresh = sync(state({ game: game({ id: "t2" }) }));
+  const fresh = sync(state({}, { game: game({ id: "t2" }) }));
   assert.equal(at(fresh), "roll");
 });
 
 test("L10: a step entered with other dice than its own is off the script", () => {
   let s = sync(state());
-  s = sync({ ...s, game: game({ rolls_left: 2, dice: [1, 2, 3, 4, 5] }) });
+  s = sync(put(s, { game: game({ rolls_left: 2, dice: [1, 2, 3, 4, 5] }) }));
   assert.equal(s.tutorial.offScript, true);
   // Off the script, nothing advances any more.
-  const moved = sync({ ...s, hold: [true, false, true, false, true] });
+  const moved = sync(put(s, { hold: [true, false, true, false, true] }));
   assert.equal(at(moved), "hold");
 });
 
 test("L10: a game that is not a tutorial, or no steps yet: nothing", () => {
-  const solo = state({ game: game({ kind: "solo" }) });
+  const solo = state({}, { game: game({ kind: "solo" }) });
   assert.equal(sync(solo), solo);
   const loading = state({ overlays: {} });
   assert.equal(sync(loading), loading);

@@ -24,6 +24,8 @@ class PuzzleOut(_Out):
 
     id: str = Field(description="the serving's id: answer it with POST /api/puzzles/{id}/answer")
     scores: dict[Category, int] = Field(description="the filled boxes")
+    upper_subtotal: int
+    upper_bonus: int
     yahtzee_bonus: int
     dice: list[int]
     rolls_left: int = Field(description="1 or 2: a keep (or stop); 0: a box")

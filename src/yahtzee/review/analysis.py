@@ -166,7 +166,13 @@ class Decision(Graded):
 
 def _card_json(card: Scorecard) -> dict[str, Any]:
     boxes = {c.value: p for c, p in zip(CATEGORIES, card.boxes, strict=True) if p is not None}
-    return {"boxes": boxes, "yahtzee_bonus": card.yahtzee_bonus, "total": card.total}
+    return {
+        "boxes": boxes,
+        "upper_subtotal": card.upper_subtotal,
+        "upper_bonus": card.upper_bonus,
+        "yahtzee_bonus": card.yahtzee_bonus,
+        "total": card.total,
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ import hashlib
 import json
 import mimetypes
 import os
+import posixpath
 import re
 import tempfile
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -123,6 +124,9 @@ def brotli_of(body: bytes, store: Path | None) -> bytes:
 
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+# A static import or re-export of a module of the page ("./x.js", "../x.js"), as the page
+# writes them: a statement from its line's start (a dynamic import() is not one).
+_STATIC_IMPORT = re.compile(r'^\s*(?:import|export)\s[^";(]*"(\.{1,2}/[^"]+\.js)"', re.M)
 
 
 _BACKTICK = re.compile(r"(?<!\\)`")
@@ -261,6 +265,8 @@ class StaticAssets:
         self.prefix = f"/v/{self.release}"
         store = brotli_store()
         self.files = {name: Asset.of(body, media[name], store) for name, body in raw.items()}
+        # The page's modules as text (what they import decides what the page preloads).
+        self.sources = {n: b.decode("utf-8") for n, b in raw.items() if n.endswith(".js")}
         index = raw.get("/index.html")
         if index is None:
             raise FileNotFoundError(f"the browser game is missing: {directory}/index.html")
@@ -289,17 +295,32 @@ class StaticAssets:
             attr, path = match.groups()
             return f'{attr}="{self.prefix}{path}"' if path in self.files else match.group(0)
 
+        entries = [path for _attr, path in _ASSET_REF.findall(html) if path.endswith(".js")]
         html = _ASSET_REF.sub(swap, html)
-        # Modules under /js/lazy/ (the review and stats pages) load on first use, not here.
-        modules = sorted(
-            n
-            for n in self.files
-            if n.startswith("/js/") and n.endswith(".js") and not n.startswith("/js/lazy/")
-        )
+        # The modules the page's scripts import, statically (those loaded on first use by
+        # import(): the lazy views, the board, the overlays, come when they are wanted).
+        modules = sorted(self.static_imports(entries))
         preload = "".join(
             f'\n  <link rel="modulepreload" href="{self.prefix}{n}">' for n in modules
         )
         return html.replace("</head>", preload + "\n</head>", 1)
+
+    def static_imports(self, entries: list[str]) -> set[str]:
+        """The page's modules that ``entries`` (its scripts) import, directly or through
+        each other, by static ``import``/``export … from`` (not ``import()``)."""
+        seen: set[str] = set()
+        todo = [e for e in entries if e in self.files]
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            base = name.rsplit("/", 1)[0]
+            for rel in _STATIC_IMPORT.findall(self.sources.get(name, "")):
+                target = posixpath.normpath(f"{base}/{rel}")
+                if target in self.files:
+                    todo.append(target)
+        return seen
 
     def is_page(self, path: str) -> bool:
         """Whether ``path`` answers the page."""

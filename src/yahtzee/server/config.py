@@ -34,15 +34,20 @@ from yahtzee.names import MAX_NAME_CHARS
 from yahtzee.players import DEFAULT_DIFFICULTY, LEVELS, SUGGESTED_DIFFICULTY, Difficulty
 from yahtzee.rules import (
     CATEGORIES,
+    JOKER_FIXED_POINTS,
     NUM_DICE,
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_BONUS,
+    YAHTZEE_POINTS,
+    Category,
 )
 from yahtzee.server.kinds import PLATFORM_KINDS, kind_names
 
 #: The games ``POST /api/games`` starts, by their ``mode`` there: the platform's kinds.
 START_NAMES = kind_names(PLATFORM_KINDS)
+#: The boxes that score a fixed number of points (U19: the board's 「?」 says it).
+FIXED_POINTS = {**JOKER_FIXED_POINTS, Category.YAHTZEE: YAHTZEE_POINTS}
 #: The catalog key of each result's name (the lobby's recent games).
 RESULT_NAMES = {
     Result.WIN: N_("core.result.win"),
@@ -75,7 +80,13 @@ def page_config(
     catalog key (see the module docstring)."""
     return {
         "categories": [
-            {"id": c.value, "name_key": c.name_key, "upper": c.is_upper, "face": c.face}
+            {
+                "id": c.value,
+                "name_key": c.name_key,
+                "upper": c.is_upper,
+                "face": c.face,
+                "points": FIXED_POINTS.get(c),
+            }
             for c in CATEGORIES
         ],
         "difficulties": [

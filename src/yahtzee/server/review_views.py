@@ -22,9 +22,11 @@ class ChoiceOut(BaseModel):
 
 
 class ReviewCardOut(BaseModel):
-    """The card at the decision: filled boxes only."""
+    """The card at the decision: filled boxes only, and its sums."""
 
     boxes: dict[str, int]
+    upper_subtotal: int
+    upper_bonus: int
     yahtzee_bonus: int
     total: int
 

@@ -440,6 +440,10 @@ class CategoryInfo(_Out):
     name_key: str = Field(examples=["core.box.ones"], description="its name's catalog key (G1)")
     upper: bool
     face: int | None = Field(description="the face an upper box counts; null for lower boxes")
+    points: int | None = Field(
+        description="the points the box scores when its dice fit (葫芦 25, 小顺 30, 大顺 40, "
+        "快艇 50); null for a box that adds up dice"
+    )
 
 
 class DifficultyInfo(_Out):

@@ -80,7 +80,8 @@ class PuzzlePosition:
         return cls(Scorecard.parse(card), Dice.parse(dice), int(rolls), tuple(map(int, held)))
 
     def to_json(self) -> dict[str, Any]:
-        """The API's position: ``scores`` (filled boxes), ``yahtzee_bonus``, ``dice``,
+        """The API's position: ``scores`` (filled boxes), the card's sums
+        (``upper_subtotal``, ``upper_bonus``, ``yahtzee_bonus``), ``dice``,
         ``rolls_left``, ``held``, ``round``, ``kind``, ``total`` and ``preview``: what the
         dice would score in each open box now (the rules engine's, so the page does no
         rules maths), ``{"points", "allowed"}`` (``allowed`` false where the Joker rule
@@ -88,6 +89,8 @@ class PuzzlePosition:
         scores = {c.value: p for c, p in zip(CATEGORIES, self.card.boxes, strict=True)}
         return {
             "scores": {k: v for k, v in scores.items() if v is not None},
+            "upper_subtotal": self.card.upper_subtotal,
+            "upper_bonus": self.card.upper_bonus,
             "yahtzee_bonus": self.card.yahtzee_bonus,
             "dice": list(self.dice.values),
             "rolls_left": self.rolls_left,

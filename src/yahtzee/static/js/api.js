@@ -131,12 +131,11 @@ export const api = {
   current: () => get(API.current()),
   game: (id) => get(API.game(id)),
   // replace: abandon the unfinished game; without it the server answers 409
-  // game_in_progress while one is saved (F2).
-  // mode: solo | vs_computer | tutorial (L10, a new game replaces an unfinished tutorial).
+  // game_in_progress while one is saved (F2). `difficulty`: the computer's, where there is one.
   create: (mode, difficulty, replace = false) =>
     request("POST", API.games(), {
       mode,
-      ...(mode === "vs_computer" ? { difficulty } : {}),
+      ...(difficulty ? { difficulty } : {}),
       ...(replace ? { replace: true } : {}),
     }),
   roll: (game, hold) => request("POST", API.roll(game.id), { version: game.version, hold }),
@@ -149,7 +148,9 @@ export const api = {
   hint: (game) => request("POST", API.hint(game.id), { version: game.version }),
   // G3: the language the player chose, kept for every device linked to them.
   language: (lang) => request("PUT", API.language(), { language: lang }),
-  // 「跳过教程」: the tutorial game is given up (L10).
+  // 撤销 (polish 8): the box just written, taken back (`game.undo` says which and whether).
+  undo: (game) => request("POST", API.undo(game.id), { version: game.version }),
+  // A game given up (「跳过教程」, L10).
   abandon: (game) => request("POST", API.abandon(game.id), { version: game.version }),
   meter: (id) => get(API.meter(id)),
   /** One of the page's own files (paths.js `asset`), as text: a lazy view's markup. */

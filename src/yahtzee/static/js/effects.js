@@ -3,6 +3,7 @@
 // never writes storage or starts a request. Effects may dispatch (the store queues them).
 
 import { saveHold, saveLanguage, saveSettings, saveTutorialSeen, saveWrote } from "./remember.js";
+import { boardShown } from "./state.js";
 
 /** Keep the settings, this turn's holds and the tutorial's offer in this browser (P5,
  * U6/P3, L10), and the box this tab wrote last in this tab (U14). */
@@ -11,34 +12,51 @@ export function remember(state, previous) {
   // G3: a language set is a choice (settings.js): kept here as on the server
   if (state.settings.lang !== previous.settings.lang) saveLanguage(state.settings.lang);
   if (state.tutorialSeen !== previous.tutorialSeen) saveTutorialSeen(state.tutorialSeen);
-  if (state.wrote !== previous.wrote) saveWrote(state.wrote);
-  if (state.game !== previous.game || state.hold !== previous.hold || state.view !== previous.view) {
+  const b = state.board;
+  const before = previous.board;
+  // (A board opened anew keeps what this tab remembered: it was opened with it.)
+  if (b && before && b.serial === before.serial && b.wrote !== before.wrote) saveWrote(b.wrote);
+  if (b && (!before || b.game !== before.game || b.hold !== before.hold || state.view !== previous.view)) {
     saveHold(state);
   }
 }
 
-/** The position ("id:version") whose figure should be asked for now, or null: only on the
- * table, while shown, never during the computer's replay (its outcome must not leak through
- * the meter), and once per position. */
+/** The position ("id:version") whose figure should be asked for now, or null: only for the
+ * board on the view shown, where this device plays a seat (a watcher has no figure to
+ * ask for), while the meter is shown, never during a replay (its outcome must not leak
+ * through the meter), and once per position. */
 export function meterWanted(state) {
-  const g = state.game;
-  if (!g || state.view !== "game" || state.replay || state.settings.meter !== "shown") return null;
-  const key = `${g.id}:${g.version}`;
+  const b = boardShown(state);
+  if (!b || !b.mine.length || b.replay || state.settings.meter !== "shown") return null;
+  const key = `${b.game.id}:${b.game.version}`;
   const asking = state.meter.asking;
   return asking && asking.key === key ? null : key;
 }
 
-/** L4: ask the server for the live meter's figure of a new position (once per position). */
+/** L4: ask the server for the live meter's figure of a new position: once per position, one
+ * request at a time (a game of several seats takes a while: positions passed meanwhile are
+ * never asked for; the latest is, once the answer is in). */
 export function meterEffect(api) {
-  return (_state, _previous, store) => {
+  let waiting = false;
+  const ask = (store) => {
     const now = store.state; // the latest state (changes queued behind this one included)
     const key = meterWanted(now);
-    if (key === null) return;
-    store.dispatch({ type: "meterAsk", key, game: now.game });
+    if (key === null || waiting) return;
+    const game = now.board.game;
+    store.dispatch({ type: "meterAsk", key, game });
     const { serial } = store.state.meter.asking;
-    api.meter(now.game.id).then(
-      (figures) => store.dispatch({ type: "meterFigures", serial, figures }),
-      () => {}, // no figure this time: the last one stays (the meter is never an error)
+    waiting = true;
+    const done = () => {
+      waiting = false;
+      ask(store);
+    };
+    api.meter(game.id).then(
+      (figures) => {
+        store.dispatch({ type: "meterFigures", serial, figures });
+        done();
+      },
+      done, // no figure this time: the last one stays (the meter is never an error)
     );
   };
+  return (_state, _previous, store) => ask(store);
 }

@@ -9,11 +9,14 @@ const PHONE = matchMedia("(max-width: 560px)");
 
 export function installMessageFit() {
   const el = document.getElementById("message");
-  const more = document.getElementById("message-more");
+  // 「全文」: the board's (board/draw.js builds it beside the message), once there is one.
+  const button = () => document.getElementById("message-more");
   let serial = null;
 
   function setExpanded(on) {
     el.classList.toggle("expanded", on);
+    const more = button();
+    if (!more) return;
     more.textContent = on ? "收起" : "全文";
     more.setAttribute("aria-expanded", String(on));
   }
@@ -31,13 +34,14 @@ export function installMessageFit() {
     }
     if (el.classList.contains("expanded")) return;
     unclamp();
-    const onTable = el.parentElement && el.parentElement.dataset.slot === "game";
+    const more = button();
+    const onBoard = Boolean(more) && el.parentElement === more.parentElement;
     const over =
-      onTable &&
+      onBoard &&
       PHONE.matches &&
       !el.classList.contains("empty") &&
       el.scrollHeight > el.clientHeight + 1;
-    more.hidden = !over;
+    if (more) more.hidden = !over;
     if (!over) return;
     const css = getComputedStyle(el);
     const line = parseFloat(css.lineHeight);
@@ -47,7 +51,8 @@ export function installMessageFit() {
     el.classList.add("clamped");
   }
 
-  more.addEventListener("click", () => {
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest || !event.target.closest("#message-more")) return;
     const open = !el.classList.contains("expanded");
     if (open) unclamp();
     setExpanded(open);
@@ -57,7 +62,7 @@ export function installMessageFit() {
     if (event.key === "Escape" && el.classList.contains("expanded")) {
       setExpanded(false);
       fit();
-      more.focus();
+      button().focus();
     }
   });
   window.addEventListener("resize", fit);

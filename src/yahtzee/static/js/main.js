@@ -1,6 +1,7 @@
-// Wiring: one store (the state, the funnel, one render per frame), its effects, and the
-// DOM's events and keys → actions. Nothing else lives here: the state changes in
-// reducer.js, the effects in actions.js (clicks) and effects.js (new states), the copy in
+// Wiring: one store (the state, the funnel, one render a frame), its effects, the page's one
+// board, and the DOM's events → actions. Nothing else lives here: the state changes in
+// reducer.js, the effects in effects.js, the lobby's actions in actions.js, a game's in its
+// mode's board (board/board.js, given its mode by solo.js or a lazy view), the copy in
 // messages.js, the addresses in paths.js, the lazy views in views.js.
 
 import { api, onBusy, onNotice } from "./api.js";
@@ -8,20 +9,13 @@ import { createActions } from "./actions.js";
 import { meterEffect, remember } from "./effects.js";
 import { installMessageFit } from "./fit.js";
 import { start as startLanguage } from "./i18n.js";
-import { installKeyboard } from "./keyboard.js";
 import * as say from "./messages.js";
 import { href, match } from "./paths.js";
-import { reduce } from "./reducer.js";
-import { onLookedAt } from "./reconnect.js";
-import {
-  loadLanguage,
-  loadSettings,
-  loadTutorialSeen,
-  loadWrote,
-  saveLanguage,
-} from "./remember.js";
-import { buildScorecard, render } from "./render.js";
+import { addReducers, reduce } from "./reducer.js";
+import { loadLanguage, loadSettings, loadTutorialSeen, saveLanguage } from "./remember.js";
+import { render } from "./render.js";
 import { installSettings } from "./settings.js";
+import { createSolo } from "./solo.js";
 import { initialState } from "./state.js";
 import { createStore } from "./store.js";
 import { LAZY, installLazyViews, installOverlays } from "./views.js";
@@ -31,22 +25,38 @@ const messageFit = installMessageFit();
 /** The render callback: state → DOM, and the phone table's message fitted to its room (P1).
  * Pure: nothing here fetches or writes storage (effects.js does, on each change). */
 export function draw(state) {
-  render(state);
   lazy.render(state);
+  render(state);
+  if (board) board.render(state);
+  solo.render(state);
   if (overlays) overlays.render(state);
   messageFit.fit();
 }
 
 let overlays = null; // the lazy overlays (views.js), installed once the actions exist
-export const store = createStore(reduce, initialState(loadSettings(), loadTutorialSeen(), loadWrote()), {
+export const store = createStore(reduce, initialState(loadSettings(), loadTutorialSeen()), {
   render: draw,
   effects: [remember, meterEffect(api), (...change) => overlays && overlays.effect(...change)],
 });
-const actions = createActions(store, (path) => open(path));
+// The page's one board (board/board.js): its code loads once the page is up, not with it
+// (P6: the lobby, the first view, needs none of it); a game waits for it.
+let board = null;
+let boardLoading = null;
+function loadBoard() {
+  boardLoading ??= import("./board/board.js").then((m) => {
+    addReducers(m.boardReducers);
+    board = m.createBoard(store);
+    return board;
+  });
+  return boardLoading;
+}
+const boards = { get: () => board, load: loadBoard };
+const actions = createActions(store, { open: (path) => open(path), boards, table: () => solo });
+const solo = createSolo(store, { boards, lobby: actions, open: (path) => open(path) });
 onBusy((seconds) => store.dispatch({ type: "retrying", seconds })); // S4: said, then sent again
 onNotice((reason) => store.dispatch({ type: "notice", reason })); // U20: said once
-const lazy = installLazyViews(store, { open, play: actions.playDaily });
-overlays = installOverlays(store, actions);
+const lazy = installLazyViews(store, { open, play: solo.playDaily, boards });
+overlays = installOverlays(store, { ...actions, startNew: solo.startNew });
 
 /** Go to an address of the page (a link, the end panel's 复盘) without reloading it. */
 function open(path) {
@@ -60,82 +70,39 @@ function route() {
   if (LAZY[view]) {
     // Leaving the table for a page of its own: no replay runs behind it — unless the page
     // returns to the table (规则), which then is just as it was.
-    if (LAZY[view].back !== "return") actions.leaveTable();
+    if (LAZY[view].back !== "return" && board) board.leave();
     lazy.open(view, params);
   } else {
     actions.route();
   }
 }
 
-const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
-
-function on(testid, handler) {
-  byTestId(testid).addEventListener("click", handler);
-}
-
 function wire() {
-  on("start-solo", () => actions.startNew("solo", null));
-  on("start-vs", () => actions.startNew("vs_computer", store.state.settings.difficulty));
+  // The lobby's start buttons (index.html: data-start, the kind of game each starts).
+  for (const button of document.querySelectorAll("[data-start]")) {
+    button.addEventListener("click", () => solo.startNew(button.dataset.start, store.state.settings.difficulty));
+  }
+  const on = (testid, handler) => document.querySelector(`[data-testid="${testid}"]`).addEventListener("click", handler);
   on("continue", actions.continueGame);
-  on("start-tutorial", () => actions.startNew("tutorial", null));
   on("tutorial-offer-dismiss", () => store.dispatch({ type: "tutorialSeen" }));
-  // The second click of a double click (detail 2) is the same intent as the first: one roll,
-  // however fast the first request came back. Keyboard activation has detail 0.
-  on("roll", (event) => {
-    if (event.detail <= 1) actions.roll();
-  });
-  on("hint", actions.hint);
-  on("restart", actions.restart);
-  on("lobby", () => actions.goLobby());
-  on("play-again", actions.restart);
-  on("game-over-lobby", () => actions.goLobby());
-  on("skip-replay", actions.skipReplay);
-  on("show-result", () => actions.showResult(true));
   on("rules-back", actions.rulesBack);
-  on("turn-log-toggle", () => actions.turnLog(!store.state.turnLogOpen));
-  on("turn-log-close", () => actions.turnLog(false));
-  // Links between views stay in the page (no reload, the game in memory is kept).
-  for (const a of document.querySelectorAll("a[data-nav]")) {
-    a.addEventListener("click", (event) => {
-      event.preventDefault();
-      if (a.dataset.nav === "rules") open(href("rules"));
-      else actions.goLobby();
-    });
-  }
-  document.getElementById("dice-row").addEventListener("click", (event) => {
-    const die = event.target.closest(".die");
-    if (die) actions.toggleDie(Number(die.dataset.index));
-  });
-  document.getElementById("scorecard").addEventListener("click", (event) => {
-    const btn = event.target.closest(".cell-btn");
-    if (btn && !btn.disabled) actions.score(btn.dataset.category);
-  });
-  for (const die of document.querySelectorAll(".die")) {
-    die.addEventListener("animationend", () => die.classList.remove("rolling"));
-  }
-  installKeyboard({
-    onTable: () => store.state.view === "game",
-    gameOverShown: () => store.state.view === "game" && store.state.showGameOver,
-    closeGameOver: () => actions.showResult(false),
-    roll: actions.roll,
-    toggleDie: actions.toggleDie,
-    hint: actions.hint,
-  });
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && store.state.turnLogOpen) actions.turnLog(false);
-  });
-  // Links to the lazy views anywhere (the lobby's recent games, 「我的统计」) stay in the page.
   document.addEventListener("click", (event) => {
-    const a = event.target.closest && event.target.closest("a[data-page]");
-    if (!a || event.defaultPrevented || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (!event.target.closest || event.defaultPrevented || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    // Links between views stay in the page (no reload, the game in memory is kept): the
+    // lobby and 规则 (data-nav), and the lazy views anywhere (data-page).
+    const nav = event.target.closest("a[data-nav]");
+    if (nav) {
+      event.preventDefault();
+      if (nav.dataset.nav === "rules") open(href("rules"));
+      else actions.goLobby();
+      return;
+    }
+    const a = event.target.closest("a[data-page]");
+    if (!a) return;
     event.preventDefault();
     const dialog = a.closest("dialog"); // (设置's 「我的设备」: the dialog goes with it)
     if (dialog && dialog.open) dialog.close();
     open(a.getAttribute("href"));
-  });
-  on("game-over-daily", () => open(href("daily")));
-  on("game-over-review", () => {
-    if (store.state.game) open(href("review", { id: store.state.game.id }));
   });
   window.addEventListener("popstate", route);
   // Back online in the lobby: its records again (the message said the server was needed).
@@ -148,23 +115,24 @@ function wire() {
       store.dispatch({ type: "say", text: say.BACK_ONLINE_LOBBY, view: "lobby" });
     }
   });
-  // U14: a tab looked at again shows the game as it stands if it went on elsewhere.
-  onLookedAt(actions.lookAgain);
   installSettings(store, { remembered: loadLanguage(), keep: saveLanguage });
 }
 
 // G3: the first view's words in the page's language (preloaded with the page) before its
 // first render; the page's own words are in index.html already.
 await startLanguage();
-buildScorecard();
 wire();
 store.flush();
 route();
 
-// The service worker (polish 10) once the page has loaded; the awaits above may outlast
-// the load event.
-if ("serviceWorker" in navigator) {
-  const pwa = () => import("./lazy/pwa.js").then((m) => m.start()).catch(console.warn);
-  if (document.readyState === "complete") pwa();
-  else addEventListener("load", pwa, { once: true });
+// Once the page has loaded: the board's code (a game starts at once), and the home-screen
+// app (polish 10: its service worker), so the first load is the same with or without them;
+// the awaits above may outlast the load event.
+function loaded() {
+  loadBoard().catch((err) => console.warn(err)); // (a game asks again when it needs it)
+  if ("serviceWorker" in navigator) {
+    import("./lazy/pwa.js").then((pwa) => pwa.start()).catch((err) => console.warn(err));
+  }
 }
+if (document.readyState === "complete") loaded();
+else window.addEventListener("load", loaded);

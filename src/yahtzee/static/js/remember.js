@@ -2,7 +2,7 @@
 // shown/hidden choice (L4), the language the player chose (G3: the server keeps it too, for
 // every linked device), this turn's holds (U6/P3), that the tutorial was offered (L10)
 // and, for this tab only (sessionStorage), the box it wrote last (U14). Read once at start (main.js) or
-// when a game is entered (actions.js); written only by the effects (effects.js), never by
+// when a board opens (a mode's mount); written only by the effects (effects.js), never by
 // a render. Storage may be missing or full (private mode): then nothing is remembered.
 
 import { CHOICES, DEFAULT_SETTINGS } from "./settings.js";
@@ -104,13 +104,14 @@ export function saveWrote(wrote) {
   }
 }
 
-/** Store the holds of `state.game` (or drop them once that game has moved past them). Only
- * on the table: elsewhere `state.hold` may not be that game's (the lobby, before 继续游戏). */
+/** Store the holds of the board on the view shown (or drop them once its game has moved
+ * past them). Only there: elsewhere the board may not be showing that game's holds. */
 export function saveHold(state) {
-  const g = state.game;
-  if (state.view !== "game" || g === null) return;
-  if (holdable(g)) {
-    write(HOLD_KEY, JSON.stringify({ id: g.id, version: g.version, hold: state.hold }));
+  const b = state.board;
+  if (!b || state.view !== b.owner) return;
+  const g = b.game;
+  if (holdable(g, b.mine)) {
+    write(HOLD_KEY, JSON.stringify({ id: g.id, version: g.version, hold: b.hold }));
     return;
   }
   try {
@@ -127,8 +128,11 @@ export function storedHold(game) {
     const stored = read(HOLD_KEY);
     if (stored === null) return null;
     const entry = JSON.parse(stored);
+    const person = game.status === "in_progress" && game.seats[game.turn].kind === "human";
     const fits =
-      holdable(game) &&
+      person &&
+      game.dice !== null &&
+      game.rolls_left > 0 &&
       entry.id === game.id &&
       entry.version === game.version &&
       Array.isArray(entry.hold) &&

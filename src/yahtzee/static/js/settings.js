@@ -50,17 +50,17 @@ export function installSettings(store, language = { remembered: null, keep: () =
   const dialog = $("settings-dialog");
   let opener = null; // the button to give the focus back to (a DOM handle, not page state)
 
-  function open(event) {
-    opener = event.currentTarget;
+  // Any 设置 button (the header's, a board's top bar's: data-opens="settings") opens it.
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest('[data-opens="settings"]');
+    if (!button) return;
+    opener = button;
     store.flush(); // the dialog's fields show the current settings
     dialog.showModal();
     $("replay-speed").focus();
-  }
+  });
   const close = () => dialog.open && dialog.close();
 
-  for (const id of ["settings-open", "settings-open-game"]) {
-    document.querySelector(`[data-testid="${id}"]`).addEventListener("click", open);
-  }
   $("settings-close").addEventListener("click", close);
   dialog.addEventListener("close", () => {
     // Focus goes back to the button that opened the dialog (never to the page body).
@@ -105,9 +105,6 @@ export function installSettings(store, language = { remembered: null, keep: () =
   } else if (remembered && remembered !== page && CHOICES.lang.includes(remembered)) {
     choose(remembered);
   }
-  $("live-meter-toggle").addEventListener("click", () =>
-    set("meter", store.state.settings.meter === "shown" ? "hidden" : "shown"),
-  );
 
   const picker = document.querySelector('[data-testid="difficulty"]');
   for (const level of CONFIG.difficulties) {

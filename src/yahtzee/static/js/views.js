@@ -21,18 +21,22 @@
 //      loader empties the body for each new page; draw what is missing, update the rest).
 //      Its event handlers call `ctx.dispatch(action)`: named actions of its own for the
 //      view's small state in `page.ui` (`reducers`, pure, added to the funnel on load;
-//      lazy/view_state.js and lazy/board_state.js hold them, never a free-form patch);
+//      each view's own module holds them, never a free-form patch);
 //      `ctx.afterRender(fn)` moves the focus; `ctx.api` and `ctx.open(path)` are there
-//      for a handler's requests and links, `ctx.play(game)` takes a game to the table. Shared helpers live in lazy/dom.js (never import
+//      for a handler's requests and links, `ctx.play(game)` takes a game to the table,
+//      `ctx.board` is the page's one board (board/board.js: a view that plays a game says
+//      `board: true` in its entry, and puts the board in its body with its mode). Shared helpers live in lazy/dom.js (never import
 //      one view from another: the modules form no cycle, tests/js/modules.test.js checks).
-//      `loaded(page, ctx)`, if any, runs once its data is in; `ctx.state()` reads the store.
+//      `ctx.state()` reads the store.
 //   4. messages.js VIEW_TITLES: its document title; css: an optional stylesheet of its own;
 //      `chunk`: its words' chunk of the catalogs (G1, docs/i18n.md: its keys are
 //      `<chunk>.*`), loaded in the page's language before the view first draws (and in a
 //      new language when the player changes it, js/i18n.js).
-//   5. A view with live data exports `live({data, serial, dispatch, state})`, called once
-//      its data is ready; it returns the function that stops it, called when the view is
-//      left or opened anew (the room's event stream).
+//   5. A view with a life of its own (a board, a live stream) exports `mount(page, ctx)`,
+//      called once its data is ready; it returns its session (`{stop()}` and what its
+//      `render` needs, which receives it: `render(body, page, ctx, session)`), stopped when
+//      the view is left or opened anew. A view that plays a saved game from 继续游戏 names
+//      its mode in its entry: `continues`.
 // This module builds each view's <section> (back link, heading, message slot, body), so
 // index.html needs nothing for a new view.
 
@@ -41,6 +45,7 @@ import { load as loadWords } from "./i18n.js";
 import { asset, href, register } from "./paths.js";
 import * as say from "./messages.js";
 import { addReducers } from "./reducer.js";
+import { boardShown } from "./state.js";
 
 const room = () => import("./lazy/room.js"); // 好友房间
 const tutorial = () => import("./lazy/tutorial.js");
@@ -104,11 +109,12 @@ export const LAZY = {
     css: "css/room.css",
     module: room,
     load: (p) => room().then((m) => m.load(p)),
+    board: true, // a started room's game is played on the page's board
     api: { room: (id, a) => `/api/rooms${id ? `/${enc(id)}` : ""}${a ? `/${a}` : ""}` },
   },
-  // 多人同屏 (T7): the seat editor and the table, one module.
+  // 多人同屏 (T7): the seat editor and the table, one module; 继续游戏 of a table game.
   seats: { path: "/table/new", ...T((m) => m.seats()) },
-  table: { path: "/table", ...T((m) => m.loadGame(api)) },
+  table: { path: "/table", continues: "table", board: true, ...T((m) => m.loadGame(api)) },
   // 每日挑战 and 小组 (D2-D6): four addresses, one module (lazy/daily.js, which also makes
   // their requests). An invite link is /groups/join#<token>: the token stays in the
   // fragment (never sent to the server); join comes before :id so it is not an id.
@@ -162,11 +168,10 @@ for (const [id, entry] of Object.entries(LAZY)) register(id, entry);
 export const OVERLAYS = {
   tutorial: {
     css: "css/tutorial.css",
-    wanted: (state) =>
-      state.view === "game" &&
-      state.game !== null &&
-      state.game.kind === "tutorial" &&
-      state.tutorial.closedFor !== state.game.id,
+    wanted: (state) => {
+      const b = boardShown(state);
+      return b !== null && b.game.kind === "tutorial" && state.tutorial.closedFor !== b.game.id;
+    },
     load: () => tutorial().then((m) => m.load()),
     module: tutorial,
     failed: (ctx) => {
@@ -175,12 +180,12 @@ export const OVERLAYS = {
     },
   },
   // The live meter's drawing (its figures are asked for by effects.js, in the first load):
-  // only the table shows it. Wanted once the lobby's data is in (its start buttons wait for
-  // that, so the module is in before a game can start) or a game is on the table; a page
-  // opened elsewhere (规则, a board) never loads it. Until it is in, the box stays hidden.
+  // only a board shows it. Wanted once the lobby's data is in (its start buttons wait for
+  // that, so the module is in before a game can start) or a board is shown; a page opened
+  // elsewhere (规则, 复盘) never loads it. Until it is in, the box stays hidden.
   meter: {
     css: "css/meter.css",
-    wanted: (state) => state.lobbyReady || state.view === "game",
+    wanted: (state) => state.lobbyReady || boardShown(state) !== null,
     module: () => import("./lazy/meter.js"),
   },
   mistap: { css: "css/mistap.css", wanted: () => true, load: () => null, module: () => import("./lazy/mistap.js") },
@@ -188,7 +193,7 @@ export const OVERLAYS = {
   // U16: a 快艇's and a 新纪录's celebration, once a table is shown (not on a first visit).
   celebrate: {
     css: "css/celebrate.css",
-    wanted: (state) => state.view === "game" || state.view === "table",
+    wanted: (state) => boardShown(state) !== null,
     load: () => null,
     module: () => import("./lazy/celebrate.js"),
   },
@@ -241,7 +246,7 @@ async function loadModule(id) {
 /** Build the lazy views' sections; returns {open(view, params), render(state)}. `open`
  * shows the view at once (its heading has the focus) and loads its module and data;
  * `render` is called by the page's render with the state (pure: DOM only). */
-export function installLazyViews(store, { open: openPath, play }) {
+export function installLazyViews(store, { open: openPath, play, boards }) {
   const main = document.getElementById("main");
   for (const [id, entry] of Object.entries(LAZY)) {
     const section = el("section", {
@@ -273,10 +278,14 @@ export function installLazyViews(store, { open: openPath, play }) {
     api,
     open: openPath,
     play,
+    /** The page's one board (board/board.js): there for a view whose entry says `board`. */
+    get board() {
+      return boards.get();
+    },
   };
 
-  let live = null; // {serial, stop} (step 5)
-  const stopLive = () => live && (live.stop(), (live = null));
+  let live = null; // {serial, session} of the page open (step 5)
+  const stopLive = () => live && (live.session.stop(), (live = null));
 
   function open(view, params) {
     stopLive();
@@ -286,13 +295,12 @@ export function installLazyViews(store, { open: openPath, play }) {
       window.scrollTo(0, 0);
       document.getElementById(`${view}-title`).focus({ preventScroll: true });
     });
-    Promise.all([loadModule(view), LAZY[view].load(params)]).then(
+    Promise.all([loadModule(view), LAZY[view].load(params), LAZY[view].board ? boards.load() : null]).then(
       ([module, data]) => {
         store.dispatch({ type: "pageLoaded", serial, data });
-        if (module.live && store.state.page.serial === serial) {
-          live = { serial, stop: module.live({ data, serial, dispatch: ctx.dispatch, state: ctx.state }) };
+        if (module.mount && store.state.page.serial === serial) {
+          live = { serial, session: module.mount(store.state.page, ctx) };
         }
-        if (module.loaded) module.loaded(store.state.page, ctx);
       },
       (err) => {
         if (!(err instanceof ApiError)) console.warn(err);
@@ -322,7 +330,8 @@ export function installLazyViews(store, { open: openPath, play }) {
         body.append(el("p", attrs, page.error));
       }
     }
-    if (page.status === "ready") loaded.get(page.view).render(body, page, ctx);
+    const session = live && live.serial === page.serial ? live.session : null;
+    if (page.status === "ready") loaded.get(page.view).render(body, page, ctx, session);
   }
 
   return { open, render };

@@ -3,7 +3,9 @@
 // gold pieces, gone by itself in under two seconds, never in the way (no pointer events,
 // hidden from screen readers: the message and the end panel say the same in words). With
 // 减少动态效果 (prefers-reduced-motion) nothing moves: the word fades in and out alone.
-// A lazy overlay (views.js OVERLAYS): loaded once a table is shown, not on a first visit.
+// A lazy overlay (views.js OVERLAYS): loaded once a board is shown, not on a first visit.
+
+import { boardShown } from "../state.js";
 
 const STILL = matchMedia("(prefers-reduced-motion: reduce)");
 const PIECES = 16;
@@ -12,12 +14,10 @@ const SHOWN_MS = 1800;
 let layer = null;
 let timer = null;
 
-/** What is celebrated on the view shown: its game (the solo table's or 多人同屏's). */
+/** What is celebrated on the view shown: its board's game and the seats this device plays. */
 function watched(state) {
-  if (state.view === "game" && state.game) return state.game;
-  const page = state.page;
-  if (state.view === "table" && page && page.view === "table" && page.ui && page.ui.game) return page.ui.game;
-  return null;
+  const b = boardShown(state);
+  return b ? { ...b.game, mine: b.mine } : null;
 }
 
 function show(kind, word) {
@@ -48,14 +48,14 @@ function effect(state, previous) {
   const now = watched(state);
   const before = previous && watched(previous);
   if (!now || !before || now.id !== before.id) return;
-  if (now.new_record && !before.new_record && now.result === "solo") {
+  if (now.new_record && !before.new_record) {
     show("record", "新纪录！");
     return;
   }
   const turns = now.turns || [];
   if (turns.length > (before.turns || []).length) {
     const last = turns[turns.length - 1];
-    if (last.player === "human" && ((last.category === "yahtzee" && last.points === 50) || last.yahtzee_bonus > 0)) {
+    if (now.mine.includes(last.seat) && ((last.category === "yahtzee" && last.points === 50) || last.yahtzee_bonus > 0)) {
       show("yahtzee", "快艇！");
     }
   }

@@ -9,11 +9,18 @@
 // shows them again.
 
 import { request } from "../api.js";
-import { dailyReducers } from "./view_state.js";
 import { confirmDialog } from "../dialog.js";
 import { API, href } from "../paths.js";
-import { el, fmt, labelled, term, verdictEl } from "./dom.js";
+import { el, fmt, labelled, pageSlice, requestReducers, term, verdictEl } from "./dom.js";
 import { BOARD_EMPTY, BOARD_NOBODY_LISTED, TIES, YOU_UNLISTED, boardUnlisted, dailyRank, dailyUnlisted } from "./views_messages.js";
+
+/** 每日挑战 and 小组's own state: requests, a copied text (`what`: its testid, or
+ * `${testid}:select`), the week's board. */
+export const dailyReducers = pageSlice(["daily", "groups", "groupJoin", "group"], {
+  ...requestReducers("daily"),
+  dailyCopied: (ui, { what }) => ({ ...ui, copied: what }),
+  dailyWeek: (ui, { board }) => ({ ...ui, week: board }),
+});
 
 // ------------------------------------------------------------------------------ the API
 

@@ -11,11 +11,21 @@
 // (「这是你吗？」, removed with one tap) and the requests that wait, each refused with one tap.
 
 import { request } from "../api.js";
-import { devicesReducers } from "./view_state.js";
 import { confirmDialog } from "../dialog.js";
 import { API, href } from "../paths.js";
 import { DEVICES as T } from "./devices_messages.js";
-import { el } from "./dom.js";
+import { el, pageSlice, requestReducers } from "./dom.js";
+
+/** 我的设备's own state: requests, a note said, a link code or recovery code made, the
+ * merge choice, the export read (its summary and its file's object URL). */
+export const devicesReducers = pageSlice(["devices"], {
+  ...requestReducers("devices"),
+  devicesNote: (ui, { note }) => ({ ...ui, note, choose: null }),
+  devicesPairing: (ui, { pairing }) => ({ ...ui, pairing }),
+  devicesRecovery: (ui, { recovery }) => ({ ...ui, recovery }),
+  devicesChoose: (ui, { choose }) => ({ ...ui, choose, error: null }),
+  devicesExported: (ui, { exported }) => ({ ...ui, exported, note: null }),
+});
 
 const get = (path) => request("GET", path);
 const post = (path, body = {}) => request("POST", path, body);

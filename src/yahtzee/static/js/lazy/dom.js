@@ -17,16 +17,12 @@ export function term(id) {
   );
   return box;
 }
-import { DIFFICULTY_NAMES } from "../state.js";
+import { el } from "../dom.js";
 
-/** An HTML element with a class and text (textContent: never markup). */
-export function el(tag, className = "", text = null, attrs = {}) {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== null) e.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  return e;
-}
+// An HTML element with a class and text (textContent: never markup), the page's; a seat's
+// name as every view says it (U13), the board's.
+export { el } from "../dom.js";
+export { seatName } from "../board/draw.js";
 
 /** A figure to `digits` decimals, or a dash when there is none. */
 export const fmt = (v, digits = 1) => (v === null || v === undefined ? "—" : Number(v).toFixed(digits));
@@ -73,13 +69,33 @@ export function verdictEl(loss, { perGame = false, compact = false } = {}) {
   return box;
 }
 
-/** U13: a seat's name, the same in every view (the table, 好友房间, 复盘): a person's own
- * name; a computer 「电脑（普通）」, or 「电脑3（普通）」 (its seat's number) when the game
- * has several computers. `seats`: the game's seats ({kind, name, difficulty}). */
-export function seatName(seats, i) {
-  const s = seats[i];
-  if (s.kind === "human") return s.name;
-  const level = DIFFICULTY_NAMES[s.difficulty] || s.difficulty || "";
-  const several = seats.filter((x) => x.kind === "computer").length > 1;
-  return several ? `电脑${i + 1}（${level}）` : `电脑（${level}）`;
+/** A lazy view's own reducers (its page.ui, changed by named actions, pure): each
+ * `fn(ui, action)` returns the next ui; an action for a view not open changes nothing. */
+export function pageSlice(views, fns) {
+  const open = new Set(views);
+  return Object.fromEntries(
+    Object.entries(fns).map(([type, fn]) => [
+      type,
+      (state, action) => {
+        const p = state.page;
+        if (!p || !open.has(p.view)) return state;
+        const ui = fn(p.ui, action);
+        return ui === p.ui ? state : { ...state, page: { ...p, ui } };
+      },
+    ]),
+  );
 }
+
+/** A request's life in a form view: asked (busy; `drafts`: what was typed, kept), answered,
+ * refused (the server's words and code). */
+export const requestReducers = (prefix) => ({
+  [`${prefix}Busy`]: (ui, { drafts = null, note = undefined }) => ({
+    ...ui,
+    busy: true,
+    error: null,
+    ...(drafts ? { drafts: { ...ui.drafts, ...drafts } } : {}),
+    ...(note !== undefined ? { note } : {}),
+  }),
+  [`${prefix}Idle`]: (ui) => (ui.busy ? { ...ui, busy: false } : ui),
+  [`${prefix}Failed`]: (ui, { error, code = null }) => ({ ...ui, busy: false, error, errorCode: code }),
+});

@@ -7,6 +7,9 @@
 // server's config either: the server uses none of it, and the config is embedded in
 // index.html (first load too).
 
+import { CONFIG } from "../config.js";
+import { LIMITS } from "../state.js";
+
 /** The glossary (L11): every term a number is shown with, in one or two short sentences a
  * child of 8–10 can read, with an example from the game. `also`: other words the page
  * shows for the same idea. */
@@ -72,6 +75,33 @@ export const GLOSSARY = {
     text: "找不到合适的格子时，把一格记成 0 分，那一格以后就不能用了。比如没掷出快艇，在「快艇」写 0，把好格子留给以后。",
   },
 };
+
+// U19: what each box of the card needs and scores, and what each sum is, one tap away on
+// the board's row names (board/draw.js); the numbers are /api/config's (the server's rules).
+const BOX_RULES = {
+  three_of_a_kind: "至少三颗一样，记五颗骰子的总和（6、6、6、1、2 记 21 分）。",
+  four_of_a_kind: "至少四颗一样，记五颗骰子的总和。",
+  full_house: "三颗一样加另一对（如 3、3、3、5、5），记 {points} 分。",
+  small_straight: "有四颗连号（1234、2345 或 3456），记 {points} 分。",
+  large_straight: "五颗连号（12345 或 23456），记 {points} 分。",
+  yahtzee: "五颗全一样，记 {points} 分；快艇格是 {points} 分以后，每再登记一次快艇另加 {yahtzee_bonus} 分（快艇加成）。",
+  chance: "什么骰子都行，记五颗骰子的总和。",
+  upper_subtotal: "一点到六点六格相加。满 {upper_bonus_threshold} 分，再奖励 {upper_bonus} 分。",
+  upper_bonus: "上区小计满 {upper_bonus_threshold} 分就得 {upper_bonus} 分，不满是 0 分。",
+  yahtzee_bonus: "快艇格记了 {yahtzee} 分以后，每再登记一次快艇，另加 {yahtzee_bonus} 分。",
+  total: "上区小计 + 上区奖励 + 下区七格 + 快艇加成。",
+};
+
+/** The words of a row of the card (U19): box `id` (or a sum) named `name`. */
+export function boxWords(id, name) {
+  const c = CONFIG.categories.find((x) => x.id === id);
+  const points = (box) => CONFIG.categories.find((x) => x.id === box).points;
+  const numbers = { ...LIMITS, points: c ? c.points : null, yahtzee: points("yahtzee") };
+  const rule = c && c.face
+    ? `只算点数是 ${c.face} 的骰子，把它们加起来（三个 ${c.face} 记 ${3 * c.face} 分）。上区六格满 ${LIMITS.upper_bonus_threshold} 分，再奖励 ${LIMITS.upper_bonus} 分。`
+    : BOX_RULES[id].replace(/\{(\w+)\}/g, (_, k) => String(numbers[k]));
+  return `${name}：${rule}`;
+}
 
 /** The glossary id of a word the page shows (its term or one of its other words). */
 export function glossaryId(word) {

@@ -1,6 +1,6 @@
 // A hint's words (U4, L15): the part of the messages catalog (messages.js) that a hint
-// needs, loaded with the hint's answer (actions.js) rather than with the page, so that the
-// first load stays within P6's 40 KB. The reducer receives the sentences in the action.
+// needs, loaded with the hint's answer (board/board.js) rather than with the page, so that
+// the first load stays within P6's 40 KB.
 
 import { keptFaces } from "../messages.js";
 import { CATEGORY_NAMES } from "../state.js";
@@ -12,7 +12,7 @@ const box = (category) => CATEGORY_NAMES[category] || category;
  * advice's values, rounded to 0.1) and the alternative's gap, computed from the shown values
  * (P2: the sentence adds up). */
 function hintFigures(res) {
-  const card = res.game && res.game.players ? res.game.players.human.total : 0;
+  const card = res.game ? res.game.seats[res.game.turn].total : 0;
   const shown = (v) => Math.round((card + v) * 10) / 10;
   const best = shown(res.value);
   const alt = res.alternative ? shown(res.alternative.value) : null;

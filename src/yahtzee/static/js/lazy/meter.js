@@ -16,6 +16,7 @@
 // 248.3, 5% and 100% take the same room; on a phone the meter has a fixed width.
 
 import { meterText } from "../messages.js";
+import { boardShown } from "../state.js";
 import { term } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -40,21 +41,22 @@ function sep() {
 
 /** State → the meter's DOM (pure: no fetch, no storage). */
 export function renderMeter(state) {
-  const g = state.game;
-  const shown = state.settings.meter === "shown";
   const box = $("live-meter");
+  if (!box) return; // no board built yet
+  const b = boardShown(state);
+  const g = b ? b.game : null;
+  const shown = state.settings.meter === "shown";
   const text = $("live-meter-text");
   const bar = $("live-meter-bar");
   const toggle = $("live-meter-toggle");
-  const onTable = Boolean(g) && state.view === "game";
-  const vs = Boolean(g) && g.mode === "vs_computer";
+  const onTable = Boolean(g) && b.mine.length > 0; // a watcher has no figure
+  const vs = Boolean(g) && g.seats.length > 1; // the chance to win, of the seat reckoned for
   const hide = (el, hidden) => el.hidden !== hidden && (el.hidden = hidden);
   hide(box, !onTable);
   box.classList.toggle("meter-off", !shown);
-  $("view-game").classList.toggle("meter-shown", shown && onTable);
+  box.closest(".board").classList.toggle("meter-shown", shown && onTable);
   hide(text, !shown);
-  // L11: the meter's word explained one tap away (a desktop's; the phone's meter has no
-  // room beside its figure, css hides it there: the 规则 page lists the word).
+  // L11, U19: the meter's word explained one tap away, on every size.
   const want = vs ? "win_chance" : "expected_final";
   let help = box.querySelector(".term-help");
   if (!help || help.dataset.term !== want) {

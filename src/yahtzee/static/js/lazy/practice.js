@@ -7,8 +7,7 @@
 
 import { el, labelled, term } from "./dom.js";
 import { SETTLING } from "./glossary.js";
-import { buildDice, diceLook, drawDice } from "./board_dice.js";
-import { practiceReducers } from "./view_state.js";
+import { buildDice, diceLook, drawDice, readCard } from "../board/draw.js";
 import { request } from "../api.js";
 import { API, href } from "../paths.js";
 import { CATEGORY_NAMES, LOWER, UPPER } from "../state.js";
@@ -48,41 +47,20 @@ function optionText(o) {
 const same = (a, b) =>
   a.category ? a.category === b.category : JSON.stringify(a.keep) === JSON.stringify(b.keep);
 
+/** The card as on the table (the board's read-only card): filled boxes with their points,
+ * open ones with what these dice would score there now (the server's preview). */
 function card(p) {
-  // The card as on the table: filled boxes with their points, open ones with what these
-  // dice would score there now (the server's preview).
   const wrap = el("div", "pz-card");
-  for (const [title, rows] of [["上区", UPPER], ["下区", LOWER]]) {
-    const table = el("table", "pz-table");
-    table.append(el("caption", "", title));
-    for (const [id, zh] of rows) {
-      const tr = el("tr");
-      const filled = p.scores[id];
-      const preview = p.preview[id];
-      tr.append(el("th", "", zh, { scope: "row" }));
-      if (filled !== undefined) {
-        tr.append(el("td", "pz-filled", String(filled)));
-      } else if (preview) {
-        const text = preview.allowed ? `空（这次可得 ${preview.points}）` : "空（百搭规则不能记）";
-        tr.append(el("td", "pz-open", text));
-      } else {
-        tr.append(el("td", "pz-open", "空"));
-      }
-      table.append(tr);
-    }
-    wrap.append(table);
-  }
-  const bonus = p.yahtzee_bonus ? `，快艇加成 ${p.yahtzee_bonus}` : "";
-  wrap.append(el("p", "fine", `现在总分 ${p.total} 分${bonus}。`));
+  wrap.append(readCard({ ...p, boxes: p.scores }, p.preview));
   return wrap;
 }
 
 function dice(p, ui, ctx) {
-  // U11: the board's dice row (board_dice.js), as on every table
+  // U11: the board's dice row (board/draw.js), as on every table
   const row = el("div", "pz-dice", null, { role: "group", "aria-label": "骰子" });
   const keep = p.kind === "keep";
   buildDice(row, {
-    prefix: "puzzle",
+    prefix: "puzzle-",
     cls: "pz-die",
     onToggle: (i) => {
       if (!keep || ui.result || ui.busy) return;
@@ -267,9 +245,23 @@ function draw(body, page, ctx) {
   body.replaceChildren(view);
 }
 
+/** 练习 and 「练习这一步」's own state (page.ui): the dice kept, the answer's request and
+ * result; pure, and only for these two views. */
+const onPractice = (fn) => (state, action) => {
+  const p = state.page;
+  if (!p || (p.view !== "practice" && p.view !== "drill")) return state;
+  return { ...state, page: { ...p, ui: fn(p.ui, action) } };
+};
+export const reducers = {
+  practiceHold: onPractice((ui, { held }) => ({ ...ui, held: held.slice() })),
+  practiceBusy: onPractice((ui) => ({ ...ui, busy: true, error: null })),
+  practiceFailed: onPractice((ui, { error }) => ({ ...ui, busy: false, error })),
+  practiceResult: onPractice((ui, { result }) => ({ ...ui, busy: false, result })),
+};
+
 export const view = {
   reducers: {
-    ...practiceReducers,
+    ...reducers,
     /** A new puzzle for the practice view (「下一题」 or another theme). */
     practicePuzzle(state, { serial, next, theme }) {
       const page = state.page;

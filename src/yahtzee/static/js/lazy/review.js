@@ -4,9 +4,8 @@
 
 import { lineChart } from "./chart.js";
 import { el, fmt, labelled, seatName, term, verdictEl } from "./dom.js";
-import { buildDice, diceLook, drawDice } from "./board_dice.js";
+import { buildDice, diceLook, drawDice, readCard } from "../board/draw.js";
 import { request } from "../api.js";
-import { reviewReducers } from "./view_state.js";
 import { API, href } from "../paths.js";
 import * as say from "../messages.js";
 import * as later from "./views_messages.js";
@@ -159,7 +158,7 @@ function positionPanel(d, practice) {
   panel.append(el("h2", "", `第 ${d.round} 回合 · ${stage}`, { id: "rv-position-title", tabindex: "-1" }));
   const dice = el("div", "rv-dice", null, { role: "img", "aria-label": `骰子 ${d.dice.join("、")}` });
   const held = d.hold || null;
-  // U11: the board's dice (board_dice.js), small, a picture labelled as a whole
+  // U11: the board's dice (board/draw.js), small, a picture labelled as a whole
   buildDice(dice, { prefix: "review", cls: "rv-die" });
   drawDice(dice, diceLook({ dice: d.dice, held }));
   panel.append(dice);
@@ -203,11 +202,9 @@ function positionPanel(d, practice) {
     for (const line of d.why) why.append(el("p", "", line));
     panel.append(why);
   }
-  const boxes = Object.entries(d.card.boxes);
-  const card = el("p", "fine rv-card");
-  card.textContent = boxes.length
-    ? `已登记：${boxes.map(([c, p]) => `${CATEGORY_NAMES[c]} ${p}`).join("，")}${d.card.yahtzee_bonus ? `，快艇加成 ${d.card.yahtzee_bonus}` : ""}（共 ${d.card.total} 分）`
-    : "计分表还是空的。";
+  // The card at the decision: the board's read-only card.
+  const card = el("div", "rv-card");
+  card.append(el("h3", "", "当时的计分表"), readCard(d.card));
   panel.append(card);
   // 「练习这一步」 (L7): this decision as a puzzle, answered before the answer is shown.
   const link = el("a", "btn btn-small rv-practice", "练习这一步", {
@@ -318,7 +315,13 @@ function draw(body, r, select, ctx) {
 export const load = { review: ({ id }) => request("GET", API.review(id) + location.search) };
 
 export const view = {
-  reducers: reviewReducers,
+  reducers: {
+    /** 复盘: the decision selected. */
+    reviewSelect: (state, { index }) => {
+      const p = state.page;
+      return p && p.view === "review" ? { ...state, page: { ...p, ui: { ...p.ui, selected: index } } } : state;
+    },
+  },
   render(body, page, ctx) {
     const r = page.data;
     const select = (i) => {

@@ -1,33 +1,24 @@
-// 好友房间 (/rooms: a new room; /rooms/<id>: the room, live), a lazy view (views.js).
-// The room is `page.data.room` as the server sent it (GET/POST /api/rooms…); its event
-// stream (`live`: read as it comes, and asked again with Last-Event-ID whenever it ends)
-// folds each event into it through the `roomEvent` reducer. The view does no rules maths:
-// the boxes a seat can score in and their points are the server's preview, the countdown
-// is the server's deadline. Names are shown with textContent only (dom.js `el`).
-// The view's own state, page.ui: {holds: {seat, hold}, reactions: {seat: {id, at}},
-// busy, error, notice (S4: a busy server's retry, said), now (the clock the countdown
-// reads, ticked by `live`), stream (null while the stream is live, else {message} saying
-// why not), replay (other seats' steps shown one by one, board_state.js)}, changed only
-// by named actions (board_state.js and the reducers below). The board — dice, scorecard,
-// 本局记录, the replay — is drawn by the board modules, as on every table.
+// 好友房间 (/rooms/new: a new room; /rooms/<id>: the room, live), a lazy view (views.js).
+// The room is `page.data.room` as the server sent it (GET/POST /api/rooms…) without its
+// game: once started, the game is played on the page's one board (board/board.js), given
+// this mode — this browser plays its own seat, the server rolls, every other seat's turn
+// (a friend's, 托管's, a computer's) is replayed as its events arrive. The room's event
+// stream (`mount`: read as it comes, asked again with Last-Event-ID whenever it ends) folds
+// each event into the room (the `roomEvent` reducer) and gives the board the game it
+// carries: the board's live feed. The view does no rules maths: the boxes a seat can score
+// in and their points are the server's preview, the countdown is the server's deadline.
+// Names are shown with textContent only (dom.js `el`). The view's own state, page.ui:
+// {reactions: {seat: {id, at}}, busy, error, notice (S4: a busy server's retry, said), now
+// (the clock the countdown reads), skew, stream (null while the stream is live, else
+// {message} saying why not), copied, rematch}, changed only by the named actions below.
 
 import { el, seatName, term } from "./dom.js";
 import { RETRY_MIN_MS, parseEvents, retryDelay } from "./events.js";
-import { boardReducers, pickedBox, replayStep, roomSteps, shownCard, shownTurns } from "./board_state.js";
-import { buildDice, diceLook, drawDice } from "./board_dice.js";
-import { buildCard, drawCard, drawConfirm, mountConfirm, scoreFlow } from "./board_card.js";
-import { buildTurnLog, drawTurnLog } from "./board_log.js";
-import { createReplayTimer, describeStep } from "./board_replay.js";
-import { REPLAY_STEP_MS } from "../settings.js";
-import { installKeyboard } from "../keyboard.js";
 import { CONFIG } from "../config.js";
 import { ApiError, openStream, request } from "../api.js";
-import { createReconnect, unanswered } from "../reconnect.js";
-import { confirmDialog } from "../dialog.js";
-import * as say from "../messages.js";
-import { ROOM_LINKS, ROOM_MOVED_ON, ROOM_STREAM, ROOM_TURN_NOTE } from "./views_messages.js";
+import { ROOM_LINKS, ROOM_MOVED_ON, ROOM_NO_LINK, ROOM_STREAM, ROOM_TURN_NOTE } from "./views_messages.js";
 import { API, href } from "../paths.js";
-import { DIFFICULTY_NAMES, LOWER, UPPER } from "../state.js";
+import { DIFFICULTY_NAMES } from "../state.js";
 import { named } from "../i18n.js";
 
 const ROOMS = CONFIG.rooms;
@@ -49,11 +40,12 @@ function withSeat(room, index, change) {
   return { ...room, seats };
 }
 
-/** The room after one event of its stream (docs/api.md "The event stream"). */
+/** The room after one event of its stream (docs/api.md "The event stream"); the game an
+ * event carries is the board's (`gameOf`). */
 export function applyEvent(room, event) {
   if (event.id <= room.last_event_id) return room; // already in the room as loaded
   let next = { ...room, last_event_id: event.id };
-  if (event.game) next = { ...next, game: event.game, game_id: event.game.id };
+  if (event.game) next = { ...next, game_id: event.game.id };
   if ("deadline" in event) next = { ...next, deadline: event.deadline, now: event.now ?? next.now };
   switch (event.kind) {
     case "join":
@@ -84,33 +76,59 @@ export function applyEvent(room, event) {
   }
 }
 
+/** U17: the game's whole turn log. A room's events carry only the last round's turns (the
+ * stream frames each event once for every page: its size stays small); the page keeps the
+ * turns it has and adds the new ones. */
+export function mergeTurns(had, fresh) {
+  const key = (t) => `${t.round}:${t.seat}`;
+  const known = new Set(had.map(key));
+  return [...had, ...fresh.filter((t) => !known.has(key(t)))];
+}
+
+/** The steps a room event shows to the viewer sitting at `mine` (null: a watcher), `before`
+ * the board's game as it was and `holds` the last holds seen ({seat, hold}). Another seat's
+ * roll is one step (its dice, what it held); a box written — by a friend, or by 托管 for an
+ * away seat, whose whole turn is one event — one step with the box and points (the game's
+ * turn log's line); the computers' turns that followed, theirs (`computer_turns`). The
+ * viewer's own actions are not replayed to them (the board showed them when answered). */
+export function roomSteps(before, event, mine, holds) {
+  const game = event.game;
+  if (!game || !["roll", "score"].includes(event.kind)) return [];
+  const own = event.seat === mine && !event.proxy;
+  if (own) return [];
+  const steps = [];
+  if (event.kind === "score" || event.proxy) {
+    const t = (game.turns || []).filter((x) => x.seat === event.seat).at(-1);
+    if (t) steps.push({ action: "score", seat: t.seat, round: t.round, dice: t.dice, category: t.category, points: t.points });
+  } else if (game.dice && game.turn === event.seat) {
+    const kept = before && before.dice && holds && holds.seat === event.seat ? holds.hold : [false, false, false, false, false];
+    steps.push({ action: "roll", seat: event.seat, round: game.round, dice: game.dice, hold: kept.slice() });
+  }
+  if (event.kind === "score" || event.proxy) {
+    for (const t of game.computer_turns || []) {
+      for (const s of t.steps) steps.push({ ...s, seat: t.seat, round: t.round });
+    }
+  }
+  return steps;
+}
+
+/** This view's state `fn(ui, action)` for the opening `serial` of the room. */
+const onRoom = (fn) => (state, action) => {
+  const p = state.page;
+  if (!p || p.view !== "room") return state;
+  const ui = fn(p.ui, action, p);
+  return ui === p.ui ? state : { ...state, page: { ...p, ui } };
+};
+
 function roomEvent(state, { serial, event, at }) {
   const page = state.page;
   if (!page || page.serial !== serial || !page.data || !page.data.room) return state;
-  const before = page.data.room;
-  const room = applyEvent(before, event);
+  const room = applyEvent(page.data.room, event);
   let ui = page.ui;
-  if (room !== before) {
-    // Another seat's turn, shown step by step as its events arrive (after any still shown).
-    const me = before.seats.find((s) => s.you);
-    const steps = roomSteps(before.game, event, me ? me.index : null, ui.holds);
-    if (steps.length) {
-      // The game before this event: this browser's own answer may have brought it already.
-      const answered = before.game && event.game && before.game.version >= event.game.version;
-      const base = answered && ui.priorGame ? ui.priorGame : before.game;
-      const replay = ui.replay
-        ? { ...ui.replay, steps: [...ui.replay.steps, ...steps] }
-        : { before: base, steps, index: 0 };
-      ui = { ...ui, replay };
-    }
-  }
-  if (event.kind === "hold") ui = { ...ui, holds: { seat: event.seat, hold: event.hold } };
-  if (event.kind === "roll" || event.kind === "score" || event.kind === "start") {
-    ui = { ...ui, holds: null };
-  }
   if (event.kind === "reaction") {
     ui = { ...ui, reactions: { ...(ui.reactions || {}), [event.seat]: { id: event.reaction, at } } };
   }
+  if (event.kind === "rematch") ui = { ...ui, rematch: event.room };
   // The server's clock against this browser's: the countdown reads the server's deadline.
   if (typeof event.now === "number") ui = { ...ui, skew: event.now - at / 1000 };
   return { ...state, page: { ...page, data: { ...page.data, room }, ui } };
@@ -120,9 +138,9 @@ function settled(page, room) {
   return { ...page, data: { ...page.data, room }, ui: { ...page.ui, busy: false, error: null, notice: null } };
 }
 
-/** A room from an answer (join, start, remove). The stream may have brought newer events
- * before the answer came: then the room as it stands is kept, with what only the answer
- * knows (this browser's seat, whether it is the creator's). */
+/** A room from an answer (join, start, remove; its game is the board's). The stream may
+ * have brought newer events before the answer came: then the room as it stands is kept,
+ * with what only the answer knows (this browser's seat, whether it is the creator's). */
 function roomData(state, { serial, room }) {
   const page = state.page;
   if (!page || page.serial !== serial) return state;
@@ -130,21 +148,28 @@ function roomData(state, { serial, room }) {
   if (!current || room.last_event_id >= current.last_event_id) return { ...state, page: settled(page, room) };
   const mine = new Set(room.seats.filter((s) => s.you).map((s) => s.name));
   const seats = current.seats.map((s) => ({ ...s, you: s.kind === "human" && mine.has(s.name) }));
-  const merged = { ...current, seats, creator: room.creator, your_seat: room.your_seat };
+  const merged = { ...current, seats, creator: room.creator, your_seat: room.your_seat, invite_url: room.invite_url, watch_url: room.watch_url };
   return { ...state, page: settled(page, merged) };
 }
 
-/** The game from a game action's answer, unless the stream already brought it or newer. */
-function roomGame(state, { serial, game }) {
-  const page = state.page;
-  if (!page || page.serial !== serial || !page.data.room) return state;
-  const current = page.data.room;
-  const newer = !current.game || game.version > current.game.version;
-  const next = settled(page, newer ? { ...current, game } : current);
-  // The game this answer replaced: the replay of the computers after it starts from there.
-  const ui = newer ? { ...next.ui, priorGame: current.game } : next.ui;
-  return { ...state, page: { ...next, ui } };
-}
+/** The room's named actions (pure; node-tested). */
+export const reducers = {
+  roomEvent,
+  roomData,
+  /** A room request asked (busy), or failed (`error`: the server's words). */
+  roomBusy: onRoom((ui) => ({ ...ui, busy: true, error: null, notice: null })),
+  roomFailed: onRoom((ui, { error }) => ({ ...ui, busy: false, error, notice: null })),
+  roomIdle: onRoom((ui) => (ui.busy ? { ...ui, busy: false } : ui)),
+  /** The event stream's state: null while live, else {message} saying why not (F9). */
+  roomStream: onRoom((ui, { stream }) => ({ ...ui, stream })),
+  /** The clock the countdown reads (ticked each second while the room is open). */
+  roomTick: onRoom((ui, { now }) => ({ ...ui, now })),
+  /** The invite link was copied. */
+  roomCopied: onRoom((ui) => ({ ...ui, copied: true })),
+};
+
+/** The room without its game (the board holds that), and the game. */
+const split = ({ game = null, ...room }) => [room, game];
 
 /** The room of /rooms/<id> (views.js LAZY.room; /rooms/new: a new room's form): the link's
  * token rides in the fragment (#t= to join, #w= to watch), sent only as `token`. (The
@@ -154,54 +179,116 @@ export function load({ id }) {
   const m = location.hash.match(/^#([tw])=([A-Za-z0-9_-]{22})$/);
   const token = m ? m[2] : null;
   const path = token ? `${API.room(id)}?${new URLSearchParams({ token })}` : API.room(id);
-  return request("GET", path).then((r) => ({ ...r, token, watch: Boolean(m && m[1] === "w") }));
+  return request("GET", path).then(
+    (r) => {
+      const [room, game] = split(r.room);
+      return { room, game, token, watch: Boolean(m && m[1] === "w") };
+    },
+    (err) => {
+      // U17: an address without its link (an address bar shared without the #t= part)
+      // says how to get in.
+      if (!token && err instanceof ApiError && err.code === "not_found") throw new ApiError(404, "not_found", ROOM_NO_LINK);
+      throw err;
+    },
+  );
 }
 
 const post = (path, body = {}) => request("POST", path, body);
 
-// -- the live stream ------------------------------------------------------------------------
-// Read as a fetch (api.js openStream) rather than an EventSource: a refused EventSource (429, 503, 404) closes
-// without saying why, and the page must say it (F9). The page keeps the id of the last event
-// it has and asks again from there (Last-Event-ID) whenever the stream ends: the server ends
-// every stream after its lifetime, and after a renewed link or a removed seat, to check the
-// browser again. A stream the server ended is opened again at once; a failure waits 1 s,
-// 2 s, 4 s… (30 s at most, or the server's Retry-After) and says so on the page.
-
-function live({ data, serial, dispatch, state }) {
-  if (!data.room) return () => {};
+/** The room as the server has it now, read with the page's link token (if any). */
+function readRoom(data) {
   const { room, token } = data;
-  const path = `${API.room(room.id, "events")}${token ? `?${new URLSearchParams({ token })}` : ""}`;
-  let last = room.last_event_id;
-  let stopped = false;
-  let failures = 0;
-  let controller = null;
-  let timer = null;
-  const say = (stream) => dispatch({ type: "roomStream", stream });
-  // The replay of other seats' turns: this page's timer (stopped with the stream).
+  const path = token ? `${API.room(room.id)}?${new URLSearchParams({ token })}` : API.room(room.id);
+  return request("GET", path).then((r) => r.room);
+}
+
+// -- the room's session: its stream, and its game on the board ------------------------------
+// The stream is read as a fetch (api.js openStream) rather than an EventSource: a refused
+// EventSource (429, 503, 404) closes without saying why, and the page must say it (F9). The
+// page keeps the id of the last event it has and asks again from there (Last-Event-ID)
+// whenever the stream ends: the server ends every stream after its lifetime, and after a
+// renewed link or a removed seat, to check the browser again. A stream the server ended is
+// opened again at once; a failure waits 1 s, 2 s, 4 s… (30 s at most, or the server's
+// Retry-After) and says so on the page.
+
+function mount(page, ctx) {
+  const { data, serial } = page;
+  if (!data.room) return { stop() {} };
+  const { dispatch, state } = ctx;
+  const root = el("div");
   const ours = () => {
     const p = state().page;
     return p && p.serial === serial ? p : null;
   };
-  const replay = createReplayTimer({
-    pace: () => REPLAY_STEP_MS[state().settings.replay],
-    step: () => {
-      const p = ours();
-      const r = p && p.ui.replay;
-      if (!r || r.index + 1 >= r.steps.length) return false;
-      dispatch({ type: "boardReplayStep" });
-      dispatch({ type: "say", text: describeStep(r.steps, r.index + 1, p.data.room.seats), view: "room" });
-      return true;
+  let feeding = false; // the board is on for this room and takes the stream's news
+  let at = null;
+
+  const mode = {
+    owner: "room",
+    transport: {
+      roll: ctx.api.roll,
+      score: ctx.api.score,
+      read: () =>
+        readRoom(data).then((r) => {
+          const [room, game] = split(r);
+          dispatch({ type: "roomData", serial, room });
+          return game;
+        }),
+      // The holds, shown live on the other screens as they change.
+      hold: (game, hold) => post(API.room(data.room.id, "hold"), { hold }).catch(() => {}),
     },
-    end: () => {
-      if (ours()) dispatch({ type: "boardReplayEnd" });
+    hints: () => false, // no hints in a room
+    confirm: () => true,
+    lobby: () => ctx.open(href("lobby")),
+    movedOn: ROOM_MOVED_ON,
+    feed: () => {
+      feeding = true;
+      return () => (feeding = false);
     },
-  });
+  };
+
+  /** A game the room's news brought: on the board (opened on it the first time). */
+  function show(game, event = null) {
+    const p = ours();
+    if (!game || !p) return;
+    if (!feeding) {
+      const mine = p.data.room.seats.filter((s) => s.you).map((s) => s.index);
+      at = ctx.board.mount(root, mode, { game, mine });
+      return;
+    }
+    const b = ctx.board.state;
+    const steps = event ? roomSteps(b.game, event, ctx.board.you(), b.theirHold) : [];
+    ctx.board.feed({ ...game, turns: mergeTurns(b.game.turns || [], game.turns || []) }, steps);
+  }
+
+  /** A room request (join, start, remove, back, links): its answer is the room. */
+  function act(call) {
+    dispatch({ type: "roomBusy" });
+    return call().then(
+      (r) => {
+        if (!r || !r.room) return dispatch({ type: "roomIdle" });
+        const [room, game] = split(r.room);
+        dispatch({ type: "roomData", serial, room });
+        keepLink(room);
+        show(game);
+      },
+      (err) => dispatch({ type: "roomFailed", error: err.message }),
+    );
+  }
+
+  const path = `${API.room(data.room.id, "events")}${data.token ? `?${new URLSearchParams({ token: data.token })}` : ""}`;
+  let last = data.room.last_event_id;
+  let stopped = false;
+  let failures = 0;
+  let controller = null;
+  let timer = null;
+  const streamSaid = (stream) => dispatch({ type: "roomStream", stream });
   const again = (ms) => {
     if (!stopped) timer = setTimeout(connect, ms);
   };
   const fail = (message, retryAfter) => {
     failures += 1;
-    say({ message });
+    streamSaid({ message });
     again(retryDelay(failures, retryAfter));
   };
 
@@ -212,26 +299,17 @@ function live({ data, serial, dispatch, state }) {
     } catch {
       return;
     }
-    const shown = ours() && ours().ui.replay;
     dispatch({ type: "roomEvent", serial, event, at: Date.now() });
-    // A page nobody looks at shows the present: a replay would wait for it (its timer
-    // runs on animation frames) and play a long backlog once it is looked at again.
-    if (document.hidden) dispatch({ type: "boardReplayEnd" });
-    const p = ours();
-    if (p && p.ui.replay && p.ui.replay !== shown && !shown) {
-      // A replay begins: its first step said at once, the rest at the pace of 设置.
-      const r = p.ui.replay;
-      dispatch({ type: "say", text: describeStep(r.steps, 0, p.data.room.seats), view: "room" });
-    }
-    if (p && p.ui.replay) replay.run();
-    if (event.kind === "rematch") dispatch({ type: "roomRematch", room: event.room });
+    if (event.kind === "hold" && feeding) ctx.board.theirHold(event.seat, event.hold);
+    if (event.game) show(event.game, event);
     if (event.kind === "links") {
       // New links (F7): a seat holder's page reads them (the event carries no token; for
       // anyone else the read is refused, and the stream, checked again, says why).
-      request("GET", API.room(room.id)).then(
-        (r) => dispatch({ type: "roomData", serial, room: r.room }),
-        () => {},
-      );
+      readRoom(data).then((r) => {
+        const [room] = split(r);
+        dispatch({ type: "roomData", serial, room });
+        keepLink(room);
+      }, () => {});
     }
   }
 
@@ -249,14 +327,14 @@ function live({ data, serial, dispatch, state }) {
       const body = await response.json().catch(() => null);
       const message = (body && body.error && body.error.message) || ROOM_STREAM.retrying;
       if (response.status === 404 || response.status === 403) {
-        say({ message: response.status === 404 ? ROOM_STREAM.gone : message }); // for good
+        streamSaid({ message: response.status === 404 ? ROOM_STREAM.gone : message }); // for good
         return;
       }
       fail(`${message}${ROOM_STREAM.later}`, response.headers.get("Retry-After"));
       return;
     }
     failures = 0;
-    say(null);
+    streamSaid(null);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";
     try {
@@ -277,14 +355,20 @@ function live({ data, serial, dispatch, state }) {
     again(RETRY_MIN_MS); // ended by the server: again at once, from the last event
   }
 
+  show(data.game);
+  keepLink(data.room);
   connect();
   const tick = setInterval(() => dispatch({ type: "roomTick", now: Date.now() }), 1000);
-  return () => {
-    stopped = true;
-    replay.stop();
-    clearInterval(tick);
-    clearTimeout(timer);
-    if (controller) controller.abort();
+  return {
+    root,
+    act,
+    stop() {
+      stopped = true;
+      clearInterval(tick);
+      clearTimeout(timer);
+      if (controller) controller.abort();
+      if (at !== null) ctx.board.stop(at);
+    },
   };
 }
 
@@ -296,9 +380,9 @@ function seatLabel(seat, room) {
   return seatName(room.seats, room.seats.indexOf(seat));
 }
 
-function seatsList(room, ui) {
+function seatsList(room, ui, game) {
   const list = el("ol", "rm-seats");
-  const turn = room.game && room.status === "playing" ? room.game.turn : null;
+  const turn = game && room.status === "playing" ? game.turn : null;
   const now = Date.now();
   for (const seat of room.seats) {
     const li = el("li", `rm-seat${seat.index === turn ? " rm-on-turn" : ""}`, null, {
@@ -310,7 +394,7 @@ function seatsList(room, ui) {
     if (seat.away) {
       li.append(el("span", "rm-chip rm-away", "托管", { "data-testid": `away-${seat.index}` }), term("autopilot"));
     }
-    const total = room.game ? room.game.seats[seat.index]?.total : null;
+    const total = game ? game.seats[seat.index]?.total : null;
     if (total !== null && total !== undefined) li.append(el("span", "rm-total", `${total} 分`));
     const said = ui.reactions && ui.reactions[seat.index];
     if (said && now - said.at < REACTION_SHOWN_MS) {
@@ -361,7 +445,7 @@ function invitePanel(room, ctx) {
   return box;
 }
 
-function joinPanel(room, ctx, page) {
+function joinPanel(room, page, session) {
   const box = el("div", "panel rm-join");
   box.append(el("h2", "", "加入房间"));
   const free = room.seats.some((s) => s.kind === "human" && !s.taken);
@@ -380,98 +464,17 @@ function joinPanel(room, ctx, page) {
   const button = el("button", "btn btn-primary", "入座", { type: "button", "data-testid": "join-room" });
   button.disabled = Boolean(page.ui.busy);
   button.addEventListener("click", () => {
-    act(ctx, page, () => post(API.room(room.id, "join"), { token: page.data.token, name: input.value }));
+    session.act(() => post(API.room(room.id, "join"), { token: page.data.token, name: input.value }));
   });
   box.append(label, button);
   return box;
 }
 
-function act(ctx, page, call) {
-  ctx.dispatch({ type: "roomBusy" });
-  call().then(
-    (r) => {
-      if (r && r.room) ctx.dispatch({ type: "roomData", serial: page.serial, room: r.room });
-      else ctx.dispatch({ type: "roomIdle" });
-    },
-    (err) => ctx.dispatch({ type: "roomFailed", error: err.message }),
-  );
-}
-
-/** The room as the server has it now, read with the page's link token (if any). */
-function readRoom(page) {
-  const { room, token } = page.data;
-  const path = token ? `${API.room(room.id)}?${new URLSearchParams({ token })}` : API.room(room.id);
-  return request("GET", path).then((r) => r.room);
-}
-
-function gameAct(ctx, page, call) {
-  // A game action: its answer is the game; the room's stream brings the same to everyone.
-  // U14: a tap refused as stale (the game went on: a friend, 托管, this seat in another
-  // tab — faster than the stream) reads the room and says so: the page can do what a
-  // "refresh" would. A tap the network lost is said, never sent later, and the room is
-  // read again once the server answers (reconnect.js, as on the solo table).
-  const shown = page.data.room.game;
-  ctx.dispatch({ type: "roomBusy" });
-  return call().then(
-    (game) => {
-      ctx.dispatch({ type: "roomGame", serial: page.serial, game });
-      ctx.dispatch({ type: "roomBack" });
-    },
-    (err) => {
-      if (err instanceof ApiError && err.code === "stale_version") return movedOn(ctx, page);
-      if (!unanswered(err)) return ctx.dispatch({ type: "roomFailed", error: err.message });
-      ctx.dispatch({ type: "roomOffline", version: shown.version, error: say.OFFLINE_NOT_SENT });
-      return sessionOf(ctx, page).reconnect();
-    },
-  );
-}
-
-/** U14: the game went on before this tap reached the server: the room as it stands, said. */
-function movedOn(ctx, page) {
-  const said = () => ctx.dispatch({ type: "say", text: ROOM_MOVED_ON, view: "room" });
-  return readRoom(page).then(
-    (room) => {
-      ctx.dispatch({ type: "roomData", serial: page.serial, room });
-      said();
-    },
-    () => {
-      ctx.dispatch({ type: "roomIdle" }); // the stream brings the room as it goes on
-      said();
-    },
-  );
-}
-
-/** What this page of the room owns besides its state: the asking after a lost tap. Made
- * for each opening of a room (page serial) and kept on the view's body. */
-function sessionOf(ctx, page) {
-  const body = document.getElementById("room-body");
-  const old = body.roomSession;
-  if (old && old.serial === page.serial) return old;
-  const current = () => {
-    const p = roomOf(ctx);
-    return p && p.serial === page.serial ? p : null;
-  };
-  const session = { serial: page.serial };
-  session.reconnect = createReconnect({
-    lost: () => (current() ? current().ui.offline || null : null),
-    busy: () => Boolean(current() && current().ui.busy),
-    read: () => readRoom(current()).catch(() => null),
-    back: (room, lost) => {
-      const changed = !room.game || room.game.version !== lost.version;
-      ctx.dispatch({ type: "roomData", serial: page.serial, room });
-      ctx.dispatch({ type: "roomBack" });
-      ctx.dispatch({ type: "say", text: changed ? say.BACK_CHANGED : say.BACK_SAME, view: "room" });
-    },
-  });
-  body.roomSession = session;
-  return session;
-}
-
-function hostPanel(room, ctx, page) {
+function hostPanel(room, page, session, ctx) {
   const box = el("div", "rm-host");
   const start = el("button", "btn btn-primary", "开始对局", { type: "button", "data-testid": "start-room" });
   start.disabled = Boolean(page.ui.busy);
-  start.addEventListener("click", () => act(ctx, page, () => post(API.room(room.id, "start"))));
+  start.addEventListener("click", () => session.act(() => post(API.room(room.id, "start"))));
   box.append(start);
   for (const seat of room.seats) {
     if (seat.index === 0 || !seat.taken) continue;
@@ -479,32 +482,31 @@ function hostPanel(room, ctx, page) {
       type: "button",
       "data-testid": `remove-seat-${seat.index}`,
     });
+    // F27: the removal renewed the invite link; the host is told to share the new one.
     const removed = (r) => (ctx.dispatch({ type: "say", text: ROOM_LINKS.removed(r.room.invite_url), view: "room" }), r);
-    b.addEventListener("click", () =>
-      act(ctx, page, () => post(API.room(room.id, "remove"), { seat: seat.index }).then(removed)),
-    );
+    b.addEventListener("click", () => session.act(() => post(API.room(room.id, "remove"), { seat: seat.index }).then(removed)));
     box.append(b);
   }
   box.append(el("p", "fine", "没人坐的空位在开始时会去掉。"));
   return box;
 }
 
-function linksPanel(room, ctx, page) {
+function linksPanel(room, page, session) {
   // F7: the creator gives the room new links; the old invite and watch links stop working.
   const box = el("div", "rm-links");
   const renew = el("button", "btn btn-small", ROOM_LINKS.renew, { type: "button", "data-testid": "renew-links" });
   renew.disabled = Boolean(page.ui.busy);
-  renew.addEventListener("click", () => act(ctx, page, () => post(API.room(room.id, "links"))));
+  renew.addEventListener("click", () => session.act(() => post(API.room(room.id, "links"))));
   box.append(renew, el("p", "fine", ROOM_LINKS.note));
   return box;
 }
 
-function countdown(room, ui) {
-  if (room.status !== "playing" || typeof room.deadline !== "number") return null;
+function countdown(room, ui, game) {
+  if (room.status !== "playing" || typeof room.deadline !== "number" || !game) return null;
   const skew = ui.skew || 0;
   const left = Math.ceil(room.deadline - (Date.now() / 1000 + skew));
   if (left > ROOMS.countdown_seconds || left < 0) return null;
-  const seat = room.seats[room.game.turn];
+  const seat = room.seats[game.turn];
   const who = seat ? seatLabel(seat, room) : "";
   return el("p", "rm-countdown", `${who} 还有 ${left} 秒，之后由电脑托管`, {
     role: "timer",
@@ -512,13 +514,7 @@ function countdown(room, ui) {
   });
 }
 
-function myTurn(room) {
-  if (room.status !== "playing" || !room.game || room.game.status !== "in_progress") return false;
-  const seat = room.seats[room.game.turn];
-  return Boolean(seat && seat.you);
-}
-
-function reactionsBar(room, ctx) {
+function reactionsBar(room) {
   const bar = el("div", "rm-reactions", null, { role: "group", "aria-label": "表情" });
   for (const r of ROOMS.reactions) {
     const b = el("button", "btn btn-small", REACTION_NAMES[r.id], { type: "button", "data-testid": `reaction-${r.id}` });
@@ -528,19 +524,20 @@ function reactionsBar(room, ctx) {
   return bar;
 }
 
-function endPanel(room, ctx, page) {
+function endPanel(room, game, ctx, page) {
   const box = el("div", "panel rm-end");
   box.append(el("h2", "", "排名"));
   const list = el("ol", "rm-ranking");
-  for (const place of room.game.ranking || []) {
+  for (const place of game.ranking || []) {
     const seat = room.seats[place.seat];
     list.append(el("li", "", `第 ${place.place} 名：${seat ? seatLabel(seat, room) : ""}，${place.total} 分`));
   }
   box.append(list);
   const mine = room.seats.find((s) => s.you);
   if (mine) {
-    const review = el("a", "btn", "复盘这局", { href: href("review", { id: room.game.id }), "data-page": "review" });
-    box.append(review);
+    // U17: 复盘 of this browser's own seat (T6: any person's seat of the game).
+    const review = `${href("review", { id: game.id })}?seat=${mine.index}`;
+    box.append(el("a", "btn", "复盘这局", { href: review, "data-page": "review", "data-testid": "room-review" }));
   }
   const target = room.rematch_id || page.ui.rematch;
   if (target && mine) {
@@ -561,29 +558,25 @@ function endPanel(room, ctx, page) {
   return box;
 }
 
-function drawRoom(body, page, ctx) {
+function drawRoom(body, page, ctx, session) {
   const room = page.data.room;
   const ui = page.ui;
-  const view = el("div", "rm-view");
+  const b = ctx.board.state;
+  const game = b && b.owner === "room" && b.game.id === room.game_id ? b.game : null;
+  const playing = Boolean(game) && room.status !== "waiting";
+  const view = el("div");
   view.append(el("p", "rm-status", `${STATUS[room.status] || room.status} · 每回合 ${room.turn_seconds} 秒`, { role: "status" }));
   if (ui.error) view.append(el("p", "rv-error", ui.error, { role: "alert", "data-testid": "room-error" }));
   if (ui.stream) view.append(el("p", "rv-error", ui.stream.message, { role: "status", "data-testid": "room-stream" }));
   // S4: the server was busy; the action is sent once more (api.js), said meanwhile.
   if (ui.notice) view.append(el("p", "rm-notice", ui.notice, { role: "status", "data-testid": "room-notice" }));
-  const clock = countdown(room, ui);
+  const clock = countdown(room, ui, game);
   if (clock) view.append(clock);
-  view.append(seatsList(room, ui));
   const mine = room.seats.find((s) => s.you);
   if (mine && mine.away) {
     const back = el("button", "btn btn-gold", "我回来了", { type: "button", "data-testid": "room-im-back" });
-    back.addEventListener("click", () => act(ctx, page, () => post(API.room(room.id, "back"))));
+    back.addEventListener("click", () => session.act(() => post(API.room(room.id, "back"))));
     view.append(back);
-  }
-  if (room.status === "waiting") {
-    if (mine) view.append(invitePanel(room, ctx));
-    else if (page.data.token && !page.data.watch) view.append(joinPanel(room, ctx, page));
-    if (room.creator) view.append(hostPanel(room, ctx, page));
-    else if (mine) view.append(el("p", "fine", "等房主开始对局……"));
   }
   if (!mine && room.status === "playing") {
     // U13: a latecomer (or a watch link) is told they are watching, and why there is no
@@ -591,194 +584,26 @@ function drawRoom(body, page, ctx) {
     const why = page.data.watch ? "" : "这局已经开始，座位都有人了。";
     view.append(el("p", "rm-watching", `${why}${WATCHING}`, { role: "note", "data-testid": "room-watching" }));
   }
-  if (room.game && room.status === "finished") view.append(endPanel(room, ctx, page));
-  const after = el("div", "rm-after");
-  if (mine && room.status !== "expired") after.append(reactionsBar(room, ctx));
-  if (room.creator && room.status !== "expired") after.append(linksPanel(room, ctx, page));
-  // The board between them is drawn in place (its dice keep their animation).
-  let board = body.querySelector(".rm-board");
-  if (!board) {
-    board = el("div", "rm-board");
-    buildBoard(board, ctx);
-    installKeys(body, ctx);
+  if (game && room.status === "finished") view.append(endPanel(room, game, ctx, page));
+  // The seats (who is here, 托管, reactions) and the room's own buttons under the board
+  // (which, during the game, fits the screen: P1).
+  const seats = [seatsList(room, ui, game)];
+  if (room.status === "waiting") {
+    if (mine) seats.push(invitePanel(room, ctx));
+    else if (page.data.token && !page.data.watch) seats.push(joinPanel(room, page, session));
+    if (room.creator) seats.push(hostPanel(room, page, session, ctx));
+    else if (mine) seats.push(el("p", "fine", "等房主开始对局……"));
   }
-  body.replaceChildren(view, board, after);
-  board.hidden = !(room.game && room.status !== "waiting");
-  if (!board.hidden) drawBoard(board, page, ctx);
-  drawRoomConfirm(board.hidden ? null : offeredPick(page), ctx);
-}
-
-/** The box 登记前确认 picked, while the person on turn may write it (no replay on show). */
-function offeredPick(page) {
-  const room = page.data.room;
-  const game = room.game;
-  if (!myTurn(room) || !game.dice || page.ui.replay || page.ui.busy) return null;
-  return pickedBox(page.ui.pick, game);
-}
-
-/** 登记前确认's 「确定」 at the end of the room's message bar, as on every table. */
-function drawRoomConfirm(category, ctx) {
-  const slot = document.querySelector('.message-slot[data-slot="room"]');
-  if (!slot) return;
-  const ok = mountConfirm(slot, {
-    testid: "room-confirm-score",
-    picked: () => {
-      const p = roomOf(ctx);
-      return p ? offeredPick(p) : null;
-    },
-    onConfirm: (c) => scoreBox(ctx, c),
-  });
-  slot.classList.toggle("has-act", drawConfirm(ok, category));
-}
-
-// -- the board: the shared board modules, as on every table -----------------------------------
-
-function buildBoard(board, ctx) {
-  const panel = el("div", "rm-dice-panel");
-  // Whose turn it is, or whose turn is being shown, said as it changes.
-  panel.append(el("h2", "rm-turn", "", { "data-testid": "room-turn", "aria-live": "polite" }));
-  const row = el("div", "dice-row rm-dice", null, { role: "group", "aria-label": "骰子" });
-  buildDice(row, { prefix: "room", onToggle: (i) => toggleDie(ctx, i) });
-  const controls = el("div", "rm-controls");
-  const skip = el("button", "btn btn-small btn-ghost", "跳过", { type: "button", "data-testid": "room-skip", "aria-label": "跳过回放" });
-  skip.addEventListener("click", () => ctx.dispatch({ type: "boardReplayEnd" }));
-  controls.append(skip);
-  panel.append(row, el("p", "fine rm-dice-note", ""), controls);
-  const card = el("div", "rm-card-wrap");
-  buildCard(card, {
-    prefix: "room",
-    col: "rm",
-    parts: [{ cls: "rm-card", caption: "计分表", rows: [...UPPER, ...LOWER].map(([c]) => c), sums: ["total"] }],
-    onPick: (c) => scoreBox(ctx, c),
-  });
-  const log = el("div", "rm-log-wrap");
-  buildTurnLog(log, { prefix: "room", cls: "rm-log rm-turn-log" });
-  board.append(panel, card, log);
-}
-
-const NO_HOLD = [false, false, false, false, false];
-const ALL_HELD = [true, true, true, true, true];
-
-function drawBoard(board, page, ctx) {
-  const room = page.data.room;
-  const game = room.game;
-  const ui = page.ui;
-  const step = replayStep(ui.replay);
-  const mine = myTurn(room);
-  const playing = room.status === "playing";
-  const busy = Boolean(ui.busy);
-  const seatOf = (i) => (room.seats[i] ? seatLabel(room.seats[i], room) : "");
-  let turnLine = "";
-  if (step) turnLine = `${seatOf(step.seat)} 正在打……`;
-  else if (playing) turnLine = mine ? "轮到你了" : `轮到 ${seatOf(game.turn)}`;
-  const h2 = board.querySelector(".rm-turn");
-  if (h2.textContent !== turnLine) h2.textContent = turnLine;
-  board.querySelector(".rm-dice-panel").hidden = !playing && !step;
-  let look;
-  if (step) {
-    const held = step.action === "roll" ? step.hold : ALL_HELD;
-    look = { dice: step.dice, held, locked: step.action === "score", computer: true, rollSerial: `s${ui.replay.steps.length}:${ui.replay.index}`, rolled: step.action === "roll" ? step.hold.map((h) => !h) : null };
-  } else {
-    const holds = ui.holds && ui.holds.seat === game.turn ? ui.holds.hold : null;
-    const held = mine ? ui.myHold || NO_HOLD : holds || NO_HOLD;
-    look = { dice: game.dice, held, locked: game.dice !== null && game.rolls_left === 0, act: mine && !busy, rollSerial: ui.rollSerial || 0, rolled: ui.rolled };
+  if (mine && room.status !== "expired") seats.push(reactionsBar(room));
+  if (room.creator && room.status !== "expired") seats.push(linksPanel(room, page, session));
+  // The board between them stays in place (its dice keep their animation, its focus).
+  const board = session.root;
+  board.hidden = !playing;
+  if (body.firstChild === null || body.children[1] !== board) {
+    body.replaceChildren(el("div", "rm-view rm-top"), board, el("div", "rm-view rm-after"));
   }
-  drawDice(board.querySelector(".rm-dice"), diceLook(look));
-  const note = board.querySelector(".rm-dice-note");
-  const noteText = !step && playing && !game.dice ? "还没掷骰子。" : mine && game.dice && !step ? "点骰子保留它，或在下面的计分表里选一项登记。" : "";
-  if (note.textContent !== noteText) note.textContent = noteText;
-  board.querySelector('[data-testid="room-skip"]').hidden = !step;
-  // 掷骰子 only for the person on turn (a replay still shown ends when they roll).
-  const controls = board.querySelector(".rm-controls");
-  let roll = controls.querySelector('[data-testid="room-roll"]');
-  if (mine && !roll) {
-    roll = el("button", "btn btn-primary", "", { type: "button", "data-testid": "room-roll" });
-    roll.addEventListener("click", () => rollDice(ctx));
-    controls.prepend(roll);
-  } else if (!mine && roll) {
-    roll.remove();
-    roll = null;
-  }
-  if (roll) {
-    const text = game.dice ? `再掷（还剩 ${game.rolls_left} 次）` : "掷骰子";
-    if (roll.textContent !== text) roll.textContent = text;
-    roll.disabled = busy || (game.dice !== null && game.rolls_left === 0);
-  }
-  const offer = mine && game.dice && !step ? game.turn : null;
-  drawCard(board.querySelector(".rm-card-wrap"), {
-    seats: room.seats,
-    cards: game.seats.map((_, i) => shownCard(ui.replay, game, i)),
-    offerSeat: offer,
-    preview: game.preview,
-    act: offer !== null && !busy,
-    picked: offeredPick(page),
-    playing: step ? step.seat : playing ? game.turn : null,
-    scoreIds: true,
-  });
-  drawTurnLog(board.querySelector(".rm-log-wrap"), { turns: shownTurns(game.turns || [], ui.replay), seats: room.seats });
-}
-
-/** The room's keys (keyboard.js, as on every table; no hints in a room): once, for the
- * room's view (its body, which outlives its pages, says it is done). */
-function installKeys(body, ctx) {
-  if (body.dataset.keys) return;
-  body.dataset.keys = "on";
-  const playing = () => {
-    const p = roomOf(ctx);
-    return Boolean(p && ctx.state().view === "room" && p.data.room.status === "playing");
-  };
-  installKeyboard({
-    onTable: playing,
-    gameOverShown: () => false,
-    closeGameOver: () => {},
-    roll: () => rollDice(ctx),
-    toggleDie: (i) => toggleDie(ctx, i),
-  });
-}
-
-function roomOf(ctx) {
-  const p = ctx.state().page;
-  return p && p.view === "room" && p.data && p.data.room ? p : null;
-}
-
-function toggleDie(ctx, i) {
-  const page = roomOf(ctx);
-  if (!page || !myTurn(page.data.room) || page.ui.replay) return;
-  const game = page.data.room.game;
-  if (!game.dice || game.rolls_left === 0) return;
-  const next = (page.ui.myHold || NO_HOLD).slice();
-  next[i] = !next[i];
-  ctx.dispatch({ type: "roomMyHold", hold: next });
-  post(API.room(page.data.room.id, "hold"), { hold: next }).catch(() => {});
-}
-
-function rollDice(ctx) {
-  const page = roomOf(ctx);
-  if (!page || !myTurn(page.data.room) || page.ui.busy) return;
-  const game = page.data.room.game;
-  if (game.dice && game.rolls_left === 0) return;
-  const hold = game.dice ? page.ui.myHold || NO_HOLD : NO_HOLD;
-  ctx.dispatch({ type: "roomRolled", hold });
-  gameAct(ctx, page, () => ctx.api.roll(game, hold));
-}
-
-/** Write a box (board_card.js scoreFlow): 登记前确认 under 设置, and the zero confirmation
- * when the server's preview asks for one (U2): a 0 while another box would score is never
- * written by one tap. */
-function scoreBox(ctx, category) {
-  const page = roomOf(ctx);
-  if (!page || !myTurn(page.data.room) || page.ui.busy) return;
-  const game = page.data.room.game;
-  return scoreFlow({
-    category,
-    option: game.preview && game.preview[category],
-    confirmOn: ctx.state().settings.confirm === "on",
-    picked: pickedBox(page.ui.pick, game),
-    pick: (c) => ctx.dispatch({ type: "boardPick", version: game.version, category: c }),
-    said: (text) => ctx.dispatch({ type: "say", text, view: "room" }),
-    declined: () => ctx.dispatch({ type: "say", text: say.ZERO_CANCELLED, view: "room" }),
-    send: (c, confirmZero) => gameAct(ctx, page, () => ctx.api.score(game, c, confirmZero)),
-  });
+  body.firstChild.replaceChildren(...view.children);
+  body.lastChild.replaceChildren(...seats);
 }
 
 function drawNew(body, page, ctx) {
@@ -836,42 +661,53 @@ function drawNew(body, page, ctx) {
     for (let i = 0; i < Number(computers.value); i += 1) seats.push({ kind: "computer", difficulty: level.value });
     ctx.dispatch({ type: "roomBusy" });
     post(API.room(), { seats, turn_seconds: Number(turn.value) }).then(
-      (r) => ctx.open(href("room", { id: r.room.id })),
+      // U17: the address bar holds the room's invite link, which a friend can open.
+      (r) => ctx.open(`${href("room", { id: r.room.id })}${r.room.invite_url.slice(r.room.invite_url.indexOf("#"))}`),
       (err) => ctx.dispatch({ type: "roomFailed", error: err.message }),
     );
   });
   body.replaceChildren(form);
 }
 
+/** U17: a seat holder's address bar holds the room's invite link (its #t= part), so that
+ * the address a friend is given opens the room; a renewed link replaces it. */
+function keepLink(room) {
+  if (!room.invite_url || location.pathname !== href("room", { id: room.id })) return;
+  const hash = room.invite_url.slice(room.invite_url.indexOf("#"));
+  if (location.hash !== hash) history.replaceState(null, "", `${location.pathname}${hash}`);
+}
+
 export const view = {
-  reducers: { ...boardReducers, roomEvent, roomData, roomGame },
-  live: (args) => live(args),
-  render(body, page, ctx) {
+  reducers,
+  mount: (page, ctx) => mount(page, ctx),
+  render(body, page, ctx, session) {
     if (page.data.fresh) {
       const key = JSON.stringify(page.ui);
       if (body.dataset.drawn === key) return;
       body.dataset.drawn = key;
-      drawRoomConfirm(null, ctx);
       drawNew(body, page, ctx);
       return;
     }
-    // Drawn again when the room, the view's state or the countdown's second changes; the
-    // name being typed is kept (it is only read when 「入座」 is pressed).
+    if (!session) return;
+    // Drawn again when the room, the view's state, the board's game or the countdown's
+    // second changes; the name being typed is kept (it is only read when 「入座」 is pressed).
     const typed = body.querySelector('[data-testid="join-name"]');
     const value = typed ? typed.value : null;
-    const focused = document.activeElement && body.contains(document.activeElement)
-      ? document.activeElement.getAttribute("data-testid")
-      : null;
+    const active = document.activeElement;
+    const focused = active && body.contains(active) && !session.root.contains(active) ? active.getAttribute("data-testid") : null;
     const { now, ...rest } = page.ui;
-    const clock = countdown(page.data.room, page.ui);
-    const key = JSON.stringify([page.data.room, rest, clock && clock.textContent, Math.floor((now || 0) / REACTION_SHOWN_MS)]);
+    const b = ctx.board.state;
+    const game = b && b.owner === "room" ? b.game : null;
+    const clock = countdown(page.data.room, page.ui, game);
+    const totals = game ? [game.id, game.status, game.turn, game.seats.map((s) => s.total)] : null;
+    const key = JSON.stringify([page.data.room, rest, totals, clock && clock.textContent, Math.floor((now || 0) / REACTION_SHOWN_MS)]);
     if (body.dataset.drawn === key) return;
     body.dataset.drawn = key;
     // A 「?」 opened (L11) stays open across the countdown's redraws.
-    const open = [...body.querySelectorAll("details.term-help[open]")].map((d) => d.dataset.term);
-    drawRoom(body, page, ctx);
+    const open = [...body.querySelectorAll(".rm-view details.term-help[open]")].map((d) => d.dataset.term);
+    drawRoom(body, page, ctx, session);
     for (const id of open) {
-      const d = body.querySelector(`details.term-help[data-term="${id}"]`);
+      const d = body.querySelector(`.rm-view details.term-help[data-term="${id}"]`);
       if (d) d.open = true;
     }
     const again = body.querySelector('[data-testid="join-name"]');

@@ -1,7 +1,7 @@
 // 多人同屏's seat editor (/table/new, T7): who sits where, in what order, remembered in this
 // browser; 开始 posts the table (POST /api/games) and hands the game to the table view
 // (lazy/table.js, which imports this module: one lazy view of two addresses). The editor's
-// rows are `page.ui.seats`, changed by the named action `tableSeats` (board_state.js).
+// rows are `page.ui.seats`, changed by the named action `tableSeats` (table.js).
 
 import { el } from "./dom.js";
 import { ApiError, request } from "../api.js";

@@ -6,9 +6,10 @@
 //
 // Browsers let a page make sound only after a gesture: nothing is made, and no AudioContext
 // exists, before the player's first tap, click or key. The sounds follow the state (this
-// module's effect watches the rolls and the turn log of the solo table and of 多人同屏); the
+// module's effect watches the rolls and the turn log of the board shown, every mode's); the
 // page works the same without them (no Web Audio, or 声音 关).
 
+import { boardShown } from "../state.js";
 import { settingRow } from "./dom.js";
 
 let select = null;
@@ -71,14 +72,11 @@ function fanfare(a) {
   );
 }
 
-/** What the sounds follow on the view shown: its game, and a counter of its rolls. */
+/** What the sounds follow on the view shown: its board's game, the seats this device plays
+ * and a counter of its rolls. */
 function watched(state) {
-  if (state.view === "game" && state.game) return { game: state.game, rolls: state.rollSerial };
-  const page = state.page;
-  if (state.view === "table" && page && page.view === "table" && page.ui && page.ui.game) {
-    return { game: page.ui.game, rolls: page.ui.rollSerial || 0 };
-  }
-  return null;
+  const b = boardShown(state);
+  return b ? { game: b.game, rolls: b.rollSerial, mine: b.mine } : null;
 }
 
 function effect(state, previous) {
@@ -93,7 +91,7 @@ function effect(state, previous) {
   const turns = now.game.turns;
   if (turns.length > before.game.turns.length) {
     const last = turns[turns.length - 1];
-    if (last.player !== "human") return; // the computer's boxes are replayed in words
+    if (!now.mine.includes(last.seat)) return; // other seats' boxes are replayed in words
     const a = context();
     if (!a) return;
     if ((last.category === "yahtzee" && last.points === 50) || last.yahtzee_bonus > 0) fanfare(a);

@@ -23,9 +23,15 @@ function steps(state) {
   return data ? data.steps : null;
 }
 
-/** Whether the game (or the page's holds) shows that `step` is done. */
+/** The tutorial's game on the board (null: none, or another game). */
+function game(state) {
+  const b = state.board;
+  return b && b.game.kind === "tutorial" ? b.game : null;
+}
+
+/** Whether the game (or the board's holds) shows that `step` is done. */
 function isDone(step, state, t) {
-  const g = state.game;
+  const g = state.board.game;
   const u = step.until;
   if (u.next) return t.acked.includes(step.id);
   if (u.done) return false;
@@ -33,10 +39,11 @@ function isDone(step, state, t) {
     return g.status !== "in_progress" || g.round > u.round || (g.round === u.round && g.rolls_left <= u.rolls_left);
   }
   if (u.hints_left !== undefined) return g.hints_left <= u.hints_left;
-  if (u.box !== undefined) return g.players.human.boxes[u.box] !== null;
-  if (u.hold !== undefined) return sameList(state.hold, u.hold);
+  if (u.box !== undefined) return g.seats[0].scores[u.box] !== null;
+  if (u.hold !== undefined) return sameList(state.board.hold, u.hold);
   if (u.declined !== undefined) {
-    return state.declined.category === u.declined && state.declined.count > t.declinedAt;
+    const declined = state.board.declined;
+    return declined.category === u.declined && declined.count > t.declinedAt;
   }
   return false;
 }
@@ -58,12 +65,12 @@ export const reducers = {
    * than it was written for puts the tutorial off its script. */
   tutorialSync(state) {
     const list = steps(state);
-    const g = state.game;
-    if (!list || !g || g.kind !== "tutorial") return state;
+    const g = game(state);
+    if (!list || !g) return state;
     let t = state.tutorial;
     if (t.game !== g.id) {
       const index = resumeAt(list, state);
-      t = { ...t, game: g.id, index, entered: -1, acked: [], declinedAt: state.declined.count, offScript: false };
+      t = { ...t, game: g.id, index, entered: -1, acked: [], declinedAt: state.board.declined.count, offScript: false };
     }
     let index = t.index;
     while (!t.offScript && index < list.length - 1 && isDone(list[index], state, t)) index += 1;
@@ -77,7 +84,7 @@ export const reducers = {
         index,
         entered: index,
         offScript,
-        declinedAt: entering ? state.declined.count : t.declinedAt,
+        declinedAt: entering ? state.board.declined.count : t.declinedAt,
       },
     };
   },
@@ -132,7 +139,7 @@ function build(ctx) {
  * "continue" plays the tutorial game on without its steps, "lobby" gives it up (nothing
  * is left saved) and goes to the lobby. */
 async function end(ctx, next) {
-  const g = ctx.state().game;
+  const g = game(ctx.state());
   ctx.dispatch({ type: "tutorialClose" });
   if (next === "solo") {
     await ctx.actions.startNew("solo", null);
@@ -150,7 +157,8 @@ async function end(ctx, next) {
 function current(state) {
   const list = steps(state);
   const t = state.tutorial;
-  if (!list || t.game !== (state.game && state.game.id) || t.index === undefined) return null;
+  const g = game(state);
+  if (!list || t.game !== (g && g.id) || t.index === undefined) return null;
   return list[t.index];
 }
 
@@ -222,7 +230,7 @@ function render(state, shown, ctx) {
   const last = Boolean(step.until.done);
   const [count, text, row] = box.children;
   const [next, more, skip] = row.children;
-  const key = `${state.game.id}:${t.index}:${off}`;
+  const key = `${game(state).id}:${t.index}:${off}`;
   // Every render: the table's render rewrites some classes (a box's cell) wholesale.
   mark(off ? [] : step.target);
   if (shownKey !== key) {
@@ -275,7 +283,7 @@ function bringIntoView(step, off) {
 
 /** After every change: follow the game (a no-op when nothing moved). */
 function effect(state, _previous, ctx) {
-  if (state.game && state.game.kind === "tutorial" && steps(state)) ctx.dispatch({ type: "tutorialSync" });
+  if (game(state) && steps(state)) ctx.dispatch({ type: "tutorialSync" });
 }
 
 /** The overlay's data (views.js OVERLAYS `load`): the steps, from the server. */

@@ -24,6 +24,9 @@ export const ROOM_STREAM = {
   later: "稍后会自动重新连接。",
   gone: "这个链接已经打不开这个房间了（房主可能换了新链接），请向房主要新的链接。",
 };
+/** U17: a room's address opened without its link (an address bar shared without the
+ * #t= part): how to get in. */
+export const ROOM_NO_LINK = "打不开这个房间：进房间要用房主发的邀请链接（房主在房间里点「复制链接」得到的完整链接，末尾带 #t=）。请向房主要这个链接再打开。";
 /** 好友房间's new-room form: what 每回合秒数 means, in words a child can read. */
 export const ROOM_TURN_NOTE = "每个人每回合最多想这么多秒。时间到了还没下完，电脑先替他下。";
 /** U14: a tap in a room refused because the game went on first (a friend, 托管, or this

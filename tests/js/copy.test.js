@@ -68,6 +68,7 @@ const CALLS = {
     meterText: [[{ expected_final: 241.8, win_probability: 0.62 }, true], [null, false]],
     meterSaid: [[{ expected_final: 241.8, win_probability: 0.62 }], [{ expected_final: 2, win_probability: null }]],
     busyRetrying: N.map((n) => [n]),
+    started: [["solo"], ["vs_computer"], ["tutorial"]],
     continued: N.slice(1).map((n) => [game(n, 2, { dice: n % 2 ? null : dice })]),
     savedName: N.slice(1).map((n) => [game(n, 2, { kind: "vs_computer", difficulty: "novice" })]),
     confirmAbandon: [["有一局没下完。"]],

@@ -3,7 +3,7 @@
 // never writes storage or starts a request. Effects may dispatch (the store queues them).
 
 import { saveHold, saveLanguage, saveSettings, saveTutorialSeen, saveWrote } from "./remember.js";
-import { boardShown } from "./state.js";
+import { boardShown, onTurn } from "./state.js";
 
 /** Keep the settings, this turn's holds and the tutorial's offer in this browser (P5,
  * U6/P3, L10), and the box this tab wrote last in this tab (U14). */
@@ -22,12 +22,14 @@ export function remember(state, previous) {
 }
 
 /** The position ("id:version") whose figure should be asked for now, or null: only for the
- * board on the view shown, where this device plays a seat (a watcher has no figure to
- * ask for), while the meter is shown, never during a replay (its outcome must not leak
- * through the meter), and once per position. */
+ * board on the view shown, on a turn of a seat this device plays (or at the end: a watcher
+ * has no figure to ask for, and another device's turn leaves this one's as it was), while
+ * the meter is shown, never during a replay (its outcome must not leak through the
+ * meter), and once per position. */
 export function meterWanted(state) {
   const b = boardShown(state);
-  if (!b || !b.mine.length || b.replay || state.settings.meter !== "shown") return null;
+  const mine = b && (b.mine.includes(onTurn(b.game)) || (b.mine.length && b.game.status === "finished"));
+  if (!mine || b.replay || state.settings.meter !== "shown") return null;
   const key = `${b.game.id}:${b.game.version}`;
   const asking = state.meter.asking;
   return asking && asking.key === key ? null : key;

@@ -212,8 +212,9 @@ export function savedSummary(saved, rounds) {
   return `有一局没打完：${mode}，${round}，${totals}。`;
 }
 
-/** U18: a finished 每日挑战's lobby badge (not the solo one). */
-export const DAILY_BADGE = "每日";
+/** U18: the lobby's badge of a finished game of a kind that has its own (a 每日挑战 is not
+ * listed as a solo game), by the server's kinds; the others show their result. */
+export const KIND_BADGES = { daily: "每日" };
 
 export function recentScore(g) {
   // 多人同屏 and 好友房间 (T6): 4 人 · 第 2 名 (a person's best place)
@@ -349,11 +350,13 @@ export const standingLabel = (name, total, chance, playing) =>
 export const replayLogTitle = (who, round) => (who ? `${who}的第 ${round} 回合` : "上一轮电脑的回合");
 
 // The words of the page's own table (单人挑战, 人机对战, 每日挑战, 新手教程: solo.js), by kind.
-export const STARTED = {
-  tutorial: `${KIND_NAMES.tutorial}开始：跟着提示做就行。`,
-  solo: `${KIND_NAMES.solo}开始：点「掷骰子」。`,
-  vs_computer: `${KIND_NAMES.vs_computer}开始，你先手：点「掷骰子」。`,
+const STARTED = {
+  tutorial: "开始：跟着提示做就行。",
+  solo: "开始：点「掷骰子」。",
+  vs_computer: "开始，你先手：点「掷骰子」。",
 };
+/** A new game of `kind` begins (its name, /api/config's, and what to do). */
+export const started = (kind) => `${KIND_NAMES[kind]}${STARTED[kind]}`;
 export const DAILY_STARTED = "每日挑战开始：今天大家的骰子都一样。点「掷骰子」。";
 export const NO_DAILY_HINTS = "每日挑战不能用提示：排名看的是你自己的选择。";
 export const RESTART = "重新开始";

@@ -109,12 +109,6 @@ const reducers = {
     return state.tutorialSeen ? state : { ...state, tutorialSeen: true };
   },
 
-  /** L10: the tutorial of the game on the table is over (skipped, finished): no overlay. */
-  tutorialClose(state) {
-    const id = state.board ? state.board.game.id : null;
-    return { ...state, tutorial: { ...state.tutorial, closedFor: id } };
-  },
-
   /** U20: the server says this browser's device ended (api.js onNotice). */
   notice(state, { reason }) {
     return state.notice === reason ? state : { ...state, notice: reason };

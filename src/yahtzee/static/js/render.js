@@ -55,13 +55,13 @@ function renderLobby(state) {
     list.replaceChildren(
       ...recent.map((g) => {
         const li = document.createElement("li");
-        const daily = g.kind === "daily"; // U18: its own badge
-        li.className = `recent-item result-${daily ? "daily" : g.result}`;
+        const own = say.KIND_BADGES[g.kind]; // U18: a kind's own badge (每日挑战's)
+        li.className = `recent-item result-${own ? g.kind : g.result}`;
         const mode = say.kindName(g.kind, g.difficulty); // K2: 每日挑战, 好友房间…
         const score = say.recentScore(g);
         const badge = document.createElement("span");
         badge.className = "recent-result";
-        badge.textContent = daily ? say.DAILY_BADGE : RESULT_NAMES[g.result] || "";
+        badge.textContent = own || RESULT_NAMES[g.result] || "";
         const text = document.createElement("span");
         text.className = "recent-text";
         text.textContent = `${mode} · ${score}`;

@@ -14,7 +14,7 @@ import { el, setText } from "./dom.js";
 
 // This mode's own words (in messages.js, with the board's).
 export const WORDS = {
-  started: (kind) => say.STARTED[kind],
+  started: say.started,
   dailyStarted: (game) => (game.dice === null && game.round === 1 ? say.DAILY_STARTED : say.continued(game)),
   result: (game) => say.resultTitle(game.result, game.seats[0].total),
 };

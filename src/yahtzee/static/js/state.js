@@ -58,11 +58,10 @@ export function initialState(settings = DEFAULT_SETTINGS, tutorialSeen = false) 
     // `figures` = the last answer ({game, expected_final, win_probability, …}); `said` = what
     // its hidden live region says (a new serial is a new announcement, even of equal words).
     meter: { asks: 0, asking: null, figures: null, said: { text: "", serial: 0, game: null } },
-    // L10 新手教程: whether this browser was offered it (remembered), the tutorial's own
-    // state (its overlay module adds to it; `closedFor`: the tutorial game it was ended for)
-    // and the data of the lazy overlays (views.js OVERLAYS), by id.
+    // L10 新手教程: whether this browser was offered it (the lobby's offer, remembered), and
+    // the data of the lazy overlays (views.js OVERLAYS), by id; an overlay's own state is
+    // its own (the tutorial's `state.tutorial`, its reducers').
     tutorialSeen,
-    tutorial: { closedFor: null },
     overlays: {},
     // A lazy view's page (views.js): {view, params, serial, status: loading|ready|error,
     // data, error, ui}; `ui` is that view's own small state (changed by the view's named actions).

@@ -170,14 +170,13 @@ export const OVERLAYS = {
     css: "css/tutorial.css",
     wanted: (state) => {
       const b = boardShown(state);
-      return b !== null && b.game.kind === "tutorial" && state.tutorial.closedFor !== b.game.id;
+      // (the overlay's own state, once loaded: the game it was ended for)
+      return b !== null && b.game.kind === "tutorial" && (state.tutorial || {}).closedFor !== b.game.id;
     },
     load: () => tutorial().then((m) => m.load()),
     module: tutorial,
-    failed: (ctx) => {
-      ctx.dispatch({ type: "tutorialClose" });
-      ctx.dispatch({ type: "say", text: say.TUTORIAL_FAILED, kind: "error" });
-    },
+    // (not asked again for this game: only once it is wanted anew, views.js)
+    failed: (ctx) => ctx.dispatch({ type: "say", text: say.TUTORIAL_FAILED, kind: "error" }),
   },
   // The live meter's drawing (its figures are asked for by effects.js, in the first load):
   // only a board shows it. Wanted once the lobby's data is in (its start buttons wait for

@@ -421,7 +421,7 @@ export function draw(root, b, mode, ctx) {
   const seats = g.seats;
   const several = seats.length > 1;
   root.dataset.seats = String(seats.length);
-  root.classList.toggle("solo", !several);
+  root.classList.toggle("one-seat", !several);
   setAttr(root, "aria-busy", b.busy ? "true" : null);
 
   // The top bar: the mode's buttons, 提示 where the mode has hints, the round and rolls.

@@ -61,13 +61,19 @@ function resumeAt(list, state) {
 }
 
 export const reducers = {
+  /** The tutorial of the game on the table is over (skipped, finished): no overlay. */
+  tutorialClose(state) {
+    const g = game(state);
+    return { ...state, tutorial: { ...state.tutorial, closedFor: g ? g.id : null } };
+  },
+
   /** Follow the game: move past every step it shows done; a step entered with other dice
    * than it was written for puts the tutorial off its script. */
   tutorialSync(state) {
     const list = steps(state);
     const g = game(state);
     if (!list || !g) return state;
-    let t = state.tutorial;
+    let t = state.tutorial || {};
     if (t.game !== g.id) {
       const index = resumeAt(list, state);
       t = { ...t, game: g.id, index, entered: -1, acked: [], declinedAt: state.board.declined.count, offScript: false };
@@ -91,7 +97,7 @@ export const reducers = {
 
   /** 「下一步」 on a step that only explains. */
   tutorialAck(state, { id }) {
-    const t = state.tutorial;
+    const t = state.tutorial || {};
     if (!t.acked || t.acked.includes(id)) return state;
     return { ...state, tutorial: { ...t, acked: [...t.acked, id] } };
   },
@@ -156,7 +162,7 @@ async function end(ctx, next) {
 
 function current(state) {
   const list = steps(state);
-  const t = state.tutorial;
+  const t = state.tutorial || {};
   const g = game(state);
   if (!list || t.game !== (g && g.id) || t.index === undefined) return null;
   return list[t.index];

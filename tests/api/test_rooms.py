@@ -203,9 +203,16 @@ def test_o1_to_o4_a_room_from_link_to_ranking(make_client: Callable[..., TestCli
     # every game event carries the game as it stands after it
     last_game = next(e for e in reversed(events) if e.kind == "score").data["game"]
     assert last_game["version"] == final["version"]
-    # ... with only the last round of its turn log (U11: one per seat, never the whole log)
+    # ... with only the last round of its turn log (U11: one per seat, never the whole log:
+    # an event is framed once for all the room's streams)
     assert [t["seat"] for t in last_game["turns"]] == list(range(len(last_game["seats"])))
     assert {t["round"] for t in last_game["turns"]} == {13}
+    # U17: the room itself (a page's load) carries every turn, for 本局记录 from round 1
+    whole = host.get(f"/api/rooms/{rid}").json()["room"]["game"]["turns"]
+    seats = len(last_game["seats"])
+    assert [(t["round"], t["seat"]) for t in whole] == [
+        (r, s) for r in range(1, 14) for s in range(seats)
+    ]
 
     # O4: a stream from any id gets exactly the events after it
     middle = len(events) // 2
@@ -307,7 +314,9 @@ def test_o5_a_person_who_does_not_act_is_played_for(make_client: Callable[..., T
         room_now = host.get(f"/api/rooms/{rid}").json()["room"]
     assert room_now["status"] == "finished"
     assert room_now["game"]["status"] == "finished"
-    assert [(t["seat"], t["round"]) for t in room_now["game"]["turns"]] == [(0, 13), (1, 13)]
+    # U17: the room's game has every turn (the events, the last round's)
+    turns = [(t["seat"], t["round"]) for t in room_now["game"]["turns"]]
+    assert turns == [(s, r) for r in range(1, 14) for s in (0, 1)]
 
 
 def test_o6_reactions_fixed_set_one_a_second(make_client: Callable[..., TestClient]) -> None:

@@ -173,7 +173,9 @@ class RoomBodyOut(_Out):
     your_seat: int | None
     seats: list[RoomSeatOut]
     game_id: str | None
-    game: dict[str, Any] | None = Field(description="the game object without `turns`")
+    game: dict[str, Any] | None = Field(
+        description="the game object, with every turn (an event's game has the last round's)"
+    )
     deadline: float | None = Field(description="when the turn on comes to autoplay (epoch s)")
     now: float = Field(description="the server's clock, to count down against")
     last_event_id: int

@@ -238,8 +238,9 @@ def pace_of(room: Room) -> Pace:
 def room_game_json(view: GameView) -> dict[str, Any]:
     """The game as a room's event carries it: :func:`game_json` with only the last round's
     worth of its turn log (one turn per seat: what each seat, a friend or 托管, just wrote,
-    U11) — every event carries the game, so the whole log would grow each one; the review
-    has every turn."""
+    U11) — every event carries the game, framed once for all the room's streams, so the
+    whole log would grow each one; the room object (a page's load) has every turn, and the
+    page adds each event's new ones to it (U17)."""
     out = game_json(view)
     turns = out.get("turns") or []
     out["turns"] = turns[-len(out["seats"]) :] if out["seats"] else []
@@ -359,7 +360,9 @@ class RoomService:
         game = None
         if room.game_id is not None:
             with contextlib.suppress(GameNotFoundError):
-                game = room_game_json(await self._game(room.game_id))
+                # U17: the whole turn log (one read of a page; the events carry the
+                # last round's turns only)
+                game = game_json(await self._game(room.game_id))
         mine = room.seat_of(player_id)
         # F7: the links only to its seat holders. A watcher (or a friend about to join)
         # already has the one link it came with; the other would give it more (a watch

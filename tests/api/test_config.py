@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from yahtzee.game import HINTS_PER_GAME, ROUNDS
 from yahtzee.i18n import REAL, Lang, text
 from yahtzee.players import DEFAULT_DIFFICULTY, Difficulty
-from yahtzee.rules import UPPER_BONUS_THRESHOLD, Category
+from yahtzee.rules import UPPER_BONUS_THRESHOLD, Category, Dice, base_score
 
 from .helpers import Api, DocumentedResponses
 
@@ -33,6 +33,16 @@ def test_b1_config_names_come_from_the_enums(client: TestClient) -> None:
     limits = config["limits"]
     assert (limits["rounds"], limits["hints_per_game"]) == (ROUNDS, HINTS_PER_GAME)
     assert limits["upper_bonus_threshold"] == UPPER_BONUS_THRESHOLD
+    # U19: a fixed box's points, as the rules score a roll that fits it (the board's 「?」
+    # says them; a box that adds up dice has none)
+    fits = {"full_house": "33355", "small_straight": "12346", "large_straight": "23456"}
+    fits["yahtzee"] = "44444"
+    for c in config["categories"]:
+        category = Category(c["id"])
+        if c["id"] in fits:
+            assert c["points"] == base_score(category, Dice.parse(fits[c["id"]])), c
+        else:
+            assert c["points"] is None, c
 
 
 def test_g1_config_names_are_catalog_keys_the_first_chunk_holds(client: TestClient) -> None:

@@ -156,6 +156,17 @@ def test_o1_to_o8_a_room_with_two_people_and_two_computers(
 
     _play_to_end([host, friend])
     expect(host.locator(".rm-ranking li")).to_have_count(4)
+    # U17: 本局记录 of every turn on both screens (the events carry the last round's only)
+    for p in (host, friend):  # (once the last turns' replay is over)
+        expect(p.get_by_test_id("turn-log").locator("li")).to_have_count(13 * 4, timeout=30_000)
+    # U17: 复盘 of one's own seat from each browser: the friend's opens the friend's
+    review = friend.get_by_test_id("room-review")
+    expect(review).to_have_attribute("href", re.compile(r"^/review/[0-9a-f]+\?seat=1$"))
+    mine = friend.context.new_page()
+    console.watch(mine)
+    mine.goto(server_url + (review.get_attribute("href") or ""))
+    expect(mine.locator(".rv-intro")).to_contain_text(f"{HOSTILE} 第", timeout=90_000)
+    mine.close()
     # 「再来一局」: a new room with the same seats; the other screen is offered to go there
     host.get_by_test_id("rematch").click()
     expect(host.get_by_test_id("start-room")).to_be_visible()
@@ -309,6 +320,9 @@ def test_o4_a_whole_room_game_behind_nginx_on_the_room_s_process(
     _play_to_end(pages)
     for page in pages:
         expect(page.locator(".rm-ranking li")).to_have_count(friends + computers + 1)
+        # U17: every turn in 本局记录, each page's events from both processes added up
+        turns = page.get_by_test_id("turn-log").locator("li")
+        expect(turns).to_have_count(13 * (friends + computers + 1), timeout=30_000)
     assert console.errors == [], console.errors
     for context in contexts:
         context.close()
@@ -513,6 +527,15 @@ def test_u11_polish8_a_room_asks_before_writing_under_the_confirm_setting(
     ok.click()
     expect(host.get_by_test_id("roll")).to_be_hidden()  # written: the friend's turn
     expect(ok).to_be_hidden()
+    # U17: the same words as solo once written (the pick's sentence is gone)
+    expect(host.get_by_test_id("message")).to_contain_text("你把")
+    expect(host.get_by_test_id("message")).not_to_contain_text("已选")
+    # U17: the room's address without its link says how to get in
+    console.allowed.append(f"/api/rooms/{_room_id(host.url)}")
+    stranger = _page(sized_context(browser, 390, 844), console)
+    stranger.goto(host.url.split("#")[0])
+    expect(stranger.get_by_test_id("room-error")).to_contain_text("邀请链接")
+    stranger.context.close()
     log = friend.get_by_test_id("turn-log").locator("li").first
     expect(log).to_contain_text("房主")
     expect(log).to_contain_text("机会")

@@ -125,11 +125,14 @@ wire();
 store.flush();
 route();
 
-// Once the page has loaded: the board's code (a game starts at once), and the home-screen
-// app (polish 10: its service worker), so the first load is the same with or without them;
-// the awaits above may outlast the load event.
+// The board's code comes with the player's first touch or key (a start's request and the
+// code then travel together; a page that is only looked at loads none of it), and once the
+// page has loaded, the home-screen app (polish 10: its service worker), so the first load
+// is the same with or without them (the awaits above may outlast the load event).
+for (const type of ["pointerdown", "keydown"]) {
+  window.addEventListener(type, () => loadBoard().catch((err) => console.warn(err)), { capture: true, once: true });
+}
 function loaded() {
-  loadBoard().catch((err) => console.warn(err)); // (a game asks again when it needs it)
   if ("serviceWorker" in navigator) {
     import("./lazy/pwa.js").then((pwa) => pwa.start()).catch((err) => console.warn(err));
   }

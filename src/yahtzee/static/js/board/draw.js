@@ -161,34 +161,38 @@ export function upperProgress(card, short = false) {
 const PARTS = [
   { id: "scorecard-upper", caption: W.captions[0], rows: UPPER, sums: ["upper_subtotal", "progress", "upper_bonus"] },
   { id: "scorecard-lower", caption: W.captions[1], rows: LOWER, sums: ["yahtzee_bonus"], head: "lower-head" },
-  { id: "scorecard-totals", caption: W.captions[2], rows: [], sums: ["total"], cls: "totals-table" },
+  { id: "scorecard-totals", caption: W.captions[2], rows: [], sums: ["total"], cls: "totals-table", head: "totals-head" },
 ];
 const dashed = (field) => field.replaceAll("_", "-");
 
-/** A row's name: a disclosure (U19) whose words — the box's rule and score, a sum's meaning —
- * come from the glossary (lazy/glossary.js, loaded on the first opening). */
+/** A disclosure (U19, L11) whose words `words(glossary)` come from the glossary
+ * (lazy/glossary.js, loaded on its first opening); a tap on the words closes it (on a
+ * phone they lie over the bottom of the screen). */
+function disclosure(cls, attrs, summary, words) {
+  const box = el("details", cls, null, attrs);
+  const pop = el("span", "term-pop", "", { role: "note" });
+  box.append(summary, pop);
+  box.addEventListener("toggle", () => {
+    if (box.open) import("../lazy/glossary.js").then((g) => setText(pop, words(g)));
+  });
+  pop.addEventListener("click", () => (box.open = false));
+  return box;
+}
+
+/** A row's name: its box's rule and score, or its sum's meaning, one tap away (U19). */
 function rowName(id, name) {
   const th = el("th", "col-name", null, { scope: "row" });
-  const box = el("details", "box-help", null, { "data-box": id });
-  box.append(el("summary", "box-name", name, { "data-testid": `box-help-${id}` }), el("span", "term-pop", "", { role: "note" }));
-  box.addEventListener("toggle", () => {
-    if (!box.open) return;
-    import("../lazy/glossary.js").then(({ boxWords }) => setText(box.lastChild, boxWords(id, name)));
-  });
-  th.append(box);
+  const summary = el("summary", "box-name", name, { "data-testid": `box-help-${id}` });
+  th.append(disclosure("box-help", { "data-box": id }, summary, (g) => g.boxWords(id, name)));
   return th;
 }
 
 /** A word's 「?」 (L11) on the board: its words (the glossary's `id`) loaded on the first
  * opening (lazy/glossary.js; css/words.css draws it). */
 function lazyTerm(id, word) {
-  const box = el("details", "term-help", null, { "data-term": id });
   const q = W.termQuestion(word);
-  box.append(el("summary", "term-q", "?", { "aria-label": q, title: q, "data-testid": `term-${id}` }), el("span", "term-pop", "", { role: "note" }));
-  box.addEventListener("toggle", () => {
-    if (box.open) import("../lazy/glossary.js").then(({ GLOSSARY }) => setText(box.lastChild, W.termWords(GLOSSARY[id])));
-  });
-  return box;
+  const summary = el("summary", "term-q", "?", { "aria-label": q, title: q, "data-testid": `term-${id}` });
+  return disclosure("term-help", { "data-term": id }, summary, (g) => W.termWords(g.GLOSSARY[id]));
 }
 
 /** The card's tables in `root` for `seats` (one column each; `name(i)` its head): the
@@ -200,17 +204,19 @@ function buildCard(root, seats, heads, { prefix, onPick }) {
   const tables = PARTS.map((part) => {
     const table = el("table", `scorecard${part.cls ? ` ${part.cls}` : ""}`, null, { id: `${prefix}${part.id}` });
     table.append(el("caption", "visually-hidden", part.caption));
+    // Every half has the seats' heads (the lower halves' are for screen readers only): the
+    // card's columns are one grid in its three tables.
+    const head = el("thead", part.head || "");
+    const tr = el("tr");
+    tr.append(el("th", "col-name", W.boxes, { scope: "col" }));
+    seats.forEach((s, i) => {
+      const th = el("th", `col-head seat-${s.kind}`, null, { scope: "col", "data-seat": i });
+      th.append(...heads(i));
+      tr.append(th);
+    });
+    head.append(tr);
+    table.append(head);
     if (part.rows.length) {
-      const head = el("thead", part.head || "");
-      const tr = el("tr");
-      tr.append(el("th", "col-name", W.boxes, { scope: "col" }));
-      seats.forEach((s, i) => {
-        const th = el("th", `col-head seat-${s.kind}`, null, { scope: "col", "data-seat": i });
-        th.append(...heads(i));
-        tr.append(th);
-      });
-      head.append(tr);
-      table.append(head);
       const body = el("tbody", "box-rows");
       for (const [c, name] of part.rows) {
         const row = el("tr", "", null, { "data-category": c });
@@ -231,7 +237,7 @@ function buildCard(root, seats, heads, { prefix, onPick }) {
     for (const f of part.sums) {
       const progress = f === "progress";
       const row = el("tr", progress ? "progress-row" : f === "total" ? "total-row" : "sum-row", null, { "data-sum": f });
-      if (!progress || several) row.append(progress ? el("th", "col-name", say.PROGRESS_NAME, { scope: "row" }) : rowName(f, say.SUM_NAMES[f]));
+      if (!progress || several) row.append(rowName(f, progress ? say.PROGRESS_NAME : say.SUM_NAMES[f]));
       seats.forEach((s, i) => {
         const attrs = { "data-seat": i, "data-testid": `${prefix}${progress ? "upper-progress" : dashed(f)}-${i}` };
         if (progress && !several) attrs.colspan = 2;

@@ -11,10 +11,9 @@ export function term(id) {
   if (!g) throw new Error(`no glossary entry ${id}`);
   const box = el("details", "term-help", null, { "data-term": id });
   const q = termQuestion(id);
-  box.append(
-    el("summary", "term-q", "?", { "aria-label": q, title: q, "data-testid": `term-${id}` }),
-    el("span", "term-pop", `${g.term}：${g.text}`, { role: "note" }),
-  );
+  const pop = el("span", "term-pop", `${g.term}：${g.text}`, { role: "note" });
+  box.append(el("summary", "term-q", "?", { "aria-label": q, title: q, "data-testid": `term-${id}` }), pop);
+  pop.addEventListener("click", () => (box.open = false)); // (a tap on the words closes them)
   return box;
 }
 import { el } from "../dom.js";

@@ -88,6 +88,7 @@ const BOX_RULES = {
   chance: "什么骰子都行，记五颗骰子的总和。",
   upper_subtotal: "一点到六点六格相加。满 {upper_bonus_threshold} 分，再奖励 {upper_bonus} 分。",
   upper_bonus: "上区小计满 {upper_bonus_threshold} 分就得 {upper_bonus} 分，不满是 0 分。",
+  progress: "上区小计 / {upper_bonus_threshold}：满了奖励 {upper_bonus} 分。「差」是还差几分；「拿不到」是剩下的上区格子全拿满也不够了。",
   yahtzee_bonus: "快艇格记了 {yahtzee} 分以后，每再登记一次快艇，另加 {yahtzee_bonus} 分。",
   total: "上区小计 + 上区奖励 + 下区七格 + 快艇加成。",
 };

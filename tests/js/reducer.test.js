@@ -189,7 +189,7 @@ test("F2: lobbyReady flips only on change, and only for this lobby visit", () =>
 });
 
 test("mode and level names come from /api/config, as catalog keys (the page copies none)", async () => {
-  const { modeName, savedName } = await import("../../src/yahtzee/static/js/messages.js");
+  const { kindName: modeName, savedName } = await import("../../src/yahtzee/static/js/messages.js");
   const { WORDS } = await import("../../src/yahtzee/static/js/solo.js");
   const config = JSON.parse(CONFIG_TEXT);
   const vs = W[config.modes.vs_computer];

@@ -165,7 +165,6 @@ export const SUM_NAMES = {
   yahtzee_bonus: "快艇加成",
   total: "总分",
 };
-export const upperSubtotalTitle = (goal, bonus) => `一点到六点相加，满 ${goal} 分奖励 ${bonus} 分`;
 
 export const VIEW_TITLES = {
   game: "快艇骰子 · 牌桌",
@@ -198,7 +197,6 @@ export function kindName(kind, difficulty, sep = " · ") {
   const named = `${name}${sep}${level(difficulty)}`;
   return sep === "（" ? `${named}）` : named;
 }
-export const modeName = kindName;
 
 /** The lobby's line about the game left unfinished: its kind, round and, when one person
  * plays it, every seat's total. */

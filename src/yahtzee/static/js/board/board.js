@@ -474,6 +474,7 @@ export function createBoard(store) {
       dispatch({ type: "boardOpen", board: openBoard({ owner: m.owner, game, mine, hold, wrote }) });
       serial = S().board.serial;
       if (m.feed) stopFeed = m.feed(board);
+      store.flush(); // drawn at once: its controls never show before the state they act on
       return serial;
     },
     /** Take the board off the page (its view was left): no replay runs behind it. `at`: only

@@ -353,6 +353,7 @@ export function build(root, { owner, buttons = [] }, on) {
   buildDice(row, { onToggle: on.toggle });
   const rolls = el("div", "roll-row");
   const roll = button(say.rollButton(true), "roll", "btn-roll", (e) => e.detail <= 1 && on.roll(), { "aria-keyshortcuts": "Space Enter" });
+  roll.disabled = true; // (until the board is drawn)
   const skip = button("", "skip-replay", "btn-small btn-ghost", on.skip, { id: "skip-replay" });
   const words = el("span", "", W.skip);
   words.append(el("span", "long-label"));

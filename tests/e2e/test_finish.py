@@ -191,9 +191,10 @@ def _small(page: Page, where: str, failures: list[str]) -> None:
 
 def test_u21_every_control_is_a_44px_target_on_a_phone(browser: Browser, server_url: str) -> None:
     """Every interactive element of every view at 375 px: the lobby, 设置, the solo table
-    (a hint's 「看数字」, 撤销), a vs table, 规则, 统计, 复盘, 练习 (its 专项练习 and an answer),
-    每日挑战, 小组, the room form, the seat editor and 我的设备. (多人同屏's and 好友房间's
-    tables are the new board's, issue 39 item 1.)"""
+    (a hint's 「看数字」, 撤销, each row name's rule), a vs table, 规则, 统计, 复盘, 练习 (its
+    专项练习 and an answer), 每日挑战, 小组, the room form, the seat editor, 我的设备, and the
+    one board of 多人同屏 (the seats' strip, the handover, 本局记录) and of 好友房间 (the
+    room's own lines under it)."""
     console = ConsoleWatch()
     page = _page(browser, 375, 667, "system", console)
     ui = Table(page, server_url)
@@ -239,8 +240,39 @@ def test_u21_every_control_is_a_44px_target_on_a_phone(browser: Browser, server_
     expect(ui.by("puzzle-answer-feedback")).to_be_visible()
     _small(page, "/practice answered", failures)
     ui.open_lobby()
-    set_seats(page, [("human", "甲"), ("computer", "novice")])
+    set_seats(page, [("human", "甲"), ("human", "乙"), ("computer", "novice")])
     _small(page, "seat editor", failures)
+    # 多人同屏 on the one board: three seats (the strip of totals), a write, the handover
+    # (after the question about the vs game left unfinished above: the seat editor asks
+    # the server, whose 409 game_in_progress opens it).
+    console.allowed.append("/api/games")
+    ui.by("start-table").click()
+    expect(ui.by("confirm-yes")).to_be_visible()
+    _small(page, "放弃 dialog", failures)
+    ui.by("confirm-yes").click()
+    ui.roll()
+    _small(page, "多人同屏", failures)
+    ui.score(ui.best_box())
+    expect(ui.by("handover")).to_be_visible()
+    _small(page, "多人同屏's handover", failures)
+    ui.by("handover-go").click()
+    ui.by("turn-log-toggle").click()
+    expect(ui.by("turn-log")).to_be_visible()
+    _small(page, "多人同屏's 本局记录", failures)
+    # 好友房间 on the one board: the host with a computer, on the host's turn.
+    ui.open_lobby()
+    ui.by("rooms-link").click()
+    ui.by("room-your-name").fill("房主")
+    ui.by("room-friends").select_option("0")
+    ui.by("room-computers").select_option("1")
+    ui.by("create-room").click()
+    ui.by("start-room").click()
+    ui.roll()
+    _small(page, "好友房间", failures)
+    ui.score(ui.best_box())
+    ui.by("turn-log-toggle").click()
+    expect(ui.by("turn-log")).to_be_visible()
+    _small(page, "好友房间's 本局记录", failures)
     page.context.close()
     assert failures == [], "\n".join(failures)
     assert console.errors == [], console.errors

@@ -12,6 +12,7 @@ const CONFIG_TEXT = readFileSync(new URL("./config.json", import.meta.url), "utf
 globalThis.document = {
   getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : { addEventListener() {} }),
 };
+await import("./words.js"); // (the names /api/config gives as keys, in zh-Hans)
 
 const JS = "../../src/yahtzee/static/js";
 const B = await import(`${JS}/board/state.js`);

@@ -12,6 +12,7 @@ const CONFIG_TEXT = readFileSync(new URL("./config.json", import.meta.url), "utf
 globalThis.document = {
   getElementById: (id) => (id === "game-config" ? { textContent: CONFIG_TEXT } : null),
 };
+const { W } = await import("./words.js"); // (the names /api/config gives as keys, in zh-Hans)
 const JS = "../../src/yahtzee/static/js/";
 const CATALOGS = {
   "messages.js": await import(`${JS}messages.js`),
@@ -127,7 +128,7 @@ const CALLS = {
   "lazy/devices_messages.js": {},
   "lazy/glossary.js": {
     glossaryId: [["预计终局"]],
-    boxWords: JSON.parse(CONFIG_TEXT).categories.map((c) => [c.id, c.zh]).concat(["upper_subtotal", "upper_bonus", "yahtzee_bonus", "total"].map((id) => [id, "上区小计"])),
+    boxWords: JSON.parse(CONFIG_TEXT).categories.map((c) => [c.id, W[c.name_key]]).concat(["upper_subtotal", "upper_bonus", "yahtzee_bonus", "total"].map((id) => [id, "上区小计"])),
     termQuestion: [["expected_final"], ["settling"]],
     verdict: N.map((n) => [n + 0.5]).concat(N.map((n) => [n, true])),
   },

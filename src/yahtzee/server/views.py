@@ -441,8 +441,8 @@ class CategoryInfo(_Out):
     upper: bool
     face: int | None = Field(description="the face an upper box counts; null for lower boxes")
     points: int | None = Field(
-        description="the points the box scores when its dice fit (葫芦 25, 小顺 30, 大顺 40, "
-        "快艇 50); null for a box that adds up dice"
+        description="the points the box scores when its dice fit (full house 25, small "
+        "straight 30, large straight 40, yahtzee 50); null for a box that adds up dice"
     )
 
 

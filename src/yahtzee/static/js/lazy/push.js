@@ -32,7 +32,10 @@ const state = {
   quiet: { from: "22:00", to: "08:00" }, // null: none
 };
 let registration = null;
-let rows = null; // {toggle, status, from, to}
+let rows = null; // {row, toggle, status, quietRow, quietNote, from, to}
+// The rows join 设置 while it is closed, or at its next opening: never under the eyes of a
+// person reading it (the worker, and so this module, may be ready at any moment).
+let shown = false;
 
 const el = (tag, attrs = {}, text = null) => {
   const e = document.createElement(tag);
@@ -48,6 +51,8 @@ function set(change) {
 
 function draw() {
   if (!rows) return;
+  rows.row.hidden = !shown;
+  rows.status.hidden = !shown;
   const on = state.status === "on";
   rows.toggle.textContent = on ? t("push.settings.turn_off") : t("push.settings.turn_on");
   rows.toggle.setAttribute("aria-pressed", String(on));
@@ -63,7 +68,8 @@ function draw() {
   };
   rows.status.textContent = said[state.status];
   rows.status.dataset.status = state.status;
-  rows.quietRow.hidden = state.status === "unsupported";
+  rows.quietRow.hidden = !shown || state.status === "unsupported";
+  rows.quietNote.hidden = rows.quietRow.hidden;
   for (const [select, value] of [
     [rows.from, state.quiet ? state.quiet.from : "off"],
     [rows.to, state.quiet ? state.quiet.to : "08:00"],
@@ -97,14 +103,18 @@ function build() {
   }
   const quietTitle = el("span", {});
   quietTitle.append(el("span", { "data-i18n": "push.quiet.label" }, t("push.quiet.label")));
-  quietTitle.append(el("span", { class: "field-note", "data-i18n": "push.quiet.note" }, t("push.quiet.note")));
+  // (the note under the row, the width of the dialog: beside the hours it wrapped into two
+  // lines that axe could not tell the colours of)
+  const quietNote = el("p", { class: "fine push-note", "data-i18n": "push.quiet.note" }, t("push.quiet.note"));
   const pick = el("span", { class: "push-hours" });
   pick.append(from, el("span", { "data-i18n": "push.quiet.until" }, t("push.quiet.until")), to);
   quietRow.append(quietTitle, pick);
   dialog.insertBefore(row, before);
   dialog.insertBefore(status, before);
   dialog.insertBefore(quietRow, before);
-  rows = { toggle, status, quietRow, from, to };
+  dialog.insertBefore(quietNote, before);
+  rows = { row, toggle, status, quietRow, quietNote, from, to };
+  shown = !dialog.open;
   toggle.addEventListener("click", () => (state.status === "on" ? turnOff() : turnOn()));
   // (from = to would be no quiet hours at all: that is 「不设」)
   const quietChanged = () =>
@@ -255,14 +265,24 @@ export async function start(worker) {
   registration = worker;
   await load("push");
   const link = el("link", { rel: "stylesheet", href: asset("css/push.css") });
-  document.head.append(link);
+  // (its rules in place before the rows are drawn: they are laid out once)
+  await new Promise((done) => {
+    link.addEventListener("load", done);
+    link.addEventListener("error", done);
+    document.head.append(link);
+  });
   build();
+  const dialog = document.getElementById("settings-dialog");
+  new MutationObserver(() => {
+    if (dialog.open || shown) return;
+    shown = true; // (closed: shown from the next opening on)
+    draw();
+  }).observe(dialog, { attributes: true, attributeFilter: ["open"] });
   if (!("PushManager" in window) || !("Notification" in window) || !registration.pushManager) {
     set({ status: "unsupported" }); // (iOS Safari outside the home screen: the row says so)
     return;
   }
   draw();
-  const dialog = document.getElementById("settings-dialog");
   // Opening 设置 shows what the server has (another device may have changed the hours).
   new MutationObserver(() => {
     if (dialog.open && state.status !== "busy") look().catch(failed);

@@ -190,4 +190,5 @@ def test_k3_a_migration_may_differ_by_backend_and_an_owner_is_given_once() -> No
         "daily",
         "rooms",
         "devices",
+        "push",
     ]

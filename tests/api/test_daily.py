@@ -10,6 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from yahtzee.daily.dice import DailyStream
+from yahtzee.daily.service import share_text
 from yahtzee.storage import is_postgres_url
 
 from .helpers import TEST_SECRET
@@ -203,3 +204,10 @@ def test_d4_hostile_names_are_refused_or_kept_as_text(
     _finish(client, client.post("/api/daily", json={}).json())
     board = client.get("/api/daily/2026-12-01/leaderboard").json()
     assert board["entries"][0]["name"] == hostile  # data, verbatim (the page uses textContent)
+
+
+def test_u18_the_share_text_says_the_accuracy_the_result_shows() -> None:
+    """A stored accuracy of 48.85 is 48.9 in the result (Python's round of the float) and
+    must be 48.9 in the share text too (Babel alone rounds the half to even: 48.8)."""
+    line = share_text(date(2026, 12, 1), 39, 48.85, "b" * 13)
+    assert f"准确率 {round(48.85, 1)}%" in line, line

@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 
 from yahtzee import log
 from yahtzee.game import Mode, SeatKind
+from yahtzee.i18n import Lang, text
 from yahtzee.rooms.service import room_of
 from yahtzee.storage import is_postgres_url, open_storage, run_coroutine
 from yahtzee.storage.sql import dumps
@@ -62,7 +63,8 @@ def test_k2_a_finished_daily_is_never_a_solo_record_and_is_listed_as_daily(
 
 def test_k2_the_kinds_names_come_from_the_server(client: TestClient) -> None:
     kinds = client.get("/api/config").json()["kinds"]
-    assert kinds == {
+    # (G1: names are catalog keys, each said in the reader's language by the page)
+    assert {kind: text(Lang.ZH_HANS, key) for kind, key in kinds.items()} == {
         "solo": "单人挑战",
         "vs_computer": "人机对战",
         "table": "多人同屏",

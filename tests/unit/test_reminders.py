@@ -4,7 +4,6 @@ call, the VAPID key made from the secret, what a push service's answer means."""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -24,6 +23,7 @@ from yahtzee.server.reminders import (
     Reminders,
     Sent,
 )
+from yahtzee.storage import run_coroutine
 
 PAYLOAD = ReminderPayload(seats=("奶奶", ""), round=3, link="/rooms/abc")
 
@@ -62,10 +62,10 @@ def test_w4_a_malformed_payload_is_the_callers_mistake(
 def test_w4_the_platform_checks_the_topic_and_about_without_a_deliverer() -> None:
     reminders = Reminders()
     send = reminders.send
-    assert asyncio.run(send("p", "turn", PAYLOAD, about="room")) == Sent(Outcome.OFF)
+    assert run_coroutine(send("p", "turn", PAYLOAD, about="room")) == Sent(Outcome.OFF)
     for topic, about in (("chat", "room"), ("turn", ""), ("turn", "x" * 101)):
         with pytest.raises(ReminderError):
-            asyncio.run(send("p", topic, PAYLOAD, about=about))
+            run_coroutine(send("p", topic, PAYLOAD, about=about))
 
 
 def test_w4_one_deliverer_and_what_it_receives() -> None:
@@ -80,7 +80,7 @@ def test_w4_one_deliverer_and_what_it_receives() -> None:
     reminders.provide(Deliverer())
     with pytest.raises(RuntimeError):
         reminders.provide(Deliverer())
-    sent = asyncio.run(reminders.send("p1", "deadline", PAYLOAD, about="room-9"))
+    sent = run_coroutine(reminders.send("p1", "deadline", PAYLOAD, about="room-9"))
     assert sent == Sent(Outcome.QUEUED, 2)
     assert got == [Reminder("p1", "deadline", PAYLOAD.encode("deadline"), "room-9")]
 

@@ -144,7 +144,9 @@ def share_text(day: date, score: int, accuracy: float, marks: str, lang: Lang = 
         score,
         date=format_month_day(lang, day),
         score=score,
-        accuracy=format_number(lang, accuracy, decimals=1),
+        # (rounded as the result's ``accuracy`` is, so the two never differ: Babel rounds a
+        # half to even, Python's round the float's nearest binary value)
+        accuracy=format_number(lang, round(accuracy, 1), decimals=1),
         squares=squares,
     )
 

@@ -117,7 +117,6 @@ const CALLS = {
     boardUnlisted: N.map((n) => [n]),
     proxyLoss: [[3.14], [12]],
     proxyCount: N.map((n) => [n]),
-    ROOM_LINKS: { removed: [["https://example.org/rooms/0123456789abcdef#t=2025"]] },
   },
   "lazy/hint_messages.js": {
     hintSaid: [[hint(12.5, { hold, value: 10.2 })], [hint(12.5, { category: "chance", value: 12.5 })], [{ ...hint(null, null), hold: null, category: "twos" }]],

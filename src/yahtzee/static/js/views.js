@@ -49,9 +49,11 @@ import { boardShown } from "./state.js";
 
 const room = () => import("./lazy/room.js"); // 好友房间
 const tutorial = () => import("./lazy/tutorial.js");
-const T = (load) => {
+const T = (data) => {
   const module = () => import("./lazy/table.js");
-  return { heading: "多人同屏", loading: "……", css: "css/table.css", load: () => module().then(load), module };
+  // (its words' chunk before its data: the seat editor's first seats are named in it)
+  const load = () => Promise.all([module(), loadWords("table")]).then(([m]) => data(m));
+  return { heading: "多人同屏", loading: "……", chunk: "table", css: "css/table.css", load, module };
 };
 /** A view whose module makes its own requests (they load with it, not with the page):
  * `load` brings the module, then its data, the module's `load[view](params)`. */
@@ -108,7 +110,7 @@ export const LAZY = {
     chunk: "room",
     css: "css/room.css",
     module: room,
-    load: (p) => room().then((m) => m.load(p)),
+    load: (p) => Promise.all([room(), loadWords("room")]).then(([m]) => m.load(p)),
     board: true, // a started room's game is played on the page's board
     api: { room: (id, a) => `/api/rooms${id ? `/${enc(id)}` : ""}${a ? `/${a}` : ""}` },
   },

@@ -16,21 +16,22 @@ import { el, seatName, term } from "./dom.js";
 import { RETRY_MIN_MS, parseEvents, retryDelay } from "./events.js";
 import { CONFIG } from "../config.js";
 import { ApiError, openStream, request } from "../api.js";
-import { ROOM_LINKS, ROOM_MOVED_ON, ROOM_NO_LINK, ROOM_STREAM, ROOM_TURN_NOTE } from "./views_messages.js";
 import { API, href } from "../paths.js";
 import { DIFFICULTY_NAMES } from "../state.js";
-import { named } from "../i18n.js";
+import { language, named, t, tn } from "../i18n.js";
 
 const ROOMS = CONFIG.rooms;
 const REACTION_NAMES = named(Object.fromEntries(ROOMS.reactions.map((r) => [r.id, r.name_key])));
 const REACTION_SHOWN_MS = 4000;
-const WATCHING = "你在观战：能看到每个人的骰子和分数，但不能掷骰子。";
+/** What a watcher is told (said when drawn: the language can change meanwhile). */
+const watching = () => t("room.watching");
+/** A room's status (docs/api.md's `status`) as the page says it. */
 const STATUS = {
-  waiting: "等朋友加入",
-  starting: "正在开始……",
-  playing: "对局中",
-  finished: "对局结束",
-  expired: "房间已过期（等了一天没有开始）",
+  waiting: () => t("room.status.waiting"),
+  starting: () => t("room.status.starting"),
+  playing: () => t("room.status.playing"),
+  finished: () => t("room.status.finished"),
+  expired: () => t("room.status.expired"),
 };
 
 // -- state: the room's events folded in (pure) ---------------------------------------------
@@ -187,7 +188,7 @@ export function load({ id }) {
     (err) => {
       // U17: an address without its link (an address bar shared without the #t= part)
       // says how to get in.
-      if (!token && err instanceof ApiError && err.code === "not_found") throw new ApiError(404, "not_found", ROOM_NO_LINK);
+      if (!token && err instanceof ApiError && err.code === "not_found") throw new ApiError(404, "not_found", t("room.no_link"));
       throw err;
     },
   );
@@ -240,7 +241,9 @@ function mount(page, ctx) {
     hints: () => false, // no hints in a room
     confirm: () => true,
     lobby: () => ctx.open(href("lobby")),
-    movedOn: ROOM_MOVED_ON,
+    get movedOn() {
+      return t("room.moved_on");
+    },
     feed: () => {
       feeding = true;
       return () => (feeding = false);
@@ -276,7 +279,9 @@ function mount(page, ctx) {
     );
   }
 
-  const path = `${API.room(data.room.id, "events")}${data.token ? `?${new URLSearchParams({ token: data.token })}` : ""}`;
+  // (no template literal inside another: the catalogs' extractor reads this module)
+  const query = data.token ? "?" + new URLSearchParams({ token: data.token }) : "";
+  const path = API.room(data.room.id, "events") + query;
   let last = data.room.last_event_id;
   let stopped = false;
   let failures = 0;
@@ -320,17 +325,17 @@ function mount(page, ctx) {
     try {
       response = await openStream(path, last, controller.signal);
     } catch {
-      if (!stopped) fail(ROOM_STREAM.retrying);
+      if (!stopped) fail(t("room.stream.retrying"));
       return;
     }
     if (!response.ok) {
       const body = await response.json().catch(() => null);
-      const message = (body && body.error && body.error.message) || ROOM_STREAM.retrying;
+      const message = (body && body.error && body.error.message) || t("room.stream.retrying");
       if (response.status === 404 || response.status === 403) {
-        streamSaid({ message: response.status === 404 ? ROOM_STREAM.gone : message }); // for good
+        streamSaid({ message: response.status === 404 ? t("room.stream.gone") : message }); // for good
         return;
       }
-      fail(`${message}${ROOM_STREAM.later}`, response.headers.get("Retry-After"));
+      fail(t("room.stream.later", { message }), response.headers.get("Retry-After"));
       return;
     }
     failures = 0;
@@ -349,7 +354,7 @@ function mount(page, ctx) {
         }
       }
     } catch {
-      if (!stopped) fail(ROOM_STREAM.retrying); // dropped (a process that went away)
+      if (!stopped) fail(t("room.stream.retrying")); // dropped (a process that went away)
       return;
     }
     again(RETRY_MIN_MS); // ended by the server: again at once, from the last event
@@ -376,7 +381,7 @@ function mount(page, ctx) {
 
 /** A seat's name as every view says it (U13: 「电脑3（普通）」 here as in 复盘). */
 function seatLabel(seat, room) {
-  if (seat.kind === "human" && seat.name === null) return "（空位，等朋友加入）";
+  if (seat.kind === "human" && seat.name === null) return t("room.seat.open");
   return seatName(room.seats, room.seats.indexOf(seat));
 }
 
@@ -389,13 +394,13 @@ function seatsList(room, ui, game) {
       "data-testid": `room-seat-${seat.index}`,
     });
     li.append(el("span", "rm-seat-name", seatLabel(seat, room)));
-    if (seat.you) li.append(el("span", "rm-chip", "你"));
-    if (seat.index === 0 && seat.kind === "human") li.append(el("span", "rm-chip", "房主"));
+    if (seat.you) li.append(el("span", "rm-chip", t("room.seat.you")));
+    if (seat.index === 0 && seat.kind === "human") li.append(el("span", "rm-chip", t("room.seat.host")));
     if (seat.away) {
-      li.append(el("span", "rm-chip rm-away", "托管", { "data-testid": `away-${seat.index}` }), term("autopilot"));
+      li.append(el("span", "rm-chip rm-away", t("room.seat.away"), { "data-testid": `away-${seat.index}` }), term("autopilot"));
     }
     const total = game ? game.seats[seat.index]?.total : null;
-    if (total !== null && total !== undefined) li.append(el("span", "rm-total", `${total} 分`));
+    if (total !== null && total !== undefined) li.append(el("span", "rm-total", tn("room.seat.points", total, { n: total })));
     const said = ui.reactions && ui.reactions[seat.index];
     if (said && now - said.at < REACTION_SHOWN_MS) {
       li.append(el("span", "rm-bubble", REACTION_NAMES[said.id] || "", { role: "status" }));
@@ -407,17 +412,17 @@ function seatsList(room, ui, game) {
 
 function invitePanel(room, ctx) {
   const box = el("div", "panel rm-invite");
-  box.append(el("h2", "", "邀请朋友"));
-  box.append(el("p", "fine", "把这个链接发给朋友，他们打开后起个名字就能入座。"));
+  box.append(el("h2", "", t("room.invite.title")));
+  box.append(el("p", "fine", t("room.invite.how")));
   const link = el("input", "rm-link", null, {
     type: "text",
     readonly: "",
     value: room.invite_url,
-    "aria-label": "邀请链接",
+    "aria-label": t("room.invite.link"),
     "data-testid": "invite-link",
   });
   link.value = room.invite_url;
-  const copy = el("button", "btn", "复制链接", { type: "button", "data-testid": "copy-invite" });
+  const copy = el("button", "btn", t("room.invite.copy"), { type: "button", "data-testid": "copy-invite" });
   copy.addEventListener("click", () => {
     const done = () => ctx.dispatch({ type: "roomCopied" });
     if (navigator.clipboard) navigator.clipboard.writeText(room.invite_url).then(done, () => link.select());
@@ -426,9 +431,9 @@ function invitePanel(room, ctx) {
   const row = el("div", "rm-link-row");
   row.append(link, copy);
   if (navigator.share) {
-    const share = el("button", "btn", "分享…", { type: "button", "data-testid": "share-invite" });
+    const share = el("button", "btn", t("room.invite.share"), { type: "button", "data-testid": "share-invite" });
     share.addEventListener("click", () => {
-      navigator.share({ title: "快艇骰子 · 好友房间", url: room.invite_url }).catch(() => {});
+      navigator.share({ title: t("room.invite.share_title"), url: room.invite_url }).catch(() => {});
     });
     row.append(share);
   }
@@ -436,7 +441,7 @@ function invitePanel(room, ctx) {
   box.append(
     el("img", "rm-qr", null, {
       src: room.qr_url,
-      alt: "邀请链接的二维码：用手机扫一扫就能加入",
+      alt: t("room.invite.qr"),
       width: "180",
       height: "180",
       "data-testid": "invite-qr",
@@ -447,13 +452,13 @@ function invitePanel(room, ctx) {
 
 function joinPanel(room, page, session) {
   const box = el("div", "panel rm-join");
-  box.append(el("h2", "", "加入房间"));
+  box.append(el("h2", "", t("room.join.title")));
   const free = room.seats.some((s) => s.kind === "human" && !s.taken);
   if (!free) {
-    box.append(el("p", "", `这个房间已经坐满了。${WATCHING}`, { "data-testid": "room-watching" }));
+    box.append(el("p", "", t("room.join.full", { watching: watching() }), { "data-testid": "room-watching" }));
     return box;
   }
-  const label = el("label", "rm-field", "你的名字");
+  const label = el("label", "rm-field", t("room.your_name"));
   const input = el("input", "", null, {
     type: "text",
     maxlength: String(CONFIG.limits.max_name_chars),
@@ -461,7 +466,7 @@ function joinPanel(room, page, session) {
     "data-testid": "join-name",
   });
   label.append(input);
-  const button = el("button", "btn btn-primary", "入座", { type: "button", "data-testid": "join-room" });
+  const button = el("button", "btn btn-primary", t("room.join.sit"), { type: "button", "data-testid": "join-room" });
   button.disabled = Boolean(page.ui.busy);
   button.addEventListener("click", () => {
     session.act(() => post(API.room(room.id, "join"), { token: page.data.token, name: input.value }));
@@ -472,32 +477,32 @@ function joinPanel(room, page, session) {
 
 function hostPanel(room, page, session, ctx) {
   const box = el("div", "rm-host");
-  const start = el("button", "btn btn-primary", "开始对局", { type: "button", "data-testid": "start-room" });
+  const start = el("button", "btn btn-primary", t("room.host.start"), { type: "button", "data-testid": "start-room" });
   start.disabled = Boolean(page.ui.busy);
   start.addEventListener("click", () => session.act(() => post(API.room(room.id, "start"))));
   box.append(start);
   for (const seat of room.seats) {
     if (seat.index === 0 || !seat.taken) continue;
-    const b = el("button", "btn btn-small", `请 ${seat.name} 离座`, {
+    const b = el("button", "btn btn-small", t("room.host.remove", { name: seat.name }), {
       type: "button",
       "data-testid": `remove-seat-${seat.index}`,
     });
     // F27: the removal renewed the invite link; the host is told to share the new one.
-    const removed = (r) => (ctx.dispatch({ type: "say", text: ROOM_LINKS.removed(r.room.invite_url), view: "room" }), r);
+    const removed = (r) => (ctx.dispatch({ type: "say", text: t("room.links.removed", { url: r.room.invite_url }), view: "room" }), r);
     b.addEventListener("click", () => session.act(() => post(API.room(room.id, "remove"), { seat: seat.index }).then(removed)));
     box.append(b);
   }
-  box.append(el("p", "fine", "没人坐的空位在开始时会去掉。"));
+  box.append(el("p", "fine", t("room.host.open_seats")));
   return box;
 }
 
 function linksPanel(room, page, session) {
   // F7: the creator gives the room new links; the old invite and watch links stop working.
   const box = el("div", "rm-links");
-  const renew = el("button", "btn btn-small", ROOM_LINKS.renew, { type: "button", "data-testid": "renew-links" });
+  const renew = el("button", "btn btn-small", t("room.links.renew"), { type: "button", "data-testid": "renew-links" });
   renew.disabled = Boolean(page.ui.busy);
   renew.addEventListener("click", () => session.act(() => post(API.room(room.id, "links"))));
-  box.append(renew, el("p", "fine", ROOM_LINKS.note));
+  box.append(renew, el("p", "fine", t("room.links.note")));
   return box;
 }
 
@@ -508,14 +513,14 @@ function countdown(room, ui, game) {
   if (left > ROOMS.countdown_seconds || left < 0) return null;
   const seat = room.seats[game.turn];
   const who = seat ? seatLabel(seat, room) : "";
-  return el("p", "rm-countdown", `${who} 还有 ${left} 秒，之后由电脑托管`, {
+  return el("p", "rm-countdown", tn("room.countdown", left, { name: who, n: left }), {
     role: "timer",
     "data-testid": "countdown",
   });
 }
 
 function reactionsBar(room) {
-  const bar = el("div", "rm-reactions", null, { role: "group", "aria-label": "表情" });
+  const bar = el("div", "rm-reactions", null, { role: "group", "aria-label": t("room.reactions") });
   for (const r of ROOMS.reactions) {
     const b = el("button", "btn btn-small", REACTION_NAMES[r.id], { type: "button", "data-testid": `reaction-${r.id}` });
     b.addEventListener("click", () => post(API.room(room.id, "react"), { reaction: r.id }).catch(() => {}));
@@ -526,25 +531,25 @@ function reactionsBar(room) {
 
 function endPanel(room, game, ctx, page) {
   const box = el("div", "panel rm-end");
-  box.append(el("h2", "", "排名"));
+  box.append(el("h2", "", t("room.ranking.title")));
   const list = el("ol", "rm-ranking");
   for (const place of game.ranking || []) {
     const seat = room.seats[place.seat];
-    list.append(el("li", "", `第 ${place.place} 名：${seat ? seatLabel(seat, room) : ""}，${place.total} 分`));
+    list.append(el("li", "", tn("room.ranking.place", place.total, { place: place.place, name: seat ? seatLabel(seat, room) : "", n: place.total })));
   }
   box.append(list);
   const mine = room.seats.find((s) => s.you);
   if (mine) {
     // U17: 复盘 of this browser's own seat (T6: any person's seat of the game).
     const review = `${href("review", { id: game.id })}?seat=${mine.index}`;
-    box.append(el("a", "btn", "复盘这局", { href: review, "data-page": "review", "data-testid": "room-review" }));
+    box.append(el("a", "btn", t("room.end.review"), { href: review, "data-page": "review", "data-testid": "room-review" }));
   }
   const target = room.rematch_id || page.ui.rematch;
   if (target && mine) {
-    const go = el("a", "btn btn-primary", "去新房间", { href: href("room", { id: target }), "data-page": "room", "data-testid": "rematch" });
+    const go = el("a", "btn btn-primary", t("room.end.go_rematch"), { href: href("room", { id: target }), "data-page": "room", "data-testid": "rematch" });
     box.append(go);
   } else if (mine) {
-    const again = el("button", "btn btn-primary", "再来一局", { type: "button", "data-testid": "rematch" });
+    const again = el("button", "btn btn-primary", t("room.end.rematch"), { type: "button", "data-testid": "rematch" });
     again.disabled = Boolean(page.ui.busy);
     again.addEventListener("click", () => {
       ctx.dispatch({ type: "roomBusy" });
@@ -565,7 +570,7 @@ function drawRoom(body, page, ctx, session) {
   const game = b && b.owner === "room" && b.game.id === room.game_id ? b.game : null;
   const playing = Boolean(game) && room.status !== "waiting";
   const view = el("div");
-  view.append(el("p", "rm-status", `${STATUS[room.status] || room.status} · 每回合 ${room.turn_seconds} 秒`, { role: "status" }));
+  view.append(el("p", "rm-status", tn("room.status.line", room.turn_seconds, { status: STATUS[room.status] ? STATUS[room.status]() : room.status, n: room.turn_seconds }), { role: "status" }));
   if (ui.error) view.append(el("p", "rv-error", ui.error, { role: "alert", "data-testid": "room-error" }));
   if (ui.stream) view.append(el("p", "rv-error", ui.stream.message, { role: "status", "data-testid": "room-stream" }));
   // S4: the server was busy; the action is sent once more (api.js), said meanwhile.
@@ -574,15 +579,15 @@ function drawRoom(body, page, ctx, session) {
   if (clock) view.append(clock);
   const mine = room.seats.find((s) => s.you);
   if (mine && mine.away) {
-    const back = el("button", "btn btn-gold", "我回来了", { type: "button", "data-testid": "room-im-back" });
+    const back = el("button", "btn btn-gold", t("room.back"), { type: "button", "data-testid": "room-im-back" });
     back.addEventListener("click", () => session.act(() => post(API.room(room.id, "back"))));
     view.append(back);
   }
   if (!mine && room.status === "playing") {
     // U13: a latecomer (or a watch link) is told they are watching, and why there is no
     // seat for them
-    const why = page.data.watch ? "" : "这局已经开始，座位都有人了。";
-    view.append(el("p", "rm-watching", `${why}${WATCHING}`, { role: "note", "data-testid": "room-watching" }));
+    const said = page.data.watch ? watching() : t("room.latecomer", { watching: watching() });
+    view.append(el("p", "rm-watching", said, { role: "note", "data-testid": "room-watching" }));
   }
   if (game && room.status === "finished") view.append(endPanel(room, game, ctx, page));
   // The seats (who is here, 托管, reactions) and the room's own buttons under the board
@@ -592,7 +597,7 @@ function drawRoom(body, page, ctx, session) {
     if (mine) seats.push(invitePanel(room, ctx));
     else if (page.data.token && !page.data.watch) seats.push(joinPanel(room, page, session));
     if (room.creator) seats.push(hostPanel(room, page, session, ctx));
-    else if (mine) seats.push(el("p", "fine", "等房主开始对局……"));
+    else if (mine) seats.push(el("p", "fine", t("room.waiting_host")));
   }
   if (mine && room.status !== "expired") seats.push(reactionsBar(room));
   if (room.creator && room.status !== "expired") seats.push(linksPanel(room, page, session));
@@ -615,14 +620,14 @@ function drawNew(body, page, ctx) {
     autocomplete: "nickname",
     "data-testid": "room-your-name",
   });
-  const nameLabel = el("label", "rm-field", "你的名字");
+  const nameLabel = el("label", "rm-field", t("room.your_name"));
   nameLabel.append(name);
   const friends = el("select", "", null, { "data-testid": "room-friends" });
   const computers = el("select", "", null, { "data-testid": "room-computers" });
   const max = CONFIG.limits.max_seats - 1;
   for (let n = 0; n <= max; n += 1) {
-    friends.append(el("option", "", `${n} 位朋友`, { value: String(n) }));
-    computers.append(el("option", "", `${n} 个电脑`, { value: String(n) }));
+    friends.append(el("option", "", tn("room.new.friends", n, { n }), { value: String(n) }));
+    computers.append(el("option", "", tn("room.new.computers", n, { n }), { value: String(n) }));
   }
   friends.value = "1";
   const level = el("select", "", null, { "data-testid": "room-level" });
@@ -637,21 +642,21 @@ function drawNew(body, page, ctx) {
     "data-testid": "room-turn-seconds",
   });
   for (const [text, control] of [
-    ["朋友", friends],
-    ["电脑", computers],
-    ["电脑难度", level],
-    ["每回合秒数", turn],
+    [t("room.new.friends_label"), friends],
+    [t("room.new.computers_label"), computers],
+    [t("room.new.level"), level],
+    [t("room.new.turn_seconds"), turn],
   ]) {
     const label = el("label", "rm-field", text);
     label.append(control);
     form.append(label);
     if (control === turn) {
-      form.append(el("p", "rm-field-note", ROOM_TURN_NOTE, { id: "rm-turn-note", "data-testid": "room-turn-note" }));
+      form.append(el("p", "rm-field-note", t("room.new.turn_note"), { id: "rm-turn-note", "data-testid": "room-turn-note" }));
     }
   }
   form.prepend(nameLabel);
   if (page.ui.error) form.append(el("p", "rv-error", page.ui.error, { role: "alert", "data-testid": "room-error" }));
-  const create = el("button", "btn btn-primary", "开房间", { type: "submit", "data-testid": "create-room" });
+  const create = el("button", "btn btn-primary", t("room.new.create"), { type: "submit", "data-testid": "create-room" });
   create.disabled = Boolean(page.ui.busy);
   form.append(create);
   form.addEventListener("submit", (event) => {
@@ -682,7 +687,7 @@ export const view = {
   mount: (page, ctx) => mount(page, ctx),
   render(body, page, ctx, session) {
     if (page.data.fresh) {
-      const key = JSON.stringify(page.ui);
+      const key = JSON.stringify([page.ui, language()]);
       if (body.dataset.drawn === key) return;
       body.dataset.drawn = key;
       drawNew(body, page, ctx);
@@ -700,7 +705,7 @@ export const view = {
     const game = b && b.owner === "room" ? b.game : null;
     const clock = countdown(page.data.room, page.ui, game);
     const totals = game ? [game.id, game.status, game.turn, game.seats.map((s) => s.total)] : null;
-    const key = JSON.stringify([page.data.room, rest, totals, clock && clock.textContent, Math.floor((now || 0) / REACTION_SHOWN_MS)]);
+    const key = JSON.stringify([language(), page.data.room, rest, totals, clock && clock.textContent, Math.floor((now || 0) / REACTION_SHOWN_MS)]);
     if (body.dataset.drawn === key) return;
     body.dataset.drawn = key;
     // A 「?」 opened (L11) stays open across the countdown's redraws.

@@ -10,6 +10,7 @@ import { confirmDialog } from "../dialog.js";
 import { API, href } from "../paths.js";
 import { read, write } from "../remember.js";
 import { DIFFICULTY_NAMES, LIMITS, ROUNDS } from "../state.js";
+import { t } from "../i18n.js";
 
 // --------------------------------------------------------------------- the seat editor
 
@@ -54,8 +55,8 @@ function startingSeats() {
   const saved = loadTable();
   if (saved) return withIds(saved);
   return withIds([
-    { kind: "human", name: "玩家1" },
-    { kind: "human", name: "玩家2" },
+    { kind: "human", name: t("table.seats.player", { n: 1 }) },
+    { kind: "human", name: t("table.seats.player", { n: 2 }) },
   ]);
 }
 
@@ -68,7 +69,10 @@ export function seatsBody(seats) {
 
 function freshName(seats) {
   const taken = new Set(seats.map((s) => s.name));
-  for (let n = seats.length + 1; ; n++) if (!taken.has(`玩家${n}`)) return `玩家${n}`;
+  for (let n = seats.length + 1; ; n++) {
+    const name = t("table.seats.player", { n });
+    if (!taken.has(name)) return name;
+  }
 }
 
 function shuffled(seats) {
@@ -92,12 +96,12 @@ export function drawEditor(body, page, ctx) {
       el(
         "p",
         "fine",
-        `${min} 到 ${max} 个座位，按顺序轮流掷骰，每人 ${ROUNDS} 个回合；玩家可以是人，也可以是电脑（至少一位是人）。每位玩家有 ${LIMITS.hints_per_game} 次提示。`,
+        t("table.seats.intro", { min, max, rounds: ROUNDS, hints: LIMITS.hints_per_game }),
       ),
-      el("ol", "seat-list", null, { "aria-label": "座位（按出场顺序）" }),
+      el("ol", "seat-list", null, { "aria-label": t("table.seats.list") }),
     );
     const row = el("div", "seat-actions");
-    const add = el("button", "btn", "添加座位", { type: "button", "data-testid": "add-seat" });
+    const add = el("button", "btn", t("table.seats.add"), { type: "button", "data-testid": "add-seat" });
     add.addEventListener("click", () => {
       const now = ctx.state().page.ui.seats || seats;
       if (now.length >= max) return;
@@ -107,13 +111,13 @@ export function drawEditor(body, page, ctx) {
         if (input) input.focus();
       });
     });
-    const shuffle = el("button", "btn", "随机顺序", { type: "button", "data-testid": "shuffle-seats" });
+    const shuffle = el("button", "btn", t("table.seats.shuffle"), { type: "button", "data-testid": "shuffle-seats" });
     shuffle.addEventListener("click", () => {
       const now = ctx.state().page.ui.seats || seats;
       set(shuffled(now));
-      ctx.dispatch({ type: "say", text: "已打乱座位顺序。", view: "seats" });
+      ctx.dispatch({ type: "say", text: t("table.seats.shuffled"), view: "seats" });
     });
-    const start = el("button", "btn btn-primary", "开始多人同屏", { type: "button", "data-testid": "start-table" });
+    const start = el("button", "btn btn-primary", t("table.seats.start"), { type: "button", "data-testid": "start-table" });
     start.addEventListener("click", () => startTable(ctx, ctx.state().page.ui.seats || seats, false));
     row.append(add, shuffle, start);
     body.append(row);
@@ -150,9 +154,9 @@ function seatRow(s, i, seats, ctx, set) {
   const li = el("li", `seat-row seat-${s.kind}`, null, { "data-testid": `seat-row-${i}` });
   const now = () => ctx.state().page.ui.seats || seats;
   const change = (fields) => set(now().map((x, j) => (j === i ? { ...x, ...fields } : x)));
-  li.append(el("span", "seat-no", `第 ${i + 1} 位`));
-  const kind = el("select", "seat-kind", null, { "data-testid": `seat-kind-${i}`, "aria-label": `第 ${i + 1} 位是谁` });
-  for (const [value, text] of [["human", "玩家"], ["computer", "电脑"]]) {
+  li.append(el("span", "seat-no", t("table.seats.no", { n: i + 1 })));
+  const kind = el("select", "seat-kind", null, { "data-testid": `seat-kind-${i}`, "aria-label": t("table.seats.kind", { n: i + 1 }) });
+  for (const [value, text] of [["human", t("table.seats.human")], ["computer", t("table.seats.computer")]]) {
     const o = el("option", "", text, { value });
     o.selected = s.kind === value;
     kind.append(o);
@@ -171,7 +175,7 @@ function seatRow(s, i, seats, ctx, set) {
     const name = el("input", "seat-name", null, {
       type: "text",
       "data-testid": `seat-name-${i}`,
-      "aria-label": `第 ${i + 1} 位的名字`,
+      "aria-label": t("table.seats.name", { n: i + 1 }),
       maxlength: LIMITS.max_name_chars,
       autocomplete: "off",
     });
@@ -179,7 +183,7 @@ function seatRow(s, i, seats, ctx, set) {
     name.addEventListener("input", () => change({ name: name.value }));
     li.append(name);
   } else {
-    const level = el("select", "seat-level", null, { "data-testid": `seat-level-${i}`, "aria-label": `第 ${i + 1} 位电脑的难度` });
+    const level = el("select", "seat-level", null, { "data-testid": `seat-level-${i}`, "aria-label": t("table.seats.level", { n: i + 1 }) });
     for (const d of CONFIG.difficulties) {
       const o = el("option", "", DIFFICULTY_NAMES[d.id], { value: d.id });
       o.selected = s.difficulty === d.id;
@@ -188,8 +192,8 @@ function seatRow(s, i, seats, ctx, set) {
     level.addEventListener("change", () => change({ difficulty: level.value }));
     li.append(level);
   }
-  const move = (to, label, testid) => {
-    const b = el("button", "btn btn-small", label, { type: "button", "data-testid": testid, "aria-label": `把第 ${i + 1} 位${label}` });
+  const move = (to, label, spoken, testid) => {
+    const b = el("button", "btn btn-small", label, { type: "button", "data-testid": testid, "aria-label": spoken });
     b.disabled = to < 0 || to >= seats.length;
     b.addEventListener("click", () => {
       const next = now().slice();
@@ -198,11 +202,14 @@ function seatRow(s, i, seats, ctx, set) {
     });
     return b;
   };
-  li.append(move(i - 1, "上移", `seat-up-${i}`), move(i + 1, "下移", `seat-down-${i}`));
-  const remove = el("button", "btn btn-small", "移除", {
+  li.append(
+    move(i - 1, t("table.seats.up"), t("table.seats.up_label", { n: i + 1 }), `seat-up-${i}`),
+    move(i + 1, t("table.seats.down"), t("table.seats.down_label", { n: i + 1 }), `seat-down-${i}`),
+  );
+  const remove = el("button", "btn btn-small", t("table.seats.remove"), {
     type: "button",
     "data-testid": `remove-seat-${i}`,
-    "aria-label": `移除第 ${i + 1} 位`,
+    "aria-label": t("table.seats.remove_label", { n: i + 1 }),
   });
   remove.disabled = seats.length <= LIMITS.min_table_seats;
   remove.addEventListener("click", () => {
@@ -225,14 +232,14 @@ export async function create(ctx, seats, replace, view) {
   } catch (err) {
     if (err instanceof ApiError && err.code === "game_in_progress" && !replace) {
       const yes = await confirmDialog({
-        title: "放弃没下完的那一局？",
-        text: `${err.message}开始多人同屏会放弃那一局，确定吗？`,
-        yes: "放弃旧局，开新局",
-        no: "取消",
+        title: t("table.seats.replace.title"),
+        text: t("table.seats.replace.text", { why: err.message }),
+        yes: t("table.seats.replace.yes"),
+        no: t("table.seats.replace.no"),
       });
       return yes ? create(ctx, seats, true, view) : null;
     }
-    ctx.dispatch({ type: "say", text: err instanceof ApiError ? err.message : "出错了，请稍后再试。", kind: "error", view });
+    ctx.dispatch({ type: "say", text: err instanceof ApiError ? err.message : t("table.seats.failed"), kind: "error", view });
     return null;
   }
 }

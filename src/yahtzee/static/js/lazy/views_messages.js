@@ -1,6 +1,6 @@
-// The copy only lazy views use (每日挑战's board, 好友房间's stream and links, 复盘's 托管
-// marks): the part of the messages catalog (messages.js) that loads with those views, not
-// with the page, so that the first load stays within P6's 40 KB.
+// The copy only lazy views use (每日挑战's board, 复盘's 托管 marks): the part of the
+// messages catalog (messages.js) that loads with those views, not with the page, so that
+// the first load stays within P6's 40 KB.
 // F13: the board of everyone lists a browser once it has played on a few earlier days.
 // U18: an entry not listed yet says where it would stand and why, never a place beside a
 // board that counts nobody.
@@ -16,28 +16,6 @@ export const BOARD_NOBODY_LISTED = "公开榜上还没有人。";
 export const YOU_UNLISTED = "（你，未上榜）";
 export const TIES =
   "排行榜按技术损失排名（越小越好），一样小时得分高的在前；技术损失和得分都一样就并列同一名次，谁先完成都一样。";
-
-/** 好友房间's live stream, when it is not live (room.js): what the page says meanwhile.
- * A refusal (429, 503) shows the server's own message with `retrying` after it. */
-export const ROOM_STREAM = {
-  retrying: "和服务器的连接断了，正在重新连接……",
-  later: "稍后会自动重新连接。",
-  gone: "这个链接已经打不开这个房间了（房主可能换了新链接），请向房主要新的链接。",
-};
-/** U17: a room's address opened without its link (an address bar shared without the
- * #t= part): how to get in. */
-export const ROOM_NO_LINK = "打不开这个房间：进房间要用房主发的邀请链接（房主在房间里点「复制链接」得到的完整链接，末尾带 #t=）。请向房主要这个链接再打开。";
-/** 好友房间's new-room form: what 每回合秒数 means, in words a child can read. */
-export const ROOM_TURN_NOTE = "每个人每回合最多想这么多秒。时间到了还没下完，电脑先替他下。";
-/** U14: a tap in a room refused because the game went on first (a friend, 托管, or this
- * seat in another window): the room is read again and shown as it stands. */
-export const ROOM_MOVED_ON = "这一步没有送出：这一局已经接着下了（朋友、托管或你在别的窗口），这里已换成现在的局面。";
-export const ROOM_LINKS = {
-  renew: "换新链接",
-  note: "换新链接后，旧的邀请链接和观战链接都会失效。",
-  // F27: removing a seat's person renewed the links (the old ones let them back in)
-  removed: (url) => `已请他离座，旧的邀请链接和观战链接都已失效。还要请朋友来，请发这个新链接：${url}`,
-};
 
 /** K2: in 复盘, the decisions the computer made while the person was away (托管). */
 export const PROXY_TAG = "托管";

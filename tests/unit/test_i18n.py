@@ -235,6 +235,23 @@ def test_g1_the_extractors_find_nested_lookups_and_skip_comments() -> None:
     assert _extract(extract_html, html) == [(2, "t", ("page.a",)), (2, "t", ("page.b",))]
 
 
+def test_g1_the_javascript_extractor_reads_templates_parts_and_keeps_in_step() -> None:
+    """A lookup inside a template's ``${…}`` is found with its line, and a part holding an
+    arrow function's body, an object literal, a ``"}"`` or another template does not end
+    its template early: the keys after it are still found (the old scan lost them all)."""
+    js = (
+        'const a = `<p>${t("core.in_template")}</p>`;\n'
+        'const b = `${items.map((i) => { return `<li>${i}</li>`; }).join("}")}\n'
+        '${tn("core.nested", n, { n })}`;\n'
+        'const c = t("core.after");\n'
+    )
+    assert _extract(extract_javascript, js) == [
+        (1, "t", ("core.in_template",)),
+        (3, "tn", ("core.nested",)),
+        (4, "t", ("core.after",)),
+    ]
+
+
 # -- the page -----------------------------------------------------------------------------
 
 

@@ -54,9 +54,69 @@ _REGEX_AFTER = set("(,=:[!&|?{};+-*%<>~^") | {""}
 _REGEX_KEYWORDS = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void"}
 
 
+def _template_end(source: str, i: int) -> int:
+    """Where the template literal starting at ``source[i]`` (a backquote) ends: after its
+    closing backquote, its ``${…}`` parts skipped as code (see :func:`_expression_end`)."""
+    n = len(source)
+    i += 1
+    while i < n:
+        d = source[i]
+        if d == "\\":
+            i += 2
+        elif d == "`":
+            return i + 1
+        elif source.startswith("${", i):
+            i = _expression_end(source, i + 2) + 1
+        else:
+            i += 1
+    return n
+
+
+def _expression_end(source: str, i: int) -> int:
+    """Where the ``${…}`` part whose code starts at ``source[i]`` ends (its ``}``): braces
+    counted, strings and nested templates skipped whole, so an object literal, an arrow
+    function's body or a ``"}"`` inside the part do not end it early."""
+    n, depth = len(source), 0
+    while i < n:
+        d = source[i]
+        if d == "`":
+            i = _template_end(source, i)
+            continue
+        if d in "'\"":
+            i += 1
+            while i < n and source[i] != d:
+                i += 2 if source[i] == "\\" else 1
+        elif d == "{":
+            depth += 1
+        elif d == "}":
+            if not depth:
+                return i
+            depth -= 1
+        i += 1
+    return n
+
+
+def template_parts(literal: str) -> list[tuple[int, str]]:
+    """The code of a template literal's ``${…}`` parts, each with the number of lines
+    before it in the literal: ``"`a ${t("k")} b`"`` gives ``[(0, 't("k")')]``."""
+    parts: list[tuple[int, str]] = []
+    i, n = 1, len(literal)
+    while i < n:
+        if literal[i] == "\\":
+            i += 2
+        elif literal.startswith("${", i):
+            end = _expression_end(literal, i + 2)
+            parts.append((literal.count("\n", 0, i), literal[i + 2 : end]))
+            i = end + 1
+        else:
+            i += 1
+    return parts
+
+
 def js_tokens(source: str) -> Iterator[tuple[str, int, str]]:
     """``(kind, line, text)`` of a JavaScript module: ``code`` runs, ``string`` literals
-    (quotes included; a template literal whole, its ``${}`` parts included), ``regex``
+    (quotes included; a template literal whole, its ``${}`` parts included: see
+    :func:`template_parts`), ``regex``
     literals and ``comment`` s. Enough of the language for the page's modules: a ``/`` is
     a regular expression where an expression may start."""
     i, n, line = 0, len(source), 1
@@ -85,11 +145,19 @@ def js_tokens(source: str) -> Iterator[tuple[str, int, str]]:
             line += source.count("\n", i, end)
             i = code_start = end
             continue
-        if c in "'\"`" or (c == "/" and (last in _REGEX_AFTER or last in _REGEX_KEYWORDS)):
+        if c == "`":
+            yield from flush(i)
+            start, start_line = i, line
+            i = _template_end(source, i)
+            line += source.count("\n", start, i)
+            yield "string", start_line, source[start:i]
+            code_start = i
+            last = "a"
+            continue
+        if c in "'\"" or (c == "/" and (last in _REGEX_AFTER or last in _REGEX_KEYWORDS)):
             yield from flush(i)
             start, start_line = i, line
             i += 1
-            depth = 0  # template literals: ${ ... } nesting
             in_class = False
             while i < n:
                 d = source[i]
@@ -98,17 +166,11 @@ def js_tokens(source: str) -> Iterator[tuple[str, int, str]]:
                     continue
                 if d == "\n":
                     line += 1
-                if c == "`" and d == "$" and source.startswith("${", i):
-                    depth += 1
-                    i += 2
-                    continue
-                if c == "`" and depth and d == "}":
-                    depth -= 1
-                elif c == "/" and d == "[":
+                if c == "/" and d == "[":
                     in_class = True
                 elif c == "/" and d == "]":
                     in_class = False
-                elif d == c and not depth and not in_class:
+                elif d == c and not in_class:
                     i += 1
                     break
                 i += 1
@@ -141,16 +203,23 @@ def extract_javascript(
     fileobj: Any, keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[Found]:
     """Every keyword call of a JavaScript module whose first argument is a string literal
-    without ``${}`` (see above)."""
+    without ``${}``, in the module's code and in its templates' ``${…}`` parts."""
     del comment_tags, options
-    names = set(keywords)
-    tokens = list(js_tokens(fileobj.read().decode("utf-8")))
+    yield from _calls(fileobj.read().decode("utf-8"), set(keywords), 0)
+
+
+def _calls(source: str, names: set[str], lines_before: int) -> Iterator[Found]:
+    tokens = list(js_tokens(source))
+    for kind, line, text in tokens:
+        if kind == "string" and text.startswith("`"):
+            for offset, part in template_parts(text):
+                yield from _calls(part, names, lines_before + line - 1 + offset)
     for (kind, _, text), (next_kind, line, literal) in itertools.pairwise(tokens):
         if kind != "code" or next_kind != "string" or "${" in literal:
             continue
         match = _JS_CALL.search(text)
         if match and match.group(1) in names:
-            yield line, match.group(1), (literal[1:-1],), []
+            yield lines_before + line, match.group(1), (literal[1:-1],), []
 
 
 # -- HTML ---------------------------------------------------------------------------------

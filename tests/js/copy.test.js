@@ -18,7 +18,6 @@ const CATALOGS = {
   "messages.js": await import(`${JS}messages.js`),
   "lazy/views_messages.js": await import(`${JS}lazy/views_messages.js`),
   "lazy/hint_messages.js": await import(`${JS}lazy/hint_messages.js`),
-  "lazy/devices_messages.js": await import(`${JS}lazy/devices_messages.js`),
   "lazy/glossary.js": await import(`${JS}lazy/glossary.js`),
 };
 
@@ -124,7 +123,6 @@ const CALLS = {
     hinted: [[hint(12.5, null)]],
     hintedShort: [[hint(12.5, { hold: [false, false, false, false, false], value: 10 })]],
   },
-  "lazy/devices_messages.js": {},
   "lazy/glossary.js": {
     glossaryId: [["预计终局"]],
     boxWords: JSON.parse(CONFIG_TEXT).categories.map((c) => [c.id, W[c.name_key]]).concat(["upper_subtotal", "upper_bonus", "yahtzee_bonus", "total"].map((id) => [id, "上区小计"])),
@@ -154,31 +152,11 @@ function said() {
       if (name === "overlay") continue; // a lazy overlay's hooks, no copy
       const calls = CALLS[file][name];
       if (typeof value === "function") assert.ok(calls, `${file} ${name}: add its sample calls to CALLS`);
-      strings(value, typeof value === "function" ? calls : calls || (file === "lazy/devices_messages.js" ? DEVICE_CALLS : null), `${file} ${name}`, out);
+      strings(value, typeof value === "function" ? calls : calls || null, `${file} ${name}`, out);
     }
   }
   return out;
 }
-
-// 我的设备's catalog is an object of sentences and a few functions.
-const DEVICE_CALLS = {
-  pairExpires: N.map((n) => [n]),
-  qrAlt: [["ABCD2345"]],
-  recoveryMade: [["5月3日 09:05"]],
-  seen: [["5月3日 09:05"]],
-  removeAsk: [["手机 · Chrome"]],
-  newText: [["手机 · Chrome", "5月3日 09:05", "recovery"], ["平板", "5月3日 09:05", "code"]],
-  waitKinds: {
-    remove_device: [["手机 · Chrome"], [null]],
-    erase: [[]],
-    recovery_new: [[]],
-    recovery_remove: [[]],
-  },
-  waitBy: [["手机 · Chrome", "5月3日 09:05"], [null, "5月4日 09:05"]],
-  queued: N.map((n) => [n]),
-  recoveryLater: N.map((n) => [n]),
-  exportSummary: N.map((n) => [{ games: n, finished_games: n, best_score: n ? 254 : null, room_games: n, groups: n, devices: n + 1 }]),
-};
 
 const HAN = "\\p{Script=Han}";
 const JOINED = new RegExp(`\\d${HAN}|${HAN}\\d`, "u");

@@ -39,8 +39,9 @@ def test_u18_the_command_lines_choices_space_their_points() -> None:
     assert cli._choice_text(Lang.ZH_HANT, {"category": "twos", "points": 6}) == "二點 6 分"
 
 
-# Placeholders that hold words (a name typed, a box, a mode), not figures.
-WORD_VALUES = {"who", "what", "name", "where", "level", "kind"}
+# Placeholders that hold words (a name typed, a box, a mode, a phrase said by another key,
+# a date as the language writes it: 「5月3日」), not figures.
+WORD_VALUES = {"who", "what", "name", "where", "level", "kind", "yours", "share", "date"}
 
 
 def test_u18_the_chinese_catalogs_space_their_figures() -> None:

@@ -13,6 +13,7 @@
 import { request } from "../api.js";
 import { confirmDialog } from "../dialog.js";
 import { API, href } from "../paths.js";
+import { formatDate, language, load as loadWords } from "../i18n.js";
 import { DEVICES as T } from "./devices_messages.js";
 import { el, pageSlice, requestReducers } from "./dom.js";
 
@@ -47,17 +48,18 @@ const call = {
   exportFile: () => request("GET", API.meExport(), undefined, "text"),
 };
 
-/** The view's data when its address is opened: the devices, and a code from a QR link. */
+/** The view's data when its address is opened: the devices, and a code from a QR link;
+ * with the view's words (chunk `devices`, in the page's language). */
 export const load = {
   devices: () =>
-    call.devices().then((data) => {
+    Promise.all([call.devices(), loadWords("devices")]).then(([data]) => {
       const m = location.hash.match(/^#code=([0-9A-Za-z-]{1,24})$/);
       return { ...data, code: m ? m[1] : "" };
     }),
 };
 
 const when = (seconds) =>
-  new Date(seconds * 1000).toLocaleString("zh-CN", { month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  formatDate(new Date(seconds * 1000), { month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit" });
 
 function button(text, testid, onClick, className = "btn") {
   const b = el("button", className, text, { type: "button", "data-testid": testid });
@@ -336,7 +338,8 @@ export const view = {
     },
   },
   render(body, page, ctx) {
-    const key = JSON.stringify([page.serial, page.data, page.ui]);
+    // (drawn again in a new language: its words are said when drawn)
+    const key = JSON.stringify([page.serial, page.data, page.ui, language()]);
     if (body.dataset.drawn === key) return;
     body.dataset.drawn = key;
     draw(body, page, ctx);

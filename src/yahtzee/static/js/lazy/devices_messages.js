@@ -1,86 +1,109 @@
-// 我的设备's copy (I1-I4): the part of the messages catalog (messages.js) that loads with
-// its view and 统计's link to it, not with the page, so that the first load stays within
-// P6's 40 KB. Nothing else in the page writes these words.
+// 我的设备's words (I1-I4), chunk `devices` of the catalogs (G1, docs/i18n.md), and U20's
+// notice's (chunk `notice`): each a getter or a function, said when drawn (the language can
+// change after this module loaded). devices.js loads its chunk with the view's data;
+// notice.js its own.
+
+import { t, tn } from "../i18n.js";
+
+/** A confirmation's words (dialog.js confirmDialog). */
+const ask = (title, text, yes, no) => ({ title, text, yes, no });
+
 export const DEVICES = {
-  link: "我的设备",
-  linkNote: "换设备、找回记录、导出或删除",
-  pairTitle: "连接另一台设备",
-  pairText: "在另一台设备上打开这个二维码的链接，或者输入下面的连接码，它就和这里是同一个玩家：记录、没下完的局、练习、小组都在。",
-  pairButton: "显示连接码",
-  pairAgain: "换一个连接码",
-  pairExpires: (minutes) => `${minutes} 分钟内有效，只能用一次。`,
-  qrAlt: (code) => `连接码 ${code} 的二维码`,
-  enterTitle: "输入连接码",
-  enterLabel: "另一台设备上显示的 10 位连接码",
-  enterButton: "连接",
-  chooseTitle: "这台设备上已经有记录",
-  chooseText: "合并：这台设备的记录、练习和小组都并到那位玩家里。保持分开：不连接，这台设备还是现在的玩家，什么都不会丢。",
-  merge: "合并到那位玩家",
-  keep: "保持分开",
-  kept: "好的，没有连接，这台设备的记录都还在。",
-  linked: "连接好了！正在打开大厅……",
+  get pairTitle() { return t("devices.pair.title"); },
+  get pairText() { return t("devices.pair.text"); },
+  get pairButton() { return t("devices.pair.button"); },
+  get pairAgain() { return t("devices.pair.again"); },
+  pairExpires: (minutes) => tn("devices.pair.expires", minutes, { minutes }),
+  qrAlt: (code) => t("devices.pair.qr_alt", { code }),
+  get enterTitle() { return t("devices.enter.title"); },
+  get enterLabel() { return t("devices.enter.label"); },
+  get enterButton() { return t("devices.enter.button"); },
+  get chooseTitle() { return t("devices.choose.title"); },
+  get chooseText() { return t("devices.choose.text"); },
+  get merge() { return t("devices.choose.merge"); },
+  get keep() { return t("devices.choose.keep"); },
+  get kept() { return t("devices.choose.kept"); },
+  get linked() { return t("devices.linked"); },
   // F27: a merge over a per-player cap says what it gave up (the server's sentences)
-  linkedLeftOut: { title: "连接好了，合并时做了这些调整", yes: "打开大厅", no: "知道了" },
-  recoveryTitle: "恢复码",
-  recoveryText: "浏览器的数据被清除、换了新手机时，用恢复码就能找回全部记录；移除设备、删除数据时，它也能证明是你本人。请家长写在纸上收好，不要给别人看。",
-  recoveryMade: (when) => `已经在 ${when} 生成过恢复码（为了安全不能再显示）。`,
-  recoveryNone: "还没有生成恢复码。",
-  recoveryButton: "生成恢复码",
-  recoveryReplace: "换一个新的恢复码",
-  recoveryReplaceAsk: { title: "换一个新的恢复码？", text: "换了以后，旧的恢复码就不能用了。", yes: "换新的", no: "取消" },
-  recoveryShown: "这是你的恢复码，只显示这一次：",
-  recoveryQrAlt: "恢复码的二维码",
-  recoverLabel: "用恢复码找回（20 位）",
-  recoverButton: "找回",
-  listTitle: "已连接的设备",
-  thisDevice: "这台设备",
-  seen: (when) => `最近使用：${when}`,
-  remove: "移除",
-  removeAsk: (name) => ({ title: "移除这台设备？", text: `「${name}」下次打开时就是一个新玩家，看不到这里的记录。`, yes: "移除", no: "取消" }),
-  dataTitle: "我的数据",
-  dataText: "下载服务器保存的关于你的全部数据（一个 JSON 文件），或者把它们全部删除。",
-  exportButton: "导出我的数据",
-  deleteButton: "删除我的数据",
-  deleteAsk: { title: "删除我的数据？", text: "所有设备上的记录、没下完的局、练习、每日挑战成绩和小组都会被删除，不能恢复。", yes: "继续", no: "取消" },
-  deleteAskAgain: { title: "真的要全部删除吗？", text: "这是最后一次确认。删除后所有设备都会变成新玩家。", yes: "全部删除", no: "不删了" },
-  deleted: "已经全部删除了。",
-  // F20: the owner stays in control.
-  newTitle: "这是你吗？",
-  newText: (name, when, via) =>
-    `「${name}」在 ${when} 用${via === "recovery" ? "恢复码" : "连接码"}连接了你的记录。如果不是你或你的家人，请马上移除它。`,
-  newYes: "是我",
-  newRemove: "不是我，移除",
-  waitTitle: "等待执行的请求",
-  waitText: "下面的操作没有填写恢复码，要等一段时间才执行；这期间你的每台设备都能看到。不是你本人的操作，点「拒绝」就不会执行。",
-  waitKinds: {
-    remove_device: (target) => `移除「${target || "一台设备"}」`,
-    erase: () => "删除我的全部数据",
-    recovery_new: () => "换一个新的恢复码",
-    recovery_remove: () => "停用恢复码",
+  get linkedLeftOut() {
+    return { title: t("devices.linked_left_out.title"), yes: t("devices.linked_left_out.yes"), no: t("devices.linked_left_out.no") };
   },
-  waitBy: (by, due) => `由「${by || "一台已移除的设备"}」提出，${due} 执行。`,
-  refuse: "拒绝",
-  cancel: "取消这个请求",
-  queued: (hours) => `已提交，${hours} 小时后执行。在这之前，你的每台设备都能看到它，也都能拒绝它。`,
-  proofLabel: "当前的恢复码（填上它，移除设备、换恢复码、删除数据都会立即执行）",
-  recoveryLater: (hours) => `这个新恢复码要 ${hours} 小时后才生效（这期间你的每台设备都能拒绝它）。请先把它写下来。`,
-  recoveryRemove: "停用恢复码",
-  recoveryRemoveAsk: { title: "停用恢复码？", text: "停用后，这个恢复码就不能再用来找回记录了。", yes: "停用", no: "取消" },
-  recoveryRemoved: "恢复码已经停用了。",
-  signOut: "退出这台设备",
-  signOutAsk: { title: "退出这台设备？", text: "退出后这台设备就是一个新玩家，记录还在你的其他设备上。在公用电脑上玩完，请点这里。", yes: "退出", no: "取消" },
+  get recoveryTitle() { return t("devices.recovery.title"); },
+  get recoveryText() { return t("devices.recovery.text"); },
+  recoveryMade: (when) => t("devices.recovery.made", { when }),
+  get recoveryNone() { return t("devices.recovery.none"); },
+  get recoveryButton() { return t("devices.recovery.button"); },
+  get recoveryReplace() { return t("devices.recovery.replace"); },
+  get recoveryReplaceAsk() {
+    return ask(t("devices.recovery.replace_ask.title"), t("devices.recovery.replace_ask.text"), t("devices.recovery.replace_ask.yes"), t("devices.cancel"));
+  },
+  get recoveryShown() { return t("devices.recovery.shown"); },
+  get recoveryQrAlt() { return t("devices.recovery.qr_alt"); },
+  get recoverLabel() { return t("devices.recover.label"); },
+  get recoverButton() { return t("devices.recover.button"); },
+  get listTitle() { return t("devices.list.title"); },
+  get thisDevice() { return t("devices.list.this"); },
+  seen: (when) => t("devices.list.seen", { when }),
+  get remove() { return t("devices.list.remove"); },
+  removeAsk: (name) => ({
+    title: t("devices.remove_ask.title"),
+    text: t("devices.remove_ask.text", { name }),
+    yes: t("devices.list.remove"),
+    no: t("devices.cancel"),
+  }),
+  get dataTitle() { return t("devices.data.title"); },
+  get dataText() { return t("devices.data.text"); },
+  get exportButton() { return t("devices.data.export"); },
+  get deleteButton() { return t("devices.data.delete"); },
+  get deleteAsk() { return ask(t("devices.delete_ask.title"), t("devices.delete_ask.text"), t("devices.delete_ask.yes"), t("devices.cancel")); },
+  get deleteAskAgain() {
+    return ask(t("devices.delete_ask_again.title"), t("devices.delete_ask_again.text"), t("devices.delete_ask_again.yes"), t("devices.delete_ask_again.no"));
+  },
+  // F20: the owner stays in control.
+  get newTitle() { return t("devices.new.title"); },
+  newText: (name, when, via) =>
+    via === "recovery" ? t("devices.new.text_recovery", { name, when }) : t("devices.new.text_code", { name, when }),
+  get newYes() { return t("devices.new.yes"); },
+  get newRemove() { return t("devices.new.remove"); },
+  get waitTitle() { return t("devices.wait.title"); },
+  get waitText() { return t("devices.wait.text"); },
+  waitKinds: {
+    remove_device: (target) => (target ? t("devices.wait.remove_device", { target }) : t("devices.wait.remove_a_device")),
+    erase: () => t("devices.wait.erase"),
+    recovery_new: () => t("devices.recovery.replace"),
+    recovery_remove: () => t("devices.recovery.remove"),
+  },
+  waitBy: (by, due) => (by ? t("devices.wait.by", { by, due }) : t("devices.wait.by_removed", { due })),
+  get refuse() { return t("devices.wait.refuse"); },
+  get cancel() { return t("devices.wait.cancel"); },
+  queued: (hours) => tn("devices.queued", hours, { hours }),
+  get proofLabel() { return t("devices.proof.label"); },
+  recoveryLater: (hours) => tn("devices.recovery.later", hours, { hours }),
+  get recoveryRemove() { return t("devices.recovery.remove"); },
+  get recoveryRemoveAsk() {
+    return ask(t("devices.recovery.remove_ask.title"), t("devices.recovery.remove_ask.text"), t("devices.recovery.remove_ask.yes"), t("devices.cancel"));
+  },
+  get recoveryRemoved() { return t("devices.recovery.removed"); },
+  get signOut() { return t("devices.sign_out"); },
+  get signOutAsk() { return ask(t("devices.sign_out_ask.title"), t("devices.sign_out_ask.text"), t("devices.sign_out_ask.yes"), t("devices.cancel")); },
   exportSummary: (s) =>
-    `你的数据：${s.games} 局游戏（下完 ${s.finished_games} 局${s.best_score === null ? "" : `，最高 ${s.best_score} 分`}），` +
-    `好友房间 ${s.room_games} 局，${s.groups} 个小组，${s.devices} 台设备。`,
-  exportDownload: "下载文件（yahtzee-data.json）",
-  exportBusy: "正在整理你的数据……",
+    t("devices.export.summary", {
+      games: tn("devices.export.games", s.games, { n: s.games }),
+      finished: tn("devices.export.finished", s.finished_games, { n: s.finished_games }),
+      best: s.best_score === null ? "" : t("devices.export.best", { score: s.best_score }),
+      rooms: tn("devices.export.room_games", s.room_games, { n: s.room_games }),
+      groups: tn("devices.export.groups", s.groups, { n: s.groups }),
+      devices: tn("devices.export.devices", s.devices, { n: s.devices }),
+    }),
+  get exportDownload() { return t("devices.export.download"); },
+  get exportBusy() { return t("devices.export.busy"); },
 };
 
-// U20: what a browser whose device ended is told, once, on its next visit.
+// U20: what a browser whose device ended is told, once, on its next visit (chunk `notice`).
 export const NOTICES = {
-  removed: "这台设备已经在「我的设备」里被移除了，所以这里现在是一个新玩家，看不到原来的记录。原来的记录还在：在另一台设备上打开「我的设备」，用连接码就能再连上。",
-  erased: "已经全部删除了：原来的记录、没下完的局、练习、每日挑战成绩和小组都删除了。这里现在是一个新玩家。",
-  expired: "这台设备很久没有用过，为了安全已经退出了，这里现在是一个新玩家。用另一台设备上的连接码，或者恢复码，可以找回原来的记录。",
-  signed_out: "已经退出这台设备，这里现在是一个新玩家。原来的记录还在你的其他设备上。",
-  ok: "知道了",
+  get removed() { return t("notice.removed"); },
+  get erased() { return t("notice.erased"); },
+  get expired() { return t("notice.expired"); },
+  get signed_out() { return t("notice.signed_out"); },
+  get ok() { return t("notice.ok"); },
 };

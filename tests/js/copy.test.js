@@ -114,8 +114,6 @@ const CALLS = {
     dailyRank: N.slice(1).map((n) => [n, n + 3, true]).concat(N.slice(1).map((n) => [n, 0, false])),
     dailyUnlisted: N.slice(1).map((n) => [n, n - 1, 2]),
     boardUnlisted: N.map((n) => [n]),
-    proxyLoss: [[3.14], [12]],
-    proxyCount: N.map((n) => [n]),
   },
   "lazy/hint_messages.js": {
     hintSaid: [[hint(12.5, { hold, value: 10.2 })], [hint(12.5, { category: "chance", value: 12.5 })], [{ ...hint(null, null), hold: null, category: "twos" }]],

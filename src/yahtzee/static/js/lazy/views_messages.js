@@ -1,6 +1,6 @@
-// The copy only lazy views use (每日挑战's board, 复盘's 托管 marks): the part of the
-// messages catalog (messages.js) that loads with those views, not with the page, so that
-// the first load stays within P6's 40 KB.
+// The copy only a lazy view uses (每日挑战's board): the part of the messages catalog
+// (messages.js) that loads with that view, not with the page, so that the first load
+// stays within P6's 40 KB.
 // F13: the board of everyone lists a browser once it has played on a few earlier days.
 // U18: an entry not listed yet says where it would stand and why, never a place beside a
 // board that counts nobody.
@@ -16,9 +16,3 @@ export const BOARD_NOBODY_LISTED = "公开榜上还没有人。";
 export const YOU_UNLISTED = "（你，未上榜）";
 export const TIES =
   "排行榜按技术损失排名（越小越好），一样小时得分高的在前；技术损失和得分都一样就并列同一名次，谁先完成都一样。";
-
-/** K2: in 复盘, the decisions the computer made while the person was away (托管). */
-export const PROXY_TAG = "托管";
-export const PROXY_DECISION = "这一步是你不在时电脑托管替你下的，不算进你的准确率和技术损失。";
-export const proxyLoss = (loss) => ` − 托管损失 ${loss.toFixed(1)}`;
-export const proxyCount = (n) => `有 ${n} 个决策是电脑托管替你下的：复盘标出了它们，但不算在你的准确率里。`;

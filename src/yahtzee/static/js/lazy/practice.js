@@ -9,10 +9,14 @@ import { el, labelled, term } from "./dom.js";
 import { SETTLING } from "./glossary.js";
 import { buildDice, diceLook, drawDice, readCard } from "../board/draw.js";
 import { request } from "../api.js";
+import { formatNumber, language, load as loadWords, t, tn } from "../i18n.js";
 import { API, href } from "../paths.js";
 import { CATEGORY_NAMES, LOWER, UPPER } from "../state.js";
 
-const fmt1 = (v) => Number(v).toFixed(1);
+// Its words are chunk `practice` (G1), said when drawn; the themes' names and the marks'
+// are the server's, in the request's language: asked again when the language changes (an
+// answer's explanation stays as it was said, until the next puzzle).
+const fmt1 = (v) => formatNumber(v, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false });
 
 // This view's requests (L6-L8): `query` {theme} or {game, decision}; an answer {keep} or
 // {category}.
@@ -21,8 +25,12 @@ function puzzleNext(query = {}) {
   return request("GET", q ? `${API.puzzleNext()}?${q}` : API.puzzleNext());
 }
 const puzzleAnswer = (id, answer) => request("POST", API.puzzleAnswer(id), answer);
+const themesNow = () => {
+  const lang = language();
+  return request("GET", API.puzzleThemes()).then((themes) => ({ ...themes, lang }));
+};
 const withThemes = (next) =>
-  Promise.all([request("GET", API.puzzleThemes()), next]).then(([themes, n]) => ({ themes, next: n }));
+  Promise.all([themesNow(), next, loadWords("practice")]).then(([themes, n]) => ({ themes, next: n }));
 
 /** Each view's data when its address is opened (views.js `own`): 练习, and 「练习这一步」
  * (one decision of a finished game, /practice/<game>-<decision>). */
@@ -34,13 +42,15 @@ export const load = {
   },
 };
 
+const list = (xs) => xs.join(t("practice.list_separator"));
+
 function keepText(keep) {
-  if (keep === "stop") return "不再掷，直接记分";
-  return keep.length ? `留 ${keep.join("、")} 再掷` : "全部重掷";
+  if (keep === "stop") return t("practice.stop");
+  return keep.length ? t("practice.keep", { dice: list(keep) }) : t("practice.reroll_all");
 }
 
 function optionText(o) {
-  if (o.category) return `记在「${CATEGORY_NAMES[o.category]}」（${o.points} 分）`;
+  if (o.category) return t("practice.option.box", { box: CATEGORY_NAMES[o.category], points: o.points });
   return keepText(o.keep);
 }
 
@@ -57,7 +67,7 @@ function card(p) {
 
 function dice(p, ui, ctx) {
   // U11: the board's dice row (board/draw.js), as on every table
-  const row = el("div", "pz-dice", null, { role: "group", "aria-label": "骰子" });
+  const row = el("div", "pz-dice", null, { role: "group", "aria-label": t("practice.dice") });
   const keep = p.kind === "keep";
   buildDice(row, {
     prefix: "puzzle-",
@@ -82,18 +92,18 @@ function answerButtons(p, ui, submit) {
   const box = el("div", "pz-answer");
   if (p.kind === "keep") {
     const held = p.dice.filter((_, i) => ui.held && ui.held[i]).sort((a, b) => a - b);
-    const roll = el("button", "btn btn-primary", held.length === 5 ? "五个都留就是不再掷" : keepText(held), {
+    const roll = el("button", "btn btn-primary", held.length === 5 ? t("practice.all_held") : keepText(held), {
       type: "button",
       "data-testid": "puzzle-keep",
     });
     roll.disabled = held.length === 5 || Boolean(ui.result) || Boolean(ui.busy);
     roll.addEventListener("click", () => submit({ keep: held }));
-    const stop = el("button", "btn", "不再掷，直接记分", { type: "button", "data-testid": "puzzle-stop" });
+    const stop = el("button", "btn", t("practice.stop"), { type: "button", "data-testid": "puzzle-stop" });
     stop.disabled = Boolean(ui.result) || Boolean(ui.busy);
     stop.addEventListener("click", () => submit({ keep: "stop" }));
-    box.append(el("p", "fine", "点骰子选要留下的，再点「再掷」；或者不再掷，直接记分。"), roll, stop);
+    box.append(el("p", "fine", t("practice.keep_help")), roll, stop);
   } else {
-    box.append(el("p", "fine", "没有掷骰次数了：选一格记分。"));
+    box.append(el("p", "fine", t("practice.box_help")));
     const list = el("div", "pz-boxes");
     for (const [id, zh] of [...UPPER, ...LOWER]) {
       const preview = p.preview[id];
@@ -126,55 +136,57 @@ function feedback(result, marks) {
   const sign = change > 0 ? "+" : change < 0 ? "−" : "±";
   // A puzzle answered before is a review (F15): graded, but no score moves.
   if (result.review) {
-    box.append(el("p", "fine", `这道题你做过了，这次是复习，不计分：练习分仍是 ${result.rating_settling ? SETTLING : result.rating}。`, { "data-testid": "puzzle-rating-after" }));
+    const rating = result.rating_settling ? SETTLING : result.rating;
+    box.append(el("p", "fine", t("practice.reviewed", { rating }), { "data-testid": "puzzle-rating-after" }));
     return box;
   }
   // U18: each 「?」 right after its own word (three of them at the end read 「???」).
   const line = el("p", "fine", null, { "data-testid": "puzzle-rating-after" });
-  line.append("练习分", term("practice_rating"));
+  line.append(t("practice.rating"), term("practice_rating"));
   if (result.rating_settling) line.append(` ${SETTLING}`, term("settling"));
-  else line.append(` ${result.rating}（${sign}${Math.abs(change)}）`);
-  line.append("，这道题的难度分", term("difficulty"));
+  else line.append(" " + t("practice.rating_change", { rating: result.rating, change: `${sign}${Math.abs(change)}` }));
+  line.append(t("practice.puzzle_difficulty"), term("difficulty"));
   line.append(` ${result.puzzle_rating_settling ? SETTLING : String(result.puzzle_rating)}`);
   if (result.puzzle_rating_settling && !result.rating_settling) line.append(term("settling"));
-  line.append("。");
+  line.append(t("practice.full_stop"));
   box.append(line);
   return box;
 }
 
 function options(result) {
-  const list = el("ol", "pz-options", null, { "data-testid": "puzzle-options", "aria-label": "所有选择，好的在前" });
+  const list = el("ol", "pz-options", null, { "data-testid": "puzzle-options", "aria-label": t("practice.options") });
   result.options.slice(0, 6).forEach((o) => {
     const tags = [];
-    if (same(o, result.best)) tags.push("最好");
-    if (same(o, result.chosen)) tags.push("你的选择");
+    if (same(o, result.best)) tags.push(t("practice.option.best"));
+    if (same(o, result.chosen)) tags.push(t("practice.option.yours"));
     const li = el("li", tags.length ? "pz-option pz-mine" : "pz-option");
     li.append(el("span", "", optionText(o)));
-    li.append(el("span", "pz-value", `预计终局 ${fmt1(o.value)}${o.loss > 0 ? `（少 ${fmt1(o.loss)}）` : ""}`));
+    const less = o.loss > 0 ? t("practice.option.less", { loss: fmt1(o.loss) }) : "";
+    li.append(el("span", "pz-value", t("practice.option.value", { value: fmt1(o.value), less })));
     if (tags.length) li.append(el("span", "pz-tag", tags.join(" · ")));
     list.append(li);
   });
   const more = result.options.length - 6;
   const wrap = el("div", "pz-options-wrap");
   wrap.append(list);
-  if (more > 0) wrap.append(el("p", "fine", `还有 ${more} 种更差的选择没有列出。`));
-  wrap.append(labelled("预计终局：现在的分数，加上以后照最好的方法平均还能得的分。", "expected_final", "p", "fine"));
+  if (more > 0) wrap.append(el("p", "fine", tn("practice.more", more, { n: more })));
+  wrap.append(labelled(t("practice.expected_final"), "expected_final", "p", "fine"));
   return wrap;
 }
 
 function themeChooser(data, ui, ctx, next) {
   const label = el("label", "pz-theme");
-  label.append(el("span", "", "专项练习："));
+  label.append(el("span", "", t("practice.theme")));
   const select = el("select", "", null, { "data-testid": "practice-theme" });
-  select.append(el("option", "", "全部题目", { value: "" }));
-  for (const t of data.themes.themes) {
-    const o = el("option", "", t.name, { value: t.id });
-    if (t.id === (ui.theme || "")) o.selected = true;
+  select.append(el("option", "", t("practice.theme.all"), { value: "" }));
+  for (const th of data.themes.themes) {
+    const o = el("option", "", th.name, { value: th.id });
+    if (th.id === (ui.theme || "")) o.selected = true;
     select.append(o);
   }
   select.addEventListener("change", () => next(select.value));
   label.append(select);
-  const help = data.themes.themes.find((t) => t.id === ui.theme);
+  const help = data.themes.themes.find((th) => th.id === ui.theme);
   const wrap = el("div", "pz-theme-row");
   wrap.append(label);
   if (help) wrap.append(el("p", "fine", help.help));
@@ -185,7 +197,7 @@ function draw(body, page, ctx) {
   const { data, ui } = page;
   const p = data.next.puzzle;
   const marks = data.themes.marks;
-  const names = Object.fromEntries(data.themes.themes.map((t) => [t.id, t.name]));
+  const names = Object.fromEntries(data.themes.themes.map((th) => [th.id, th.name]));
   const next = (theme) => {
     ctx.dispatch({ type: "practiceBusy" });
     const query = theme === undefined ? ui.theme || "" : theme;
@@ -211,22 +223,25 @@ function draw(body, page, ctx) {
   const view = el("div", "pz-view");
   const head = el("div", "pz-head panel");
   const now = ui.result || data.next;
-  const rating = el("p", "pz-rating", `我的练习分 ${now.rating_settling ? SETTLING : now.rating}`, { "data-testid": "puzzle-rating" });
+  const rating = el("p", "pz-rating", t("practice.my_rating", { rating: now.rating_settling ? SETTLING : now.rating }), { "data-testid": "puzzle-rating" });
   rating.append(term(now.rating_settling ? "settling" : "practice_rating"));
   head.append(rating);
   if (page.view === "practice") head.append(themeChooser(data, ui, ctx, next));
   view.append(head);
 
   const puzzle = el("section", "pz-puzzle panel", null, { "data-testid": "puzzle", "aria-labelledby": "pz-title" });
-  const source = p.source === "mine" ? "来自你自己的对局" : "题库";
-  const themes = p.themes.map((t) => names[t] || t).join("、");
-  puzzle.append(el("h2", "", `第 ${p.round} 回合 · ${p.kind === "keep" ? `还能再掷 ${p.rolls_left} 次` : "选一格记分"}`, { id: "pz-title" }));
+  const source = p.source === "mine" ? t("practice.source.mine") : t("practice.source.bank");
+  const themes = list(p.themes.map((th) => names[th] || th));
+  const stage = p.kind === "keep" ? tn("practice.rolls_left", p.rolls_left, { n: p.rolls_left }) : t("practice.pick_box");
+  puzzle.append(el("h2", "", t("practice.title", { round: p.round, stage }), { id: "pz-title" }));
   const difficulty = p.rating_settling ? SETTLING : String(p.rating);
-  const about = el("p", "fine", `${source}${themes ? ` · ${themes}` : ""} · 难度分 ${difficulty}`, { "data-testid": "puzzle-difficulty" });
+  const about = el("p", "fine", (themes ? t("practice.about_themes", { source, themes, difficulty }) : t("practice.about", { source, difficulty })), {
+    "data-testid": "puzzle-difficulty",
+  });
   about.append(term("difficulty"));
-  if (p.review) about.append(" · 复习（不计分）");
+  if (p.review) about.append(t("practice.review_tag"));
   puzzle.append(about);
-  if (p.held.length) puzzle.append(el("p", "fine", `上一掷留下了 ${p.held.join("、")}。`));
+  if (p.held.length) puzzle.append(el("p", "fine", t("practice.held", { dice: list(p.held) })));
   puzzle.append(dice(p, ui, ctx));
   if (ui.result) {
     puzzle.append(feedback(ui.result, marks), options(ui.result));
@@ -234,7 +249,7 @@ function draw(body, page, ctx) {
     puzzle.append(answerButtons(p, ui, submit));
   }
   if (ui.error) puzzle.append(el("p", "pz-error", ui.error, { role: "alert" }));
-  const nextButton = el("button", ui.result ? "btn btn-primary" : "btn", ui.result ? "下一题" : "换一题", {
+  const nextButton = el("button", ui.result ? "btn btn-primary" : "btn", ui.result ? t("practice.next") : t("practice.another"), {
     type: "button",
     "data-testid": "puzzle-next",
   });
@@ -268,11 +283,22 @@ export const view = {
       if (!page || page.serial !== serial) return state;
       return { ...state, page: { ...page, data: { ...page.data, next }, ui: { theme } } };
     },
+    /** The themes' and marks' names asked again in a new language. */
+    practiceThemes(state, { serial, themes }) {
+      const page = state.page;
+      if (!page || page.serial !== serial) return state;
+      return { ...state, page: { ...page, data: { ...page.data, themes } } };
+    },
   },
   render(body, page, ctx) {
-    // Drawn again whenever the puzzle or the view's own state changes (a few dozen
-    // elements: cheaper than keeping them in step by hand).
-    const key = JSON.stringify([page.data.next.puzzle.id, page.ui]);
+    const lang = language();
+    if (page.data.themes.lang !== lang && body.dataset.asked !== `${page.serial} ${lang}`) {
+      body.dataset.asked = `${page.serial} ${lang}`;
+      themesNow().then((themes) => ctx.dispatch({ type: "practiceThemes", serial: page.serial, themes }), (err) => console.warn(err));
+    }
+    // Drawn again whenever the puzzle, the view's own state or the language changes (a few
+    // dozen elements: cheaper than keeping them in step by hand).
+    const key = JSON.stringify([page.data.next.puzzle.id, page.ui, lang, page.data.themes.lang]);
     if (body.dataset.drawn === key) return;
     body.dataset.drawn = key;
     draw(body, page, ctx);

@@ -211,3 +211,73 @@ def test_u18_the_share_text_says_the_accuracy_the_result_shows() -> None:
     must be 48.9 in the share text too (Babel alone rounds the half to even: 48.8)."""
     line = share_text(date(2026, 12, 1), 39, 48.85, "b" * 13)
     assert f"准确率 {round(48.85, 1)}%" in line, line
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string in a JSON value (its keys left out)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def test_g5_a_group_board_and_the_share_read_in_each_readers_language(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """G5: a 小组 of a zh-Hans and an English reader. The boards carry codes and values only
+    (the names people typed, figures, dates): each reader's page says them in its own
+    language, so both readers get the same board whatever language they ask in. The
+    result's share text is the sharer's (said in the language the sharer reads), the
+    marks' names the reader's."""
+    zh = {"accept-language": "zh-CN,zh;q=0.9"}
+    en = {"accept-language": "en-GB,en;q=0.9"}
+    teacher, pupil = _daily(make_client), _daily(make_client)
+    created = teacher.post(
+        "/api/groups", json={"name": "三年二班", "your_name": "王老师"}, headers=zh
+    ).json()
+    token = created["invite_url"].rsplit("#", 1)[1]
+    joined = pupil.post("/api/groups/join", json={"token": token, "name": "Amy"}, headers=en)
+    assert joined.status_code == 200, joined.text
+    gid = created["group"]["id"]
+    for client, name, headers in ((teacher, "王老师", zh), (pupil, "Amy", en)):
+        game = client.post("/api/daily", json={"name": name}, headers=headers).json()
+        _finish(client, game)
+        assert client.get("/api/daily", headers=headers).json()["status"] == "finished"
+
+    typed = {"三年二班", "王老师", "Amy"}
+    for client in (teacher, pupil):
+        said = {}
+        for lang, headers in (("zh", zh), ("en", en)):
+            reply = client.get(f"/api/groups/{gid}", headers=headers)
+            assert reply.status_code == 200, reply.text
+            said[lang] = reply.json()
+            board = client.get(
+                "/api/daily/2026-12-01/leaderboard", params={"group": gid}, headers=headers
+            )
+            assert board.status_code == 200, board.text
+            said[lang + "-board"] = board.json()
+        # the same answer whatever language is asked: nothing in it is a sentence
+        assert said["zh"] == said["en"]
+        assert said["zh-board"] == said["en-board"]
+        cjk = {s for s in _strings(said) if any("\u4e00" <= c <= "\u9fff" for c in s)}
+        assert cjk <= typed, cjk
+        names = {e["name"] for e in said["zh"]["today"]["entries"]}
+        assert names == {"王老师", "Amy"}
+
+    # The share text: each sharer's in their language (what they send is theirs); the
+    # marks' names each reader's.
+    mine = teacher.get("/api/daily", headers=zh).json()["result"]
+    theirs = pupil.get("/api/daily", headers=en).json()["result"]
+    assert mine["share"].startswith("快艇骰子 每日挑战 12月1日 "), mine["share"]
+    assert theirs["share"].startswith("Yacht Dice daily challenge, Dec 1: "), theirs["share"]
+    assert f"accuracy {theirs['accuracy']:.1f}%" in theirs["share"]
+    assert set(mine["mark_names"].values()) == {"最佳", "欠佳", "失误", "大错"}
+    assert set(theirs["mark_names"].values()) == {"Best", "Inaccuracy", "Mistake", "Blunder"}
+    # the squares, the figures and the marks are the same codes for every reader
+    again = teacher.get("/api/daily", headers=en).json()["result"]
+    assert again["marks"] == mine["marks"]
+    assert again["share_squares"] == mine["share_squares"]
+    assert again["share"].split("\n")[1] == mine["share"].split("\n")[1]

@@ -16,7 +16,6 @@ const { W } = await import("./words.js"); // (the names /api/config gives as key
 const JS = "../../src/yahtzee/static/js/";
 const CATALOGS = {
   "messages.js": await import(`${JS}messages.js`),
-  "lazy/views_messages.js": await import(`${JS}lazy/views_messages.js`),
   "lazy/hint_messages.js": await import(`${JS}lazy/hint_messages.js`),
   "lazy/glossary.js": await import(`${JS}lazy/glossary.js`),
 };
@@ -109,11 +108,6 @@ const CALLS = {
     turnBox: [["twos"]],
     turnPoints: N.map((n) => [{ points: n, yahtzee_bonus: n ? 100 : 0 }]),
     resultTitle: [["win", 254], ["draw", 12], ["solo", 254], ["solo", 0]],
-  },
-  "lazy/views_messages.js": {
-    dailyRank: N.slice(1).map((n) => [n, n + 3, true]).concat(N.slice(1).map((n) => [n, 0, false])),
-    dailyUnlisted: N.slice(1).map((n) => [n, n - 1, 2]),
-    boardUnlisted: N.map((n) => [n]),
   },
   "lazy/hint_messages.js": {
     hintSaid: [[hint(12.5, { hold, value: 10.2 })], [hint(12.5, { category: "chance", value: 12.5 })], [{ ...hint(null, null), hold: null, category: "twos" }]],

@@ -19,6 +19,22 @@ const read = (name) => readFileSync(new URL(name, JS), "utf-8");
 // VIEW_TITLES, name the pages: no figure there).
 const said = read("messages.js").replace(/export const VIEW_TITLES = \{[^}]*\};/, "");
 
+/** The zh-Hans texts of a chunk of the catalogs (a migrated view's words: its module holds
+ * keys), quoted as literals are. */
+const PO = readFileSync(new URL("../../src/yahtzee/locale/zh_Hans/LC_MESSAGES/messages.po", import.meta.url), "utf-8");
+function chunk(name) {
+  const texts = [];
+  for (const entry of PO.split(/\n\n/)) {
+    const id = entry.match(/^msgid "([^"]*)"/m);
+    if (!id || !id[1].startsWith(`${name}.`)) continue;
+    // msgstr "…" or msgstr[0] "…", and any continuation lines
+    const m = entry.match(/^msgstr(?:\[0\])? ((?:"(?:[^"\\]|\\.)*"\n?)+)/m);
+    if (m) texts.push(m[1].split("\n").filter(Boolean).map((q) => JSON.parse(q)).join(""));
+  }
+  assert.ok(texts.length, `no texts of chunk ${name}`);
+  return JSON.stringify(texts);
+}
+
 /** The words that name a number or an idea a child may not know: each must be in the
  * glossary, and each view that shows one must offer its 「?」. */
 const TERMS = [
@@ -28,15 +44,15 @@ const TERMS = [
 
 /** Each view: the sources of the words it shows, and the sources that draw its 「?」. */
 const VIEWS = {
-  // messages.js's words are the table's (the hint's in lazy/hint_messages.js); 复盘's 托管
-  // lines are in lazy/views_messages.js (review.js shows those).
+  // messages.js's words are the table's (the hint's in lazy/hint_messages.js). A migrated
+  // view's words are its chunk's (G1): its module draws them and its 「?」.
   game: { shows: [said, read("lazy/hint_messages.js"), read("render.js"), read("lazy/meter.js")], helps: [read("lazy/meter.js"), read("lazy/review.js"), said] },
-  复盘: { shows: [read("lazy/review.js"), read("lazy/views_messages.js")] },
-  统计: { shows: [read("lazy/stats.js")] },
-  练习: { shows: [read("lazy/practice.js")] },
-  每日挑战: { shows: [read("lazy/daily.js")] },
-  rooms: { shows: [read("lazy/room.js")] },
-  多人同屏: { shows: [read("lazy/table.js"), read("lazy/seats.js")] },
+  复盘: { shows: [chunk("review")], helps: [read("lazy/review.js")] },
+  统计: { shows: [chunk("stats")], helps: [read("lazy/stats.js")] },
+  练习: { shows: [chunk("practice")], helps: [read("lazy/practice.js")] },
+  每日挑战: { shows: [chunk("daily")], helps: [read("lazy/daily.js")] },
+  rooms: { shows: [chunk("room")], helps: [read("lazy/room.js")] },
+  多人同屏: { shows: [chunk("table")], helps: [read("lazy/table.js"), read("lazy/seats.js")] },
 };
 
 /** The string literals of a source (quoted and template), where the shown words are. */

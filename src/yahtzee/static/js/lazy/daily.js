@@ -10,9 +10,20 @@
 
 import { request } from "../api.js";
 import { confirmDialog } from "../dialog.js";
+import { formatDate, formatNumber, language, load as loadWords, t, tn } from "../i18n.js";
 import { API, href } from "../paths.js";
-import { el, fmt, labelled, pageSlice, requestReducers, term, verdictEl } from "./dom.js";
-import { BOARD_EMPTY, BOARD_NOBODY_LISTED, TIES, YOU_UNLISTED, boardUnlisted, dailyRank, dailyUnlisted } from "./views_messages.js";
+import { el, labelled, pageSlice, requestReducers, term, verdictEl } from "./dom.js";
+
+// Its words are chunk `daily` (G1), said when drawn. What the server sends is codes and
+// values (G5): a board's entries (names people typed, figures), a result's marks and
+// figures; the share text alone is a sentence, said in the sharer's language (it is what
+// they send to others), the marks' names in the reader's (asked again when the language
+// changes).
+
+/** A figure to one decimal as the page's language writes it: the server rounded it already
+ * (the share text says the same figure, D5), so this only writes it. */
+const fmt = (v, digits = 1) =>
+  v === null || v === undefined ? "—" : formatNumber(v, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
 
 /** 每日挑战 and 小组's own state: requests, a copied text (`what`: its testid, or
  * `${testid}:select`), the week's board. */
@@ -46,21 +57,28 @@ const call = {
 };
 
 /** Each view's data when its address is opened (views.js LAZY's `load`), by view. */
+const words = (data) => loadWords("daily").then(() => data);
+const today = () => {
+  const lang = language(); // (the language the day's marks were named in)
+  return call.daily().then((day) => ({ ...day, lang }));
+};
 export const load = {
-  daily: () => call.daily().then((day) => call.leaderboard(day.date, { limit: 20 }).then((board) => ({ day, board }))),
-  groups: () => Promise.all([call.groups(), call.daily()]).then(([g, day]) => ({ ...g, name: day.name })),
+  daily: () => words(today().then((day) => call.leaderboard(day.date, { limit: 20 }).then((board) => ({ day, board })))),
+  groups: () => words(Promise.all([call.groups(), call.daily()]).then(([g, day]) => ({ ...g, name: day.name }))),
   // The invite link's token rides in the address's fragment, which the server never sees.
   groupJoin: () => {
     const token = location.hash.slice(1);
-    return Promise.all([call.groupLookup(token), call.daily()]).then(([g, day]) => ({ ...g, token, name: day.name }));
+    return words(Promise.all([call.groupLookup(token), call.daily()]).then(([g, day]) => ({ ...g, token, name: day.name })));
   },
-  group: ({ id }) => call.group(id),
+  group: ({ id }) => words(call.group(id)),
 };
 
+/** A day (its ISO date, the server's) as the page's language writes a month and day. */
 const dayLabel = (iso) => {
-  const [, m, d] = iso.split("-").map(Number);
-  return `${m}月${d}日`;
+  const [y, m, d] = iso.split("-").map(Number);
+  return formatDate(new Date(Date.UTC(y, m - 1, d)), { month: "short", day: "numeric", timeZone: "UTC" });
 };
+const percent = (v) => t("daily.percent", { value: fmt(v) });
 
 function button(text, testid, onClick, className = "btn") {
   const b = el("button", className, text, { type: "button", ...(testid ? { "data-testid": testid } : {}) });
@@ -121,8 +139,8 @@ function shareBox(text, testid, label, ui, ctx) {
   const box = el("div", "dl-share");
   const pre = el("pre", "dl-share-text", text, { "data-testid": testid, "aria-label": label, tabindex: "0" });
   const copied = ui.copied === testid;
-  const status = el("p", "fine", copied ? "已复制。" : ui.copied === `${testid}:select` ? "已选中：请按 Ctrl+C（手机上长按）复制。" : "", { role: "status" });
-  const copy = button("复制", `${testid}-copy`, () => {
+  const status = el("p", "fine", copied ? t("daily.copied") : ui.copied === `${testid}:select` ? t("daily.selected") : "", { role: "status" });
+  const copy = button(t("daily.copy"), `${testid}-copy`, () => {
     const say = (what) => ctx.dispatch({ type: "dailyCopied", what });
     navigator.clipboard.writeText(text).then(
       () => say(testid),
@@ -139,7 +157,7 @@ function shareBox(text, testid, label, ui, ctx) {
   });
   const actions = el("p", "dl-actions");
   actions.append(copy);
-  if (navigator.share) actions.append(button("分享", `${testid}-share`, () => navigator.share({ text }).catch(() => {})));
+  if (navigator.share) actions.append(button(t("daily.share"), `${testid}-share`, () => navigator.share({ text }).catch(() => {})));
   box.append(pre, actions, status);
   return box;
 }
@@ -157,8 +175,8 @@ function boardTable(board, { caption, testid = "leaderboard", week = false }) {
   // L11, L13: each figure's word has its 「?」; the verdict (stars from the points lost)
   // sits beside 准确率, as in 复盘 and 统计.
   const columns = week
-    ? [["名次"], ["名字"], ["天数"], ["平均准确率", "accuracy"], ["平均技术损失", "skill_loss"], ["评价", "verdict"]]
-    : [["名次"], ["名字"], ["技术损失", "skill_loss"], ["准确率", "accuracy"], ["评价", "verdict"], ["得分"]];
+    ? [[t("daily.col.rank")], [t("daily.col.name")], [t("daily.col.days")], [t("daily.col.mean_accuracy"), "accuracy"], [t("daily.col.mean_skill_loss"), "skill_loss"], [t("daily.col.verdict"), "verdict"]]
+    : [[t("daily.col.rank")], [t("daily.col.name")], [t("daily.col.skill_loss"), "skill_loss"], [t("daily.col.accuracy"), "accuracy"], [t("daily.col.verdict"), "verdict"], [t("daily.col.score")]];
   for (const [h, id] of columns) {
     const th = id ? labelled(h, id, "th") : el("th", "", h);
     th.setAttribute("scope", "col");
@@ -174,12 +192,12 @@ function boardTable(board, { caption, testid = "leaderboard", week = false }) {
     // U18: an entry the board does not list yet has no place on it (its would-be place is
     // said under the board).
     const unlisted = e.listed === false;
-    if (e.you) name.append(el("span", "dl-you-tag", unlisted ? YOU_UNLISTED : "（你）"));
+    if (e.you) name.append(el("span", "dl-you-tag", unlisted ? t("daily.you_unlisted") : t("daily.you")));
     const mark = el("td", "dl-verdict");
     mark.append(verdictEl(e.skill_loss, { perGame: week, compact: true }));
     const cells = week
-      ? [String(e.days), `${fmt(e.accuracy)}%`, fmt(e.skill_loss), mark]
-      : [fmt(e.skill_loss), `${fmt(e.accuracy)}%`, mark, String(e.score)];
+      ? [String(e.days), percent(e.accuracy), fmt(e.skill_loss), mark]
+      : [fmt(e.skill_loss), percent(e.accuracy), mark, String(e.score)];
     const td = (c) => (typeof c === "string" ? el("td", "", c) : c);
     tr.append(el("th", "dl-rank", unlisted ? "—" : String(e.rank), { scope: "row" }), name, ...cells.map(td));
     return tr;
@@ -193,19 +211,34 @@ function boardTable(board, { caption, testid = "leaderboard", week = false }) {
   const unlisted = board.you && board.you.listed === false;
   if (!board.entries.length) {
     const empty = el("tr");
-    empty.append(el("td", "fine", unlisted ? BOARD_NOBODY_LISTED : BOARD_EMPTY, { colspan: 6 }));
+    empty.append(el("td", "fine", unlisted ? t("daily.board.nobody_listed") : t("daily.board.empty"), { colspan: 6 }));
     tbody.append(empty);
   }
   table.append(thead, tbody);
   const wrap = el("div", "dl-board-wrap");
-  wrap.append(table, el("p", "fine", unlisted ? boardUnlisted(board.players) : `共 ${board.players} 人`, { "data-testid": `${testid}-count` }));
+  // U18: the board of everyone's foot while it does not list this browser
+  const foot = unlisted
+    ? board.players
+      ? tn("daily.board.unlisted", board.players, { n: board.players })
+      : t("daily.board.unlisted_nobody")
+    : tn("daily.board.players", board.players, { n: board.players });
+  wrap.append(table, el("p", "fine", foot, { "data-testid": `${testid}-count` }));
   return wrap;
 }
 
 // ------------------------------------------------------------------------ the day's page
 
+/** The result's place (F13, U18): on the board of everyone, or where it would stand there. */
+const rankText = (r) =>
+  r.listed !== false ? tn("daily.result.rank", r.players, { rank: r.rank, n: r.players }) : t("daily.result.rank_unlisted", { rank: r.rank });
+
+/** U18: why the board of everyone does not list this browser yet, and where it would stand. */
+const unlistedText = (r) =>
+  tn("daily.result.unlisted", r.board_min_days, { days: r.board_min_days }) +
+  (r.players ? tn("daily.result.unlisted_place", r.players, { rank: r.rank, n: r.players }) : t("daily.result.unlisted_alone", { rank: r.rank }));
+
 function resultPanel(day, r, ui, ctx) {
-  const box = panel("dl-result", `${dayLabel(day.date)}的成绩`, "dl-result-title", { "data-testid": "daily-result" });
+  const box = panel("dl-result", t("daily.result.title", { date: dayLabel(day.date) }), "dl-result-title", { "data-testid": "daily-result" });
   const dl = el("dl", "dl-figures");
   const add = (label, value, testid = null, id = null) => {
     const div = el("div", "dl-figure");
@@ -213,34 +246,36 @@ function resultPanel(day, r, ui, ctx) {
     div.append(dt, el("dd", "", value, testid ? { "data-testid": testid } : {}));
     dl.append(div);
   };
-  add("得分", `${r.score} 分`, "daily-score");
-  add("准确率", `${fmt(r.accuracy)}%`, null, "accuracy");
-  add("技术损失", `${fmt(r.skill_loss)} 分`, null, "skill_loss");
-  add("运气", `${r.luck >= 0 ? "+" : "−"}${fmt(Math.abs(r.luck))} 分`, null, "luck");
-  add("高手同一副骰子", `${r.expert_score} 分（技术损失 ${fmt(r.expert_skill_loss)}）`, "daily-expert-score");
-  add("名次", r.rank ? dailyRank(r.rank, r.players, r.listed !== false) : "—", "daily-rank");
+  const points = (v) => t("daily.points", { points: v });
+  add(t("daily.col.score"), points(r.score), "daily-score");
+  add(t("daily.col.accuracy"), percent(r.accuracy), null, "accuracy");
+  add(t("daily.col.skill_loss"), points(fmt(r.skill_loss)), null, "skill_loss");
+  add(t("daily.result.luck"), points(`${r.luck >= 0 ? "+" : "−"}${fmt(Math.abs(r.luck))}`), null, "luck");
+  add(t("daily.result.expert"), t("daily.result.expert_score", { score: r.expert_score, loss: fmt(r.expert_skill_loss) }), "daily-expert-score");
+  add(t("daily.col.rank"), r.rank ? rankText(r) : "—", "daily-rank");
   box.append(dl);
-  if (r.listed === false) box.append(el("p", "fine", dailyUnlisted(r.rank, r.players, r.board_min_days), { "data-testid": "daily-unlisted" }));
+  if (r.listed === false) box.append(el("p", "fine", unlistedText(r), { "data-testid": "daily-unlisted" }));
   // L13: the verdict beside 准确率, as in 复盘, 统计 and the boards.
   const mark = el("p", "dl-verdict-line");
   mark.append(verdictEl(r.skill_loss), term("verdict"));
   box.append(mark);
-  const marks = el("ol", "dl-marks", null, { "aria-label": "每回合最差的一步" });
+  const marks = el("ol", "dl-marks", null, { "aria-label": t("daily.marks") });
   r.marks.forEach((m, i) => {
-    const name = r.mark_names[m];
-    marks.append(el("li", `dl-mark mark-${m}`, String(i + 1), { title: `第 ${i + 1} 回合：${name}`, "aria-label": `第 ${i + 1} 回合：${name}` }));
+    const said = t("daily.mark", { round: i + 1, mark: r.mark_names[m] });
+    marks.append(el("li", `dl-mark mark-${m}`, String(i + 1), { title: said, "aria-label": said }));
   });
   box.append(marks);
   if (r.share_squares) {
     // The share text's squares, explained (the server names them: `share_squares`).
     const legend = Object.entries(r.share_squares).map(([m, sq]) => `${sq} ${r.mark_names[m]}`);
-    box.append(el("p", "fine dl-legend", `分享文字里的方块：每回合最差的一步，${legend.join("　")}。`, { "data-testid": "daily-share-legend" }));
+    box.append(el("p", "fine dl-legend", t("daily.legend", { squares: legend.join(t("daily.legend_separator")) }), { "data-testid": "daily-share-legend" }));
   }
-  box.append(el("p", "fine", "排名只看技术损失：同一天大家掷同一副骰子，每一步都和高手在同一个局面下的选择比，运气不算在内。"));
-  box.append(shareBox(r.share, "daily-share", "分享文字", ui, ctx));
+  box.append(el("p", "fine", t("daily.ranked_by")));
+  // (the share text is the sharer's: said in the language the result was asked in)
+  box.append(shareBox(r.share, "daily-share", t("daily.share_text"), ui, ctx));
   // Where the skill went: the game's own 复盘, move by move beside the expert's choice.
   const more = el("p", "dl-actions");
-  more.append(link("复盘这一局", "review", { id: day.game_id }, { className: "btn", "data-testid": "daily-review" }));
+  more.append(link(t("daily.review"), "review", { id: day.game_id }, { className: "btn", "data-testid": "daily-review" }));
   box.append(more);
   return box;
 }
@@ -252,10 +287,10 @@ function startPanel(page, ctx) {
   const box = el("div", "panel dl-start");
   let name = null;
   if (day.name === null) {
-    name = field("你的名字（排行榜上显示，1–12 个字）", "dl-name", ui.drafts?.name);
+    name = field(t("daily.start.name"), "dl-name", ui.drafts?.name);
     box.append(name.wrap);
   } else {
-    box.append(el("p", "fine", `排行榜上的名字：${day.name}`));
+    box.append(el("p", "fine", t("daily.start.named", { name: day.name })));
   }
   const start = (replace) => {
     const typed = name ? name.input.value : null;
@@ -265,7 +300,7 @@ function startPanel(page, ctx) {
       focus: name ? "dl-name" : "dl-start",
     });
   };
-  const label = day.status === "in_progress" ? "继续今天的挑战" : "开始今天的挑战";
+  const label = day.status === "in_progress" ? t("daily.start.continue") : t("daily.start.start");
   const go = button(label, "start-daily", () => start(false), "btn btn-primary");
   go.id = "dl-start";
   go.disabled = Boolean(ui.busy);
@@ -273,9 +308,9 @@ function startPanel(page, ctx) {
   if (ui.errorCode === "game_in_progress") {
     // F2: an ordinary game is unfinished; the server named it. Abandon it only on a yes.
     box.append(
-      el("p", "fine", "开始每日挑战会放弃那一局没下完的游戏。"),
-      button("放弃那一局，开始挑战", "daily-replace", () => {
-        confirmDialog({ title: "放弃没下完的那一局？", text: ui.error, yes: "放弃旧局，开始挑战", no: "再想想" }).then(
+      el("p", "fine", t("daily.replace.note")),
+      button(t("daily.replace.button"), "daily-replace", () => {
+        confirmDialog({ title: t("daily.replace.title"), text: ui.error, yes: t("daily.replace.yes"), no: t("daily.replace.no") }).then(
           (yes) => yes && start(true),
         );
       }),
@@ -291,20 +326,20 @@ function drawDay(body, page, ctx) {
   const ui = page.ui;
   const intro = el("div", "panel dl-intro");
   intro.append(
-    el("p", "dl-date", `${dayLabel(day.date)} · 今天的骰子对每个人都一样`),
-    el("p", "fine", `每天一局，只有一次机会，不能用提示，也不能重新开始。${TIES}`, { "data-testid": "daily-ties" }),
+    el("p", "dl-date", t("daily.intro.date", { date: dayLabel(day.date) })),
+    el("p", "fine", t("daily.intro.rules") + t("daily.ties"), { "data-testid": "daily-ties" }),
   );
   const nodes = [intro];
   if (day.status === "finished" && day.result) nodes.push(resultPanel(day, day.result, ui, ctx));
-  else if (day.status === "abandoned") nodes.push(el("p", "panel", "今天的挑战已经放弃了，明天再来吧。", { "data-testid": "daily-abandoned" }));
+  else if (day.status === "abandoned") nodes.push(el("p", "panel", t("daily.abandoned"), { "data-testid": "daily-abandoned" }));
   else nodes.push(startPanel(page, ctx));
 
-  const boards = panel("dl-boards", "排行榜", "dl-boards-title");
-  boards.append(boardTable(board, { caption: `${dayLabel(day.date)} · 按技术损失` }));
+  const boards = panel("dl-boards", t("daily.boards"), "dl-boards-title");
+  boards.append(boardTable(board, { caption: t("daily.board.day", { date: dayLabel(day.date) }) }));
   if (ui.week) {
-    boards.append(boardTable(ui.week, { caption: "本周 · 按平均准确率", testid: "week-leaderboard", week: true }));
+    boards.append(boardTable(ui.week, { caption: t("daily.board.week"), testid: "week-leaderboard", week: true }));
   } else {
-    const week = button("看本周榜（平均准确率）", "week-board", () => {
+    const week = button(t("daily.board.week_button"), "week-board", () => {
       requester(ctx, page)(call.leaderboard(day.date, { period: "week", limit: 20 }), (w) =>
         ctx.dispatch({ type: "dailyWeek", board: w }),
       );
@@ -313,7 +348,7 @@ function drawDay(body, page, ctx) {
     boards.append(week);
   }
   const links = el("p", "dl-links");
-  links.append(link("我的小组", "groups", {}, { "data-testid": "groups-link" }));
+  links.append(link(t("daily.groups.mine"), "groups", {}, { "data-testid": "groups-link" }));
   boards.append(links);
   nodes.push(boards);
   body.replaceChildren(...nodes);
@@ -323,17 +358,17 @@ function drawDay(body, page, ctx) {
 
 function inviteBox(invite, ui, ctx) {
   const box = el("div", "dl-invite", null, { "data-testid": "group-invite" });
-  box.append(el("p", "", "把这个链接发给要加入的人，或者让他们扫二维码："));
-  box.append(shareBox(invite.invite_url, "invite-link", "邀请链接", ui, ctx));
-  box.append(el("img", "dl-qr", null, { src: invite.qr_url, alt: "小组邀请链接的二维码", width: 200, height: 200, "data-testid": "group-qr" }));
+  box.append(el("p", "", t("daily.invite.send")));
+  box.append(shareBox(invite.invite_url, "invite-link", t("daily.invite.link"), ui, ctx));
+  box.append(el("img", "dl-qr", null, { src: invite.qr_url, alt: t("daily.invite.qr_alt"), width: 200, height: 200, "data-testid": "group-qr" }));
   return box;
 }
 
 function drawGroups(body, page, ctx) {
   const { groups, name } = page.data;
   const ui = page.ui;
-  const mine = panel("dl-mine", "我的小组", "dl-mine-title");
-  const about = el("p", "fine", "小组：一个班级、一个家庭。组员只留一个名字，不需要别的个人信息；在小组里看每日挑战的日榜和周榜。");
+  const mine = panel("dl-mine", t("daily.groups.mine"), "dl-mine-title");
+  const about = el("p", "fine", t("daily.groups.about"));
   about.append(term("group"));
   mine.append(about);
   const nodes = [];
@@ -341,20 +376,20 @@ function drawGroups(body, page, ctx) {
     const list = el("ul", "dl-groups");
     for (const g of groups) {
       const li = el("li");
-      const notes = `${g.members} 人${g.creator ? " · 我创建的" : ""}${g.closed ? " · 已关闭" : ""}`;
+      const notes = tn("daily.group.members", g.members, { n: g.members }) + (g.creator ? t("daily.group.mine") : "") + (g.closed ? t("daily.group.closed") : "");
       li.append(link(g.name, "group", { id: g.id }), el("span", "fine", notes));
       list.append(li);
     }
     mine.append(list);
   } else {
-    mine.append(el("p", "fine", "还没有加入任何小组。别人发给你的邀请链接打开就能加入。"));
+    mine.append(el("p", "fine", t("daily.groups.none")));
   }
 
-  const form = panel("dl-create", "创建小组", "dl-create-title");
-  const groupName = field("小组名称（1–12 个字）", "dl-group-name", ui.drafts?.group);
-  const yourName = field("你在小组里的名字", "dl-your-name", ui.drafts?.yours ?? name);
+  const form = panel("dl-create", t("daily.create.title"), "dl-create-title");
+  const groupName = field(t("daily.create.group_name"), "dl-group-name", ui.drafts?.group);
+  const yourName = field(t("daily.create.your_name"), "dl-your-name", ui.drafts?.yours ?? name);
   const create = button(
-    "创建",
+    t("daily.create.button"),
     "create-group",
     () => {
       const drafts = { group: groupName.input.value, yours: yourName.input.value };
@@ -376,9 +411,9 @@ function drawGroups(body, page, ctx) {
   if (ui.created) {
     const c = ui.created;
     form.append(
-      el("p", "dl-done", `小组「${c.group.name}」已创建。`, { role: "status" }),
+      el("p", "dl-done", t("daily.create.done", { name: c.group.name }), { role: "status" }),
       inviteBox(c, ui, ctx),
-      link("进入小组", "group", { id: c.group.id }, { className: "btn" }),
+      link(t("daily.create.enter"), "group", { id: c.group.id }, { className: "btn" }),
     );
   }
   nodes.push(mine, form);
@@ -388,11 +423,11 @@ function drawGroups(body, page, ctx) {
 function drawJoin(body, page, ctx) {
   const { group: g, token, name } = page.data;
   const ui = page.ui;
-  const box = panel("dl-join", `加入小组「${g.name}」`, "dl-join-title");
-  box.append(el("p", "fine", `现在有 ${g.members} 人（最多 ${g.max_members} 人）。只需要一个名字，不需要其他信息；以后可以随时退出，你的成绩也会从小组的排行里去掉。`));
-  const input = field("你在小组里的名字（1–12 个字）", "dl-join-name", ui.drafts?.name ?? g.your_name ?? name);
+  const box = panel("dl-join", t("daily.join.title", { name: g.name }), "dl-join-title");
+  box.append(el("p", "fine", tn("daily.join.about", g.members, { n: g.members, max: g.max_members })));
+  const input = field(t("daily.join.name"), "dl-join-name", ui.drafts?.name ?? g.your_name ?? name);
   const join = button(
-    g.member ? "更新名字" : "加入",
+    g.member ? t("daily.join.rename") : t("daily.join.button"),
     "join-group",
     () => {
       const typed = input.input.value;
@@ -413,31 +448,34 @@ function drawJoin(body, page, ctx) {
 /** The creator's view of each member's accuracy by day (D6: a class's progress). */
 function trendTable(trends) {
   const table = el("table", "dl-board dl-trends", null, { "data-testid": "group-trends" });
-  table.append(el("caption", "", "最近四周每天的准确率（从早到晚）"));
+  table.append(el("caption", "", t("daily.trends.caption")));
   const head = el("tr");
-  for (const h of ["名字", "天数", "平均", "前一半 → 后一半", "每天"]) head.append(el("th", "", h, { scope: "col" }));
+  const heads = [t("daily.col.name"), t("daily.col.days"), t("daily.trends.mean"), t("daily.trends.change"), t("daily.trends.each_day")];
+  for (const h of heads) head.append(el("th", "", h, { scope: "col" }));
   const thead = el("thead");
   thead.append(head);
   const tbody = el("tbody");
   const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
-  for (const t of trends) {
-    const values = t.days.map((x) => x.accuracy);
+  for (const member of trends) {
+    const values = member.days.map((x) => x.accuracy);
     const half = Math.floor(values.length / 2);
-    const change = values.length >= 2 ? `${fmt(mean(values.slice(0, half)))}% → ${fmt(mean(values.slice(half)))}%` : "—";
-    const days = t.days.map((x) => `${dayLabel(x.date)} ${fmt(x.accuracy)}%`).join("，") || "还没有玩过";
+    const change = values.length >= 2 ? `${percent(mean(values.slice(0, half)))} → ${percent(mean(values.slice(half)))}` : "—";
+    const days =
+      member.days.map((x) => t("daily.trends.day", { date: dayLabel(x.date), accuracy: fmt(x.accuracy) })).join(t("daily.list_separator")) ||
+      t("daily.trends.not_yet");
     const tr = el("tr");
     const avg = mean(values);
     tr.append(
-      el("th", "dl-name", t.name, { scope: "row" }),
+      el("th", "dl-name", member.name, { scope: "row" }),
       el("td", "", String(values.length)),
-      el("td", "", avg === null ? "—" : `${fmt(avg)}%`),
+      el("td", "", avg === null ? "—" : percent(avg)),
       el("td", "", change),
       el("td", "dl-days", days),
     );
     tbody.append(tr);
   }
   table.append(thead, tbody);
-  const wrap = panel("dl-trends-panel", "组员的进步", "dl-trends-title");
+  const wrap = panel("dl-trends-panel", t("daily.trends.title"), "dl-trends-title");
   const scroll = el("div", "dl-board-wrap");
   scroll.append(table);
   wrap.append(scroll);
@@ -451,24 +489,27 @@ function drawGroup(body, page, ctx) {
   const send = requester(ctx, page);
   const again = () => refresh(ctx, page, () => call.group(g.id));
   const confirmThen = (question, promise, done) =>
-    confirmDialog({ no: "取消", ...question }).then((yes) => yes && send(promise(), done));
+    confirmDialog({ no: t("daily.cancel"), ...question }).then((yes) => yes && send(promise(), done));
 
   const head = el("div", "panel dl-group-head");
-  const about = `${g.members} 人${g.closed ? " · 已关闭" : ""}${g.your_name ? ` · 你在组里叫「${g.your_name}」` : ""}`;
+  const about =
+    tn("daily.group.members", g.members, { n: g.members }) +
+    (g.closed ? t("daily.group.closed") : "") +
+    (g.your_name ? t("daily.group.your_name", { name: g.your_name }) : "");
   head.append(el("h2", "dl-group-name", g.name, { "data-testid": "group-name" }), el("p", "fine", about));
   const error = errorLine(ui);
   if (error) head.append(error);
   const nodes = [head];
 
-  const boards = panel("dl-group-boards", "组内排行", "dl-gb-title", { "data-testid": "group-board" });
-  boards.append(boardTable(p.today, { caption: `${dayLabel(p.date)} · 今日（按技术损失）` }));
-  boards.append(boardTable(p.week, { caption: "本周 · 按平均准确率", testid: "group-week-board", week: true }));
+  const boards = panel("dl-group-boards", t("daily.group.boards"), "dl-gb-title", { "data-testid": "group-board" });
+  boards.append(boardTable(p.today, { caption: t("daily.group.today", { date: dayLabel(p.date) }) }));
+  boards.append(boardTable(p.week, { caption: t("daily.board.week"), testid: "group-week-board", week: true }));
   nodes.push(boards);
 
   if (p.invite_url) {
-    const inv = panel("dl-invites", "邀请", "dl-inv-title");
+    const inv = panel("dl-invites", t("daily.invite.title"), "dl-inv-title");
     inv.append(inviteBox(p, ui, ctx));
-    const fresh = button("换一个邀请链接（旧链接立即失效）", "new-invite", () => send(call.newInvite(g.id), again));
+    const fresh = button(t("daily.invite.renew"), "new-invite", () => send(call.newInvite(g.id), again));
     fresh.disabled = Boolean(ui.busy);
     inv.append(fresh);
     nodes.push(inv);
@@ -476,30 +517,30 @@ function drawGroup(body, page, ctx) {
   if (p.trends) nodes.push(trendTable(p.trends));
 
   const done = p.members.filter((m) => m.played_today).length;
-  const members = panel("dl-members-panel", `组员（今天 ${done}/${p.members.length} 人已完成）`, "dl-members-title");
+  const members = panel("dl-members-panel", t("daily.members.title", { done, n: p.members.length }), "dl-members-title");
   const ul = el("ul", "dl-members");
   for (const m of p.members) {
     const li = el("li");
-    li.append(el("span", "dl-name", m.name), el("span", "fine", `${m.creator ? "（创建者）" : ""}${m.you ? "（你）" : ""}`));
-    li.append(el("span", m.played_today ? "dl-done-today" : "dl-not-yet", m.played_today ? "今天已完成" : "今天还没完成"));
+    li.append(el("span", "dl-name", m.name), el("span", "fine", (m.creator ? t("daily.members.creator") : "") + (m.you ? t("daily.you") : "")));
+    li.append(el("span", m.played_today ? "dl-done-today" : "dl-not-yet", m.played_today ? t("daily.members.done") : t("daily.members.not_yet")));
     if (m.member_id && !m.creator) {
       const remove = button(
-        "移出",
+        t("daily.members.remove"),
         "remove-member",
         () =>
           confirmThen(
-            { title: "移出组员？", text: `把「${m.name}」移出小组？他的成绩会从组内排行中去掉。`, yes: "移出" },
+            { title: t("daily.members.remove_ask.title"), text: t("daily.members.remove_ask.text", { name: m.name }), yes: t("daily.members.remove") },
             () => call.removeMember(g.id, m.member_id),
             (r) => {
               // F27: the removal renewed the invite link (the old one would let them back)
-              const text = r.invite_url ? `已移出。旧的邀请链接已失效，还要请人加入，请发新的邀请链接：${r.invite_url}` : "已移出。";
+              const text = r.invite_url ? t("daily.members.removed_renewed", { url: r.invite_url }) : t("daily.members.removed");
               ctx.dispatch({ type: "say", text, view: page.view });
               return again();
             },
           ),
         "btn btn-small",
       );
-      remove.setAttribute("aria-label", `移出 ${m.name}`);
+      remove.setAttribute("aria-label", t("daily.members.remove_label", { name: m.name }));
       li.append(remove);
     }
     ul.append(li);
@@ -509,9 +550,9 @@ function drawGroup(body, page, ctx) {
   const actions = el("p", "dl-actions");
   if (g.creator && !g.closed) {
     actions.append(
-      button("关闭小组", "close-group", () =>
+      button(t("daily.group.close"), "close-group", () =>
         confirmThen(
-          { title: "关闭小组？", text: "关闭后不能再加入，邀请链接失效；组员仍能看到排行。", yes: "关闭" },
+          { title: t("daily.group.close_ask.title"), text: t("daily.group.close_ask.text"), yes: t("daily.group.close_ask.yes") },
           () => call.closeGroup(g.id),
           again,
         ),
@@ -520,16 +561,16 @@ function drawGroup(body, page, ctx) {
   }
   if (!g.creator) {
     actions.append(
-      button("退出小组", "leave-group", () =>
+      button(t("daily.group.leave"), "leave-group", () =>
         confirmThen(
-          { title: "退出小组？", text: "退出后，你的成绩会从这个小组的排行中去掉。", yes: "退出" },
+          { title: t("daily.group.leave_ask.title"), text: t("daily.group.leave_ask.text"), yes: t("daily.group.leave_ask.yes") },
           () => call.leaveGroup(g.id),
           () => ctx.open(href("groups")),
         ),
       ),
     );
   }
-  members.append(actions, link("← 我的小组", "groups", {}, { className: "dl-back" }));
+  members.append(actions, link(t("daily.group.back"), "groups", {}, { className: "dl-back" }));
   nodes.push(members);
   body.replaceChildren(...nodes);
 }
@@ -546,6 +587,14 @@ export const view = {
       if (!page || page.serial !== serial) return state;
       return { ...state, page: { ...page, data, ui: { ...page.ui, error: null, errorCode: null } } };
     },
+    /** The day's marks named again in a new language (the result's share text stays the
+     * sharer's, as it was said). */
+    dailyMarks(state, { serial, day }) {
+      const page = state.page;
+      if (!page || page.serial !== serial || !page.data.day || !page.data.day.result || !day.result) return state;
+      const result = { ...page.data.day.result, mark_names: day.result.mark_names };
+      return { ...state, page: { ...page, data: { ...page.data, day: { ...page.data.day, result, lang: day.lang } } } };
+    },
     /** U13: a group just created is in 我的小组 at once (newest first, as the server lists
      * them), with its invite shown under the form. */
     groupCreated(state, { serial, created }) {
@@ -560,7 +609,13 @@ export const view = {
   render(body, page, ctx) {
     // Drawn again whenever the data or the view's own state changes (a few dozen
     // elements); typed values survive in ui.drafts.
-    const key = JSON.stringify([page.serial, page.data, page.ui]);
+    const lang = language();
+    const day = page.data.day;
+    if (day && day.result && day.lang !== lang && body.dataset.asked !== `${page.serial} ${lang}`) {
+      body.dataset.asked = `${page.serial} ${lang}`;
+      today().then((fresh) => ctx.dispatch({ type: "dailyMarks", serial: page.serial, day: fresh }), (err) => console.warn(err));
+    }
+    const key = JSON.stringify([page.serial, page.data, page.ui, lang]);
     if (body.dataset.drawn === key) return;
     body.dataset.drawn = key;
     DRAW[page.view](body, page, ctx);

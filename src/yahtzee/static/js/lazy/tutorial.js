@@ -6,15 +6,15 @@
 // 0 declined): it does no rules maths. While a step is shown, the table's other game
 // controls do nothing, so the dice stay the ones the steps describe.
 
+//
+// Its words are chunk `tutorial` (G1), said when drawn; the steps' texts are the server's,
+// said in the request's language: asked again when the language changes.
+
 import { request } from "../api.js";
+import { language, load as loadWords, t } from "../i18n.js";
 import { API } from "../paths.js";
 
-const NEXT = "下一步";
-const SKIP = "跳过教程";
 const GAME_ACTIONS = '.die, .cell-btn, [data-testid="roll"], [data-testid="hint"], [data-testid="restart"], #confirm-yes';
-
-const OFF_SCRIPT =
-  "这一步和教程安排的不一样了。没关系！这一局照样可以下完（不计入战绩），也可以回大厅。";
 
 const sameList = (a, b) => a === b || (a !== null && b !== null && a.length === b.length && a.every((x, i) => x === b[i]));
 
@@ -125,9 +125,9 @@ function build(ctx) {
   const count = el("p", { class: "tutorial-count", id: "tutorial-count" });
   const text = el("p", { class: "tutorial-text", "data-testid": "tutorial-text", "aria-live": "polite" });
   const row = el("div", { class: "tutorial-buttons" });
-  const next = button("tutorial-next", NEXT, "btn-primary");
-  const more = button("tutorial-continue", "继续下完这局", "");
-  const skip = button("tutorial-skip", SKIP, "btn-small");
+  const next = button("tutorial-next", "", "btn-primary");
+  const more = button("tutorial-continue", "", "");
+  const skip = button("tutorial-skip", "", "btn-small");
   row.append(next, more, skip);
   box.append(count, text, row);
   box.hidden = true;
@@ -231,22 +231,23 @@ function render(state, shown, ctx) {
     return;
   }
   const list = steps(state);
-  const t = state.tutorial;
-  const off = t.offScript;
+  const tut = state.tutorial;
+  const off = tut.offScript;
   const last = Boolean(step.until.done);
   const [count, text, row] = box.children;
   const [next, more, skip] = row.children;
-  const key = `${game(state).id}:${t.index}:${off}`;
+  const key = `${game(state).id}:${tut.index}:${off}:${language()}:${step.text}`;
   // Every render: the table's render rewrites some classes (a box's cell) wholesale.
   mark(off ? [] : step.target);
   if (shownKey !== key) {
     shownKey = key;
-    count.textContent = off ? "新手教程" : `新手教程 · 第 ${t.index + 1} / ${list.length} 步`;
-    text.textContent = off ? OFF_SCRIPT : step.text;
-    next.textContent = last ? "开始单人挑战" : NEXT;
+    count.textContent = off ? t("tutorial.title") : t("tutorial.count", { step: tut.index + 1, steps: list.length });
+    text.textContent = off ? t("tutorial.off_script") : step.text;
+    next.textContent = last ? t("tutorial.start_solo") : t("tutorial.next");
     next.hidden = off || !(step.until.next || last);
+    more.textContent = t("tutorial.continue");
     more.hidden = !(off || last);
-    skip.textContent = off || last ? "回大厅" : SKIP;
+    skip.textContent = off || last ? t("tutorial.lobby") : t("tutorial.skip");
     ctx.afterRender(() => bringIntoView(step, off));
   }
   place();
@@ -287,12 +288,24 @@ function bringIntoView(step, off) {
   (next.hidden ? byTestId(off ? "tutorial-continue" : "tutorial-skip") : next).focus({ preventScroll: true });
 }
 
-/** After every change: follow the game (a no-op when nothing moved). */
+let asked = null; // the language the steps were last asked in
+
+/** After every change: follow the game (a no-op when nothing moved); in a new language,
+ * the steps' texts again (the same steps: only their words change). */
 function effect(state, _previous, ctx) {
   if (game(state) && steps(state)) ctx.dispatch({ type: "tutorialSync" });
+  const data = state.overlays.tutorial;
+  if (data && data.lang !== language() && asked !== language()) {
+    asked = language();
+    load().then((data) => ctx.dispatch({ type: "overlayLoaded", id: "tutorial", data }), (err) => console.warn(err));
+  }
 }
 
-/** The overlay's data (views.js OVERLAYS `load`): the steps, from the server. */
-export const load = () => request("GET", API.tutorial());
+/** The overlay's data (views.js OVERLAYS `load`): the steps, from the server, in the
+ * page's language (`lang`), with the overlay's words. */
+export const load = () => {
+  const lang = language();
+  return Promise.all([request("GET", API.tutorial()), loadWords("tutorial")]).then(([data]) => ({ ...data, lang }));
+};
 
 export const overlay = { render, reducers, effect, install };

@@ -7,11 +7,17 @@
 // with the ranking, 重新开始 at the same seats — is drawn here from its state (`page.ui`,
 // changed by the named actions below) and the board's; the server is the referee.
 
+//
+// Its words are chunk `table` (G1), loaded before the table's data and said when drawn:
+// the handover screen and the end panel are built again in a new language, 设置's row
+// carries its keys (data-i18n: i18n.js's translate() says it again).
+
 import { el, seatName } from "./dom.js";
 import { create, drawEditor, seats } from "./seats.js";
 import { ApiError } from "../api.js";
 import { computerSteps, ownUndo } from "../board/state.js";
 import { confirmDialog } from "../dialog.js";
+import { language, load as loadWords, t } from "../i18n.js";
 import * as say from "../messages.js";
 import { href } from "../paths.js";
 import { loadWrote, storedHold } from "../remember.js";
@@ -20,11 +26,12 @@ import { CATEGORY_NAMES, ROUNDS } from "../state.js";
 export { seats };
 
 const SUMS = ["upper_subtotal", "upper_bonus", "lower_total", "yahtzee_bonus", "total"];
-const NO_TABLE = "没有进行中的多人同屏对局。回大厅开一局吧。";
 
 /** The table view's data: the saved game, which must be a table (a game just started is
  * the saved game; `mount` takes the one 开始 answered, with its computers' turns). */
 export async function loadGame(api) {
+  await loadWords("table");
+  const NO_TABLE = t("table.none");
   let game;
   try {
     game = await api.current();
@@ -81,7 +88,7 @@ function tableMode(ctx) {
     },
     hints: () => true,
     confirm: () => true,
-    buttons: [{ text: "重新开始", testid: "restart", onClick: () => restart(ctx) }],
+    buttons: [{ text: t("table.restart"), testid: "restart", onClick: () => restart(ctx) }],
     lobby: () => ctx.open(href("lobby")),
     paused: (state) => handover(state) !== null,
     endButton: "table-again",
@@ -133,7 +140,10 @@ function open(ctx, root, game, fresh) {
   if (first) focusOn(ctx, "handover-go");
   const steps = fresh ? computerSteps(game) : [];
   if (steps.length) ctx.board.replay(null, steps);
-  else ctx.board.say(game.status === "finished" ? "这一局已经结束。" : `轮到 ${seatName(game.seats, game.turn)} 了（第 ${game.round} / ${ROUNDS} 回合）。`);
+  else {
+    const turn = { name: seatName(game.seats, game.turn), round: game.round, rounds: ROUNDS };
+    ctx.board.say(game.status === "finished" ? t("table.finished") : t("table.turn", turn));
+  }
   return at;
 }
 
@@ -145,17 +155,17 @@ async function restart(ctx) {
   const scored = g.seats.some((s) => Object.values(s.scores).some((v) => v !== null));
   if (playing && scored) {
     const yes = await confirmDialog({
-      title: "重新开始？",
-      text: `这一局已经打到第 ${g.round} 回合。重新开始会放弃它（座位不变），已登记的分数都不再保留，确定吗？`,
-      yes: "放弃这局，重新开始",
-      no: "继续这局",
+      title: t("table.restart_ask.title"),
+      text: t("table.restart_ask.text", { round: g.round }),
+      yes: t("table.restart_ask.yes"),
+      no: t("table.restart_ask.no"),
     });
     if (!yes) return;
   }
   const seatsOf = g.seats.map((s) => (s.kind === "human" ? { kind: "human", name: s.name } : { kind: "computer", difficulty: s.difficulty }));
   const game = await create(ctx, seatsOf, playing, "table");
   if (!game || !ctx.board.root) return;
-  ctx.dispatch({ type: "say", text: "已重新开始一局（座位不变）。", view: "table" });
+  ctx.dispatch({ type: "say", text: t("table.restarted"), view: "table" });
   open(ctx, ctx.board.root, game, true);
 }
 
@@ -169,12 +179,13 @@ const button = (text, testid, cls, handler) => {
 
 /** The handover screen and the end panel, once per opening of the view. */
 function build(body, ctx) {
+  body.dataset.lang = language();
   const cover = el("div", "tb-handover", null, { "data-testid": "handover", role: "dialog", "aria-modal": "true", "aria-labelledby": "handover-title" });
   cover.append(
     // U13: what the person handing over just wrote, before the screen covers their table
     el("p", "tb-handover-last", "", { "data-testid": "handover-last", role: "status" }),
     el("h2", "", "", { id: "handover-title" }),
-    el("p", "fine", "请把设备交给下一位。轮到的人点下面的按钮再开始，免得替别人掷了骰子。"),
+    el("p", "fine", t("table.handover.note")),
     button("", "handover-go", "btn-primary btn-roll", () => {
       ctx.dispatch({ type: "tableHandover", seat: null });
       focusOn(ctx, "roll");
@@ -189,14 +200,14 @@ function build(body, ctx) {
   const panel = el("section", "game-over panel tb-end", null, { role: "dialog", "aria-modal": "true", "aria-labelledby": "table-result-title", tabindex: "-1" });
   const actions = el("div", "game-over-actions");
   actions.append(
-    button("再来一局（座位不变）", "table-again", "btn-primary", () => restart(ctx)),
-    button("复盘", "table-review", "", () => ctx.open(reviewHref(ctx.board.state.game))),
-    button("回大厅", "table-end-lobby", "", () => ctx.open(href("lobby"))),
-    button("关闭", "table-end-close", "", () => ctx.board.showEnd(false)),
+    button(t("table.end.again"), "table-again", "btn-primary", () => restart(ctx)),
+    button(t("table.end.review"), "table-review", "", () => ctx.open(reviewHref(ctx.board.state.game))),
+    button(t("table.end.lobby"), "table-end-lobby", "", () => ctx.open(href("lobby"))),
+    button(t("table.end.close"), "table-end-close", "", () => ctx.board.showEnd(false)),
   );
   panel.append(
-    el("h2", "", "游戏结束", { id: "table-result-title" }),
-    el("ol", "tb-ranking", null, { "data-testid": "ranking", "aria-label": "名次" }),
+    el("h2", "", t("table.end.title"), { id: "table-result-title" }),
+    el("ol", "tb-ranking", null, { "data-testid": "ranking", "aria-label": t("table.end.places") }),
     el("table", "final-table tb-breakdown", null, { "data-testid": "table-breakdown" }),
     actions,
   );
@@ -219,16 +230,18 @@ function drawHandover(body, b, seat) {
   const g = b.game;
   const name = seatName(g.seats, seat);
   const last = [...(g.turns || [])].reverse().find((t) => g.seats[t.seat] && g.seats[t.seat].kind === "human");
-  const said = last ? `${seatName(g.seats, last.seat)} 刚在「${CATEGORY_NAMES[last.category]}」登记了 ${say.turnPoints(last)}` : "";
+  const said = last
+    ? t("table.handover.last", { name: seatName(g.seats, last.seat), box: CATEGORY_NAMES[last.category], points: say.turnPoints(last) })
+    : "";
   const line = body.querySelector('[data-testid="handover-last"]');
   if (line.textContent !== said) line.textContent = said;
   line.hidden = !said;
-  body.querySelector("#handover-title").textContent = `轮到 ${name} 了`;
-  body.querySelector('[data-testid="handover-go"]').textContent = `我是 ${name}，开始`;
+  body.querySelector("#handover-title").textContent = t("table.handover.title", { name });
+  body.querySelector('[data-testid="handover-go"]').textContent = t("table.handover.go", { name });
   const u = ownUndo(b);
   const undo = body.querySelector('[data-testid="handover-undo"]');
   undo.hidden = !u;
-  if (u) undo.textContent = `撤销 ${seatName(g.seats, u.seat)} 的「${CATEGORY_NAMES[u.category]}」`;
+  if (u) undo.textContent = t("table.handover.undo", { name: seatName(g.seats, u.seat), box: CATEGORY_NAMES[u.category] });
 }
 
 function drawEnd(body, b) {
@@ -244,7 +257,11 @@ function drawEnd(body, b) {
   ol.replaceChildren(
     ...g.ranking.map((p) => {
       const li = el("li", `tb-place place-${p.place}`, null, { "data-testid": `ranking-${p.seat}` });
-      li.append(el("span", "tb-place-no", `第 ${p.place} 名`), el("span", "tb-place-name", seatName(g.seats, p.seat)), el("span", "tb-place-total", `${p.total} 分`));
+      li.append(
+        el("span", "tb-place-no", t("table.end.place", { place: p.place })),
+        el("span", "tb-place-name", seatName(g.seats, p.seat)),
+        el("span", "tb-place-total", t("table.end.points", { points: p.total })),
+      );
       return li;
     }),
   );
@@ -266,13 +283,19 @@ function drawEnd(body, b) {
 function installSetting(ctx) {
   if (document.getElementById("handover-setting")) return;
   const label = el("label", "field");
-  const name = el("span", "", "多人同屏换人提示");
-  name.append(el("span", "field-note", "「轮到 … 了」"));
+  // (each text with its key: translate() says it again in a new language, js/i18n.js)
+  const name = el("span", "", t("table.setting.name"), { "data-i18n": "table.setting.name" });
+  const note = el("span", "field-note", t("table.setting.note"), { "data-i18n": "table.setting.note" });
+  const row = el("span");
+  row.append(name, note);
   const select = el("select", "", null, { id: "handover-setting", "data-testid": "handover-setting" });
-  for (const [value, text] of [["on", "显示"], ["off", "不显示"]]) select.append(el("option", "", text, { value }));
+  select.append(
+    el("option", "", t("table.setting.on"), { value: "on", "data-i18n": "table.setting.on" }),
+    el("option", "", t("table.setting.off"), { value: "off", "data-i18n": "table.setting.off" }),
+  );
   select.value = ctx.state().settings.handover;
   select.addEventListener("change", () => ctx.dispatch({ type: "setting", name: "handover", value: select.value }));
-  label.append(name, select);
+  label.append(row, select);
   const dialog = document.getElementById("settings-dialog");
   dialog.insertBefore(label, dialog.querySelector(".fine"));
 }
@@ -295,9 +318,16 @@ export const view = {
     if (page.view === "seats") return drawEditor(body, page, ctx);
     const b = ctx.board.state;
     if (!session || !b || b.owner !== "table") return;
+    if (body.dataset.lang !== language()) {
+      // a new language: the handover screen and the end panel built again in it
+      for (const e of body.querySelectorAll(".tb-handover, .tb-end-overlay")) e.remove();
+    }
     if (!body.querySelector(".tb-handover")) build(body, ctx);
     const root = ctx.board.root;
     if (root && root.parentElement !== body) body.prepend(root);
+    // (the board builds the mode's buttons once: their words follow the language here)
+    const again = root && root.querySelector('[data-testid="restart"]');
+    if (again && again.textContent !== t("table.restart")) again.textContent = t("table.restart");
     const select = document.getElementById("handover-setting");
     if (select && select.value !== ctx.state().settings.handover) select.value = ctx.state().settings.handover;
     drawHandover(body, b, handover(ctx.state()));

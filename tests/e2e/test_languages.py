@@ -1,12 +1,14 @@
 """G3 in the browser: the first visit's language from Accept-Language, and 设置's language
-changing the page at once, mid-game, without a reload losing anything."""
+changing the page at once, mid-game, without a reload losing anything. G2, G5: 复盘, 练习,
+我的设备 and 每日挑战 in each language (one page load each), and a change of language
+drawing the open view again."""
 
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Request, expect
+from playwright.sync_api import Browser, Page, Request, expect
 
-from e2e.helpers import ConsoleWatch, Table
+from e2e.helpers import ConsoleWatch, Table, finish_game
 
 pytestmark = pytest.mark.e2e
 
@@ -101,5 +103,150 @@ def test_g3_a_first_visit_from_taiwan_is_in_traditional_chinese(
     # row, W4, loads its own chunk once the service worker is up, in the language too.)
     chunks = [url.rsplit("/i18n/", 1)[1] for url in asked]
     assert [c for c in chunks if c != "zh-Hant/push.js"] == ["zh-Hant/core.js"], chunks
+    context.close()
+    assert console.errors == [], "console errors:\n" + "\n".join(console.errors)
+
+
+# The day's challenge played through the API from the page (its cookie), as finish_game
+# plays a game; then read once as the page does (which records the result).
+_FINISH_DAILY_JS = """
+async (name) => {
+  const post = async (path, body) => {
+    await new Promise((resolve) => setTimeout(resolve, 60)); // (under 20 actions a second)
+    const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+                                 body: JSON.stringify(body)});
+    if (!r.ok) throw new Error(path + " " + r.status + " " + await r.text());
+    return r.json();
+  };
+  const order = ["ones","twos","threes","fours","fives","sixes","three_of_a_kind",
+    "four_of_a_kind","full_house","small_straight","large_straight","yahtzee","chance"];
+  let g = await post("/api/daily", {name});
+  while (g.status === "in_progress") {
+    if (g.dice === null) g = await post(`/api/games/${g.id}/roll`, {version: g.version});
+    const boxes = g.players.human.boxes;
+    const cat = order.find((c) => boxes[c] === null && g.preview[c].allowed);
+    const body = {version: g.version, category: cat, confirm_zero: true};
+    g = await post(`/api/games/${g.id}/score`, body);
+  }
+  return (await (await fetch("/api/daily")).json()).status;
+}
+"""
+
+
+def _go(page: Page, path: str, view: str) -> None:
+    """Open a lazy view as the page's own links do (no reload)."""
+    page.evaluate(
+        """([path, view]) => {
+          const a = Object.assign(document.createElement("a"), {href: path});
+          a.dataset.page = view;
+          document.body.append(a);
+          a.click();
+          a.remove();
+        }""",
+        [path, view],
+    )
+
+
+# Each language: the browser's locale, and what each view says in it.
+VIEW_WORDS = {
+    "zh-Hans": {
+        "locale": "zh-CN",
+        "points": "{n} 分",
+        "decisions": "全部决策（{n}）",
+        "another": "换一题",
+        "all_themes": "全部题目",
+        "pair": "连接另一台设备",
+        "data": "我的数据",
+        "share": "快艇骰子 每日挑战 ",
+        "legend": "分享文字里的方块：每回合最差的一步，🟩 最佳",
+        "day_board": "按技术损失",
+    },
+    "zh-Hant": {
+        "locale": "zh-TW",
+        "points": "{n} 分",
+        "decisions": "全部決策（{n}）",
+        "another": "換一題",
+        "all_themes": "全部題目",
+        "pair": "連接另一台裝置",
+        "data": "我的資料",
+        "share": "快艇骰子 每日挑戰 ",
+        "legend": "分享文字裡的方塊：每回合最差的一步，🟩 最佳",
+        "day_board": "按技術損失",
+    },
+    "en": {
+        "locale": "en-US",
+        "points": "{n}",
+        "decisions": "All decisions ({n})",
+        "another": "Another puzzle",
+        "all_themes": "All puzzles",
+        "pair": "Link another device",
+        "data": "My data",
+        "share": "Yacht Dice daily challenge, ",
+        "legend": "The squares in the share text: each round's worst move, 🟩 Best",
+        "day_board": "by skill loss",
+    },
+}
+# A change of language on the open 每日挑战: each language to the next.
+NEXT_LANGUAGE = {"zh-Hans": "en", "en": "zh-Hant", "zh-Hant": "zh-Hans"}
+
+
+@pytest.mark.parametrize("lang", list(VIEW_WORDS))
+def test_g2_g5_review_practice_devices_and_daily_speak_the_language(
+    browser: Browser, server_url: str, lang: str
+) -> None:
+    """One page load in ``lang`` (the browser's locale picks it): 复盘, 练习, 我的设备 and
+    每日挑战 opened by the page's links say their words in it; the day's share text is the
+    sharer's language. Then 设置 changes the language on 每日挑战: the view is drawn again
+    in the new language at once (the marks' names asked again), the share text stays the
+    sharer's, and the page is not loaded again."""
+    words = VIEW_WORDS[lang]
+    context = browser.new_context(locale=words["locale"])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    console = ConsoleWatch()
+    console.watch(page)
+    ui = Table(page, server_url)
+    ui.open_lobby()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    game_id = finish_game(page)
+    assert page.evaluate(_FINISH_DAILY_JS, "Amy") == "finished"
+    review = page.evaluate("async (id) => (await fetch(`/api/games/${id}/review`)).json()", game_id)
+    page.evaluate("window.sameDocument = true")  # (gone if the page were loaded again)
+
+    _go(page, f"/review/{game_id}", "review")
+    expect(ui.by("review-final")).to_have_text(words["points"].format(n=review["final_score"]))
+    decisions = words["decisions"].format(n=len(review["decisions"]))
+    expect(page.locator("#rv-decisions-title")).to_have_text(decisions)
+
+    _go(page, "/practice", "practice")
+    expect(ui.by("puzzle-next")).to_have_text(words["another"])
+    expect(ui.by("practice-theme").locator("option").first).to_have_text(words["all_themes"])
+
+    _go(page, "/devices", "devices")
+    expect(page.locator("#dv-pair")).to_have_text(words["pair"])
+    expect(page.locator("#dv-data")).to_have_text(words["data"])
+
+    _go(page, "/daily", "daily")
+    result = ui.by("daily-result")
+    expect(result).to_be_visible()
+    score = page.evaluate("async () => (await (await fetch('/api/daily')).json()).result.score")
+    expect(ui.by("daily-score")).to_have_text(words["points"].format(n=score))
+    expect(ui.by("daily-share-legend")).to_contain_text(words["legend"])
+    expect(page.locator(".dl-board caption").first).to_contain_text(words["day_board"])
+    share = ui.by("daily-share").inner_text()
+    assert share.startswith(words["share"]), share
+    assert page.evaluate("window.sameDocument") is True
+
+    # 设置's language changes the open view at once; the share text stays the sharer's.
+    other = NEXT_LANGUAGE[lang]
+    ui.by("settings-open").click()
+    ui.by("language-setting").select_option(other)
+    expect(page.locator("html")).to_have_attribute("lang", other)
+    ui.by("settings-close").click()
+    expect(ui.by("daily-share-legend")).to_contain_text(VIEW_WORDS[other]["legend"])
+    expect(ui.by("daily-score")).to_have_text(VIEW_WORDS[other]["points"].format(n=score))
+    expect(page.locator(".dl-board caption").first).to_contain_text(VIEW_WORDS[other]["day_board"])
+    assert ui.by("daily-share").inner_text() == share
+    assert page.evaluate("window.sameDocument") is True
     context.close()
     assert console.errors == [], "console errors:\n" + "\n".join(console.errors)

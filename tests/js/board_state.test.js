@@ -219,13 +219,13 @@ test("the board's sentences: whose roll and box, another seat's steps, the end",
   assert.equal(say.describeStep(steps, 2, who), "电脑（入门） 全部重掷，得到 3、3、3、1、2。");
   assert.equal(say.describeStep(steps, 3, who), "电脑（入门） 把 2、2、2、1、2 登记在「二点」，得 8 分。");
   assert.equal(say.describeStep(steps, 4, "小明"), "小明 掷出 6、6、6、6、1。", "a new seat's first roll");
-  assert.equal(say.othersDone([[who, steps[3]]], say.turnNow(say.YOU)), "电脑（入门）这回合在「二点」得 8 分，轮到你了。");
+  assert.equal(say.othersDone([[who, steps[3]]], say.turnNow(say.you())), "电脑（入门）这回合在「二点」得 8 分，轮到你了。");
   assert.equal(say.othersDone([], say.turnNow("乙")), "轮到 乙 了。");
   const solo = game({ status: "finished", seats: [seat("human", { chance: 300 })], new_record: true });
-  assert.equal(say.gameOver(solo, () => say.YOU), "游戏结束，总分 300。新纪录！");
+  assert.equal(say.gameOver(solo, () => say.you()), "游戏结束，总分 300。新纪录！");
   const vs = game({ status: "finished", seats: [seat("human", { yahtzee: 50 }), seat("computer", { chance: 90 })], ranking: [{ seat: 1, total: 90, place: 1 }, { seat: 0, total: 50, place: 2 }] });
-  assert.equal(say.gameOver(vs, (i) => (i ? "电脑（入门）" : say.YOU)), "游戏结束：电脑（入门） 90 分，你 50 分。");
-  assert.equal(say.undone("chance", say.YOU, 1), "已撤销「机会」：骰子还是刚才的，请重新选一项登记，或者再掷。");
+  assert.equal(say.gameOver(vs, (i) => (i ? "电脑（入门）" : say.you())), "游戏结束：电脑（入门） 90 分，你 50 分。");
+  assert.equal(say.undone("chance", say.you(), 1), "已撤销「机会」：骰子还是刚才的，请重新选一项登记，或者再掷。");
   assert.equal(say.undone("chance", "甲", 0), "已撤销 甲 的「机会」：骰子还是刚才的，请重新选一项登记。");
 });
 

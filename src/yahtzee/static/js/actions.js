@@ -36,7 +36,7 @@ export function createActions(store, { open, boards, table }) {
       return await fn();
     } catch (err) {
       if (!(err instanceof ApiError)) console.warn(err);
-      tell(err instanceof ApiError ? err.message : say.PAGE_RESYNCED, "error", S().view);
+      tell(err instanceof ApiError ? err.message : say.pageResynced(), "error", S().view);
       return null;
     } finally {
       dispatch({ type: "busy", busy: false });

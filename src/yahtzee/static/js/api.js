@@ -19,7 +19,7 @@
 // 503 `unavailable` (nginx: no process answered; the action may have been done) go to the
 // page, which says so and reads the game again once the server answers.
 
-import { language } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { API } from "./paths.js";
 
 export class ApiError extends Error {
@@ -92,7 +92,7 @@ async function sendOnce(method, path, body, as) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new ApiError(0, "network", "连不上服务器：快艇骰子要联网才能玩（骰子由服务器来掷），请检查网络后再试。");
+    throw new ApiError(0, "network", t("core.api.network"));
   }
   readNotice();
   const data = await (response.ok && as === "text" ? response.text() : response.json()).catch(
@@ -104,7 +104,7 @@ async function sendOnce(method, path, body, as) {
     throw new ApiError(
       response.status,
       err.code || `http_${response.status}`,
-      err.message || `服务器出错了（${response.status}），请稍后再试。`,
+      err.message || t("core.api.server_error", { status: response.status }),
       Number.isFinite(wait) && wait >= 0 ? wait : null,
     );
   }

@@ -1,6 +1,8 @@
 // The in-page confirmation dialog (U2: never window.confirm). A native <dialog> opened with
 // showModal(): it traps focus, and Esc fires "cancel", which counts as 「再想想」.
 
+import { t } from "./i18n.js";
+
 const dialog = () => document.getElementById("confirm-dialog");
 
 let pending = null;
@@ -15,13 +17,15 @@ export function isConfirmOpen() {
 export function confirmDialog({ title, text, yes, no, help = null }) {
   const d = dialog();
   if (pending) pending(false);
+  // (the question's own words: index.html's placeholders no longer follow a change of language)
+  for (const id of ["confirm-title", "confirm-yes", "confirm-no"]) delete document.getElementById(id).dataset.i18n;
   document.getElementById("confirm-title").textContent = title;
   const body = document.getElementById("confirm-text");
   body.textContent = text;
   if (help) {
     import("./lazy/glossary.js").then(({ GLOSSARY }) => {
       const g = GLOSSARY[help];
-      if (body.textContent === text) body.append(document.createElement("br"), `${g.term}：${g.text}`);
+      if (body.textContent === text) body.append(document.createElement("br"), t("core.board.term_words", { term: g.term, text: g.text }));
     });
   }
   document.getElementById("confirm-yes").textContent = yes;

@@ -5,6 +5,8 @@
 // 「全文」 opens the whole text over the card; 「收起」, Escape or the next message close it.
 // Screen readers always get the whole text: the cut is drawn, the words are all there.
 
+import { t } from "./i18n.js";
+
 const PHONE = matchMedia("(max-width: 560px)");
 
 export function installMessageFit() {
@@ -17,7 +19,7 @@ export function installMessageFit() {
     el.classList.toggle("expanded", on);
     const more = button();
     if (!more) return;
-    more.textContent = on ? "收起" : "全文";
+    more.textContent = on ? t("core.board.less") : t("core.board.more");
     more.setAttribute("aria-expanded", String(on));
   }
 

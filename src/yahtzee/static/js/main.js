@@ -112,7 +112,7 @@ function wire() {
     await actions.route();
     // Nothing new went wrong: the error shown is over.
     if (store.state.message.serial === said) {
-      store.dispatch({ type: "say", text: say.BACK_ONLINE_LOBBY, view: "lobby" });
+      store.dispatch({ type: "say", text: say.backOnlineLobby(), view: "lobby" });
     }
   });
   installSettings(store, { remembered: loadLanguage(), keep: saveLanguage });

@@ -74,7 +74,7 @@ function renderLobby(state) {
         review.href = href("review", { id: g.id });
         review.dataset.page = "review";
         review.dataset.testid = "recent-review";
-        review.textContent = say.REVIEW;
+        review.textContent = say.review();
         review.setAttribute("aria-label", say.reviewLabel(mode, score));
         li.append(badge, text, when, review);
         return li;
@@ -143,7 +143,7 @@ function renderMessage(state) {
     const more = document.createElement("details");
     more.className = "msg-detail";
     const summary = document.createElement("summary");
-    summary.textContent = say.DETAIL_SUMMARY;
+    summary.textContent = say.detailSummary();
     summary.dataset.testid = "message-detail-toggle";
     const body = document.createElement("span");
     body.textContent = m.detail;

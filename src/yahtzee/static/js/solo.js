@@ -15,7 +15,7 @@ import { el, setText } from "./dom.js";
 // This mode's own words (in messages.js, with the board's).
 export const WORDS = {
   started: say.started,
-  dailyStarted: (game) => (game.dice === null && game.round === 1 ? say.DAILY_STARTED : say.continued(game)),
+  dailyStarted: (game) => (game.dice === null && game.round === 1 ? say.dailyStarted() : say.continued(game)),
   result: (game) => say.resultTitle(game.result, game.seats[0].total),
 };
 
@@ -39,10 +39,10 @@ export function createSolo(store, { boards, lobby, open }) {
     try {
       const fresh = await api.game(g.id);
       if (fresh.status !== "abandoned") return fresh;
-      tell(say.GAME_GONE, "error", "lobby");
+      tell(say.gameGone(), "error", "lobby");
     } catch (err) {
       if (!(err instanceof ApiError && err.code === "not_found")) return null;
-      tell(say.GAME_NOT_FOUND, "error", "lobby");
+      tell(say.gameNotFound(), "error", "lobby");
     }
     await lobby.goLobby(true);
     return null;
@@ -52,9 +52,11 @@ export function createSolo(store, { boards, lobby, open }) {
     owner: "game",
     transport: { roll: api.roll, score: api.score, hint: api.hint, undo: api.undo, read: readGame },
     hints: (g) => !g.daily, // D3: the day's game has no hints (the server refuses them too)
-    noHints: say.NO_DAILY_HINTS,
+    get noHints() {
+      return say.noDailyHints();
+    },
     confirm: (g) => g.kind !== "tutorial", // the tutorial says which box to tap
-    buttons: [{ text: say.RESTART, testid: "restart", onClick: () => restart(), hidden: (g) => Boolean(g.daily) }],
+    buttons: [{ get text() { return say.restart(); }, testid: "restart", onClick: () => restart(), hidden: (g) => Boolean(g.daily) }],
     lobby: () => lobby.goLobby(),
     endOverlay: true,
     get endButton() {
@@ -128,7 +130,7 @@ export function createSolo(store, { boards, lobby, open }) {
     boards.get().leave();
     const made = await createGame(g.mode, g.difficulty, playing);
     if (made) {
-      tell(say.RESTARTED);
+      tell(say.restarted());
       enterGame(made);
     }
   }
@@ -190,7 +192,7 @@ export function createSolo(store, { boards, lobby, open }) {
     table.dataset.key = key;
     const who = ["human", "computer"];
     const head = el("tr");
-    for (const t of ["", say.YOU, ...(g.seats.length > 1 ? [say.COMPUTER] : [])]) head.append(el("th", "", t, { scope: "col" }));
+    for (const t of ["", say.you(), ...(g.seats.length > 1 ? [say.computer()] : [])]) head.append(el("th", "", t, { scope: "col" }));
     const rows = ["upper_subtotal", "upper_bonus", "lower_total", "yahtzee_bonus", "total"].map((field) => {
       const tr = el("tr", field === "total" ? "total-row" : "");
       tr.append(el("th", "", say.SUM_NAMES[field], { scope: "row" }));

@@ -41,19 +41,21 @@
 // index.html needs nothing for a new view.
 
 import { ApiError, api } from "./api.js";
-import { load as loadWords } from "./i18n.js";
+import { load as loadWords, t } from "./i18n.js";
 import { asset, href, register } from "./paths.js";
 import * as say from "./messages.js";
 import { addReducers } from "./reducer.js";
 import { boardShown } from "./state.js";
 
+/** Marks a key held in a table (the extractor finds it; `t` says it when drawn). */
+const N_ = (key) => key;
 const room = () => import("./lazy/room.js"); // 好友房间
 const tutorial = () => import("./lazy/tutorial.js");
 const T = (data) => {
   const module = () => import("./lazy/table.js");
   // (its words' chunk before its data: the seat editor's first seats are named in it)
   const load = () => Promise.all([module(), loadWords("table")]).then(([m]) => data(m));
-  return { heading: "多人同屏", loading: "……", chunk: "table", css: "css/table.css", load, module };
+  return { heading: N_("core.view.table"), loading: N_("core.view.loading_short"), chunk: "table", css: "css/table.css", load, module };
 };
 /** A view whose module makes its own requests (they load with it, not with the page):
  * `load` brings the module, then its data, the module's `load[view](params)`. */
@@ -62,26 +64,26 @@ const review = () => import("./lazy/review.js");
 const stats = () => import("./lazy/stats.js");
 const practice = () => import("./lazy/practice.js"); // 练习 and 「练习这一步」
 const daily = () => import("./lazy/daily.js"); // 每日挑战 and 小组
-const D = (view, heading, path) => ({ path, heading, loading: "正在打开……", css: "css/daily.css", className: "daily-view", ...own(view, daily) });
+const D = (view, heading, path) => ({ path, heading, loading: N_("core.view.opening"), css: "css/daily.css", className: "daily-view", ...own(view, daily) });
 const enc = encodeURIComponent;
 
 export const LAZY = {
   rules: {
     path: "/rules",
-    heading: "快艇骰子规则",
-    loading: "正在打开规则……",
+    heading: N_("core.view.rules"),
+    loading: N_("core.view.rules_loading"),
     back: "return",
     className: "rules",
     css: "css/rules.css",
     load: () => api.text(asset("rules.html")),
     module: () => import("./lazy/rules.js"),
   },
-  review: { path: "/review/:id", heading: "复盘", loading: "正在复盘……", css: "css/review.css", ...own("review", review) },
-  stats: { path: "/stats", heading: "我的统计", loading: "正在统计……", css: "css/review.css", ...own("stats", stats) },
+  review: { path: "/review/:id", heading: N_("core.view.review"), loading: N_("core.view.review_loading"), css: "css/review.css", ...own("review", review) },
+  stats: { path: "/stats", heading: N_("core.view.stats"), loading: N_("core.view.stats_loading"), css: "css/review.css", ...own("stats", stats) },
   practice: {
     path: "/practice",
-    heading: "练习",
-    loading: "正在出题……",
+    heading: N_("core.view.practice"),
+    loading: N_("core.view.practice_loading"),
     css: "css/practice.css",
     ...own("practice", practice),
     api: {
@@ -95,8 +97,8 @@ export const LAZY = {
   // game id has no "-").
   drill: {
     path: "/practice/:id",
-    heading: "练习这一步",
-    loading: "正在出题……",
+    heading: N_("core.view.drill"),
+    loading: N_("core.view.practice_loading"),
     css: "css/practice.css",
     back: "return",
     className: "practice-view",
@@ -105,8 +107,8 @@ export const LAZY = {
   // 好友房间 (/rooms/new: a new one); a room's API: /api/rooms[/{id}[/{action}]].
   room: {
     path: "/rooms/:id",
-    heading: "好友房间",
-    loading: "……",
+    heading: N_("core.view.room"),
+    loading: N_("core.view.loading_short"),
     chunk: "room",
     css: "css/room.css",
     module: room,
@@ -121,7 +123,7 @@ export const LAZY = {
   // their requests). An invite link is /groups/join#<token>: the token stays in the
   // fragment (never sent to the server); join comes before :id so it is not an id.
   daily: {
-    ...D("daily", "每日挑战", "/daily"),
+    ...D("daily", N_("core.view.daily"), "/daily"),
     api: {
       daily: () => "/api/daily",
       leaderboard: (day) => `/api/daily/${enc(day)}/leaderboard`,
@@ -135,9 +137,9 @@ export const LAZY = {
       groupMember: (id, member) => `/api/groups/${enc(id)}/members/${enc(member)}`,
     },
   },
-  groups: D("groups", "我的小组", "/groups"),
-  groupJoin: D("groupJoin", "加入小组", "/groups/join"),
-  group: D("group", "小组", "/groups/:id"),
+  groups: D("groups", N_("core.view.groups"), "/groups"),
+  groupJoin: D("groupJoin", N_("core.view.group_join"), "/groups/join"),
+  group: D("group", N_("core.view.group"), "/groups/:id"),
   // 我的设备 (I1-I4); a link code's QR link is /devices#code=ABCD-EFGH (the fragment).
   devices: {
     path: "/devices",
@@ -151,8 +153,8 @@ export const LAZY = {
       meDelete: () => "/api/me/delete",
       push: (a = "") => `/api/push${a}`,
     },
-    heading: "我的设备",
-    loading: "正在打开……",
+    heading: N_("core.view.devices"),
+    loading: N_("core.view.opening"),
     css: "css/devices.css",
     className: "daily-view",
     back: "return",
@@ -178,7 +180,7 @@ export const OVERLAYS = {
     load: () => tutorial().then((m) => m.load()),
     module: tutorial,
     // (not asked again for this game: only once it is wanted anew, views.js)
-    failed: (ctx) => ctx.dispatch({ type: "say", text: say.TUTORIAL_FAILED, kind: "error" }),
+    failed: (ctx) => ctx.dispatch({ type: "say", text: say.tutorialFailed(), kind: "error" }),
   },
   // The live meter's drawing (its figures are asked for by effects.js, in the first load):
   // only a board shows it. Wanted once the lobby's data is in (its start buttons wait for
@@ -260,12 +262,13 @@ export function installLazyViews(store, { open: openPath, play, boards }) {
     const attrs = { class: "btn btn-small", "data-testid": `${id}-back`, id: `${id}-back` };
     back.append(
       entry.back === "return"
-        ? el("button", { type: "button", ...attrs }, "← 返回")
-        : el("a", { href: href("lobby"), "data-nav": "lobby", ...attrs }, "← 大厅"),
+        ? el("button", { type: "button", ...attrs, "data-i18n": "core.view.back" }, t("core.view.back"))
+        : el("a", { href: href("lobby"), "data-nav": "lobby", ...attrs, "data-i18n": "core.view.back_lobby" }, t("core.view.back_lobby")),
     );
     section.append(
       back,
-      el("h1", { id: `${id}-title`, class: "view-title", tabindex: "-1" }, entry.heading),
+      // (data-i18n: i18n.js's translate() says the heading again after a change of language)
+      el("h1", { id: `${id}-title`, class: "view-title", tabindex: "-1", "data-i18n": entry.heading }, t(entry.heading)),
       el("div", { class: "message-slot", "data-slot": id }),
       el("div", { id: `${id}-body`, "data-testid": `${id}-body` }),
     );
@@ -305,7 +308,7 @@ export function installLazyViews(store, { open: openPath, play, boards }) {
       },
       (err) => {
         if (!(err instanceof ApiError)) console.warn(err);
-        const error = err instanceof ApiError ? err.message : "出错了，请稍后再试。";
+        const error = err instanceof ApiError ? err.message : t("core.view.failed");
         store.dispatch({ type: "pageFailed", serial, error });
       },
     );
@@ -321,7 +324,7 @@ export function installLazyViews(store, { open: openPath, play, boards }) {
       body.dataset.key = key;
       if (page.status === "loading") {
         body.setAttribute("aria-busy", "true");
-        body.replaceChildren(el("p", { class: "fine" }, LAZY[page.view].loading));
+        body.replaceChildren(el("p", { class: "fine", "data-i18n": LAZY[page.view].loading }, t(LAZY[page.view].loading)));
       } else {
         body.removeAttribute("aria-busy");
         body.replaceChildren();

@@ -31,6 +31,7 @@ import { ApiError } from "../api.js";
 import { confirmDialog } from "../dialog.js";
 import { installKeyboard } from "../keyboard.js";
 import * as say from "../messages.js";
+import { language } from "../i18n.js";
 import { createLookAgain, createReconnect, onLookedAt, unanswered } from "../reconnect.js";
 import { storedHold } from "../remember.js";
 import { REPLAY_STEP_MS } from "../settings.js";
@@ -109,6 +110,7 @@ export function createBoard(store) {
   const dispatch = (action) => store.dispatch(action);
   let mode = null; // the mode whose board is on the page
   let root = null;
+  let builtIn = null; // the language its built words are in (G3: built again on a change)
   let serial = null; // the opening of state.board this mounting made
   let stopFeed = null;
   let lastPerson = null; // who acted before the replay running now
@@ -172,7 +174,7 @@ export function createBoard(store) {
       if (!live(at)) return null;
       if (unanswered(err)) {
         dispatch({ type: "boardOffline", id: shown.id, version: shown.version });
-        tell(say.OFFLINE_NOT_SENT, "error");
+        tell(say.offlineNotSent(), "error");
         reconnect();
       } else {
         await recover(err, shown, at);
@@ -191,7 +193,7 @@ export function createBoard(store) {
     // U14: a stale version means the game went on in another tab, on another device, or a
     // friend or 托管 played first: shown as it is now, and said.
     const stale = err instanceof ApiError && err.code === "stale_version";
-    if (!stale) tell(err instanceof ApiError ? err.message : say.PAGE_RESYNCED, "error");
+    if (!stale) tell(err instanceof ApiError ? err.message : say.pageResynced(), "error");
     const fresh = await read(shown);
     if (!fresh || !live(at)) return;
     if (stale && fresh.version !== shown.version) movedOn(fresh);
@@ -203,7 +205,7 @@ export function createBoard(store) {
 
   function movedOn(fresh) {
     dispatch({ type: "boardMovedOn", game: fresh, hold: storedHold(fresh) });
-    tell(mode.movedOn || say.MOVED_ON);
+    tell(mode.movedOn || say.movedOn());
     if (mode.resynced) mode.resynced(fresh);
   }
 
@@ -217,7 +219,7 @@ export function createBoard(store) {
     read: () => read(current().game),
     back: (fresh, waiting) => {
       dispatch({ type: "boardBack", game: fresh, hold: storedHold(fresh) });
-      tell(fresh.version === waiting.version ? say.BACK_SAME : say.BACK_CHANGED);
+      tell(fresh.version === waiting.version ? say.backSame() : say.backChanged());
       if (mode.resynced) mode.resynced(fresh);
     },
   });
@@ -275,7 +277,7 @@ export function createBoard(store) {
 
   function declined(category) {
     dispatch({ type: "boardDeclined", category });
-    tell(say.ZERO_CANCELLED);
+    tell(say.zeroCancelled());
   }
 
   async function send(before, category, confirmZero) {
@@ -314,8 +316,8 @@ export function createBoard(store) {
     if (!b || S().view !== mode.owner || !mayAct(b) || paused()) return;
     const g = b.game;
     if (!mode.hints || !mode.hints(g)) return mode.noHints && tell(mode.noHints, "error");
-    if (g.seats[g.turn].hints_left <= 0) return tell(say.NO_HINTS_LEFT, "error");
-    if (g.dice === null) return tell(say.ROLL_FIRST);
+    if (g.seats[g.turn].hints_left <= 0) return tell(say.noHintsLeft(), "error");
+    if (g.dice === null) return tell(say.rollFirst());
     await act(async (shown, at) => {
       const [res, words] = await Promise.all([mode.transport.hint(shown), import("../lazy/hint_messages.js")]);
       if (!live(at)) return;
@@ -467,6 +469,7 @@ export function createBoard(store) {
       if (root !== el || mode !== m) {
         if (root && root !== el) root.replaceChildren();
         build(el, m, on);
+        builtIn = language();
       }
       mode = m;
       root = el;
@@ -490,6 +493,11 @@ export function createBoard(store) {
     render(state) {
       const b = state.board;
       if (!mode || !b || b.serial !== serial || !root.firstChild) return;
+      // G3: the words built once (its buttons, headings, labels) in the language now.
+      if (builtIn !== language()) {
+        build(root, mode, on);
+        builtIn = language();
+      }
       const m = state.meter.figures;
       const chances = state.settings.meter === "shown" && m && m.game === b.game.id ? m.win_probabilities : null;
       draw(root, b, mode, { paused: paused(), chances, select: (seat) => dispatch({ type: "boardShown", seat }), pick: score });

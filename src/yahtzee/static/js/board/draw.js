@@ -29,7 +29,7 @@ export function seatName(seats, i) {
 }
 
 /** Seat `i` as the board says it: 「你」 for the seat this device plays alone. */
-export const seatLabel = (b, i) => (i === you(b) ? say.YOU : seatName(b.game.seats, i) || say.YOU);
+export const seatLabel = (b, i) => (i === you(b) ? say.you() : seatName(b.game.seats, i) || say.you());
 
 // ---------------------------------------------------------------------------- dice
 
@@ -125,7 +125,7 @@ export function boxLook(filled, p) {
  * own classes. Returns the look (boxLook). */
 export function drawBox(td, btn, { filled, p, name, who = "", act = false, hinted = false, picked = false, cls = "cell" }) {
   const look = boxLook(filled, p);
-  const extra = look.bonus ? say.UPPER_BONUS_TAG(look.bonus) : "";
+  const extra = look.bonus ? say.upperBonusTag(look.bonus) : "";
   if (btn.dataset.text !== `${look.text}|${extra}`) {
     btn.dataset.text = `${look.text}|${extra}`;
     btn.replaceChildren(document.createTextNode(look.text));
@@ -138,7 +138,7 @@ export function drawBox(td, btn, { filled, p, name, who = "", act = false, hinte
   btn.disabled = !selectable;
   const label = say.boxLabel(name, look.kind, look.kind === "filled" ? filled : p, hinted);
   setAttr(btn, "aria-label", who ? `${who} · ${label}` : label);
-  setAttr(btn, "title", look.kind === "forbidden" ? say.FORBIDDEN_TITLE : null);
+  setAttr(btn, "title", look.kind === "forbidden" ? say.forbiddenTitle() : null);
   return look;
 }
 
@@ -237,7 +237,7 @@ function buildCard(root, seats, heads, { prefix, onPick }) {
     for (const f of part.sums) {
       const progress = f === "progress";
       const row = el("tr", progress ? "progress-row" : f === "total" ? "total-row" : "sum-row", null, { "data-sum": f });
-      if (!progress || several) row.append(rowName(f, progress ? say.PROGRESS_NAME : say.SUM_NAMES[f]));
+      if (!progress || several) row.append(rowName(f, progress ? say.progressName() : say.SUM_NAMES[f]));
       seats.forEach((s, i) => {
         const attrs = { "data-seat": i, "data-testid": `${prefix}${progress ? "upper-progress" : dashed(f)}-${i}` };
         if (progress && !several) attrs.colspan = 2;
@@ -302,7 +302,7 @@ export function drawCard(root, { seats, heads, cards, offer = null, preview = nu
 export function readCard(card, preview = null) {
   const root = el("div", "card-area read-card");
   const scores = Object.fromEntries([...UPPER, ...LOWER].map(([c]) => [c, c in card.boxes ? card.boxes[c] : null]));
-  const heads = () => [say.YOU];
+  const heads = () => [say.you()];
   drawCard(root, { seats: [{ kind: "human", name: null }], heads, cards: [{ ...card, scores }], offer: preview ? 0 : null, preview, prefix: "read-" });
   return root;
 }
@@ -412,7 +412,7 @@ const q = (root, testid) => root.querySelector(`[data-testid="${testid}"]`);
 function heads(b, i) {
   const s = b.game.seats[i];
   const name = seatLabel(b, i);
-  const cut = s.kind === "computer" ? name.indexOf(say.LEVEL_OPEN) : -1;
+  const cut = s.kind === "computer" ? name.indexOf(say.levelOpen()) : -1;
   return cut < 0 ? [name] : [name.slice(0, cut), el("span", "head-level", name.slice(cut))];
 }
 

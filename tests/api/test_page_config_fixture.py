@@ -14,6 +14,7 @@ from yahtzee.web.app import CONFIG_KINDS, CONFIG_SECTIONS
 
 FIXTURE = Path(__file__).resolve().parents[1] / "js" / "config.json"
 WORDS = FIXTURE.with_name("core.zh-Hans.js")
+GLOSSARY = FIXTURE.with_name("glossary.zh-Hans.js")
 
 
 def test_the_node_tests_config_fixture_is_the_servers_page_config() -> None:
@@ -25,9 +26,11 @@ def test_the_node_tests_config_fixture_is_the_servers_page_config() -> None:
 
 
 def test_the_node_tests_words_are_the_servers_core_chunk() -> None:
-    """G1: the names /api/config gives as keys read in Node as on the page."""
-    expected = chunk_module(catalogs(), Lang.ZH_HANS, "core")
-    assert WORDS.read_bytes() == expected, (
-        f"{WORDS} is stale: regenerate it from yahtzee.i18n.page.chunk_module("
-        "catalogs(), Lang.ZH_HANS, 'core')"
-    )
+    """G1: the names /api/config gives as keys read in Node as on the page (and the
+    glossary's words, which lazy/glossary.js awaits)."""
+    for path, chunk in ((WORDS, "core"), (GLOSSARY, "glossary")):
+        expected = chunk_module(catalogs(), Lang.ZH_HANS, chunk)
+        assert path.read_bytes() == expected, (
+            f"{path} is stale: regenerate it from yahtzee.i18n.page.chunk_module("
+            f"catalogs(), Lang.ZH_HANS, {chunk!r})"
+        )

@@ -146,6 +146,15 @@ export function start() {
   return load("core").catch((err) => console.warn(err));
 }
 
+const listeners = [];
+
+/** Call `fn` each time the page has changed its language (after its words are in): for a
+ * value kept in a module's binding, said again (a module's own words are otherwise said
+ * when drawn). */
+export function onLanguage(fn) {
+  listeners.push(fn);
+}
+
 /** Speak `lang` from now on: its chunks for every chunk in use, then index.html's words and
  * <html lang>. Resolves once the page speaks it (rejects, changing nothing, if a chunk
  * cannot be loaded: the network). */
@@ -155,4 +164,5 @@ export async function use(lang) {
   current = lang;
   document.documentElement.lang = lang;
   translate();
+  for (const fn of listeners) fn(lang);
 }

@@ -5,6 +5,7 @@
 // 减少动态效果 (prefers-reduced-motion) nothing moves: the word fades in and out alone.
 // A lazy overlay (views.js OVERLAYS): loaded once a board is shown, not on a first visit.
 
+import { t } from "../i18n.js";
 import { boardShown } from "../state.js";
 
 const STILL = matchMedia("(prefers-reduced-motion: reduce)");
@@ -49,14 +50,14 @@ function effect(state, previous) {
   const before = previous && watched(previous);
   if (!now || !before || now.id !== before.id) return;
   if (now.new_record && !before.new_record) {
-    show("record", "新纪录！");
+    show("record", t("core.celebrate.record"));
     return;
   }
   const turns = now.turns || [];
   if (turns.length > (before.turns || []).length) {
     const last = turns[turns.length - 1];
     if (now.mine.includes(last.seat) && ((last.category === "yahtzee" && last.points === 50) || last.yahtzee_bonus > 0)) {
-      show("yahtzee", "快艇！");
+      show("yahtzee", t("core.celebrate.yacht"));
     }
   }
 }

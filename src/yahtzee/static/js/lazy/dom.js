@@ -1,6 +1,7 @@
 // Helpers shared by the lazy views (review.js, stats.js, and those to come): they import
 // from here, never from each other, so the modules form no cycle.
 
+import { t } from "../i18n.js";
 import { GLOSSARY, termQuestion, verdict } from "./glossary.js";
 
 /** A 「?」 beside a term (L11): a disclosure whose summary a keyboard reaches and a screen
@@ -11,7 +12,7 @@ export function term(id) {
   if (!g) throw new Error(`no glossary entry ${id}`);
   const box = el("details", "term-help", null, { "data-term": id });
   const q = termQuestion(id);
-  const pop = el("span", "term-pop", `${g.term}：${g.text}`, { role: "note" });
+  const pop = el("span", "term-pop", t("core.board.term_words", { term: g.term, text: g.text }), { role: "note" });
   box.append(el("summary", "term-q", "?", { "aria-label": q, title: q, "data-testid": `term-${id}` }), pop);
   pop.addEventListener("click", () => (box.open = false)); // (a tap on the words closes them)
   return box;
@@ -28,17 +29,18 @@ export const fmt = (v, digits = 1) => (v === null || v === undefined ? "—" : N
 
 /** The row of the 设置 dialog for the setting `name` (settings.js CHOICES), added once by
  * the lazy module that owns it (before the dialog's closing note): a select of `options`
- * ([value, text]) that dispatches the `setting` action. Returns the select (the module
- * keeps it in step with the state). */
+ * ([value, key]) that dispatches the `setting` action; `label`, `note` and the options'
+ * names are catalog keys (`data-i18n`: i18n.js's translate() says them again after a change
+ * of language). Returns the select (the module keeps it in step with the state). */
 export function settingRow(ctx, name, label, note, options) {
   const id = `${name}-setting`;
   const found = document.getElementById(id);
   if (found) return found;
   const row = el("label", "field");
-  const title = el("span", "", label);
-  title.append(el("span", "field-note", note));
+  const title = el("span", "");
+  title.append(el("span", "", t(label), { "data-i18n": label }), el("span", "field-note", t(note), { "data-i18n": note }));
   const select = el("select", "", null, { id, "data-testid": id });
-  for (const [value, text] of options) select.append(el("option", "", text, { value }));
+  for (const [value, key] of options) select.append(el("option", "", t(key), { value, "data-i18n": key }));
   select.value = ctx.state().settings[name];
   select.addEventListener("change", () => ctx.dispatch({ type: "setting", name, value: select.value }));
   row.append(title, select);

@@ -15,6 +15,7 @@
 // No layout shift: the numbers sit in boxes of a fixed minimum width (css), so 99.5 and
 // 248.3, 5% and 100% take the same room; on a phone the meter has a fixed width.
 
+import { t } from "../i18n.js";
 import { meterText } from "../messages.js";
 import { boardShown } from "../state.js";
 import { term } from "./dom.js";
@@ -66,7 +67,7 @@ export function renderMeter(state) {
     help = fresh;
   }
   hide(help, !shown);
-  const label = shown ? "隐藏" : "显示预计";
+  const label = shown ? t("core.board.hide") : t("core.meter.show");
   if (toggle.textContent !== label) toggle.textContent = label;
   if (toggle.getAttribute("aria-expanded") !== String(shown)) {
     toggle.setAttribute("aria-expanded", String(shown));
@@ -77,13 +78,13 @@ export function renderMeter(state) {
   // The figures as text: before the first answer for this game, dashes of the same width.
   const m = state.meter;
   const mine = m.figures && m.figures.game === g.id ? m.figures : null;
-  const t = meterText(mine, vs);
-  const key = JSON.stringify(t);
+  const figures = meterText(mine, vs);
+  const key = JSON.stringify(figures); // (its words in it: a change of language draws it again)
   if (text.dataset.key !== key) {
     text.dataset.key = key;
     const nodes = [];
-    if (t.chance) nodes.push(figure("meter-chance", t.chance), sep());
-    nodes.push(figure("meter-ef", t.expected));
+    if (figures.chance) nodes.push(figure("meter-chance", figures.chance), sep());
+    nodes.push(figure("meter-ef", figures.expected));
     text.replaceChildren(...nodes);
   }
   if (vs) {

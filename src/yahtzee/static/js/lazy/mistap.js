@@ -6,12 +6,15 @@
 
 import { settingRow } from "./dom.js";
 
+/** Marks a key passed on (the extractor finds it; settingRow says it). */
+const N_ = (key) => key;
+
 let select = null;
 
 function install(ctx) {
-  select = settingRow(ctx, "confirm", "登记前确认", "选中后再点一次才登记", [
-    ["off", "关"],
-    ["on", "开"],
+  select = settingRow(ctx, "confirm", N_("core.setting.confirm"), N_("core.setting.confirm_note"), [
+    ["off", N_("core.setting.off")],
+    ["on", N_("core.setting.on")],
   ]);
 }
 

@@ -98,6 +98,27 @@ def test_g2_each_languages_page_links_its_own_web_app_manifest(client: TestClien
     assert client.get("/manifest.webmanifest").json() == said["zh-Hans"]
 
 
+def test_g2_the_rules_view_is_made_in_each_language(client: TestClient) -> None:
+    """规则 (U10) in every language: the server fills rules.html's words per language and
+    serves each under the release prefix (the view loads its page language's). Before, the
+    only rules were rules.html's Chinese, whatever the reader's language."""
+    release = re.search(r'src="/v/(\w+)/js/main\.js"', page(client)[2])
+    assert release is not None
+    said = {}
+    for lang in ("zh-Hans", "zh-Hant", "en"):
+        r = client.get(f"/v/{release.group(1)}/i18n/{lang}/rules.html")
+        assert r.status_code == 200, lang
+        assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
+        said[lang] = r.text
+    assert '<h2 id="rules-intro" data-i18n="rules.intro.title">简介</h2>' in said["zh-Hans"]
+    assert 'data-q="问："' in said["zh-Hans"]
+    assert "計分表" in said["zh-Hant"]
+    assert "计分表" not in said["zh-Hant"]
+    assert '<h2 id="rules-faq" data-i18n="rules.faq.title">Questions</h2>' in said["en"]
+    assert 'data-label="Needs: "' in said["en"]
+    assert re.search(r"[\u4e00-\u9fff]", re.sub(r"<!--.*?-->", "", said["en"], flags=re.S)) is None
+
+
 def test_g3_the_choice_is_the_players_on_every_linked_device_and_in_their_data(
     client: TestClient,
 ) -> None:

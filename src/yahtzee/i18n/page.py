@@ -11,6 +11,8 @@
   ``data-i18n-attr="title=key aria-label=key"`` (attributes): the server fills both in
   here, so the first view is drawn in its language with no request more, and the page's
   ``js/i18n.js`` fills them again when the player changes the language.
+* :func:`rules_path`: where the rules view's body (``rules.html``, made by :func:`localized`
+  like the page) is in each language.
 * :func:`manifest`: the web app manifest in one language (its name, short name,
   description and ``lang``), ``/i18n/<lang>/manifest.webmanifest``, which that language's
   page links to: a phone installs the game under its name in the reader's language.
@@ -97,6 +99,12 @@ def modules(catalogs: Catalogs, langs: Iterable[Lang]) -> dict[str, bytes]:
         for lang in langs
         for name in sorted(catalogs.chunks())
     }
+
+
+def rules_path(lang: Lang) -> str:
+    """Where the rules view's body in ``lang`` is (``static/rules.html`` made per language
+    by :func:`localized`), under the static files' root."""
+    return f"/i18n/{lang}/rules.html"
 
 
 def manifest_path(lang: Lang) -> str:

@@ -17,7 +17,15 @@ from pathlib import Path
 from starlette.types import Scope
 
 from yahtzee.i18n import DEFAULT, Lang, catalogs, negotiate
-from yahtzee.i18n.page import MANIFEST, localized, manifest, manifest_path, module_path, modules
+from yahtzee.i18n.page import (
+    MANIFEST,
+    localized,
+    manifest,
+    manifest_path,
+    module_path,
+    modules,
+    rules_path,
+)
 from yahtzee.server.middleware import COOKIE_NAME, player_of
 from yahtzee.storage.player_settings import PlayerSettings
 
@@ -57,6 +65,17 @@ def page_variants(
 def page_modules(langs: Sequence[Lang]) -> dict[str, bytes]:
     """The page's catalog modules of ``langs``, by path (served with its files)."""
     return modules(catalogs(), langs)
+
+
+def page_rules(template: Path, langs: Sequence[Lang]) -> dict[str, bytes]:
+    """The rules view's body (``static/rules.html``, its words ``rules.*`` keys) in each of
+    ``langs``, by path (:func:`~yahtzee.i18n.page.rules_path`): the page loads its
+    language's with the view (G2); none without a template."""
+    if not template.is_file():
+        return {}
+    body = template.read_text(encoding="utf-8")
+    cat = catalogs()
+    return {rules_path(lang): localized(body, cat, lang).encode() for lang in langs}
 
 
 def page_manifests(template: Path, langs: Sequence[Lang]) -> dict[str, bytes]:

@@ -46,7 +46,13 @@ from yahtzee.server.identity import (
     load_secret,
 )
 from yahtzee.server.kinds import PLATFORM_KINDS, KindRegistry, KindRules, apart_sections, kind_names
-from yahtzee.server.language import PageLanguage, page_manifests, page_modules, page_variants
+from yahtzee.server.language import (
+    PageLanguage,
+    page_manifests,
+    page_modules,
+    page_rules,
+    page_variants,
+)
 from yahtzee.server.limits import PROCESS_TTL_BEATS, Guard, ProcessRegistration
 from yahtzee.server.middleware import ServerMiddleware
 from yahtzee.server.protocol import open_file_limit, socket_budget
@@ -135,7 +141,7 @@ def static_assets(
     """The page and its files as the app serves them (scripts/precompress.py writes the
     same): the page in each of ``langs`` with the configuration embedded, the features'
     sections and the kinds' names included (server/config.py, server/language.py), the
-    catalogs' modules and the web app manifest in each language."""
+    catalogs' modules, the web app manifest and the rules view's body in each language."""
     return StaticAssets(
         static_dir,
         SPA_PATHS,
@@ -143,6 +149,7 @@ def static_assets(
         extra_files={
             **page_modules(langs),
             **page_manifests(static_dir / "manifest.webmanifest", langs),
+            **page_rules(static_dir / "rules.html", langs),
         },
         choose_page=choose,
     )

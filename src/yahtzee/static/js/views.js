@@ -41,7 +41,7 @@
 // index.html needs nothing for a new view.
 
 import { ApiError, api } from "./api.js";
-import { load as loadWords, t } from "./i18n.js";
+import { language, load as loadWords, t } from "./i18n.js";
 import { asset, href, register } from "./paths.js";
 import * as say from "./messages.js";
 import { addReducers } from "./reducer.js";
@@ -75,7 +75,7 @@ export const LAZY = {
     back: "return",
     className: "rules",
     css: "css/rules.css",
-    load: () => api.text(asset("rules.html")),
+    load: () => api.text(asset(`i18n/${language()}/rules.html`)), // (made per language by the server)
     module: () => import("./lazy/rules.js"),
   },
   review: { path: "/review/:id", heading: N_("core.view.review"), loading: N_("core.view.review_loading"), css: "css/review.css", ...own("review", review) },

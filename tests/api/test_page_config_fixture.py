@@ -14,7 +14,8 @@ from yahtzee.web.app import CONFIG_KINDS, CONFIG_SECTIONS
 
 FIXTURE = Path(__file__).resolve().parents[1] / "js" / "config.json"
 WORDS = FIXTURE.with_name("core.zh-Hans.js")
-GLOSSARY = FIXTURE.with_name("glossary.zh-Hans.js")
+#: The lazy catalogs' chunks (lazy/glossary.js and hint_messages.js await them).
+LAZY_CHUNKS = ("glossary", "hint")
 
 
 def test_the_node_tests_config_fixture_is_the_servers_page_config() -> None:
@@ -27,8 +28,9 @@ def test_the_node_tests_config_fixture_is_the_servers_page_config() -> None:
 
 def test_the_node_tests_words_are_the_servers_core_chunk() -> None:
     """G1: the names /api/config gives as keys read in Node as on the page (and the
-    glossary's words, which lazy/glossary.js awaits)."""
-    for path, chunk in ((WORDS, "core"), (GLOSSARY, "glossary")):
+    lazy catalogs' words, which their modules await)."""
+    for chunk in ("core", *LAZY_CHUNKS):
+        path = FIXTURE.with_name(f"{chunk}.zh-Hans.js")
         expected = chunk_module(catalogs(), Lang.ZH_HANS, chunk)
         assert path.read_bytes() == expected, (
             f"{path} is stale: regenerate it from yahtzee.i18n.page.chunk_module("

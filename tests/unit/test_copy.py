@@ -45,8 +45,8 @@ WORD_VALUES = {
     *("who", "what", "name", "where", "level", "kind"),
     *("yours", "share", "date", "message", "why"),
 }
-# A seat's default name is one word with its number, as 「电脑3」 is (U13): 「玩家1」.
-NAMES = {"table.seats.player"}
+# A seat's default name is one word with its number (U13): 「电脑3（普通）」, 「玩家1」.
+NAMES = {"table.seats.player", "core.computer_number_level"}
 
 
 def test_u18_the_chinese_catalogs_space_their_figures() -> None:

@@ -140,7 +140,7 @@ export function confirmAbandon(text) {
 }
 
 export function abandonSaved(game) {
-  return t("core.abandon.text", { game: savedName(game) });
+  return t("core.abandon.text", { what: savedName(game) });
 }
 
 /** U3 + F2: 重新开始 once a box is scored. */
@@ -462,7 +462,7 @@ export const BOARD = {
     return [t("core.board.caption_upper"), t("core.board.caption_lower"), t("core.sum.total")];
   },
   /** A word's 「?」, for a screen reader. */
-  termQuestion: (word) => t("core.board.term_question", { word }),
+  termQuestion: (word) => t("core.board.term_question", { what: word }),
   /** A glossary entry as its 「?」 shows it. */
   termWords: (g) => t("core.board.term_words", { term: g.term, text: g.text }),
 };

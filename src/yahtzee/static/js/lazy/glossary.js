@@ -91,7 +91,7 @@ export function glossaryId(word) {
 }
 
 /** 「?」's label for a screen reader. */
-export const termQuestion = (id) => t("core.board.term_question", { word: GLOSSARY[id].term });
+export const termQuestion = (id) => t("core.board.term_question", { what: GLOSSARY[id].term });
 
 /** Stars from the points a game lost by its choices (L13): 5 below 5 points, 4 below 15,
  * 3 below 30, 2 below 60, else 1. Read beside 准确率 (88.8% can be 61 points lost). Each

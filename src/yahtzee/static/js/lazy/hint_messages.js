@@ -1,11 +1,15 @@
 // A hint's words (U4, L15): the part of the messages catalog (messages.js) that a hint
 // needs, loaded with the hint's answer (board/board.js) rather than with the page, so that
-// the first load stays within P6's 40 KB.
+// the first load stays within P6's 40 KB. Its words are the catalog's `hint` chunk, which
+// this module loads in the page's language before the hint is said (a top-level await).
 
+import { load, t, tn } from "../i18n.js";
 import { keptFaces } from "../messages.js";
 import { CATEGORY_NAMES } from "../state.js";
 
-const list = (dice) => dice.join("、");
+await load("hint");
+
+const list = (dice) => dice.join(t("core.list_sep"));
 const box = (category) => CATEGORY_NAMES[category] || category;
 
 /** A hint's figures as shown: the expected final scores (the points on the card plus the
@@ -27,22 +31,23 @@ function hintFigures(res) {
 function hintWhat(res) {
   if (res.hold) {
     const kept = keptFaces(res.hold, res.game.dice);
-    return kept.length ? `保留金色标出的 ${list(kept)}，再掷其余的` : "全部重掷";
+    return kept.length ? t("hint.what.hold", { dice: list(kept) }) : t("hint.what.reroll_all");
   }
-  return `登记在金色标出的「${box(res.category)}」`;
+  return t("hint.what.score", { box: box(res.category) });
 }
 
 /** The hint's second sentence: how much better on average than the next best, from the
  * figures as shown (P2: it adds up with the detail's figures). */
 function hintGain(f) {
   if (f.gap === null) return "";
-  return Number(f.gap) > 0 ? `这样平均比次好的做法多得 ${f.gap} 分。` : "次好的做法也差不多一样好。";
+  return Number(f.gap) > 0 ? t("hint.gain", { gap: f.gap }) : t("hint.gain_none");
 }
 
 /** A hint in two short sentences (L15): what to do, then how much better on average. The
  * full figures (expected final scores) are one tap away: `hintDetail`. */
 function hinted(res) {
-  const text = `提示：${hintWhat(res)}（还剩 ${res.game.hints_left} 次提示）。`;
+  const left = res.game.hints_left;
+  const text = tn("hint.said", left, { what: hintWhat(res), left });
   if (typeof res.value !== "number") return text;
   return text + hintGain(hintFigures(res));
 }
@@ -53,34 +58,31 @@ function hinted(res) {
 function hintDetail(res) {
   if (typeof res.value !== "number") return null;
   const f = hintFigures(res);
-  let text = `预计终局：照提示做 ${f.best} 分`;
   const alt = res.alternative;
-  if (alt) {
-    let what;
-    if (alt.category) what = `登记「${box(alt.category)}」`;
-    else {
-      const kept = keptFaces(alt.hold, res.game.dice);
-      what = kept.length ? `保留 ${list(kept)} 再掷` : "全部重掷";
-    }
-    text += `；次好的是${what}，${f.alt} 分（少 ${f.gap} 分）`;
+  if (!alt) return t("hint.detail", { best: f.best });
+  let what;
+  if (alt.category) what = t("hint.detail.score", { box: box(alt.category) });
+  else {
+    const kept = keptFaces(alt.hold, res.game.dice);
+    what = kept.length ? t("hint.detail.hold", { dice: list(kept) }) : t("hint.what.reroll_all");
   }
-  return `${text}。`;
+  return t("hint.detail_alt", { best: f.best, what, alt: f.alt, gap: f.gap });
 }
 
 /** The same hint in phone words: the same two sentences, shorter, so that it fits the
  * phone table's three-line message without scrolling or cutting. */
 function hintedShort(res) {
-  const left = `（剩 ${res.game.hints_left} 次）`;
+  const left = res.game.hints_left;
   const keep = (hold) => {
     const kept = keptFaces(hold, res.game.dice);
-    return kept.length ? `留 ${list(kept)} 再掷` : "全部重掷";
+    return kept.length ? t("hint.short.hold", { dice: list(kept) }) : t("hint.what.reroll_all");
   };
-  const what = res.hold ? keep(res.hold) : `记「${box(res.category)}」`;
-  const text = `提示${left}：${what}。`;
+  const what = res.hold ? keep(res.hold) : t("hint.short.score", { box: box(res.category) });
+  const text = tn("hint.short.said", left, { what, left });
   if (typeof res.value !== "number") return text;
   const f = hintFigures(res);
   if (f.gap === null) return text;
-  return text + (Number(f.gap) > 0 ? `平均多得 ${f.gap} 分。` : "次好的也差不多。");
+  return text + (Number(f.gap) > 0 ? t("hint.short.gain", { gap: f.gap }) : t("hint.short.gain_none"));
 }
 
 /** What the table says of a hint: `text` (two short sentences), `short` (the phone's

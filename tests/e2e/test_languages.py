@@ -5,6 +5,8 @@ drawing the open view again."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
@@ -47,6 +49,13 @@ def test_g3_the_language_changes_mid_game_without_a_reload(ui: Table) -> None:
         "Normal",
         "Expert",
     ]
+    # The board behind the dialog too, at once (its words are built again: G2).
+    expect(ui.by("roll")).to_have_text("Roll again")
+    expect(ui.by("rolls-left")).to_have_text(f"{rolls} rolls left")
+    expect(ui.by("hint")).to_have_text("Hint (3)")
+    expect(ui.by("lobby")).to_have_text("Lobby")
+    expect(ui.die(0)).to_have_attribute("aria-label", f"Die 1: {dice[0]}, held")
+    assert page.title() == "Yacht Dice · Table"
     # Nothing lost: the same document, the game, its dice and holds.
     assert page.evaluate("window.sameDocument") is True
     assert (ui.dice(), ui.rolls_left()) == (dice, rolls)
@@ -56,12 +65,17 @@ def test_g3_the_language_changes_mid_game_without_a_reload(ui: Table) -> None:
     expect(html).to_have_attribute("lang", "zh-Hant")
     expect(page.locator("#settings-title")).to_have_text("設定")
     assert page.locator("#lobby-title").text_content() == "大廳"
+    expect(ui.by("roll")).to_have_text("再擲")
+    expect(ui.by("rolls-left")).to_have_text(f"剩餘 {rolls} 次")
     assert page.evaluate("window.sameDocument") is True
     ui.by("settings-close").click()
     expect(dialog).to_be_hidden()
     assert [ui.die(i).get_attribute("aria-pressed") for i in range(5)] == held
-    # The game goes on: the holds go with the next roll.
-    after = ui.roll()
+    # The game goes on: the holds go with the next roll, said in the language now.
+    ui.by("roll").click()
+    expect(ui.by("rolls-left")).to_have_text(f"剩餘 {rolls - 1} 次")
+    expect(ui.by("message")).to_contain_text("你擲出了")
+    after = ui.dice()
     assert (after[0], after[2]) == (dice[0], dice[2])
 
     # Kept for the player on the server (every linked device) and in this browser.
@@ -250,5 +264,125 @@ def test_g2_g5_review_practice_devices_and_daily_speak_the_language(
     expect(page.locator(".dl-board caption").first).to_contain_text(VIEW_WORDS[other]["day_board"])
     assert ui.by("daily-share").inner_text() == share
     assert page.evaluate("window.sameDocument") is True
+
+
+#: Each language's words the checks read: (locale, lang, words).
+SAID = {
+    "zh-Hans": {
+        "locale": "zh-CN",
+        "lobby": "大厅",
+        "settings": "设置",
+        "sound": "声音",
+        "round": "第 1 / 13 回合",
+        "roll": "掷骰子",
+        "left": "剩余 2 次",
+        "rolled": "你掷出了",
+        "hint": "提示 (3)",
+        "ones": "一点",
+        "title": "快艇骰子 · 牌桌",
+        "rules": ["简介", "怎么玩", "计分表", "术语", "看懂这些数", "常见问题"],
+        "faq": "问：",
+        "term": "预计终局",
+        "back": "← 返回",
+    },
+    "zh-Hant": {
+        "locale": "zh-TW",
+        "lobby": "大廳",
+        "settings": "設定",
+        "sound": "聲音",
+        "round": "第 1 / 13 回合",
+        "roll": "擲骰子",
+        "left": "剩餘 2 次",
+        "rolled": "你擲出了",
+        "hint": "提示 (3)",
+        "ones": "一點",
+        "title": "快艇骰子 · 牌桌",
+        "rules": ["簡介", "怎麼玩", "計分表", "術語", "看懂這些數", "常見問題"],
+        "faq": "問：",
+        "term": "預估終局",
+        "back": "← 返回",
+    },
+    "en": {
+        "locale": "en-US",
+        "lobby": "Lobby",
+        "settings": "Settings",
+        "sound": "Sound",
+        "round": "Round 1 / 13",
+        "roll": "Roll",
+        "left": "2 rolls left",
+        "rolled": "You rolled",
+        "hint": "Hint (3)",
+        "ones": "Ones",
+        "title": "Yacht Dice · Table",
+        "rules": [
+            "About the game",
+            "How to play",
+            "The scorecard",
+            "Terms",
+            "What the numbers mean",
+            "Questions",
+        ],
+        "faq": "Q: ",
+        "term": "Expected final",
+        "back": "← Back",
+    },
+}
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+
+
+@pytest.mark.parametrize("lang", list(SAID))
+def test_g2_the_lobby_a_solo_game_the_rules_and_settings_in_each_language(
+    browser: Browser, server_url: str, lang: str
+) -> None:
+    """One page load per language (its browser's Accept-Language): the lobby, 设置, a solo
+    game's board, its first roll's words and the rules with their glossary and FAQ, all in
+    the language; in English no Chinese character is left on any of them."""
+    said = SAID[lang]
+    context = browser.new_context(locale=str(said["locale"]))
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    console = ConsoleWatch()
+    console.watch(page)
+    ui = Table(page, server_url)
+
+    def chinese_left() -> list[str]:
+        # (the language picker names each language in itself: 简体中文, 繁體中文)
+        text: str = page.evaluate("document.body.innerText")
+        return [line for line in text.splitlines() if CJK.search(line)] if lang == "en" else []
+
+    ui.open_lobby()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    expect(page.locator("#lobby-title")).to_have_text(str(said["lobby"]))
+    assert chinese_left() == []
+    # 设置, with the rows its lazy modules add (声音: sound.js).
+    ui.by("settings-open").click()
+    expect(page.locator("#settings-title")).to_have_text(str(said["settings"]))
+    expect(ui.by("language-setting")).to_have_value(lang)
+    row = ui.by("sound-setting").locator("xpath=..")
+    expect(row).to_contain_text(str(said["sound"]))
+    ui.by("settings-close").click()
+
+    # A solo game: the board's words, a roll's sentence, the card's names, the title.
+    ui.by("start-solo").click()
+    expect(ui.by("round")).to_have_text(str(said["round"]))
+    expect(ui.by("roll")).to_have_text(str(said["roll"]))
+    ui.by("roll").click()
+    expect(ui.by("rolls-left")).to_have_text(str(said["left"]))
+    expect(ui.by("message")).to_contain_text(str(said["rolled"]))
+    expect(ui.by("hint")).to_have_text(str(said["hint"]))
+    expect(page.locator("#scorecard-upper")).to_contain_text(str(said["ones"]))
+    assert page.title() == said["title"]
+    assert chinese_left() == []
+
+    # The rules (made per language by the server), their glossary and FAQ.
+    ui.by("rules-link-game").click()
+    rules = page.locator("#view-rules")
+    for heading in said["rules"]:
+        expect(rules.get_by_role("heading", name=str(heading), exact=True)).to_be_visible()
+    faq = rules.locator(".faq dt").first
+    assert faq.evaluate("(dt) => getComputedStyle(dt, '::before').content") == f'"{said["faq"]}"'
+    expect(rules.locator("#term-expected_final")).to_have_text(str(said["term"]))
+    expect(ui.by("rules-back")).to_have_text(str(said["back"]))
+    assert chinese_left() == []
     context.close()
     assert console.errors == [], "console errors:\n" + "\n".join(console.errors)

@@ -121,6 +121,7 @@ function wire() {
 // G3: the first view's words in the page's language (preloaded with the page) before its
 // first render; the page's own words are in index.html already.
 await startLanguage();
+lazy.translate(); // (the lazy views' sections, built above before their words were in)
 wire();
 store.flush();
 route();

@@ -41,7 +41,7 @@
 // index.html needs nothing for a new view.
 
 import { ApiError, api } from "./api.js";
-import { language, load as loadWords, t } from "./i18n.js";
+import { language, load as loadWords, t, translate } from "./i18n.js";
 import { asset, href, register } from "./paths.js";
 import * as say from "./messages.js";
 import { addReducers } from "./reducer.js";
@@ -246,11 +246,12 @@ async function loadModule(id) {
   return loaded.get(id);
 }
 
-/** Build the lazy views' sections; returns {open(view, params), render(state)}. `open`
+/** Build the lazy views' sections; returns {open(view, params), render(state), translate()}. `open`
  * shows the view at once (its heading has the focus) and loads its module and data;
  * `render` is called by the page's render with the state (pure: DOM only). */
 export function installLazyViews(store, { open: openPath, play, boards }) {
   const main = document.getElementById("main");
+  const sections = [];
   for (const [id, entry] of Object.entries(LAZY)) {
     const section = el("section", {
       id: `view-${id}`,
@@ -273,6 +274,7 @@ export function installLazyViews(store, { open: openPath, play, boards }) {
       el("div", { id: `${id}-body`, "data-testid": `${id}-body` }),
     );
     main.append(section);
+    sections.push(section);
   }
 
   const ctx = {
@@ -338,7 +340,11 @@ export function installLazyViews(store, { open: openPath, play, boards }) {
     if (page.status === "ready") loaded.get(page.view).render(body, page, ctx, session);
   }
 
-  return { open, render };
+  /** Say the sections' words (headings, back links) again: once the page's first chunk is
+   * in (main.js builds them before), and i18n.js's translate() after a change. */
+  const words = () => sections.forEach((section) => translate(section));
+
+  return { open, render, translate: words };
 }
 
 /** {effect, render} of the lazy overlays for the store (main.js); ctx: dispatch,

@@ -55,6 +55,8 @@ def test_g3_the_language_changes_mid_game_without_a_reload(ui: Table) -> None:
     expect(ui.by("hint")).to_have_text("Hint (3)")
     expect(ui.by("lobby")).to_have_text("Lobby")
     expect(ui.die(0)).to_have_attribute("aria-label", f"Die 1: {dice[0]}, held")
+    # The last thing said, said again in the new language (the roll's sentence).
+    expect(ui.by("message")).to_contain_text(f"You rolled {', '.join(map(str, dice))}.")
     assert page.title() == "Yacht Dice · Table"
     # Nothing lost: the same document, the game, its dice and holds.
     assert page.evaluate("window.sameDocument") is True
@@ -67,6 +69,7 @@ def test_g3_the_language_changes_mid_game_without_a_reload(ui: Table) -> None:
     assert page.locator("#lobby-title").text_content() == "大廳"
     expect(ui.by("roll")).to_have_text("再擲")
     expect(ui.by("rolls-left")).to_have_text(f"剩餘 {rolls} 次")
+    expect(ui.by("message")).to_contain_text(f"你擲出了 {'、'.join(map(str, dice))}。")
     assert page.evaluate("window.sameDocument") is True
     ui.by("settings-close").click()
     expect(dialog).to_be_hidden()

@@ -6,14 +6,17 @@
 import * as say from "./messages.js";
 import { CHOICES } from "./settings.js";
 
-function message(state, text, kind = "info", view = "game", short = null, detail = null) {
+function message(state, text, kind = "info", view = "game", short = null, detail = null, again = null) {
   // P3: a message belongs to the view it was said for. `short`: the same message in fewer
   // words for the phone table's three-line message area (render.js shows one of the two).
   // `detail`: figures one tap away under the message (a hint's expected final scores, L15).
+  // `again` (G3): says the same again, in the language the page speaks when it is drawn (a
+  // text, or {text, short, detail}), so a change of language redraws the message too.
   const serial = state.message.serial + 1;
   const m = { text, kind, view, serial };
   if (short) m.short = short;
   if (detail) m.detail = detail;
+  if (again) m.again = again;
   return { ...state, message: m };
 }
 
@@ -27,8 +30,8 @@ const reducers = {
     return { ...state, busy };
   },
 
-  say(state, { text, kind = "info", view = "game", short = null, detail = null }) {
-    return message(state, text, kind, view, short, detail);
+  say(state, { text, kind = "info", view = "game", short = null, detail = null, again = null }) {
+    return message(state, text, kind, view, short, detail, again);
   },
 
   /** Arriving in the lobby: its buttons wait for this visit's data (F2). */

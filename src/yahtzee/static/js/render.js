@@ -7,6 +7,7 @@
 
 import { RESULT_NAMES, ROUNDS, boardShown } from "./state.js";
 import { setText } from "./dom.js";
+import { language } from "./i18n.js";
 import * as say from "./messages.js";
 import { href } from "./paths.js";
 import { LAZY } from "./views.js";
@@ -115,8 +116,11 @@ function renderMessage(state) {
   if (slot && el.parentElement !== slot) slot.append(el);
   // P3: a message belongs to the view it was said for; elsewhere the slot stays empty.
   const m = state.message;
-  const text = !m.view || m.view === state.view ? m.text : "";
-  const key = `${m.serial}|${text ? 1 : 0}`;
+  // G3: a message that can be said again is said in the language the page speaks now.
+  const said = m.again ? m.again() : m;
+  const { short, detail } = typeof said === "string" ? { short: null, detail: null } : said;
+  const text = !m.view || m.view === state.view ? (typeof said === "string" ? said : said.text) : "";
+  const key = `${m.serial}|${text ? 1 : 0}|${language()}`;
   if (el.dataset.serial === key) return;
   el.dataset.serial = key;
   el.dataset.kind = m.kind;
@@ -124,20 +128,20 @@ function renderMessage(state) {
   el.classList.toggle("empty", !text);
   // Re-setting identical text would not be re-announced; the serial makes each new message
   // a fresh node so screen readers hear repeats too.
-  if (text && m.short) {
+  if (text && short) {
     // Both wordings; the css shows the phone's on a phone, the full one elsewhere (a hidden
     // one is not read out either).
     const full = document.createElement("span");
     full.className = "msg-full";
     full.textContent = text;
-    const short = document.createElement("span");
-    short.className = "msg-short";
-    short.textContent = m.short;
-    el.replaceChildren(full, short);
+    const phone = document.createElement("span");
+    phone.className = "msg-short";
+    phone.textContent = short;
+    el.replaceChildren(full, phone);
   } else {
     el.replaceChildren(text ? document.createTextNode(text) : "");
   }
-  if (text && m.detail) {
+  if (text && detail) {
     // L15: the hint's full figures, one tap away (a disclosure: keyboard and screen reader
     // reach it without a script of its own).
     const more = document.createElement("details");
@@ -146,7 +150,7 @@ function renderMessage(state) {
     summary.textContent = say.detailSummary();
     summary.dataset.testid = "message-detail-toggle";
     const body = document.createElement("span");
-    body.textContent = m.detail;
+    body.textContent = detail;
     body.dataset.testid = "message-detail";
     more.append(summary, body);
     // Opened on a phone, the figures may not fit the message's lines: measure again (fit.js

@@ -27,7 +27,9 @@ const people = (game) => game.seats.map((s, i) => (s.kind === "human" ? i : null
 export function createSolo(store, { boards, lobby, open }) {
   const S = () => store.state;
   const dispatch = (action) => store.dispatch(action);
-  const tell = (text, kind = "info", view = "game") => dispatch({ type: "say", text, kind, view });
+  // (a function: said again when the page changes its language, G3)
+  const tell = (text, kind = "info", view = "game") =>
+    dispatch({ type: "say", text: typeof text === "function" ? text() : text, again: typeof text === "function" ? text : null, kind, view });
   const game = () => {
     const b = S().board;
     return b && b.owner === "game" ? b.game : null;
@@ -39,10 +41,10 @@ export function createSolo(store, { boards, lobby, open }) {
     try {
       const fresh = await api.game(g.id);
       if (fresh.status !== "abandoned") return fresh;
-      tell(say.gameGone(), "error", "lobby");
+      tell(say.gameGone, "error", "lobby");
     } catch (err) {
       if (!(err instanceof ApiError && err.code === "not_found")) return null;
-      tell(say.gameNotFound(), "error", "lobby");
+      tell(say.gameNotFound, "error", "lobby");
     }
     await lobby.goLobby(true);
     return null;
@@ -114,7 +116,7 @@ export function createSolo(store, { boards, lobby, open }) {
     if (saved && !(await confirmDialog(say.confirmAbandon(say.abandonSaved(saved))))) return;
     const made = await createGame(kind, kind === "vs_computer" ? difficulty : null, Boolean(saved));
     if (made) {
-      tell(WORDS.started(kind));
+      tell(() => WORDS.started(kind));
       enterGame(made);
     }
   }
@@ -130,14 +132,14 @@ export function createSolo(store, { boards, lobby, open }) {
     boards.get().leave();
     const made = await createGame(g.mode, g.difficulty, playing);
     if (made) {
-      tell(say.restarted());
+      tell(say.restarted);
       enterGame(made);
     }
   }
 
   /** 每日挑战 (D2): today's game from its page, new or continued, on the table. */
   function playDaily(made) {
-    tell(WORDS.dailyStarted(made));
+    tell(() => WORDS.dailyStarted(made));
     enterGame(made);
   }
 
@@ -145,7 +147,7 @@ export function createSolo(store, { boards, lobby, open }) {
   async function continueGame(saved) {
     const made = await lobby.act(() => api.current());
     if (made) {
-      tell(say.continued(made));
+      tell(() => say.continued(made));
       enterGame(made);
     } else {
       await lobby.refreshLobbyData();
@@ -158,7 +160,7 @@ export function createSolo(store, { boards, lobby, open }) {
     await lobby.refreshLobbyData();
     const saved = S().saved;
     if (saved) {
-      tell(say.continued(saved));
+      tell(() => say.continued(saved));
       enterGame(saved);
     } else await lobby.goLobby();
   }

@@ -119,8 +119,19 @@ export function createBoard(store) {
   const live = (at) => (S().board && S().board.serial === at ? S().board : null);
   const current = () => (mode ? live(serial) : null);
   const paused = () => Boolean(mode && mode.paused && mode.paused(S()));
-  const tell = (text, kind = "info", more = {}) => mode && dispatch({ type: "say", text, kind, view: mode.owner, ...more });
-  const label = (i) => seatLabel(current(), i);
+  /** Say `text` in the board's view: a text, or (G3) a function that says it (a text or
+   * {text, short, detail}), called again when the page changes its language. */
+  const tell = (text, kind = "info", more = {}) => {
+    if (!mode) return;
+    const again = typeof text === "function" ? text : null;
+    const said = again ? again() : text;
+    dispatch({ type: "say", kind, view: mode.owner, ...more, ...(typeof said === "string" ? { text: said } : said), again });
+  };
+  /** The seats' names of the board as it is now, said when called (in the language then). */
+  const labels = () => {
+    const b = current();
+    return (i) => seatLabel(b, i);
+  };
   const pace = () => REPLAY_STEP_MS[S().settings.replay];
 
   // ------------------------------------------------------------------- focus (P2)
@@ -246,7 +257,8 @@ export function createBoard(store) {
       const game = await mode.transport.roll(shown, hold);
       if (!live(at)) return;
       dispatch({ type: "boardRolled", game, hold });
-      tell(say.rolled(game, label(game.turn)));
+      const who = labels();
+      tell(() => say.rolled(game, who(game.turn)));
     });
   }
 
@@ -277,7 +289,7 @@ export function createBoard(store) {
 
   function declined(category) {
     dispatch({ type: "boardDeclined", category });
-    tell(say.zeroCancelled());
+    tell(say.zeroCancelled);
   }
 
   async function send(before, category, confirmZero) {
@@ -296,10 +308,10 @@ export function createBoard(store) {
         throw err;
       }
       if (!live(at)) return;
-      const who = label(before.turn);
+      const who = labels();
       const wrote = { id: game.id, version: game.version, category };
       dispatch({ type: "boardScored", before, game, wrote, steps: computerSteps(game) });
-      tell(say.scored(before.dice, category, game.seats[before.turn].scores[category], who));
+      tell(() => say.scored(before.dice, category, game.seats[before.turn].scores[category], who(before.turn)));
       lastPerson = before.turn;
       if (current().replay) runReplay();
       else turnOver();
@@ -316,15 +328,14 @@ export function createBoard(store) {
     if (!b || S().view !== mode.owner || !mayAct(b) || paused()) return;
     const g = b.game;
     if (!mode.hints || !mode.hints(g)) return mode.noHints && tell(mode.noHints, "error");
-    if (g.seats[g.turn].hints_left <= 0) return tell(say.noHintsLeft(), "error");
-    if (g.dice === null) return tell(say.rollFirst());
+    if (g.seats[g.turn].hints_left <= 0) return tell(say.noHintsLeft, "error");
+    if (g.dice === null) return tell(say.rollFirst);
     await act(async (shown, at) => {
       const [res, words] = await Promise.all([mode.transport.hint(shown), import("../lazy/hint_messages.js")]);
       if (!live(at)) return;
       dispatch({ type: "boardHinted", game: res.game, hold: res.hold, category: res.hold ? null : res.category });
       // The sentences come with the answer (lazy/hint_messages.js, loaded with it).
-      const w = words.hintSaid(res);
-      tell(w.text, "info", { short: w.short, detail: w.detail });
+      tell(() => words.hintSaid(res));
       store.afterRender(showHinted);
     });
   }
@@ -339,7 +350,8 @@ export function createBoard(store) {
       const game = await mode.transport.undo(shown);
       if (!live(at)) return;
       dispatch({ type: "boardUndone", game });
-      tell(say.undone(u.category, label(u.seat), game.rolls_left));
+      const who = labels();
+      tell(() => say.undone(u.category, who(u.seat), game.rolls_left));
       focusOn("roll");
     });
   }
@@ -354,7 +366,8 @@ export function createBoard(store) {
     if (!r) return;
     if (pace() === 0) return endReplay();
     if (timer.running) return;
-    if (r.index === 0) tell(say.describeStep(r.steps, 0, label(r.steps[0].seat)));
+    const who = labels();
+    if (r.index === 0) tell(() => say.describeStep(r.steps, 0, who(r.steps[0].seat)));
     timer.run();
     store.afterRender(() => {
       // The box just chosen is disabled now; a keyboard player lands on 「跳过」 instead.
@@ -373,7 +386,8 @@ export function createBoard(store) {
       const r = b && b.replay;
       if (!r || r.index + 1 >= r.steps.length) return false;
       dispatch({ type: "boardReplayStep" });
-      tell(say.describeStep(r.steps, r.index + 1, label(r.steps[r.index + 1].seat)));
+      const who = labels();
+      tell(() => say.describeStep(r.steps, r.index + 1, who(r.steps[r.index + 1].seat)));
       return true;
     },
     end: () => endReplay(),
@@ -387,10 +401,14 @@ export function createBoard(store) {
     const r = b && b.replay;
     if (!r) return;
     dispatch({ type: "boardReplayEnd" });
-    const done = r.steps.filter((s) => s.action === "score").map((s) => [label(s.seat), s]);
     const g = current().game;
-    const next = g.status === "in_progress" ? say.turnNow(label(g.turn)) : "";
-    if (done.length) tell(say.othersDone(done, next));
+    const who = labels();
+    const scored = r.steps.filter((s) => s.action === "score");
+    const said = () => {
+      const next = g.status === "in_progress" ? say.turnNow(who(g.turn)) : "";
+      return say.othersDone(scored.map((s) => [who(s.seat), s]), next);
+    };
+    if (scored.length) tell(said);
     turnOver();
   }
 
@@ -401,7 +419,7 @@ export function createBoard(store) {
     const g = b.game;
     if (g.status === "finished") {
       dispatch({ type: "boardShowEnd", show: true });
-      tell(say.gameOver(g, label));
+      tell(() => say.gameOver(g, labels()));
       if (mode.ended) mode.ended(g);
       if (mode.endButton) focusOn(mode.endButton);
       return;
@@ -495,8 +513,12 @@ export function createBoard(store) {
       if (!mode || !b || b.serial !== serial || !root.firstChild) return;
       // G3: the words built once (its buttons, headings, labels) in the language now.
       if (builtIn !== language()) {
+        // (the page's one message element stands in the board's bar: kept, not rebuilt)
+        const message = root.querySelector('[data-testid="message"]');
         build(root, mode, on);
         builtIn = language();
+        const slot = root.querySelector(".message-slot");
+        if (message && slot) slot.append(message);
       }
       const m = state.meter.figures;
       const chances = state.settings.meter === "shown" && m && m.game === b.game.id ? m.win_probabilities : null;

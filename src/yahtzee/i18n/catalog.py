@@ -32,8 +32,9 @@ from yahtzee.i18n.lang import DEFAULT, Lang
 #: Where the catalogs live: ``locale/<folder>/LC_MESSAGES/messages.po`` and the template.
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAIN = "messages"
-#: The chunks the page never loads (the server's own words).
-SERVER_CHUNKS = frozenset({"error", "server", "cli"})
+#: The chunks the page never loads (the server's own words; ``rules``: the rules page's,
+#: which the server writes into its HTML per language, yahtzee.server.language).
+SERVER_CHUNKS = frozenset({"error", "server", "cli", "rules"})
 #: CLDR's plural categories, in the order a gettext entry's forms take them.
 PLURAL_ORDER = ("zero", "one", "two", "few", "many", "other")
 

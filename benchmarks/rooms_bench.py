@@ -66,9 +66,10 @@ counted as failed (409 ``stale_version``) and fail the run, a check of the bench
 accounting.
 
 **Where the time goes** (``--profile DIR``): during the load phase (or each capacity
-step) ``py-spy`` (``--py-spy``, from ``PATH`` by default; ``pip install py-spy``) samples
-every thread of each app process (``DIR/app1.txt``...: collapsed stacks, one line a stack
-and its samples, the input of any flame graph tool), and PostgreSQL logs every statement
+step) ``py-spy`` (``--py-spy``; by default the venv's, one of the ``[dev]`` tools, else
+``PATH``'s) samples every thread of each app process (``DIR/app1.txt``...: collapsed
+stacks, one line a stack and its samples, the input of any flame graph tool), and
+PostgreSQL logs every statement
 (``log_min_duration_statement = 0`` for the phase): ``DIR/statements.txt`` counts them by
 text, per action served, with their total time.
 """
@@ -520,7 +521,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="20 rooms, 4 s: a smoke test")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--profile", metavar="DIR", help="py-spy and statement log (see above)")
-    parser.add_argument("--py-spy", help="the py-spy program (default: from PATH)")
+    parser.add_argument("--py-spy", help="the py-spy program (default: the venv's, else PATH's)")
     args = parser.parse_args(argv)
     if args.quick:
         args.rooms, args.seconds, args.after_kill, args.clients = 20, 4.0, 4.0, 1
@@ -695,7 +696,10 @@ def _run(stack: Stack, args: argparse.Namespace, targets: dict[str, float]) -> i
     meter = CpuMeter(groups)
     profiler = None
     if args.profile is not None:
-        spy = args.py_spy or shutil.which("py-spy") or "py-spy"
+        # the venv's own (the [dev] extras install it beside the interpreter), else PATH's
+        beside = Path(sys.executable).with_name("py-spy")
+        spy = args.py_spy or (str(beside) if beside.exists() else shutil.which("py-spy"))
+        spy = spy or "py-spy"
         profiler = Profiler(Path(args.profile), spy, stack, apps)
 
     def play(rate: float, seconds: float, *, profile: bool = True) -> dict[str, Any]:

@@ -26,6 +26,11 @@ DB     ?= $(or $(YAHTZEE_DB),.data/yahtzee.db)
 # browsers, servers and PostgreSQL as much as it computes; docs/benchmarks.md has both
 # figures), JOBS=0 runs it in one process.
 JOBS   ?= auto
+# Python keeps each module's compiled bytecode (__pycache__) for the next process: a
+# machine whose environment sets PYTHONDONTWRITEBYTECODE made every process of the suite
+# (each pytest worker, each of the ~200 servers it starts, each CLI run) compile every
+# module it imports again, 40 % of a server's start (docs/benchmarks.md).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test lint typecheck unit browser services node jstest bench clean
 

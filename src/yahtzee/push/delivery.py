@@ -25,7 +25,6 @@ from enum import StrEnum
 from typing import Any
 
 import requests
-from pywebpush import WebPusher
 
 from yahtzee.push.vapid import VapidKey, b64url
 
@@ -121,6 +120,10 @@ class Sender:
             "endpoint": message.endpoint,
             "keys": {"p256dh": message.p256dh, "auth": message.auth},
         }
+        # Imported on the first send, not with the server: pywebpush brings aiohttp with
+        # it, a tenth of a process's start, and most processes never send a reminder.
+        from pywebpush import WebPusher
+
         try:
             response = WebPusher(subscription, requests_session=self._session()).send(
                 message.body,

@@ -163,6 +163,14 @@ def _remind(
     while stats["messages"] < reminders and time.monotonic() < end and not stats["refused"]:
         time.sleep(0.05)
         stats = _stats(service)
+
+    # The service counts a message when it accepts it, the sender when the answer is back
+    # in its thread: wait for the senders' counts too (else the last one is missing).
+    def ended() -> int:
+        return sum(v for k, v in push.counts.items() if not k.startswith("decided"))
+
+    while ended() < stats["messages"] and time.monotonic() < end:
+        time.sleep(0.05)
     received = {str(link): float(at) for link, at in stats["received"]}
     delays = [received[link] - at for link, at in asked.items() if link in received]
     last = max(received.values(), default=started)

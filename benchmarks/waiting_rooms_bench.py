@@ -25,7 +25,9 @@ import argparse
 import asyncio
 import json
 import random
+import shutil
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -176,6 +178,42 @@ def _played(db: Path | str) -> dict[str, float]:
     return {str(r): float(at) for r, at in rows}
 
 
+def _profile(
+    args: argparse.Namespace, servers: list[ServerProcess], seconds: float
+) -> list[subprocess.Popen[bytes]]:
+    """``--profile DIR``: py-spy samples every thread of each server through the due hour
+    (``DIR/server1.txt``...: collapsed stacks, one line a stack and its samples)."""
+    if args.profile is None:
+        return []
+    out = Path(args.profile)
+    out.mkdir(parents=True, exist_ok=True)
+    beside = Path(sys.executable).with_name("py-spy")  # (the [dev] extras install it)
+    spy = str(beside) if beside.exists() else shutil.which("py-spy") or "py-spy"
+    return [
+        subprocess.Popen(
+            [
+                spy,
+                "record",
+                "-p",
+                str(server.pid),
+                "-r",
+                "100",
+                "-d",
+                str(int(seconds)),
+                "--threads",
+                "--nonblocking",
+                "-f",
+                "raw",
+                "-o",
+                str(out / f"server{i + 1}.txt"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for i, server in enumerate(servers)
+    ]
+
+
 async def _run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     db: Path | str = args.db or work / "rooms.sqlite"
     clock = Clock(work / "clock")
@@ -208,6 +246,7 @@ async def _run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         clicker = asyncio.create_task(_clicks(servers[0], stop, during))
         began = time.perf_counter()
         limit = (last - first) / args.speed + args.max_late + 30
+        spies = _profile(args, servers, (last - first) / args.speed)
         while True:
             elapsed = time.time() - start_wall
             clock.write(start_offset + elapsed * (args.speed - 1))
@@ -220,6 +259,8 @@ async def _run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         stop.set()
         await clicker
         hour_s = time.perf_counter() - began
+        for spy in spies:
+            spy.wait()
     finally:
         for server in servers:
             server.stop()
@@ -265,6 +306,7 @@ def main() -> int:
     parser.add_argument("--baseline", type=float, default=10.0, help="real s of clicks alone")
     parser.add_argument("--max-late", type=float, default=5.0, help="real seconds")
     parser.add_argument("--max-click-p99-ms", type=float, default=100.0)
+    parser.add_argument("--profile", metavar="DIR", help="py-spy on each server in the hour")
     parser.add_argument("--quick", action="store_true", help="a few rooms, for the suite")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()

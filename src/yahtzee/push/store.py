@@ -321,8 +321,22 @@ class PushStore:
     async def decide(self, player_id: str, about: str, topic: str, body: bytes, now: float) -> Sent:
         """One transaction: the player's devices that are out of their quiet hours now; if
         any, the hour's mark about ``about`` (claimed only if the last is an hour old) and,
-        if claimed, one outbox row per such device."""
+        if claimed, one outbox row per such device.
+
+        Most players have no device that takes reminders: a read (no write transaction,
+        no commit) says so first, as every turn a room plays asks (W1's sweeps ask for
+        thousands an hour). A subscription registered between that read and now misses
+        this one reminder, as if it had come a moment later."""
         text = body.decode()
+        if (
+            await self.db.one(
+                "SELECT 1 FROM push_subscriptions WHERE player_id = :player_id LIMIT 1",
+                {"player_id": player_id},
+                write=False,
+            )
+            is None
+        ):
+            return Sent(Outcome.UNSUBSCRIBED)
 
         async def work(tx: Tx) -> Sent:
             subs = await tx.all(

@@ -960,9 +960,21 @@ class RoomService:
             self.hub.deliver(event)
         for room in await self.store.idle(now - IDLE_DAYS * 86400.0):
             await self._finish_idle(room)
-        for room in await self.store.reminders_due(now):
-            await self._remind(room, now)
+        await self._remind_due(now, gate)
         return played
+
+    async def _remind_due(self, now: float, gate: asyncio.Semaphore) -> None:
+        """W4: the turns past a reminder point. Their points are moved on in one
+        transaction (the process whose write moved a point reminds), then their notices
+        go out a few at once."""
+        rooms = await self.store.reminders_due(now)
+        moves = [
+            (r.id, r.remind_at, pace_of(r).next_reminder(r.deadline, max(now, r.remind_at)))
+            for r in rooms
+            if r.remind_at is not None
+        ]
+        taken = await self.store.take_reminders(moves)
+        await asyncio.gather(*(self._remind(r, gate) for r in rooms if r.id in taken))
 
     async def _play_due(self, room: Room, gate: asyncio.Semaphore) -> int:
         """托管 plays the due turn of ``room`` (1), unless it moved on meanwhile (0)."""
@@ -1052,27 +1064,25 @@ class RoomService:
             self.hub.deliver(event)
         log_.info("room %s: nobody played for %s days, finished as it stands", room.id, IDLE_DAYS)
 
-    async def _remind(self, room: Room, now: float) -> None:
-        """W4: the turn on passed a reminder point; the one process whose write moved the
-        point on tells :attr:`notices` (unless its person is away or watching here)."""
-        point = room.remind_at
-        if point is None or room.game_id is None:
+    async def _remind(self, room: Room, gate: asyncio.Semaphore) -> None:
+        """W4: the turn on passed a reminder point (moved on by this process's write):
+        tell :attr:`notices` (unless its person is away or watching here)."""
+        if room.game_id is None:
             return
-        following = pace_of(room).next_reminder(room.deadline, max(now, point))
-        if not await self.store.take_reminder(room.id, point, following):
-            return
-        try:
-            view = await self._game(room.game_id)
-            game = view.game
-            holders = await self.holders(view.record)
-            if game.is_over or game.turn >= len(holders) or room.seats[game.turn].away:
-                return
-            player = holders[game.turn]
-            if player is None or self.hub.watching(room.id, player):
-                return
-            await self.notices.deadline_near(self._notice(room, view, player, room.deadline))
-        except Exception:
-            log_.exception("room %s: the reminder's notice failed", room.id)
+        async with gate:
+            try:
+                view = await self._game(room.game_id)
+                game = view.game
+                holders = await self.holders(view.record)
+                if game.is_over or game.turn >= len(holders) or room.seats[game.turn].away:
+                    return
+                player = holders[game.turn]
+                if player is None or self.hub.watching(room.id, player):
+                    return
+                notice = self._notice(room, view, player, room.deadline)
+                await self.notices.deadline_near(notice)
+            except Exception:
+                log_.exception("room %s: the reminder's notice failed", room.id)
 
     async def _resolve_start(self, room: Room) -> None:
         """A start claimed more than ``start_timeout`` seconds ago (F10): on to ``playing``

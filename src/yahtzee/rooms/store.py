@@ -712,17 +712,24 @@ class RoomStore:
             {"now": now, "limit": limit},
         )
 
-    async def take_reminder(self, room_id: str, point: float, after: float | None) -> bool:
-        """Move the room's reminder point from ``point`` to ``after`` (the next, or none):
-        ``True`` for the one process whose write did it (that one reminds)."""
-        rows = await self.db.run(
-            lambda tx: tx.all(
-                "UPDATE rooms SET remind_at = :after WHERE id = :room AND remind_at = :point "
-                "RETURNING id",
-                {"after": after, "room": room_id, "point": point},
-            )
-        )
-        return bool(rows)
+    async def take_reminders(self, moves: Sequence[tuple[str, float, float | None]]) -> set[str]:
+        """Move each room's reminder point ``(room, point, after)`` from ``point`` to
+        ``after`` (the next, or none), all in one transaction (a sweep's due points: one
+        commit, not one each): the rooms whose point this write moved, for which this
+        process reminds (another process's sweep moved the others)."""
+
+        async def work(tx: Tx) -> set[str]:
+            taken: set[str] = set()
+            for room_id, point, after in moves:
+                rows = await tx.all(
+                    "UPDATE rooms SET remind_at = :after WHERE id = :room "
+                    "AND remind_at = :point RETURNING id",
+                    {"after": after, "room": room_id, "point": point},
+                )
+                taken.update(str(i) for (i,) in rows)
+            return taken
+
+        return await self.db.run(work) if moves else set()
 
     async def games_of(self, player_id: str) -> list[Room]:
         """The rooms in play in which ``player_id`` holds a seat (W2: 「轮到你了」; the

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee.server.assets import StaticAssets, _accepts
+from yahtzee.server.assets import StaticAssets, _accepts, _asset
 from yahtzee.server.settings import STATIC_DIR
 from yahtzee.web.app import SPA_PATHS
 
@@ -271,6 +271,7 @@ def test_p6_a_browser_gets_brotli_smaller_than_gzip_and_a_restart_reuses_it(
     assert stored
     damaged = stored[0]
     damaged.write_bytes(b"not brotli")
+    _asset.cache_clear()  # a restart: a new process, nothing made in its memory yet
     again = StaticAssets(STATIC_DIR, SPA_PATHS)
     for asset in [again.page, *again.files.values()]:
         if asset.brotli is not None:  # served: the stored body of those bytes

@@ -28,6 +28,7 @@ Responses honour ``If-None-Match`` (304) and ``Accept-Encoding`` (``br`` preferr
 from __future__ import annotations
 
 import contextlib
+import functools
 import gzip
 import hashlib
 import json
@@ -71,7 +72,15 @@ class Asset:
     @classmethod
     def of(cls, body: bytes, media_type: str, store: Path | None = None) -> Asset:
         """Hash and (for text) compress ``body`` once; ``store`` is the folder of brotli
-        bodies already made (see :func:`brotli_of`), ``None`` to make them here."""
+        bodies already made (see :func:`brotli_of`), ``None`` to make them here.
+
+        Made once a process for the same bytes (a pure function of them: gzip at level 9
+        and the brotli store's check are most of an app's construction, which a process
+        running many apps, the tests', repeated for every one)."""
+        return _asset(body, media_type, store)
+
+    @classmethod
+    def _make(cls, body: bytes, media_type: str, store: Path | None) -> Asset:
         digest = hashlib.sha256(body).hexdigest()[:20]
         gzipped = smaller = None
         if media_type.startswith(_COMPRESSIBLE):
@@ -100,6 +109,11 @@ def brotli_store() -> Path | None:
 def _brotli(body: bytes) -> bytes:
     packed: bytes = brotli.compress(body, quality=11)  # (brotli has no type hints)
     return packed
+
+
+@functools.lru_cache(maxsize=1024)
+def _asset(body: bytes, media_type: str, store: Path | None) -> Asset:
+    return Asset._make(body, media_type, store)
 
 
 def brotli_of(body: bytes, store: Path | None) -> bytes:
@@ -132,6 +146,7 @@ _STATIC_IMPORT = re.compile(r'^\s*(?:import|export)\s[^";(]*"(\.{1,2}/[^"]+\.js)
 _BACKTICK = re.compile(r"(?<!\\)`")
 
 
+@functools.lru_cache(maxsize=1024)  # (a pure function: once a process for the same file)
 def compacted(name: str, body: bytes) -> bytes:
     """``body`` without its comments and indentation, line numbers kept (P6: the first load
     is smaller and a browser's error still points at the source line).

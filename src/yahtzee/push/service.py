@@ -315,7 +315,8 @@ class PushService:
             self._pool, self.sender.send, message
         )
         if result.kind is Kind.DELIVERED:
-            await self.store.used([job.device_id], self.clock())
+            if now - sub.used_at >= USED_EVERY:  # (once a day, as a look: not a write a send)
+                await self.store.used([job.device_id], self.clock())
         elif result.kind is Kind.GONE:
             await self.store.gone(job.device_id, sub.endpoint)
         elif result.kind is Kind.RETRY:

@@ -39,12 +39,12 @@ import functools
 import json
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
 from yahtzee.errors import RateLimitExceededError
-from yahtzee.i18n import msg
+from yahtzee.i18n import N_, msg
 from yahtzee.lru import LruCache
 from yahtzee.names import name_key
 from yahtzee.rooms.errors import (
@@ -1625,33 +1625,11 @@ class RoomsData:
         room is left (the seat open again, a ``leave`` event), a room of its own expires;
         :class:`MergeOverCapError` when the rooms in play alone are past it."""
         cap = self.waiting_rooms
-        rooms = await tx.all(
-            "SELECT r.id, r.status, s.idx, s.name FROM rooms r JOIN room_seats s "
-            "ON s.room_id = r.id WHERE s.player_id = :player AND r.pace <> 'live' "
-            "AND r.status IN ('waiting', 'starting', 'playing') ORDER BY r.created_at DESC, r.id",
-            {"player": player_id},
-        )
-        over = len(rooms) - cap
-        if cap <= 0 or over <= 0:
-            return []
-        waiting = [r for r in rooms if r[1] == "waiting"]
-        if len(waiting) < over:
-            said = msg(
-                "error.devices.merge_waiting_rooms",
-                rooms=len(rooms),
-                playing=len(rooms) - len(waiting),
-                limit=cap,
-            )
-            raise MergeOverCapError("waiting_rooms", said)
-        notes = []
-        for room_id, _status, index, name in waiting[:over]:
-            room_id = str(room_id)
+
+        async def give_up(row: Row) -> MergeNote:
+            room_id, _status, index, name = str(row[0]), row[1], row[2], row[3]
             if int(index) == 0:  # (its own room: nobody else can start it)
-                await tx.all(
-                    "UPDATE rooms SET status = 'expired' WHERE id = :room AND status = 'waiting'",
-                    {"room": room_id},
-                )
-                await append_in(tx, room_id, "expired", {}, self._clock())
+                await self._expire_waiting(tx, room_id)
                 said = msg("server.merge.waiting_room_closed", limit=cap)
                 done = "room_closed"
             else:
@@ -1664,8 +1642,28 @@ class RoomsData:
                 said = msg("server.merge.waiting_seat_left", limit=cap)
                 done = "seat_freed"
             self._changed(room_id)
-            notes.append(MergeNote("waiting_rooms", done, room_id, said))
-        return notes
+            return MergeNote("waiting_rooms", done, room_id, said)
+
+        return await _keep_cap(
+            tx,
+            cap,
+            "SELECT r.id, r.status, s.idx, s.name FROM rooms r JOIN room_seats s "
+            "ON s.room_id = r.id WHERE s.player_id = :player AND r.pace <> 'live' "
+            "AND r.status IN ('waiting', 'starting', 'playing') ORDER BY r.created_at DESC, r.id",
+            player_id,
+            "waiting_rooms",
+            N_("error.devices.merge_waiting_rooms"),
+            lambda waiting: waiting,
+            give_up,
+        )
+
+    async def _expire_waiting(self, tx: Tx, room_id: str) -> None:
+        """A room not started yet given up through a merge: expired, with its event."""
+        await tx.all(
+            "UPDATE rooms SET status = 'expired' WHERE id = :room AND status = 'waiting'",
+            {"room": room_id},
+        )
+        await append_in(tx, room_id, "expired", {}, self._clock())
 
     async def _one_seat_a_room(self, tx: Tx, source: str, target: str) -> list[MergeNote]:
         """O2 through a merge (F27): where both players sit in one room still waiting, the
@@ -1705,44 +1703,39 @@ class RoomsData:
         first) before its own (newest first); :class:`MergeOverCapError` when the rooms
         in play alone are past it."""
         cap = self.open_rooms
-        rooms = await tx.all(
-            "SELECT id, status FROM rooms WHERE creator_id = :player AND pace = 'live' "
-            "AND status IN ('waiting', 'starting', 'playing') ORDER BY created_at DESC, id",
-            {"player": player_id},
-        )
-        over = len(rooms) - cap
-        if cap <= 0 or over <= 0:
-            return []
-        waiting = [str(r[0]) for r in rooms if r[1] == "waiting"]
-        order = [r for r in first if r in waiting] + [r for r in waiting if r not in first]
-        if len(order) < over:
-            said = msg(
-                "error.devices.merge_open_rooms",
-                rooms=len(rooms),
-                playing=len(rooms) - len(waiting),
-                limit=cap,
-            )
-            raise MergeOverCapError("open_rooms", said)
-        notes = []
-        for room_id in order[:over]:
+
+        def order(waiting: list[Row]) -> list[Row]:
+            by_id = {str(r[0]): r for r in waiting}
+            theirs = [by_id[i] for i in first if i in by_id]
+            return theirs + [r for r in waiting if str(r[0]) not in first]
+
+        async def give_up(row: Row) -> MergeNote:
+            room_id = str(row[0])
             waited = await tx.one(  # (the first friend who waits there, to name the room by)
                 "SELECT name FROM room_seats WHERE room_id = :room AND idx > 0 "
                 "AND name IS NOT NULL ORDER BY idx LIMIT 1",
                 {"room": room_id},
             )
-            await tx.all(
-                "UPDATE rooms SET status = 'expired' WHERE id = :room AND status = 'waiting'",
-                {"room": room_id},
-            )
-            await append_in(tx, room_id, "expired", {}, self._clock())
+            await self._expire_waiting(tx, room_id)
             self._changed(room_id)
             said = (
                 msg("server.merge.room_closed", limit=cap)
                 if waited is None
                 else msg("server.merge.room_closed_waiting", limit=cap, name=str(waited[0]))
             )
-            notes.append(MergeNote("open_rooms", "room_closed", room_id, said))
-        return notes
+            return MergeNote("open_rooms", "room_closed", room_id, said)
+
+        return await _keep_cap(
+            tx,
+            cap,
+            "SELECT id, status FROM rooms WHERE creator_id = :player AND pace = 'live' "
+            "AND status IN ('waiting', 'starting', 'playing') ORDER BY created_at DESC, id",
+            player_id,
+            "open_rooms",
+            N_("error.devices.merge_open_rooms"),
+            order,
+            give_up,
+        )
 
     async def erase(self, tx: Tx, player_id: str) -> None:
         seats = await tx.all(
@@ -1778,3 +1771,28 @@ class RoomsData:
             await _unname_events(tx, str(room_id), int(index), int(joined), int(left))
         # The id names nobody once erased: its bans keep nothing out and would keep the id.
         await tx.all("DELETE FROM room_bans WHERE player_id = :player_id", {"player_id": player_id})
+
+
+async def _keep_cap(
+    tx: Tx,
+    cap: int,
+    sql: str,
+    player_id: str,
+    key: str,
+    error_key: str,
+    order: Callable[[list[Row]], list[Row]],
+    give_up: Callable[[Row], Awaitable[MergeNote]],
+) -> list[MergeNote]:
+    """A cap through a merge (F27): the rooms ``sql`` counts for ``player_id`` (``id,
+    status, ...`` rows), past ``cap`` (0: none), are given up (``give_up``), the rooms
+    still waiting in ``order``; :class:`MergeOverCapError` (``key``, the sentence
+    ``error_key``) when the rooms in play alone are past it."""
+    rooms = await tx.all(sql, {"player": player_id})
+    over = len(rooms) - cap
+    if cap <= 0 or over <= 0:
+        return []
+    waiting = order([r for r in rooms if r[1] == "waiting"])
+    if len(waiting) < over:
+        playing = len(rooms) - len(waiting)
+        raise MergeOverCapError(key, msg(error_key, rooms=len(rooms), playing=playing, limit=cap))
+    return [await give_up(row) for row in waiting[:over]]

@@ -17,8 +17,9 @@ import { formatDate, language, load as loadWords } from "../i18n.js";
 import { DEVICES as T } from "./devices_messages.js";
 import { el, pageSlice, requestReducers } from "./dom.js";
 
-/** 我的设备's own state: requests, a note said, a link code or recovery code made, the
- * merge choice, the export read (its summary and its file's object URL). */
+/** 我的设备's own state: requests, a note said (its name in devices_messages.js DEVICES),
+ * a link code or recovery code made, the merge choice, the export read (its summary and
+ * its file's object URL). */
 export const devicesReducers = pageSlice(["devices"], {
   ...requestReducers("devices"),
   devicesNote: (ui, { note }) => ({ ...ui, note, choose: null }),
@@ -109,7 +110,7 @@ function draw(body, page, ctx) {
   const again = () => load.devices().then((fresh) => ctx.dispatch({ type: "devicesData", serial: page.serial, data: fresh }));
   // A protected action asked without the recovery code waits (F20): say so, show it.
   const queuedOr = (note) => (answer) => {
-    ctx.dispatch({ type: "devicesNote", note: answer && answer.pending ? T.queued(data.wait_hours) : note });
+    ctx.dispatch({ type: "devicesNote", note: answer && answer.pending ? "queued" : note });
     return again();
   };
   // Linked or recovered: this browser is another player now; the whole page starts anew.
@@ -120,7 +121,7 @@ function draw(body, page, ctx) {
       const text = left.map((n) => n.message).join("");
       return confirmDialog({ ...T.linkedLeftOut, text }).then(() => location.assign(href("lobby")));
     }
-    ctx.dispatch({ type: "devicesNote", note: T.linked });
+    ctx.dispatch({ type: "devicesNote", note: "linked" });
     setTimeout(() => location.assign(href("lobby")), 600);
   };
   // This browser's device ended (deleted, signed out): the lobby says so (U20, api.js).
@@ -130,7 +131,9 @@ function draw(body, page, ctx) {
   const keep = () => ({ drafts: { ...drafts, proof: proof() } });
   const nodes = [];
   if (ui.error) nodes.push(el("p", "dl-error", ui.error, { role: "alert", "data-testid": "devices-error" }));
-  if (ui.note) nodes.push(el("p", "dv-note", ui.note, { role: "status", "data-testid": "devices-note" }));
+  // (a note is kept by its name and said when drawn: a change of language says it again)
+  const said = ui.note === "queued" ? T.queued(data.wait_hours) : ui.note ? T[ui.note] : null;
+  if (said) nodes.push(el("p", "dv-note", said, { role: "status", "data-testid": "devices-note" }));
 
   // F20: a device that came in by a code lately: 「这是你吗？」, removed with one tap.
   const newcomers = data.devices.filter((d) => d.new);
@@ -205,7 +208,7 @@ function draw(body, page, ctx) {
     const actions = el("p", "dl-actions");
     actions.append(
       button(T.merge, "merge-devices", () => redo(true), "btn btn-primary"),
-      button(T.keep, "keep-separate", () => ctx.dispatch({ type: "devicesNote", note: T.kept })),
+      button(T.keep, "keep-separate", () => ctx.dispatch({ type: "devicesNote", note: "kept" })),
     );
     choose.append(actions);
     nodes.push(choose);
@@ -247,7 +250,7 @@ function draw(body, page, ctx) {
     recoveryActions.append(
       button(T.recoveryRemove, "remove-recovery", () =>
         confirmDialog(T.recoveryRemoveAsk).then(
-          (yes) => yes && send(call.recoveryRemove(proof()), queuedOr(T.recoveryRemoved), keep()),
+          (yes) => yes && send(call.recoveryRemove(proof()), queuedOr("recoveryRemoved"), keep()),
         ),
       ),
     );
@@ -311,7 +314,7 @@ function draw(body, page, ctx) {
           exportUrl = URL.createObjectURL(new Blob([text], { type: "application/json" }));
           ctx.dispatch({ type: "devicesExported", exported: { summary: JSON.parse(text).summary, url: exportUrl } });
         },
-        { note: T.exportBusy },
+        { note: "exportBusy" },
       ),
     ),
     button(T.deleteButton, "delete-data", async () => {

@@ -3,12 +3,15 @@
 Production uses :class:`SystemDice` (the operating system's cryptographic randomness);
 tests and simulations use :class:`SeededDice` so every game is reproducible. A game in
 which everybody who holds the same dice sees the same faces (a kind of game whose rules
-give it its own dice, K2: the tutorial's, a feature's day) draws each turn from a fixed
-face sequence per round, :class:`RoundStreams`.
+give it its own dice, K2: the tutorial's, a feature's day or race) draws each turn from a
+fixed face sequence per round, :class:`RoundStreams`; a secret one is
+:class:`KeyedStreams`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 import secrets
 from typing import Protocol
@@ -121,3 +124,35 @@ class RoundStreams:
     def turn(self, round_: int, drawn: int = 0) -> StreamDice:
         """The dice of round ``round_``'s turn after ``drawn`` faces of it were rolled."""
         return StreamDice(self.faces(round_), drawn)
+
+
+def keyed_faces(secret: bytes, purpose: bytes, label: str, round_: int) -> tuple[int, ...]:
+    """The :data:`FACES_PER_ROUND` faces of round ``round_`` (1..13) of the stream named
+    ``label`` for ``purpose`` under the server's ``secret``: the bytes of
+    ``HMAC-SHA256(secret, purpose + "<label>:<round>:<block>")``, each byte below 252
+    giving ``byte % 6 + 1`` (rejection sampling: every face exactly equally likely).
+    Nobody without the secret can compute them, every process that shares it agrees on
+    them, and one label's faces say nothing about another's (a day's, a race's)."""
+    if not 1 <= round_ <= ROUNDS:
+        raise IllegalMoveError(f"a game has rounds 1..{ROUNDS}, not {round_}")
+    faces: list[int] = []
+    block = 0
+    while len(faces) < FACES_PER_ROUND:
+        message = purpose + f"{label}:{round_}:{block}".encode()
+        for byte in hmac.new(secret, message, hashlib.sha256).digest():
+            if byte < 252 and len(faces) < FACES_PER_ROUND:
+                faces.append(byte % 6 + 1)
+        block += 1
+    return tuple(faces)
+
+
+class KeyedStreams(RoundStreams):
+    """The dice of every game on one secret stream (:func:`keyed_faces`): everybody who
+    plays the stream ``label`` of ``purpose`` (每日挑战's day, 同骰竞速's race) gets the same
+    faces when holding the same dice."""
+
+    def __init__(self, secret: bytes, purpose: bytes, label: str) -> None:
+        super().__init__(
+            tuple(keyed_faces(secret, purpose, label, r) for r in range(1, ROUNDS + 1))
+        )
+        self.label = label

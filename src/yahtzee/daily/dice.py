@@ -28,12 +28,9 @@ source, K2), which knows no day.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from datetime import UTC, date, datetime, timedelta, timezone
 
-from yahtzee.dice import FACES_PER_ROUND, ROUNDS, RoundStreams
-from yahtzee.errors import IllegalMoveError
+from yahtzee.dice import KeyedStreams, keyed_faces
 
 #: China's time zone: UTC+8, no daylight saving since 1991.
 SHANGHAI = timezone(timedelta(hours=8), "Asia/Shanghai")
@@ -62,22 +59,12 @@ def parse_day(text: str) -> date:
 
 def round_faces(secret: bytes, day: date, round_: int) -> tuple[int, ...]:
     """The :data:`FACES_PER_ROUND` faces of round ``round_`` (1..13) of ``day``."""
-    if not 1 <= round_ <= ROUNDS:
-        raise IllegalMoveError(f"a game has rounds 1..{ROUNDS}, not {round_}")
-    faces: list[int] = []
-    block = 0
-    while len(faces) < FACES_PER_ROUND:
-        message = _PURPOSE + f"{day.isoformat()}:{round_}:{block}".encode()
-        for byte in hmac.new(secret, message, hashlib.sha256).digest():
-            if byte < 252 and len(faces) < FACES_PER_ROUND:
-                faces.append(byte % 6 + 1)
-        block += 1
-    return tuple(faces)
+    return keyed_faces(secret, _PURPOSE, day.isoformat(), round_)
 
 
-class DailyStream(RoundStreams):
+class DailyStream(KeyedStreams):
     """One day's dice under one server secret (see the module docstring)."""
 
     def __init__(self, secret: bytes, day: date) -> None:
-        super().__init__(tuple(round_faces(secret, day, r) for r in range(1, ROUNDS + 1)))
+        super().__init__(secret, _PURPOSE, day.isoformat())
         self.day = day

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yahtzee.rooms import pace
+from yahtzee.rooms import pace, race
 from yahtzee.rooms import service as rooms
 from yahtzee.rooms.errors import api_error
 from yahtzee.rooms.fastpath import RoomStreamPath
@@ -40,6 +40,7 @@ def config() -> dict[str, Any]:
         },
         "countdown_seconds": rooms.COUNTDOWN_SECONDS,
         "away_grace_seconds": rooms.AWAY_GRACE,
+        "race_days": list(race.RACE_DAYS),
     }
 
 
@@ -58,6 +59,8 @@ def build(platform: Platform) -> Parts:
         platform.clock,
         processes=lambda: guard.actions.processes,
         notices=ReminderNotices(platform.reminders),
+        secret=platform.secret,
+        cpu=platform.cpu,
     )
     platform.storage.listen(NOTIFY_CHANNEL, service.hub.notified, service.hub.resync_soon)
     return Parts(
@@ -65,7 +68,7 @@ def build(platform: Platform) -> Parts:
         tasks=(service.run_sweeper, lambda: service.hub.run_keepalive()),
         middleware=((RoomStreamPath, {"rooms": service}),),
         played=service,
-        kinds={rooms.ROOM: service.kind_hooks()},
+        kinds={rooms.ROOM: service.kind_hooks(), race.RACE: service.race.kind_hooks()},
         # (a merge keeps O2's one seat a browser, --max-open-rooms and
         # --max-waiting-rooms, F27)
         player_data=(
@@ -96,11 +99,14 @@ FEATURE = Feature(
     routers=(router,),
     errors=api_error,
     build=build,
-    spa_paths=("/rooms/{game_id}",),  # a room's id (or new), the one segment of every page path
+    spa_paths=(
+        "/rooms/{game_id}",
+        "/races/{game_id}",
+    ),  # a room's id (or new), the one segment of every page path
     config=config,
     config_model=RoomsConfigOut,
     settings=RoomSettings,
     migrations=MIGRATIONS,
     long_lived=(r"/api/rooms/[0-9a-f]{16}/events",),  # a room's event stream lasts a game
-    kinds=(rooms.RULES,),
+    kinds=(rooms.RULES, race.RULES),
 )

@@ -60,6 +60,15 @@ class InvalidPaceError(YahtzeeError):
         self.said = said
 
 
+class InvalidRaceError(YahtzeeError):
+    """A race's length that is not one of the listed days (W5): the message names the
+    value; :attr:`said` is the readable message."""
+
+    def __init__(self, message: str, said: Msg) -> None:
+        super().__init__(message)
+        self.said = said
+
+
 class TooManyWaitingRoomsError(OverCapError):
     """A player in the maximum of waiting rooms not over opening or joining one more (W2)."""
 
@@ -124,6 +133,8 @@ def api_error(exc: Exception) -> ApiError | None:
         )
     if isinstance(exc, InvalidPaceError):  # (the message names the value and the choices)
         return ApiError(422, "invalid_pace", exc.said)
+    if isinstance(exc, InvalidRaceError):  # (the message names the value and the choices)
+        return ApiError(422, "invalid_race_days", exc.said)
     if isinstance(exc, NudgeTooSoonError):
         minutes = max(1, -(-exc.retry_after // 60))
         return ApiError(

@@ -67,12 +67,14 @@ class NewRoomIn(StrictBody):
     """A new room: the seats as a table game's, the creator's person seat first (its
     ``name``, or ``name`` here), the other person seats open (``{"kind": "human"}``); its
     ``pace`` (W1: ``live``, the default, with ``turn_seconds``; or a turn that waits
-    ``1h``, ``12h``, ``1d``, ``3d``, ``7d``, or ``none``: no clock)."""
+    ``1h``, ``12h``, ``1d``, ``3d``, ``7d``, or ``none``: no clock); or, with ``race_days``
+    (1, 3 or 7) and no pace, a race on the same dice (W5)."""
 
     seats: Any
     turn_seconds: StrictInt | None = None
     name: StrictStr | None = None
     pace: Any = None
+    race_days: Any = None
 
 
 class SeenIn(StrictBody):
@@ -145,6 +147,7 @@ class RoomsConfigOut(_Out):
     turn_seconds: TurnSecondsOut
     countdown_seconds: int = Field(description="the countdown is shown in a turn's last seconds")
     away_grace_seconds: float = Field(description="an away (autoplay) seat's turn is played after")
+    race_days: list[int] = Field(description="the lengths a race is made with, in days (W5)")
 
 
 class RoomSeatOut(_Out):
@@ -167,7 +170,7 @@ class RoomBodyOut(_Out):
     watch_url: str | None = Field(description="the watch link: for seat holders only (F7)")
     qr_url: str | None = Field(description="the invite's QR code: for seat holders only")
     status: Literal["waiting", "starting", "playing", "finished", "expired"]
-    pace: str = Field(description="live, 1h, 12h, 1d, 3d, 7d or none (W1)")
+    pace: str = Field(description="live, 1h, 12h, 1d, 3d, 7d or none (W1); race (W5)")
     turn_seconds: int | None = Field(description="a turn's seconds (null: no clock)")
     creator: bool
     your_seat: int | None
@@ -183,6 +186,10 @@ class RoomBodyOut(_Out):
         description="the last event this browser's seat saw (W3; null: no seat)"
     )
     rematch_id: str | None
+    race: dict[str, Any] | None = Field(
+        description="a race's (W5): its length, end, your game, each seat's progress and, "
+        "once over, the ranking; null for any other room"
+    )
 
 
 class RoomOut(_Out):
@@ -286,7 +293,9 @@ async def create_room(
     409 ``too_many_rooms`` at 5 open live rooms, ``too_many_waiting_rooms`` in 20 waiting
     ones, 429 over 30 rooms an hour per address, 422 ``invalid_seats`` / ``invalid_name``
     / ``invalid_pace``."""
-    content = await svc.create(player, address, body.seats, body.turn_seconds, body.name, body.pace)
+    content = await svc.create(
+        player, address, body.seats, body.turn_seconds, body.name, body.pace, body.race_days
+    )
     return JSONResponse(_absolute(base, content), status_code=201)
 
 

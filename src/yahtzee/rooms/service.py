@@ -70,6 +70,12 @@ from yahtzee.rooms.errors import (
 )
 from yahtzee.rooms.notices import NoNotices, TurnNotice, TurnNotices
 from yahtzee.rooms.pace import IDLE_DAYS, Pace, time_left
+from yahtzee.rooms.race import (
+    RACE_PACE,
+    RaceService,
+    check_race_seats,
+    parse_race_days,
+)
 from yahtzee.rooms.settings import RoomSettings
 from yahtzee.rooms.store import (
     Publication,
@@ -81,6 +87,7 @@ from yahtzee.rooms.store import (
     playing_seats,
 )
 from yahtzee.rooms.stream import RoomHub, Subscription
+from yahtzee.server.cpu import CpuPool
 from yahtzee.server.feature import PlayedGames
 from yahtzee.server.game_view import GameView
 from yahtzee.server.kinds import KindHooks, KindRules
@@ -260,6 +267,9 @@ class RoomService:
         clock: Callable[[], float] = time.time,
         processes: Callable[[], int] = lambda: 1,
         notices: TurnNotices | None = None,
+        *,
+        secret: bytes = b"",
+        cpu: CpuPool | None = None,
     ) -> None:
         self.store = store
         # W4's seam: who is told when a turn comes to a person and when it nears its end.
@@ -280,6 +290,8 @@ class RoomService:
         )
         self.clock = clock
         self.hub = RoomHub(store, stream_seconds=limits.stream_minutes * 60.0)
+        # 同骰竞速 (W5): the rooms that race on one dice stream.
+        self.race = RaceService(store, games, storage, secret, clock, self.hub.deliver, cpu)
         self._processes = processes  # live server processes (the streams' share, O9)
         # Each started room's seat holders, with the game's seat serial they were read at
         # (fixed from the start but for an erasure or a merge, F24; one bounded cache, K4).
@@ -317,6 +329,7 @@ class RoomService:
         another player's, or its data deleted (I1, I4); and hand the rooms whose logs that
         wrote to this process's streams (:meth:`rooms_changed`)."""
         self._holders.clear()
+        self.race.forget()
         rooms: set[str] = set()
         while self._changed:
             rooms.add(self._changed.pop())
@@ -358,7 +371,7 @@ class RoomService:
     async def room_json(self, room: Room, player_id: str) -> dict[str, Any]:
         """O1's room object, with the game (once started) and the live details."""
         game = None
-        if room.game_id is not None:
+        if room.game_id is not None and room.pace != RACE_PACE:
             with contextlib.suppress(GameNotFoundError):
                 # U17: the whole turn log (one read of a page; the events carry the
                 # last round's turns only)
@@ -373,7 +386,10 @@ class RoomService:
             watch = f"/rooms/{room.id}#w={self.store.watch_token(room.id, room.link_serial)}"
         pace = pace_of(room)
         seen = mine.seen_seq if mine is not None else None
-        if game is not None and mine is not None and pace.waits:
+        race = None
+        if room.pace == RACE_PACE:  # W5: this seat's own game, and everyone's progress
+            race, game = await self.race.race_json(room, mine)
+        elif game is not None and mine is not None and pace.waits:
             await self._mark_new(room, game, mine)
         return {
             "id": room.id,
@@ -403,6 +419,7 @@ class RoomService:
             "last_event_id": room.last_seq,
             "seen_event_id": seen,
             "rematch_id": room.rematch_id,
+            "race": race,
         }
 
     async def _mark_new(self, room: Room, game: dict[str, Any], mine: RoomSeat) -> None:
@@ -569,10 +586,17 @@ class RoomService:
         raw_turn: object,
         raw_name: object,
         raw_pace: object = None,
+        raw_race_days: object = None,
     ) -> dict[str, Any]:
-        """A new room (O1) at its pace (W1); the creator sits in seat 0."""
+        """A new room (O1) at its pace (W1), or a race of ``raw_race_days`` days (W5:
+        people only, no pace); the creator sits in seat 0."""
         seats = parse_room_seats(raw_seats, raw_name)
-        pace = Pace.parse(raw_pace, raw_turn)
+        if raw_race_days is not None:
+            days = parse_race_days(raw_race_days, raw_pace, raw_turn)
+            check_race_seats(seats)
+            pace = Pace(RACE_PACE, days * 86400)
+        else:
+            pace = Pace.parse(raw_pace, raw_turn)
         specs = (SeatSpec("human", seats[0].name, player_id=player_id), *seats[1:])
         # O9: 30 an hour per address, in the table every process shares.
         await self.guard.take(self.guard.charge(self.new_rooms, address))
@@ -628,6 +652,8 @@ class RoomService:
         which the sweep resolves after ``start_timeout`` seconds (F10, :meth:`sweep`)."""
         game_id = room_game_id(room_id)
         room = await self.store.begin_start(room_id, player_id, game_id, self.clock())
+        if room.pace == RACE_PACE:
+            return await self._start_race(room, player_id, game_id)
         seats = tuple(
             log.Seat(SeatKind.HUMAN, name=s.name)
             if s.is_person
@@ -650,6 +676,33 @@ class RoomService:
                 raise StartExpiredError(f"room {room.id}: the start of {game_id} was undone")
             started = now  # the sweep of another process finished it meanwhile
         return await self.room_json(started, player_id)
+
+    async def _start_race(self, room: Room, player_id: str, base: str) -> dict[str, Any]:
+        """W5: the claimed start of a race: every seat's game, then ``playing`` until
+        the race's end (F10 as any start: a claim whose games were not all stored is
+        undone by the sweep, one whose games were is finished by it)."""
+        try:
+            await self.race.create_games(room, base)
+        except BaseException:
+            await self.store.abort_start(room.id, base)
+            raise
+        started = await self._race_started(room, base)
+        if started is None:
+            now = await self.store.room(room.id)
+            if now is None or now.game_id != base:
+                raise StartExpiredError(f"room {room.id}: the start of {base} was undone")
+            started = now
+        return await self.room_json(started, player_id)
+
+    async def _race_started(self, room: Room, base: str) -> Room | None:
+        now = self.clock()
+        ends, data = self.race.start_data(room, now)
+        done = await self.store.started(room.id, base, ends, None, 0, data, now)
+        if done is None:
+            return None
+        started, event = done
+        self.hub.deliver(event)
+        return started
 
     async def _started(self, room: Room, view: GameView) -> Room | None:
         """Mark ``room`` (claimed for ``view``'s game) ``playing`` and log the start;
@@ -818,8 +871,8 @@ class RoomService:
         room = await self.store.room(room_id)
         if room is None or room.seat_of(player_id) is None:
             raise RoomNotFoundError(room_id)
-        if room.game_id is None or room.status != "playing":
-            raise IllegalMoveError(f"room {room_id} is not playing")
+        if room.game_id is None or room.status != "playing" or room.pace == RACE_PACE:
+            raise IllegalMoveError(f"room {room_id} is not playing a shared game")
         view = await self._game(room.game_id)
         turn = view.game.turn
         if room.seats[turn].player_id != player_id:
@@ -978,6 +1031,13 @@ class RoomService:
 
     async def _play_due(self, room: Room, gate: asyncio.Semaphore) -> int:
         """托管 plays the due turn of ``room`` (1), unless it moved on meanwhile (0)."""
+        if room.pace == RACE_PACE:  # W5: the race's end (its games closed, its ranking)
+            async with gate:
+                try:
+                    return await self.race.finish(room)
+                except Exception:
+                    log_.exception("room %s: the race could not be ended", room.id)
+                    return 0
         if room.game_id is None or room.deadline_version is None:
             return 0
         async with gate:
@@ -1089,6 +1149,15 @@ class RoomService:
         if its game was stored, else back to ``waiting`` (the seats as they were). Racing
         sweeps and the claim's own process settle it by the claim's compare-and-set."""
         game_id = room.start_game
+        if room.pace == RACE_PACE and game_id is not None:
+            if not await self.race.all_stored(room, game_id):
+                if await self.store.abort_start(room.id, game_id):
+                    log_.warning("room %s: a race's start without its games was undone", room.id)
+            elif await self._race_started(room, game_id) is not None:
+                log_.warning(
+                    "room %s: a race's start whose games were stored was finished", room.id
+                )
+            return
         record = None if game_id is None else await self.storage.get_game(game_id)
         if game_id is None or record is None:
             if await self.store.abort_start(room.id, game_id):

@@ -642,6 +642,16 @@ class RoomStore:
         )
         return [RoomEvent(room_id, int(s), str(k), json.loads(d), str(d)) for s, k, d in rows]
 
+    async def last_event(self, room_id: str, kind: str) -> dict[str, Any] | None:
+        """The data of the room's last event of ``kind`` (a race's ``end``, W5)."""
+        row = await self.db.one(
+            "SELECT data FROM room_events WHERE room_id = :room AND kind = :kind "
+            "ORDER BY seq DESC LIMIT 1",
+            {"room": room_id, "kind": kind},
+            write=False,
+        )
+        return None if row is None else dict(json.loads(row[0]))
+
     async def stuck(self, cutoff: float, limit: int = 100) -> list[Room]:
         """Rooms whose start was claimed before ``cutoff`` and is not done (F10: the
         process that claimed it died, or waits on a database that does not answer), and
@@ -699,8 +709,9 @@ class RoomStore:
     async def idle(self, cutoff: float, limit: int = 100) -> list[Room]:
         """Waiting rooms in play in which no person has acted since ``cutoff`` (W1)."""
         return await self._rooms_by(
+            # (a race, W5, ends at its own deadline: never idle)
             "SELECT id FROM rooms WHERE status = 'playing' AND pace <> 'live' "
-            "AND acted_at < :cutoff ORDER BY acted_at LIMIT :limit",
+            "AND pace <> 'race' AND acted_at < :cutoff ORDER BY acted_at LIMIT :limit",
             {"cutoff": cutoff, "limit": limit},
         )
 
@@ -832,6 +843,7 @@ class RoomStore:
                 "SELECT r.id, r.game_id, s.name, COUNT(*) OVER () FROM rooms r "
                 "JOIN room_seats s ON s.room_id = r.id "
                 "WHERE s.player_id = :player AND r.status = 'finished' AND r.game_id IS NOT NULL "
+                "AND r.pace <> 'race' "
                 "AND s.name IS NOT NULL ORDER BY r.created_at DESC LIMIT :limit",
                 {"player": player_id, "limit": limit},
             )

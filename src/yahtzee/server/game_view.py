@@ -178,12 +178,16 @@ class Fold:
         self.turns: tuple[TurnRecord, ...] = ()
         self.computer_turns: tuple[ComputerTurn, ...] = ()
         self.drawn = 0
+        # Whose the stored game is (``None`` for a new one): a kind's dice may be keyed by
+        # it (a feature's game owned by one of its things, K2).
+        self.owner: str | None = None
         if isinstance(loaded, log.Start):  # a new game: the events after its start
             self.game, self.seats, self.date = loaded.game(), loaded.seats, loaded.date
             self.kind, self.strict = kind or GameKind.of(loaded.mode), strict
         else:
             self.game, self.seats, self.date = loaded.game, loaded.seats, loaded.date
             self.kind, self.strict = loaded.record.kind, loaded.strict
+            self.owner = loaded.record.player_id
             self.computer_turn, self.turns = loaded.computer_turn, loaded.turns
             self.computer_turns, self.drawn = loaded.computer_turns, loaded.drawn
         self.events: list[log.Event] = []  # the new events, to be written (none when stored)

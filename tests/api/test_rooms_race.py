@@ -1,0 +1,231 @@
+"""同骰竞速 (W5) over the API, on SQLite and PostgreSQL: a race room's creation and its
+refusals, every seat playing its own game on the room's one dice stream at its own pace,
+the others' progress without their dice, the end (every seat finished, or the deadline:
+the seats still playing ranked last, as they stand) with skill loss and luck, and who may
+open which 复盘 when. The clock is injected: no test waits for a day."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from .helpers import error_code
+from .test_rooms import Clock, _log, _token
+from .test_rooms_pace import DAY, _get, _sweep
+
+PEOPLE = [{"kind": "human", "name": "房主"}]
+
+
+def _race(host: TestClient, friends: list[TestClient], days: int = 3) -> dict[str, Any]:
+    """A started race of ``days``: the host, then each friend in an open seat."""
+    seats = PEOPLE + [{"kind": "human"}] * len(friends)
+    r = host.post("/api/rooms", json={"seats": seats, "race_days": days})
+    assert r.status_code == 201, r.text
+    room = r.json()["room"]
+    assert (room["pace"], room["turn_seconds"]) == ("race", None)
+    assert room["race"]["days"] == days
+    assert room["race"]["seats"] == []
+    assert room["invite_url"].split("/")[-1].startswith(room["id"] + "#t=")
+    for i, friend in enumerate(friends):
+        token = _token(room["invite_url"], "t")
+        joined = friend.post(
+            f"/api/rooms/{room['id']}/join", json={"token": token, "name": f"朋友{i + 1}"}
+        )
+        assert joined.status_code == 200, joined.text
+    started = host.post(f"/api/rooms/{room['id']}/start", json={})
+    assert started.status_code == 200, started.text
+    out: dict[str, Any] = started.json()["room"]
+    return out
+
+
+def _play(client: TestClient, game: dict[str, Any], hold: list[bool] | None = None) -> Any:
+    """One turn of ``game``: a roll, a reroll holding ``hold`` (if given), then the first
+    box allowed. Returns the game after it and the faces of the first roll."""
+    gid = game["id"]
+    r = client.post(f"/api/games/{gid}/roll", json={"version": game["version"]})
+    assert r.status_code == 200, r.text
+    rolled = r.json()
+    first = list(rolled["dice"])
+    if hold is not None:
+        r = client.post(f"/api/games/{gid}/roll", json={"version": rolled["version"], "hold": hold})
+        assert r.status_code == 200, r.text
+        rolled = r.json()
+    box = next(c for c, o in rolled["preview"].items() if o["allowed"])
+    r = client.post(
+        f"/api/games/{gid}/score",
+        json={"version": rolled["version"], "category": box, "confirm_zero": True},
+    )
+    assert r.status_code == 200, r.text
+    return r.json(), first, rolled["dice"]
+
+
+def test_w5_a_race_is_made_with_1_3_or_7_days_and_people_only(
+    make_client: Callable[..., TestClient],
+) -> None:
+    host = make_client()
+
+    def made(**body: Any) -> Any:
+        return host.post("/api/rooms", json={"seats": [*PEOPLE, {"kind": "human"}], **body})
+
+    for days in (0, 2, 30, -1, "3", 3.0, True, [3]):
+        r = made(race_days=days)
+        assert r.status_code == 422, (days, r.text)
+        assert error_code(r) == "invalid_race_days"
+        assert "1, 3, 7" in r.json()["error"]["message"]  # the choices, readably
+    r = made(race_days=5)
+    assert "5" in r.json()["error"]["message"]  # the value
+    for extra in ({"pace": "1d"}, {"turn_seconds": 60}):
+        r = made(race_days=1, **extra)
+        assert (r.status_code, error_code(r)) == (422, "invalid_pace"), r.text
+    r = host.post(
+        "/api/rooms",
+        json={"seats": [*PEOPLE, {"kind": "computer", "difficulty": "expert"}], "race_days": 1},
+    )
+    assert (r.status_code, error_code(r)) == (422, "invalid_seats")
+    assert made(race_days=7).status_code == 201
+    assert host.get("/api/config").json()["rooms"]["race_days"] == [1, 3, 7]
+
+
+def test_w5_a_race_counts_as_a_waiting_room_against_the_players_cap(
+    make_client: Callable[..., TestClient],
+) -> None:
+    host = make_client(max_waiting_rooms=1)
+    body = {"seats": [*PEOPLE, {"kind": "human"}], "race_days": 1}
+    assert host.post("/api/rooms", json=body).status_code == 201
+    r = host.post("/api/rooms", json=body)
+    assert (r.status_code, error_code(r)) == (409, "too_many_waiting_rooms")
+
+
+def test_w5_every_seat_plays_the_same_dice_at_its_own_pace_and_sees_progress_only(
+    make_client: Callable[..., TestClient],
+) -> None:
+    clock = Clock()
+    host, friend = make_client(clock=clock), make_client(clock=clock)
+    room = _race(host, [friend], days=1)
+    rid = room["id"]
+    assert room["status"] == "playing"
+    assert room["race"]["ends_at"] == clock.now + DAY
+    mine = room["game"]
+    assert mine["id"] == room["race"]["your_game_id"]
+    theirs = _get(friend, rid)["game"]
+    assert theirs["id"] != mine["id"]
+    assert theirs["id"] == _get(friend, rid)["race"]["your_game_id"]
+    # each seat's own game: the other's is not found (its dice are nobody else's business)
+    assert host.get(f"/api/games/{theirs['id']}").status_code == 404
+    assert (
+        friend.post(f"/api/games/{mine['id']}/roll", json={"version": mine["version"]}).status_code
+        == 404
+    )
+    assert (
+        host.post(f"/api/games/{mine['id']}/hint", json={"version": mine["version"]}).json()[
+            "error"
+        ]["code"]
+        == "no_hints_in_race"
+    )
+    # the host plays three rounds; the friend has not begun: nobody waits for anybody
+    faces = []
+    for _ in range(3):
+        mine, first, _final = _play(host, mine)
+        faces.append(first)
+    seen = _get(friend, rid)
+    assert [(s["rounds"], s["finished"]) for s in seen["race"]["seats"]] == [(3, False), (0, False)]
+    assert seen["race"]["seats"][0]["score"] == mine["seats"][0]["total"]
+    assert seen["game"]["id"] == theirs["id"]  # the friend's own game, nobody else's
+    # the progress events carry no dice, no game
+    progress = [e for e in _log(friend, rid) if e.kind == "progress"]
+    assert [e.data["seat"] for e in progress] == [0, 0, 0]
+    assert all(set(e.data) == {"seat", "rounds", "score", "finished"} for e in progress)
+    # the same dice: the friend's first rolls are the host's, round by round
+    for round_faces in faces:
+        theirs, first, _final = _play(friend, theirs)
+        assert first == round_faces
+    # holding different dice, the next faces differ by what is held, the same stream still
+    mine, _a, kept = _play(host, mine, hold=[True, True, True, True, False])
+    theirs, _b, other = _play(friend, theirs, hold=[True, True, True, True, False])
+    assert kept == other
+    assert _get(host, rid)["status"] == "playing"
+
+
+def test_w5_the_race_ends_when_everyone_finished_ranked_by_score_with_skill_and_luck(
+    make_client: Callable[..., TestClient],
+) -> None:
+    clock = Clock()
+    host, friend = make_client(clock=clock), make_client(clock=clock)
+    room = _race(host, [friend], days=3)
+    rid = room["id"]
+    games = {0: room["game"], 1: _get(friend, rid)["game"]}
+    for _ in range(13):
+        games[0] = _play(host, games[0])[0]
+    # one finished, one playing: not over; the finisher cannot read the other's 复盘 yet
+    assert _get(host, rid)["status"] == "playing"
+    other_id = games[1]["id"]
+    assert host.get(f"/api/games/{other_id}/review").status_code == 404
+    for _ in range(13):
+        games[1] = _play(friend, games[1])[0]
+    _sweep(host)  # (the last box brought the deadline to now: the sweep ends it)
+    over = _get(friend, rid)
+    assert over["status"] == "finished"
+    ranking = over["race"]["ranking"]
+    totals = {0: games[0]["seats"][0]["total"], 1: games[1]["seats"][0]["total"]}
+    assert [e["score"] for e in ranking] == sorted(totals.values(), reverse=True)
+    assert all(e["finished"] and e["rounds"] == 13 for e in ranking)
+    assert all(isinstance(e["skill_loss"], float) and isinstance(e["luck"], float) for e in ranking)
+    best = max(totals.values())
+    assert [e["rank"] for e in ranking] == ([1, 1] if len(set(totals.values())) == 1 else [1, 2])
+    assert ranking[0]["score"] == best
+    end = [e for e in _log(host, rid) if e.kind == "end"]
+    assert len(end) == 1
+    assert end[0].data["reason"] == "finished"
+    # 复盘 side by side: every seat opens every finished seat's review, skill loss the same
+    for client in (host, friend):
+        for entry in ranking:
+            r = client.get(f"/api/games/{entry['game_id']}/review")
+            assert r.status_code == 200, r.text
+            assert round(r.json()["skill_loss"], 2) == entry["skill_loss"]
+    # a stranger still cannot
+    assert make_client(clock=clock).get(f"/api/games/{other_id}/review").status_code == 404
+    assert _sweep(host) == 0  # ended once
+
+
+def test_w5_at_the_deadline_the_seats_still_playing_are_ranked_last_as_they_stand(
+    make_client: Callable[..., TestClient],
+) -> None:
+    clock = Clock()
+    host, friend, third = (make_client(clock=clock) for _ in range(3))
+    room = _race(host, [friend, third], days=1)
+    rid = room["id"]
+    games = [room["game"], _get(friend, rid)["game"], _get(third, rid)["game"]]
+    for _ in range(13):
+        games[2] = _play(third, games[2])[0]
+    for _ in range(5):
+        games[0] = _play(host, games[0])[0]
+    for _ in range(2):
+        games[1] = _play(friend, games[1])[0]
+    clock.now += DAY - 1
+    _sweep(host)
+    assert _get(host, rid)["status"] == "playing"  # a second before the end
+    clock.now += 2
+    _sweep(host)
+    over = _get(host, rid)
+    assert over["status"] == "finished"
+    ranking = over["race"]["ranking"]
+    assert next(e["seat"] for e in ranking) == 2  # the one who finished first of all
+    assert [e["finished"] for e in ranking] == [True, False, False]
+    unfinished = sorted(
+        (games[0]["seats"][0]["total"], games[1]["seats"][0]["total"]), reverse=True
+    )
+    assert [e["score"] for e in ranking[1:]] == unfinished
+    assert sorted(e["rounds"] for e in ranking[1:]) == [2, 5]  # as they stood
+    assert ranking[1]["rank"] >= 2
+    assert ranking[2]["rank"] >= 2
+    assert ranking[1]["skill_loss"] is None
+    assert ranking[1]["luck"] is None
+    assert next(e for e in _log(host, rid) if e.kind == "end").data["reason"] == "deadline"
+    # the games still in play were closed: no more dice
+    r = host.post(f"/api/games/{games[0]['id']}/roll", json={"version": games[0]["version"]})
+    assert r.status_code == 409, r.text
+    # the finished seat's 复盘 for everyone; an unfinished one has none
+    assert friend.get(f"/api/games/{games[2]['id']}/review").status_code == 200
+    assert third.get(f"/api/games/{games[0]['id']}/review").status_code == 409

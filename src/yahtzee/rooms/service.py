@@ -382,8 +382,9 @@ class RoomService:
         # link that shows the invite is an invite).
         invite = watch = None
         if mine is not None:
-            invite = f"/rooms/{room.id}#t={self.store.invite_token(room.id, room.link_serial)}"
-            watch = f"/rooms/{room.id}#w={self.store.watch_token(room.id, room.link_serial)}"
+            page = "races" if room.pace == RACE_PACE else "rooms"  # (W5: a race's own page)
+            invite = f"/{page}/{room.id}#t={self.store.invite_token(room.id, room.link_serial)}"
+            watch = f"/{page}/{room.id}#w={self.store.watch_token(room.id, room.link_serial)}"
         pace = pace_of(room)
         seen = mine.seen_seq if mine is not None else None
         race = None

@@ -217,6 +217,9 @@ export const VIEW_TITLES = {
   get room() {
     return t("core.title.room");
   },
+  get race() {
+    return t("core.title.race");
+  },
   get seats() {
     return t("core.title.table");
   },

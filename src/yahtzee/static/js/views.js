@@ -50,6 +50,7 @@ import { boardShown } from "./state.js";
 /** Marks a key held in a table (the extractor finds it; `t` says it when drawn). */
 const N_ = (key) => key;
 const room = () => import("./lazy/room.js"); // 好友房间
+const race = () => import("./lazy/race.js"); // 同骰竞速
 const tutorial = () => import("./lazy/tutorial.js");
 const T = (data) => {
   const module = () => import("./lazy/table.js");
@@ -115,6 +116,18 @@ export const LAZY = {
     load: (p) => Promise.all([room(), loadWords("room")]).then(([m]) => m.load(p)),
     board: true, // a started room's game is played on the page's board
     api: { room: (id, a) => `/api/rooms${id ? `/${enc(id)}` : ""}${a ? `/${a}` : ""}` },
+  },
+  // 同骰竞速 (W5): a race room (/races/new: a new one), played on the board; its API is the
+  // rooms' (API.room above).
+  race: {
+    path: "/races/:id",
+    heading: N_("core.view.race"),
+    loading: N_("core.view.loading_short"),
+    chunk: "race",
+    css: "css/race.css",
+    module: race,
+    load: (p) => Promise.all([race(), loadWords("race")]).then(([m]) => m.load(p)),
+    board: true, // this seat's own game is played on the page's board
   },
   // 多人同屏 (T7): the seat editor and the table, one module; 继续游戏 of a table game.
   seats: { path: "/table/new", ...T((m) => m.seats()) },

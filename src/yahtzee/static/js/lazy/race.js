@@ -322,6 +322,13 @@ function ranking(room) {
   return table;
 }
 
+/** A decision's choice as said: a box, the dice kept, or no more rolls ("stop"). */
+function choice(d, c) {
+  if (d.kind === "score") return CATEGORY_NAMES[c.category];
+  if (!Array.isArray(c.keep)) return t("race.review.stop");
+  return t("race.review.keep", { dice: c.keep.join(" ") || "—" });
+}
+
 /** One seat's column of 复盘 side by side: its decisions in the round chosen and its card
  * then (the review's read-only card). */
 function reviewColumn(entry, review, round, name) {
@@ -332,8 +339,8 @@ function reviewColumn(entry, review, round, name) {
   const steps = review.decisions.filter((d) => d.round === round);
   const list = el("ol", "rc-steps");
   for (const d of steps) {
-    const chosen = d.kind === "score" ? CATEGORY_NAMES[d.chosen.category] : t("race.review.keep", { dice: (d.chosen.keep || []).join(" ") || "—" });
-    const best = d.kind === "score" ? CATEGORY_NAMES[d.best.category] : t("race.review.keep", { dice: (d.best.keep || []).join(" ") || "—" });
+    const chosen = choice(d, d.chosen);
+    const best = choice(d, d.best);
     const li = el("li", `rc-step mark-${d.mark}`);
     li.append(
       el("span", "rc-dice", t("race.review.roll", { n: d.roll, dice: d.dice.join(" ") })),

@@ -15,7 +15,7 @@ import { RETRY_MIN_MS, parseEvents, retryDelay } from "./events.js";
 import { CONFIG } from "../config.js";
 import { openStream, request } from "../api.js";
 import { API, href } from "../paths.js";
-import { formatDate, t, tn } from "../i18n.js";
+import { formatDate, language, t, tn } from "../i18n.js";
 import { readCard } from "../board/draw.js";
 import { CATEGORY_NAMES } from "../state.js";
 
@@ -424,14 +424,14 @@ export const view = {
   mount: (page, ctx) => mount(page, ctx),
   render(body, page, ctx, session) {
     if (page.data.fresh) {
-      const key = JSON.stringify(page.ui);
+      const key = JSON.stringify([page.ui, language()]); // (a new language redraws)
       if (body.dataset.drawn === key) return;
       body.dataset.drawn = key;
       drawNew(body, page, ctx);
       return;
     }
     if (!session) return;
-    const key = JSON.stringify([page.data.room, page.ui]);
+    const key = JSON.stringify([page.data.room, page.ui, language()]);
     if (body.dataset.drawn === key) return;
     body.dataset.drawn = key;
     const typed = body.querySelector('[data-testid="race-join-name"]');

@@ -116,12 +116,13 @@ function renderMessage(state) {
   if (slot && el.parentElement !== slot) slot.append(el);
   // P3: a message belongs to the view it was said for; elsewhere the slot stays empty.
   const m = state.message;
-  // G3: a message that can be said again is said in the language the page speaks now.
-  const said = m.again ? m.again() : m;
-  const { short, detail } = typeof said === "string" ? { short: null, detail: null } : said;
-  const text = !m.view || m.view === state.view ? (typeof said === "string" ? said : said.text) : "";
-  const key = `${m.serial}|${text ? 1 : 0}|${language()}`;
+  const shown = (!m.view || m.view === state.view) && Boolean(m.text);
+  const key = `${m.serial}|${shown ? 1 : 0}|${language()}`;
   if (el.dataset.serial === key) return;
+  // G3: a message that can be said again is said in the language the page speaks now.
+  const said = shown && m.again ? m.again() : m;
+  const { short, detail } = typeof said === "string" ? { short: null, detail: null } : said;
+  const text = shown ? (typeof said === "string" ? said : said.text) : "";
   el.dataset.serial = key;
   el.dataset.kind = m.kind;
   el.classList.toggle("error", m.kind === "error");

@@ -419,7 +419,8 @@ export function createBoard(store) {
     const g = b.game;
     if (g.status === "finished") {
       dispatch({ type: "boardShowEnd", show: true });
-      tell(() => say.gameOver(g, labels()));
+      const who = labels();
+      tell(() => say.gameOver(g, who));
       if (mode.ended) mode.ended(g);
       if (mode.endButton) focusOn(mode.endButton);
       return;

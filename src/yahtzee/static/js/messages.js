@@ -490,23 +490,23 @@ export const standingLabel = (name, total, chance, playing) =>
 /** The record of the last turns other seats played (`who` of one seat, or null for several). */
 export const replayLogTitle = (who, round) => (who ? t("core.replay_log.seat", { who, round }) : t("core.replay_log.computers"));
 
-/** A new game of `kind` begins (its name, /api/config's, and what to do): the page's own
- * table (单人挑战, 人机对战, 新手教程: solo.js). */
-export function started(kind) {
-  const values = { kind: KIND_NAMES[kind] };
-  if (kind === "tutorial") return t("core.started.tutorial", values);
-  return kind === "vs_computer" ? t("core.started.vs_computer", values) : t("core.started.solo", values);
-}
+/** A new game begins (`kind`: its name, /api/config's) and what to do: the plain way, against
+ * the computer (who moves first), or the tutorial (follow the hints). solo.js picks which:
+ * only a mode's module names its kinds (A4). */
+export const startedSolo = (kind) => t("core.started.solo", { kind });
+export const startedVsComputer = (kind) => t("core.started.vs_computer", { kind });
+export const startedTutorial = (kind) => t("core.started.tutorial", { kind });
 export const dailyStarted = () => t("core.started.daily");
 export const noDailyHints = () => t("core.say.no_daily_hints");
 export const restart = () => t("core.restart.button");
-/** The end panel's title, by the game's result (`total`: a game of one's score). */
-export function resultTitle(result, total) {
+/** The end panel's title, by the game's result against others (win, loss, draw). */
+export function resultTitle(result) {
   if (result === "win") return t("core.result_title.win");
   if (result === "loss") return t("core.result_title.loss");
-  if (result === "draw") return t("core.result_title.draw");
-  return result === "solo" ? t("core.result_title.solo", { total }) : t("core.banner.over");
+  return result === "draw" ? t("core.result_title.draw") : t("core.banner.over");
 }
+/** The end panel's title of a game played alone: its score. */
+export const resultTitleAlone = (total) => t("core.result_title.solo", { total });
 
 /** 撤销 said (polish 8): the box taken back (`who`'s), the dice as they were. */
 export function undone(category, who, rollsLeft) {

@@ -9,14 +9,22 @@ import { confirmDialog } from "./dialog.js";
 import * as say from "./messages.js";
 import { href } from "./paths.js";
 import { loadWrote, storedHold } from "./remember.js";
-import { boardShown } from "./state.js";
+import { KIND_NAMES, boardShown } from "./state.js";
 import { el, setText } from "./dom.js";
 
-// This mode's own words (in messages.js, with the board's).
+/** A new game of `kind` begins: its sentence chosen here, where the kinds may be named. */
+function started(kind) {
+  const name = KIND_NAMES[kind];
+  if (kind === "tutorial") return say.startedTutorial(name);
+  return kind === "vs_computer" ? say.startedVsComputer(name) : say.startedSolo(name);
+}
+
+// This mode's own words (the common ones in messages.js, with the board's).
 export const WORDS = {
-  started: say.started,
+  started,
   dailyStarted: (game) => (game.dice === null && game.round === 1 ? say.dailyStarted() : say.continued(game)),
-  result: (game) => say.resultTitle(game.result, game.seats[0].total),
+  result: (game) =>
+    game.result === "solo" ? say.resultTitleAlone(game.seats[0].total) : say.resultTitle(game.result),
 };
 
 /** The seats this device plays: every person's (one here). */

@@ -121,4 +121,25 @@ export function installSettings(store, language = { remembered: null, keep: () =
     picker.append(label);
   }
   picker.addEventListener("change", (event) => set("difficulty", event.target.value));
+  oneRowOrColumn(picker);
+}
+
+/** G4: the levels stay one row, or, where a language's longer names do not fit one (the
+ * desktop's narrow start card), one level a row: never one left alone under the others.
+ * Looked at again whenever the picker or a name changes size (a resize, a language); the
+ * layout is changed in the next frame, outside the observer's own callback. */
+function oneRowOrColumn(picker) {
+  let queued = false;
+  const check = () => {
+    queued = false;
+    picker.classList.remove("stacked");
+    const tops = new Set([...picker.querySelectorAll("label")].map((label) => label.offsetTop));
+    picker.classList.toggle("stacked", tops.size > 1);
+  };
+  const observer = new ResizeObserver(() => {
+    if (!queued) requestAnimationFrame(check);
+    queued = true;
+  });
+  observer.observe(picker);
+  for (const name of picker.querySelectorAll("label > span")) observer.observe(name);
 }

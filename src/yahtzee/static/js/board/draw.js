@@ -460,7 +460,10 @@ export function draw(root, b, mode, ctx) {
   const allHeld = held.every(Boolean);
   const roll = q(root, "roll");
   const mine = b.mine.includes(turn);
-  show(roll, mine || !several || Boolean(step));
+  // A finished game's spent 掷骰子 gives its place to 「查看结算」 (on a phone the two
+  // squeezed beside the dice broke their words, G4).
+  const over = g.status === "finished" && !step;
+  show(roll, !over && (mine || !several || Boolean(step)));
   setText(roll, say.rollButton(g.dice === null));
   roll.disabled = !act || g.rolls_left <= 0 || (g.dice !== null && allHeld);
   const skip = q(root, "skip-replay");
@@ -470,7 +473,7 @@ export function draw(root, b, mode, ctx) {
     setText(skip.querySelector(".long-label"), words);
     setAttr(skip, "aria-label", `${W.skip}${words}`);
   }
-  show(q(root, "show-result"), g.status === "finished" && !b.showEnd && !step);
+  show(q(root, "show-result"), over && !b.showEnd);
   root.querySelector(".felt").classList.toggle("computer-turn", Boolean(step));
   const banner = q(root, "turn");
   const help = root.querySelector(".dice-help");

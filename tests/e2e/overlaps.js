@@ -14,12 +14,20 @@
       // an endless one (a pulse): measured as it is
     }
   }
-  const modal = document.querySelector("dialog[open]:modal");
+  // A modal dialog: a <dialog> opened as one, or a drawn role=dialog aria-modal=true panel
+  // over its own backdrop (the end panel).
+  const modal =
+    document.querySelector("dialog[open]:modal") ||
+    [...document.querySelectorAll("[aria-modal='true']:not(dialog)")].find((el) => el.getClientRects().length > 0);
   const root = modal || document.body;
   const shown = (el) => {
     if (!root.contains(el)) return false;
-    const closed = el.closest("details:not([open])");
-    if (closed && !el.closest("summary")) return false;
+    // Inside a closed disclosure only its own summary is drawn (not a term's 「?」 in the
+    // table a closed 「…数据（表格）」 holds).
+    for (let d = el.closest("details:not([open])"); d; d = d.parentElement && d.parentElement.closest("details:not([open])")) {
+      const own = d.querySelector(":scope > summary");
+      if (!own || !own.contains(el)) return false;
+    }
     for (let e = el; e; e = e.parentElement) {
       const s = getComputedStyle(e);
       if (s.display === "none" || s.visibility === "hidden" || Number(s.opacity) === 0) return false;

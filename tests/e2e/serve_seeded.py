@@ -1,6 +1,7 @@
 """Run the real game server with deterministic dice, for the browser tests and screenshots.
 
-``python tests/e2e/serve_seeded.py --port P --db PATH (--seed N | --script 3,3,3,... [--repeat])``
+``python tests/e2e/serve_seeded.py --port P --db PATH (--seed N | --script 3,3,3,... [--repeat])
+[--pseudo-language]``
 
 ``yahtzee serve`` has no way to seed the dice (on purpose: production dice come from the
 OS), so the tests start the same app through ``create_app(settings, Wiring(...))`` with the
@@ -28,6 +29,9 @@ def main(argv: list[str] | None = None) -> None:
     group.add_argument("--seed", type=int, help="seed of the server's one dice generator")
     group.add_argument("--script", help="comma-separated faces dealt in order (ScriptedDice)")
     parser.add_argument("--repeat", action="store_true", help="start the script over when done")
+    parser.add_argument(
+        "--pseudo-language", action="store_true", help="also serve en-XA (the layout walks, G4)"
+    )
     args = parser.parse_args(argv)
     if args.script is not None:
         faces = [int(f) for f in args.script.split(",") if f.strip()]
@@ -35,7 +39,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         wiring = Wiring(dice_seed=args.seed)
     uvicorn.run(
-        create_app(Settings(db=args.db), wiring),
+        create_app(Settings(db=args.db, pseudo_language=args.pseudo_language), wiring),
         host="127.0.0.1",
         port=args.port,
         log_level="warning",

@@ -1,9 +1,9 @@
-"""U15: the layouts at the widths people have — 1280 (a desktop), 820 (a tablet), 390, 375
-and 360 (phones), and on the narrowest phone at each 字号 (U21: 大 and 特大). Nothing wraps
-inside a word or a control (``wraps.js`` measures each short text's lines) and nothing is
-drawn over anything else (``overlaps.js``), the choice of level stays one row, the phone
-table has no empty band over its scorecard, and the tablet's dice are big and its screen
-used."""
+"""U21: the narrowest phone at the bigger 字号 (大 and 特大). Nothing wraps inside a word or
+a control (``wraps.js`` measures each short text's lines) and nothing is drawn over anything
+else (``overlaps.js``), the choice of level stays one row, the phone table has no empty band
+over its scorecard, and the tablet's dice are big and its screen used. The same walk at the
+standard 字号 at every width people have (U15: 1280, 820, 390, 375 and 360 px) runs in every
+language: ``test_language_walks.py`` (G4)."""
 
 from __future__ import annotations
 
@@ -23,9 +23,9 @@ OVERLAPS = Path(__file__).with_name("overlaps.js").read_text(encoding="utf-8")
 # A label, a header, a badge or a button's words: this many visible characters or fewer
 # are one line at every width (「第 1 / 13 回合」, 「技术损失」, 「高手」).
 SHORT = 8
-SIZES = [(1280, 800), (820, 1180), (390, 844), (375, 667), (360, 640)]
-# U21: every width at the standard 字号, and the narrowest phone at 大 and 特大 too.
-WALKS = [(w, h, "standard") for w, h in SIZES] + [(360, 640, "large"), (360, 640, "xlarge")]
+# U21: the narrowest phone at 大 and 特大 (every width at the standard 字号, in every
+# language, is test_language_walks.py's).
+WALKS = [(360, 640, "large"), (360, 640, "xlarge")]
 ROOT_SIZE = {"standard": "16px", "large": "18px", "xlarge": "20px"}
 
 
@@ -68,7 +68,7 @@ class table_at_blank:  # noqa: N801 - a context manager read as a phrase
 @pytest.mark.parametrize(
     ("width", "height", "text"),
     WALKS,
-    ids=[str(w) if t == "standard" else f"{w}-{t}" for w, _, t in WALKS],
+    ids=[f"{w}-{t}" for w, _, t in WALKS],
 )
 def test_u15_u21_nothing_wraps_inside_a_word_or_overlaps_at_any_width_and_text_size(
     browser: Browser, server_url: str, width: int, height: int, text: str

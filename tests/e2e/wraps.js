@@ -1,9 +1,12 @@
 // Where the page breaks a line inside a word or a control: every short text (at most
 // `limit` visible characters, a label, a header, a badge, a button) must be drawn on one
 // line (or, where it holds a space or a punctuation mark, each piece between them), and the
-// options of one choice (a radio group, a fieldset) on one row. Returns a list of
-// {text, where, lines} for each broken one.
-(limit) => {
+// options of one choice (a radio group, a fieldset) on one row, or each on a row of its
+// own. With `words` (G4: the walks in every language), a word of letters or digits with no
+// Chinese in it (「Settings」, 「1,234」) is one line in a text of any length too: English
+// and numbers never break inside a word, where Chinese prose may break anywhere. Returns a
+// list of {text, where, lines} for each broken one.
+(limit, words = false) => {
   const shown = (el) => {
     for (let e = el; e; e = e.parentElement) {
       const s = getComputedStyle(e);
@@ -23,13 +26,17 @@
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const visible = node.textContent.replace(/\s/g, "");
     const el = node.parentElement;
-    if (!visible || visible.length > limit || !el || !shown(el)) continue;
+    const short = visible.length <= limit;
+    if (!visible || (!short && !words) || !el || !shown(el)) continue;
     if (el.closest("svg, script, style, [aria-hidden='true'], dialog:not([open])")) continue;
     // A short text may break where Chinese lets it (a space, a comma, a bracket); each
     // piece between those must be one line. A no-break space joins (「第 1 / 13 回合」).
     const text = node.textContent;
-    const pieces = [...text.matchAll(/[^ \t\n，、。：；！？,.;:!?「」（）()]+/g)];
+    // English may break after a hyphen or a slash too (「sign-up」).
+    const split = words ? /[^ \t\n，、。：；！？,.;:!?「」（）()\-\/–—]+/g : /[^ \t\n，、。：；！？,.;:!?「」（）()]+/g;
+    const pieces = [...text.matchAll(split)];
     for (const piece of pieces) {
+      if (!short && /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/u.test(piece[0])) continue;
       const range = document.createRange();
       range.setStart(node, piece.index);
       range.setEnd(node, piece.index + piece[0].length);
@@ -49,8 +56,9 @@
   for (const group of document.querySelectorAll("[role=radiogroup], fieldset")) {
     if (!shown(group)) continue;
     const options = [...group.querySelectorAll("label")].filter(shown);
+    // One row, or one option a row (a longer language's, G4): never some left on a row.
     const tops = new Set(options.map((o) => Math.round(o.getBoundingClientRect().top / 4)));
-    if (tops.size > 1) {
+    if (tops.size > 1 && tops.size < options.length) {
       broken.push({ text: options.map((o) => o.textContent.trim()).join(" "), where: name(group), lines: tops.size });
     }
   }

@@ -90,6 +90,13 @@
     const painted = [];
     for (const e of stack) {
       const s = getComputedStyle(e);
+      // A term's 「?」 paints its disc only: the rest of its 44 px target is transparent
+      // padding laid over the words around it (css/words.css), never behind them.
+      if (e !== el && e.matches("summary.term-q")) {
+        const r = e.getBoundingClientRect();
+        const radius = 0.84 * parseFloat(s.fontSize);
+        if (Math.hypot(x - (r.left + r.right) / 2, y - (r.top + r.bottom) / 2) > radius) continue;
+      }
       const bg = parse(s.backgroundColor);
       const image = s.backgroundImage;
       if (/url\(|repeating-/.test(image)) {

@@ -7,7 +7,7 @@
 
 import { RESULT_NAMES, ROUNDS, boardShown } from "./state.js";
 import { setText } from "./dom.js";
-import { language } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import * as say from "./messages.js";
 import { href } from "./paths.js";
 import { LAZY } from "./views.js";
@@ -29,7 +29,9 @@ function renderViews(state) {
   // A board on the view shown (a phone gives it the whole screen, P1).
   const board = boardShown(state) ? "on" : "off";
   if (document.body.dataset.board !== board) document.body.dataset.board = board;
-  const title = say.VIEW_TITLES[state.view];
+  // W2: how many games wait for the player (lazy/turns.js), before the view's title
+  const view = say.VIEW_TITLES[state.view];
+  const title = state.titleCount > 0 ? t("core.title_count", { n: state.titleCount, title: view }) : view;
   if (document.title !== title) document.title = title;
 }
 

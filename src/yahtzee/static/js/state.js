@@ -66,6 +66,10 @@ export function initialState(settings = DEFAULT_SETTINGS, tutorialSeen = false) 
     // A lazy view's page (views.js): {view, params, serial, status: loading|ready|error,
     // data, error, ui}; `ui` is that view's own small state (changed by the view's named actions).
     page: null,
+    // W2, 「轮到你了」 (lazy/turns.js): the player's room games in play, and how many wait
+    // for the player (the page's title says it)
+    turns: null,
+    titleCount: 0,
   };
 }
 

@@ -115,7 +115,7 @@ export const LAZY = {
     module: room,
     load: (p) => Promise.all([room(), loadWords("room")]).then(([m]) => m.load(p)),
     board: true, // a started room's game is played on the page's board
-    api: { room: (id, a) => `/api/rooms${id ? `/${enc(id)}` : ""}${a ? `/${a}` : ""}` },
+    api: { room: (id, a) => `/api/rooms${id ? `/${enc(id)}` : ""}${a ? `/${a}` : ""}`, roomTurns: () => "/api/rooms/turns" },
   },
   // 同骰竞速 (W5): a race room (/races/new: a new one), played on the board; its API is the
   // rooms' (API.room above).
@@ -220,6 +220,14 @@ export const OVERLAYS = {
     wanted: (state) => state.notice !== null,
     load: () => null,
     module: () => import("./lazy/notice.js"),
+  },
+  // W2: 「轮到你了」 on the lobby's 好友房间 card, the title's count and the app's badge: once
+  // the lobby's data is in, or a room is open (its words load only when it lists a game).
+  turns: {
+    css: "css/turns.css",
+    wanted: (state) => state.lobbyReady || Boolean(state.page && state.page.view === "room"),
+    load: () => null,
+    module: () => import("./lazy/turns.js"),
   },
   // L11: the glossary's words and the 「?」 / verdict styles, once the page is up.
   words: { css: "css/words.css", wanted: () => true, load: () => null, module: () => import("./lazy/glossary.js") },

@@ -8,6 +8,7 @@
 // (what a mode allows comes in `mode`). 练习 and 复盘 draw their cards with `readCard`.
 
 import { el, setAttr, setText } from "../dom.js";
+import { language, t } from "../i18n.js";
 import * as say from "../messages.js";
 import { DIFFICULTY_NAMES, FACES, LIMITS, LOWER, ROUNDS, UPPER } from "../state.js";
 import { diceView, mayAct, onTurn, ownUndo, pickedBox, replayStep, shownCard, shownTurns, you } from "./state.js";
@@ -311,12 +312,14 @@ export function readCard(card, preview = null) {
 
 /** One line of 本局记录 (U11): the round, who wrote it (`who`; null in a game of one),
  * 「托管」 when the computer wrote it for an away person, the dice, the box and points. */
-export function turnLogItem(t, who, cls = "") {
+export function turnLogItem(turn, who, cls = "") {
   const li = el("li", `turn-log-item${cls ? ` ${cls}` : ""}`);
-  li.append(el("span", "tl-round", say.turnRound(t.round)));
+  li.append(el("span", "tl-round", say.turnRound(turn.round)));
   if (who !== null) li.append(el("span", "tl-who", who));
-  if (t.proxy) li.append(el("span", "tl-proxy rm-chip rm-away", W.proxy));
-  li.append(el("span", "tl-dice", t.dice.join(" ")), el("span", "tl-box", say.turnBox(t.category)), el("span", "tl-points", say.turnPoints(t)));
+  if (turn.proxy) li.append(el("span", "tl-proxy rm-chip rm-away", W.proxy));
+  // W3: a turn written since this seat last looked (a room's; the server marks it)
+  if (turn.new) li.append(el("span", "tl-new rm-chip", t("core.board.new"), { "data-testid": "turn-new" }));
+  li.append(el("span", "tl-dice", turn.dice.join(" ")), el("span", "tl-box", say.turnBox(turn.category)), el("span", "tl-points", say.turnPoints(turn)));
   return li;
 }
 
@@ -597,7 +600,7 @@ function drawLog(root, b) {
   const list = q(root, "turn-log");
   show(list, turns.length > 0); // no empty tab stop
   const several = b.game.seats.length > 1;
-  const key = JSON.stringify([b.game.id, b.mine, turns.length, turns[0] && turns[0].round, turns[0] && turns[0].seat]);
+  const key = JSON.stringify([language(), b.game.id, b.mine, turns.length, turns[0] && turns[0].round, turns[0] && turns[0].seat]);
   if (list.dataset.key === key) return;
   list.dataset.key = key;
   list.replaceChildren(...turns.map((t) => turnLogItem(t, several ? seatLabel(b, t.seat) : null, `by-${b.game.seats[t.seat].kind}`)));

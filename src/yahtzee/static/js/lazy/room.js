@@ -19,6 +19,7 @@ import { ApiError, openStream, request } from "../api.js";
 import { API, href } from "../paths.js";
 import { DIFFICULTY_NAMES } from "../state.js";
 import { language, named, t, tn } from "../i18n.js";
+import { paceOption, paceSaid, paces, timeLeft } from "./when.js";
 
 const ROOMS = CONFIG.rooms;
 const REACTION_NAMES = named(Object.fromEntries(ROOMS.reactions.map((r) => [r.id, r.name_key])));
@@ -67,7 +68,9 @@ export function applyEvent(room, event) {
     case "back":
       return withSeat(next, event.seat, { away: false });
     case "end":
-      return { ...next, status: "finished", deadline: null };
+      // (W1: `reason` idle, a waiting room nobody played for `days` days: a code, said
+      // by each page in its own words)
+      return { ...next, status: "finished", deadline: null, ended: event.reason ? { reason: event.reason, days: event.days } : null };
     case "rematch":
       return { ...next, rematch_id: event.room };
     case "expired":
@@ -167,6 +170,11 @@ export const reducers = {
   roomTick: onRoom((ui, { now }) => ({ ...ui, now })),
   /** The invite link was copied. */
   roomCopied: onRoom((ui) => ({ ...ui, copied: true })),
+  /** 「提醒他」 (W4): the message the server made for seat `nudge.seat` ({seat, name, text,
+   * url, …}; null: the sheet closed), shared, copied (`copied`) or refused (`error`). */
+  roomNudge: onRoom((ui, { nudge }) => ({ ...ui, nudge, nudgeError: null })),
+  roomNudgeCopied: onRoom((ui) => (ui.nudge ? { ...ui, nudge: { ...ui.nudge, copied: true } } : ui)),
+  roomNudgeFailed: onRoom((ui, { seat, error }) => ({ ...ui, nudge: null, nudgeError: { seat, error } })),
 };
 
 /** The room without its game (the board holds that), and the game. */
@@ -248,7 +256,32 @@ function mount(page, ctx) {
       feeding = true;
       return () => (feeding = false);
     },
+    // W3: what the page has shown is seen (after a replay, a turn, the end)
+    turnOver: () => seen(),
+    ended: () => seen(),
   };
+
+  // W3: the room's events this seat has seen, told to the server once shown (so that the
+  // next visit replays only what came after). Only forward, never twice for one event.
+  let told = data.room.seen_event_id;
+  function seen() {
+    const p = ours();
+    if (told === null || told === undefined || !p || !p.data.room.seats.some((s) => s.you)) return;
+    if (ctx.board.state && ctx.board.state.replay) return; // (after the replay)
+    if (last <= told) return;
+    told = last;
+    post(API.room(data.room.id, "seen"), { event_id: last }).catch(() => {});
+  }
+
+  /** W3: the turns written since this seat last looked (the server marks them `new`: the
+   * other seats', and those 托管 played for it) replayed on the board, as a computer's are
+   * (skippable); the cards show the game as it stands, 本局记录 each turn as it is reached. */
+  function replayNew(game) {
+    const fresh = (game.turns || []).filter((x) => x.new);
+    const steps = fresh.map((x) => ({ action: "score", seat: x.seat, round: x.round, dice: x.dice, category: x.category, points: x.points }));
+    if (steps.length) ctx.board.replay(game, steps);
+    else seen();
+  }
 
   /** A game the room's news brought: on the board (opened on it the first time). */
   function show(game, event = null) {
@@ -257,6 +290,7 @@ function mount(page, ctx) {
     if (!feeding) {
       const mine = p.data.room.seats.filter((s) => s.you).map((s) => s.index);
       at = ctx.board.mount(root, mode, { game, mine });
+      replayNew(game);
       return;
     }
     const b = ctx.board.state;
@@ -364,9 +398,27 @@ function mount(page, ctx) {
   keepLink(data.room);
   connect();
   const tick = setInterval(() => dispatch({ type: "roomTick", now: Date.now() }), 1000);
+  /** 「提醒他」 (W4): the server's message for seat `seat`, shared by the browser's share
+   * sheet where it has one, else copied; the sheet shows it with the room's QR code. */
+  function nudge(seat) {
+    post(API.room(data.room.id, "nudge"), { seat }).then(
+      (r) => {
+        dispatch({ type: "roomNudge", nudge: { ...r, copied: false } });
+        if (navigator.share) navigator.share({ text: r.text }).catch(() => {});
+        else copyNudge(r.text);
+      },
+      (err) => dispatch({ type: "roomNudgeFailed", seat, error: err.message }),
+    );
+  }
+  function copyNudge(text) {
+    if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => dispatch({ type: "roomNudgeCopied" }), () => {});
+  }
+
   return {
     root,
     act,
+    nudge,
+    copyNudge,
     stop() {
       stopped = true;
       clearInterval(tick);
@@ -385,7 +437,7 @@ function seatLabel(seat, room) {
   return seatName(room.seats, room.seats.indexOf(seat));
 }
 
-function seatsList(room, ui, game) {
+function seatsList(room, ui, game, session) {
   const list = el("ol", "rm-seats");
   const turn = game && room.status === "playing" ? game.turn : null;
   const now = Date.now();
@@ -401,6 +453,15 @@ function seatsList(room, ui, game) {
     }
     const total = game ? game.seats[seat.index]?.total : null;
     if (total !== null && total !== undefined) li.append(el("span", "rm-total", tn("room.seat.points", total, { n: total })));
+    if (seat.index === turn && seat.kind === "human" && !seat.you && seat.name !== null && room.seats.some((s) => s.you)) {
+      // W4: a friend whose turn it is can be reminded from here
+      const b = el("button", "btn btn-small rm-nudge", t("room.nudge.button"), { type: "button", "data-testid": `nudge-${seat.index}` });
+      b.addEventListener("click", () => session.nudge(seat.index));
+      li.append(b);
+    }
+    if (ui.nudgeError && ui.nudgeError.seat === seat.index) {
+      li.append(el("span", "rv-error rm-nudge-error", ui.nudgeError.error, { role: "alert", "data-testid": "nudge-error" }));
+    }
     const said = ui.reactions && ui.reactions[seat.index];
     if (said && now - said.at < REACTION_SHOWN_MS) {
       li.append(el("span", "rm-bubble", REACTION_NAMES[said.id] || "", { role: "status" }));
@@ -506,6 +567,44 @@ function linksPanel(room, page, session) {
   return box;
 }
 
+/** 「提醒他」's sheet (W4): the message (as the server wrote it, in this page's language),
+ * whether it was copied, a copy button, and the room's QR code. */
+function nudgePanel(room, ui, session, ctx) {
+  const n = ui.nudge;
+  const box = el("div", "panel rm-nudge-sheet", null, { role: "region", "aria-label": t("room.nudge.title"), "data-testid": "nudge-sheet" });
+  box.append(el("h2", "", t("room.nudge.title")));
+  box.append(el("p", "rm-nudge-text", n.text, { "data-testid": "nudge-text" }));
+  if (n.copied) box.append(el("p", "fine", t("room.nudge.copied"), { role: "status", "data-testid": "nudge-copied" }));
+  const row = el("div", "rm-link-row");
+  const copy = el("button", "btn", t("room.nudge.copy"), { type: "button", "data-testid": "nudge-copy" });
+  copy.addEventListener("click", () => session.copyNudge(n.text));
+  row.append(copy);
+  if (navigator.share) {
+    const share = el("button", "btn", t("room.invite.share"), { type: "button", "data-testid": "nudge-share" });
+    share.addEventListener("click", () => navigator.share({ text: n.text }).catch(() => {}));
+    row.append(share);
+  }
+  const close = el("button", "btn btn-small", t("room.nudge.close"), { type: "button", "data-testid": "nudge-close" });
+  close.addEventListener("click", () => ctx.dispatch({ type: "roomNudge", nudge: null }));
+  row.append(close);
+  box.append(row);
+  if (room.qr_url) {
+    box.append(el("img", "rm-qr", null, { src: room.qr_url, alt: t("room.invite.qr"), width: "180", height: "180", "data-testid": "nudge-qr" }));
+  }
+  return box;
+}
+
+/** W1: in a waiting room, whose turn it is and the time left, as a person reads it. */
+function turnLeft(room, ui, game) {
+  const live = paces().find((p) => p.live);
+  if (room.status !== "playing" || !game || (live && room.pace === live.id)) return null;
+  const seat = room.seats[game.turn];
+  const who = seat ? seatLabel(seat, room) : "";
+  const now = Date.now() / 1000 + (ui.skew || 0);
+  const words = seat && seat.you ? t("room.left.yours", { left: timeLeft(room.deadline, now) }) : t("room.left.theirs", { name: who, left: timeLeft(room.deadline, now) });
+  return el("p", "rm-left", words, { "data-testid": "room-left" });
+}
+
 function countdown(room, ui, game) {
   if (room.status !== "playing" || typeof room.deadline !== "number" || !game) return null;
   const skew = ui.skew || 0;
@@ -538,6 +637,9 @@ function endPanel(room, game, ctx, page) {
     list.append(el("li", "", tn("room.ranking.place", place.total, { place: place.place, name: seat ? seatLabel(seat, room) : "", n: place.total })));
   }
   box.append(list);
+  if (room.ended && room.ended.reason === "idle") {
+    box.append(el("p", "fine", tn("room.end.idle", room.ended.days, { n: room.ended.days }), { "data-testid": "room-idle-end" }));
+  }
   const mine = room.seats.find((s) => s.you);
   if (mine) {
     // U17: 复盘 of this browser's own seat (T6: any person's seat of the game).
@@ -570,13 +672,15 @@ function drawRoom(body, page, ctx, session) {
   const game = b && b.owner === "room" && b.game.id === room.game_id ? b.game : null;
   const playing = Boolean(game) && room.status !== "waiting";
   const view = el("div");
-  view.append(el("p", "rm-status", tn("room.status.line", room.turn_seconds, { status: STATUS[room.status] ? STATUS[room.status]() : room.status, n: room.turn_seconds }), { role: "status" }));
+  view.append(el("p", "rm-status", t("room.status.line", { status: STATUS[room.status] ? STATUS[room.status]() : room.status, pace: paceSaid(room) }), { role: "status" }));
   if (ui.error) view.append(el("p", "rv-error", ui.error, { role: "alert", "data-testid": "room-error" }));
   if (ui.stream) view.append(el("p", "rv-error", ui.stream.message, { role: "status", "data-testid": "room-stream" }));
   // S4: the server was busy; the action is sent once more (api.js), said meanwhile.
   if (ui.notice) view.append(el("p", "rm-notice", ui.notice, { role: "status", "data-testid": "room-notice" }));
   const clock = countdown(room, ui, game);
   if (clock) view.append(clock);
+  const left = turnLeft(room, ui, game);
+  if (left) view.append(left);
   const mine = room.seats.find((s) => s.you);
   if (mine && mine.away) {
     const back = el("button", "btn btn-gold", t("room.back"), { type: "button", "data-testid": "room-im-back" });
@@ -592,7 +696,8 @@ function drawRoom(body, page, ctx, session) {
   if (game && room.status === "finished") view.append(endPanel(room, game, ctx, page));
   // The seats (who is here, 托管, reactions) and the room's own buttons under the board
   // (which, during the game, fits the screen: P1).
-  const seats = [seatsList(room, ui, game)];
+  const seats = [seatsList(room, ui, game, session)];
+  if (ui.nudge) seats.push(nudgePanel(room, ui, session, ctx));
   if (room.status === "waiting") {
     if (mine) seats.push(invitePanel(room, ctx));
     else if (page.data.token && !page.data.watch) seats.push(joinPanel(room, page, session));
@@ -633,6 +738,9 @@ function drawNew(body, page, ctx) {
   const level = el("select", "", null, { "data-testid": "room-level" });
   for (const d of CONFIG.difficulties) level.append(el("option", "", DIFFICULTY_NAMES[d.id], { value: d.id }));
   level.value = CONFIG.suggested_difficulty;
+  const pace = el("select", "", null, { "data-testid": "room-pace" });
+  for (const p of paces()) pace.append(el("option", "", paceOption(p), { value: p.id }));
+  pace.value = paces()[0].id;
   const turn = el("input", "", null, {
     type: "number",
     min: String(ROOMS.turn_seconds.min),
@@ -641,17 +749,28 @@ function drawNew(body, page, ctx) {
     "aria-describedby": "rm-turn-note",
     "data-testid": "room-turn-seconds",
   });
+  const live = () => paces().find((p) => p.id === pace.value).live;
   for (const [text, control] of [
     [t("room.new.friends_label"), friends],
     [t("room.new.computers_label"), computers],
     [t("room.new.level"), level],
+    [t("room.new.pace"), pace],
     [t("room.new.turn_seconds"), turn],
   ]) {
     const label = el("label", "rm-field", text);
     label.append(control);
     form.append(label);
+    if (control === pace) {
+      form.append(el("p", "rm-field-note", t("room.new.pace_note"), { "data-testid": "room-pace-note" }));
+    }
     if (control === turn) {
-      form.append(el("p", "rm-field-note", t("room.new.turn_note"), { id: "rm-turn-note", "data-testid": "room-turn-note" }));
+      // (a live room's seconds: a waiting pace has its own time)
+      const note = el("p", "rm-field-note", t("room.new.turn_note"), { id: "rm-turn-note", "data-testid": "room-turn-note" });
+      form.append(note);
+      // (the form's own controls keep their values in the DOM until 「开房间」 reads them)
+      const shown = () => (label.hidden = note.hidden = !live());
+      pace.addEventListener("change", shown);
+      shown();
     }
   }
   form.prepend(nameLabel);
@@ -665,7 +784,8 @@ function drawNew(body, page, ctx) {
     for (let i = 0; i < Number(friends.value); i += 1) seats.push({ kind: "human" });
     for (let i = 0; i < Number(computers.value); i += 1) seats.push({ kind: "computer", difficulty: level.value });
     ctx.dispatch({ type: "roomBusy" });
-    post(API.room(), { seats, turn_seconds: Number(turn.value) }).then(
+    const timing = live() ? { pace: pace.value, turn_seconds: Number(turn.value) } : { pace: pace.value };
+    post(API.room(), { seats, ...timing }).then(
       // U17: the address bar holds the room's invite link, which a friend can open.
       (r) => ctx.open(`${href("room", { id: r.room.id })}${r.room.invite_url.slice(r.room.invite_url.indexOf("#"))}`),
       (err) => ctx.dispatch({ type: "roomFailed", error: err.message }),
@@ -704,8 +824,9 @@ export const view = {
     const b = ctx.board.state;
     const game = b && b.owner === "room" ? b.game : null;
     const clock = countdown(page.data.room, page.ui, game);
+    const left = turnLeft(page.data.room, page.ui, game);
     const totals = game ? [game.id, game.status, game.turn, game.seats.map((s) => s.total)] : null;
-    const key = JSON.stringify([language(), page.data.room, rest, totals, clock && clock.textContent, Math.floor((now || 0) / REACTION_SHOWN_MS)]);
+    const key = JSON.stringify([language(), page.data.room, rest, totals, clock && clock.textContent, left && left.textContent, Math.floor((now || 0) / REACTION_SHOWN_MS)]);
     if (body.dataset.drawn === key) return;
     body.dataset.drawn = key;
     // A 「?」 opened (L11) stays open across the countdown's redraws.

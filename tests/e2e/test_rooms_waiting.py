@@ -92,7 +92,8 @@ def _play_turn(page: Page) -> None:
 def _room_of(page: Page, rid: str) -> dict[str, Any]:
     answer = _api(page, "GET", f"/api/rooms/{rid}")
     assert answer["status"] == 200, answer
-    return answer["body"]["room"]
+    room: dict[str, Any] = answer["body"]["room"]
+    return room
 
 
 def _wait_turn(page: Page, rid: str, seat: int, round_: int) -> dict[str, Any]:
@@ -121,11 +122,13 @@ def test_w1_to_w4_a_room_that_waits_a_day_a_turn_over_a_simulated_week(
     )
     # 乙 reads English, 丙 Taiwan's Chinese (each page in its reader's language)
     b_ctx, c_ctx = (
-        browser.new_context(viewport=size, is_mobile=True, has_touch=True, locale=locale)
-        for size, locale in (
-            ({"width": 390, "height": 844}, "en-US"),
-            ({"width": 375, "height": 667}, "zh-TW"),
+        browser.new_context(
+            viewport={"width": width, "height": height},
+            is_mobile=True,
+            has_touch=True,
+            locale=locale,
         )
+        for width, height, locale in ((390, 844, "en-US"), (375, 667, "zh-TW"))
     )
     host, b, c = (_page(ctx, console) for ctx in (host_ctx, b_ctx, c_ctx))
 

@@ -12,6 +12,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from .helpers import error_code
+from .test_devices import _rows_with, browser, player_of
 from .test_rooms import Clock, _log, _token
 from .test_rooms_pace import DAY, _get, _sweep
 
@@ -229,3 +230,158 @@ def test_w5_at_the_deadline_the_seats_still_playing_are_ranked_last_as_they_stan
     # the finished seat's 复盘 for everyone; an unfinished one has none
     assert friend.get(f"/api/games/{games[2]['id']}/review").status_code == 200
     assert third.get(f"/api/games/{games[0]['id']}/review").status_code == 409
+
+
+def _turns(client: TestClient) -> dict[str, Any]:
+    r = client.get("/api/rooms/turns")
+    assert r.status_code == 200, r.text
+    turns: dict[str, Any] = r.json()
+    return turns
+
+
+def test_w2_a_race_is_the_players_turn_in_the_list_until_its_own_game_is_finished(
+    make_client: Callable[..., TestClient],
+) -> None:
+    clock = Clock()
+    host, friend = make_client(clock=clock), make_client(clock=clock)
+    room = _race(host, [friend], days=1)
+    rid = room["id"]
+    mine = room["game"]
+    listed = _turns(host)
+    assert listed["your_turns"] == 1  # (the lobby card's, the title's and the badge's count)
+    [race] = listed["games"]
+    assert race["kind"] == "race"
+    assert race["url"] == f"/races/{rid}"  # its own page, not /rooms/
+    assert (race["room_id"], race["game_id"], race["pace"]) == (rid, mine["id"], "race")
+    assert (race["your_turn"], race["your_seat"], race["turn"]) == (True, 0, 0)
+    assert (race["rounds"], race["round"]) == (0, 1)
+    assert race["deadline"] == room["race"]["ends_at"] == clock.now + DAY
+    assert [(s["name"], s["you"]) for s in race["seats"]] == [("房主", True), ("朋友1", False)]
+    for _ in range(3):
+        mine = _play(host, mine)[0]
+    [race] = _turns(host)["games"]
+    assert (race["rounds"], race["round"], race["your_turn"]) == (3, 4, True)
+    # the friend's own game: its turn too, whatever the host played (nobody waits)
+    [theirs] = _turns(friend)["games"]
+    assert (theirs["your_seat"], theirs["rounds"], theirs["your_turn"]) == (1, 0, True)
+    assert theirs["game_id"] == _get(friend, rid)["race"]["your_game_id"]
+    for _ in range(10):
+        mine = _play(host, mine)[0]
+    # the host's 13th box: its game is over, the race leaves its list (not the friend's)
+    assert mine["status"] == "finished"
+    assert _turns(host) == {"games": [], "your_turns": 0, "now": clock.now}
+    assert _turns(friend)["your_turns"] == 1
+    # past the race's end (before the sweep closes it) it is nobody's turn any more
+    clock.now += DAY
+    assert _turns(friend)["games"] == []
+    assert _turns(friend)["your_turns"] == 0
+
+
+def test_w2_a_race_and_a_room_game_are_listed_together_and_counted(
+    make_client: Callable[..., TestClient],
+) -> None:
+    clock = Clock()
+    host, friend = make_client(clock=clock), make_client(clock=clock)
+    race = _race(host, [friend], days=7)
+    made = host.post("/api/rooms", json={"seats": [*PEOPLE, {"kind": "human"}], "pace": "1d"})
+    assert made.status_code == 201, made.text
+    waiting = made.json()["room"]
+    token = _token(waiting["invite_url"], "t")
+    joined = friend.post(f"/api/rooms/{waiting['id']}/join", json={"token": token, "name": "乙"})
+    assert joined.status_code == 200, joined.text
+    assert host.post(f"/api/rooms/{waiting['id']}/start", json={}).status_code == 200
+    # the room game: the host's turn (seat 0), its deadline a day away; the race a week
+    listed = _turns(host)
+    assert [(g["kind"], g["room_id"]) for g in listed["games"]] == [
+        ("room", waiting["id"]),
+        ("race", race["id"]),
+    ]
+    assert listed["your_turns"] == 2
+    assert listed["games"][0]["rounds"] is None
+    assert listed["games"][0]["url"] == f"/rooms/{waiting['id']}"
+    # the friend: the room game is the host's turn, the race its own
+    listed = _turns(friend)
+    assert [(g["kind"], g["your_turn"]) for g in listed["games"]] == [
+        ("race", True),
+        ("room", False),
+    ]
+    assert listed["your_turns"] == 1
+
+
+def test_i4_the_players_export_holds_its_race_games_with_their_logs(
+    make_client: Callable[..., TestClient],
+) -> None:
+    clock = Clock()
+    host, friend = make_client(clock=clock), make_client(clock=clock)
+    room = _race(host, [friend], days=1)
+    mine = room["game"]
+    for _ in range(2):
+        mine = _play(host, mine)[0]
+    r = host.get("/api/me/export")
+    assert r.status_code == 200, r.text
+    export = r.json()
+    [game] = export["rooms"]["race_games"]
+    assert (game["room_id"], game["seat"], game["id"]) == (room["id"], 0, mine["id"])
+    assert (game["kind"], game["status"], game["version"]) == (
+        "race",
+        "in_progress",
+        mine["version"],
+    )
+    assert [e["seq"] for e in game["events"]] == list(range(1, mine["version"] + 1))
+    assert sum(e["kind"] == "score" for e in game["events"]) == 2
+    # the friend's own game is the friend's, not the host's
+    [theirs] = friend.get("/api/me/export").json()["rooms"]["race_games"]
+    assert (theirs["seat"], theirs["events"][-1]["kind"]) == (1, "start")
+    assert mine["id"] not in str(export["games"])  # (not a game the browser owns)
+
+
+def test_f24_deletion_erases_the_players_name_from_a_race_its_ranking_and_caches(
+    make_client: Callable[..., TestClient],
+) -> None:
+    name = "删我的竞速名"
+    clock = Clock()
+    one, two = make_client(clock=clock), make_client(clock=clock)  # two "processes"
+    me, friend = browser(one), browser(one)
+    made = me.post(
+        "/api/rooms",
+        json={"seats": [{"kind": "human", "name": name}, {"kind": "human"}], "race_days": 1},
+    )
+    assert made.status_code == 201, made.text
+    rid = made.json()["room"]["id"]
+    token = _token(made.json()["room"]["invite_url"], "t")
+    joined = friend.post(f"/api/rooms/{rid}/join", json={"token": token, "name": "朋友乙"})
+    assert joined.status_code == 200, joined.text
+    games = {0: me.post(f"/api/rooms/{rid}/start", json={}).json()["room"]["game"]}
+    games[1] = _get(friend, rid)["game"]
+    for _ in range(13):
+        games[0] = _play(me, games[0])[0]
+        games[1] = _play(friend, games[1])[0]
+    _sweep(one)  # the race's end: its ranking names both seats
+    player = player_of(me)
+
+    def readable(app: TestClient) -> str:
+        seat = browser(app)
+        seat.cookies.update(friend.cookies)
+        texts = [r.text for r in (seat.get(f"/api/rooms/{rid}"), seat.get("/api/rooms"))]
+        texts += [seat.get(f"/api/games/{g['id']}").text for g in games.values()]
+        texts += [seat.get(f"/api/games/{g['id']}/review").text for g in games.values()]
+        texts += [e.to_json() for e in _log(app, rid)]
+        return "\n".join(texts)
+
+    for app in (one, two):
+        assert name in readable(app)
+    assert _get(friend, rid)["race"]["ranking"] is not None
+    assert me.post("/api/me/delete", json={"confirm": True}).status_code == 200
+    for app in (one, two):
+        seen = readable(app)
+        assert name not in seen
+        assert player not in seen
+        assert "朋友乙" in seen  # (the others' names stay)
+    over = _get(friend, rid)
+    assert [e["score"] for e in over["race"]["ranking"]] == sorted(
+        (games[0]["seats"][0]["total"], games[1]["seats"][0]["total"]), reverse=True
+    )  # the ranking stays whole
+    # the race games stay (the friend's 复盘 side by side), nobody holds the erased seat
+    assert friend.get(f"/api/games/{games[0]['id']}/review").status_code == 200
+    assert _rows_with(one, name) == []
+    assert _rows_with(one, player) == []

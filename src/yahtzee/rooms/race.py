@@ -29,12 +29,20 @@ from typing import TYPE_CHECKING, Any
 from yahtzee import log
 from yahtzee.dice import DiceSource, KeyedStreams
 from yahtzee.errors import IllegalMoveError, InvalidSeatsError, StaleVersionError, YahtzeeError
-from yahtzee.game import GameKind, Mode, Status
+from yahtzee.game import ROUNDS, GameKind, Mode, Status
 from yahtzee.i18n import N_, msg
 from yahtzee.lru import LruCache
 from yahtzee.review import review_events
 from yahtzee.rooms.errors import InvalidPaceError, InvalidRaceError
-from yahtzee.rooms.store import Publication, Room, RoomSeat, RoomStore, SeatSpec, playing_seats
+from yahtzee.rooms.store import (
+    RACE_OWNER,
+    Publication,
+    Room,
+    RoomSeat,
+    RoomStore,
+    SeatSpec,
+    playing_seats,
+)
 from yahtzee.server.kinds import KindHooks, KindRules, Refusal, no_undo
 from yahtzee.server.views import game_json
 
@@ -67,7 +75,7 @@ RULES = KindRules(
 )
 #: The purpose of the race's stream (每日挑战's is ``yahtzee-daily-v1:``).
 _PURPOSE = b"yahtzee-race-v1:"
-_OWNER = "race:"
+_OWNER = RACE_OWNER
 
 
 def parse_race_days(raw: object, pace: object, turn_seconds: object) -> int:
@@ -317,6 +325,34 @@ class RaceService:
             "ranking": ranking,
         }
         return race, own
+
+    async def turns_entry(self, room: Room, mine: RoomSeat, now: float) -> dict[str, Any] | None:
+        """The race in 「轮到你了」 (W2) for the player of seat ``mine``, while it is open
+        and that seat's game is not over: always the player's turn (nobody waits for
+        anybody), ``round`` the player's own (its rounds played and one), ``turn`` its
+        seat, ``deadline`` the race's end; ``None`` otherwise (the caller adds the seats)."""
+        if room.game_id is None or room.status != "playing":
+            return None
+        if room.deadline is not None and room.deadline <= now:
+            return None  # (over: the sweep closes it)
+        view = await self.view(room, mine.index)
+        if view is None or view.record.status is not Status.IN_PROGRESS:
+            return None
+        rounds = view.game.card(0).filled_count
+        return {
+            "room_id": room.id,
+            "game_id": seat_game_id(room.game_id, mine.index),
+            "url": f"/races/{room.id}",
+            "pace": room.pace,
+            "round": min(rounds + 1, ROUNDS),
+            "turn": mine.index,
+            "your_seat": mine.index,
+            "your_turn": True,
+            "deadline": room.deadline,
+            "new_events": max(0, room.last_seq - mine.seen_seq),
+            "kind": "race",
+            "rounds": rounds,
+        }
 
     # -- the games' events -----------------------------------------------------------------
 

@@ -226,18 +226,23 @@ class TurnSeatOut(_Out):
 
 
 class TurnGameOut(_Out):
-    """A room game in play of this player (W2)."""
+    """A room game in play of this player (W2), or a race whose seat game it has not
+    finished (W5)."""
 
     room_id: str
-    game_id: str
-    url: str = Field(description="the room's page (a path of this server)")
+    game_id: str = Field(description="the room's game; a race's: this player's own")
+    url: str = Field(description="the room's page, a race's /races/<id> (a path of this server)")
     pace: str
-    round: int = Field(description="1-13")
-    turn: int = Field(description="the seat on turn")
+    round: int = Field(description="1-13 (a race's: this player's own)")
+    turn: int = Field(description="the seat on turn (a race's: this player's)")
     your_seat: int
-    your_turn: bool
-    deadline: float | None = Field(description="when the turn on goes to autoplay (null: no clock)")
+    your_turn: bool = Field(description="always true in a race: nobody waits for anybody")
+    deadline: float | None = Field(
+        description="when the turn on goes to autoplay (null: no clock); a race's end"
+    )
     new_events: int = Field(description="events of the room since this seat last looked (W3)")
+    kind: Literal["room", "race"]
+    rounds: int | None = Field(description="a race's: the rounds this player played (0-12)")
     seats: list[TurnSeatOut]
 
 

@@ -166,6 +166,21 @@ ROOM_NUDGES = "room_nudges"
 ROOM_NUDGES_PER_ADDRESS = "room_nudges_per_address"
 
 
+def turn_seats(room: Room, mine: RoomSeat) -> list[dict[str, Any]]:
+    """The seats of a room game in 「轮到你了」 (W2), ``you`` for the player's."""
+    return [
+        {
+            "index": s.index,
+            "kind": s.kind,
+            "name": s.name,
+            "difficulty": s.difficulty,
+            "away": s.away,
+            "you": s.index == mine.index,
+        }
+        for s in room.seats
+    ]
+
+
 def room_game_id(room_id: str) -> str:
     """A new id for a game of room ``room_id``: the room's 16 hex digits, then 16 random
     ones (64 bits: an id is an address, not a key; every action checks the seat). Its
@@ -473,13 +488,19 @@ class RoomService:
 
     async def turns(self, player_id: str) -> dict[str, Any]:
         """「轮到你了」 (W2): every room game in play this player holds a seat of (on any of
-        its linked devices: they are one player), its own turns first, then the soonest
+        its linked devices: they are one player), and every open race whose seat game it
+        has not finished (W5: always its turn), its own turns first, then the soonest
         deadline (no clock last); ``your_turns`` counts the first kind (the lobby card's,
         the page title's and the app badge's number)."""
         now = self.clock()
         games = []
         for room in await self.store.games_of(player_id):
             mine = room.seat_of(player_id)
+            if mine is not None and room.pace == RACE_PACE:  # W5: the player's own game
+                race = await self.race.turns_entry(room, mine, now)
+                if race is not None:
+                    games.append({**race, "seats": turn_seats(room, mine)})
+                continue
             if mine is None or room.deadline_turn is None or room.game_id is None:
                 continue
             round_, turn = divmod(room.deadline_turn, 8)
@@ -495,17 +516,9 @@ class RoomService:
                     "your_turn": turn == mine.index,
                     "deadline": room.deadline,
                     "new_events": max(0, room.last_seq - mine.seen_seq),
-                    "seats": [
-                        {
-                            "index": s.index,
-                            "kind": s.kind,
-                            "name": s.name,
-                            "difficulty": s.difficulty,
-                            "away": s.away,
-                            "you": s.index == mine.index,
-                        }
-                        for s in room.seats
-                    ],
+                    "kind": "room",
+                    "rounds": None,
+                    "seats": turn_seats(room, mine),
                 }
             )
         games.sort(

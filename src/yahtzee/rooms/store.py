@@ -60,7 +60,13 @@ from yahtzee.rooms.errors import (
 )
 from yahtzee.storage.feature_db import FeatureDb, Row, Tx
 from yahtzee.storage.invites import check_in, delete_in, derived_token, issue_in
-from yahtzee.storage.player_data import MergeNote, MergeOverCapError, keeps, unname_seat
+from yahtzee.storage.player_data import (
+    MergeNote,
+    MergeOverCapError,
+    export_games,
+    keeps,
+    unname_seat,
+)
 from yahtzee.storage.schema import Migrations
 
 FEATURE = "rooms"
@@ -76,6 +82,16 @@ KNOWN_ROOMS = 10_000
 RECORD_TRIES = 3
 #: Statuses of a room that still counts against its creator's open rooms (O9).
 OPEN = ("waiting", "starting", "playing")
+#: The head of the owner of a race's seat game (W5: ``race:<room>:<seat>``,
+#: :func:`~yahtzee.rooms.race.race_owner`), and the same owner as SQL of a seat row ``s``.
+RACE_OWNER = "race:"
+_RACE_OWNER_SQL = f"'{RACE_OWNER}' || s.room_id || ':' || CAST(s.idx AS TEXT)"
+#: The games of the race seats ``:player_id`` holds (W5: its own, in the export and the
+#: erasure).
+_RACE_GAMES_OF = (
+    f"player_id IN (SELECT {_RACE_OWNER_SQL} FROM room_seats s JOIN rooms r "
+    "ON r.id = s.room_id WHERE s.player_id = :player_id AND r.pace = 'race')"
+)
 
 MIGRATIONS = Migrations.shared(
     FEATURE,
@@ -1573,6 +1589,12 @@ class RoomsData:
             "SELECT room_id FROM room_bans WHERE player_id = :player_id ORDER BY room_id",
             {"player_id": player_id},
         )
+        # W5: a race seat's game is the player's own play (owned by the seat, so that the
+        # race holds it), with its whole log as the player's other games.
+        race_games = []
+        for owner, game in await export_games(tx, _RACE_GAMES_OF, {"player_id": player_id}):
+            room_id, _, seat = owner[len(RACE_OWNER) :].rpartition(":")
+            race_games.append({"room_id": room_id, "seat": int(seat), **game})
         return {
             "banned_from_rooms": [str(row[0]) for row in banned],
             "rooms_created": [
@@ -1583,6 +1605,7 @@ class RoomsData:
                 dict(zip(("room_id", "seat", "name", "game_id", "status"), row, strict=True))
                 for row in seats
             ],
+            "race_games": race_games,
         }
 
     async def has_data(self, tx: Tx, player_id: str) -> bool:
@@ -1750,18 +1773,25 @@ class RoomsData:
         )
 
     async def erase(self, tx: Tx, player_id: str) -> None:
+        # W5: its race games stay (the others' ranking and 复盘), their seat nobody's from
+        # now on: every process reads the seat's holder again (F24, the seat serial).
+        await tx.all(
+            f"UPDATE games SET seat_serial = seat_serial + 1 WHERE {_RACE_GAMES_OF}",
+            {"player_id": player_id},
+        )
         seats = await tx.all(
-            "SELECT s.room_id, s.idx, s.name, r.status, r.game_id FROM room_seats s "
+            "SELECT s.room_id, s.idx, s.name, r.status, r.game_id, r.pace FROM room_seats s "
             "JOIN rooms r ON r.id = s.room_id WHERE s.player_id = :player_id",
             {"player_id": player_id},
         )
-        for room_id, index, name, status, game_id in seats:
+        for room_id, index, name, status, game_id, pace in seats:
             await tx.all(
                 "UPDATE room_seats SET player_id = NULL, name = NULL WHERE room_id = :room_id AND "
                 "idx = :index",
                 {"room_id": room_id, "index": index},
             )
-            if game_id is not None:
+            # (a race's game id names its seats' solo games, which hold no seat names)
+            if game_id is not None and pace != "race":
                 await unname_seat(tx, str(game_id), int(index))
             if name is not None:
                 await _unname_seat_events(tx, str(room_id), str(name))

@@ -118,32 +118,8 @@ class GamesData:
     name = "games"
 
     async def export(self, tx: Tx, player_id: str) -> Any:
-        games = await tx.all(
-            f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE player_id = :player_id "
-            "ORDER BY created_at, id",
-            {"player_id": player_id},
-        )
-        events: dict[str, list[dict[str, Any]]] = {}
-        rows = await tx.all(
-            "SELECT game_id, seq, kind, data, created_at FROM events WHERE game_id IN "
-            "(SELECT id FROM games WHERE player_id = :player_id) ORDER BY game_id, seq",
-            {"player_id": player_id},
-        )
-        for game_id, seq, kind, data, created_at in rows:
-            await tx.pause()  # (the rest of the server runs now and then, F22)
-            # (the event's data as logged, JSON text kept as it is: orjson writes it into
-            # the file unparsed; parsing 16,000 events held the GIL for ~50 ms, F22)
-            events.setdefault(str(game_id), []).append(
-                {"seq": seq, "kind": kind, "data": orjson.Fragment(data), "at": created_at}
-            )
-        out = []
-        for row in games:
-            game = dict(zip(_GAME_COLUMNS, row, strict=True))
-            if game["new_record"] is not None:
-                game["new_record"] = bool(game["new_record"])
-            game["events"] = events.get(str(game["id"]), [])
-            out.append(game)
-        return out
+        games = await export_games(tx, "player_id = :player_id", {"player_id": player_id})
+        return [game for _owner, game in games]
 
     async def has_data(self, tx: Tx, player_id: str) -> bool:
         return await keeps(tx, self, player_id)
@@ -192,6 +168,39 @@ class GamesData:
                 "DELETE FROM game_erasures WHERE game_id = :id", [{"id": r[0]} for r in gone]
             )
         await tx.all("DELETE FROM rate_buckets WHERE key = :player_id", {"player_id": player_id})
+
+
+async def export_games(
+    tx: Tx, condition: str, params: dict[str, Any]
+) -> list[tuple[str, dict[str, Any]]]:
+    """The games whose header meets the SQL ``condition`` (with ``params``), oldest
+    first, each with its owner: its header and its ``events`` as the export has them."""
+    games = await tx.all(
+        f"SELECT player_id, {', '.join(_GAME_COLUMNS)} FROM games WHERE {condition} "
+        "ORDER BY created_at, id",
+        params,
+    )
+    events: dict[str, list[dict[str, Any]]] = {}
+    rows = await tx.all(
+        "SELECT game_id, seq, kind, data, created_at FROM events WHERE game_id IN "
+        f"(SELECT id FROM games WHERE {condition}) ORDER BY game_id, seq",
+        params,
+    )
+    for game_id, seq, kind, data, created_at in rows:
+        await tx.pause()  # (the rest of the server runs now and then, F22)
+        # (the event's data as logged, JSON text kept as it is: orjson writes it into
+        # the file unparsed; parsing 16,000 events held the GIL for ~50 ms, F22)
+        events.setdefault(str(game_id), []).append(
+            {"seq": seq, "kind": kind, "data": orjson.Fragment(data), "at": created_at}
+        )
+    out = []
+    for row in games:
+        game = dict(zip(_GAME_COLUMNS, row[1:], strict=True))
+        if game["new_record"] is not None:
+            game["new_record"] = bool(game["new_record"])
+        game["events"] = events.get(str(game["id"]), [])
+        out.append((str(row[0]), game))
+    return out
 
 
 async def unname_seat(tx: Tx, game_id: str, seat: int) -> None:

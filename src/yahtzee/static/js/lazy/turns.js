@@ -1,6 +1,7 @@
-// 「轮到你了」 (W2): this player's room games in play (GET /api/rooms/turns: every linked
-// device's, its own turns first, the soonest deadline first), listed on the lobby's 好友房间
-// card with their seats, round, whose turn and the time left, each opening its room; how
+// 「轮到你了」 (W2): this player's room games in play and its races not finished (W5; GET
+// /api/rooms/turns: every linked device's, its own turns first, the soonest deadline
+// first), listed on the lobby's 好友房间 card with their seats, round (a race's: the rounds
+// the player played), whose turn and the time left, each opening its room (a race's page); how
 // many wait for the player is in the page's title (`state.titleCount`, render.js) and on
 // the installed app's icon where the browser has a badge (navigator.setAppBadge).
 //
@@ -13,6 +14,7 @@
 
 import { el, seatName } from "./dom.js";
 import { request } from "../api.js";
+import { CONFIG } from "../config.js";
 import { language, load as loadWords, t, tn } from "../i18n.js";
 import { API } from "../paths.js";
 import { timeLeft } from "./when.js";
@@ -61,14 +63,18 @@ function turned(state, previous) {
 
 function item(game, now) {
   const seats = game.seats;
+  const race = game.kind === "race"; // 同骰竞速 (W5): the player's own game, its own page
   const a = el("a", `turns-game${game.your_turn ? " turns-yours" : ""}`, null, {
     href: game.url,
-    "data-page": "room",
+    "data-page": race ? "race" : "room",
     "data-testid": `turns-game-${game.room_id}`,
   });
   const names = seats.map((s, i) => (s.you ? t("room.seat.you") : seatName(seats, i) || t("room.seat.open")));
   a.append(el("span", "turns-seats", names.join(t("room.turns.separator"))));
-  a.append(el("span", "turns-round", t("room.turns.round", { n: game.round })));
+  const round = race
+    ? t("room.turns.race", { n: game.rounds, rounds: CONFIG.limits.rounds })
+    : t("room.turns.round", { n: game.round });
+  a.append(el("span", "turns-round", round, { "data-testid": "turns-round" }));
   const on = seats[game.turn];
   const whose = game.your_turn ? t("room.turns.yours") : t("room.turns.theirs", { name: on ? seatName(seats, game.turn) : "" });
   a.append(el("span", "turns-whose", whose, { "data-testid": "turns-whose" }));

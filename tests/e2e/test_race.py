@@ -118,6 +118,15 @@ def test_w5_a_race_in_two_browsers_to_its_deadline_and_reviews_side_by_side(
     expect(friend.get_by_test_id("race-rounds-0")).to_contain_text("2/13")
     expect(friend.get_by_test_id("race-rounds-1")).to_contain_text("0/13")
     assert _turn(friend) == first  # round 1's faces: the host's
+    # W2: the lobby's 「轮到你了」 lists the race as the friend's turn, opening its page
+    friend.goto(base + "/")
+    listed = friend.get_by_test_id(f"turns-game-{room_id}")
+    expect(listed).to_have_attribute("href", f"/races/{room_id}")
+    expect(listed.get_by_test_id("turns-round")).to_contain_text("1/13")
+    expect(friend.get_by_test_id("turns-count")).to_have_text("1")
+    listed.click()
+    expect(friend).to_have_url(f"{base}/races/{room_id}")
+    expect(friend.get_by_test_id("roll")).to_be_enabled()
     expect(host.get_by_test_id("race-rounds-1")).to_contain_text("1/13")
     # no dice of another seat anywhere: the strip says rounds and points only
     strip = friend.get_by_test_id("race-progress").inner_text()

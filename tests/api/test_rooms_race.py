@@ -12,7 +12,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from .helpers import error_code
-from .test_devices import _rows_with, browser, player_of
+from .test_devices import _rows_with, browser, code_of, link, player_of
 from .test_rooms import Clock, _log, _token
 from .test_rooms_pace import DAY, _get, _sweep
 
@@ -385,3 +385,28 @@ def test_f24_deletion_erases_the_players_name_from_a_race_its_ranking_and_caches
     assert friend.get(f"/api/games/{games[0]['id']}/review").status_code == 200
     assert _rows_with(one, name) == []
     assert _rows_with(one, player) == []
+
+
+def test_i1_a_merged_players_race_game_plays_on_from_every_process(
+    make_client: Callable[..., TestClient],
+) -> None:
+    clock = Clock()
+    one, two = make_client(clock=clock), make_client(clock=clock)  # two "processes"
+    school, friend, home = browser(one), browser(one), browser(one)
+    room = _race(school, [friend], days=1)
+    mine = _play(school, room["game"])[0]
+    on_two = browser(two)
+    on_two.cookies.update(school.cookies)
+    assert on_two.get(f"/api/games/{mine['id']}").status_code == 200  # (its seat, cached)
+    r = link(school, code_of(home)["code"], merge=True)
+    assert r.status_code == 200, r.text
+    # the seat is the merged player's now: once the other process knows the device's new
+    # player (its device cache, 2 s), it reads the seat's holder anew too (the seat
+    # serial, F24); before, its cached holder (the old player) kept the game from the
+    # device: 404 for as long as it stayed cached
+    clock.now += 3
+    fresh = on_two.get(f"/api/games/{mine['id']}")
+    assert fresh.status_code == 200, fresh.text
+    mine = _play(on_two, fresh.json())[0]
+    listed = _turns(home)
+    assert [(g["kind"], g["rounds"]) for g in listed["games"]] == [("race", 2)]

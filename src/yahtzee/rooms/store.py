@@ -1632,6 +1632,10 @@ class RoomsData:
             "AND r.game_id IS NOT NULL)",
             {"source": source},
         )
+        await tx.all(  # (W5: a race's seat games too, which its game id does not name)
+            f"UPDATE games SET seat_serial = seat_serial + 1 WHERE {_RACE_GAMES_OF}",
+            {"player_id": source},
+        )
         await tx.all(
             "UPDATE room_seats SET player_id = :target WHERE player_id = :source",
             {"target": target, "source": source},

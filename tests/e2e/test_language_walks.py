@@ -67,7 +67,6 @@ SYMBOLS = ["简体中文", "繁體中文", "English", "Chrome", "AM", "PM", *MON
 # listed with its view, printed by the walk and left for the next layout fixes. Anything
 # else fails, and so does any of these in a real language.
 KNOWN_PSEUDO = [
-    ("solo board", r"the words of button\.die .* spill out of it", "a die's 「Locked」 tag"),
     (
         "board",
         r"div\.message.* is drawn over button\.btn in \[data-testid=message-more\]",

@@ -46,7 +46,33 @@ export function drawPips(die, value) {
   const face = el("span", "die-face", null, { "aria-hidden": "true" });
   if (value) face.append(...PIPS[value].map((pos) => el("span", `pip p${pos}`)));
   else face.append(el("span", "die-blank", "?"));
-  die.replaceChildren(face, el("span", "hold-tag", "", { "aria-hidden": "true" }));
+  // (the tag itself is kept: its row watches its size, `watchTags`)
+  die.replaceChildren(face, die.querySelector(".hold-tag") || el("span", "hold-tag", "", { "aria-hidden": "true" }));
+}
+
+/** G4: a hold tag wider than its die (a longer language's 「Locked」) wraps between its
+ * words under the die, and the row grows by its extra lines (`--tag-extra`, css/app.css's
+ * .dice-row), so the tag is never drawn over what lies below. Looked at whenever a tag
+ * changes size (its words, the die's size, 字号); the row is changed in the next frame,
+ * outside the observer's own callback. */
+function watchTags(row) {
+  let queued = false;
+  const check = () => {
+    queued = false;
+    let extra = 0;
+    for (const tag of row.querySelectorAll(".hold-tag")) {
+      if (!tag.textContent) continue;
+      const line = parseFloat(getComputedStyle(tag).lineHeight);
+      extra = Math.max(extra, Math.round(tag.offsetHeight - line));
+    }
+    if (extra > 1) row.style.setProperty("--tag-extra", `${extra}px`);
+    else row.style.removeProperty("--tag-extra");
+  };
+  const observer = new ResizeObserver(() => {
+    if (!queued) requestAnimationFrame(check);
+    queued = true;
+  });
+  for (const tag of row.querySelectorAll(".hold-tag")) observer.observe(tag);
 }
 
 /** Five dice in the row `row`: buttons `${prefix}die-i` (a tap on die i: `onToggle(i)`), or
@@ -61,8 +87,10 @@ export function buildDice(row, { prefix = "", onToggle = null, cls = "" } = {}) 
     const d = el("button", name, null, { type: "button", "data-testid": `${prefix}die-${i}`, "data-index": i, "aria-pressed": "false" });
     d.addEventListener("click", () => onToggle(i));
     d.addEventListener("animationend", () => d.classList.remove("rolling"));
+    d.append(el("span", "hold-tag", "", { "aria-hidden": "true" }));
     row.append(d);
   }
+  if (onToggle) watchTags(row);
 }
 
 /** What the dice row shows: `dice` (five faces, or null before a roll), `held`, `locked`

@@ -21,6 +21,16 @@ export function installMessageFit() {
     if (!more) return;
     more.textContent = on ? t("core.board.less") : t("core.board.more");
     more.setAttribute("aria-expanded", String(on));
+    if (on) makeRoom(more);
+  }
+
+  /** The message's text ends before 「全文」/「收起」 (and 撤销, mistap.css), however long
+   * the button's words are in the page's language (G4): `--more-room`, the distance from
+   * the button's left edge to the message's right edge and a gap. */
+  function makeRoom(more) {
+    if (more.hidden) return;
+    const room = Math.ceil(el.getBoundingClientRect().right - more.getBoundingClientRect().left) + 8;
+    el.style.setProperty("--more-room", `${room}px`);
   }
 
   function unclamp() {
@@ -45,6 +55,7 @@ export function installMessageFit() {
       el.scrollHeight > el.clientHeight + 1;
     if (more) more.hidden = !over;
     if (!over) return;
+    makeRoom(more);
     const css = getComputedStyle(el);
     const line = parseFloat(css.lineHeight);
     const room = el.clientHeight - parseFloat(css.paddingTop) - parseFloat(css.paddingBottom);

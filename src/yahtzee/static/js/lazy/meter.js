@@ -40,10 +40,64 @@ function sep() {
   return s;
 }
 
+const PHONE = matchMedia("(max-width: 560px)");
+const watched = new WeakSet();
+
+/** G4: on a phone the meter is laid over the totals line's end, in a fixed width; where
+ * its words are longer than that (a longer language's 「Chance to win」) it takes a row of
+ * its own under the card instead (the board's `meter-below`, css/meter.css), never drawn
+ * over the totals. Measured in its place on the totals line each time (the class off,
+ * measured, set in one frame: nothing is drawn between), so it never goes back and forth;
+ * looked at again when its words, figures or size change, in the next frame (outside the
+ * observer's callback). */
+function watchPlace(box) {
+  if (watched.has(box)) return;
+  watched.add(box);
+  let queued = false;
+  const check = () => {
+    queued = false;
+    const board = box.closest(".board");
+    if (!board) return;
+    board.classList.remove("meter-below");
+    let over = false;
+    if (PHONE.matches && box.getClientRects().length) {
+      // laid over the totals' end (right-aligned in its width): do its words reach the
+      // totals' own words (a seat's total, 总分's name)?
+      const first = [...box.children].find(
+        (c) => c.getClientRects().length && getComputedStyle(c).position !== "absolute",
+      );
+      const totals = board.querySelector("#scorecard-totals");
+      if (first && totals) {
+        const left = first.getBoundingClientRect().left;
+        const mine = box.getBoundingClientRect();
+        const walker = document.createTreeWalker(totals, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node && !over; node = walker.nextNode()) {
+          if (!node.textContent.trim()) continue;
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          over = [...range.getClientRects()].some(
+            (r) => r.width > 0 && r.bottom > mine.top && r.top < mine.bottom && r.left < mine.right && r.right > left - 2,
+          );
+        }
+      }
+    }
+    board.classList.toggle("meter-below", over);
+  };
+  const queue = () => {
+    if (!queued) requestAnimationFrame(check);
+    queued = true;
+  };
+  const observer = new ResizeObserver(queue);
+  observer.observe(box);
+  observer.observe($("live-meter-text"));
+  PHONE.addEventListener("change", queue);
+}
+
 /** State → the meter's DOM (pure: no fetch, no storage). */
 export function renderMeter(state) {
   const box = $("live-meter");
   if (!box) return; // no board built yet
+  watchPlace(box);
   const b = boardShown(state);
   const g = b ? b.game : null;
   const shown = state.settings.meter === "shown";

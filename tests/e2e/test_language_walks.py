@@ -67,7 +67,6 @@ SYMBOLS = ["简体中文", "繁體中文", "English", "Chrome", "AM", "PM", *MON
 # listed with its view, printed by the walk and left for the next layout fixes. Anything
 # else fails, and so does any of these in a real language.
 KNOWN_PSEUDO = [
-    ("复盘", r"the page is \d+ px wide|review-options.*wood", "复盘's table of choices"),
     (
         "统计",
         r"the page is \d+ px wide|is drawn over summary\.term-q|stats-vs.*wood",

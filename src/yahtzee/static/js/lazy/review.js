@@ -205,8 +205,11 @@ function positionPanel(d, practice) {
   for (const o of rows) {
     const mine = sameChoice(o, d.chosen);
     const tr = el("tr", mine ? "rv-mine" : "");
-    const label = choiceText(o) + (mine ? t("review.options.yours") : "") + (o === d.options[0] ? " ★" : "");
-    tr.append(el("th", "", label, { scope: "row" }));
+    // (「（你的选择）」 its own text: a line may break before it, never inside the choice's words)
+    const th = el("th", "", choiceText(o), { scope: "row" });
+    if (mine) th.append(t("review.options.yours"));
+    if (o === d.options[0]) th.append(" ★");
+    tr.append(th);
     tr.append(el("td", "", fmt(o.value)));
     tr.append(el("td", "", o === d.options[0] ? "—" : `−${fmt(d.options[0].value - o.value)}`));
     table.append(tr);

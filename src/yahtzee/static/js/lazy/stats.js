@@ -18,6 +18,31 @@ const pct = (v) => (v === null || v === undefined ? "—" : formatNumber(v, { st
 const num = (v, digits = 1) =>
   v === null || v === undefined ? "—" : formatNumber(v, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
 
+/** G4: a table wider than its panel (a longer language's words in six columns on a phone)
+ * becomes a list: one block a row, each figure after its column's head (`data-label`, shown
+ * by css/review.css's `.rv-table.stacked`). A table that fits stays a table. Looked at
+ * again when it changes width (its panel's), as a table each time (the class off, measured, set
+ * in one frame: nothing is drawn between). */
+function stackWhenWide(table) {
+  const heads = [...table.rows[0].cells].map((c) => c.textContent.replace(/\s*\?$/, "").trim());
+  for (const row of [...table.rows].slice(1)) {
+    [...row.cells].forEach((c, i) => i && heads[i] && c.setAttribute("data-label", heads[i]));
+  }
+  let queued = false;
+  const check = () => {
+    queued = false;
+    const room = table.parentElement;
+    if (!room || !table.isConnected) return;
+    table.classList.remove("stacked");
+    table.classList.toggle("stacked", table.offsetWidth > room.clientWidth + 1);
+  };
+  new ResizeObserver(() => {
+    if (!queued) requestAnimationFrame(check);
+    queued = true;
+  }).observe(table); // (its width follows its panel's, as a table or a list)
+  return table;
+}
+
 function section(title, id) {
   const s = el("section", "st-section panel", null, { "aria-labelledby": id });
   s.append(el("h2", "", title, { id }));
@@ -41,7 +66,7 @@ function dataTable(caption, head, rows, testid) {
     row.forEach((cell, i) => r.append(el(i ? "td" : "th", "", cell, i ? {} : { scope: "row" })));
     table.append(r);
   }
-  details.append(table);
+  details.append(stackWhenWide(table));
   return details;
 }
 
@@ -194,7 +219,7 @@ function vsSection(vs) {
     for (const cell of [v.games, v.wins, v.losses, v.draws, num(v.mean)]) tr.append(el("td", "", String(cell)));
     table.append(tr);
   }
-  s.append(table);
+  s.append(stackWhenWide(table));
   return s;
 }
 
@@ -220,7 +245,7 @@ function tableSection(table_) {
     for (const cell of [p.games, p.wins, places, num(p.mean)]) tr.append(el("td", "", String(cell)));
     table.append(tr);
   }
-  s.append(table);
+  s.append(stackWhenWide(table));
   return s;
 }
 
@@ -243,7 +268,7 @@ function boxesSection(boxes) {
     );
     table.append(tr);
   }
-  s.append(table);
+  s.append(stackWhenWide(table));
   return s;
 }
 

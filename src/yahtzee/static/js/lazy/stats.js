@@ -28,6 +28,14 @@ function stackWhenWide(table) {
   for (const row of [...table.rows].slice(1)) {
     [...row.cells].forEach((c, i) => i && heads[i] && c.setAttribute("data-label", heads[i]));
   }
+  // Stacked, the table's parts are display: block, and Chromium then drops their table
+  // semantics: the roles said outright keep a screen reader's table (heads and cells) either way.
+  table.setAttribute("role", "table");
+  for (const group of [table.tHead, ...table.tBodies]) group && group.setAttribute("role", "rowgroup");
+  for (const row of table.rows) {
+    row.setAttribute("role", "row");
+    for (const c of row.cells) c.setAttribute("role", c.tagName === "TH" ? (c.scope === "row" ? "rowheader" : "columnheader") : "cell");
+  }
   let queued = false;
   const check = () => {
     queued = false;

@@ -71,6 +71,7 @@ def test_k2_the_kinds_names_come_from_the_server(client: TestClient) -> None:
         "room": "好友房间",
         "daily": "每日挑战",
         "tutorial": "新手教程",
+        "race": "同骰竞速",
     }
 
 

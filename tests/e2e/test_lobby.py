@@ -37,10 +37,11 @@ def test_u5_lobby_offers_both_modes_difficulties_and_records(ui: Table) -> None:
     # U16: 好友房间 is a card like the other modes, and every card says in one line what it is
     cards = page.locator(".start-card")
     titles = cards.locator("h3").all_inner_texts()
-    assert titles == ["单人挑战", "人机对战", "多人同屏", "好友房间"], titles
+    assert titles == ["单人挑战", "人机对战", "多人同屏", "好友房间", "同骰竞速"], titles
     for i in range(cards.count()):
         assert cards.nth(i).locator("p").first.inner_text().strip(), titles[i]
     expect(cards.nth(3).get_by_test_id("rooms-link")).to_be_visible()
+    expect(cards.nth(4).get_by_test_id("race-link")).to_be_visible()
 
     # 「继续游戏」 appears once a game is saved, and says which one.
     ui.start_vs("intermediate")

@@ -117,7 +117,15 @@ export function namedPair(id, key) {
 
 /** `n` as the page's language writes numbers (`options`: Intl.NumberFormat's). */
 export function formatNumber(n, options = {}) {
-  return new Intl.NumberFormat(current, options).format(n);
+  // Rounded first as the server's figures are (the binary value's digits: 261.45 is
+  // 261.4499…, so 261.4, as Python's format says it); Intl rounds the shortest decimal
+  // (261.5) and the page and the server would disagree on the same figure (U18).
+  const digits = options.maximumFractionDigits;
+  let value = n;
+  if (typeof n === "number" && Number.isInteger(digits)) {
+    value = options.style === "percent" ? Number((n * 100).toFixed(digits)) / 100 : Number(n.toFixed(digits));
+  }
+  return new Intl.NumberFormat(current, options).format(value);
 }
 
 /** A date as the page's language writes it (`options`: Intl.DateTimeFormat's). */

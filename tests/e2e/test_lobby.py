@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
-from playwright.sync_api import expect
+import re
 
-from e2e.helpers import Table
+import pytest
+from playwright.sync_api import Browser, Route, expect
+
+from e2e.helpers import NO_SERVICE_WORKER, Table, sized_context
 from yahtzee.i18n import Lang, text
 from yahtzee.players import SUGGESTED_DIFFICULTY, Difficulty
 
@@ -123,3 +125,38 @@ def test_u10_rules_page_from_lobby_and_game_in_chinese(ui: Table) -> None:
     # A direct visit (bookmark, reload) works too.
     page.goto(ui.base_url + "/rules")
     expect(rules).to_be_visible()
+
+
+def test_f2_the_levels_wait_with_the_start_buttons_for_the_lobbys_data(
+    browser: Browser, server_url: str
+) -> None:
+    """Back in the lobby from a game, 继续游戏's card appears above the levels once the
+    records are in: until then the levels take no tap (one would land on whichever level slid
+    under the finger), and they are enabled in the frame the card appears."""
+    context = sized_context(browser, 360, 640, **NO_SERVICE_WORKER)
+    page = context.new_page()
+    ui = Table(page, server_url)
+    ui.open_lobby()
+    ui.start_solo()
+    ui.roll()
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route(re.compile(r"/api/records$"), hold)
+    ui.by("lobby").click()
+    picker = ui.by("difficulty")
+    novice = picker.locator('input[value="novice"]')
+    expect(picker).to_be_visible()
+    expect(novice).to_be_disabled()
+    expect(ui.by("start-solo")).to_be_disabled()
+    expect(page.locator("#continue-box")).to_be_hidden()
+    while not held:
+        page.wait_for_timeout(20)
+    held[0].continue_()
+    expect(page.locator("#continue-box")).to_be_visible()
+    expect(novice).to_be_enabled()
+    novice.check()
+    expect(novice).to_be_checked()
+    context.close()

@@ -86,8 +86,12 @@ function renderLobby(state) {
   }
   $("#recent-empty").hidden = recent.length > 0;
 
-  // F2: the start buttons never act on a previous visit's data (is a game saved?).
-  for (const button of document.querySelectorAll("#view-lobby [data-start], #continue-box .btn")) {
+  // F2: the start buttons never act on a previous visit's data (is a game saved?). The levels
+  // wait with them: 继续游戏's card appears above them with that data, and a tap must not
+  // land on the level that slid under the finger meanwhile.
+  for (const button of document.querySelectorAll(
+    '#view-lobby [data-start], #continue-box .btn, #view-lobby [data-testid="difficulty"]',
+  )) {
     if (button.disabled === state.lobbyReady) button.disabled = !state.lobbyReady;
   }
 

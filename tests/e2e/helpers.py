@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -235,6 +236,14 @@ class ConsoleWatch:
     def watch(self, page: Page) -> None:
         page.on("console", self.on_console)
         page.on("pageerror", self.on_page_error)
+
+
+# A test that routes the page's requests (page.route) blocks the service worker: once the worker
+# controls the page, the requests it lets through to the network (all of /api/) can bypass
+# the page's routes (test_phone_meter's fixed meter read the server's real figure 1 run in 10).
+NO_SERVICE_WORKER: dict[str, object] = {"service_workers": "block"}
+routes_requests = pytest.mark.browser_context_args(**NO_SERVICE_WORKER)
+"""Marks a test on the default ``ui``/``page`` context that routes the page's requests."""
 
 
 def sized_context(browser: Browser, width: int, height: int, **extra: object) -> BrowserContext:

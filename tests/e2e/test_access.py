@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from e2e.helpers import ConsoleWatch, Table
+from e2e.helpers import ConsoleWatch, Table, routes_requests
 
 pytestmark = pytest.mark.e2e
 
@@ -118,6 +118,7 @@ def test_phone_viewport_has_no_horizontal_scroll(browser: Browser, server_url: s
     assert console.errors == []
 
 
+@routes_requests
 def test_errors_are_shown_readably_and_the_page_resyncs(ui: Table, console: ConsoleWatch) -> None:
     console.allowed.append("/roll")
     ui.start_solo()

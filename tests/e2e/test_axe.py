@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from e2e.checks import check_view
-from e2e.helpers import ConsoleWatch, Table, sized_context
+from e2e.helpers import NO_SERVICE_WORKER, ConsoleWatch, Table, sized_context
 
 pytestmark = pytest.mark.e2e
 
@@ -25,7 +25,7 @@ def test_p6_l4_phone_meter_and_a_cut_message_have_no_serious_axe_violation(
 ) -> None:
     """The phone table with the live meter on its totals line (solo, then vs with the bar),
     and with a message too long for it, cut and then opened (「全文」), in both themes."""
-    context = sized_context(browser, 360, 640)
+    context = sized_context(browser, 360, 640, **NO_SERVICE_WORKER)
     page = context.new_page()
     page.set_default_timeout(10_000)
     console = ConsoleWatch()

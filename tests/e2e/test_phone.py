@@ -13,7 +13,14 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, FloatRect, Page, Route, expect
 
-from e2e.helpers import CATEGORIES, Table, sized_context, table_at
+from e2e.helpers import (
+    CATEGORIES,
+    NO_SERVICE_WORKER,
+    Table,
+    routes_requests,
+    sized_context,
+    table_at,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -175,7 +182,7 @@ def test_p2_hint_scrolls_its_box_into_view_and_its_gap_adds_up(
     browser: Browser, server_url: str
 ) -> None:
     # A short window where the card does not fit: the hinted box must be brought on screen.
-    context = sized_context(browser, 1000, 460)
+    context = sized_context(browser, 1000, 460, **NO_SERVICE_WORKER)
     page = context.new_page()
     ui = Table(page, server_url)
     ui.open_lobby()
@@ -215,6 +222,7 @@ def test_p2_hint_scrolls_its_box_into_view_and_its_gap_adds_up(
     context.close()
 
 
+@routes_requests
 def test_p3_a_message_belongs_to_its_view(ui: Table) -> None:
     page = ui.page
     ui.start_solo()

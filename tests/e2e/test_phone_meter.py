@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, FloatRect, Page, Response, Route, expect
 
-from e2e.helpers import ConsoleWatch, Table, sized_context
+from e2e.helpers import NO_SERVICE_WORKER, ConsoleWatch, Table, sized_context
 from e2e.test_phone import PHONES, _assert_touch_targets, _assert_whole_turn_on_screen
 
 pytestmark = pytest.mark.e2e
@@ -33,7 +33,7 @@ class Phone:
     """A phone-sized context on the lobby, with its console watch."""
 
     def __init__(self, browser: Browser, server_url: str, width: int, height: int) -> None:
-        self.context = sized_context(browser, width, height)
+        self.context = sized_context(browser, width, height, **NO_SERVICE_WORKER)
         self.page = self.context.new_page()
         self.page.set_default_timeout(10_000)
         self.console = ConsoleWatch()

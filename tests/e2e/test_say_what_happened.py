@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from e2e.helpers import ConsoleWatch, Table, sized_context
+from e2e.helpers import NO_SERVICE_WORKER, ConsoleWatch, Table, routes_requests, sized_context
 from e2e.test_rooms import _create, _join
 from e2e.test_rooms import _page as _room_page
 
@@ -151,6 +151,7 @@ UNAVAILABLE = {
 }
 
 
+@routes_requests
 @pytest.mark.parametrize("how", ["refused", "nginx_503"])
 def test_u14_a_tap_while_the_server_is_down_is_dropped_and_said(
     ui: Table, console: ConsoleWatch, how: str
@@ -299,8 +300,8 @@ STALE_ADVICE = "请刷新后再试"
 def _started_room(browser: Browser, server_url: str, console: ConsoleWatch) -> tuple[Page, Page]:
     """A room of two people (房主 and 朋友), started: the host's page (on turn) and the
     friend's."""
-    host = _room_page(sized_context(browser, 1280, 800), console)
-    friend = _room_page(sized_context(browser, 1280, 800), console)
+    host = _room_page(sized_context(browser, 1280, 800, **NO_SERVICE_WORKER), console)
+    friend = _room_page(sized_context(browser, 1280, 800, **NO_SERVICE_WORKER), console)
     invite = _create(host, server_url, "房主", friends=1, computers=0, turn=300)
     _join(friend, invite, "朋友")
     host.get_by_test_id("start-room").click()
@@ -318,7 +319,7 @@ def test_u14_a_stale_room_tap_reads_the_room_and_says_the_game_went_on(
     # A second window of the host whose stream never gets through (it stays behind).
     behind = host.context.new_page()
     behind.set_default_timeout(20_000)
-    behind.route(re.compile(r"/events"), lambda route: route.abort())
+    behind.route(re.compile(r"/api/rooms/[^/]+/events"), lambda route: route.abort())
     behind.goto(host.url)
     expect(behind.get_by_test_id("roll")).to_have_text("掷骰子")
     host.get_by_test_id("roll").click()

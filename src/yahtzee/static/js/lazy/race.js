@@ -11,7 +11,7 @@
 // ({game id: review | {error}}), stream (null while live, else {message})}.
 
 import { el, fmt } from "./dom.js";
-import { RETRY_MIN_MS, parseEvents, retryDelay } from "./events.js";
+import { followStream } from "./events.js";
 import { CONFIG } from "../config.js";
 import { openStream, request } from "../api.js";
 import { API, href } from "../paths.js";
@@ -131,71 +131,23 @@ function mount(page, ctx) {
   }
 
   const path = withToken(API.room(data.room.id, "events"), data.token);
-  let last = data.room.last_event_id;
-  let stopped = false;
-  let failures = 0;
-  let controller = null;
-  let timer = null;
-  const again = (ms) => {
-    if (!stopped) timer = setTimeout(connect, ms);
-  };
-  const fail = (message, retryAfter) => {
-    failures += 1;
-    dispatch({ type: "raceStream", serial, stream: { message } });
-    again(retryDelay(failures, retryAfter));
-  };
-  async function connect() {
-    if (stopped) return;
-    controller = new AbortController();
-    let response;
-    try {
-      response = await openStream(path, last, controller.signal);
-    } catch {
-      if (!stopped) fail(t("race.stream.retrying"));
-      return;
-    }
-    if (!response.ok) {
-      const body = await response.json().catch(() => null);
-      const message = (body && body.error && body.error.message) || t("race.stream.retrying");
-      if (response.status === 404 || response.status === 403) {
-        dispatch({ type: "raceStream", serial, stream: { message } });
-        return;
-      }
-      fail(message, response.headers.get("Retry-After"));
-      return;
-    }
-    failures = 0;
-    dispatch({ type: "raceStream", serial, stream: null });
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        const { events, rest } = parseEvents(buffer + value);
-        buffer = rest;
-        if (events.length) {
-          last = Math.max(last, ...events.map((e) => e.id));
-          read().then(show, () => {}); // (the room as it stands: progress, seats, the end)
-        }
-      }
-    } catch {
-      if (!stopped) fail(t("race.stream.retrying"));
-      return;
-    }
-    again(RETRY_MIN_MS);
-  }
-
   show(data.room);
-  connect();
+  // Progress events carry no dice: each is a sign to read the race as it stands.
+  const stream = followStream((from, signal) => openStream(path, from, signal), data.room.last_event_id, {
+    onEvents: () => read().then(show, () => {}),
+    onStatus: (status) => dispatch({ type: "raceStream", serial, stream: status }),
+    words: {
+      retrying: t("race.stream.retrying"),
+      gone: t("room.stream.gone"),
+      later: (message) => t("room.stream.later", { message }),
+    },
+  });
   return {
     root,
     act,
     review,
     stop() {
-      stopped = true;
-      clearTimeout(timer);
-      if (controller) controller.abort();
+      stream.stop();
       if (at !== null) ctx.board.stop(at);
     },
   };

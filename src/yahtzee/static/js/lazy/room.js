@@ -13,7 +13,7 @@
 // {message} saying why not), copied, rematch}, changed only by the named actions below.
 
 import { el, seatName, term } from "./dom.js";
-import { RETRY_MIN_MS, parseEvents, retryDelay } from "./events.js";
+import { followStream } from "./events.js";
 import { CONFIG } from "../config.js";
 import { ApiError, openStream, request } from "../api.js";
 import { API, href } from "../paths.js";
@@ -264,6 +264,7 @@ function mount(page, ctx) {
   // W3: the room's events this seat has seen, told to the server once shown (so that the
   // next visit replays only what came after). Only forward, never twice for one event.
   let told = data.room.seen_event_id;
+  let last = data.room.last_event_id; // the stream's last event read
   function seen() {
     const p = ours();
     if (told === null || told === undefined || !p || !p.data.room.seats.some((s) => s.you)) return;
@@ -314,21 +315,6 @@ function mount(page, ctx) {
   }
 
   const path = `${API.room(data.room.id, "events")}${data.token ? `?${new URLSearchParams({ token: data.token })}` : ""}`;
-  let last = data.room.last_event_id;
-  let stopped = false;
-  let failures = 0;
-  let controller = null;
-  let timer = null;
-  const streamSaid = (stream) => dispatch({ type: "roomStream", stream });
-  const again = (ms) => {
-    if (!stopped) timer = setTimeout(connect, ms);
-  };
-  const fail = (message, retryAfter) => {
-    failures += 1;
-    streamSaid({ message });
-    again(retryDelay(failures, retryAfter));
-  };
-
   function handle(text) {
     let event;
     try {
@@ -350,51 +336,22 @@ function mount(page, ctx) {
     }
   }
 
-  async function connect() {
-    if (stopped) return;
-    controller = new AbortController();
-    let response;
-    try {
-      response = await openStream(path, last, controller.signal);
-    } catch {
-      if (!stopped) fail(t("room.stream.retrying"));
-      return;
-    }
-    if (!response.ok) {
-      const body = await response.json().catch(() => null);
-      const message = (body && body.error && body.error.message) || t("room.stream.retrying");
-      if (response.status === 404 || response.status === 403) {
-        streamSaid({ message: response.status === 404 ? t("room.stream.gone") : message }); // for good
-        return;
-      }
-      fail(t("room.stream.later", { message }), response.headers.get("Retry-After"));
-      return;
-    }
-    failures = 0;
-    streamSaid(null);
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        const { events, rest } = parseEvents(buffer + value);
-        buffer = rest;
-        for (const event of events) {
-          last = Math.max(last, event.id);
-          handle(event.data);
-        }
-      }
-    } catch {
-      if (!stopped) fail(t("room.stream.retrying")); // dropped (a process that went away)
-      return;
-    }
-    again(RETRY_MIN_MS); // ended by the server: again at once, from the last event
-  }
-
   show(data.game);
   keepLink(data.room);
-  connect();
+  const stream = followStream((from, signal) => openStream(path, from, signal), last, {
+    onEvents: (events) => {
+      for (const event of events) {
+        last = Math.max(last, event.id);
+        handle(event.data);
+      }
+    },
+    onStatus: (status) => dispatch({ type: "roomStream", stream: status }),
+    words: {
+      retrying: t("room.stream.retrying"),
+      gone: t("room.stream.gone"),
+      later: (message) => t("room.stream.later", { message }),
+    },
+  });
   const tick = setInterval(() => dispatch({ type: "roomTick", now: Date.now() }), 1000);
   /** 「提醒他」 (W4): the server's message for seat `seat`, shared by the browser's share
    * sheet where it has one, else copied; the sheet shows it with the room's QR code. */
@@ -418,10 +375,8 @@ function mount(page, ctx) {
     nudge,
     copyNudge,
     stop() {
-      stopped = true;
       clearInterval(tick);
-      clearTimeout(timer);
-      if (controller) controller.abort();
+      stream.stop();
       if (at !== null) ctx.board.stop(at);
     },
   };

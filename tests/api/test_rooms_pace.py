@@ -21,14 +21,19 @@ from .test_rooms import Clock, _log, _rooms, _seats, _token
 HOUR, DAY = 3600.0, 86400.0
 
 
-def _room(
-    host: TestClient, friends: list[TestClient], pace: str = "12h", **body: Any
+def _started(
+    host: TestClient,
+    friends: list[TestClient],
+    body: dict[str, Any],
+    made: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
-    """A started room at ``pace``: the host, then each friend in an open seat."""
-    seats = _seats(*(["open"] * len(friends)))
-    r = host.post("/api/rooms", json={"seats": seats, "pace": pace, **body})
+    """A room made by ``host`` from ``body`` (checked by ``made`` before anyone joins), each
+    friend in the next open seat, started."""
+    r = host.post("/api/rooms", json=body)
     assert r.status_code == 201, r.text
     room = r.json()["room"]
+    if made is not None:
+        made(room)
     for i, friend in enumerate(friends):
         token = _token(room["invite_url"], "t")
         joined = friend.post(
@@ -41,20 +46,48 @@ def _room(
     return out
 
 
-def _turn(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
-    """One whole turn of the seat on turn: a roll, then the first box allowed."""
+def _room(
+    host: TestClient, friends: list[TestClient], pace: str = "12h", **body: Any
+) -> dict[str, Any]:
+    """A started room at ``pace``: the host, then each friend in an open seat."""
+    seats = _seats(*(["open"] * len(friends)))
+    return _started(host, friends, {"seats": seats, "pace": pace, **body})
+
+
+def _turn_faces(
+    client: TestClient, game: dict[str, Any], hold: list[bool] | None = None
+) -> tuple[dict[str, Any], list[int], list[int]]:
+    """One whole turn of the seat on turn: a roll, a reroll holding ``hold`` (if given),
+    then the first box allowed. Returns the game after it, the first roll's faces and the
+    last roll's."""
     gid = game["id"]
     r = client.post(f"/api/games/{gid}/roll", json={"version": game["version"]})
     assert r.status_code == 200, r.text
     rolled = r.json()
+    first = list(rolled["dice"])
+    if hold is not None:
+        r = client.post(f"/api/games/{gid}/roll", json={"version": rolled["version"], "hold": hold})
+        assert r.status_code == 200, r.text
+        rolled = r.json()
     box = next(c for c, o in rolled["preview"].items() if o["allowed"])
     r = client.post(
         f"/api/games/{gid}/score",
         json={"version": rolled["version"], "category": box, "confirm_zero": True},
     )
     assert r.status_code == 200, r.text
-    scored: dict[str, Any] = r.json()
-    return scored
+    return r.json(), first, list(rolled["dice"])
+
+
+def _turn(client: TestClient, game: dict[str, Any]) -> dict[str, Any]:
+    """One whole turn of the seat on turn (a roll, then the first box allowed)."""
+    return _turn_faces(client, game)[0]
+
+
+def _rounds(client: TestClient, game: dict[str, Any], n: int) -> dict[str, Any]:
+    """``n`` whole turns of the same seat (a race's, which waits for nobody)."""
+    for _ in range(n):
+        game = _turn(client, game)
+    return game
 
 
 def _sweep(client: TestClient) -> int:

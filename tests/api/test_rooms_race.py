@@ -14,52 +14,22 @@ from fastapi.testclient import TestClient
 from .helpers import error_code
 from .test_devices import _rows_with, browser, code_of, link, player_of
 from .test_rooms import Clock, _log, _token
-from .test_rooms_pace import DAY, _get, _sweep
+from .test_rooms_pace import DAY, _get, _rounds, _started, _sweep, _turn_faces
 
 PEOPLE = [{"kind": "human", "name": "房主"}]
 
 
 def _race(host: TestClient, friends: list[TestClient], days: int = 3) -> dict[str, Any]:
     """A started race of ``days``: the host, then each friend in an open seat."""
+
+    def made(room: dict[str, Any]) -> None:
+        assert (room["pace"], room["turn_seconds"]) == ("race", None)
+        assert room["race"]["days"] == days
+        assert room["race"]["seats"] == []
+        assert room["invite_url"].split("/")[-1].startswith(room["id"] + "#t=")
+
     seats = PEOPLE + [{"kind": "human"}] * len(friends)
-    r = host.post("/api/rooms", json={"seats": seats, "race_days": days})
-    assert r.status_code == 201, r.text
-    room = r.json()["room"]
-    assert (room["pace"], room["turn_seconds"]) == ("race", None)
-    assert room["race"]["days"] == days
-    assert room["race"]["seats"] == []
-    assert room["invite_url"].split("/")[-1].startswith(room["id"] + "#t=")
-    for i, friend in enumerate(friends):
-        token = _token(room["invite_url"], "t")
-        joined = friend.post(
-            f"/api/rooms/{room['id']}/join", json={"token": token, "name": f"朋友{i + 1}"}
-        )
-        assert joined.status_code == 200, joined.text
-    started = host.post(f"/api/rooms/{room['id']}/start", json={})
-    assert started.status_code == 200, started.text
-    out: dict[str, Any] = started.json()["room"]
-    return out
-
-
-def _play(client: TestClient, game: dict[str, Any], hold: list[bool] | None = None) -> Any:
-    """One turn of ``game``: a roll, a reroll holding ``hold`` (if given), then the first
-    box allowed. Returns the game after it and the faces of the first roll."""
-    gid = game["id"]
-    r = client.post(f"/api/games/{gid}/roll", json={"version": game["version"]})
-    assert r.status_code == 200, r.text
-    rolled = r.json()
-    first = list(rolled["dice"])
-    if hold is not None:
-        r = client.post(f"/api/games/{gid}/roll", json={"version": rolled["version"], "hold": hold})
-        assert r.status_code == 200, r.text
-        rolled = r.json()
-    box = next(c for c, o in rolled["preview"].items() if o["allowed"])
-    r = client.post(
-        f"/api/games/{gid}/score",
-        json={"version": rolled["version"], "category": box, "confirm_zero": True},
-    )
-    assert r.status_code == 200, r.text
-    return r.json(), first, rolled["dice"]
+    return _started(host, friends, {"seats": seats, "race_days": days}, made=made)
 
 
 def test_w5_a_race_is_made_with_1_3_or_7_days_and_people_only(
@@ -128,7 +98,7 @@ def test_w5_every_seat_plays_the_same_dice_at_its_own_pace_and_sees_progress_onl
     # the host plays three rounds; the friend has not begun: nobody waits for anybody
     faces = []
     for _ in range(3):
-        mine, first, _final = _play(host, mine)
+        mine, first, _final = _turn_faces(host, mine)
         faces.append(first)
     seen = _get(friend, rid)
     assert [(s["rounds"], s["finished"]) for s in seen["race"]["seats"]] == [(3, False), (0, False)]
@@ -140,11 +110,11 @@ def test_w5_every_seat_plays_the_same_dice_at_its_own_pace_and_sees_progress_onl
     assert all(set(e.data) == {"seat", "rounds", "score", "finished"} for e in progress)
     # the same dice: the friend's first rolls are the host's, round by round
     for round_faces in faces:
-        theirs, first, _final = _play(friend, theirs)
+        theirs, first, _final = _turn_faces(friend, theirs)
         assert first == round_faces
     # holding different dice, the next faces differ by what is held, the same stream still
-    mine, _a, kept = _play(host, mine, hold=[True, True, True, True, False])
-    theirs, _b, other = _play(friend, theirs, hold=[True, True, True, True, False])
+    mine, _a, kept = _turn_faces(host, mine, hold=[True, True, True, True, False])
+    theirs, _b, other = _turn_faces(friend, theirs, hold=[True, True, True, True, False])
     assert kept == other
     assert _get(host, rid)["status"] == "playing"
 
@@ -157,14 +127,12 @@ def test_w5_the_race_ends_when_everyone_finished_ranked_by_score_with_skill_and_
     room = _race(host, [friend], days=3)
     rid = room["id"]
     games = {0: room["game"], 1: _get(friend, rid)["game"]}
-    for _ in range(13):
-        games[0] = _play(host, games[0])[0]
+    games[0] = _rounds(host, games[0], 13)
     # one finished, one playing: not over; the finisher cannot read the other's 复盘 yet
     assert _get(host, rid)["status"] == "playing"
     other_id = games[1]["id"]
     assert host.get(f"/api/games/{other_id}/review").status_code == 404
-    for _ in range(13):
-        games[1] = _play(friend, games[1])[0]
+    games[1] = _rounds(friend, games[1], 13)
     _sweep(host)  # (the last box brought the deadline to now: the sweep ends it)
     over = _get(friend, rid)
     assert over["status"] == "finished"
@@ -190,6 +158,38 @@ def test_w5_the_race_ends_when_everyone_finished_ranked_by_score_with_skill_and_
     assert _sweep(host) == 0  # ended once
 
 
+def test_w5_a_finished_race_game_counts_in_its_own_stats_section_and_recent_games(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Each seat that finished finds its race game in the lobby's recent games and in 统计's
+    own 同骰竞速 section (never 单人挑战's figures, nor its best); a seat the deadline caught
+    unfinished has no finished game to count."""
+    clock = Clock()
+    host, friend = make_client(clock=clock), make_client(clock=clock)
+    room = _race(host, [friend], days=1)
+    rid = room["id"]
+    mine = _rounds(host, room["game"], 13)
+    _rounds(friend, _get(friend, rid)["game"], 2)
+    before = host.get("/api/stats").json()
+    assert before["apart"] == ["daily", "race"]
+    assert before["race"] == {"games": 0, "mean": None, "best": None}  # not over yet
+    clock.now += DAY + 1
+    _sweep(host)
+    assert _get(host, rid)["status"] == "finished"
+    total = mine["seats"][0]["total"]
+    stats = host.get("/api/stats").json()
+    assert stats["race"] == {"games": 1, "mean": float(total), "best": total}
+    assert stats["solo"]["games"] == 0
+    assert stats["daily"]["games"] == 0
+    records = host.get("/api/records").json()
+    [line] = records["recent"]
+    assert (line["id"], line["kind"], line["human_total"]) == (mine["id"], "race", total)
+    assert records["best_score"] is None  # never 单人挑战's best
+    theirs = friend.get("/api/stats").json()
+    assert theirs["race"]["games"] == 0
+    assert friend.get("/api/records").json()["recent"] == []
+
+
 def test_w5_at_the_deadline_the_seats_still_playing_are_ranked_last_as_they_stand(
     make_client: Callable[..., TestClient],
 ) -> None:
@@ -198,12 +198,9 @@ def test_w5_at_the_deadline_the_seats_still_playing_are_ranked_last_as_they_stan
     room = _race(host, [friend, third], days=1)
     rid = room["id"]
     games = [room["game"], _get(friend, rid)["game"], _get(third, rid)["game"]]
-    for _ in range(13):
-        games[2] = _play(third, games[2])[0]
-    for _ in range(5):
-        games[0] = _play(host, games[0])[0]
-    for _ in range(2):
-        games[1] = _play(friend, games[1])[0]
+    games[2] = _rounds(third, games[2], 13)
+    games[0] = _rounds(host, games[0], 5)
+    games[1] = _rounds(friend, games[1], 2)
     clock.now += DAY - 1
     _sweep(host)
     assert _get(host, rid)["status"] == "playing"  # a second before the end
@@ -257,16 +254,14 @@ def test_w2_a_race_is_the_players_turn_in_the_list_until_its_own_game_is_finishe
     assert (race["rounds"], race["round"]) == (0, 1)
     assert race["deadline"] == room["race"]["ends_at"] == clock.now + DAY
     assert [(s["name"], s["you"]) for s in race["seats"]] == [("房主", True), ("朋友1", False)]
-    for _ in range(3):
-        mine = _play(host, mine)[0]
+    mine = _rounds(host, mine, 3)
     [race] = _turns(host)["games"]
     assert (race["rounds"], race["round"], race["your_turn"]) == (3, 4, True)
     # the friend's own game: its turn too, whatever the host played (nobody waits)
     [theirs] = _turns(friend)["games"]
     assert (theirs["your_seat"], theirs["rounds"], theirs["your_turn"]) == (1, 0, True)
     assert theirs["game_id"] == _get(friend, rid)["race"]["your_game_id"]
-    for _ in range(10):
-        mine = _play(host, mine)[0]
+    mine = _rounds(host, mine, 10)
     # the host's 13th box: its game is over, the race leaves its list (not the friend's)
     assert mine["status"] == "finished"
     assert _turns(host) == {"games": [], "your_turns": 0, "now": clock.now}
@@ -315,8 +310,7 @@ def test_i4_the_players_export_holds_its_race_games_with_their_logs(
     host, friend = make_client(clock=clock), make_client(clock=clock)
     room = _race(host, [friend], days=1)
     mine = room["game"]
-    for _ in range(2):
-        mine = _play(host, mine)[0]
+    mine = _rounds(host, mine, 2)
     r = host.get("/api/me/export")
     assert r.status_code == 200, r.text
     export = r.json()
@@ -353,9 +347,8 @@ def test_f24_deletion_erases_the_players_name_from_a_race_its_ranking_and_caches
     assert joined.status_code == 200, joined.text
     games = {0: me.post(f"/api/rooms/{rid}/start", json={}).json()["room"]["game"]}
     games[1] = _get(friend, rid)["game"]
-    for _ in range(13):
-        games[0] = _play(me, games[0])[0]
-        games[1] = _play(friend, games[1])[0]
+    games[0] = _rounds(me, games[0], 13)
+    games[1] = _rounds(friend, games[1], 13)
     _sweep(one)  # the race's end: its ranking names both seats
     player = player_of(me)
 
@@ -394,7 +387,7 @@ def test_i1_a_merged_players_race_game_plays_on_from_every_process(
     one, two = make_client(clock=clock), make_client(clock=clock)  # two "processes"
     school, friend, home = browser(one), browser(one), browser(one)
     room = _race(school, [friend], days=1)
-    mine = _play(school, room["game"])[0]
+    mine = _turn_faces(school, room["game"])[0]
     on_two = browser(two)
     on_two.cookies.update(school.cookies)
     assert on_two.get(f"/api/games/{mine['id']}").status_code == 200  # (its seat, cached)
@@ -407,6 +400,6 @@ def test_i1_a_merged_players_race_game_plays_on_from_every_process(
     clock.now += 3
     fresh = on_two.get(f"/api/games/{mine['id']}")
     assert fresh.status_code == 200, fresh.text
-    mine = _play(on_two, fresh.json())[0]
+    mine = _turn_faces(on_two, fresh.json())[0]
     listed = _turns(home)
     assert [(g["kind"], g["rounds"]) for g in listed["games"]] == [("race", 2)]

@@ -184,6 +184,13 @@ def test_w5_a_race_in_two_browsers_to_its_deadline_and_reviews_side_by_side(
     friend.get_by_test_id("race-round-7").click()
     expect(friend.get_by_test_id("race-round-7")).to_have_attribute("aria-pressed", "true")
     expect(side.get_by_test_id("race-review-0").locator(".read-card")).to_be_visible()
+
+    # 统计 counts a finished race game in its own section; the unfinished seat's, nowhere
+    host.goto(f"{base}/stats")
+    expect(host.get_by_test_id("stats-race-games")).to_have_text("1")
+    expect(host.locator("#st-race-title")).to_have_text("同骰竞速")
+    friend.goto(f"{base}/stats")
+    expect(friend.get_by_test_id("stats-race-games")).to_have_text("0")
     assert console.errors == [], "console errors:\n" + "\n".join(console.errors)
     host_ctx.close()
     friend_ctx.close()

@@ -179,6 +179,7 @@ def stats_json(games: Sequence[FinishedGame], apart: Sequence[str] = ()) -> dict
             },
         },
         **{name: _apart([g.human_total for g in by_section.get(name, [])]) for name in apart},
+        "apart": list(apart),
         "vs": {},
         "boxes": {},
         # U18: 「自己的失误」, the sum of each game's 复盘 counts (练习 makes them its cards).

@@ -61,7 +61,8 @@ RACE_PACE = "race"
 RACE_DAYS = (1, 3, 7)
 DAY = 86400
 #: 同骰竞速's kind of game (K2): a seat's own solo game on the race's dice; no hints (the
-#: expert's move), no 撤销, no giving up (the race closes it), counted in no 统计 section.
+#: expert's move), no 撤销, no giving up (the race closes it), counted apart in 统计
+#: (``race``: a race's games are not 单人挑战's, their dice are shared).
 RACE = GameKind("race")
 NAME = N_("server.kind.race")
 RULES = KindRules(
@@ -72,6 +73,7 @@ RULES = KindRules(
     hints=Refusal("no_hints_in_race", msg("error.race.no_hints")),
     undo=no_undo(NAME),
     abandon=Refusal("illegal_action", msg("error.race.not_abandoned")),
+    stats="race",
 )
 #: The purpose of the race's stream (每日挑战's is ``yahtzee-daily-v1:``).
 _PURPOSE = b"yahtzee-race-v1:"
@@ -251,6 +253,11 @@ class RaceService:
         self._holders.clear()
 
     # -- the start -------------------------------------------------------------------------
+
+    @staticmethod
+    def seat_game(room_id: str, base: str, index: int) -> tuple[str, str]:
+        """Seat ``index``'s game in race ``room_id`` claimed for ``base``: its owner and id."""
+        return race_owner(room_id, index), seat_game_id(base, index)
 
     async def create_games(self, room: Room, base: str) -> None:
         """Every playing seat's game of the race claimed for ``base`` (an earlier claim's

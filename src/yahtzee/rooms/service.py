@@ -461,16 +461,21 @@ class RoomService:
         return await self.games.view_of(game_id)
 
     async def finished_games_of(self, player_id: str, limit: int) -> PlayedGames:
-        """The finished games of the last ``limit`` rooms this browser held a seat of,
-        newest first, each with the name it played under, and how many finished rooms it
-        played in all (O7: its recent games and 统计; a room's game belongs to the room,
-        not to any one browser)."""
+        """The finished games of the last ``limit`` rooms and races this browser held a
+        seat of, newest first, each with the name it played under, and how many finished
+        rooms it played in all (O7: its recent games and 统计; a room's game belongs to
+        the room, a race seat's to the race, not to any one browser). A race seat that did
+        not finish its game by the end has no finished game here (W5)."""
         seats, total = await self.store.finished_seats_of(player_id, limit)
         out: list[tuple[RecentGame, str]] = []
-        for room_id, game_id, name in seats:
-            for game in await self.storage.finished_games(room_owner(room_id), limit=1):
+        for seat in seats:
+            if seat.pace == RACE_PACE:
+                owner, game_id = self.race.seat_game(seat.room_id, seat.game_id, seat.index)
+            else:
+                owner, game_id = room_owner(seat.room_id), seat.game_id
+            for game in await self.storage.finished_games(owner, limit=1):
                 if game.id == game_id:
-                    out.append((game, name))
+                    out.append((game, seat.name))
         return PlayedGames(tuple(out), total)
 
     async def rooms_of(self, player_id: str) -> list[dict[str, Any]]:

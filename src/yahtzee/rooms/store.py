@@ -241,6 +241,19 @@ class Room:
 
 
 @dataclass(frozen=True, slots=True)
+class FinishedSeat:
+    """A seat a browser held in a finished room (O7) or race (W5): the room, its game id
+    (a race's: the base of its seats' game ids), the name played under, the seat's index
+    and the room's pace."""
+
+    room_id: str
+    game_id: str
+    name: str
+    index: int
+    pace: str
+
+
+@dataclass(frozen=True, slots=True)
 class RoomEvent:
     """One event of a room's log: its id (``seq``, dense and ordered per room), its kind
     and its JSON data. :meth:`to_json`/:meth:`from_json` are the print/parse pair of the
@@ -848,23 +861,26 @@ class RoomStore:
 
     async def finished_seats_of(
         self, player_id: str, limit: int
-    ) -> tuple[list[tuple[str, str, str]], int]:
-        """(room id, game id, the seat's name) of the last ``limit`` finished rooms in
-        which this browser held a seat, newest first, and how many such rooms there are in
-        all (the lobby counts every one, shows the last few): one query (O7)."""
+    ) -> tuple[list[FinishedSeat], int]:
+        """The seats this browser held in the last ``limit`` finished rooms and races,
+        newest first, and how many such rooms there are in all (the lobby counts every
+        one, shows the last few): one query (O7, W5)."""
 
-        async def work(tx: Tx) -> tuple[list[tuple[str, str, str]], int]:
+        async def work(tx: Tx) -> tuple[list[FinishedSeat], int]:
             # COUNT(*) OVER () is taken before LIMIT: the whole count rides on each row.
             rows = await tx.all(
-                "SELECT r.id, r.game_id, s.name, COUNT(*) OVER () FROM rooms r "
+                "SELECT r.id, r.game_id, s.name, s.idx, r.pace, COUNT(*) OVER () FROM rooms r "
                 "JOIN room_seats s ON s.room_id = r.id "
                 "WHERE s.player_id = :player AND r.status = 'finished' AND r.game_id IS NOT NULL "
-                "AND r.pace <> 'race' "
                 "AND s.name IS NOT NULL ORDER BY r.created_at DESC LIMIT :limit",
                 {"player": player_id, "limit": limit},
             )
-            total = int(rows[0][3]) if rows else 0
-            return [(str(r), str(g), str(n)) for r, g, n, _all in rows], total
+            total = int(rows[0][5]) if rows else 0
+            seats = [
+                FinishedSeat(str(r), str(g), str(n), int(i), str(p))
+                for r, g, n, i, p, _all in rows
+            ]
+            return seats, total
 
         return await self.db.run(work, write=False)
 

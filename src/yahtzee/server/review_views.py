@@ -210,6 +210,10 @@ class PlatformStatsOut(BaseModel):
     vs: dict[str, VsStatsOut]
     boxes: dict[str, BoxStatsOut]
     table: TableStatsOut
+    apart: list[str] = Field(
+        description="the kinds' own sections of this object, in order (``daily``, ``race``: "
+        "each an ApartStatsOut), for the page to show without knowing the kinds"
+    )
     mistakes: int = Field(
         description="the player's own mistakes and blunders over these games, as each game's "
         "review counts them (U18; not the rooms' games, reviewed from another seat)"

@@ -45,20 +45,21 @@ async def records(
     except GameNotFoundError:
         current = None
     records = await svc.records(player)
-    # O7: the games this browser played without owning them (a room's), by its own seat's
-    # total and place.
+    # O7: the games this browser played without owning them (a room's, by its own seat's
+    # total and place; a race seat's own one-seat game, W5, as it is).
     others = await elsewhere.finished_games_of(player, RECENT_ELSEWHERE)
     table_games = [g for g in records.recent if g.mode is Mode.TABLE]
+    shared = [(g, name) for g, name in others.recent if g.mode is Mode.TABLE]
     # Every summary the lobby needs in one call (the missing ones analysed in one batch).
-    ids = [g.id for g in table_games] + [g.id for g, _name in others.recent]
+    ids = [g.id for g in table_games] + [g.id for g, _name in shared]
     summary_of = dict(zip(ids, await reviews.summaries(ids, cpu), strict=True))
     tables: dict[str, tuple[int, int]] = {}
     for game in table_games:  # 「多人 · 4 人 · 第 2 名」 (T6)
         summary = summary_of[game.id]
         if summary.seats is not None and summary.best_place is not None:
             tables[game.id] = (summary.seats, summary.best_place)
-    played = []
-    for game, name in others.recent:
+    played = [g for g, _name in others.recent if g.mode is not Mode.TABLE]
+    for game, name in shared:
         summary = summary_of[game.id]
         me = next((p for p in summary.people if p.name == name), None)
         if me is not None:

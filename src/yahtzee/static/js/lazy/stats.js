@@ -194,18 +194,19 @@ function soloSection(solo) {
   return s;
 }
 
-/** K2: 每日挑战 counted apart from 单人挑战 (the day's dice, one attempt a day). */
-function dailySection(daily) {
-  const s = section(KIND_NAMES.daily, "st-daily-title");
+/** K2: a kind whose games count apart from 单人挑战 (每日挑战: the day's dice, one attempt a
+ * day; 同骰竞速: a race's dice, shared), under its name; the server lists them (`apart`). */
+function apartSection(kind, figures) {
+  const s = section(KIND_NAMES[kind] || kind, `st-${kind}-title`);
   const dl = el("dl", "rv-figures");
   const add = (label, value, testid) => {
     const div = el("div", "rv-figure");
     div.append(el("dt", "", label), el("dd", "", value, { "data-testid": testid }));
     dl.append(div);
   };
-  add(t("stats.games"), String(daily.games), "stats-daily-games");
-  add(t("stats.mean"), num(daily.mean), "stats-daily-mean");
-  add(t("stats.best"), daily.best === null ? "—" : String(daily.best), "stats-daily-best");
+  add(t("stats.games"), String(figures.games), `stats-${kind}-games`);
+  add(t("stats.mean"), num(figures.mean), `stats-${kind}-mean`);
+  add(t("stats.best"), figures.best === null ? "—" : String(figures.best), `stats-${kind}-best`);
   s.append(dl);
   return s;
 }
@@ -354,7 +355,7 @@ export const view = {
     const data = page.data;
     body.replaceChildren(
       soloSection(data.solo),
-      dailySection(data.daily),
+      ...data.apart.map((kind) => apartSection(kind, data[kind])),
       vsSection(data.vs),
       tableSection(data.table),
       boxesSection(data.boxes),

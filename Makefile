@@ -84,7 +84,7 @@ typecheck: $(DEV)
 
 ## test: everything CI runs — lint, types, unit, API and browser tests
 test: $(DEV) browser services lint typecheck jstest
-	$(BIN)/pytest -n $(JOBS) --dist loadgroup
+	$(BIN)/pytest -n $(JOBS) --dist loadgroup --durations=30
 
 unit: $(DEV)
 	$(BIN)/pytest tests/unit

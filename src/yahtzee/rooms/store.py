@@ -859,9 +859,7 @@ class RoomStore:
             {"player": player_id, "limit": limit},
         )
 
-    async def finished_seats_of(
-        self, player_id: str, limit: int
-    ) -> tuple[list[FinishedSeat], int]:
+    async def finished_seats_of(self, player_id: str, limit: int) -> tuple[list[FinishedSeat], int]:
         """The seats this browser held in the last ``limit`` finished rooms and races,
         newest first, and how many such rooms there are in all (the lobby counts every
         one, shows the last few): one query (O7, W5)."""
@@ -877,8 +875,7 @@ class RoomStore:
             )
             total = int(rows[0][5]) if rows else 0
             seats = [
-                FinishedSeat(str(r), str(g), str(n), int(i), str(p))
-                for r, g, n, i, p, _all in rows
+                FinishedSeat(str(r), str(g), str(n), int(i), str(p)) for r, g, n, i, p, _all in rows
             ]
             return seats, total
 

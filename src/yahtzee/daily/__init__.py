@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from yahtzee.daily.errors import api_error
 from yahtzee.daily.routes import router
-from yahtzee.daily.service import DAILY, RULES, DailyDice, DailyService
+from yahtzee.daily.service import DAILY, RULES, DailyService, daily_dice
 from yahtzee.daily.settings import DailySettings
 from yahtzee.daily.store import MIGRATIONS, DailyData, DailyStore
 from yahtzee.server.feature import Feature, Parts, Platform
@@ -28,7 +28,7 @@ def build(platform: Platform) -> Parts:
         platform.service,
         platform.clock,
         platform.cpu,
-        dice=DailyDice(platform.secret),
+        dice=daily_dice(platform.secret),
         guard=platform.guard,
         limits=limits,
     )

@@ -45,17 +45,15 @@ from yahtzee.daily.errors import (
 )
 from yahtzee.daily.settings import DailySettings
 from yahtzee.daily.store import DailyStore, Play, Result
-from yahtzee.dice import DiceSource
 from yahtzee.errors import GameInProgressError, GameNotFoundError, IllegalMoveError
 from yahtzee.game import Game, GameKind, Mode, Status
 from yahtzee.i18n import DEFAULT, N_, Lang, format_month_day, format_number, plural, text
-from yahtzee.lru import LruCache
 from yahtzee.names import parse_name
 from yahtzee.players import HINT_DIFFICULTY
 from yahtzee.review import MARK_NAMES, mark_of, review_events
 from yahtzee.server.cpu import CpuPool
 from yahtzee.server.game_view import Fold, GameView
-from yahtzee.server.kinds import KindHooks, KindRules
+from yahtzee.server.kinds import KeyedDice, KindHooks, KindRules
 from yahtzee.server.limits import Guard, Rate
 from yahtzee.server.service import GameService
 from yahtzee.storage.base import Charge, ClaimRefusedError
@@ -160,26 +158,21 @@ def expert_game(stream: DailyStream, service: GameService) -> Game:
     return game
 
 
-class DailyDice:
+#: Days' streams kept: today's, and yesterday's near midnight.
+KEPT_DAYS = 4
+
+
+def _day_of(fold: Fold) -> date:
+    if fold.date is None:
+        raise IllegalMoveError("a daily challenge game starts with its day")
+    return fold.date
+
+
+def daily_dice(secret: bytes) -> KeyedDice[date, DailyStream]:
     """每日挑战's dice policy (D1, K2): a daily game's rolls are the next faces of its day's
-    stream, from the server's secret, which every process on the database shares."""
-
-    #: Days' streams kept: today's, and yesterday's near midnight.
-    KEPT = 4
-
-    def __init__(self, secret: bytes) -> None:
-        self._secret = secret
-        self._streams: LruCache[date, DailyStream] = LruCache(self.KEPT)  # (K4)
-
-    def stream(self, day: date) -> DailyStream:
-        """The dice stream of ``day``."""
-        return self._streams.get_or_compute(day, lambda: DailyStream(self._secret, day))
-
-    def __call__(self, fold: Fold) -> DiceSource:
-        """The dice of the turn ``fold`` is at, by its start's date."""
-        if fold.date is None:
-            raise IllegalMoveError("a daily challenge game starts with its day")
-        return self.stream(fold.date).turn(fold.game.round, fold.drawn)
+    stream (its start's date), from the server's secret, which every process on the
+    database shares."""
+    return KeyedDice(_day_of, lambda day: DailyStream(secret, day), KEPT_DAYS)
 
 
 class DailyService:
@@ -192,7 +185,7 @@ class DailyService:
         clock: Any,
         cpu: CpuPool | None = None,
         *,
-        dice: DailyDice,
+        dice: KeyedDice[date, DailyStream],
         guard: Guard,
         limits: DailySettings | None = None,
     ) -> None:

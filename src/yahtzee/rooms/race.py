@@ -3,7 +3,7 @@
 A race room is made like any room (its seats, the invite link, the start), with a length
 of :data:`RACE_DAYS` instead of a pace. Its start gives every seat a solo game of its own,
 of the kind :data:`RACE` (K2), each owned by its seat (:func:`race_owner`) and played from
-that seat's browser only, all on the room's one dice stream (:class:`RaceDice`: the
+that seat's browser only, all on the room's one dice stream (:func:`race_dice`: the
 server's secret stream that 每日挑战 uses for a day, :class:`~yahtzee.dice.KeyedStreams`,
 keyed by the room), so two seats that hold the same dice see the same faces. Nobody waits
 for anybody: each seat plays at its own pace until the race's end.
@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from yahtzee import log
-from yahtzee.dice import DiceSource, KeyedStreams
+from yahtzee.dice import KeyedStreams
 from yahtzee.errors import IllegalMoveError, InvalidSeatsError, StaleVersionError, YahtzeeError
 from yahtzee.game import ROUNDS, GameKind, Mode, Status
 from yahtzee.i18n import N_, msg
@@ -43,7 +43,7 @@ from yahtzee.rooms.store import (
     SeatSpec,
     playing_seats,
 )
-from yahtzee.server.kinds import KindHooks, KindRules, Refusal, no_undo
+from yahtzee.server.kinds import KeyedDice, KindHooks, KindRules, Refusal, no_undo
 from yahtzee.server.views import game_json
 
 if TYPE_CHECKING:
@@ -151,27 +151,18 @@ def skill_and_luck(events: Sequence[log.Event]) -> tuple[float, float]:
     return round(human.skill_loss, 2), round(human.luck, 1)
 
 
-class RaceDice:
+def _race_of(fold: Fold) -> str:
+    seat = race_seat_of(fold.owner or "")
+    if seat is None:
+        raise IllegalMoveError("a race game is owned by its race's seat")
+    return seat[0]
+
+
+def race_dice(secret: bytes) -> KeyedDice[str, KeyedStreams]:
     """同骰竞速's dice policy (K2): a race game's rolls are the next faces of its room's
-    stream (the daily challenge's mechanism keyed by the room, from the server's secret,
-    which every process shares)."""
-
-    def __init__(self, secret: bytes) -> None:
-        self._secret = secret
-        self._streams: LruCache[str, KeyedStreams] = LruCache(1000)  # (K4)
-
-    def stream(self, room_id: str) -> KeyedStreams:
-        """The dice stream of race ``room_id``."""
-        return self._streams.get_or_compute(
-            room_id, lambda: KeyedStreams(self._secret, _PURPOSE, room_id)
-        )
-
-    def __call__(self, fold: Fold) -> DiceSource:
-        """The dice of the turn ``fold`` is at, by its game's race."""
-        seat = race_seat_of(fold.owner or "")
-        if seat is None:
-            raise IllegalMoveError("a race game is owned by its race's seat")
-        return self.stream(seat[0]).turn(fold.game.round, fold.drawn)
+    stream (每日挑战's mechanism keyed by the room, from the server's secret, which every
+    process shares)."""
+    return KeyedDice(_race_of, lambda room_id: KeyedStreams(secret, _PURPOSE, room_id), 1000)
 
 
 def progress_of(index: int, seat: RoomSeat, view: GameView | None) -> dict[str, Any]:
@@ -204,7 +195,7 @@ class RaceService:
         self.store = store
         self.games = games
         self.storage = storage
-        self.dice = RaceDice(secret)
+        self.dice = race_dice(secret)
         self.clock = clock
         self._deliver = deliver  # (the room hub's: an event to this process's streams)
         self._cpu = cpu

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
-from yahtzee.dice import DiceSource, RoundStreams
+from yahtzee.dice import DiceSource, KeyedStreams, RoundStreams
 from yahtzee.errors import IllegalMoveError
 from yahtzee.game import GameKind, Mode
 from yahtzee.i18n import N_, Msg, msg
+from yahtzee.lru import LruCache
 from yahtzee.review.stats import SOLO_STATS, TABLE_STATS, VS_STATS
 from yahtzee.tutorial import TutorialStream
 
@@ -74,6 +75,8 @@ class SeatAccess(Protocol):
 #: far (its start's date, its round, the faces its turn drew). A kind without one rolls
 #: the service's injected dice (the OS's).
 DicePolicy = Callable[["Fold"], DiceSource]
+K = TypeVar("K")
+S = TypeVar("S", bound=KeyedStreams)
 
 #: Called after each committed action of a game with the view after it, the new events and
 #: whether the computer played for an away person (托管, O5).
@@ -134,6 +137,28 @@ def fixed_stream(streams: RoundStreams) -> DicePolicy:
         return streams.turn(fold.game.round, fold.drawn)
 
     return dice
+
+
+class KeyedDice(Generic[K, S]):
+    """The dice policy of games on secret streams (:class:`~yahtzee.dice.KeyedStreams`),
+    one per key that a game's turn names (每日挑战's day, 同骰竞速's race): a roll takes
+    the next faces of its round in its key's stream. ``key_of(fold)`` names the key (an
+    :class:`~yahtzee.errors.IllegalMoveError` for a game without one), ``make(key)`` makes
+    its stream from the server's secret (every process shares it, so every process rolls
+    the same faces), and the ``kept`` streams used last are cached (K4)."""
+
+    def __init__(self, key_of: Callable[[Fold], K], make: Callable[[K], S], kept: int) -> None:
+        self._key_of = key_of
+        self._make = make
+        self._streams: LruCache[K, S] = LruCache(kept)
+
+    def stream(self, key: K) -> S:
+        """The dice stream of ``key``."""
+        return self._streams.get_or_compute(key, lambda: self._make(key))
+
+    def __call__(self, fold: Fold) -> DiceSource:
+        """The dice of the turn ``fold`` is at, from its key's stream."""
+        return self.stream(self._key_of(fold)).turn(fold.game.round, fold.drawn)
 
 
 #: The platform's own kinds: the plain game of each mode, which ``POST /api/games``

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, FloatRect, Page, Route, expect
@@ -16,6 +17,7 @@ from playwright.sync_api import Browser, FloatRect, Page, Route, expect
 from e2e.helpers import (
     CATEGORIES,
     NO_SERVICE_WORKER,
+    ConsoleWatch,
     Table,
     routes_requests,
     sized_context,
@@ -116,6 +118,61 @@ def test_p1_whole_turn_fits_one_phone_screen_solo_and_vs(phone_ui: Table) -> Non
     ui.by("turn-log-close").click()
     expect(log).to_be_hidden()
     assert ui.page.evaluate("() => document.activeElement.dataset.testid") == "turn-log-toggle"
+
+
+# The phone board's parts (viewport px) and the message's line and padding.
+_BOARD_JS = """() => {
+  const v = document.getElementById('view-game');
+  const box = (s) => { const b = v.querySelector(s).getBoundingClientRect();
+    return {top: b.top, bottom: b.bottom, height: b.height}; };
+  const m = getComputedStyle(document.getElementById('message'));
+  return {inner: innerHeight, scroll: document.documentElement.scrollHeight,
+    board: box('.board'), felt: box('.felt'), slot: box('.message-slot'),
+    card: box('.card-area'), line: parseFloat(m.lineHeight),
+    pad: parseFloat(m.paddingTop) + parseFloat(m.paddingBottom)};
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_p1_g4_the_message_takes_the_free_height_first_and_the_board_grows_past_two_lines(
+    browser: Browser, server_url: str, locale: str
+) -> None:
+    """In every language: where the card's rows and three lines of message fit the screen,
+    the board is that screen and the message has its three lines (the card's rows take the
+    rest); on a screen too short for even two lines beside the card, the board grows past
+    the screen with the message at two lines, nothing drawn over anything."""
+    context = browser.new_context(
+        viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True, locale=locale
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    console = ConsoleWatch()
+    console.watch(page)
+    page.goto(server_url + "/")
+    expect(page.get_by_test_id("start-solo")).to_be_enabled()
+    page.get_by_test_id("start-solo").click()
+    expect(page.get_by_test_id("roll")).to_be_enabled()
+    page.get_by_test_id("roll").click()
+    expect(page.locator('[data-testid^="cell-0-"][data-selectable="true"]').first).to_be_visible()
+
+    def lines(b: dict[str, Any]) -> float:
+        return float((b["slot"]["height"] - b["pad"]) / b["line"])
+
+    b = page.evaluate(_BOARD_JS)
+    assert b["scroll"] == b["inner"], f"{locale}: not one screen: {b}"
+    assert abs(b["board"]["height"] - b["inner"]) <= 0.5, b
+    assert abs(lines(b) - 3) <= 0.05, f"{locale}: the message has {lines(b):.2f} lines: {b}"
+    assert 0 <= b["card"]["top"] - b["slot"]["bottom"] <= 12, b  # no band, nothing over
+    assert b["card"]["bottom"] <= b["inner"], b
+
+    page.set_viewport_size({"width": 375, "height": 560})  # a short phone, or a browser's bars
+    b = page.evaluate(_BOARD_JS)
+    assert b["scroll"] > b["inner"], f"{locale}: the board did not grow: {b}"
+    assert abs(lines(b) - 2) <= 0.05, f"{locale}: the message has {lines(b):.2f} lines: {b}"
+    assert b["felt"]["bottom"] <= b["slot"]["top"] <= b["slot"]["bottom"] <= b["card"]["top"], b
+    assert b["card"]["bottom"] <= b["board"]["bottom"], f"{locale}: the card leaves its board: {b}"
+    context.close()
+    assert console.errors == [], "console errors:\n" + "\n".join(console.errors)
 
 
 def test_p1_desktop_keeps_dice_and_card_side_by_side(ui: Table) -> None:

@@ -1,5 +1,6 @@
-// The table's message on a phone (P1, P3). The phone table is one screen, so the message
-// gets the height the rest leaves it (three lines at 360x640). The long messages have
+// The table's message on a phone (P1, P3). The phone table is one screen where it fits, so
+// the message gets the height the rest leaves it, two to three lines (three from 375x667,
+// a little under three at 360x640; app.css). The long messages have
 // shorter phone words (messages.js) that fit; anything that still does not fit is never
 // scrolled inside that small box: it is cut after its last whole line (with 「…」), and
 // 「全文」 opens the whole text over the card; 「收起」, Escape or the next message close it.

@@ -32,6 +32,15 @@ def _race(host: TestClient, friends: list[TestClient], days: int = 3) -> dict[st
     return _started(host, friends, {"seats": seats, "race_days": days}, made=made)
 
 
+def _two_racing(
+    make_client: Callable[..., TestClient], days: int
+) -> tuple[Clock, TestClient, TestClient, dict[str, Any]]:
+    """A clock, the host and a friend on it, and their started race of ``days``."""
+    clock = Clock()
+    host, friend = make_client(clock=clock), make_client(clock=clock)
+    return clock, host, friend, _race(host, [friend], days=days)
+
+
 def test_w5_a_race_is_made_with_1_3_or_7_days_and_people_only(
     make_client: Callable[..., TestClient],
 ) -> None:
@@ -72,9 +81,7 @@ def test_w5_a_race_counts_as_a_waiting_room_against_the_players_cap(
 def test_w5_every_seat_plays_the_same_dice_at_its_own_pace_and_sees_progress_only(
     make_client: Callable[..., TestClient],
 ) -> None:
-    clock = Clock()
-    host, friend = make_client(clock=clock), make_client(clock=clock)
-    room = _race(host, [friend], days=1)
+    clock, host, friend, room = _two_racing(make_client, 1)
     rid = room["id"]
     assert room["status"] == "playing"
     assert room["race"]["ends_at"] == clock.now + DAY
@@ -122,9 +129,7 @@ def test_w5_every_seat_plays_the_same_dice_at_its_own_pace_and_sees_progress_onl
 def test_w5_the_race_ends_when_everyone_finished_ranked_by_score_with_skill_and_luck(
     make_client: Callable[..., TestClient],
 ) -> None:
-    clock = Clock()
-    host, friend = make_client(clock=clock), make_client(clock=clock)
-    room = _race(host, [friend], days=3)
+    clock, host, friend, room = _two_racing(make_client, 3)
     rid = room["id"]
     games = {0: room["game"], 1: _get(friend, rid)["game"]}
     games[0] = _rounds(host, games[0], 13)
@@ -164,9 +169,7 @@ def test_w5_a_finished_race_game_counts_in_its_own_stats_section_and_recent_game
     """Each seat that finished finds its race game in the lobby's recent games and in 统计's
     own 同骰竞速 section (never 单人挑战's figures, nor its best); a seat the deadline caught
     unfinished has no finished game to count."""
-    clock = Clock()
-    host, friend = make_client(clock=clock), make_client(clock=clock)
-    room = _race(host, [friend], days=1)
+    clock, host, friend, room = _two_racing(make_client, 1)
     rid = room["id"]
     mine = _rounds(host, room["game"], 13)
     _rounds(friend, _get(friend, rid)["game"], 2)
@@ -239,9 +242,7 @@ def _turns(client: TestClient) -> dict[str, Any]:
 def test_w2_a_race_is_the_players_turn_in_the_list_until_its_own_game_is_finished(
     make_client: Callable[..., TestClient],
 ) -> None:
-    clock = Clock()
-    host, friend = make_client(clock=clock), make_client(clock=clock)
-    room = _race(host, [friend], days=1)
+    clock, host, friend, room = _two_racing(make_client, 1)
     rid = room["id"]
     mine = room["game"]
     listed = _turns(host)
@@ -275,9 +276,7 @@ def test_w2_a_race_is_the_players_turn_in_the_list_until_its_own_game_is_finishe
 def test_w2_a_race_and_a_room_game_are_listed_together_and_counted(
     make_client: Callable[..., TestClient],
 ) -> None:
-    clock = Clock()
-    host, friend = make_client(clock=clock), make_client(clock=clock)
-    race = _race(host, [friend], days=7)
+    _clock, host, friend, race = _two_racing(make_client, 7)
     made = host.post("/api/rooms", json={"seats": [*PEOPLE, {"kind": "human"}], "pace": "1d"})
     assert made.status_code == 201, made.text
     waiting = made.json()["room"]
@@ -306,9 +305,7 @@ def test_w2_a_race_and_a_room_game_are_listed_together_and_counted(
 def test_i4_the_players_export_holds_its_race_games_with_their_logs(
     make_client: Callable[..., TestClient],
 ) -> None:
-    clock = Clock()
-    host, friend = make_client(clock=clock), make_client(clock=clock)
-    room = _race(host, [friend], days=1)
+    _clock, host, friend, room = _two_racing(make_client, 1)
     mine = room["game"]
     mine = _rounds(host, mine, 2)
     r = host.get("/api/me/export")

@@ -80,8 +80,8 @@ def _grid(page: Page) -> list[dict[str, Any]]:
 def _assert_one_grid(page: Page, desktop: bool) -> None:
     # The board is drawn into its view a frame before the view shows (one render a frame):
     # its texts are there while nothing of it is laid out yet.
-    for half in ("#scorecard-upper", "#scorecard-lower"):
-        expect(page.locator(half)).to_be_visible()
+    for table in ("#scorecard-upper", "#scorecard-lower"):
+        expect(page.locator(table)).to_be_visible()
     upper, lower = _grid(page)
     for half in (upper, lower):
         for row in half["rows"]:
